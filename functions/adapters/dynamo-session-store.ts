@@ -1,0 +1,213 @@
+/**
+ * Sessions and their messages share a partition (`SESSION#<id>`). The session item carries the keyset
+ * positions of area A: gsi1 (org) and gsi2 (app) on (last_activity_at, id); gsi3 lists a consumer's
+ * sessions; the sparse gsi4 lists sessions that never had a message by last activity, for the cleanup job.
+ *
+ * Every activity change is an optimistic read-modify-write on `version`, so the touch clock and
+ * `last_message_at` only move forward even under concurrent writers, without transactions.
+ */
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { lastActivityOf, type Message, type Session } from '../domain/session';
+import type { SessionStore } from '../ports';
+import { batchDelete } from './dynamo-batch';
+import { timeIdKey } from './dynamo-keys';
+
+const pk = (id: string) => `SESSION#${id}`;
+const key = (id: string) => ({ pk: pk(id), sk: 'SESSION' });
+const EMPTY = 'EMPTYSESS';
+const appPartition = (appId: string) => `APPSESS#${appId}`;
+const removingPartition = (appId: string) => `APPSESSDEL#${appId}`;
+
+const SESSION_FIELDS = ['id', 'orgId', 'appId', 'consumerId', 'consumerEmail', 'title', 'source', 'externalId', 'queryParams', 'startedAtUs', 'lastMessageAtUs', 'touchedAtUs'] as const;
+
+export function sessionFromItem(item: Record<string, unknown>): Session {
+  const out: Record<string, unknown> = {};
+  for (const f of SESSION_FIELDS) out[f] = item[f] ?? null;
+  return out as unknown as Session;
+}
+
+function messageFromItem(item: Record<string, unknown>): Message {
+  const { id, sessionId, role, content, createdAtUs, tools } = item as unknown as Message;
+  return { id, sessionId, role, content, createdAtUs, ...(tools ? { tools } : {}) };
+}
+
+export class DynamoSessionStore implements SessionStore {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  async create(s: Session): Promise<void> {
+    const activity = lastActivityOf(s);
+    const position = timeIdKey(activity, s.id);
+    await this.db.send(
+      new PutCommand({
+        TableName: this.table,
+        Item: {
+          ...key(s.id),
+          type: 'session',
+          ...s,
+          queryParams: [...s.queryParams],
+          lastActivityUs: activity,
+          version: 1,
+          gsi1pk: `ORGSESS#${s.orgId}`,
+          gsi1sk: position,
+          gsi2pk: appPartition(s.appId),
+          gsi2sk: position,
+          ...(s.consumerId ? { gsi3pk: `CONSSESS#${s.consumerId}`, gsi3sk: timeIdKey(s.startedAtUs, s.id) } : {}),
+          ...(s.lastMessageAtUs === null ? { gsi4pk: EMPTY, gsi4sk: position } : {}),
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+  }
+
+  async get(id: string): Promise<Session | undefined> {
+    const res = await this.db.send(new GetCommand({ TableName: this.table, Key: key(id), ConsistentRead: true }));
+    if (!res.Item || res.Item.deletedAtUs !== undefined) return undefined;
+    return sessionFromItem(res.Item);
+  }
+
+  async touch(id: string, atUs: number, lastMessageAtUs?: number): Promise<boolean> {
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const res = await this.db.send(new GetCommand({ TableName: this.table, Key: key(id), ConsistentRead: true }));
+      const item = res.Item;
+      if (!item || item.deletedAtUs !== undefined) return false;
+      const current = sessionFromItem(item);
+      const touchedAtUs = Math.max(current.touchedAtUs, atUs);
+      const lastMsg =
+        lastMessageAtUs === undefined ? current.lastMessageAtUs : Math.max(current.lastMessageAtUs ?? 0, lastMessageAtUs);
+      const activity = lastActivityOf({ startedAtUs: current.startedAtUs, lastMessageAtUs: lastMsg, touchedAtUs });
+      const position = timeIdKey(activity, id);
+      try {
+        await this.db.send(
+          new UpdateCommand({
+            TableName: this.table,
+            Key: key(id),
+            UpdateExpression:
+              'SET touchedAtUs = :t, lastMessageAtUs = :m, lastActivityUs = :a, gsi1sk = :pos, gsi2sk = :pos, version = :next' +
+              (lastMsg !== null ? ' REMOVE gsi4pk, gsi4sk' : ', gsi4sk = :pos'),
+            ConditionExpression: 'version = :v AND attribute_not_exists(deletedAtUs)',
+            ExpressionAttributeValues: { ':t': touchedAtUs, ':m': lastMsg, ':a': activity, ':pos': position, ':v': item.version, ':next': Number(item.version) + 1 },
+          }),
+        );
+        return true;
+      } catch (err) {
+        if (!(err instanceof ConditionalCheckFailedException)) throw err;
+      }
+    }
+    throw new Error(`session ${id}: too much contention on touch`);
+  }
+
+  async putMessage(m: Message): Promise<void> {
+    await this.db.send(
+      new PutCommand({
+        TableName: this.table,
+        Item: { pk: pk(m.sessionId), sk: `MSG#${timeIdKey(m.createdAtUs, m.id)}`, type: 'message', ...m, ...(m.tools ? { tools: [...m.tools] } : {}) },
+      }),
+    );
+  }
+
+  async listMessages(sessionId: string): Promise<Message[]> {
+    const out: Message[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const res = await this.db.send(
+        new QueryCommand({
+          TableName: this.table,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :msg)',
+          ExpressionAttributeValues: { ':pk': pk(sessionId), ':msg': 'MSG#' },
+          ConsistentRead: true,
+          ExclusiveStartKey: start,
+        }),
+      );
+      for (const item of res.Items ?? []) out.push(messageFromItem(item));
+      start = res.LastEvaluatedKey;
+    } while (start);
+    return out;
+  }
+
+  async remove(id: string, atUs: number): Promise<void> {
+    const res = await this.db.send(new GetCommand({ TableName: this.table, Key: key(id), ConsistentRead: true }));
+    if (!res.Item) return;
+    if (res.Item.deletedAtUs === undefined) {
+      // Step 1: leave the export lists and `get` at once; stay findable for a retry of this removal.
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: key(id),
+          UpdateExpression: 'SET deletedAtUs = :at, gsi2pk = :removing REMOVE gsi1pk, gsi1sk',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':at': atUs, ':removing': removingPartition(String(res.Item.appId)) },
+        }),
+      );
+    }
+    // Step 2: the messages. Step 3: the session item itself.
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await this.db.send(
+        new QueryCommand({
+          TableName: this.table,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :msg)',
+          ExpressionAttributeValues: { ':pk': pk(id), ':msg': 'MSG#' },
+          ProjectionExpression: 'pk, sk',
+          ExclusiveStartKey: start,
+        }),
+      );
+      await batchDelete(this.db, this.table, (page.Items ?? []).map((i) => ({ pk: i.pk, sk: i.sk })));
+      start = page.LastEvaluatedKey;
+    } while (start);
+    await this.db.send(new DeleteCommand({ TableName: this.table, Key: key(id) }));
+  }
+
+  async listForRemovalByApp(appId: string, limit: number): Promise<Session[]> {
+    const out: Session[] = [];
+    for (const partition of [removingPartition(appId), appPartition(appId)]) {
+      if (out.length >= limit) break;
+      const res = await this.db.send(
+        new QueryCommand({
+          TableName: this.table,
+          IndexName: 'gsi2',
+          KeyConditionExpression: 'gsi2pk = :pk',
+          ExpressionAttributeValues: { ':pk': partition },
+          Limit: limit - out.length,
+        }),
+      );
+      for (const item of res.Items ?? []) out.push(sessionFromItem(item));
+    }
+    return out;
+  }
+
+  async listByConsumer(consumerId: string): Promise<Session[]> {
+    const out: Session[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const res = await this.db.send(
+        new QueryCommand({
+          TableName: this.table,
+          IndexName: 'gsi3',
+          KeyConditionExpression: 'gsi3pk = :pk',
+          ExpressionAttributeValues: { ':pk': `CONSSESS#${consumerId}` },
+          ExclusiveStartKey: start,
+        }),
+      );
+      for (const item of res.Items ?? []) out.push(sessionFromItem(item));
+      start = res.LastEvaluatedKey;
+    } while (start);
+    return out;
+  }
+
+  async listEmptyInactiveBefore(beforeUs: number, limit: number): Promise<Session[]> {
+    const res = await this.db.send(
+      new QueryCommand({
+        TableName: this.table,
+        IndexName: 'gsi4',
+        KeyConditionExpression: 'gsi4pk = :pk AND gsi4sk < :before',
+        ExpressionAttributeValues: { ':pk': EMPTY, ':before': timeIdKey(beforeUs, '') },
+        Limit: limit,
+      }),
+    );
+    return (res.Items ?? []).map(sessionFromItem);
+  }
+}

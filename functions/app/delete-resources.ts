@@ -1,0 +1,65 @@
+/**
+ * Deletions that leave tombstones. Each follows "tombstone first" (DESIGN.md §3): the tombstone is
+ * written before anything is removed, and every step is idempotent, so a crash anywhere converges when
+ * the same deletion runs again.
+ */
+import type { Consumer } from '../domain/consumer';
+import { notFound } from '../domain/errors';
+import type { Session } from '../domain/session';
+import { tombstoneIdOf, type Tombstone, type TombstoneCause } from '../domain/tombstone';
+import type { Deps } from '../ports';
+
+type DeletionDeps = Pick<Deps, 'sessions' | 'consumers' | 'tombstones' | 'ids' | 'clock' | 'settings'>;
+
+/**
+ * Writes the resource's tombstone once. A fresh tombstone whose write took longer than half the
+ * visibility delay is re-stamped, so it surfaces above any position a reader may have passed meanwhile.
+ */
+async function writeTombstone(deps: DeletionDeps, t: Omit<Tombstone, 'id' | 'deletedAtUs'>): Promise<Tombstone> {
+  const deletedAtUs = deps.clock.nowUs();
+  const fresh: Tombstone = { ...t, deletedAtUs, id: tombstoneIdOf(deletedAtUs, deps.ids.secret(8)) };
+  const stored = await deps.tombstones.putOnce(fresh);
+  const now = deps.clock.nowUs();
+  if (stored.id === fresh.id && now - deletedAtUs > (deps.settings.visibilityDelayMs * 1000) / 2) {
+    return deps.tombstones.restamp(stored, now, tombstoneIdOf(now, deps.ids.secret(8)));
+  }
+  return stored;
+}
+
+/** Tombstones one session (covering its messages), then removes it. */
+export async function removeSession(
+  deps: DeletionDeps,
+  session: Pick<Session, 'id' | 'orgId'>,
+  cause: TombstoneCause,
+): Promise<Tombstone> {
+  const tombstone = await writeTombstone(deps, { orgId: session.orgId, resourceType: 'session', resourceId: session.id, cause });
+  await deps.sessions.remove(session.id, tombstone.deletedAtUs);
+  return tombstone;
+}
+
+/**
+ * Removes a consumer. A consumer tombstone does not imply its sessions are gone (spec), so each of the
+ * consumer's sessions gets its own session tombstone first; then the consumer is tombstoned and removed.
+ */
+export async function removeConsumer(deps: DeletionDeps, consumer: Pick<Consumer, 'id' | 'orgId'>, cause: TombstoneCause): Promise<Tombstone> {
+  for (const session of await deps.sessions.listByConsumer(consumer.id)) {
+    await removeSession(deps, session, cause);
+  }
+  const tombstone = await writeTombstone(deps, { orgId: consumer.orgId, resourceType: 'consumer', resourceId: consumer.id, cause });
+  await deps.consumers.remove(consumer.id);
+  return tombstone;
+}
+
+/** The product's "delete session" action: cause `consumer_deleted`. */
+export async function deleteSession(deps: DeletionDeps, input: { sessionId: string }): Promise<Tombstone> {
+  const session = await deps.sessions.get(input.sessionId);
+  if (!session) throw notFound('Session not found');
+  return removeSession(deps, session, 'consumer_deleted');
+}
+
+/** The product's "delete consumer" action: cause `consumer_deleted`. */
+export async function deleteConsumer(deps: DeletionDeps, input: { consumerId: string }): Promise<Tombstone> {
+  const consumer = await deps.consumers.get(input.consumerId);
+  if (!consumer) throw notFound('Consumer not found');
+  return removeConsumer(deps, consumer, 'consumer_deleted');
+}

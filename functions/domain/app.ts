@@ -1,0 +1,80 @@
+/**
+ * An app of an org: the unit a chat API key, a chat session and an export row belong to.
+ */
+import { badRequest } from './errors';
+import type { Micros } from './time';
+
+export interface McpConnection {
+  readonly name: string;
+  readonly url: string;
+  /** Header templates; `{{session.<name>}}` is replaced by a session variable at call time. */
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+export interface AppSettings {
+  /** Zero Data Retention: messages are never persisted and the export shows none. */
+  readonly zeroDataRetention: boolean;
+  readonly imageInput: { readonly enabled: boolean; readonly maxPerConversation: number };
+  /** The model behind the app, e.g. `offline`, `bedrock:<modelId>`, `openai:<model>`. */
+  readonly model: string;
+  readonly mcpConnections: readonly McpConnection[];
+}
+
+export const DEFAULT_APP_SETTINGS: AppSettings = {
+  zeroDataRetention: false,
+  imageInput: { enabled: true, maxPerConversation: 10 },
+  model: 'offline',
+  mcpConnections: [],
+};
+
+export interface App {
+  readonly id: string;
+  readonly orgId: string;
+  readonly name: string;
+  readonly slug: string;
+  /** The chat `model` value: `<slug>-<number>`. */
+  readonly appNameId: string;
+  readonly settings: AppSettings;
+  readonly createdAtUs: Micros;
+  readonly updatedAtUs: Micros;
+  readonly deletedAtUs?: Micros;
+}
+
+const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+export const APP_NAME_ID = /^([a-z0-9]+(?:-[a-z0-9]+)*)-(\d+)$/;
+
+/** A URL-safe slug from a display name: lower case ASCII letters and digits joined by single dashes. */
+export function slugify(name: string): string {
+  const slug = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 48)
+    .replace(/-+$/g, '');
+  return slug || 'app';
+}
+
+export function validateSlug(slug: string): string {
+  if (!SLUG.test(slug) || slug.length > 48) {
+    throw badRequest('Invalid slug: lower-case letters and digits joined by single dashes, at most 48 characters');
+  }
+  return slug;
+}
+
+export function appNameIdOf(slug: string, number: number): string {
+  return `${slug}-${number}`;
+}
+
+export function isAppNameId(value: string): boolean {
+  return APP_NAME_ID.test(value);
+}
+
+export function mergeSettings(current: AppSettings, patch: Partial<AppSettings>): AppSettings {
+  return {
+    ...current,
+    ...patch,
+    imageInput: { ...current.imageInput, ...(patch.imageInput ?? {}) },
+  };
+}

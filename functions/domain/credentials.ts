@@ -1,0 +1,54 @@
+/**
+ * Credentials of every kind (DESIGN.md §4): at least 32 random characters behind a kind prefix, shown
+ * once, stored only as a SHA-256 hash and looked up by it.
+ */
+import { createHash } from 'node:crypto';
+import type { OrgScope } from './scopes';
+import type { Micros } from './time';
+
+export type CredentialKind = 'org' | 'chat' | 'acp';
+
+export const CREDENTIAL_PREFIX: Record<CredentialKind, string> = {
+  org: 'svc_org_',
+  chat: 'svc_chat_',
+  acp: 'acp_',
+};
+
+/** Random characters after the prefix. 40 base62 characters carry ~238 bits. */
+export const CREDENTIAL_RANDOM_LENGTH = 40;
+
+export function hashCredential(raw: string): string {
+  return createHash('sha256').update(raw, 'utf8').digest('hex');
+}
+
+/** What the platform keeps about a credential: never the raw value. */
+export interface StoredCredential {
+  readonly id: string;
+  readonly kind: CredentialKind;
+  readonly hash: string;
+  readonly orgId: string;
+  /** The app a chat or ACP key is bound to. */
+  readonly appId?: string;
+  readonly scopes: readonly OrgScope[];
+  readonly name?: string;
+  /** The first characters, to recognise a key in listings without revealing it. */
+  readonly displayPrefix: string;
+  readonly createdAtUs: Micros;
+  readonly expiresAtUs?: Micros;
+  readonly revokedAtUs?: Micros;
+}
+
+export type CredentialState = 'active' | 'revoked' | 'expired';
+
+export function credentialState(cred: StoredCredential, nowUs: Micros): CredentialState {
+  if (cred.revokedAtUs !== undefined) return 'revoked';
+  if (cred.expiresAtUs !== undefined && cred.expiresAtUs <= nowUs) return 'expired';
+  return 'active';
+}
+
+/** The bearer token of an Authorization header, or undefined when the header is absent or not Bearer. */
+export function bearerToken(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const m = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
+  return m?.[1];
+}

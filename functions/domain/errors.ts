@@ -1,0 +1,40 @@
+/**
+ * Domain errors carry a code; one table per API area (functions/http/error-tables.ts) maps each code to
+ * the exact status and body the spec demands. Anything else is an unexpected error: a logged 500.
+ */
+export type ErrorCode =
+  | 'bad_request'
+  | 'unauthorized'
+  | 'expired'
+  | 'plan_required'
+  | 'forbidden'
+  | 'not_found'
+  | 'conflict'
+  | 'payment_required'
+  | 'unprocessable'
+  | 'rate_limited'
+  | 'unavailable';
+
+export class DomainError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+}
+
+/** A request over its window's limit; `retryAfterSeconds` is computed from the window (DESIGN.md §5). */
+export class RateLimitedError extends DomainError {
+  constructor(
+    readonly retryAfterSeconds: number,
+    message = 'Rate limit exceeded',
+  ) {
+    super('rate_limited', message);
+    this.name = 'RateLimitedError';
+  }
+}
+
+export const badRequest = (message: string): DomainError => new DomainError('bad_request', message);
+export const notFound = (message: string): DomainError => new DomainError('not_found', message);

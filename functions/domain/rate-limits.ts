@@ -1,0 +1,23 @@
+/**
+ * The spec's per-key and per-IP limits, enforced exactly in fixed one-minute windows (DESIGN.md §5).
+ * The release-notes numbers are the platform's choice (the spec leaves them open).
+ */
+export type RateLimitClass = 'orgKey' | 'chatKey' | 'acpKey' | 'acpPublicIp' | 'releaseNotesIp' | 'none';
+
+export interface RateLimit {
+  readonly limit: number;
+  readonly windowMs: number;
+}
+
+export const RATE_LIMITS: Record<Exclude<RateLimitClass, 'none'>, RateLimit> = {
+  orgKey: { limit: 120, windowMs: 60_000 },
+  chatKey: { limit: 120, windowMs: 60_000 },
+  acpKey: { limit: 60, windowMs: 60_000 },
+  acpPublicIp: { limit: 200, windowMs: 60_000 },
+  releaseNotesIp: { limit: 60, windowMs: 60_000 },
+};
+
+/** Whole seconds until the window that holds `nowMs` ends; at least 1. */
+export function retryAfterSeconds(windowStartMs: number, windowMs: number, nowMs: number): number {
+  return Math.max(1, Math.ceil((windowStartMs + windowMs - nowMs) / 1000));
+}

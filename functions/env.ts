@@ -1,0 +1,45 @@
+/**
+ * Environment variables of every function, and the one schema that checks them at cold start.
+ * The CDK construct that owns function defaults sets them; the local process sets them from its own
+ * configuration. A missing or malformed variable fails the cold start instead of hiding behind a default.
+ */
+import * as z from 'zod';
+
+export const ENV = {
+  stage: 'STAGE',
+  tableName: 'TABLE_NAME',
+  bucketName: 'BUCKET_NAME',
+  jobsQueueUrl: 'JOBS_QUEUE_URL',
+  visibilityDelayMs: 'VISIBILITY_DELAY_MS',
+  anonRetentionDays: 'ANON_RETENTION_DAYS',
+  emptySessionMaxAgeHours: 'EMPTY_SESSION_MAX_AGE_HOURS',
+  appDeletionBatchSize: 'APP_DELETION_BATCH_SIZE',
+  serviceName: 'POWERTOOLS_SERVICE_NAME',
+  metricsNamespace: 'POWERTOOLS_METRICS_NAMESPACE',
+} as const;
+
+const positiveInt = z.coerce.number().int().positive();
+
+export const envSchema = z.object({
+  [ENV.stage]: z.string().min(1),
+  [ENV.tableName]: z.string().min(1),
+  [ENV.bucketName]: z.string().min(1),
+  [ENV.jobsQueueUrl]: z.string().url(),
+  [ENV.visibilityDelayMs]: z.coerce.number().int().min(0),
+  [ENV.anonRetentionDays]: positiveInt,
+  [ENV.emptySessionMaxAgeHours]: positiveInt,
+  [ENV.appDeletionBatchSize]: positiveInt.max(100),
+});
+
+export type EnvVars = z.infer<typeof envSchema>;
+
+/** Defaults an operator may override; the CDK stage and the local process start from these. */
+export const ENV_DEFAULTS = {
+  /** On AWS: GSI reads are eventually consistent; 30 s covers propagation with a wide margin. */
+  visibilityDelayMsAws: 30_000,
+  /** Locally dynalite updates indexes synchronously; 2 s still covers a slow writer in tests. */
+  visibilityDelayMsLocal: 2_000,
+  anonRetentionDays: 30,
+  emptySessionMaxAgeHours: 24,
+  appDeletionBatchSize: 25,
+} as const;

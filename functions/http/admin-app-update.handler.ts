@@ -1,0 +1,23 @@
+import * as z from 'zod';
+import { updateApp } from '../app/manage-apps';
+import type { AppSettings } from '../domain/app';
+import { httpRoute, type HttpDeps } from './kit';
+import { lambdaHandler } from './lambda';
+import { adminApp } from './presenters';
+import { appSettingsPatch, parseWith } from './validation';
+
+const body = z.object({ name: z.string().min(1).max(200).optional(), settings: appSettingsPatch.optional() }).strict();
+
+/** PATCH /admin/v1/apps/{appId}: renames an app or merges new settings over its current ones. */
+export const createHandler = (deps: HttpDeps) =>
+  httpRoute('adminAppUpdate', deps, async (req) => {
+    const input = parseWith(body, req.jsonBody());
+    const app = await updateApp(deps, {
+      appId: req.path.appId ?? '',
+      ...(input.name !== undefined ? { name: input.name } : {}),
+      ...(input.settings ? { settings: input.settings as Partial<AppSettings> } : {}),
+    });
+    return { status: 200, body: { data: adminApp(app) } };
+  });
+
+export const handler = lambdaHandler(createHandler);

@@ -1,0 +1,23 @@
+import * as z from 'zod';
+import { issueCredential } from '../app/issue-credential';
+import { adminCredential } from './admin-presenters';
+import { httpRoute, type HttpDeps } from './kit';
+import { lambdaHandler } from './lambda';
+import { isoTimestamp, parseWith } from './validation';
+
+const body = z.object({ name: z.string().min(1).max(200).optional(), expiresAt: isoTimestamp.optional() }).strict();
+
+/** POST /admin/v1/apps/{appId}/chat-keys: a chat API key (`svc_chat_…`) bound to the app; shown once. */
+export const createHandler = (deps: HttpDeps) =>
+  httpRoute('adminChatKeyCreate', deps, async (req) => {
+    const input = parseWith(body, req.textBody().trim() ? req.jsonBody() : {});
+    const issued = await issueCredential(deps, {
+      kind: 'chat',
+      appId: req.path.appId,
+      ...(input.expiresAt !== undefined ? { expiresAtUs: input.expiresAt } : {}),
+      ...(input.name ? { name: input.name } : {}),
+    });
+    return { status: 201, body: { data: adminCredential(issued.credential, issued.key) } };
+  });
+
+export const handler = lambdaHandler(createHandler);

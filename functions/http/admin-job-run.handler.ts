@@ -1,0 +1,17 @@
+import { runJob } from '../jobs/run-job';
+import { badRequest } from '../domain/errors';
+import { SCHEDULES, type JobName } from '../workers';
+import { httpRoute, type HttpDeps } from './kit';
+import { lambdaHandler } from './lambda';
+
+/** POST /admin/v1/jobs/{jobName}/runs: runs a scheduled job now and returns what it did. */
+export const createHandler = (deps: HttpDeps) =>
+  httpRoute('adminJobRun', deps, async (req) => {
+    const name = req.path.jobName ?? '';
+    if (!SCHEDULES.some((s) => s.id === name)) {
+      throw badRequest(`Invalid jobName: one of ${SCHEDULES.map((s) => s.id).join(', ')}`);
+    }
+    return { status: 200, body: { data: { job: name, result: await runJob(deps, name as JobName) } } };
+  });
+
+export const handler = lambdaHandler(createHandler);

@@ -1,0 +1,13 @@
+import { revokeCredential } from '../app/issue-credential';
+import { adminCredential } from './admin-presenters';
+import { httpRoute, type HttpDeps } from './kit';
+import { lambdaHandler } from './lambda';
+
+/** DELETE /admin/v1/keys/{keyId}: revokes a key of any kind at once. */
+export const createHandler = (deps: HttpDeps) =>
+  httpRoute('adminKeyRevoke', deps, async (req) => {
+    const revoked = await revokeCredential(deps, { keyId: req.path.keyId ?? '' });
+    return { status: 200, body: { data: adminCredential(revoked) } };
+  });
+
+export const handler = lambdaHandler(createHandler);

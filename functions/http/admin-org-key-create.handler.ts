@@ -1,0 +1,31 @@
+import * as z from 'zod';
+import { issueCredential } from '../app/issue-credential';
+import { ORG_SCOPES } from '../domain/scopes';
+import { adminCredential } from './admin-presenters';
+import { httpRoute, type HttpDeps } from './kit';
+import { lambdaHandler } from './lambda';
+import { isoTimestamp, parseWith } from './validation';
+
+const body = z
+  .object({
+    scopes: z.array(z.enum(ORG_SCOPES as [string, ...string[]])).min(1),
+    expiresAt: isoTimestamp.optional(),
+    name: z.string().min(1).max(200).optional(),
+  })
+  .strict();
+
+/** POST /admin/v1/orgs/{orgId}/keys: an org key (`svc_org_…`) with read scopes; the key is shown once. */
+export const createHandler = (deps: HttpDeps) =>
+  httpRoute('adminOrgKeyCreate', deps, async (req) => {
+    const input = parseWith(body, req.jsonBody());
+    const issued = await issueCredential(deps, {
+      kind: 'org',
+      orgId: req.path.orgId,
+      scopes: input.scopes as typeof ORG_SCOPES[number][],
+      ...(input.expiresAt !== undefined ? { expiresAtUs: input.expiresAt } : {}),
+      ...(input.name ? { name: input.name } : {}),
+    });
+    return { status: 201, body: { data: adminCredential(issued.credential, issued.key) } };
+  });
+
+export const handler = lambdaHandler(createHandler);

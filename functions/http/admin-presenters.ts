@@ -1,0 +1,28 @@
+/** Wire shapes of the admin API (camelCase, like the spec's admin-side resources). */
+import type { StoredCredential } from '../domain/credentials';
+import type { Org } from '../domain/org';
+import { microsToIso } from '../domain/time';
+import type { Tombstone } from '../domain/tombstone';
+
+export function adminOrg(org: Org) {
+  return { id: org.id, name: org.name, plan: org.plan, createdAt: microsToIso(org.createdAtUs), updatedAt: microsToIso(org.updatedAtUs) };
+}
+
+export function adminCredential(cred: StoredCredential, rawKey?: string) {
+  return {
+    id: cred.id,
+    kind: cred.kind,
+    orgId: cred.orgId,
+    ...(cred.appId ? { appId: cred.appId } : {}),
+    ...(cred.kind === 'org' ? { scopes: cred.scopes } : {}),
+    ...(cred.name ? { name: cred.name } : {}),
+    ...(rawKey ? { key: rawKey } : { keyPrefix: cred.displayPrefix }),
+    createdAt: microsToIso(cred.createdAtUs),
+    expiresAt: cred.expiresAtUs !== undefined ? microsToIso(cred.expiresAtUs) : null,
+    revokedAt: cred.revokedAtUs !== undefined ? microsToIso(cred.revokedAtUs) : null,
+  };
+}
+
+export function adminTombstone(t: Tombstone) {
+  return { id: t.id, resourceType: t.resourceType, resourceId: t.resourceId, cause: t.cause, deletedAt: microsToIso(t.deletedAtUs) };
+}

@@ -1,0 +1,4 @@
+import { lambdaJob } from './job-kit';
+
+/** Scheduled job `empty-session-cleanup` (functions/workers.ts). */
+export const handler = lambdaJob('empty-session-cleanup');

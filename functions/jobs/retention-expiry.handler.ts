@@ -1,0 +1,4 @@
+import { lambdaJob } from './job-kit';
+
+/** Scheduled job `retention-expiry` (functions/workers.ts). */
+export const handler = lambdaJob('retention-expiry');

@@ -1,0 +1,164 @@
+/**
+ * The local HTTP front door: serves the route table the way API Gateway's REST proxy integration does,
+ * building the same event for the same handler modules the Lambdas run.
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import type { HttpDeps, HttpHandler } from '../http/kit';
+import { ROUTES, type RouteDef } from '../routes';
+
+/** API Gateway's own ceiling is 10 MB; the upload route of a later issue needs 20 MB plus framing. */
+const MAX_BODY_BYTES = 21 * 1024 * 1024;
+
+interface CompiledRoute {
+  readonly route: RouteDef;
+  readonly pattern: RegExp;
+  readonly params: string[];
+  readonly handler: HttpHandler;
+}
+
+function compile(route: RouteDef, handler: HttpHandler): CompiledRoute {
+  const params: string[] = [];
+  const source = route.path
+    .split('/')
+    .map((seg) => {
+      const m = /^\{(\w+)\}$/.exec(seg);
+      if (!m) return seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      params.push(m[1]!);
+      return '([^/]+)';
+    })
+    .join('/');
+  return { route, pattern: new RegExp(`^${source}$`), params, handler };
+}
+
+/** Loads every route's handler module and builds its handler with the local deps. */
+export async function loadRoutes(deps: HttpDeps): Promise<CompiledRoute[]> {
+  return Promise.all(
+    ROUTES.map(async (route) => {
+      const mod = (await import(`../http/${route.handler}.handler.ts`)) as { createHandler: (d: HttpDeps) => HttpHandler };
+      return compile(route, mod.createHandler(deps));
+    }),
+  );
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY_BYTES) {
+        reject(Object.assign(new Error('body too large'), { status: 413 }));
+        req.destroy();
+      } else chunks.push(c);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+function isTextual(contentType: string | undefined): boolean {
+  return !contentType || /^(application\/(json|x-ndjson|jsonl|x-www-form-urlencoded)|text\/)/i.test(contentType);
+}
+
+function toEvent(req: IncomingMessage, url: URL, match: CompiledRoute, values: string[], body: Buffer): APIGatewayProxyEvent {
+  const headers: Record<string, string> = {};
+  const multiValueHeaders: Record<string, string[]> = {};
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    const k = req.rawHeaders[i]!;
+    const v = req.rawHeaders[i + 1]!;
+    headers[k] = v;
+    (multiValueHeaders[k] ??= []).push(v);
+  }
+  const query: Record<string, string> = {};
+  const multiQuery: Record<string, string[]> = {};
+  for (const [k, v] of url.searchParams) {
+    query[k] = v;
+    (multiQuery[k] ??= []).push(v);
+  }
+  const textual = isTextual(req.headers['content-type']);
+  const hasQuery = url.searchParams.size > 0;
+  return {
+    resource: match.route.path,
+    path: url.pathname,
+    httpMethod: req.method ?? 'GET',
+    headers,
+    multiValueHeaders,
+    queryStringParameters: hasQuery ? query : null,
+    multiValueQueryStringParameters: hasQuery ? multiQuery : null,
+    pathParameters: match.params.length ? Object.fromEntries(match.params.map((p, i) => [p, decodeURIComponent(values[i]!)])) : null,
+    stageVariables: null,
+    body: body.length ? (textual ? body.toString('utf8') : body.toString('base64')) : null,
+    isBase64Encoded: body.length > 0 && !textual,
+    requestContext: {
+      accountId: 'local',
+      apiId: 'local',
+      authorizer: null,
+      protocol: 'HTTP/1.1',
+      httpMethod: req.method ?? 'GET',
+      path: url.pathname,
+      stage: 'local',
+      requestId: randomUUID(),
+      requestTimeEpoch: Date.now(),
+      resourceId: match.route.id,
+      resourcePath: match.route.path,
+      identity: { sourceIp: req.socket.remoteAddress ?? '127.0.0.1', userAgent: req.headers['user-agent'] ?? null } as APIGatewayProxyEvent['requestContext']['identity'],
+    },
+  };
+}
+
+function lambdaContext(route: RouteDef): Context {
+  const deadline = Date.now() + (route.timeoutSeconds ?? 29) * 1000;
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName: route.id,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${route.id}`,
+    memoryLimitInMB: String(route.memoryMb ?? 512),
+    awsRequestId: randomUUID(),
+    logGroupName: `/local/${route.id}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
+
+function send(res: ServerResponse, result: APIGatewayProxyResult): void {
+  const headers: Record<string, string | string[]> = {};
+  for (const [k, v] of Object.entries(result.headers ?? {})) headers[k] = String(v);
+  for (const [k, v] of Object.entries(result.multiValueHeaders ?? {})) headers[k] = v.map(String);
+  res.writeHead(result.statusCode, headers);
+  res.end(result.body ? Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8') : undefined);
+}
+
+function sendError(res: ServerResponse, status: number, code: string, message: string): void {
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8' });
+  res.end(JSON.stringify({ error: { code, message } }));
+}
+
+export function createLocalServer(routes: CompiledRoute[], log: (line: object) => void): Server {
+  return createServer(async (req, res) => {
+    try {
+      const url = new URL(req.url ?? '/', 'http://local');
+      const byPath = routes.map((r) => ({ r, m: r.pattern.exec(url.pathname) })).filter((x) => x.m);
+      const hit = byPath.find((x) => x.r.route.method === req.method);
+      if (!hit) {
+        if (byPath.length) {
+          res.setHeader('Allow', byPath.map((x) => x.r.route.method).join(', '));
+          return sendError(res, 405, 'method_not_allowed', `Method ${req.method} is not allowed on ${url.pathname}`);
+        }
+        return sendError(res, 404, 'not_found', `No route for ${req.method} ${url.pathname}`);
+      }
+      const body = await readBody(req);
+      const event = toEvent(req, url, hit.r, hit.m!.slice(1), body);
+      send(res, await hit.r.handler(event, lambdaContext(hit.r.route)));
+    } catch (err) {
+      if ((err as { status?: number }).status === 413) return sendError(res, 413, 'payload_too_large', 'Request body too large');
+      log({ level: 'ERROR', message: 'local server error', error: String(err) });
+      if (!res.headersSent) sendError(res, 500, 'internal', 'Internal server error');
+    }
+  });
+}

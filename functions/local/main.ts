@@ -1,0 +1,77 @@
+/**
+ * `npm start`: the local platform on http://127.0.0.1:${PORT:-3000} with data under ./.data.
+ * Configuration is read from the environment (README, "Configuration").
+ */
+import { ENV_DEFAULTS } from '../env';
+import { DataDirLockedError } from './lock';
+import { startPlatform } from './platform';
+
+function intFromEnv(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) {
+    console.error(`platform: ${name} must be a non-negative integer, got "${raw}"`);
+    process.exit(1);
+  }
+  return n;
+}
+
+async function main(): Promise<void> {
+  process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
+  process.env.POWERTOOLS_LOG_LEVEL ??= process.env.LOG_LEVEL ?? 'WARN';
+  const port = intFromEnv('PORT', 3000);
+  const platform = await startPlatform({
+    dataDir: process.env.DATA_DIR ?? '.data',
+    port,
+    host: process.env.HOST ?? '127.0.0.1',
+    persist: true,
+    timers: true,
+    seed: true,
+    visibilityDelayMs: intFromEnv('VISIBILITY_DELAY_MS', ENV_DEFAULTS.visibilityDelayMsLocal),
+    anonRetentionDays: intFromEnv('ANON_RETENTION_DAYS', ENV_DEFAULTS.anonRetentionDays),
+    emptySessionMaxAgeHours: intFromEnv('EMPTY_SESSION_MAX_AGE_HOURS', ENV_DEFAULTS.emptySessionMaxAgeHours),
+    appDeletionBatchSize: intFromEnv('APP_DELETION_BATCH_SIZE', ENV_DEFAULTS.appDeletionBatchSize),
+    ...(process.env.ADMIN_TOKEN ? { adminToken: process.env.ADMIN_TOKEN } : {}),
+  });
+  const demo = platform.demo!;
+  console.log(
+    [
+      `Application Platform API running at ${platform.baseUrl}`,
+      '',
+      `  org id          ${demo.orgId}`,
+      `  org key         ${demo.orgKey}   (apps:read transcripts:read usage:read tombstones:read)`,
+      `  app id          ${demo.appId}`,
+      `  app model       ${demo.appNameId}`,
+      `  chat API key    ${demo.chatKey}`,
+      `  admin token     ${demo.adminToken}`,
+      '',
+      `  saved to ${process.env.DATA_DIR ?? '.data'}/demo.json; try:`,
+      `  curl -H "Authorization: Bearer ${demo.orgKey}" ${platform.baseUrl}/api/v1/org/apps`,
+      '',
+      'Press Ctrl+C to stop.',
+    ].join('\n'),
+  );
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`\n${signal}: stopping…`);
+    platform.stop().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        console.error(`platform: shutdown failed: ${String(err)}`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+}
+
+main().catch((err: unknown) => {
+  if (err instanceof DataDirLockedError) console.error(`platform: ${err.message}`);
+  else if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') console.error(`platform: port ${process.env.PORT ?? 3000} is already in use; set PORT to another port`);
+  else console.error(`platform: failed to start: ${(err as Error).stack ?? String(err)}`);
+  process.exit(1);
+});

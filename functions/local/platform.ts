@@ -1,0 +1,145 @@
+/**
+ * The whole platform as one local process: embedded backends, the route table on one HTTP server,
+ * the queue runner and the job timers, all on the same handlers and adapters the Lambdas use.
+ * `npm start` runs it; the handler and integration tests start it in-process with a temporary directory.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join, resolve } from 'node:path';
+import { Logger } from '@aws-lambda-powertools/logger';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { createS3Client, createSqsClient, type AwsClientOptions } from '../adapters/aws-clients';
+import { ENV, ENV_DEFAULTS, type EnvVars } from '../env';
+import { runJob } from '../jobs/run-job';
+import type { Clock, IdGenerator } from '../ports';
+import { buildDeps, type PlatformDeps } from '../wiring';
+import { QUEUES, SCHEDULES } from '../workers';
+import { startBackends, LOCAL_CREDENTIALS, LOCAL_REGION } from './backends';
+import { ensureBucket, ensureQueues, ensureTable } from './bootstrap';
+import { createLocalServer, loadRoutes } from './http-server';
+import { acquireDataDirLock } from './lock';
+import { startQueueRunner, type QueueRunner } from './queue-runner';
+import { seedDemo, type DemoCredentials } from './seed';
+
+export interface PlatformOptions {
+  readonly dataDir: string;
+  readonly port?: number;
+  readonly host?: string;
+  /** Tables on disk (npm start) or in memory (tests). */
+  readonly persist?: boolean;
+  readonly visibilityDelayMs?: number;
+  readonly anonRetentionDays?: number;
+  readonly emptySessionMaxAgeHours?: number;
+  readonly appDeletionBatchSize?: number;
+  /** Run the scheduled jobs on timers (npm start); tests run them through the admin API instead. */
+  readonly timers?: boolean;
+  readonly seed?: boolean;
+  readonly adminToken?: string;
+  readonly clock?: Clock;
+  readonly ids?: IdGenerator;
+  readonly logger?: Logger;
+}
+
+export interface RunningPlatform {
+  readonly baseUrl: string;
+  readonly adminToken: string;
+  readonly deps: PlatformDeps;
+  readonly demo?: DemoCredentials;
+  /** Waits until the jobs queue has nothing visible left to handle. */
+  drainQueues(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+function adminTokenFor(dataDir: string, given: string | undefined): string {
+  if (given) return given;
+  const file = join(dataDir, 'admin-token');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const token = `adm_${randomBytes(24).toString('base64url')}`;
+  writeFileSync(file, token + '\n', { mode: 0o600 });
+  return token;
+}
+
+export async function startPlatform(opts: PlatformOptions): Promise<RunningPlatform> {
+  const dataDir = resolve(opts.dataDir);
+  mkdirSync(dataDir, { recursive: true });
+  const release = acquireDataDirLock(dataDir);
+  const cleanups: (() => Promise<void> | void)[] = [release];
+  const stopAll = async () => {
+    for (const c of cleanups.reverse()) await c();
+  };
+  try {
+    const backends = await startBackends(dataDir, opts.persist ?? true);
+    cleanups.push(() => backends.stop());
+    const aws: AwsClientOptions = { region: LOCAL_REGION, endpoints: backends.endpoints, credentials: LOCAL_CREDENTIALS };
+    const tableName = 'platform';
+    const bucketName = 'platform-uploads';
+    const sqs = createSqsClient(aws);
+    await ensureTable(new DynamoDBClient({ region: LOCAL_REGION, endpoint: backends.endpoints.dynamodb, credentials: LOCAL_CREDENTIALS }), tableName);
+    await ensureBucket(createS3Client(aws), bucketName);
+    const queueUrls = await ensureQueues(sqs);
+    const env: EnvVars = {
+      [ENV.stage]: 'local',
+      [ENV.tableName]: tableName,
+      [ENV.bucketName]: bucketName,
+      [ENV.jobsQueueUrl]: queueUrls.jobs!,
+      [ENV.visibilityDelayMs]: opts.visibilityDelayMs ?? ENV_DEFAULTS.visibilityDelayMsLocal,
+      [ENV.anonRetentionDays]: opts.anonRetentionDays ?? ENV_DEFAULTS.anonRetentionDays,
+      [ENV.emptySessionMaxAgeHours]: opts.emptySessionMaxAgeHours ?? ENV_DEFAULTS.emptySessionMaxAgeHours,
+      [ENV.appDeletionBatchSize]: opts.appDeletionBatchSize ?? ENV_DEFAULTS.appDeletionBatchSize,
+    };
+    const adminToken = adminTokenFor(dataDir, opts.adminToken);
+    const logger = opts.logger ?? new Logger({ serviceName: 'platform-local' });
+    const deps = buildDeps({ env, aws, adminToken, logger, ...(opts.clock ? { clock: opts.clock } : {}), ...(opts.ids ? { ids: opts.ids } : {}) });
+    const log = (line: object) => logger.info('local', line as Record<string, unknown>);
+
+    const runners: QueueRunner[] = [];
+    for (const q of QUEUES) runners.push(await startQueueRunner(sqs, deps, q, queueUrls[q.id]!, log));
+    cleanups.push(async () => {
+      for (const r of runners) await r.stop();
+    });
+
+    const server: Server = createLocalServer(await loadRoutes(deps), log);
+    await new Promise<void>((resolveListen, reject) => {
+      server.once('error', reject);
+      server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => resolveListen());
+    });
+    cleanups.push(
+      () =>
+        new Promise<void>((r) => {
+          server.close(() => r());
+          server.closeAllConnections();
+        }),
+    );
+    const address = server.address() as AddressInfo;
+    const baseUrl = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+
+    if (opts.timers) {
+      const timers = SCHEDULES.map((s) =>
+        setInterval(() => {
+          runJob(deps, s.id).then(
+            (result) => logger.info('job finished', { job: s.id, ...result }),
+            (err: unknown) => logger.error('job failed', { job: s.id, error: String(err) }),
+          );
+        }, s.localEveryMs).unref(),
+      );
+      cleanups.push(() => timers.forEach(clearInterval));
+    }
+
+    const demo = opts.seed ? await seedDemo(deps, dataDir, baseUrl, adminToken) : undefined;
+    return {
+      baseUrl,
+      adminToken,
+      deps,
+      ...(demo ? { demo } : {}),
+      drainQueues: async () => {
+        await Promise.all(runners.map((r) => r.drain()));
+      },
+      stop: stopAll,
+    };
+  } catch (err) {
+    await stopAll();
+    throw err;
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * Locally, the part of Lambda's SQS event source mapping the platform relies on: long-poll a queue,
+ * hand the batch to the same queue handler module, delete what succeeded and let partial batch
+ * failures come back (after a short visibility timeout here) until the redrive policy dead-letters them.
+ */
+import { randomUUID } from 'node:crypto';
+import { ChangeMessageVisibilityCommand, DeleteMessageCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import type { HttpDeps } from '../http/kit';
+import type { QueueDef } from '../workers';
+
+type QueueHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse>;
+
+const RETRY_VISIBILITY_SECONDS = 2;
+
+export interface QueueRunner {
+  stop(): Promise<void>;
+  /** Resolves once every message visible now has been handled (tests use it to wait for workers). */
+  drain(): Promise<void>;
+}
+
+export async function startQueueRunner(sqs: SQSClient, deps: HttpDeps, queue: QueueDef, queueUrl: string, log: (line: object) => void): Promise<QueueRunner> {
+  const mod = (await import(`../queue/${queue.handler}.handler.ts`)) as { createHandler: (d: HttpDeps) => QueueHandler };
+  const handler = mod.createHandler(deps);
+  const abort = new AbortController();
+  let idleWaiters: (() => void)[] = [];
+  let idle = false;
+
+  const pollOnce = async (waitSeconds: number): Promise<number> => {
+    const res = await sqs.send(
+      new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: Math.min(10, queue.batchSize), WaitTimeSeconds: waitSeconds, AttributeNames: ['All'] }),
+      { abortSignal: abort.signal },
+    );
+    const messages = res.Messages ?? [];
+    if (messages.length === 0) return 0;
+    const event: SQSEvent = {
+      Records: messages.map((m) => ({
+        messageId: m.MessageId!,
+        receiptHandle: m.ReceiptHandle!,
+        body: m.Body ?? '',
+        attributes: (m.Attributes ?? {}) as SQSEvent['Records'][number]['attributes'],
+        messageAttributes: {},
+        md5OfBody: m.MD5OfBody ?? '',
+        eventSource: 'aws:sqs',
+        eventSourceARN: `arn:aws:sqs:local:000000000000:${queue.id}`,
+        awsRegion: 'local',
+      })),
+    };
+    const context = { awsRequestId: randomUUID(), functionName: queue.handler, getRemainingTimeInMillis: () => queue.timeoutSeconds * 1000 } as Context;
+    let failed = new Set<string>();
+    try {
+      const out = await handler(event, context);
+      failed = new Set(out.batchItemFailures.map((f) => f.itemIdentifier));
+    } catch (err) {
+      log({ level: 'ERROR', message: 'queue handler threw; whole batch retried', queue: queue.id, error: String(err) });
+      failed = new Set(messages.map((m) => m.MessageId!));
+    }
+    for (const m of messages) {
+      if (failed.has(m.MessageId!)) {
+        await sqs.send(new ChangeMessageVisibilityCommand({ QueueUrl: queueUrl, ReceiptHandle: m.ReceiptHandle!, VisibilityTimeout: RETRY_VISIBILITY_SECONDS }));
+      } else {
+        await sqs.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: m.ReceiptHandle! }));
+      }
+    }
+    return messages.length;
+  };
+
+  const loop = (async () => {
+    while (!abort.signal.aborted) {
+      try {
+        const n = await pollOnce(idle ? 1 : 0);
+        idle = n === 0;
+        if (idle) {
+          for (const w of idleWaiters) w();
+          idleWaiters = [];
+        }
+      } catch (err) {
+        if (abort.signal.aborted) break;
+        log({ level: 'ERROR', message: 'queue poll failed', queue: queue.id, error: String(err) });
+        await new Promise((r) => setTimeout(r, 500));
+      }
+    }
+  })();
+
+  return {
+    async stop() {
+      abort.abort();
+      await loop;
+    },
+    drain() {
+      idle = false;
+      return new Promise((resolve) => idleWaiters.push(resolve));
+    },
+  };
+}

@@ -1,0 +1,149 @@
+/**
+ * The interfaces use cases need. Each has exactly one production adapter in functions/adapters; the
+ * embedded backends speak the same wire protocols, so tests and the local process use those adapters too.
+ */
+import type { App, AppSettings } from './domain/app';
+import type { Consumer } from './domain/consumer';
+import type { StoredCredential } from './domain/credentials';
+import type { Org } from './domain/org';
+import type { Message, Session } from './domain/session';
+import type { Micros } from './domain/time';
+import type { Tombstone } from './domain/tombstone';
+import type { UsageRow } from './domain/usage';
+
+export interface Clock {
+  /** Microseconds since the epoch, never going backwards within a process. */
+  nowUs(): Micros;
+}
+
+export interface IdGenerator {
+  uuid(): string;
+  /** `length` characters from a CSPRNG over [A-Za-z0-9]. */
+  secret(length: number): string;
+}
+
+export interface OrgStore {
+  create(org: Org): Promise<void>;
+  get(id: string): Promise<Org | undefined>;
+}
+
+export interface CredentialStore {
+  /** Stores a new credential; the raw value never reaches this port. */
+  create(cred: StoredCredential): Promise<void>;
+  findByHash(hash: string): Promise<StoredCredential | undefined>;
+  getById(id: string): Promise<StoredCredential | undefined>;
+  /** Idempotent: revoking twice keeps the first revocation time. */
+  revoke(id: string, atUs: Micros): Promise<StoredCredential | undefined>;
+}
+
+export interface AppStore {
+  /** Creates the app and reserves its unique `appNameId`; picks the number itself. */
+  create(app: Omit<App, 'appNameId'>): Promise<App>;
+  get(id: string): Promise<App | undefined>;
+  getByNameId(appNameId: string): Promise<App | undefined>;
+  /** Non-deleted apps of the org, newest first (created_at, then id). */
+  listByOrg(orgId: string): Promise<App[]>;
+  update(id: string, patch: { name?: string; settings?: AppSettings }, atUs: Micros): Promise<App | undefined>;
+  /** Hides the app from every list at once and queues it for the deletion worker. */
+  markDeleted(id: string, atUs: Micros): Promise<App | undefined>;
+  /** Apps marked deleted whose sessions and consumers are not all removed yet, oldest first. */
+  listPendingDeletion(limit: number): Promise<App[]>;
+  /** The deletion worker removed everything: the app leaves the pending list. */
+  completeDeletion(id: string): Promise<void>;
+}
+
+export interface SessionStore {
+  create(session: Session): Promise<void>;
+  get(id: string): Promise<Session | undefined>;
+  /**
+   * Advances the touch clock to `atUs` (never backwards) and applies `lastMessageAtUs` when given.
+   * Returns false when the session does not exist.
+   */
+  touch(id: string, atUs: Micros, lastMessageAtUs?: Micros): Promise<boolean>;
+  putMessage(message: Message): Promise<void>;
+  listMessages(sessionId: string): Promise<Message[]>;
+  /**
+   * Hides the session from every export list and `get`, then removes its messages and the session item.
+   * Idempotent, and a crash at any point leaves it findable by `listForRemovalByApp`/`listByConsumer`.
+   */
+  remove(id: string, atUs: Micros): Promise<void>;
+  /** Up to `limit` sessions of the app, half-removed ones first; removed sessions drop out. */
+  listForRemovalByApp(appId: string, limit: number): Promise<Session[]>;
+  /** Every session of the consumer, including half-removed ones. */
+  listByConsumer(consumerId: string): Promise<Session[]>;
+  /** Sessions that never had a message and whose last activity is before `beforeUs`, oldest first. */
+  listEmptyInactiveBefore(beforeUs: Micros, limit: number): Promise<Session[]>;
+}
+
+export interface ConsumerStore {
+  create(consumer: Consumer): Promise<void>;
+  get(id: string): Promise<Consumer | undefined>;
+  findByEmail(appId: string, email: string): Promise<Consumer | undefined>;
+  /** Records message activity for the retention job (never backwards). */
+  markActive(id: string, atUs: Micros): Promise<void>;
+  remove(id: string): Promise<void>;
+  /** Up to `limit` consumers of the app; removed consumers drop out. */
+  listByApp(appId: string, limit: number): Promise<Consumer[]>;
+  /** Anonymous consumers whose recorded activity is older than `beforeUs`, oldest first. */
+  listAnonymousInactiveBefore(beforeUs: Micros, limit: number): Promise<Consumer[]>;
+}
+
+export interface UsageStore {
+  /** Allocates the next integer id (monotonic, never reused). */
+  nextId(): Promise<number>;
+  put(row: UsageRow): Promise<void>;
+}
+
+export interface TombstoneStore {
+  /**
+   * Writes the tombstone of one resource once: a retry of the same deletion keeps the first tombstone
+   * and returns it, so deletion sequences can be re-run after a crash.
+   */
+  putOnce(tombstone: Tombstone): Promise<Tombstone>;
+  /**
+   * Moves a tombstone to a fresh `deleted_at` (and id): used when its write committed later than half
+   * the visibility delay after its stamp, so no reader can have passed its position before it existed.
+   */
+  restamp(tombstone: Tombstone, deletedAtUs: Micros, id: string): Promise<Tombstone>;
+}
+
+export interface RateLimitWindow {
+  readonly count: number;
+  readonly windowStartMs: number;
+}
+
+export interface RateCounter {
+  /** Counts one request of `subject` in the fixed window that holds `nowMs`. */
+  hit(subject: string, windowMs: number, nowMs: number): Promise<RateLimitWindow>;
+}
+
+/** Messages of the jobs queue: the asynchronous halves of lifecycle operations. */
+export type JobMessage = { readonly type: 'app-deletion'; readonly appId: string };
+
+export interface JobQueue {
+  send(job: JobMessage, delaySeconds?: number): Promise<void>;
+}
+
+/** Tunables of the lifecycle jobs and the export, from the environment. */
+export interface PlatformSettings {
+  readonly visibilityDelayMs: number;
+  readonly anonRetentionDays: number;
+  readonly emptySessionMaxAgeHours: number;
+  readonly appDeletionBatchSize: number;
+}
+
+/** Everything the composition root builds; use cases take a narrow `Pick` of it. */
+export interface Deps {
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  readonly orgs: OrgStore;
+  readonly credentials: CredentialStore;
+  readonly apps: AppStore;
+  readonly sessions: SessionStore;
+  readonly consumers: ConsumerStore;
+  readonly usage: UsageStore;
+  readonly tombstones: TombstoneStore;
+  readonly rateCounter: RateCounter;
+  readonly jobs: JobQueue;
+  readonly settings: PlatformSettings;
+}

@@ -1,0 +1,61 @@
+/**
+ * The one route table. The API stack builds an API Gateway method and a function per entry; the local
+ * server serves the same entries. A path is written here and nowhere else.
+ * No runtime imports: synth loads this file.
+ */
+import type { RateLimitClass } from './domain/rate-limits';
+import type { OrgScope } from './domain/scopes';
+
+/** Rate-limit classes: the subject and window a request is counted in (domain/rate-limits.ts). */
+export type { RateLimitClass };
+
+export type Area = 'export' | 'chat' | 'acp' | 'releaseNotes' | 'admin';
+
+/** How a route authenticates. `iam` routes are the admin API: IAM (SigV4) on AWS, the admin token locally. */
+export type AuthKind = 'orgKey' | 'chatKey' | 'acpKey' | 'signingSecret' | 'public' | 'iam';
+
+/** What a route's function may touch. The API stack turns each grant into IAM permissions plus env. */
+export type Grant = 'table:read' | 'table:write' | 'bucket:read' | 'bucket:write' | 'jobs:send' | 'webhooks:send';
+
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
+export interface RouteDef {
+  /** Stable id, also the base of the function's construct id. */
+  readonly id: string;
+  readonly method: HttpMethod;
+  /** API Gateway path syntax: `{name}` for a path parameter. */
+  readonly path: string;
+  /** Module under functions/http, without `.handler.ts`. */
+  readonly handler: string;
+  readonly area: Area;
+  readonly auth: AuthKind;
+  /** Required org-key scope, for `orgKey` routes. */
+  readonly scope?: OrgScope;
+  readonly rateLimit: RateLimitClass;
+  readonly grants: readonly Grant[];
+  readonly timeoutSeconds?: number;
+  readonly memoryMb?: number;
+}
+
+const ADMIN = '/admin/v1';
+const ORG = '/api/v1/org';
+
+export const ROUTES: readonly RouteDef[] = [
+  // Area A: Org Export API
+  { id: 'orgAppsList', method: 'GET', path: `${ORG}/apps`, handler: 'org-apps-list', area: 'export', auth: 'orgKey', scope: 'apps:read', rateLimit: 'orgKey', grants: ['table:read', 'table:write'] },
+
+  // Admin API (DESIGN.md §6)
+  { id: 'adminOrgCreate', method: 'POST', path: `${ADMIN}/orgs`, handler: 'admin-org-create', area: 'admin', auth: 'iam', rateLimit: 'none', grants: ['table:write'] },
+  { id: 'adminOrgGet', method: 'GET', path: `${ADMIN}/orgs/{orgId}`, handler: 'admin-org-get', area: 'admin', auth: 'iam', rateLimit: 'none', grants: ['table:read'] },
+  { id: 'adminOrgKeyCreate', method: 'POST', path: `${ADMIN}/orgs/{orgId}/keys`, handler: 'admin-org-key-create', area: 'admin', auth: 'iam', rateLimit: 'none', grants: ['table:read', 'table:write'] },
+  { id: 'adminKeyRevoke', method: 'DELETE', path: `${ADMIN}/keys/{keyId}`, handler: 'admin-key-revoke', area: 'admin', auth: 'iam', rateLimit: 'none', grants: ['table:read', 'table:write'] },
+  { id: 'adminAppCreate', method: 'POST', path: `${ADMIN}/orgs/{orgId}/apps`, handler: 'admin-app-create', area: 'admin', auth: 'iam', rateLimit: 'none', grants: ['table:read', 'table:write'] },
+  { id: 'adminAppGet', method: 'GET', path: `${ADMIN}/apps/{appId}`, handler: 'admin-app-get', area: 'admin', auth: 'iam', rateLimit: 'none', grants: ['table:read'] },
+  { id: 'adminAppUpdate', method: 'PATCH', path: `${ADMIN}/apps/{appId}`, handler: 'admin-app-update', area: 'admin', auth: 'iam', rateLimit: 'none', grants: ['table:read', 'table:write'] },
+  { id: 'adminAppDelete', method: 'DELETE', path: `${ADMIN}/apps/{appId}`, handler: 'admin-app-delete', area: 'admin', auth: 'iam', rateLimit: 'none', grants: ['table:read', 'table:write', 'jobs:send'] },
+  { id: 'adminChatKeyCreate', method: 'POST', path: `${ADMIN}/apps/{appId}/chat-keys`, handler: 'admin-chat-key-create', area: 'admin', auth: 'iam', rateLimit: 'none', grants: ['table:read', 'table:write'] },
+  { id: 'adminImportCreate', method: 'POST', path: `${ADMIN}/apps/{appId}/imports`, handler: 'admin-import-create', area: 'admin', auth: 'iam', rateLimit: 'none', grants: ['table:read', 'table:write'], timeoutSeconds: 60 },
+  { id: 'adminSessionDelete', method: 'DELETE', path: `${ADMIN}/sessions/{sessionId}`, handler: 'admin-session-delete', area: 'admin', auth: 'iam', rateLimit: 'none', grants: ['table:read', 'table:write'] },
+  { id: 'adminConsumerDelete', method: 'DELETE', path: `${ADMIN}/consumers/{consumerId}`, handler: 'admin-consumer-delete', area: 'admin', auth: 'iam', rateLimit: 'none', grants: ['table:read', 'table:write'], timeoutSeconds: 60 },
+  { id: 'adminJobRun', method: 'POST', path: `${ADMIN}/jobs/{jobName}/runs`, handler: 'admin-job-run', area: 'admin', auth: 'iam', rateLimit: 'none', grants: ['table:read', 'table:write', 'jobs:send'], timeoutSeconds: 300 },
+];

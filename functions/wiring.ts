@@ -1,0 +1,81 @@
+/**
+ * The composition root: configuration -> clients -> adapters, built once per cold start (Lambda) or
+ * once per process (local server, tests). Nothing else constructs adapters.
+ */
+import { Logger } from '@aws-lambda-powertools/logger';
+import { Metrics } from '@aws-lambda-powertools/metrics';
+import { CryptoIds } from './adapters/crypto-ids';
+import { createDocumentClient, createSqsClient, type AwsClientOptions } from './adapters/aws-clients';
+import { DynamoAppStore } from './adapters/dynamo-app-store';
+import { DynamoConsumerStore } from './adapters/dynamo-consumer-store';
+import { DynamoCredentialStore } from './adapters/dynamo-credential-store';
+import { DynamoOrgStore } from './adapters/dynamo-org-store';
+import { DynamoRateCounter } from './adapters/dynamo-rate-counter';
+import { DynamoSessionStore } from './adapters/dynamo-session-store';
+import { DynamoTombstoneStore } from './adapters/dynamo-tombstone-store';
+import { DynamoUsageStore } from './adapters/dynamo-usage-store';
+import { SqsJobQueue } from './adapters/sqs-job-queue';
+import { SystemClock } from './adapters/system-clock';
+import { ENV, envSchema, type EnvVars } from './env';
+import type { HttpDeps } from './http/kit';
+import type { Clock, IdGenerator } from './ports';
+
+export interface WiringOptions {
+  readonly env: EnvVars;
+  readonly aws?: AwsClientOptions;
+  /** Injected in tests (a clock before 2026-10-10, say); the system clock otherwise. */
+  readonly clock?: Clock;
+  readonly ids?: IdGenerator;
+  /** Set by the local process only: the admin API's bearer token. */
+  readonly adminToken?: string;
+  readonly logger?: Logger;
+}
+
+export type PlatformDeps = HttpDeps;
+
+export function buildDeps(opts: WiringOptions): PlatformDeps {
+  const env = opts.env;
+  const table = env[ENV.tableName];
+  const db = createDocumentClient(opts.aws ?? {});
+  const sqs = createSqsClient(opts.aws ?? {});
+  return {
+    clock: opts.clock ?? new SystemClock(),
+    ids: opts.ids ?? new CryptoIds(),
+    orgs: new DynamoOrgStore(db, table),
+    credentials: new DynamoCredentialStore(db, table),
+    apps: new DynamoAppStore(db, table),
+    sessions: new DynamoSessionStore(db, table),
+    consumers: new DynamoConsumerStore(db, table),
+    usage: new DynamoUsageStore(db, table),
+    tombstones: new DynamoTombstoneStore(db, table),
+    rateCounter: new DynamoRateCounter(db, table),
+    jobs: new SqsJobQueue(sqs, env[ENV.jobsQueueUrl]),
+    settings: {
+      visibilityDelayMs: env[ENV.visibilityDelayMs],
+      anonRetentionDays: env[ENV.anonRetentionDays],
+      emptySessionMaxAgeHours: env[ENV.emptySessionMaxAgeHours],
+      appDeletionBatchSize: env[ENV.appDeletionBatchSize],
+    },
+    logger: opts.logger ?? new Logger(),
+    metrics: new Metrics(),
+    ...(opts.adminToken !== undefined ? { adminToken: opts.adminToken } : {}),
+  };
+}
+
+/** Parses the Lambda environment; a missing or malformed variable fails the cold start here. */
+export function parseEnv(source: NodeJS.ProcessEnv): EnvVars {
+  const parsed = envSchema.safeParse(source);
+  if (!parsed.success) {
+    const names = parsed.error.issues.map((i) => i.path.join('.')).join(', ');
+    throw new Error(`invalid function environment: ${names}`);
+  }
+  return parsed.data;
+}
+
+let production: PlatformDeps | undefined;
+
+/** The Lambda's deps, built on first use (importing a handler module has no side effects). */
+export function productionDeps(): PlatformDeps {
+  production ??= buildDeps({ env: parseEnv(process.env) });
+  return production;
+}
