@@ -10,6 +10,7 @@ export default defineConfig({
     env: {
       POWERTOOLS_LOG_LEVEL: 'SILENT',
       POWERTOOLS_METRICS_DISABLED: 'true',
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
       CDK_DISABLE_VERSION_CHECK: '1',
       CDK_DISABLE_CLI_TELEMETRY: 'true',
     },

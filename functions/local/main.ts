@@ -19,6 +19,8 @@ function intFromEnv(name: string, fallback: number): number {
 
 async function main(): Promise<void> {
   process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
+  // Versions are pinned in the lockfile; the SDK's notice about future releases is noise here.
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   process.env.POWERTOOLS_LOG_LEVEL ??= process.env.LOG_LEVEL ?? 'WARN';
   const port = intFromEnv('PORT', 3000);
   const platform = await startPlatform({

@@ -1,0 +1,116 @@
+/**
+ * The admin CLI's commands: each names a route of the route table (the path lives only there), how its
+ * path parameters and body come from the flags, and the flags it needs.
+ */
+import { readFileSync } from 'node:fs';
+
+export type Flags = Record<string, string | undefined>;
+
+export interface Command {
+  readonly routeId: string;
+  readonly summary: string;
+  readonly required: readonly string[];
+  readonly optional?: readonly string[];
+  /** Path parameter -> flag. */
+  readonly params?: Readonly<Record<string, string>>;
+  readonly body?: (f: Flags) => unknown;
+  /** Sent as is, with this content type (imports are JSONL). */
+  readonly rawBody?: (f: Flags) => { contentType: string; text: string };
+}
+
+function list(value: string | undefined): string[] | undefined {
+  return value === undefined ? undefined : value.split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+function json(value: string | undefined, flag: string): unknown {
+  if (value === undefined) return undefined;
+  try {
+    return JSON.parse(value);
+  } catch {
+    throw new Error(`--${flag} must be JSON`);
+  }
+}
+
+function bool(value: string | undefined, flag: string): boolean | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'true' || value === 'false') return value === 'true';
+  throw new Error(`--${flag} must be true or false`);
+}
+
+function defined(o: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
+}
+
+function settingsFrom(f: Flags): unknown {
+  const base = (json(f.settings, 'settings') as Record<string, unknown> | undefined) ?? {};
+  const zdr = bool(f.zdr, 'zdr');
+  const merged = defined({ ...base, ...(zdr !== undefined ? { zeroDataRetention: zdr } : {}), ...(f.model ? { model: f.model } : {}) });
+  return Object.keys(merged).length ? merged : undefined;
+}
+
+export const COMMANDS: Record<string, Record<string, Command>> = {
+  org: {
+    create: { routeId: 'adminOrgCreate', summary: 'create an org', required: ['name', 'plan'], body: (f) => ({ name: f.name, plan: f.plan }) },
+    get: { routeId: 'adminOrgGet', summary: 'show an org', required: ['org'], params: { orgId: 'org' } },
+  },
+  'org-key': {
+    create: {
+      routeId: 'adminOrgKeyCreate',
+      summary: 'create an org key (svc_org_…); printed once',
+      required: ['org', 'scopes'],
+      optional: ['expires-at', 'name'],
+      params: { orgId: 'org' },
+      body: (f) => defined({ scopes: list(f.scopes), expiresAt: f['expires-at'], name: f.name }),
+    },
+    revoke: { routeId: 'adminKeyRevoke', summary: 'revoke a key of any kind', required: ['key'], params: { keyId: 'key' } },
+  },
+  app: {
+    create: {
+      routeId: 'adminAppCreate',
+      summary: 'create an app',
+      required: ['org', 'name'],
+      optional: ['slug', 'settings', 'zdr', 'model'],
+      params: { orgId: 'org' },
+      body: (f) => defined({ name: f.name, slug: f.slug, settings: settingsFrom(f) }),
+    },
+    get: { routeId: 'adminAppGet', summary: 'show an app with its settings', required: ['app'], params: { appId: 'app' } },
+    update: {
+      routeId: 'adminAppUpdate',
+      summary: 'rename an app or change its settings',
+      required: ['app'],
+      optional: ['name', 'settings', 'zdr', 'model'],
+      params: { appId: 'app' },
+      body: (f) => defined({ name: f.name, settings: settingsFrom(f) }),
+    },
+    delete: { routeId: 'adminAppDelete', summary: 'delete an app (its sessions are tombstoned in the background)', required: ['app'], params: { appId: 'app' } },
+  },
+  'chat-key': {
+    create: {
+      routeId: 'adminChatKeyCreate',
+      summary: 'create a chat API key for an app; printed once',
+      required: ['app'],
+      optional: ['name', 'expires-at'],
+      params: { appId: 'app' },
+      body: (f) => defined({ name: f.name, expiresAt: f['expires-at'] }),
+    },
+    revoke: { routeId: 'adminKeyRevoke', summary: 'revoke a chat API key', required: ['key'], params: { keyId: 'key' } },
+  },
+  session: {
+    delete: { routeId: 'adminSessionDelete', summary: 'delete a session (tombstone consumer_deleted)', required: ['session'], params: { sessionId: 'session' } },
+  },
+  consumer: {
+    delete: { routeId: 'adminConsumerDelete', summary: 'delete a consumer and its sessions', required: ['consumer'], params: { consumerId: 'consumer' } },
+  },
+  import: {
+    create: {
+      routeId: 'adminImportCreate',
+      summary: 'import historical sessions from a JSONL file',
+      required: ['app', 'file'],
+      params: { appId: 'app' },
+      rawBody: (f) => ({ contentType: 'application/x-ndjson', text: readFileSync(f.file!, 'utf8') }),
+    },
+  },
+  job: {
+    run: { routeId: 'adminJobRun', summary: 'run a scheduled job now', required: ['name'], params: { jobName: 'name' } },
+  },
+};
