@@ -24,7 +24,7 @@ export const envSchema = z.object({
   [ENV.stage]: z.string().min(1),
   [ENV.tableName]: z.string().min(1),
   [ENV.bucketName]: z.string().min(1),
-  [ENV.jobsQueueUrl]: z.string().url(),
+  [ENV.jobsQueueUrl]: z.url(),
   [ENV.visibilityDelayMs]: z.coerce.number().int().min(0),
   [ENV.anonRetentionDays]: positiveInt,
   [ENV.emptySessionMaxAgeHours]: positiveInt,

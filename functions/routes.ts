@@ -33,6 +33,7 @@ export interface RouteDef {
   readonly scope?: OrgScope;
   readonly rateLimit: RateLimitClass;
   readonly grants: readonly Grant[];
+  /** At most 29: API Gateway's default integration timeout. Longer work goes through the jobs queue. */
   readonly timeoutSeconds?: number;
   readonly memoryMb?: number;
 }
@@ -54,8 +55,8 @@ export const ROUTES: readonly RouteDef[] = [
   { id: 'adminAppUpdate', method: 'PATCH', path: `${ADMIN}/apps/{appId}`, handler: 'admin-app-update', area: 'admin', auth: 'iam', rateLimit: 'none', grants: ['table:read', 'table:write'] },
   { id: 'adminAppDelete', method: 'DELETE', path: `${ADMIN}/apps/{appId}`, handler: 'admin-app-delete', area: 'admin', auth: 'iam', rateLimit: 'none', grants: ['table:read', 'table:write', 'jobs:send'] },
   { id: 'adminChatKeyCreate', method: 'POST', path: `${ADMIN}/apps/{appId}/chat-keys`, handler: 'admin-chat-key-create', area: 'admin', auth: 'iam', rateLimit: 'none', grants: ['table:read', 'table:write'] },
-  { id: 'adminImportCreate', method: 'POST', path: `${ADMIN}/apps/{appId}/imports`, handler: 'admin-import-create', area: 'admin', auth: 'iam', rateLimit: 'none', grants: ['table:read', 'table:write'], timeoutSeconds: 60 },
+  { id: 'adminImportCreate', method: 'POST', path: `${ADMIN}/apps/{appId}/imports`, handler: 'admin-import-create', area: 'admin', auth: 'iam', rateLimit: 'none', grants: ['table:read', 'table:write'], timeoutSeconds: 29 },
   { id: 'adminSessionDelete', method: 'DELETE', path: `${ADMIN}/sessions/{sessionId}`, handler: 'admin-session-delete', area: 'admin', auth: 'iam', rateLimit: 'none', grants: ['table:read', 'table:write'] },
-  { id: 'adminConsumerDelete', method: 'DELETE', path: `${ADMIN}/consumers/{consumerId}`, handler: 'admin-consumer-delete', area: 'admin', auth: 'iam', rateLimit: 'none', grants: ['table:read', 'table:write'], timeoutSeconds: 60 },
-  { id: 'adminJobRun', method: 'POST', path: `${ADMIN}/jobs/{jobName}/runs`, handler: 'admin-job-run', area: 'admin', auth: 'iam', rateLimit: 'none', grants: ['table:read', 'table:write', 'jobs:send'], timeoutSeconds: 300 },
+  { id: 'adminConsumerDelete', method: 'DELETE', path: `${ADMIN}/consumers/{consumerId}`, handler: 'admin-consumer-delete', area: 'admin', auth: 'iam', rateLimit: 'none', grants: ['table:read', 'table:write'], timeoutSeconds: 29 },
+  { id: 'adminJobRun', method: 'POST', path: `${ADMIN}/jobs/{jobName}/runs`, handler: 'admin-job-run', area: 'admin', auth: 'iam', rateLimit: 'none', grants: ['table:read', 'table:write', 'jobs:send'], timeoutSeconds: 29 },
 ];

@@ -20,10 +20,8 @@ export interface ScheduleDef {
   readonly id: JobName;
   /** Module under functions/jobs, without `.handler.ts`. */
   readonly handler: string;
-  /** EventBridge Scheduler expression on AWS. */
-  readonly expression: string;
-  /** Interval of the local timer. */
-  readonly localEveryMs: number;
+  /** EventBridge Scheduler `rate(...)` expression on AWS; the local timer runs at the same interval. */
+  readonly expression: `rate(${number} ${'minute' | 'minutes' | 'hour' | 'hours' | 'day' | 'days'})`;
   readonly timeoutSeconds: number;
   readonly grants: readonly Grant[];
 }
@@ -33,7 +31,16 @@ export const QUEUES: readonly QueueDef[] = [
 ];
 
 export const SCHEDULES: readonly ScheduleDef[] = [
-  { id: 'retention-expiry', handler: 'retention-expiry', expression: 'rate(1 hour)', localEveryMs: 60 * 60_000, timeoutSeconds: 300, grants: ['table:read', 'table:write'] },
-  { id: 'empty-session-cleanup', handler: 'empty-session-cleanup', expression: 'rate(1 hour)', localEveryMs: 60 * 60_000, timeoutSeconds: 300, grants: ['table:read', 'table:write'] },
-  { id: 'app-deletion-sweep', handler: 'app-deletion-sweep', expression: 'rate(10 minutes)', localEveryMs: 10 * 60_000, timeoutSeconds: 60, grants: ['table:read', 'jobs:send'] },
+  { id: 'retention-expiry', handler: 'retention-expiry', expression: 'rate(1 hour)', timeoutSeconds: 300, grants: ['table:read', 'table:write'] },
+  { id: 'empty-session-cleanup', handler: 'empty-session-cleanup', expression: 'rate(1 hour)', timeoutSeconds: 300, grants: ['table:read', 'table:write'] },
+  { id: 'app-deletion-sweep', handler: 'app-deletion-sweep', expression: 'rate(10 minutes)', timeoutSeconds: 60, grants: ['table:read', 'jobs:send'] },
 ];
+
+const UNIT_MS = { minute: 60_000, hour: 3_600_000, day: 86_400_000 } as const;
+
+/** The interval of a `rate(...)` expression in milliseconds. */
+export function rateIntervalMs(expression: ScheduleDef['expression']): number {
+  const m = /^rate\((\d+) (minute|hour|day)s?\)$/.exec(expression);
+  if (!m) throw new Error(`unsupported schedule expression ${expression}`);
+  return Number(m[1]) * UNIT_MS[m[2] as keyof typeof UNIT_MS];
+}

@@ -3,13 +3,19 @@ import { cleanEmptySessions, expireAnonymousConsumers } from '../app/run-retenti
 import type { Deps } from '../ports';
 import type { JobName } from '../workers';
 
-/** Runs one scheduled job by name; shared by the schedule handlers, the local timers and the admin API. */
-export async function runJob(deps: Deps, name: JobName): Promise<Record<string, number>> {
+/** Items one scheduled run handles at most (the schedule's 300 s Lambda); the next run continues. */
+export const SCHEDULED_BATCH = 1000;
+
+/**
+ * Runs one scheduled job by name; shared by the schedule handlers, the local timers and the admin API.
+ * `maxItems` bounds the work of one run (the admin API passes a smaller number to answer within 29 s).
+ */
+export async function runJob(deps: Deps, name: JobName, maxItems = SCHEDULED_BATCH): Promise<Record<string, number>> {
   switch (name) {
     case 'retention-expiry':
-      return expireAnonymousConsumers(deps);
+      return expireAnonymousConsumers(deps, { maxConsumers: maxItems });
     case 'empty-session-cleanup':
-      return cleanEmptySessions(deps);
+      return cleanEmptySessions(deps, { maxSessions: maxItems });
     case 'app-deletion-sweep':
       return sweepAppDeletions(deps);
   }

@@ -15,7 +15,7 @@ import { ENV, ENV_DEFAULTS, type EnvVars } from '../env';
 import { runJob } from '../jobs/run-job';
 import type { Clock, IdGenerator } from '../ports';
 import { buildDeps, type PlatformDeps } from '../wiring';
-import { QUEUES, SCHEDULES } from '../workers';
+import { QUEUES, SCHEDULES, rateIntervalMs } from '../workers';
 import { startBackends, LOCAL_CREDENTIALS, LOCAL_REGION } from './backends';
 import { ensureBucket, ensureQueues, ensureTable } from './bootstrap';
 import { createLocalServer, loadRoutes } from './http-server';
@@ -122,7 +122,7 @@ export async function startPlatform(opts: PlatformOptions): Promise<RunningPlatf
             (result) => logger.info('job finished', { job: s.id, ...result }),
             (err: unknown) => logger.error('job failed', { job: s.id, error: String(err) }),
           );
-        }, s.localEveryMs).unref(),
+        }, rateIntervalMs(s.expression)).unref(),
       );
       cleanups.push(() => timers.forEach(clearInterval));
     }

@@ -1,0 +1,129 @@
+/**
+ * AWS WAF in front of the API stage: the outer guard of DESIGN.md §5. It blocks floods and known-bad
+ * traffic; the spec's exact per-key and per-IP limits are enforced in the application, because WAF
+ * rate rules are coarse (5-minute windows, up to ~30 s enforcement lag).
+ */
+import { ArnFormat, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import type * as apigateway from 'aws-cdk-lib/aws-apigateway';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
+import { Construct } from 'constructs';
+
+export interface ApiFirewallProps {
+  /** The REST API stage the web ACL protects. */
+  readonly stage: apigateway.Stage;
+  /** Requests one client IP may send per 5 minutes before WAF answers 429. */
+  readonly requestsPerIpPer5Min: number;
+  readonly logRetention: logs.RetentionDays;
+  readonly retainLogs: boolean;
+}
+
+/**
+ * Core Rule Set rules that inspect request bodies. Chat messages, imported transcripts and release
+ * notes legitimately contain code, HTML, URLs and bodies over 8 KB, so these rules only count; the
+ * handlers validate and size-check bodies themselves.
+ */
+const CRS_BODY_RULES_COUNT_ONLY = [
+  'SizeRestrictions_BODY',
+  'CrossSiteScripting_BODY',
+  'GenericLFI_BODY',
+  'GenericRFI_BODY',
+  'EC2MetaDataSSRF_BODY',
+];
+
+export class ApiFirewall extends Construct {
+  public readonly webAcl: wafv2.CfnWebACL;
+
+  constructor(scope: Construct, id: string, props: ApiFirewallProps) {
+    super(scope, id);
+
+    const visibility = (metricName: string): wafv2.CfnWebACL.VisibilityConfigProperty => ({
+      cloudWatchMetricsEnabled: true,
+      metricName,
+      sampledRequestsEnabled: true,
+    });
+    const managed = (
+      priority: number,
+      name: string,
+      countOnly: readonly string[] = [],
+    ): wafv2.CfnWebACL.RuleProperty => ({
+      name,
+      priority,
+      overrideAction: { none: {} },
+      statement: {
+        managedRuleGroupStatement: {
+          vendorName: 'AWS',
+          name,
+          ruleActionOverrides: countOnly.length
+            ? countOnly.map((rule) => ({ name: rule, actionToUse: { count: {} } }))
+            : undefined,
+        },
+      },
+      visibilityConfig: visibility(name),
+    });
+
+    this.webAcl = new wafv2.CfnWebACL(this, 'WebAcl', {
+      scope: 'REGIONAL',
+      defaultAction: { allow: {} },
+      visibilityConfig: visibility('platform-api'),
+      customResponseBodies: {
+        rateLimited: { contentType: 'APPLICATION_JSON', content: '{"error":"rate limit exceeded"}' },
+      },
+      rules: [
+        {
+          // First, so a flood is dropped before the managed groups spend capacity on it.
+          name: 'RateLimitPerIp',
+          priority: 0,
+          action: {
+            block: {
+              customResponse: {
+                responseCode: 429,
+                customResponseBodyKey: 'rateLimited',
+                responseHeaders: [{ name: 'Retry-After', value: '60' }],
+              },
+            },
+          },
+          statement: {
+            rateBasedStatement: {
+              aggregateKeyType: 'IP',
+              evaluationWindowSec: 300,
+              limit: props.requestsPerIpPer5Min,
+            },
+          },
+          visibilityConfig: visibility('RateLimitPerIp'),
+        },
+        managed(1, 'AWSManagedRulesAmazonIpReputationList'),
+        managed(2, 'AWSManagedRulesKnownBadInputsRuleSet'),
+        managed(3, 'AWSManagedRulesCommonRuleSet', CRS_BODY_RULES_COUNT_ONLY),
+      ],
+    });
+
+    const association = new wafv2.CfnWebACLAssociation(this, 'Association', {
+      resourceArn: props.stage.stageArn,
+      webAclArn: this.webAcl.attrArn,
+    });
+    // The stage ARN is built from names, so nothing else orders the association after the stage.
+    association.node.addDependency(props.stage);
+
+    // WAF requires the `aws-waf-logs-` prefix for a log group destination.
+    const wafLogs = new logs.LogGroup(this, 'Logs', {
+      logGroupName: `aws-waf-logs-${props.stage.restApi.restApiName}`,
+      retention: props.logRetention,
+      removalPolicy: props.retainLogs ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+    });
+    new wafv2.CfnLoggingConfiguration(this, 'Logging', {
+      resourceArn: this.webAcl.attrArn,
+      // The log group ARN without the `:*` suffix of its Arn attribute, which WAF rejects.
+      logDestinationConfigs: [
+        Stack.of(this).formatArn({
+          service: 'logs',
+          resource: 'log-group',
+          resourceName: wafLogs.logGroupName,
+          arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+        }),
+      ],
+      // Bearer keys must never reach a log (DESIGN.md §4).
+      redactedFields: [{ singleHeader: { Name: 'authorization' } }],
+    });
+  }
+}

@@ -1,0 +1,198 @@
+/**
+ * Alarms and the dashboard (DESIGN.md §7): an alarm on every dead-letter queue, on API 5xx and on
+ * each function's errors, all sent to one encrypted SNS topic.
+ */
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import type * as apigateway from 'aws-cdk-lib/aws-apigateway';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as kms from 'aws-cdk-lib/aws-kms';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as sns from 'aws-cdk-lib/aws-sns';
+import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+
+/** Something worth a line on a graph, with the name it is shown and alarmed under. */
+export interface Named<T> {
+  readonly name: string;
+  readonly resource: T;
+}
+
+export interface MonitoringProps {
+  readonly stage: string;
+  readonly retainData: boolean;
+  readonly api: apigateway.RestApi;
+  /** Every function of the stack; each gets an error alarm. */
+  readonly functions: readonly Named<lambda.IFunction>[];
+  /** Work queues: depth and age of the oldest message on the dashboard. */
+  readonly queues: readonly Named<sqs.IQueue>[];
+  /** Every dead-letter queue; each gets an alarm as soon as it holds a message. */
+  readonly deadLetterQueues: readonly Named<sqs.IQueue>[];
+  readonly table: dynamodb.ITableV2;
+  readonly indexNames: readonly string[];
+  /** Subscribed to the alarm topic when given. */
+  readonly alarmEmail?: string;
+}
+
+const PERIOD = Duration.minutes(5);
+
+export class Monitoring extends Construct {
+  public readonly alarmTopic: sns.Topic;
+  public readonly alarms: cloudwatch.Alarm[] = [];
+  public readonly dashboard: cloudwatch.Dashboard;
+
+  constructor(scope: Construct, id: string, props: MonitoringProps) {
+    super(scope, id);
+
+    // A customer-managed key: CloudWatch alarms cannot publish to a topic encrypted with the AWS
+    // managed aws/sns key, whose policy cannot be extended to the CloudWatch service principal.
+    const topicKey = new kms.Key(this, 'AlarmTopicKey', {
+      description: `Encrypts the platform-${props.stage} alarm topic`,
+      enableKeyRotation: true,
+      removalPolicy: props.retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+    });
+    topicKey.grant(new iam.ServicePrincipal('cloudwatch.amazonaws.com'), 'kms:Decrypt', 'kms:GenerateDataKey*');
+    this.alarmTopic = new sns.Topic(this, 'AlarmTopic', {
+      displayName: `platform-${props.stage} alarms`,
+      masterKey: topicKey,
+      enforceSSL: true,
+    });
+    if (props.alarmEmail) this.alarmTopic.addSubscription(new EmailSubscription(props.alarmEmail));
+
+    for (const { name, resource } of props.deadLetterQueues) {
+      this.alarm(`${name}-dlq-not-empty`, {
+        alarmDescription: `Dead-letter queue ${name} holds messages: a record failed every attempt`,
+        metric: resource.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' }),
+        threshold: 0,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+      });
+    }
+    this.alarm('api-5xx', {
+      alarmDescription: 'The API answered 5xx (unhandled errors, timeouts, integration failures)',
+      metric: props.api.metricServerError({ period: PERIOD, statistic: 'Sum' }),
+      threshold: 5,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+    });
+    for (const { name, resource } of props.functions) {
+      // Handlers map expected failures to responses, so any Lambda error is a crash or a timeout.
+      this.alarm(`${name}-errors`, {
+        alarmDescription: `Function ${name} failed (crash or timeout)`,
+        metric: resource.metricErrors({ period: PERIOD, statistic: 'Sum' }),
+        threshold: 1,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      });
+    }
+
+    this.dashboard = new cloudwatch.Dashboard(this, 'Dashboard', {
+      dashboardName: `platform-${props.stage}`,
+      defaultInterval: Duration.hours(3),
+    });
+    this.dashboard.addWidgets(...apiWidgets(props.api));
+    this.dashboard.addWidgets(...functionWidgets(props.functions));
+    this.dashboard.addWidgets(...queueWidgets(props.queues, props.deadLetterQueues));
+    this.dashboard.addWidgets(tableWidget(props.table, props.indexNames));
+  }
+
+  private alarm(id: string, props: Omit<cloudwatch.AlarmProps, 'evaluationPeriods'>): void {
+    const alarm = new cloudwatch.Alarm(this, id, {
+      evaluationPeriods: 1,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      ...props,
+    });
+    alarm.addAlarmAction(new SnsAction(this.alarmTopic));
+    alarm.addOkAction(new SnsAction(this.alarmTopic));
+    this.alarms.push(alarm);
+  }
+}
+
+function apiWidgets(api: apigateway.RestApi): cloudwatch.IWidget[] {
+  return [
+    new cloudwatch.GraphWidget({
+      title: 'API requests, 4xx, 5xx',
+      left: [api.metricCount({ period: PERIOD, statistic: 'Sum', label: 'requests' })],
+      right: [
+        api.metricClientError({ period: PERIOD, statistic: 'Sum', label: '4xx' }),
+        api.metricServerError({ period: PERIOD, statistic: 'Sum', label: '5xx' }),
+      ],
+      width: 12,
+    }),
+    new cloudwatch.GraphWidget({
+      title: 'API latency (ms)',
+      left: ['p50', 'p90', 'p99'].map((statistic) =>
+        api.metricLatency({ period: PERIOD, statistic, label: `latency ${statistic}` }),
+      ),
+      right: [api.metricIntegrationLatency({ period: PERIOD, statistic: 'p99', label: 'integration p99' })],
+      width: 12,
+    }),
+  ];
+}
+
+function functionWidgets(functions: readonly Named<lambda.IFunction>[]): cloudwatch.IWidget[] {
+  return [
+    new cloudwatch.GraphWidget({
+      title: 'Function errors',
+      left: functions.map(({ name, resource }) => resource.metricErrors({ period: PERIOD, label: name })),
+      width: 12,
+      height: 8,
+    }),
+    new cloudwatch.GraphWidget({
+      title: 'Function duration p99 (ms)',
+      left: functions.map(({ name, resource }) =>
+        resource.metricDuration({ period: PERIOD, statistic: 'p99', label: name }),
+      ),
+      width: 12,
+      height: 8,
+    }),
+  ];
+}
+
+function queueWidgets(
+  queues: readonly Named<sqs.IQueue>[],
+  deadLetterQueues: readonly Named<sqs.IQueue>[],
+): cloudwatch.IWidget[] {
+  return [
+    new cloudwatch.GraphWidget({
+      title: 'Queue depth and oldest message age (s)',
+      left: queues.map(({ name, resource }) =>
+        resource.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), label: `${name} visible` }),
+      ),
+      right: queues.map(({ name, resource }) =>
+        resource.metricApproximateAgeOfOldestMessage({ period: Duration.minutes(1), label: `${name} oldest` }),
+      ),
+      width: 12,
+    }),
+    new cloudwatch.GraphWidget({
+      title: 'Dead-letter queue depth',
+      left: deadLetterQueues.map(({ name, resource }) =>
+        resource.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), label: name }),
+      ),
+      width: 12,
+    }),
+  ];
+}
+
+function tableWidget(table: dynamodb.ITableV2, indexNames: readonly string[]): cloudwatch.IWidget {
+  const throttles = (metricName: string, index?: string): cloudwatch.Metric =>
+    new cloudwatch.Metric({
+      namespace: 'AWS/DynamoDB',
+      metricName,
+      dimensionsMap: index
+        ? { TableName: table.tableName, GlobalSecondaryIndexName: index }
+        : { TableName: table.tableName },
+      statistic: 'Sum',
+      period: PERIOD,
+      label: `${index ?? 'table'} ${metricName}`,
+    });
+  return new cloudwatch.GraphWidget({
+    title: 'DynamoDB throttles (table and each GSI)',
+    // A GSI keyed by org throttles first when one org grows hot (docs/adr/0007-scale-limits.md).
+    left: [undefined, ...indexNames].flatMap((index) => [
+      throttles('ReadThrottleEvents', index),
+      throttles('WriteThrottleEvents', index),
+    ]),
+    width: 24,
+  });
+}

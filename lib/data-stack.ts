@@ -1,0 +1,204 @@
+/**
+ * Stateful resources: the one table, the uploads bucket, the queues with their dead-letter queues and
+ * the webhook-secret key. Kept apart from the compute stack so that functions, routes and alarms can
+ * be replaced freely without touching data.
+ */
+import { Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as kms from 'aws-cdk-lib/aws-kms';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import type { Construct } from 'constructs';
+import { TABLE_DESIGN } from '../functions/table-design';
+import { QUEUES, type QueueDef } from '../functions/workers';
+import type { StageConfig } from './stage-config';
+
+export interface DataStackProps extends StackProps {
+  readonly config: StageConfig;
+}
+
+/** A queue the platform sends to and the dead-letter queue its poison messages end in. */
+export interface QueuePair {
+  readonly queue: sqs.Queue;
+  readonly deadLetterQueue: sqs.Queue;
+}
+
+/**
+ * Timeout of the future webhook-delivery consumer: one 10 s delivery (spec, area D) plus headroom.
+ * Replaced by its QueueDef once functions/workers.ts declares the consumer.
+ */
+const WEBHOOK_CONSUMER_TIMEOUT_SECONDS = 30;
+/** AWS guidance for SQS -> Lambda: visibility timeout at least six times the function timeout. */
+const VISIBILITY_FACTOR = 6;
+
+export class DataStack extends Stack {
+  public readonly table: dynamodb.TableV2;
+  public readonly uploadsBucket: s3.Bucket;
+  /** Fixed name, so the compute stack can write exact IAM resources for it (see AppFunction). */
+  public readonly uploadsBucketName: string;
+  public readonly jobs: QueuePair;
+  public readonly webhooks: QueuePair;
+  /** Receives schedule invocations EventBridge Scheduler could not deliver and job runs that failed. */
+  public readonly scheduledJobsDeadLetterQueue: sqs.Queue;
+  /** Encrypts webhook signing secrets at rest (DESIGN.md §4); used by a later issue. */
+  public readonly webhookSecretsKey: kms.Key;
+
+  constructor(scope: Construct, id: string, props: DataStackProps) {
+    super(scope, id, props);
+    const { config } = props;
+    const removalPolicy = config.retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+
+    const attr = (name: string): dynamodb.Attribute => ({ name, type: dynamodb.AttributeType.STRING });
+    this.table = new dynamodb.TableV2(this, 'Table', {
+      partitionKey: attr(TABLE_DESIGN.partitionKey),
+      sortKey: attr(TABLE_DESIGN.sortKey),
+      billing: dynamodb.Billing.onDemand(),
+      timeToLiveAttribute: TABLE_DESIGN.ttlAttribute,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      // The AWS managed key (aws/dynamodb): unlike the default AWS owned key its use shows in
+      // CloudTrail; unlike a customer-managed key there is no key policy to get wrong, no monthly key
+      // fee, and callers need no KMS permissions (DynamoDB caches the table key, so request charges
+      // stay small). A customer-managed key would pay off only for cross-account access or
+      // crypto-shredding, neither of which the design needs.
+      encryption: dynamodb.TableEncryptionV2.awsManagedKey(),
+      deletionProtection: config.retainData,
+      // Contributor Insights names the hottest partition keys, the first signal of the per-org GSI
+      // limit in docs/adr/0007-scale-limits.md. Worth its cost where real traffic is.
+      contributorInsightsSpecification: { enabled: config.retainData },
+      globalSecondaryIndexes: TABLE_DESIGN.indexes.map((index) => ({
+        indexName: index.name,
+        partitionKey: attr(index.partitionKey),
+        sortKey: attr(index.sortKey),
+        projectionType: dynamodb.ProjectionType.ALL,
+      })),
+      removalPolicy,
+    });
+
+    const accessLogs = new s3.Bucket(this, 'AccessLogs', {
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      // Server access log delivery does not support SSE-KMS targets.
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      minimumTLSVersion: 1.2,
+      objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      lifecycleRules: [{ expiration: Duration.days(365) }],
+      removalPolicy,
+      autoDeleteObjects: !config.retainData,
+    });
+    Validations.of(accessLogs).acknowledge({
+      id: 'AwsSolutions-S1',
+      reason: 'This bucket is the server-access-log destination of the uploads bucket; logging it into itself would log its own log deliveries.',
+    });
+
+    this.uploadsBucketName = `platform-${config.stage}-uploads-${this.account}-${this.region}`;
+    this.uploadsBucket = new s3.Bucket(this, 'Uploads', {
+      bucketName: this.uploadsBucketName,
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      // SSE-S3: functions need no KMS permissions and there is no per-request KMS cost or quota.
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      minimumTLSVersion: 1.2,
+      objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      versioned: true,
+      lifecycleRules: [
+        { abortIncompleteMultipartUploadAfter: Duration.days(1) },
+        // Versioning guards against overwrites by mistake; a deleted file must still be gone for good
+        // within a bounded time.
+        { noncurrentVersionExpiration: Duration.days(30), expiredObjectDeleteMarker: true },
+      ],
+      removalPolicy,
+      autoDeleteObjects: !config.retainData,
+    });
+    this.logAccessTo(this.uploadsBucket, this.uploadsBucketName, accessLogs, 'uploads/');
+
+    this.jobs = this.queuePair('Jobs', queueDef('jobs'), removalPolicy);
+    this.webhooks = this.queuePair(
+      'Webhooks',
+      { timeoutSeconds: WEBHOOK_CONSUMER_TIMEOUT_SECONDS, maxReceiveCount: queueDef('jobs').maxReceiveCount },
+      removalPolicy,
+    );
+
+    this.scheduledJobsDeadLetterQueue = new sqs.Queue(this, 'ScheduledJobsDlq', {
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+      removalPolicy,
+    });
+    Validations.of(this.scheduledJobsDeadLetterQueue).acknowledge({
+      id: 'AwsSolutions-SQS3',
+      reason: 'This queue is itself a dead-letter queue: the DeadLetterConfig of the EventBridge Scheduler targets and the on-failure destination of the job functions, which cdk-nag does not recognise as DLQ use.',
+    });
+
+    this.webhookSecretsKey = new kms.Key(this, 'WebhookSecretsKey', {
+      alias: `alias/platform-${config.stage}-webhook-secrets`,
+      description: 'Encrypts webhook signing secrets at rest (DESIGN.md section 4)',
+      enableKeyRotation: true,
+      removalPolicy,
+      pendingWindow: Duration.days(config.retainData ? 30 : 7),
+    });
+  }
+
+  /** Every queue the platform sends to, with the dead-letter queue behind it. */
+  public get queuePairs(): ReadonlyArray<{ readonly name: string } & QueuePair> {
+    return [
+      { name: 'jobs', ...this.jobs },
+      { name: 'webhooks', ...this.webhooks },
+    ];
+  }
+
+  /**
+   * Server access logging through a bucket policy, so the log bucket keeps ACLs disabled. (The L2
+   * `serverAccessLogsBucket` falls back to the legacy LogDeliveryWrite ACL unless the
+   * `@aws-cdk/aws-s3:serverAccessLogsUseBucketPolicy` flag is set.)
+   */
+  private logAccessTo(source: s3.Bucket, sourceName: string, target: s3.Bucket, prefix: string): void {
+    // The source ARN from its fixed name, not a reference: the source bucket must wait for this policy
+    // (below), and a reference back to it would make that a cycle.
+    const sourceArn = this.formatArn({ service: 's3', region: '', account: '', resource: sourceName });
+    target.addToResourcePolicy(
+      new iam.PolicyStatement({
+        principals: [new iam.ServicePrincipal('logging.s3.amazonaws.com')],
+        actions: ['s3:PutObject'],
+        resources: [target.arnForObjects(`${prefix}*`)],
+        conditions: {
+          ArnLike: { 'aws:SourceArn': sourceArn },
+          StringEquals: { 'aws:SourceAccount': this.account },
+        },
+      }),
+    );
+    (source.node.defaultChild as s3.CfnBucket).loggingConfiguration = {
+      destinationBucketName: target.bucketName,
+      logFilePrefix: prefix,
+    };
+    if (target.policy) source.node.addDependency(target.policy);
+  }
+
+  /** Work queues hold only in-flight work and go with the stack; their DLQs keep evidence (`removalPolicy`). */
+  private queuePair(
+    id: string,
+    def: Pick<QueueDef, 'timeoutSeconds' | 'maxReceiveCount'>,
+    removalPolicy: RemovalPolicy,
+  ): QueuePair {
+    const deadLetterQueue = new sqs.Queue(this, `${id}Dlq`, {
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+      removalPolicy,
+    });
+    const queue = new sqs.Queue(this, `${id}Queue`, {
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      visibilityTimeout: Duration.seconds(def.timeoutSeconds * VISIBILITY_FACTOR),
+      retentionPeriod: Duration.days(4),
+      deadLetterQueue: { queue: deadLetterQueue, maxReceiveCount: def.maxReceiveCount },
+    });
+    return { queue, deadLetterQueue };
+  }
+}
+
+function queueDef(id: QueueDef['id']): QueueDef {
+  const def = QUEUES.find((q) => q.id === id);
+  if (!def) throw new Error(`functions/workers.ts declares no queue "${id}"`);
+  return def;
+}

@@ -1,0 +1,145 @@
+import { existsSync } from 'node:fs';
+import { describe, it, expect } from 'vitest';
+import { Match } from 'aws-cdk-lib/assertions';
+import { ENV } from '../../functions/env';
+import { ROUTES } from '../../functions/routes';
+import { QUEUES, SCHEDULES } from '../../functions/workers';
+import { handlerEntry } from '../../lib/constructs/app-function';
+import { refId, resourcePaths, resourcesOfType, synthPlatform } from './platform-fixture';
+
+const { apiTemplate } = synthPlatform('prod');
+const functions = resourcesOfType(apiTemplate, 'AWS::Lambda::Function');
+const methods = Object.values(resourcesOfType(apiTemplate, 'AWS::ApiGateway::Method'));
+const paths = resourcePaths(apiTemplate);
+
+/** The function whose description names this entry module (AppFunction writes `<kind>/<handler>`). */
+function functionFor(description: string) {
+  const found = Object.entries(functions).filter(([, fn]) => fn.Properties?.Description === description);
+  expect(found, `one function for ${description}`).toHaveLength(1);
+  const [id, fn] = found[0]!;
+  return { id, props: fn.Properties! };
+}
+
+function methodFor(route: (typeof ROUTES)[number]) {
+  const found = methods.filter(
+    (m) => m.Properties?.HttpMethod === route.method && paths.get(refId(m.Properties.ResourceId)!) === route.path,
+  );
+  expect(found, `${route.method} ${route.path}`).toHaveLength(1);
+  return found[0]!.Properties!;
+}
+
+describe('every Lambda entry module exists', () => {
+  const entries = [
+    ...ROUTES.map((r) => handlerEntry('http', r.handler)),
+    ...QUEUES.map((q) => handlerEntry('queue', q.handler)),
+    ...SCHEDULES.map((s) => handlerEntry('jobs', s.handler)),
+  ];
+  it.each(entries)('%s', (entry) => {
+    expect(existsSync(entry)).toBe(true);
+  });
+});
+
+describe('REST API from the route table', () => {
+  it('has exactly one method per route', () => {
+    expect(methods).toHaveLength(ROUTES.length);
+  });
+
+  it.each(ROUTES.map((r) => [r.id, r] as const))('%s: method, path, authorization, own function', (_, route) => {
+    const method = methodFor(route);
+    expect(method.AuthorizationType).toBe(route.auth === 'iam' ? 'AWS_IAM' : 'NONE');
+    expect(method.Integration.Type).toBe('AWS_PROXY');
+    const fn = functionFor(`http/${route.handler}`);
+    expect(JSON.stringify(method.Integration.Uri)).toContain(`"${fn.id}"`);
+    expect(fn.props.Timeout).toBe(route.timeoutSeconds ?? 10);
+  });
+
+  it('gives every route a function of its own', () => {
+    const targets = methods.map((m) => JSON.stringify(m.Properties!.Integration.Uri));
+    expect(new Set(targets).size).toBe(ROUTES.length);
+  });
+
+  it('keeps every admin path behind IAM', () => {
+    const admin = methods.filter((m) => paths.get(refId(m.Properties!.ResourceId)!)!.startsWith('/admin/'));
+    expect(admin.length).toBeGreaterThan(0);
+    for (const m of admin) expect(m.Properties!.AuthorizationType).toBe('AWS_IAM');
+  });
+
+  it('logs access as JSON, traces, and throttles the stage', () => {
+    apiTemplate.hasResourceProperties('AWS::ApiGateway::Stage', {
+      TracingEnabled: true,
+      AccessLogSetting: { DestinationArn: Match.anyValue(), Format: Match.stringLikeRegexp('"requestId"') },
+      MethodSettings: Match.arrayWith([
+        Match.objectLike({ HttpMethod: '*', ResourcePath: '/*', ThrottlingRateLimit: Match.anyValue() }),
+      ]),
+    });
+  });
+
+  it('answers a stage throttle with 429 and Retry-After', () => {
+    apiTemplate.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+      ResponseType: 'THROTTLED',
+      StatusCode: '429',
+      ResponseParameters: { 'gatewayresponse.header.Retry-After': "'1'" },
+    });
+  });
+
+  it('puts a WAF web ACL with managed rules and a per-IP rate rule on the stage', () => {
+    const stageId = Object.keys(resourcesOfType(apiTemplate, 'AWS::ApiGateway::Stage'))[0]!;
+    apiTemplate.hasResourceProperties('AWS::WAFv2::WebACL', {
+      Scope: 'REGIONAL',
+      Rules: Match.arrayWith([
+        Match.objectLike({ Statement: { RateBasedStatement: Match.objectLike({ AggregateKeyType: 'IP' }) } }),
+        Match.objectLike({
+          Statement: { ManagedRuleGroupStatement: Match.objectLike({ Name: 'AWSManagedRulesCommonRuleSet' }) },
+        }),
+      ]),
+    });
+    apiTemplate.hasResource('AWS::WAFv2::WebACLAssociation', { DependsOn: Match.arrayWith([stageId]) });
+  });
+});
+
+describe('function defaults', () => {
+  const all = Object.values(functions).map((f) => f.Properties!);
+
+  it('builds one function per route, queue consumer and scheduled job', () => {
+    expect(all).toHaveLength(ROUTES.length + QUEUES.length + SCHEDULES.length);
+  });
+
+  it.each(all.map((f) => [f.Description as string, f] as const))('%s: nodejs22.x, arm64, active tracing, env', (_, fn) => {
+    expect(fn.Runtime).toBe('nodejs22.x');
+    expect(fn.Architectures).toEqual(['arm64']);
+    expect(fn.TracingConfig).toEqual({ Mode: 'Active' });
+    expect(fn.LoggingConfig.LogGroup).toEqual({ Ref: expect.any(String) });
+    const names = Object.keys(fn.Environment.Variables);
+    expect(names).toEqual(expect.arrayContaining([...Object.values(ENV), 'NODE_OPTIONS']));
+    expect(fn.Environment.Variables.NODE_OPTIONS).toBe('--enable-source-maps');
+  });
+
+  it('gives each log group a retention', () => {
+    for (const group of Object.values(resourcesOfType(apiTemplate, 'AWS::Logs::LogGroup'))) {
+      expect(group.Properties?.RetentionInDays).toBeGreaterThan(0);
+    }
+  });
+});
+
+describe('grants become IAM permissions', () => {
+  const policies = Object.values(resourcesOfType(apiTemplate, 'AWS::IAM::Policy'));
+
+  function actionsOf(description: string): Set<string> {
+    const roleId = refId(functionFor(description).props.Role);
+    const actions = policies
+      .filter((p) => (p.Properties!.Roles as unknown[]).some((r) => refId(r) === roleId))
+      .flatMap((p) => p.Properties!.PolicyDocument.Statement as { Action: string | string[] }[])
+      .flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action]));
+    return new Set(actions);
+  }
+
+  it.each(ROUTES.map((r) => [r.id, r] as const))('%s gets exactly its grants', (_, route) => {
+    const actions = actionsOf(`http/${route.handler}`);
+    expect(actions.has('dynamodb:Query')).toBe(route.grants.includes('table:read'));
+    expect(actions.has('dynamodb:PutItem')).toBe(route.grants.includes('table:write'));
+    expect(actions.has('sqs:SendMessage')).toBe(route.grants.some((g) => g === 'jobs:send' || g === 'webhooks:send'));
+    expect(actions.has('s3:GetObject')).toBe(route.grants.includes('bucket:read'));
+    expect(actions.has('s3:PutObject')).toBe(route.grants.includes('bucket:write'));
+    expect([...actions].some((a) => a.endsWith('*'))).toBe(false);
+  });
+});

@@ -1,0 +1,126 @@
+import { describe, it, expect } from 'vitest';
+import { Match } from 'aws-cdk-lib/assertions';
+import type { CfnQueue } from 'aws-cdk-lib/aws-sqs';
+import { QUEUES, SCHEDULES } from '../../functions/workers';
+import { importedId, refId, resourcesOfType, synthPlatform } from './platform-fixture';
+
+const { data, dataTemplate, apiTemplate } = synthPlatform('prod');
+const queues = resourcesOfType(dataTemplate, 'AWS::SQS::Queue');
+const functions = resourcesOfType(apiTemplate, 'AWS::Lambda::Function');
+const alarms = Object.values(resourcesOfType(apiTemplate, 'AWS::CloudWatch::Alarm')).map((a) => a.Properties!);
+
+function functionIdFor(description: string): string {
+  const ids = Object.keys(functions).filter((id) => functions[id]!.Properties?.Description === description);
+  expect(ids, description).toHaveLength(1);
+  return ids[0]!;
+}
+
+/** Every place a queue is named as a dead-letter target: redrive policies, scheduler and async invoke. */
+function deadLetterQueueIds(): Set<string> {
+  const ids = new Set<string>();
+  for (const queue of Object.values(queues)) {
+    const target = refId(queue.Properties?.RedrivePolicy?.deadLetterTargetArn);
+    if (target) ids.add(target);
+  }
+  for (const schedule of Object.values(resourcesOfType(apiTemplate, 'AWS::Scheduler::Schedule'))) {
+    ids.add(importedId(schedule.Properties!.Target.DeadLetterConfig.Arn, dataTemplate)!);
+  }
+  for (const config of Object.values(resourcesOfType(apiTemplate, 'AWS::Lambda::EventInvokeConfig'))) {
+    ids.add(importedId(config.Properties!.DestinationConfig.OnFailure.Destination, dataTemplate)!);
+  }
+  return ids;
+}
+
+describe('queues and dead-letter queues', () => {
+  const dlqs = deadLetterQueueIds();
+
+  it('sends every queue that is not itself a DLQ to a DLQ', () => {
+    const workQueues = Object.keys(queues).filter((id) => !dlqs.has(id));
+    expect(workQueues.length).toBeGreaterThanOrEqual(2);
+    for (const id of workQueues) {
+      const redrive = queues[id]!.Properties?.RedrivePolicy;
+      expect(redrive, id).toBeDefined();
+      expect(dlqs.has(refId(redrive.deadLetterTargetArn)!)).toBe(true);
+    }
+  });
+
+  it('alarms on every DLQ as soon as it holds a message', () => {
+    for (const dlq of dlqs) {
+      const alarm = alarms.find(
+        (a) =>
+          a.MetricName === 'ApproximateNumberOfMessagesVisible' &&
+          a.Dimensions?.some((d: { Value: unknown }) => importedId(d.Value, dataTemplate) === dlq),
+      );
+      expect(alarm, `alarm on ${dlq}`).toBeDefined();
+      expect(alarm!.Threshold).toBe(0);
+      expect(alarm!.ComparisonOperator).toBe('GreaterThanThreshold');
+      expect(alarm!.AlarmActions).toHaveLength(1);
+    }
+  });
+
+  it.each(QUEUES.map((q) => [q.id, q] as const))('%s: maxReceiveCount and visibility >= 6x the consumer timeout', (_, def) => {
+    const pair = { jobs: data.jobs }[def.id];
+    const queueId = data.getLogicalId(pair.queue.node.defaultChild as CfnQueue);
+    const queue = queues[queueId]!.Properties!;
+    const consumer = functions[functionIdFor(`queue/${def.handler}`)]!.Properties!;
+    expect(consumer.Timeout).toBe(def.timeoutSeconds);
+    expect(queue.VisibilityTimeout).toBeGreaterThanOrEqual(6 * consumer.Timeout);
+    expect(queue.RedrivePolicy.maxReceiveCount).toBe(def.maxReceiveCount);
+  });
+
+  it.each(QUEUES.map((q) => [q.id, q] as const))('%s: consumed in batches with partial batch failures', (_, def) => {
+    apiTemplate.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: functionIdFor(`queue/${def.handler}`) },
+      BatchSize: def.batchSize,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+  });
+});
+
+describe('scheduled jobs', () => {
+  it('has exactly one schedule per SCHEDULES entry', () => {
+    expect(Object.keys(resourcesOfType(apiTemplate, 'AWS::Scheduler::Schedule'))).toHaveLength(SCHEDULES.length);
+  });
+
+  it.each(SCHEDULES.map((s) => [s.id, s] as const))('%s: its expression, its function, a DLQ and a retry policy', (_, def) => {
+    const fnId = functionIdFor(`jobs/${def.handler}`);
+    expect(functions[fnId]!.Properties!.Timeout).toBe(def.timeoutSeconds);
+    apiTemplate.hasResourceProperties('AWS::Scheduler::Schedule', {
+      ScheduleExpression: def.expression,
+      State: 'ENABLED',
+      Target: {
+        Arn: { 'Fn::GetAtt': [fnId, 'Arn'] },
+        DeadLetterConfig: { Arn: Match.anyValue() },
+        RetryPolicy: { MaximumRetryAttempts: Match.anyValue(), MaximumEventAgeInSeconds: Match.anyValue() },
+      },
+    });
+    apiTemplate.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
+      FunctionName: { Ref: fnId },
+      DestinationConfig: { OnFailure: { Destination: Match.anyValue() } },
+    });
+  });
+});
+
+describe('operations', () => {
+  it('alarms on API 5xx and on every function error', () => {
+    expect(alarms.some((a) => a.Namespace === 'AWS/ApiGateway' && a.MetricName === '5XXError')).toBe(true);
+    for (const fnId of Object.keys(functions)) {
+      const alarm = alarms.find(
+        (a) => a.MetricName === 'Errors' && a.Dimensions?.some((d: { Value: unknown }) => refId(d.Value) === fnId),
+      );
+      expect(alarm, `error alarm for ${fnId}`).toBeDefined();
+    }
+  });
+
+  it('sends alarms to an encrypted topic that requires TLS and has a dashboard', () => {
+    apiTemplate.hasResourceProperties('AWS::SNS::Topic', { KmsMasterKeyId: Match.anyValue() });
+    apiTemplate.hasResourceProperties('AWS::SNS::TopicPolicy', {
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+        ]),
+      },
+    });
+    apiTemplate.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
+  });
+});
