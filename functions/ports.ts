@@ -56,6 +56,11 @@ export interface SessionStore {
   create(session: Session): Promise<void>;
   get(id: string): Promise<Session | undefined>;
   /**
+   * The session even while a removal is under way (hidden from `get` and the lists, not yet deleted), so
+   * an interrupted removal can be found and re-run.
+   */
+  getForRemoval(id: string): Promise<Session | undefined>;
+  /**
    * Advances the touch clock to `atUs` (never backwards) and applies `lastMessageAtUs` when given.
    * Returns false when the session does not exist.
    */

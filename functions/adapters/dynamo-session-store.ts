@@ -69,6 +69,11 @@ export class DynamoSessionStore implements SessionStore {
     return sessionFromItem(res.Item);
   }
 
+  async getForRemoval(id: string): Promise<Session | undefined> {
+    const res = await this.db.send(new GetCommand({ TableName: this.table, Key: key(id), ConsistentRead: true }));
+    return res.Item ? sessionFromItem(res.Item) : undefined;
+  }
+
   async touch(id: string, atUs: number, lastMessageAtUs?: number): Promise<boolean> {
     for (let attempt = 0; attempt < 20; attempt++) {
       const res = await this.db.send(new GetCommand({ TableName: this.table, Key: key(id), ConsistentRead: true }));

@@ -50,9 +50,12 @@ export async function removeConsumer(deps: DeletionDeps, consumer: Pick<Consumer
   return tombstone;
 }
 
-/** The product's "delete session" action: cause `consumer_deleted`. */
+/**
+ * The product's "delete session" action: cause `consumer_deleted`. A session whose earlier removal was
+ * interrupted is still found, so a retry finishes it (and returns the tombstone written the first time).
+ */
 export async function deleteSession(deps: DeletionDeps, input: { sessionId: string }): Promise<Tombstone> {
-  const session = await deps.sessions.get(input.sessionId);
+  const session = await deps.sessions.getForRemoval(input.sessionId);
   if (!session) throw notFound('Session not found');
   return removeSession(deps, session, 'consumer_deleted');
 }

@@ -44,12 +44,20 @@ export async function importSessions(deps: ImportDeps, input: { appId: string; r
 
 async function importOne(deps: ImportDeps, orgId: string, appId: string, zdr: boolean, record: ImportRecord): Promise<string> {
   const startedUs = deps.clock.nowUs();
-  const consumer = record.consumer ? await resolveConsumer(deps, orgId, appId, record.consumer.email) : null;
   const messages = zdr ? [] : record.messages;
   const lastMessageAtUs = messages.length ? Math.max(...messages.map((m) => m.createdAtUs)) : null;
   const id = record.session.id ?? deps.ids.uuid();
   const existing = await deps.sessions.get(id);
   if (existing && existing.appId !== appId) throw notFound(`Session ${id} belongs to another app`);
+  // A re-imported session keeps its consumer: resolving the record's consumer again would create a new
+  // anonymous consumer on every retry (anonymous consumers have no key to find them by).
+  const consumer = existing
+    ? existing.consumerId !== null
+      ? ((await deps.consumers.get(existing.consumerId)) ?? null)
+      : null
+    : record.consumer
+      ? await resolveConsumer(deps, orgId, appId, record.consumer.email)
+      : null;
   if (!existing) {
     const session: Session = {
       id,

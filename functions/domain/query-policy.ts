@@ -18,10 +18,13 @@ export function checkUnknownQueryParams(names: readonly string[], allowed: reado
   if (nowUs >= UNKNOWN_QUERY_REJECTED_FROM_US) {
     throw badRequest(`Unrecognized query parameter${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`);
   }
+  // Names come from the client: percent-encode them so a header never carries a control character, a
+  // quote or a non-ASCII character (the HTTP layer refuses those, which would turn this into a 500).
+  const shown = unknown.map(encodeURIComponent);
   return {
     headers: {
-      Warning: `299 - "Unrecognized query parameters are ignored and will be rejected from 2026-10-10: ${unknown.join(', ')}"`,
-      'X-Svc-Unknown-Query-Params': unknown.join(','),
+      Warning: `299 - "Unrecognized query parameters are ignored and will be rejected from 2026-10-10: ${shown.join(', ')}"`,
+      'X-Svc-Unknown-Query-Params': shown.join(','),
     },
   };
 }

@@ -157,6 +157,8 @@ export function createLocalServer(routes: CompiledRoute[], log: (line: object) =
       send(res, await hit.r.handler(event, lambdaContext(hit.r.route)));
     } catch (err) {
       if ((err as { status?: number }).status === 413) return sendError(res, 413, 'payload_too_large', 'Request body too large');
+      // A path parameter with a malformed percent-escape (`%ZZ`) cannot be decoded: the client's error.
+      if (err instanceof URIError) return sendError(res, 400, 'bad_request', 'Malformed percent-encoding in the URL path');
       log({ level: 'ERROR', message: 'local server error', error: String(err) });
       if (!res.headersSent) sendError(res, 500, 'internal', 'Internal server error');
     }
