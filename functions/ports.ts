@@ -102,7 +102,8 @@ export interface UsageStore {
 export interface TombstoneStore {
   /**
    * Writes the tombstone of one resource once: a retry of the same deletion keeps the first tombstone
-   * and returns it, so deletion sequences can be re-run after a crash.
+   * and returns it, so deletion sequences can be re-run after a crash. A new tombstone is pending
+   * until `markRemoved`; the deletion sweep finishes removals a crash left pending.
    */
   putOnce(tombstone: Tombstone): Promise<Tombstone>;
   /**
@@ -110,6 +111,10 @@ export interface TombstoneStore {
    * the visibility delay after its stamp, so no reader can have passed its position before it existed.
    */
   restamp(tombstone: Tombstone, deletedAtUs: Micros, id: string): Promise<Tombstone>;
+  /** The removal the tombstone announces is complete: it leaves the pending list. */
+  markRemoved(tombstone: Pick<Tombstone, 'resourceType' | 'resourceId'>): Promise<void>;
+  /** Tombstones whose removal has not completed, written before `beforeUs`, oldest first. */
+  listPendingRemoval(beforeUs: Micros, limit: number): Promise<Tombstone[]>;
 }
 
 export interface RateLimitWindow {

@@ -14,7 +14,7 @@ export interface QueueDef {
   readonly grants: readonly Grant[];
 }
 
-export type JobName = 'retention-expiry' | 'empty-session-cleanup' | 'app-deletion-sweep';
+export type JobName = 'retention-expiry' | 'empty-session-cleanup' | 'deletion-sweep';
 
 export interface ScheduleDef {
   readonly id: JobName;
@@ -33,7 +33,7 @@ export const QUEUES: readonly QueueDef[] = [
 export const SCHEDULES: readonly ScheduleDef[] = [
   { id: 'retention-expiry', handler: 'retention-expiry', expression: 'rate(1 hour)', timeoutSeconds: 300, grants: ['table:read', 'table:write'] },
   { id: 'empty-session-cleanup', handler: 'empty-session-cleanup', expression: 'rate(1 hour)', timeoutSeconds: 300, grants: ['table:read', 'table:write'] },
-  { id: 'app-deletion-sweep', handler: 'app-deletion-sweep', expression: 'rate(10 minutes)', timeoutSeconds: 60, grants: ['table:read', 'jobs:send'] },
+  { id: 'deletion-sweep', handler: 'deletion-sweep', expression: 'rate(10 minutes)', timeoutSeconds: 300, grants: ['table:read', 'table:write', 'jobs:send'] },
 ];
 
 const UNIT_MS = { minute: 60_000, hour: 3_600_000, day: 86_400_000 } as const;

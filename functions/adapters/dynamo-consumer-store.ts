@@ -6,6 +6,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Consumer } from '../domain/consumer';
+import { DomainError } from '../domain/errors';
 import type { ConsumerStore } from '../ports';
 import { timeIdKey } from './dynamo-keys';
 
@@ -25,15 +26,7 @@ export class DynamoConsumerStore implements ConsumerStore {
   ) {}
 
   async create(c: Consumer): Promise<void> {
-    if (c.email !== null) {
-      await this.db.send(
-        new PutCommand({
-          TableName: this.table,
-          Item: { ...emailKey(c.appId, c.email), type: 'consumer-email', consumerId: c.id },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        }),
-      );
-    }
+    if (c.email !== null) await this.claimEmail(c.appId, c.email, c.id);
     await this.db.send(
       new PutCommand({
         TableName: this.table,
@@ -46,6 +39,36 @@ export class DynamoConsumerStore implements ConsumerStore {
           ...(c.email === null ? { gsi4pk: ANON, gsi4sk: timeIdKey(c.lastActiveAtUs, c.id) } : {}),
         },
         ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+  }
+
+  /**
+   * Points the app's email at the new consumer. A pointer left by a create that crashed before its
+   * consumer item was written points at nothing: it is taken over instead of blocking the email.
+   */
+  private async claimEmail(appId: string, email: string, consumerId: string): Promise<void> {
+    try {
+      await this.db.send(
+        new PutCommand({
+          TableName: this.table,
+          Item: { ...emailKey(appId, email), type: 'consumer-email', consumerId },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      );
+      return;
+    } catch (err) {
+      if (!(err instanceof ConditionalCheckFailedException)) throw err;
+    }
+    const ptr = await this.db.send(new GetCommand({ TableName: this.table, Key: emailKey(appId, email), ConsistentRead: true }));
+    const owner = ptr.Item?.consumerId as string | undefined;
+    if (owner && (await this.get(owner))) throw new DomainError('conflict', 'A consumer with this email already exists in the app');
+    await this.db.send(
+      new PutCommand({
+        TableName: this.table,
+        Item: { ...emailKey(appId, email), type: 'consumer-email', consumerId },
+        ConditionExpression: 'consumerId = :stale',
+        ExpressionAttributeValues: { ':stale': owner },
       }),
     );
   }

@@ -2,12 +2,13 @@
  * Tombstones keyed by resource, so a retried deletion finds its first tombstone instead of writing a
  * second one; listed through gsi1 (by org) and gsi2 (by org and cause) in (deleted_at, id) order.
  */
-import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { Tombstone } from '../domain/tombstone';
 import type { TombstoneStore } from '../ports';
 import { timeIdKey } from './dynamo-keys';
 
+const PENDING = 'TOMBPENDING';
 const key = (t: Pick<Tombstone, 'resourceType' | 'resourceId'>) => ({ pk: `TOMB#${t.resourceType}#${t.resourceId}`, sk: 'TOMB' });
 
 function toTombstone(item: Record<string, unknown>): Tombstone {
@@ -35,6 +36,8 @@ export class DynamoTombstoneStore implements TombstoneStore {
             gsi1sk: position,
             gsi2pk: `ORGTOMBCAUSE#${t.orgId}#${t.cause}`,
             gsi2sk: position,
+            gsi4pk: PENDING,
+            gsi4sk: position,
           },
           ConditionExpression: 'attribute_not_exists(pk)',
         }),
@@ -60,5 +63,29 @@ export class DynamoTombstoneStore implements TombstoneStore {
       }),
     );
     return { ...t, deletedAtUs, id };
+  }
+
+  async markRemoved(t: Pick<Tombstone, 'resourceType' | 'resourceId'>): Promise<void> {
+    await this.db.send(
+      new UpdateCommand({
+        TableName: this.table,
+        Key: key(t),
+        UpdateExpression: 'REMOVE gsi4pk, gsi4sk',
+        ConditionExpression: 'attribute_exists(pk)',
+      }),
+    );
+  }
+
+  async listPendingRemoval(beforeUs: number, limit: number): Promise<Tombstone[]> {
+    const res = await this.db.send(
+      new QueryCommand({
+        TableName: this.table,
+        IndexName: 'gsi4',
+        KeyConditionExpression: 'gsi4pk = :pk AND gsi4sk < :before',
+        ExpressionAttributeValues: { ':pk': PENDING, ':before': timeIdKey(beforeUs, '') },
+        Limit: limit,
+      }),
+    );
+    return (res.Items ?? []).map(toTombstone);
   }
 }

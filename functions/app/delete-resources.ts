@@ -26,7 +26,7 @@ async function writeTombstone(deps: DeletionDeps, t: Omit<Tombstone, 'id' | 'del
   return stored;
 }
 
-/** Tombstones one session (covering its messages), then removes it. */
+/** Tombstones one session (covering its messages), removes it, and closes the tombstone's pending mark. */
 export async function removeSession(
   deps: DeletionDeps,
   session: Pick<Session, 'id' | 'orgId'>,
@@ -34,20 +34,41 @@ export async function removeSession(
 ): Promise<Tombstone> {
   const tombstone = await writeTombstone(deps, { orgId: session.orgId, resourceType: 'session', resourceId: session.id, cause });
   await deps.sessions.remove(session.id, tombstone.deletedAtUs);
+  await deps.tombstones.markRemoved(tombstone);
   return tombstone;
 }
 
 /**
- * Removes a consumer. A consumer tombstone does not imply its sessions are gone (spec), so each of the
- * consumer's sessions gets its own session tombstone first; then the consumer is tombstoned and removed.
+ * Removes a consumer. Its tombstone comes first, so a crash anywhere below leaves a pending tombstone
+ * the deletion sweep finishes. A consumer tombstone does not imply its sessions are gone (spec), so
+ * each session gets its own session tombstone before it is removed; then the consumer goes.
  */
 export async function removeConsumer(deps: DeletionDeps, consumer: Pick<Consumer, 'id' | 'orgId'>, cause: TombstoneCause): Promise<Tombstone> {
-  for (const session of await deps.sessions.listByConsumer(consumer.id)) {
-    await removeSession(deps, session, cause);
-  }
   const tombstone = await writeTombstone(deps, { orgId: consumer.orgId, resourceType: 'consumer', resourceId: consumer.id, cause });
+  for (const session of await deps.sessions.listByConsumer(consumer.id)) {
+    await removeSession(deps, session, tombstone.cause);
+  }
   await deps.consumers.remove(consumer.id);
+  await deps.tombstones.markRemoved(tombstone);
   return tombstone;
+}
+
+/**
+ * The deletion sweep's second half: finishes every removal whose tombstone is still pending a minute
+ * after it was written (a crash, a timeout, a lost request). Re-running a removal is harmless.
+ */
+export async function finishPendingRemovals(deps: DeletionDeps, input: { maxTombstones: number }): Promise<{ finished: number }> {
+  const settleUs = 60_000_000;
+  const pending = await deps.tombstones.listPendingRemoval(deps.clock.nowUs() - settleUs, input.maxTombstones);
+  for (const t of pending) {
+    if (t.resourceType === 'session') {
+      await deps.sessions.remove(t.resourceId, t.deletedAtUs);
+      await deps.tombstones.markRemoved(t);
+    } else {
+      await removeConsumer(deps, { id: t.resourceId, orgId: t.orgId }, t.cause);
+    }
+  }
+  return { finished: pending.length };
 }
 
 /**

@@ -119,6 +119,22 @@ async function admit(deps: HttpDeps, route: RouteDef, req: HttpRequest): Promise
   return undefined;
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Resource ids in the path of the export and admin APIs are UUIDs: anything else names no resource
+ * (404), and never reaches DynamoDB as an oversized key.
+ */
+function checkPathIds(route: RouteDef, path: Readonly<Record<string, string>>): void {
+  if (route.area !== 'export' && route.area !== 'admin') return;
+  for (const [name, value] of Object.entries(path)) {
+    if (name.endsWith('Id') && !UUID.test(value)) {
+      const resource = name.slice(0, -2);
+      throw new DomainError('not_found', `${resource.charAt(0).toUpperCase()}${resource.slice(1)} not found`);
+    }
+  }
+}
+
 function json(status: number, body: unknown, headers: Record<string, string>): APIGatewayProxyResult {
   if (body === undefined) return { statusCode: status, headers, body: '' };
   return { statusCode: status, headers: { 'Content-Type': 'application/json; charset=utf-8', ...headers }, body: JSON.stringify(body) };
@@ -138,6 +154,7 @@ export function httpRoute(routeId: string, deps: HttpDeps, fn: (req: HttpRequest
     try {
       const req0 = buildRequest(event, correlationId, route);
       const principal = await admit(deps, route, req0);
+      checkPathIds(route, req0.path);
       const req = principal ? { ...req0, principal } : req0;
       const result = await fn(req);
       return json(result.status, result.body, { ...base, ...(result.headers ?? {}) });

@@ -1,3 +1,4 @@
+import { finishPendingRemovals } from '../app/delete-resources';
 import { sweepAppDeletions } from '../app/process-app-deletion';
 import { cleanEmptySessions, expireAnonymousConsumers } from '../app/run-retention-jobs';
 import type { Deps } from '../ports';
@@ -16,7 +17,10 @@ export async function runJob(deps: Deps, name: JobName, maxItems = SCHEDULED_BAT
       return expireAnonymousConsumers(deps, { maxConsumers: maxItems });
     case 'empty-session-cleanup':
       return cleanEmptySessions(deps, { maxSessions: maxItems });
-    case 'app-deletion-sweep':
-      return sweepAppDeletions(deps);
+    case 'deletion-sweep': {
+      const apps = await sweepAppDeletions(deps);
+      const removals = await finishPendingRemovals(deps, { maxTombstones: maxItems });
+      return { ...apps, ...removals };
+    }
   }
 }

@@ -280,3 +280,22 @@ describe('admin API', () => {
     });
   });
 });
+
+describe('path ids', () => {
+  let p: TestPlatform;
+  beforeAll(async () => {
+    p = await startTestPlatform();
+  });
+  afterAll(() => p.stop());
+
+  it.each([
+    ['GET', `/orgs/${'x'.repeat(3000)}`, 'Org not found'],
+    ['DELETE', `/keys/${'k'.repeat(3000)}`, 'Key not found'],
+    ['GET', '/apps/not-a-uuid', 'App not found'],
+    ['DELETE', '/sessions/123', 'Session not found'],
+  ])('%s %s (not a UUID) is a 404, never a 500', async (method, path, message) => {
+    const res = await p.admin(method, path);
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ error: { code: 'not_found', message } });
+  });
+});

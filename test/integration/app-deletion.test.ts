@@ -62,9 +62,9 @@ describe('app deletion', () => {
     expect(await p.deps.consumers.findByEmail(survivor.body.data.id, 'user0@example.com')).toBeDefined();
 
     // Running the deletion again, through the sweep and through a duplicate queue message, writes nothing.
-    const sweep = await p.admin('POST', '/jobs/app-deletion-sweep/runs');
+    const sweep = await p.admin('POST', '/jobs/deletion-sweep/runs');
     expect(sweep.status).toBe(200);
-    expect(sweep.body.data).toEqual({ job: 'app-deletion-sweep', result: { queued: 0 } });
+    expect(sweep.body.data).toEqual({ job: 'deletion-sweep', result: { queued: 0, finished: 0 } });
     await p.deps.jobs.send({ type: 'app-deletion', appId: f.appId });
     await p.drainQueues();
     const after = await tombstonesOf(t, f.orgId);
@@ -99,7 +99,7 @@ describe('app deletion', () => {
     await p.deps.apps.markDeleted(f.appId, p.deps.clock.nowUs());
     expect((await p.deps.apps.listPendingDeletion(100)).map((a) => a.id)).toContain(f.appId);
 
-    const sweep = await p.admin('POST', '/jobs/app-deletion-sweep/runs');
+    const sweep = await p.admin('POST', '/jobs/deletion-sweep/runs');
     expect(sweep.body.data.result.queued).toBeGreaterThanOrEqual(1);
     await p.drainQueues();
 

@@ -62,8 +62,8 @@ describe('session and consumer deletion', () => {
     expect(sessionTombstones.map((x) => x.resourceId).sort()).toEqual([...mine].sort());
     expect(consumerTombstones.map((x) => x.resourceId)).toEqual([consumerId]);
     expect(tombstones.every((x) => x.cause === 'consumer_deleted')).toBe(true);
-    // Tombstone first: every session tombstone is stamped no later than the consumer's.
-    for (const s of sessionTombstones) expect(s.deletedAtUs).toBeLessThanOrEqual(consumerTombstones[0]!.deletedAtUs);
+    // Tombstone first: the consumer's tombstone is written before anything of the consumer is removed.
+    for (const s of sessionTombstones) expect(consumerTombstones[0]!.deletedAtUs).toBeLessThanOrEqual(s.deletedAtUs);
     // Tombstones carry no content or personal data.
     expect(JSON.stringify(tombstones)).not.toContain('gone@example.com');
 
