@@ -52,6 +52,11 @@ export interface AppStore {
   completeDeletion(id: string): Promise<void>;
 }
 
+/** Metadata a touch may change in the same write. */
+export interface SessionChanges {
+  readonly title?: string;
+}
+
 export interface SessionStore {
   create(session: Session): Promise<void>;
   get(id: string): Promise<Session | undefined>;
@@ -64,8 +69,10 @@ export interface SessionStore {
    * Advances the touch clock to `atUs` (never backwards) and applies `lastMessageAtUs` when given.
    * Returns false when the session does not exist.
    */
-  touch(id: string, atUs: Micros, lastMessageAtUs?: Micros): Promise<boolean>;
+  touch(id: string, atUs: Micros, lastMessageAtUs?: Micros, changes?: SessionChanges): Promise<boolean>;
+  /** Writes a message, or overwrites the message with the same id and creation time (an edit). */
   putMessage(message: Message): Promise<void>;
+  removeMessage(sessionId: string, message: Pick<Message, 'id' | 'createdAtUs'>): Promise<void>;
   listMessages(sessionId: string): Promise<Message[]>;
   /**
    * Hides the session from every export list and `get`, then removes its messages and the session item.

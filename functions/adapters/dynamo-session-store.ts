@@ -9,7 +9,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { lastActivityOf, type Message, type Session } from '../domain/session';
-import type { SessionStore } from '../ports';
+import type { SessionChanges, SessionStore } from '../ports';
 import { batchDelete } from './dynamo-batch';
 import { timeIdKey } from './dynamo-keys';
 
@@ -74,7 +74,7 @@ export class DynamoSessionStore implements SessionStore {
     return res.Item ? sessionFromItem(res.Item) : undefined;
   }
 
-  async touch(id: string, atUs: number, lastMessageAtUs?: number): Promise<boolean> {
+  async touch(id: string, atUs: number, lastMessageAtUs?: number, changes: SessionChanges = {}): Promise<boolean> {
     for (let attempt = 0; attempt < 20; attempt++) {
       const res = await this.db.send(new GetCommand({ TableName: this.table, Key: key(id), ConsistentRead: true }));
       const item = res.Item;
@@ -92,9 +92,18 @@ export class DynamoSessionStore implements SessionStore {
             Key: key(id),
             UpdateExpression:
               'SET touchedAtUs = :t, lastMessageAtUs = :m, lastActivityUs = :a, gsi1sk = :pos, gsi2sk = :pos, version = :next' +
+              (changes.title !== undefined ? ', title = :title' : '') +
               (lastMsg !== null ? ' REMOVE gsi4pk, gsi4sk' : ', gsi4sk = :pos'),
             ConditionExpression: 'version = :v AND attribute_not_exists(deletedAtUs)',
-            ExpressionAttributeValues: { ':t': touchedAtUs, ':m': lastMsg, ':a': activity, ':pos': position, ':v': item.version, ':next': Number(item.version) + 1 },
+            ExpressionAttributeValues: {
+              ':t': touchedAtUs,
+              ':m': lastMsg,
+              ':a': activity,
+              ':pos': position,
+              ':v': item.version,
+              ':next': Number(item.version) + 1,
+              ...(changes.title !== undefined ? { ':title': changes.title } : {}),
+            },
           }),
         );
         return true;
@@ -112,6 +121,10 @@ export class DynamoSessionStore implements SessionStore {
         Item: { pk: pk(m.sessionId), sk: `MSG#${timeIdKey(m.createdAtUs, m.id)}`, type: 'message', ...m, ...(m.tools ? { tools: [...m.tools] } : {}) },
       }),
     );
+  }
+
+  async removeMessage(sessionId: string, message: Pick<Message, 'id' | 'createdAtUs'>): Promise<void> {
+    await this.db.send(new DeleteCommand({ TableName: this.table, Key: { pk: pk(sessionId), sk: `MSG#${timeIdKey(message.createdAtUs, message.id)}` } }));
   }
 
   async listMessages(sessionId: string): Promise<Message[]> {
