@@ -4,6 +4,7 @@
  */
 import type { App, AppSettings } from './domain/app';
 import type { Consumer } from './domain/consumer';
+import type { KeysetPosition } from './domain/cursor';
 import type { StoredCredential } from './domain/credentials';
 import type { Org } from './domain/org';
 import type { Message, Session } from './domain/session';
@@ -104,6 +105,43 @@ export interface UsageStore {
   /** Allocates the next integer id (monotonic, never reused). */
   nextId(): Promise<number>;
   put(row: UsageRow): Promise<void>;
+  /** Moves a row whose write committed late to a fresh `created_at` (same rule as tombstones). */
+  restamp(row: UsageRow, createdAtUs: Micros): Promise<UsageRow>;
+}
+
+/**
+ * One page of an export list in (sort value, id) descending order: rows at or above `lowerUs`, at or
+ * below the visibility cutoff `upperUs`, and strictly below `after` when continuing a pass.
+ */
+export interface KeysetWindow {
+  readonly lowerUs?: Micros;
+  readonly upperUs: Micros;
+  readonly after?: KeysetPosition;
+  readonly limit: number;
+}
+
+export interface KeysetPage<T> {
+  readonly rows: T[];
+  readonly hasMore: boolean;
+  /** Where the next page continues: the last row returned, or the last row examined by a post-filter. */
+  readonly last?: KeysetPosition;
+}
+
+/** The org export's reads: one index query per page, whatever the org's size. */
+export interface ExportReader {
+  sessions(
+    orgId: string,
+    window: KeysetWindow,
+    filter: { readonly appId?: string; readonly startedFromUs?: Micros; readonly startedBeforeUs?: Micros },
+  ): Promise<KeysetPage<Session>>;
+  usage(orgId: string, window: KeysetWindow): Promise<KeysetPage<UsageRow>>;
+  tombstones(orgId: string, window: KeysetWindow, filter: { readonly cause?: string }): Promise<KeysetPage<Tombstone>>;
+}
+
+/** Platform-wide secret material, created once and kept in the table (encrypted at rest). */
+export interface KeyMaterial {
+  /** The HMAC key of export cursors. */
+  cursorKey(): Promise<Uint8Array>;
 }
 
 export interface TombstoneStore {
@@ -162,5 +200,7 @@ export interface Deps {
   readonly tombstones: TombstoneStore;
   readonly rateCounter: RateCounter;
   readonly jobs: JobQueue;
+  readonly exportReader: ExportReader;
+  readonly keys: KeyMaterial;
   readonly settings: PlatformSettings;
 }

@@ -44,6 +44,10 @@ const ORG = '/api/v1/org';
 export const ROUTES: readonly RouteDef[] = [
   // Area A: Org Export API
   { id: 'orgAppsList', method: 'GET', path: `${ORG}/apps`, handler: 'org-apps-list', area: 'export', auth: 'orgKey', scope: 'apps:read', rateLimit: 'orgKey', grants: ['table:read', 'table:write'] },
+  { id: 'orgSessionsList', method: 'GET', path: `${ORG}/sessions`, handler: 'org-sessions-list', area: 'export', auth: 'orgKey', scope: 'transcripts:read', rateLimit: 'orgKey', grants: ['table:read', 'table:write'] },
+  { id: 'orgSessionMessages', method: 'GET', path: `${ORG}/sessions/{sessionId}/messages`, handler: 'org-session-messages', area: 'export', auth: 'orgKey', scope: 'transcripts:read', rateLimit: 'orgKey', grants: ['table:read', 'table:write'] },
+  { id: 'orgUsageList', method: 'GET', path: `${ORG}/usage`, handler: 'org-usage-list', area: 'export', auth: 'orgKey', scope: 'usage:read', rateLimit: 'orgKey', grants: ['table:read', 'table:write'] },
+  { id: 'orgTombstonesList', method: 'GET', path: `${ORG}/tombstones`, handler: 'org-tombstones-list', area: 'export', auth: 'orgKey', scope: 'tombstones:read', rateLimit: 'orgKey', grants: ['table:read', 'table:write'] },
 
   // Admin API (DESIGN.md §6)
   { id: 'adminOrgCreate', method: 'POST', path: `${ADMIN}/orgs`, handler: 'admin-org-create', area: 'admin', auth: 'iam', rateLimit: 'none', grants: ['table:write'] },

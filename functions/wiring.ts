@@ -9,6 +9,8 @@ import { createDocumentClient, createSqsClient, type AwsClientOptions } from './
 import { DynamoAppStore } from './adapters/dynamo-app-store';
 import { DynamoConsumerStore } from './adapters/dynamo-consumer-store';
 import { DynamoCredentialStore } from './adapters/dynamo-credential-store';
+import { DynamoExportReader } from './adapters/dynamo-export-reader';
+import { DynamoKeyMaterial } from './adapters/dynamo-key-material';
 import { DynamoOrgStore } from './adapters/dynamo-org-store';
 import { DynamoRateCounter } from './adapters/dynamo-rate-counter';
 import { DynamoSessionStore } from './adapters/dynamo-session-store';
@@ -50,6 +52,8 @@ export function buildDeps(opts: WiringOptions): PlatformDeps {
     tombstones: new DynamoTombstoneStore(db, table),
     rateCounter: new DynamoRateCounter(db, table),
     jobs: new SqsJobQueue(sqs, env[ENV.jobsQueueUrl]),
+    exportReader: new DynamoExportReader(db, table),
+    keys: new DynamoKeyMaterial(db, table),
     settings: {
       visibilityDelayMs: env[ENV.visibilityDelayMs],
       anonRetentionDays: env[ENV.anonRetentionDays],

@@ -11,7 +11,7 @@ import { timeIdKey } from './dynamo-keys';
 const PENDING = 'TOMBPENDING';
 const key = (t: Pick<Tombstone, 'resourceType' | 'resourceId'>) => ({ pk: `TOMB#${t.resourceType}#${t.resourceId}`, sk: 'TOMB' });
 
-function toTombstone(item: Record<string, unknown>): Tombstone {
+export function toTombstone(item: Record<string, unknown>): Tombstone {
   const { id, orgId, resourceType, resourceId, cause, deletedAtUs } = item as unknown as Tombstone;
   return { id, orgId, resourceType, resourceId, cause, deletedAtUs };
 }

@@ -6,6 +6,14 @@ import { padMicros, timeIdKey } from './dynamo-keys';
 /** Usage ids are integers from one atomic counter; padded to 16 digits they sort as numbers. */
 export const usageIdKey = (id: number) => String(id).padStart(16, '0');
 
+const USAGE_FIELDS = ['id', 'orgId', 'appId', 'sessionId', 'consumerId', 'model', 'source', 'inputTokens', 'outputTokens', 'cacheReadInputTokens', 'cacheCreationInputTokens', 'costUsd', 'createdAtUs'] as const;
+
+export function usageFromItem(item: Record<string, unknown>): UsageRow {
+  const out: Record<string, unknown> = {};
+  for (const f of USAGE_FIELDS) out[f] = item[f] ?? null;
+  return out as unknown as UsageRow;
+}
+
 export class DynamoUsageStore implements UsageStore {
   constructor(
     private readonly db: DynamoDBDocumentClient,
@@ -37,9 +45,21 @@ export class DynamoUsageStore implements UsageStore {
           ...row,
           gsi1pk: `ORGUSAGE#${row.orgId}`,
           gsi1sk: timeIdKey(row.createdAtUs, usageIdKey(row.id)),
-          createdAtKey: padMicros(row.createdAtUs),
         },
       }),
     );
+  }
+
+  async restamp(row: UsageRow, createdAtUs: number): Promise<UsageRow> {
+    await this.db.send(
+      new UpdateCommand({
+        TableName: this.table,
+        Key: { pk: `USAGE#${usageIdKey(row.id)}`, sk: 'USAGE' },
+        UpdateExpression: 'SET createdAtUs = :at, gsi1sk = :pos',
+        ConditionExpression: 'attribute_exists(pk) AND createdAtUs < :at',
+        ExpressionAttributeValues: { ':at': createdAtUs, ':pos': timeIdKey(createdAtUs, usageIdKey(row.id)) },
+      }),
+    );
+    return { ...row, createdAtUs };
   }
 }

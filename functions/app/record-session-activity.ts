@@ -1,0 +1,125 @@
+/**
+ * Writes that change a session, each ordered "touch first" (DESIGN.md §3): the session's touch clock
+ * moves before any dependent item is written, so a reader that sees the new `last_activity_at` finds
+ * the dependents once the row is visible; a sequence that ran longer than half the visibility delay
+ * touches again so a late commit re-surfaces above any checkpoint taken meanwhile.
+ */
+import { notFound } from '../domain/errors';
+import { exportableQueryParams, type Message, type MessageRole, type QueryParam, type Session, type ToolMarker } from '../domain/session';
+import type { Micros } from '../domain/time';
+import type { UsageRow } from '../domain/usage';
+import type { Deps } from '../ports';
+
+type ActivityDeps = Pick<Deps, 'apps' | 'sessions' | 'consumers' | 'usage' | 'ids' | 'clock' | 'settings'>;
+
+async function retouchIfSlow(deps: ActivityDeps, sessionId: string, stampUs: Micros): Promise<void> {
+  const now = deps.clock.nowUs();
+  if (now - stampUs > (deps.settings.visibilityDelayMs * 1000) / 2) await deps.sessions.touch(sessionId, now);
+}
+
+async function liveSession(deps: ActivityDeps, sessionId: string): Promise<Session> {
+  const session = await deps.sessions.get(sessionId);
+  if (!session) throw notFound('Session not found');
+  return session;
+}
+
+/** Starts a session of an app, for an anonymous consumer, a known one (by id), or none. */
+export async function startSession(
+  deps: ActivityDeps,
+  input: { appId: string; consumerId?: string | null; title?: string; source?: string; externalId?: string | null; queryParams?: readonly QueryParam[] },
+): Promise<Session> {
+  const app = await deps.apps.get(input.appId);
+  if (!app || app.deletedAtUs !== undefined) throw notFound('App not found');
+  const consumer = input.consumerId ? await deps.consumers.get(input.consumerId) : undefined;
+  if (input.consumerId && (!consumer || consumer.appId !== app.id)) throw notFound('Consumer not found');
+  const now = deps.clock.nowUs();
+  const session: Session = {
+    id: deps.ids.uuid(),
+    orgId: app.orgId,
+    appId: app.id,
+    consumerId: consumer?.id ?? null,
+    consumerEmail: consumer?.email ?? null,
+    title: input.title ?? '',
+    source: input.source ?? 'APP',
+    externalId: input.externalId ?? null,
+    queryParams: exportableQueryParams(input.queryParams ?? []),
+    startedAtUs: now,
+    lastMessageAtUs: null,
+    touchedAtUs: now,
+  };
+  await deps.sessions.create(session);
+  return session;
+}
+
+export interface TurnMessage {
+  readonly role: MessageRole;
+  readonly content: string;
+  readonly tools?: readonly ToolMarker[];
+}
+
+export type TurnUsage = Omit<UsageRow, 'id' | 'orgId' | 'appId' | 'sessionId' | 'consumerId' | 'createdAtUs'>;
+
+/**
+ * Appends messages (skipped for Zero Data Retention apps) and usage rows to a session: touch, then the
+ * messages and usage rows, then `last_message_at`, then a second touch if the sequence was slow.
+ */
+export async function appendToSession(
+  deps: ActivityDeps,
+  input: { sessionId: string; messages: readonly TurnMessage[]; usage?: readonly TurnUsage[] },
+): Promise<{ messages: Message[]; usage: UsageRow[] }> {
+  const session = await liveSession(deps, input.sessionId);
+  const app = await deps.apps.get(session.appId);
+  const stamp = deps.clock.nowUs();
+  if (!(await deps.sessions.touch(session.id, stamp))) throw notFound('Session not found');
+  const keep = !(app?.settings.zeroDataRetention ?? false);
+  const messages: Message[] = [];
+  for (const m of keep ? input.messages : []) {
+    const message: Message = { id: deps.ids.uuid(), sessionId: session.id, role: m.role, content: m.content, createdAtUs: deps.clock.nowUs(), ...(m.tools ? { tools: m.tools } : {}) };
+    await deps.sessions.putMessage(message);
+    messages.push(message);
+  }
+  const usage: UsageRow[] = [];
+  for (const u of input.usage ?? []) {
+    const row: UsageRow = { ...u, id: await deps.usage.nextId(), orgId: session.orgId, appId: session.appId, sessionId: session.id, consumerId: session.consumerId, createdAtUs: deps.clock.nowUs() };
+    await deps.usage.put(row);
+    const now = deps.clock.nowUs();
+    usage.push(now - row.createdAtUs > (deps.settings.visibilityDelayMs * 1000) / 2 ? await deps.usage.restamp(row, now) : row);
+  }
+  const lastAt = messages.length ? messages[messages.length - 1]!.createdAtUs : undefined;
+  if (lastAt !== undefined) {
+    await deps.sessions.touch(session.id, lastAt, lastAt);
+    if (session.consumerId) await deps.consumers.markActive(session.consumerId, lastAt);
+  }
+  await retouchIfSlow(deps, session.id, stamp);
+  return { messages, usage };
+}
+
+/** A historic edit of one message's content. */
+export async function editMessage(deps: ActivityDeps, input: { sessionId: string; messageId: string; content: string }): Promise<Message> {
+  await liveSession(deps, input.sessionId);
+  const existing = (await deps.sessions.listMessages(input.sessionId)).find((m) => m.id === input.messageId);
+  if (!existing) throw notFound('Message not found');
+  const stamp = deps.clock.nowUs();
+  if (!(await deps.sessions.touch(input.sessionId, stamp))) throw notFound('Session not found');
+  const edited: Message = { ...existing, content: input.content };
+  await deps.sessions.putMessage(edited);
+  await retouchIfSlow(deps, input.sessionId, stamp);
+  return edited;
+}
+
+/** Deletes one message; `last_message_at` stays the raw metadata it was. */
+export async function deleteMessage(deps: ActivityDeps, input: { sessionId: string; messageId: string }): Promise<void> {
+  await liveSession(deps, input.sessionId);
+  const existing = (await deps.sessions.listMessages(input.sessionId)).find((m) => m.id === input.messageId);
+  if (!existing) throw notFound('Message not found');
+  const stamp = deps.clock.nowUs();
+  if (!(await deps.sessions.touch(input.sessionId, stamp))) throw notFound('Session not found');
+  await deps.sessions.removeMessage(input.sessionId, existing);
+  await retouchIfSlow(deps, input.sessionId, stamp);
+}
+
+/** A metadata change: the new title lands in the same write as the touch. */
+export async function renameSession(deps: ActivityDeps, input: { sessionId: string; title: string }): Promise<void> {
+  const stamp = deps.clock.nowUs();
+  if (!(await deps.sessions.touch(input.sessionId, stamp, undefined, { title: input.title }))) throw notFound('Session not found');
+}

@@ -1,0 +1,22 @@
+import { exportUsage } from '../app/export-lists';
+import { parseTimestampParam } from '../domain/export-params';
+import { pagedExportQuery } from './export-query';
+import { httpRoute, type HttpDeps } from './kit';
+import { lambdaHandler } from './lambda';
+import { exportUsageRow, pagination } from './presenters';
+
+/** GET /api/v1/org/usage: per-call token usage and cost, by created_at then id, descending. */
+export const createHandler = (deps: HttpDeps) =>
+  httpRoute('orgUsageList', deps, async (req) => {
+    const q = pagedExportQuery(req, ['since'], deps.clock.nowUs());
+    const sinceUs = parseTimestampParam('since', q.params.since);
+    const page = await exportUsage(deps, {
+      orgId: req.principal!.orgId,
+      limit: q.limit,
+      ...(q.params.cursor !== undefined ? { cursor: q.params.cursor } : {}),
+      ...(sinceUs !== undefined ? { sinceUs } : {}),
+    });
+    return { status: 200, body: { data: page.rows.map(exportUsageRow), pagination: pagination(page) }, headers: q.headers };
+  });
+
+export const handler = lambdaHandler(createHandler);
