@@ -14,6 +14,9 @@ export const ENV = {
   anonRetentionDays: 'ANON_RETENTION_DAYS',
   emptySessionMaxAgeHours: 'EMPTY_SESSION_MAX_AGE_HOURS',
   appDeletionBatchSize: 'APP_DELETION_BATCH_SIZE',
+  openAiBaseUrl: 'OPENAI_BASE_URL',
+  openAiApiKey: 'OPENAI_API_KEY',
+  bedrockEnabled: 'BEDROCK_ENABLED',
   serviceName: 'POWERTOOLS_SERVICE_NAME',
   metricsNamespace: 'POWERTOOLS_METRICS_NAMESPACE',
 } as const;
@@ -29,6 +32,11 @@ export const envSchema = z.object({
   [ENV.anonRetentionDays]: positiveInt,
   [ENV.emptySessionMaxAgeHours]: positiveInt,
   [ENV.appDeletionBatchSize]: positiveInt.max(100),
+  /** An OpenAI-compatible endpoint for apps whose model is `openai:<model>`; absent: not offered. */
+  [ENV.openAiBaseUrl]: z.url().optional(),
+  [ENV.openAiApiKey]: z.string().min(1).optional(),
+  /** `true` on AWS: apps may use `bedrock:<model id>` through the function's role. */
+  [ENV.bedrockEnabled]: z.enum(['true', 'false']).default('false'),
 });
 
 export type EnvVars = z.infer<typeof envSchema>;

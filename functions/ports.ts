@@ -2,9 +2,10 @@
  * The interfaces use cases need. Each has exactly one production adapter in functions/adapters; the
  * embedded backends speak the same wire protocols, so tests and the local process use those adapters too.
  */
-import type { App, AppSettings } from './domain/app';
+import type { App, AppSettings, McpConnection } from './domain/app';
 import type { Consumer } from './domain/consumer';
 import type { KeysetPosition } from './domain/cursor';
+import type { ModelRequest, ModelResponse, ModelSelection, ModelStreamEvent, ModelToolSpec } from './domain/model';
 import type { StoredCredential } from './domain/credentials';
 import type { Org } from './domain/org';
 import type { Message, Session } from './domain/session';
@@ -179,6 +180,58 @@ export interface JobQueue {
   send(job: JobMessage, delaySeconds?: number): Promise<void>;
 }
 
+/** One model provider behind the platform (DESIGN.md §1: Bedrock on AWS, offline locally, or any OpenAI-compatible server). */
+export interface ChatModel {
+  converse(request: ModelRequest): Promise<ModelResponse>;
+  stream(request: ModelRequest): AsyncIterable<ModelStreamEvent>;
+}
+
+export interface ModelCatalog {
+  /** The adapter for an app's model selection; undefined when the provider is not configured here. */
+  modelFor(selection: ModelSelection): ChatModel | undefined;
+}
+
+/** A tool offered to the model, with the connection that serves it. */
+export interface ConnectedTool {
+  readonly connection: string;
+  readonly spec: ModelToolSpec;
+}
+
+export interface ToolCallResult {
+  readonly content: string;
+  readonly isError: boolean;
+}
+
+/**
+ * External tools over MCP (Streamable HTTP). Header templates of a connection are rendered with the
+ * session's variables (`{{session.<name>}}`) on every call; rendered values never leave this port.
+ */
+export interface ToolGateway {
+  listTools(connections: readonly McpConnection[], variables: Readonly<Record<string, string>>): Promise<ConnectedTool[]>;
+  callTool(
+    connection: McpConnection,
+    variables: Readonly<Record<string, string>>,
+    call: { readonly name: string; readonly input: Record<string, unknown> },
+  ): Promise<ToolCallResult>;
+}
+
+/** Session-scoped variables: stored with the session and removed with it, never returned or logged. */
+export interface SessionVariableStore {
+  get(sessionId: string): Promise<Record<string, string>>;
+  /** Merges `variables` over the stored ones. */
+  merge(sessionId: string, variables: Readonly<Record<string, string>>): Promise<Record<string, string>>;
+}
+
+/** Prepaid credits per org and month-to-date spend per app, in pico-dollars (1e-12 USD). */
+export interface BillingStore {
+  /** Remaining credits of the org; undefined when the org has no credit account (unlimited). */
+  credits(orgId: string): Promise<bigint | undefined>;
+  addCredits(orgId: string, pico: bigint): Promise<bigint>;
+  monthSpend(appId: string, month: string): Promise<bigint>;
+  /** Records a charge: the org's credits go down, the app's month-to-date spend goes up. */
+  charge(orgId: string, appId: string, month: string, pico: bigint): Promise<void>;
+}
+
 /** Tunables of the lifecycle jobs and the export, from the environment. */
 export interface PlatformSettings {
   readonly visibilityDelayMs: number;
@@ -202,5 +255,9 @@ export interface Deps {
   readonly jobs: JobQueue;
   readonly exportReader: ExportReader;
   readonly keys: KeyMaterial;
+  readonly models: ModelCatalog;
+  readonly tools: ToolGateway;
+  readonly variables: SessionVariableStore;
+  readonly billing: BillingStore;
   readonly settings: PlatformSettings;
 }

@@ -15,7 +15,7 @@ export type Area = 'export' | 'chat' | 'acp' | 'releaseNotes' | 'admin';
 export type AuthKind = 'orgKey' | 'chatKey' | 'acpKey' | 'signingSecret' | 'public' | 'iam';
 
 /** What a route's function may touch. The API stack turns each grant into IAM permissions plus env. */
-export type Grant = 'table:read' | 'table:write' | 'bucket:read' | 'bucket:write' | 'jobs:send' | 'webhooks:send';
+export type Grant = 'table:read' | 'table:write' | 'bucket:read' | 'bucket:write' | 'jobs:send' | 'webhooks:send' | 'model:invoke';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
@@ -33,12 +33,21 @@ export interface RouteDef {
   readonly scope?: OrgScope;
   readonly rateLimit: RateLimitClass;
   readonly grants: readonly Grant[];
-  /** At most 29: API Gateway's default integration timeout. Longer work goes through the jobs queue. */
+  /**
+   * At most 29 for buffered routes (API Gateway's default integration timeout; longer work goes through
+   * the jobs queue). Streaming routes may run up to API Gateway's streaming limit.
+   */
   readonly timeoutSeconds?: number;
   readonly memoryMb?: number;
+  /**
+   * The function may stream its response (API Gateway REST response streaming + Lambda response
+   * streaming): its Lambda entry is streamified and the integration uses STREAM transfer mode.
+   */
+  readonly stream?: boolean;
 }
 
 const ADMIN = '/admin/v1';
+const CHAT = '/api/v1/chat';
 const ORG = '/api/v1/org';
 
 export const ROUTES: readonly RouteDef[] = [
@@ -49,10 +58,14 @@ export const ROUTES: readonly RouteDef[] = [
   { id: 'orgUsageList', method: 'GET', path: `${ORG}/usage`, handler: 'org-usage-list', area: 'export', auth: 'orgKey', scope: 'usage:read', rateLimit: 'orgKey', grants: ['table:read', 'table:write'] },
   { id: 'orgTombstonesList', method: 'GET', path: `${ORG}/tombstones`, handler: 'org-tombstones-list', area: 'export', auth: 'orgKey', scope: 'tombstones:read', rateLimit: 'orgKey', grants: ['table:read', 'table:write'] },
 
+  // Area B: Chat Completions API
+  { id: 'chatCompletionsCreate', method: 'POST', path: `${CHAT}/completions`, handler: 'chat-completions-create', area: 'chat', auth: 'chatKey', rateLimit: 'chatKey', grants: ['table:read', 'table:write', 'model:invoke'], timeoutSeconds: 300, memoryMb: 1024, stream: true },
+
   // Admin API (DESIGN.md §6)
   { id: 'adminOrgCreate', method: 'POST', path: `${ADMIN}/orgs`, handler: 'admin-org-create', area: 'admin', auth: 'iam', rateLimit: 'none', grants: ['table:write'] },
   { id: 'adminOrgGet', method: 'GET', path: `${ADMIN}/orgs/{orgId}`, handler: 'admin-org-get', area: 'admin', auth: 'iam', rateLimit: 'none', grants: ['table:read'] },
   { id: 'adminOrgKeyCreate', method: 'POST', path: `${ADMIN}/orgs/{orgId}/keys`, handler: 'admin-org-key-create', area: 'admin', auth: 'iam', rateLimit: 'none', grants: ['table:read', 'table:write'] },
+  { id: 'adminOrgCreditsAdd', method: 'POST', path: `${ADMIN}/orgs/{orgId}/credits`, handler: 'admin-org-credits-add', area: 'admin', auth: 'iam', rateLimit: 'none', grants: ['table:read', 'table:write'] },
   { id: 'adminKeyRevoke', method: 'DELETE', path: `${ADMIN}/keys/{keyId}`, handler: 'admin-key-revoke', area: 'admin', auth: 'iam', rateLimit: 'none', grants: ['table:read', 'table:write'] },
   { id: 'adminAppCreate', method: 'POST', path: `${ADMIN}/orgs/{orgId}/apps`, handler: 'admin-app-create', area: 'admin', auth: 'iam', rateLimit: 'none', grants: ['table:read', 'table:write'] },
   { id: 'adminAppGet', method: 'GET', path: `${ADMIN}/apps/{appId}`, handler: 'admin-app-get', area: 'admin', auth: 'iam', rateLimit: 'none', grants: ['table:read'] },

@@ -6,7 +6,12 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import { CryptoIds } from './adapters/crypto-ids';
 import { createDocumentClient, createSqsClient, type AwsClientOptions } from './adapters/aws-clients';
+import { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
 import { DynamoAppStore } from './adapters/dynamo-app-store';
+import { DynamoBillingStore } from './adapters/dynamo-billing-store';
+import { DynamoSessionVariableStore } from './adapters/dynamo-session-variable-store';
+import { McpToolGateway } from './adapters/mcp-tool-gateway';
+import { ConfiguredModelCatalog } from './adapters/model-catalog';
 import { DynamoConsumerStore } from './adapters/dynamo-consumer-store';
 import { DynamoCredentialStore } from './adapters/dynamo-credential-store';
 import { DynamoExportReader } from './adapters/dynamo-export-reader';
@@ -20,7 +25,7 @@ import { SqsJobQueue } from './adapters/sqs-job-queue';
 import { SystemClock } from './adapters/system-clock';
 import { ENV, envSchema, type EnvVars } from './env';
 import type { HttpDeps } from './http/kit';
-import type { Clock, IdGenerator } from './ports';
+import type { Clock, IdGenerator, ToolGateway } from './ports';
 
 export interface WiringOptions {
   readonly env: EnvVars;
@@ -31,6 +36,8 @@ export interface WiringOptions {
   /** Set by the local process only: the admin API's bearer token. */
   readonly adminToken?: string;
   readonly logger?: Logger;
+  /** Tests may swap the MCP gateway's transport-level behaviour; production uses McpToolGateway. */
+  readonly tools?: ToolGateway;
 }
 
 export type PlatformDeps = HttpDeps;
@@ -40,6 +47,8 @@ export function buildDeps(opts: WiringOptions): PlatformDeps {
   const table = env[ENV.tableName];
   const db = createDocumentClient(opts.aws ?? {});
   const sqs = createSqsClient(opts.aws ?? {});
+  const openAiBaseUrl = env[ENV.openAiBaseUrl];
+  const openAiApiKey = env[ENV.openAiApiKey];
   return {
     clock: opts.clock ?? new SystemClock(),
     ids: opts.ids ?? new CryptoIds(),
@@ -54,6 +63,13 @@ export function buildDeps(opts: WiringOptions): PlatformDeps {
     jobs: new SqsJobQueue(sqs, env[ENV.jobsQueueUrl]),
     exportReader: new DynamoExportReader(db, table),
     keys: new DynamoKeyMaterial(db, table),
+    models: new ConfiguredModelCatalog({
+      ...(env[ENV.bedrockEnabled] === 'true' ? { bedrock: new BedrockRuntimeClient({ region: opts.aws?.region }) } : {}),
+      ...(openAiBaseUrl !== undefined ? { openai: { baseUrl: openAiBaseUrl, ...(openAiApiKey !== undefined ? { apiKey: openAiApiKey } : {}) } } : {}),
+    }),
+    tools: opts.tools ?? new McpToolGateway(),
+    variables: new DynamoSessionVariableStore(db, table),
+    billing: new DynamoBillingStore(db, table),
     settings: {
       visibilityDelayMs: env[ENV.visibilityDelayMs],
       anonRetentionDays: env[ENV.anonRetentionDays],

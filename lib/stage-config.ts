@@ -31,6 +31,8 @@ export interface StageConfig {
   };
   /** Address subscribed to the alarm topic; without it the topic has no subscriber yet. */
   readonly alarmEmail?: string;
+  /** An OpenAI-compatible endpoint (no key: e.g. a model server inside the VPC) for `openai:<model>` apps. */
+  readonly openAiBaseUrl?: string;
 }
 
 /** Lowercase, starts with a letter, short enough for the S3 bucket name it is part of. */
@@ -38,6 +40,7 @@ const STAGE_NAME = /^[a-z][a-z0-9-]{0,11}$/;
 
 export interface StageOptions {
   readonly alarmEmail?: string;
+  readonly openAiBaseUrl?: string;
 }
 
 export function stageConfig(stage: string, options: StageOptions = {}): StageConfig {
@@ -58,5 +61,6 @@ export function stageConfig(stage: string, options: StageOptions = {}): StageCon
       appDeletionBatchSize: ENV_DEFAULTS.appDeletionBatchSize,
     },
     ...(options.alarmEmail ? { alarmEmail: options.alarmEmail } : {}),
+    ...(options.openAiBaseUrl ? { openAiBaseUrl: options.openAiBaseUrl } : {}),
   };
 }

@@ -27,6 +27,26 @@ export function sessionFromItem(item: Record<string, unknown>): Session {
   return out as unknown as Session;
 }
 
+/** The item `create` writes for a new session (also used by bench/ to seed a table directly). */
+export function sessionItem(s: Session): Record<string, unknown> {
+  const activity = lastActivityOf(s);
+  const position = timeIdKey(activity, s.id);
+  return {
+    ...key(s.id),
+    type: 'session',
+    ...s,
+    queryParams: [...s.queryParams],
+    lastActivityUs: activity,
+    version: 1,
+    gsi1pk: `ORGSESS#${s.orgId}`,
+    gsi1sk: position,
+    gsi2pk: appPartition(s.appId),
+    gsi2sk: position,
+    ...(s.consumerId ? { gsi3pk: `CONSSESS#${s.consumerId}`, gsi3sk: timeIdKey(s.startedAtUs, s.id) } : {}),
+    ...(s.lastMessageAtUs === null ? { gsi4pk: EMPTY, gsi4sk: position } : {}),
+  };
+}
+
 function messageFromItem(item: Record<string, unknown>): Message {
   const { id, sessionId, role, content, createdAtUs, tools } = item as unknown as Message;
   return { id, sessionId, role, content, createdAtUs, ...(tools ? { tools } : {}) };
@@ -39,28 +59,7 @@ export class DynamoSessionStore implements SessionStore {
   ) {}
 
   async create(s: Session): Promise<void> {
-    const activity = lastActivityOf(s);
-    const position = timeIdKey(activity, s.id);
-    await this.db.send(
-      new PutCommand({
-        TableName: this.table,
-        Item: {
-          ...key(s.id),
-          type: 'session',
-          ...s,
-          queryParams: [...s.queryParams],
-          lastActivityUs: activity,
-          version: 1,
-          gsi1pk: `ORGSESS#${s.orgId}`,
-          gsi1sk: position,
-          gsi2pk: appPartition(s.appId),
-          gsi2sk: position,
-          ...(s.consumerId ? { gsi3pk: `CONSSESS#${s.consumerId}`, gsi3sk: timeIdKey(s.startedAtUs, s.id) } : {}),
-          ...(s.lastMessageAtUs === null ? { gsi4pk: EMPTY, gsi4sk: position } : {}),
-        },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    );
+    await this.db.send(new PutCommand({ TableName: this.table, Item: sessionItem(s), ConditionExpression: 'attribute_not_exists(pk)' }));
   }
 
   async get(id: string): Promise<Session | undefined> {
@@ -161,19 +160,21 @@ export class DynamoSessionStore implements SessionStore {
         }),
       );
     }
-    // Step 2: the messages. Step 3: the session item itself.
+    // Step 2: the messages and everything else stored with the session (its variables).
+    // Step 3: the session item itself.
     let start: Record<string, unknown> | undefined;
     do {
       const page = await this.db.send(
         new QueryCommand({
           TableName: this.table,
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :msg)',
-          ExpressionAttributeValues: { ':pk': pk(id), ':msg': 'MSG#' },
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': pk(id) },
           ProjectionExpression: 'pk, sk',
           ExclusiveStartKey: start,
         }),
       );
-      await batchDelete(this.db, this.table, (page.Items ?? []).map((i) => ({ pk: i.pk, sk: i.sk })));
+      const dependents = (page.Items ?? []).filter((i) => i.sk !== 'SESSION');
+      await batchDelete(this.db, this.table, dependents.map((i) => ({ pk: i.pk, sk: i.sk })));
       start = page.LastEvaluatedKey;
     } while (start);
     await this.db.send(new DeleteCommand({ TableName: this.table, Key: key(id) }));

@@ -44,7 +44,12 @@ function defined(o: Record<string, unknown>): Record<string, unknown> {
 function settingsFrom(f: Flags): unknown {
   const base = (json(f.settings, 'settings') as Record<string, unknown> | undefined) ?? {};
   const zdr = bool(f.zdr, 'zdr');
-  const merged = defined({ ...base, ...(zdr !== undefined ? { zeroDataRetention: zdr } : {}), ...(f.model ? { model: f.model } : {}) });
+  const merged = defined({
+    ...base,
+    ...(zdr !== undefined ? { zeroDataRetention: zdr } : {}),
+    ...(f.model ? { model: f.model } : {}),
+    ...(f['monthly-cap-usd'] !== undefined ? { monthlyUsageCapUsd: f['monthly-cap-usd'] === 'none' ? null : f['monthly-cap-usd'] } : {}),
+  });
   return Object.keys(merged).length ? merged : undefined;
 }
 
@@ -52,6 +57,13 @@ export const COMMANDS: Record<string, Record<string, Command>> = {
   org: {
     create: { routeId: 'adminOrgCreate', summary: 'create an org', required: ['name', 'plan'], body: (f) => ({ name: f.name, plan: f.plan }) },
     get: { routeId: 'adminOrgGet', summary: 'show an org', required: ['org'], params: { orgId: 'org' } },
+    credits: {
+      routeId: 'adminOrgCreditsAdd',
+      summary: 'add prepaid credits in USD (opens the prepaid account; chat answers 402 when it is used up)',
+      required: ['org', 'add-usd'],
+      params: { orgId: 'org' },
+      body: (f) => ({ amountUsd: f['add-usd'] }),
+    },
   },
   'org-key': {
     create: {
@@ -69,7 +81,7 @@ export const COMMANDS: Record<string, Record<string, Command>> = {
       routeId: 'adminAppCreate',
       summary: 'create an app',
       required: ['org', 'name'],
-      optional: ['slug', 'settings', 'zdr', 'model'],
+      optional: ['slug', 'settings', 'zdr', 'model', 'monthly-cap-usd'],
       params: { orgId: 'org' },
       body: (f) => defined({ name: f.name, slug: f.slug, settings: settingsFrom(f) }),
     },
@@ -78,7 +90,7 @@ export const COMMANDS: Record<string, Record<string, Command>> = {
       routeId: 'adminAppUpdate',
       summary: 'rename an app or change its settings',
       required: ['app'],
-      optional: ['name', 'settings', 'zdr', 'model'],
+      optional: ['name', 'settings', 'zdr', 'model', 'monthly-cap-usd'],
       params: { appId: 'app' },
       body: (f) => defined({ name: f.name, settings: settingsFrom(f) }),
     },

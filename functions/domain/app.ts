@@ -18,6 +18,8 @@ export interface AppSettings {
   /** The model behind the app, e.g. `offline`, `bedrock:<modelId>`, `openai:<model>`. */
   readonly model: string;
   readonly mcpConnections: readonly McpConnection[];
+  /** Month-to-date spending limit of the app in USD (decimal string); null for none. */
+  readonly monthlyUsageCapUsd: string | null;
 }
 
 export const DEFAULT_APP_SETTINGS: AppSettings = {
@@ -25,6 +27,7 @@ export const DEFAULT_APP_SETTINGS: AppSettings = {
   imageInput: { enabled: true, maxPerConversation: 10 },
   model: 'offline',
   mcpConnections: [],
+  monthlyUsageCapUsd: null,
 };
 
 export interface App {

@@ -10,6 +10,7 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { MetricUnit, type Metrics } from '@aws-lambda-powertools/metrics';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { authenticateChatKey, type ChatPrincipal } from '../app/authenticate-chat-key';
 import { authenticateOrgKey, requireScope, type OrgPrincipal } from '../app/authenticate-org-key';
 import { enforceRateLimit } from '../app/enforce-rate-limit';
 import { bearerToken } from '../domain/credentials';
@@ -33,6 +34,8 @@ export interface HttpRequest {
   /** Query parameters, last value wins; a present-empty parameter is `''`. */
   readonly query: Readonly<Record<string, string>>;
   readonly principal?: OrgPrincipal;
+  /** The chat API key's app and org, on `chatKey` routes. */
+  readonly chat?: ChatPrincipal;
   header(name: string): string | undefined;
   /** The JSON body; malformed JSON or a non-object is a 400 of the route's area. */
   jsonBody(): Record<string, unknown>;
@@ -43,9 +46,16 @@ export interface HttpResult {
   readonly status: number;
   readonly body?: unknown;
   readonly headers?: Readonly<Record<string, string>>;
+  /** A streamed body (Server-Sent Events): written chunk by chunk after the status and headers. */
+  readonly stream?: AsyncIterable<string>;
 }
 
-export type HttpHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+/** A proxy result whose body may be streamed; only routes marked `stream` return one with `stream`. */
+export interface HttpResponse extends APIGatewayProxyResult {
+  readonly stream?: AsyncIterable<string>;
+}
+
+export type HttpHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<HttpResponse>;
 
 export function routeById(id: string): RouteDef {
   const route = ROUTES.find((r) => r.id === id);
@@ -99,8 +109,13 @@ function buildRequest(event: APIGatewayProxyEvent, correlationId: string, route:
   };
 }
 
+interface Admission {
+  readonly principal?: OrgPrincipal;
+  readonly chat?: ChatPrincipal;
+}
+
 /** Authenticates by the route's auth kind and counts the request in its rate-limit window. */
-async function admit(deps: HttpDeps, route: RouteDef, req: HttpRequest): Promise<OrgPrincipal | undefined> {
+async function admit(deps: HttpDeps, route: RouteDef, req: HttpRequest): Promise<Admission> {
   if (route.auth === 'iam') {
     if (deps.adminToken !== undefined) {
       const token = bearerToken(req.header('authorization'));
@@ -108,15 +123,20 @@ async function admit(deps: HttpDeps, route: RouteDef, req: HttpRequest): Promise
     } else if (!req.event.requestContext?.identity?.userArn) {
       throw new DomainError('unauthorized', 'IAM authentication required');
     }
-    return undefined;
+    return {};
   }
   if (route.auth === 'orgKey') {
     const principal = await authenticateOrgKey(deps, { authorization: req.header('authorization') });
     await enforceRateLimit(deps, { subject: `orgKey:${principal.keyId}`, limit: RATE_LIMITS.orgKey });
     if (route.scope) requireScope(principal, route.scope);
-    return principal;
+    return { principal };
   }
-  return undefined;
+  if (route.auth === 'chatKey') {
+    const chat = await authenticateChatKey(deps, { authorization: req.header('authorization') });
+    await enforceRateLimit(deps, { subject: `chatKey:${chat.keyId}`, limit: RATE_LIMITS.chatKey });
+    return { chat };
+  }
+  return {};
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -146,17 +166,18 @@ function json(status: number, body: unknown, headers: Record<string, string>): A
  */
 export function httpRoute(routeId: string, deps: HttpDeps, fn: (req: HttpRequest) => Promise<HttpResult>): HttpHandler {
   const route = routeById(routeId);
-  const core = async (event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> => {
+  const core = async (event: APIGatewayProxyEvent): Promise<HttpResponse> => {
     const correlationId = correlationIdOf(event);
     deps.logger.appendKeys({ correlationId, route: route.id });
     const base = { [CORRELATION_HEADER]: correlationId };
     const started = Date.now();
     try {
       const req0 = buildRequest(event, correlationId, route);
-      const principal = await admit(deps, route, req0);
+      const admission = await admit(deps, route, req0);
       checkPathIds(route, req0.path);
-      const req = principal ? { ...req0, principal } : req0;
+      const req: HttpRequest = { ...req0, ...admission };
       const result = await fn(req);
+      if (result.stream) return { statusCode: result.status, headers: { ...base, ...(result.headers ?? {}) }, body: '', stream: result.stream };
       return json(result.status, result.body, { ...base, ...(result.headers ?? {}) });
     } catch (err) {
       return errorResponse(deps, route, err, base);

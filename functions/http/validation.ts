@@ -37,6 +37,10 @@ export const appSettingsPatch = z
           .strict(),
       )
       .max(20),
+    monthlyUsageCapUsd: z
+      .string()
+      .regex(/^\d{1,9}(\.\d{1,12})?$/, 'must be a decimal USD amount such as "50.00"')
+      .nullable(),
   })
   .partial()
   .strict();

@@ -4,8 +4,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import type { HttpDeps, HttpHandler } from '../http/kit';
+import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import type { HttpDeps, HttpHandler, HttpResponse } from '../http/kit';
 import { ROUTES, type RouteDef } from '../routes';
 
 /** API Gateway's own ceiling is 10 MB; the upload route of a later issue needs 20 MB plus framing. */
@@ -126,11 +126,21 @@ function lambdaContext(route: RouteDef): Context {
   };
 }
 
-function send(res: ServerResponse, result: APIGatewayProxyResult): void {
+async function send(res: ServerResponse, result: HttpResponse): Promise<void> {
   const headers: Record<string, string | string[]> = {};
   for (const [k, v] of Object.entries(result.headers ?? {})) headers[k] = String(v);
   for (const [k, v] of Object.entries(result.multiValueHeaders ?? {})) headers[k] = v.map(String);
   res.writeHead(result.statusCode, headers);
+  if (result.stream) {
+    // Like Lambda response streaming: each chunk goes out as soon as the handler yields it.
+    res.flushHeaders();
+    for await (const piece of result.stream) {
+      if (res.destroyed) break;
+      res.write(piece);
+    }
+    res.end();
+    return;
+  }
   res.end(result.body ? Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8') : undefined);
 }
 
@@ -154,7 +164,7 @@ export function createLocalServer(routes: CompiledRoute[], log: (line: object) =
       }
       const body = await readBody(req);
       const event = toEvent(req, url, hit.r, hit.m!.slice(1), body);
-      send(res, await hit.r.handler(event, lambdaContext(hit.r.route)));
+      await send(res, await hit.r.handler(event, lambdaContext(hit.r.route)));
     } catch (err) {
       if ((err as { status?: number }).status === 413) return sendError(res, 413, 'payload_too_large', 'Request body too large');
       // A path parameter with a malformed percent-escape (`%ZZ`) cannot be decoded: the client's error.

@@ -13,7 +13,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { createS3Client, createSqsClient, type AwsClientOptions } from '../adapters/aws-clients';
 import { ENV, ENV_DEFAULTS, type EnvVars } from '../env';
 import { runJob } from '../jobs/run-job';
-import type { Clock, IdGenerator } from '../ports';
+import type { Clock, IdGenerator, ToolGateway } from '../ports';
 import { buildDeps, type PlatformDeps } from '../wiring';
 import { QUEUES, SCHEDULES, rateIntervalMs } from '../workers';
 import { startBackends, LOCAL_CREDENTIALS, LOCAL_REGION } from './backends';
@@ -33,6 +33,11 @@ export interface PlatformOptions {
   readonly anonRetentionDays?: number;
   readonly emptySessionMaxAgeHours?: number;
   readonly appDeletionBatchSize?: number;
+  /** An OpenAI-compatible endpoint for apps whose model is `openai:<model>`. */
+  readonly openAiBaseUrl?: string;
+  readonly openAiApiKey?: string;
+  /** Replaces the MCP gateway (tests only). */
+  readonly tools?: ToolGateway;
   /** Run the scheduled jobs on timers (npm start); tests run them through the admin API instead. */
   readonly timers?: boolean;
   readonly seed?: boolean;
@@ -88,10 +93,21 @@ export async function startPlatform(opts: PlatformOptions): Promise<RunningPlatf
       [ENV.anonRetentionDays]: opts.anonRetentionDays ?? ENV_DEFAULTS.anonRetentionDays,
       [ENV.emptySessionMaxAgeHours]: opts.emptySessionMaxAgeHours ?? ENV_DEFAULTS.emptySessionMaxAgeHours,
       [ENV.appDeletionBatchSize]: opts.appDeletionBatchSize ?? ENV_DEFAULTS.appDeletionBatchSize,
+      [ENV.bedrockEnabled]: 'false',
+      ...(opts.openAiBaseUrl !== undefined ? { [ENV.openAiBaseUrl]: opts.openAiBaseUrl } : {}),
+      ...(opts.openAiApiKey !== undefined ? { [ENV.openAiApiKey]: opts.openAiApiKey } : {}),
     };
     const adminToken = adminTokenFor(dataDir, opts.adminToken);
     const logger = opts.logger ?? new Logger({ serviceName: 'platform-local' });
-    const deps = buildDeps({ env, aws, adminToken, logger, ...(opts.clock ? { clock: opts.clock } : {}), ...(opts.ids ? { ids: opts.ids } : {}) });
+    const deps = buildDeps({
+      env,
+      aws,
+      adminToken,
+      logger,
+      ...(opts.clock ? { clock: opts.clock } : {}),
+      ...(opts.ids ? { ids: opts.ids } : {}),
+      ...(opts.tools ? { tools: opts.tools } : {}),
+    });
     const log = (line: object) => logger.info('local', line as Record<string, unknown>);
 
     const runners: QueueRunner[] = [];

@@ -93,7 +93,7 @@ export class AppFunction extends Construct {
     this.role = new iam.Role(this, 'Role', { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com') });
     this.logGroup.grantWrite(this.role);
 
-    const environment: Record<(typeof ENV)[keyof typeof ENV], string> = {
+    const environment: Record<Exclude<(typeof ENV)[keyof typeof ENV], typeof ENV.openAiBaseUrl | typeof ENV.openAiApiKey>, string> & Record<string, string> = {
       [ENV.stage]: config.stage,
       [ENV.tableName]: table.tableName,
       [ENV.bucketName]: props.context.uploadsBucketName,
@@ -104,6 +104,9 @@ export class AppFunction extends Construct {
       [ENV.appDeletionBatchSize]: String(config.functionSettings.appDeletionBatchSize),
       [ENV.serviceName]: SERVICE_NAME,
       [ENV.metricsNamespace]: `PlatformApi/${config.stage}`,
+      // Apps choose `bedrock:<model id>` on AWS; the grant `model:invoke` gives the role access.
+      [ENV.bedrockEnabled]: 'true',
+      ...(config.openAiBaseUrl ? { [ENV.openAiBaseUrl]: config.openAiBaseUrl } : {}),
     };
 
     this.function = new NodejsFunction(this, 'Function', {
@@ -181,6 +184,9 @@ export class AppFunction extends Construct {
         this.allow(['sqs:SendMessage'], [webhooksQueue.queueArn]);
         this.function.addEnvironment(WEBHOOKS_QUEUE_URL_ENV, webhooksQueue.queueUrl);
         return;
+      case 'model:invoke':
+        this.allow(['bedrock:InvokeModel', 'bedrock:InvokeModelWithResponseStream'], this.bedrockModelArns());
+        return;
       default: {
         const unknown: never = grant;
         throw new Error(`Unknown grant ${String(unknown)}`);
@@ -203,6 +209,20 @@ export class AppFunction extends Construct {
       throw new Error('Bucket grants need a stack with a concrete region (see bin/app.ts)');
     }
     return `arn:${partition}:s3:::${this.context.uploadsBucketName}`;
+  }
+
+  /** Foundation models and the account's inference profiles: the model is an app setting chosen at run time. */
+  private bedrockModelArns(): string[] {
+    const { region, account } = Stack.of(this);
+    const partition = RegionInfo.get(region).partition ?? 'aws';
+    const arns = [`arn:${partition}:bedrock:*::foundation-model/*`, `arn:${partition}:bedrock:${region}:${account}:inference-profile/*`];
+    for (const arn of arns) {
+      Validations.of(this.role).acknowledge({
+        id: `AwsSolutions-IAM5[Resource::${arn}]`,
+        reason: "An app's model is a setting chosen at run time (bedrock:<model id>); cross-region inference profiles route to foundation models in other regions.",
+      });
+    }
+    return arns;
   }
 
   private bucketObjectsArn(): string {

@@ -3,7 +3,7 @@
  * per route. Authentication of every non-admin route happens in the function (hashed bearer-key
  * lookup, DESIGN.md §4); the admin API is IAM-authenticated (DESIGN.md §6).
  */
-import { RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
@@ -87,7 +87,13 @@ export class HttpApi extends Construct {
     const isAdmin = route.auth === 'iam';
     const method = this.api.root.resourceForPath(route.path).addMethod(
       route.method,
-      new apigateway.LambdaIntegration(fn.function, { proxy: true, allowTestInvoke: false }),
+      new apigateway.LambdaIntegration(fn.function, {
+        proxy: true,
+        allowTestInvoke: false,
+        // Streaming routes answer through Lambda response streaming (Server-Sent Events reach the
+        // client as they are produced); the function is wrapped with awslambda.streamifyResponse.
+        ...(route.stream ? { responseTransferMode: apigateway.ResponseTransferMode.STREAM, timeout: Duration.minutes(5) } : {}),
+      }),
       { authorizationType: isAdmin ? apigateway.AuthorizationType.IAM : apigateway.AuthorizationType.NONE },
     );
     if (isAdmin) {

@@ -1,0 +1,150 @@
+/**
+ * The Org Export API as the reference sync client sees it: a tiny HTTP interface (so tests and other
+ * runtimes can supply their own) and the retry rules of the spec. Self-contained on purpose: customers
+ * copy this directory into their warehouse pull, so it imports nothing from the platform.
+ *
+ * Retry rules: 429 waits `Retry-After` and tries again; 5xx and network failures back off
+ * exponentially (with jitter) a bounded number of times; any other 4xx fails the run with the error body.
+ */
+
+/** One HTTP response, already read. */
+export interface HttpResponse {
+  readonly status: number;
+  header(name: string): string | null;
+  readonly text: string;
+}
+
+/** GET against the export API with the org key; throws on network failure (no status at all). */
+export interface HttpTransport {
+  get(pathAndQuery: string): Promise<HttpResponse>;
+}
+
+/** The standard transport: `fetch` against `baseUrl`, `Authorization: Bearer <key>`, a per-request timeout. */
+export function fetchTransport(baseUrl: string, key: string, opts: { timeoutMs?: number; fetchImpl?: typeof fetch } = {}): HttpTransport {
+  const root = baseUrl.replace(/\/+$/, '');
+  const doFetch = opts.fetchImpl ?? fetch;
+  return {
+    async get(pathAndQuery) {
+      const res = await doFetch(root + pathAndQuery, {
+        headers: { Authorization: `Bearer ${key}`, Accept: 'application/json' },
+        signal: AbortSignal.timeout(opts.timeoutMs ?? 30_000),
+      });
+      const text = await res.text();
+      return { status: res.status, header: (name) => res.headers.get(name), text };
+    },
+  };
+}
+
+export interface RetryPolicy {
+  /** Retries of one request after a 5xx or a network failure. */
+  readonly maxRetries: number;
+  readonly baseDelayMs: number;
+  readonly maxDelayMs: number;
+  /** Consecutive 429 answers to one request before the run gives up. */
+  readonly maxRateLimitWaits: number;
+}
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxRetries: 5, baseDelayMs: 500, maxDelayMs: 30_000, maxRateLimitWaits: 30 };
+
+/** A request the client will not retry (4xx other than 429), or one whose retries ran out. */
+export class ExportApiError extends Error {
+  constructor(
+    readonly status: number | null,
+    readonly path: string,
+    /** The API's error body ({ error: { code, message } }) when it sent JSON, else its text. */
+    readonly body: unknown,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ExportApiError';
+  }
+}
+
+export interface RequestStats {
+  requests: number;
+  retries: number;
+  rateLimited: number;
+}
+
+function parseBody(text: string): unknown {
+  try {
+    return text ? JSON.parse(text) : undefined;
+  } catch {
+    return text;
+  }
+}
+
+/** `Retry-After` as delta-seconds or an HTTP date; undefined when absent or unreadable. */
+export function retryAfterMs(value: string | null, nowMs: number): number | undefined {
+  if (value === null || value.trim() === '') return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
+}
+
+export class ExportApi {
+  readonly stats: RequestStats = { requests: 0, retries: 0, rateLimited: 0 };
+
+  constructor(
+    private readonly transport: HttpTransport,
+    private readonly sleep: (ms: number) => Promise<void>,
+    private readonly policy: RetryPolicy = DEFAULT_RETRY_POLICY,
+    private readonly random: () => number = Math.random,
+  ) {}
+
+  /**
+   * GETs `path` with `query` and returns the parsed JSON body of a 200. With `notFoundAsNull`, a 404
+   * returns null (a session deleted between listing it and fetching its transcript).
+   */
+  async get(path: string, query: Record<string, string | undefined> = {}, opts: { notFoundAsNull?: boolean } = {}): Promise<unknown> {
+    const qs = new URLSearchParams();
+    for (const [k, v] of Object.entries(query)) if (v !== undefined) qs.set(k, v);
+    const search = qs.toString();
+    const target = search ? `${path}?${search}` : path;
+    let failures = 0;
+    let rateLimits = 0;
+    for (;;) {
+      this.stats.requests++;
+      let res: HttpResponse;
+      try {
+        res = await this.transport.get(target);
+      } catch (err) {
+        if (failures >= this.policy.maxRetries) {
+          throw new ExportApiError(null, target, String(err), `GET ${target}: network failure after ${failures + 1} attempts: ${String(err)}`);
+        }
+        await this.backoff(failures++);
+        continue;
+      }
+      if (res.status === 200) return parseBody(res.text);
+      if (res.status === 404 && opts.notFoundAsNull) return null;
+      if (res.status === 429) {
+        this.stats.rateLimited++;
+        if (rateLimits++ >= this.policy.maxRateLimitWaits) {
+          throw new ExportApiError(429, target, parseBody(res.text), `GET ${target}: still rate limited after ${rateLimits} waits`);
+        }
+        const wait = retryAfterMs(res.header('retry-after'), Date.now());
+        await this.sleep(wait ?? this.delayFor(rateLimits - 1));
+        continue;
+      }
+      if (res.status >= 500) {
+        if (failures >= this.policy.maxRetries) {
+          throw new ExportApiError(res.status, target, parseBody(res.text), `GET ${target}: HTTP ${res.status} after ${failures + 1} attempts`);
+        }
+        await this.backoff(failures++);
+        continue;
+      }
+      throw new ExportApiError(res.status, target, parseBody(res.text), `GET ${target}: HTTP ${res.status}`);
+    }
+  }
+
+  private delayFor(attempt: number): number {
+    const ceiling = Math.min(this.policy.maxDelayMs, this.policy.baseDelayMs * 2 ** attempt);
+    // Full jitter between half the ceiling and the ceiling: retries of many clients do not line up.
+    return Math.round(ceiling / 2 + (this.random() * ceiling) / 2);
+  }
+
+  private async backoff(attempt: number): Promise<void> {
+    this.stats.retries++;
+    await this.sleep(this.delayFor(attempt));
+  }
+}

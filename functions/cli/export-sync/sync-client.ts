@@ -1,0 +1,258 @@
+/**
+ * The reference Org Export sync client: the starting point of a customer's warehouse pull. One run
+ * (`syncOnce`) is three passes, each following the spec's sync rules (platform-api.md, area A):
+ *
+ * 1. Sessions: a fresh pass (no cursor) with `updated_after` = the persisted checkpoint, following
+ *    `next_cursor` while `has_more`; rows are upserted by id (duplicates across runs are expected), and
+ *    every new session or session whose `last_activity_at` changed gets its transcript fetched. The new
+ *    checkpoint is the maximum `last_activity_at` seen (never `started_at`), persisted only when the pass
+ *    ended with `has_more` false. A pass that fails persists nothing, not even its upserts.
+ * 2. Tombstones, applied after the sessions pull of the same run: the newest page without a cursor,
+ *    then `next_cursor` until `has_more` is false or an already-ingested tombstone id turns up.
+ * 3. Usage: the sessions pattern with `since` and the maximum `created_at`, upserted by id.
+ *
+ * Every pass works on staged changes and commits them with its checkpoint in one save.
+ */
+import { DEFAULT_RETRY_POLICY, ExportApi, ExportApiError, type HttpTransport, type RetryPolicy } from './export-api';
+import type { ExportedSession, ExportedUsageRow, LocalCopy, LocalStore, StoredSession } from './local-store';
+
+export interface SyncDeps {
+  readonly transport: HttpTransport;
+  readonly store: LocalStore;
+  /** How the client waits (Retry-After, backoff); real time by default. */
+  readonly sleep?: (ms: number) => Promise<void>;
+  readonly retry?: RetryPolicy;
+  /** Page size of the list calls: 1 to 100 (the API's maximum), default 100. */
+  readonly pageSize?: number;
+}
+
+/** Tombstone causes whose meaning the client knows. Anything else, `unknown` included, is a conservative erasure. */
+const KNOWN_CAUSES: ReadonlySet<string> = new Set(['consumer_deleted', 'app_deleted', 'retention_expiry', 'support_erasure']);
+
+export interface Tombstone {
+  readonly id: string;
+  readonly resource_type: string;
+  readonly resource_id: string;
+  readonly cause: string;
+  readonly deleted_at: string;
+}
+
+export interface SyncSummary {
+  readonly ok: true;
+  readonly started_at: string;
+  readonly duration_ms: number;
+  readonly sessions: { pages: number; seen: number; upserted: number; transcripts: number; gone: number; skipped_tombstoned: number; checkpoint: string | null };
+  readonly tombstones: { pages: number; new: number; sessions_deleted: number; consumers_erased: number; conservative: number };
+  readonly usage: { pages: number; seen: number; upserted: number; checkpoint: string | null };
+  readonly requests: { total: number; retries: number; rate_limited: number };
+  readonly copy: { sessions: number; messages: number; usage: number };
+}
+
+interface Page<T> {
+  readonly data: T[];
+  readonly hasMore: boolean;
+  readonly nextCursor: string | undefined;
+}
+
+function asPage<T>(body: unknown, path: string): Page<T> {
+  const b = body as { data?: unknown; pagination?: { next_cursor?: unknown; has_more?: unknown } } | null;
+  if (!b || !Array.isArray(b.data) || typeof b.pagination?.has_more !== 'boolean') {
+    throw new ExportApiError(200, path, body, `GET ${path}: unexpected response shape`);
+  }
+  const next = b.pagination.next_cursor;
+  return { data: b.data as T[], hasMore: b.pagination.has_more, nextCursor: typeof next === 'string' ? next : undefined };
+}
+
+/** Later of two ISO timestamps (null is "none yet"). */
+export function laterOf(a: string | null, b: string | null): string | null {
+  if (a === null) return b;
+  if (b === null) return a;
+  const ta = Date.parse(a);
+  const tb = Date.parse(b);
+  if (Number.isNaN(ta) || Number.isNaN(tb)) return a >= b ? a : b;
+  return tb > ta ? b : a;
+}
+
+/**
+ * Follows one list from its first page (no cursor: rule 5, a stale cursor is never resumed) until
+ * `has_more` is false, or until `onPage` answers false.
+ */
+async function pages<T>(api: ExportApi, path: string, query: Record<string, string | undefined>, onPage: (rows: T[]) => Promise<boolean | void>): Promise<number> {
+  let cursor: string | undefined;
+  const used = new Set<string>();
+  for (let n = 1; ; n++) {
+    const page = asPage<T>(await api.get(path, { ...query, ...(cursor !== undefined ? { cursor } : {}) }), path);
+    if ((await onPage(page.data)) === false || !page.hasMore) return n;
+    if (page.nextCursor === undefined || used.has(page.nextCursor)) {
+      throw new ExportApiError(200, path, page, `GET ${path}: has_more without a new next_cursor`);
+    }
+    used.add(page.nextCursor);
+    cursor = page.nextCursor;
+  }
+}
+
+interface Transcript {
+  readonly messages: unknown[];
+  readonly zdr: boolean;
+}
+
+async function fetchTranscript(api: ExportApi, sessionId: string): Promise<Transcript | null> {
+  const path = `/api/v1/org/sessions/${encodeURIComponent(sessionId)}/messages`;
+  const body = (await api.get(path, { include: 'tool_details' }, { notFoundAsNull: true })) as { data?: { messages?: unknown; zdr?: unknown } } | null;
+  if (body === null) return null;
+  if (!body.data || !Array.isArray(body.data.messages)) throw new ExportApiError(200, path, body, `GET ${path}: unexpected response shape`);
+  return { messages: body.data.messages, zdr: body.data.zdr === true };
+}
+
+async function pullSessions(api: ExportApi, copy: LocalCopy, store: LocalStore, limit: string): Promise<SyncSummary['sessions']> {
+  const out = { pages: 0, seen: 0, upserted: 0, transcripts: 0, gone: 0, skipped_tombstoned: 0, checkpoint: copy.state.sessionsCheckpoint };
+  // A session stays listed until the removal step of its deletion commits, which is after its tombstone
+  // was written (tombstone first) and possibly after this client applied that tombstone. Without this
+  // set, such a late listing would upsert the deleted session again and it would never leave the copy.
+  const tombstoned = new Set(copy.state.tombstonedSessionIds);
+  const staged = new Map<string, StoredSession | null>();
+  let maxSeen = copy.state.sessionsCheckpoint;
+  out.pages = await pages<ExportedSession>(api, '/api/v1/org/sessions', { limit, updated_after: copy.state.sessionsCheckpoint ?? undefined }, async (rows) => {
+    for (const row of rows) {
+      out.seen++;
+      maxSeen = laterOf(maxSeen, row.last_activity_at);
+      if (tombstoned.has(row.id)) {
+        out.skipped_tombstoned++;
+        continue;
+      }
+      const prev = staged.has(row.id) ? staged.get(row.id) : copy.sessions.get(row.id);
+      if (prev && prev.session.last_activity_at === row.last_activity_at) {
+        // Same watermark: nothing persisted changed since the transcript was fetched.
+        out.upserted++;
+        staged.set(row.id, { ...prev, session: row });
+        continue;
+      }
+      const transcript = await fetchTranscript(api, row.id);
+      out.transcripts++;
+      if (transcript === null) {
+        // Deleted between the listing and the fetch: drop it; its tombstone follows.
+        out.gone++;
+        staged.set(row.id, null);
+        continue;
+      }
+      out.upserted++;
+      staged.set(row.id, { session: row, messages: transcript.messages, zdr: transcript.zdr });
+    }
+  });
+  // Rule 4: the pass ended with has_more false; only now do its rows and its checkpoint land.
+  for (const [id, s] of staged) {
+    if (s === null) copy.sessions.delete(id);
+    else copy.sessions.set(id, s);
+  }
+  const moved = maxSeen !== copy.state.sessionsCheckpoint;
+  copy.state.sessionsCheckpoint = maxSeen;
+  if (staged.size > 0 || moved) await store.save(copy, { sessions: true });
+  return { ...out, checkpoint: maxSeen };
+}
+
+/** Applies one tombstone to the copy; returns whether it was a conservative erasure. */
+export function applyTombstone(copy: LocalCopy, t: Tombstone, tombstoned: Set<string>, erased: Set<string>): { sessionsDeleted: number; consumerErased: boolean; conservative: boolean } {
+  const conservative = !KNOWN_CAUSES.has(t.cause) || (t.resource_type !== 'session' && t.resource_type !== 'consumer');
+  let sessionsDeleted = 0;
+  const dropSession = (id: string) => {
+    if (copy.sessions.delete(id)) sessionsDeleted++;
+    tombstoned.add(id);
+  };
+  if (t.resource_type === 'session') {
+    // A session tombstone covers the session's messages: both leave the copy, whatever the cause.
+    dropSession(t.resource_id);
+  } else if (t.resource_type === 'consumer') {
+    // A consumer tombstone does not imply the consumer's sessions were deleted (each deleted session
+    // has its own tombstone): the consumer is recorded as erased, and sessions keep consumer_id and
+    // consumer_email as the export shows them.
+    erased.add(t.resource_id);
+  } else {
+    // A resource type this client does not know: erase anything the id names.
+    if (copy.sessions.has(t.resource_id)) dropSession(t.resource_id);
+    erased.add(t.resource_id);
+  }
+  if (conservative && t.resource_type !== 'session') {
+    // Unknown cause (the historical `unknown` included): nothing says the consumer's sessions survived,
+    // so they leave the copy too. They are not marked tombstoned: if the export lists one again after
+    // a later change, it is live and comes back.
+    for (const [id, s] of copy.sessions) {
+      if (s.session.consumer_id === t.resource_id && copy.sessions.delete(id)) sessionsDeleted++;
+    }
+  }
+  return { sessionsDeleted, consumerErased: t.resource_type !== 'session', conservative };
+}
+
+async function pullTombstones(api: ExportApi, copy: LocalCopy, store: LocalStore, limit: string): Promise<SyncSummary['tombstones']> {
+  const out = { pages: 0, new: 0, sessions_deleted: 0, consumers_erased: 0, conservative: 0 };
+  const ingested = new Set(copy.state.ingestedTombstoneIds);
+  const fresh = new Map<string, Tombstone>();
+  out.pages = await pages<Tombstone>(api, '/api/v1/org/tombstones', { limit }, async (rows) => {
+    let reachedIngested = false;
+    for (const t of rows) {
+      if (ingested.has(t.id)) reachedIngested = true;
+      else fresh.set(t.id, t);
+    }
+    return !reachedIngested;
+  });
+  const tombstoned = new Set(copy.state.tombstonedSessionIds);
+  const erased = new Set(copy.state.erasedConsumerIds);
+  for (const t of fresh.values()) {
+    const r = applyTombstone(copy, t, tombstoned, erased);
+    out.new++;
+    out.sessions_deleted += r.sessionsDeleted;
+    if (r.consumerErased) out.consumers_erased++;
+    if (r.conservative) out.conservative++;
+  }
+  copy.state.ingestedTombstoneIds = [...copy.state.ingestedTombstoneIds, ...fresh.keys()];
+  copy.state.tombstonedSessionIds = [...tombstoned];
+  copy.state.erasedConsumerIds = [...erased];
+  if (fresh.size > 0) await store.save(copy, { sessions: true });
+  return out;
+}
+
+async function pullUsage(api: ExportApi, copy: LocalCopy, store: LocalStore, limit: string): Promise<SyncSummary['usage']> {
+  const out = { pages: 0, seen: 0, upserted: 0 };
+  const staged = new Map<string, ExportedUsageRow>();
+  let maxSeen = copy.state.usageCheckpoint;
+  out.pages = await pages<ExportedUsageRow>(api, '/api/v1/org/usage', { limit, since: copy.state.usageCheckpoint ?? undefined }, async (rows) => {
+    for (const row of rows) {
+      out.seen++;
+      maxSeen = laterOf(maxSeen, row.created_at);
+      // A usage row whose write committed late is re-stamped under the same id: the upsert moves it.
+      staged.set(String(row.id), row);
+    }
+  });
+  for (const [id, row] of staged) copy.usage.set(id, row);
+  out.upserted = staged.size;
+  const moved = maxSeen !== copy.state.usageCheckpoint;
+  copy.state.usageCheckpoint = maxSeen;
+  if (staged.size > 0 || moved) await store.save(copy, { usage: true });
+  return { ...out, checkpoint: maxSeen };
+}
+
+const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** One sync run: sessions, then tombstones, then usage. Throws (ExportApiError) when a pass fails. */
+export async function syncOnce(deps: SyncDeps): Promise<SyncSummary> {
+  const started = Date.now();
+  const pageSize = deps.pageSize ?? 100;
+  if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 100) throw new Error(`pageSize must be an integer from 1 to 100, not ${pageSize}`);
+  const limit = String(pageSize);
+  const api = new ExportApi(deps.transport, deps.sleep ?? realSleep, deps.retry ?? DEFAULT_RETRY_POLICY);
+  const copy = await deps.store.load();
+  const sessions = await pullSessions(api, copy, deps.store, limit);
+  const tombstones = await pullTombstones(api, copy, deps.store, limit);
+  const usage = await pullUsage(api, copy, deps.store, limit);
+  let messages = 0;
+  for (const s of copy.sessions.values()) messages += s.messages.length;
+  return {
+    ok: true,
+    started_at: new Date(started).toISOString(),
+    duration_ms: Date.now() - started,
+    sessions,
+    tombstones,
+    usage,
+    requests: { total: api.stats.requests, retries: api.stats.retries, rate_limited: api.stats.rateLimited },
+    copy: { sessions: copy.sessions.size, messages, usage: copy.usage.size },
+  };
+}

@@ -1,0 +1,30 @@
+import { prepareChatTurn, runChatTurn } from '../app/run-chat-turn';
+import { parseChatRequest } from '../domain/chat-request';
+import { badRequest } from '../domain/errors';
+import { chatCompletion, sseStream } from './chat-presenters';
+import { httpRoute, type HttpDeps } from './kit';
+import { lambdaStreamHandler } from './lambda';
+
+/**
+ * POST /api/v1/chat/completions: one chat turn in the OpenAI chat-completion shape. Everything that can
+ * fail with a status (auth, plan, rate limit, validation, session, files, credits) fails before the
+ * first byte; with `stream: true` the answer then streams as `chat.completion.chunk` events.
+ */
+export const createHandler = (deps: HttpDeps) =>
+  httpRoute('chatCompletionsCreate', deps, async (req) => {
+    if (!/^application\/json\b/i.test(req.header('content-type') ?? '')) throw badRequest('Content-Type must be application/json');
+    const request = parseChatRequest(req.jsonBody());
+    const headerSessionId = req.header('x-chat-session-id');
+    const input = { principal: req.chat!, request };
+    const turn = await prepareChatTurn(deps, { ...input, ...(headerSessionId !== undefined ? { headerSessionId } : {}) });
+    const run = runChatTurn(deps, turn, input);
+    const sessionHeader = { 'X-Chat-Session-ID': turn.session.id };
+    if (request.stream) {
+      return { status: 200, headers: { ...sessionHeader, 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache' }, stream: sseStream(turn, request, run, deps.logger) };
+    }
+    let step = await run.next();
+    while (!step.done) step = await run.next();
+    return { status: 200, headers: sessionHeader, body: chatCompletion(turn, request, step.value) };
+  });
+
+export const handler = lambdaStreamHandler(createHandler);

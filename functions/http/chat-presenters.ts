@@ -1,0 +1,48 @@
+/** The OpenAI chat-completion wire shapes of area B, plus the platform's `chatSessionId`. */
+import type { Logger } from '@aws-lambda-powertools/logger';
+import type { PreparedTurn, TurnEvent, TurnResult } from '../app/run-chat-turn';
+import type { ChatRequest } from '../domain/chat-request';
+import { finishReasonOf } from '../domain/model';
+
+function usageOf(result: TurnResult) {
+  return { prompt_tokens: result.promptTokens, completion_tokens: result.completionTokens, total_tokens: result.promptTokens + result.completionTokens };
+}
+
+export function chatCompletion(turn: PreparedTurn, request: ChatRequest, result: TurnResult) {
+  return {
+    chatSessionId: turn.session.id,
+    id: turn.completionId,
+    object: 'chat.completion',
+    created: turn.createdUnix,
+    model: request.model,
+    choices: [{ index: 0, message: { role: 'assistant', content: result.text }, finish_reason: finishReasonOf(result.stopReason) }],
+    usage: usageOf(result),
+  };
+}
+
+function chunk(turn: PreparedTurn, request: ChatRequest, choices: unknown[], extra: Record<string, unknown> = {}): string {
+  const body = { id: turn.completionId, object: 'chat.completion.chunk', created: turn.createdUnix, model: request.model, choices, chatSessionId: turn.session.id, ...extra };
+  return `data: ${JSON.stringify(body)}\n\n`;
+}
+
+/**
+ * Server-Sent Events in the `chat.completion.chunk` format, ending with `data: [DONE]`. Every chunk
+ * carries `chatSessionId` (the `X-Chat-Session-ID` response header has it too). A failure after the
+ * first byte cannot change the status any more: it is sent as an `error` event before `[DONE]`.
+ */
+export async function* sseStream(turn: PreparedTurn, request: ChatRequest, run: AsyncGenerator<TurnEvent, TurnResult>, logger: Logger): AsyncIterable<string> {
+  yield chunk(turn, request, [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }]);
+  try {
+    let step = await run.next();
+    while (!step.done) {
+      yield chunk(turn, request, [{ index: 0, delta: { content: step.value.delta }, finish_reason: null }]);
+      step = await run.next();
+    }
+    yield chunk(turn, request, [{ index: 0, delta: {}, finish_reason: finishReasonOf(step.value.stopReason) }]);
+    if (request.streamUsage) yield chunk(turn, request, [], { usage: usageOf(step.value) });
+  } catch (err) {
+    logger.error('chat stream failed after the first byte', err as Error);
+    yield `data: ${JSON.stringify({ error: { message: 'The model failed while streaming; retry the request', type: 'server_error' } })}\n\n`;
+  }
+  yield 'data: [DONE]\n\n';
+}
