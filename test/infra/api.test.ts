@@ -53,6 +53,20 @@ describe('REST API from the route table', () => {
     expect(fn.props.Timeout).toBe(route.timeoutSeconds ?? 10);
   });
 
+  it('streams the routes marked stream (Lambda response streaming), and only those', () => {
+    for (const route of ROUTES) {
+      const method = methodFor(route);
+      if (route.stream) {
+        expect(method.Integration.ResponseTransferMode).toBe('STREAM');
+        expect(JSON.stringify(method.Integration.Uri)).toContain('/response-streaming-invocations');
+      } else {
+        expect(method.Integration.ResponseTransferMode).toBeUndefined();
+        expect(JSON.stringify(method.Integration.Uri)).toContain('2015-03-31/functions/');
+      }
+    }
+    expect(ROUTES.filter((r) => r.stream).map((r) => r.id)).toEqual(['chatCompletionsCreate']);
+  });
+
   it('gives every route a function of its own', () => {
     const targets = methods.map((m) => JSON.stringify(m.Properties!.Integration.Uri));
     expect(new Set(targets).size).toBe(ROUTES.length);
@@ -110,7 +124,11 @@ describe('function defaults', () => {
     expect(fn.TracingConfig).toEqual({ Mode: 'Active' });
     expect(fn.LoggingConfig.LogGroup).toEqual({ Ref: expect.any(String) });
     const names = Object.keys(fn.Environment.Variables);
-    expect(names).toEqual(expect.arrayContaining([...Object.values(ENV), 'NODE_OPTIONS']));
+    // The OpenAI-compatible endpoint is optional per stage; its key is never put in the environment.
+    const required = Object.values(ENV).filter((n) => n !== ENV.openAiBaseUrl && n !== ENV.openAiApiKey);
+    expect(names).toEqual(expect.arrayContaining([...required, 'NODE_OPTIONS']));
+    expect(names).not.toContain(ENV.openAiApiKey);
+    expect(fn.Environment.Variables[ENV.bedrockEnabled]).toBe('true');
     expect(fn.Environment.Variables.NODE_OPTIONS).toBe('--enable-source-maps');
   });
 
@@ -140,6 +158,7 @@ describe('grants become IAM permissions', () => {
     expect(actions.has('sqs:SendMessage')).toBe(route.grants.some((g) => g === 'jobs:send' || g === 'webhooks:send'));
     expect(actions.has('s3:GetObject')).toBe(route.grants.includes('bucket:read'));
     expect(actions.has('s3:PutObject')).toBe(route.grants.includes('bucket:write'));
+    expect(actions.has('bedrock:InvokeModelWithResponseStream')).toBe(route.grants.includes('model:invoke'));
     expect([...actions].some((a) => a.endsWith('*'))).toBe(false);
   });
 });
