@@ -1,0 +1,86 @@
+/**
+ * POST /api/v1/chat/completions with the offline model on the local platform: the platform's own time
+ * per turn (p50/p99), the time to the first streamed byte, and how both change from a new session to a
+ * session with 200 earlier messages (loaded as history on every turn).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Logger } from '@aws-lambda-powertools/logger';
+import { startPlatform } from '../functions/local/platform';
+import { percentile, table } from './stats';
+
+const TURNS = 60;
+
+export async function benchChatTurns(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'platform-bench-'));
+  const p = await startPlatform({ dataDir, persist: false, timers: false, seed: false, logger: new Logger({ logLevel: 'SILENT' }) });
+  const admin = async (method: string, path: string, body: unknown, contentType = 'application/json') => {
+    const res = await fetch(`${p.baseUrl}/admin/v1${path}`, {
+      method,
+      headers: { Authorization: `Bearer ${p.adminToken}`, 'Content-Type': contentType },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    return ((await res.json()) as { data: Record<string, unknown> }).data;
+  };
+  try {
+    const org = await admin('POST', '/orgs', { name: 'bench', plan: 'paid' });
+    const app = await admin('POST', `/orgs/${String(org.id)}/apps`, { name: 'Bench Bot' });
+    const history = Array.from({ length: 200 }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: `earlier message ${i} `.repeat(8), createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString() }));
+    const imported = await admin('POST', `/apps/${String(app.id)}/imports`, JSON.stringify({ session: { title: 'long', startedAt: '2026-01-01T00:00:00Z' }, consumer: null, messages: history }), 'application/x-ndjson');
+    const longSession = (imported.sessionIds as string[])[0]!;
+    let key = '';
+    let used = 100;
+    const nextKey = async () => {
+      if (used >= 100) {
+        key = String((await admin('POST', `/apps/${String(app.id)}/chat-keys`, {})).key);
+        used = 0;
+      }
+      used++;
+      return key;
+    };
+    const turn = async (stream: boolean, sessionId?: string) => {
+      const t0 = performance.now();
+      const res = await fetch(`${p.baseUrl}/api/v1/chat/completions`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${await nextKey()}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ model: app.appNameId, messages: [{ role: 'user', content: 'How are my orders doing today?' }], stream, ...(sessionId ? { chatSessionId: sessionId } : {}) }),
+      });
+      const reader = res.body!.getReader();
+      const first = await reader.read();
+      const ttfb = performance.now() - t0;
+      let done = first.done;
+      while (!done) done = (await reader.read()).done;
+      if (res.status !== 200) throw new Error(`unexpected ${res.status}`);
+      return { ttfb, total: performance.now() - t0 };
+    };
+    // Warm-up: JIT, connection pools and the cursor/credential caches, outside the samples.
+    for (let i = 0; i < 20; i++) await turn(i % 2 === 0);
+    const rows: Record<string, string | number>[] = [];
+    for (const [label, session] of [['new session', undefined], ['200 earlier messages', longSession]] as const) {
+      const plain: number[] = [];
+      const firstByte: number[] = [];
+      const streamed: number[] = [];
+      for (let i = 0; i < TURNS; i++) plain.push((await turn(false, session)).total);
+      for (let i = 0; i < TURNS; i++) {
+        const r = await turn(true, session);
+        firstByte.push(r.ttfb);
+        streamed.push(r.total);
+      }
+      rows.push({
+        session: label,
+        turns: TURNS,
+        'turn p50 ms': percentile(plain, 50).toFixed(1),
+        'turn p99 ms': percentile(plain, 99).toFixed(1),
+        'first byte p50 ms': percentile(firstByte, 50).toFixed(1),
+        'first byte p99 ms': percentile(firstByte, 99).toFixed(1),
+        'stream total p50 ms': percentile(streamed, 50).toFixed(1),
+      });
+    }
+    table(rows);
+    console.log('\nThe session with history grows by two messages per turn (from 200 to ~440 over the run).');
+  } finally {
+    await p.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
