@@ -12,6 +12,7 @@ import type { UsageRow } from '../domain/usage';
 import type { Deps, KeysetPage, KeysetWindow } from '../ports';
 
 type ExportDeps = Pick<Deps, 'exportReader' | 'keys' | 'clock' | 'settings'>;
+type SessionExportDeps = ExportDeps & Pick<Deps, 'apps'>;
 
 export interface ExportPage<T> {
   readonly rows: T[];
@@ -46,7 +47,10 @@ export interface SessionFilters {
 }
 
 /** GET /sessions: the org's sessions by (last_activity_at, id) descending. */
-export function exportSessions(deps: ExportDeps, input: { orgId: string; limit: number; cursor?: string } & SessionFilters): Promise<ExportPage<Session>> {
+export async function exportSessions(
+  deps: SessionExportDeps,
+  input: { orgId: string; limit: number; cursor?: string } & SessionFilters,
+): Promise<ExportPage<Session>> {
   const binding: CursorBinding = {
     endpoint: 'sessions',
     orgId: input.orgId,
@@ -57,6 +61,12 @@ export function exportSessions(deps: ExportDeps, input: { orgId: string; limit: 
       started_before: input.startedBeforeUs ?? null,
     },
   };
+  // An app of another org (or none) answers an empty page without reading its partition: the app index
+  // is not keyed by org, and a post-filtered read of a foreign partition would hand back has_more and
+  // a cursor holding a position (time and session id) of that org.
+  if (input.appId !== undefined && (await deps.apps.get(input.appId))?.orgId !== input.orgId) {
+    return listKeyset(deps, binding, input, async (window) => ({ rows: [], hasMore: false, ...(window.after ? { last: window.after } : {}) }));
+  }
   return listKeyset(deps, binding, { ...input, ...(input.updatedAfterUs !== undefined ? { lowerUs: input.updatedAfterUs } : {}) }, (window) =>
     deps.exportReader.sessions(input.orgId, window, {
       ...(input.appId !== undefined ? { appId: input.appId } : {}),

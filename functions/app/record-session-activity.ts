@@ -48,6 +48,8 @@ export async function startSession(
     touchedAtUs: now,
   };
   await deps.sessions.create(session);
+  // A create that committed late would sit below a checkpoint a reader took meanwhile (DESIGN.md §3).
+  await retouchIfSlow(deps, session.id, now);
   return session;
 }
 
@@ -118,8 +120,12 @@ export async function deleteMessage(deps: ActivityDeps, input: { sessionId: stri
   await retouchIfSlow(deps, input.sessionId, stamp);
 }
 
-/** A metadata change: the new title lands in the same write as the touch. */
+/**
+ * A metadata change: the new title lands in the same write as the touch, and a touch that committed
+ * more than half the visibility delay after its stamp is followed by a fresh one, as for every sequence.
+ */
 export async function renameSession(deps: ActivityDeps, input: { sessionId: string; title: string }): Promise<void> {
   const stamp = deps.clock.nowUs();
   if (!(await deps.sessions.touch(input.sessionId, stamp, undefined, { title: input.title }))) throw notFound('Session not found');
+  await retouchIfSlow(deps, input.sessionId, stamp);
 }

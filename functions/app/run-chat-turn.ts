@@ -20,6 +20,7 @@ type ChatDeps = Pick<Deps, 'apps' | 'sessions' | 'consumers' | 'usage' | 'ids' |
 export const MAX_MODEL_CALLS = 6;
 export const USAGE_SOURCE = 'api';
 export const SESSION_SOURCE = 'API';
+const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface PreparedTurn {
   readonly session: Session;
@@ -70,21 +71,25 @@ export async function prepareChatTurn(deps: ChatDeps, input: { principal: ChatPr
   const cap = app.settings.monthlyUsageCapUsd !== null ? parseUsd(app.settings.monthlyUsageCapUsd) : undefined;
   if (cap !== undefined && spend >= cap) throw new DomainError('payment_required', "Usage cap reached: the app's monthly usage cap is used up");
 
+  const zdr = app.settings.zeroDataRetention;
   let session: Session;
   let created = false;
   if (sessionId !== undefined) {
-    const found = await deps.sessions.get(sessionId);
+    // Session ids are UUIDs: anything else names no session, and never reaches DynamoDB as a key.
+    const found = SESSION_ID.test(sessionId) ? await deps.sessions.get(sessionId) : undefined;
     if (!found || found.appId !== app.id) throw notFound('Chat session not found');
     session = found;
   } else {
     const firstUser = request.messages.find((m) => m.role === 'user')?.content ?? '';
-    session = await startSession(deps, { appId: app.id, title: firstUser.slice(0, 80), source: SESSION_SOURCE });
+    // The title would be message text: a Zero Data Retention app keeps none.
+    session = await startSession(deps, { appId: app.id, title: zdr ? '' : firstUser.slice(0, 80), source: SESSION_SOURCE });
     created = true;
   }
   const variables = await deps.variables.merge(session.id, request.variables);
 
-  const history = created ? [] : await deps.sessions.listMessages(session.id);
-  const newMessages = newTurnMessages(request.messages, !created);
+  // A Zero Data Retention session has no stored transcript: the history the client resends is the context.
+  const history = created || zdr ? [] : await deps.sessions.listMessages(session.id);
+  const newMessages = newTurnMessages(request.messages, !created && !zdr);
   const all = [...history, ...newMessages];
   const system = all.filter((m) => m.role === 'system').map((m) => m.content);
   const context: ModelMessage[] = all

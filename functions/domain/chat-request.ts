@@ -1,10 +1,10 @@
 /**
  * The chat-completion request of area B, validated in the spec's order: (1) `model` is a string,
- * (2) `messages` is a non-empty array of { role, content: string }; (3) the app lookup happens in the
- * use case; (4) `variables` within their limits; (5) `files` references. Every violation is a 400 with
- * a message that names the field; no parameter is silently ignored.
+ * (2) `messages` is a non-empty array of { role, content: string }; (3) `model` names the key's app,
+ * else 404; (4) `variables` within their limits; (5) `files` references. Every other violation is a 400
+ * with a message that names the field; no parameter is silently ignored.
  */
-import { badRequest } from './errors';
+import { badRequest, notFound } from './errors';
 import type { MessageRole } from './session';
 
 export interface ChatMessageInput {
@@ -46,8 +46,12 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** Rules 1 and 2, then the shape of every other field. `model` existence (rule 3) is the use case's. */
-export function parseChatRequest(body: Record<string, unknown>): ChatRequest {
+/**
+ * Rules 1 to 3, then the shape of every other field (rules 4 and 5 included). `appNameId` is the app
+ * the API key belongs to: a key reaches only its own app, so any other `model` names no app (404), and
+ * that answer comes before any variable or file rule is looked at.
+ */
+export function parseChatRequest(body: Record<string, unknown>, appNameId: string): ChatRequest {
   if (typeof body.model !== 'string') throw badRequest('model must be a string');
   const messages = body.messages;
   if (!Array.isArray(messages) || messages.length === 0) throw badRequest('messages must be a non-empty array');
@@ -62,6 +66,7 @@ export function parseChatRequest(body: Record<string, unknown>): ChatRequest {
     if (extra.length) throw badRequest(`messages[${i}] has unsupported fields: ${extra.join(', ')}`);
     return { role: m.role as MessageRole, content: m.content };
   });
+  if (body.model !== appNameId) throw notFound(`Model not found: ${body.model.slice(0, 200)}`);
   const unknown = Object.keys(body).filter((k) => !KNOWN_FIELDS.has(k));
   if (unknown.length) throw badRequest(`Unsupported parameter${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`);
   if (body.stream !== undefined && typeof body.stream !== 'boolean') throw badRequest('stream must be a boolean');

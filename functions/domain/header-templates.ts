@@ -14,7 +14,9 @@ export function renderHeaders(templates: Readonly<Record<string, string>>, varia
       if (found === undefined) missing = true;
       return found ?? '';
     });
-    if (missing || /[\r\n\0]/.test(value)) continue;
+    // CR, LF and NUL would split or end the header; characters above U+00FF are not a header value at
+    // all (fetch refuses the whole request over them).
+    if (missing || /[\r\n\0]|[^\u0000-\u00ff]/.test(value)) continue;
     out[name] = value;
   }
   return out;

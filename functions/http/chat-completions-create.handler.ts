@@ -12,8 +12,8 @@ import { lambdaStreamHandler } from './lambda';
  */
 export const createHandler = (deps: HttpDeps) =>
   httpRoute('chatCompletionsCreate', deps, async (req) => {
-    if (!/^application\/json\b/i.test(req.header('content-type') ?? '')) throw badRequest('Content-Type must be application/json');
-    const request = parseChatRequest(req.jsonBody());
+    if (!/^application\/json\s*(;|$)/i.test(req.header('content-type') ?? '')) throw badRequest('Content-Type must be application/json');
+    const request = parseChatRequest(req.jsonBody(), req.chat!.app.appNameId);
     const headerSessionId = req.header('x-chat-session-id');
     const input = { principal: req.chat!, request };
     const turn = await prepareChatTurn(deps, { ...input, ...(headerSessionId !== undefined ? { headerSessionId } : {}) });

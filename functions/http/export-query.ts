@@ -28,5 +28,8 @@ export function exportQuery(req: HttpRequest, allowed: readonly string[], nowUs:
 export function pagedExportQuery(req: HttpRequest, allowed: readonly string[], nowUs: Micros) {
   const q = exportQuery(req, ['limit', 'cursor', ...allowed], nowUs);
   const limit = parseLimit(q.params.limit);
-  return { params: q.params, limit: limit.limit, headers: { ...q.headers, ...limit.headers } };
+  // Both notices can apply at once: Warning is a list header, so neither may overwrite the other.
+  const warnings = [q.headers.Warning, limit.headers.Warning].filter((w): w is string => w !== undefined);
+  const headers = { ...q.headers, ...limit.headers, ...(warnings.length ? { Warning: warnings.join(', ') } : {}) };
+  return { params: q.params, limit: limit.limit, headers };
 }

@@ -32,7 +32,8 @@ export const appSettingsPatch = z
           .object({
             name: z.string().min(1).max(64),
             url: z.string().url().max(2048),
-            headers: z.record(z.string().max(128), z.string().max(4096)).default({}),
+            // HTTP token characters only: an invalid name would fail every turn of the app.
+            headers: z.record(z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,128}$/, 'must be an HTTP header name'), z.string().max(4096)).default({}),
           })
           .strict(),
       )

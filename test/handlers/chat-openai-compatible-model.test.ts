@@ -1,0 +1,116 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { COMPLETIONS, ScriptedTools, chat, chatWorld, patchSettings, sseData, turn, type ChatWorld } from '../support/chat';
+import { startFakeOpenAiServer, type FakeOpenAiServer } from '../support/fake-openai-server';
+import { startTestPlatform, type TestPlatform } from '../support/platform';
+
+const answer = (content: string | null, extra: Record<string, unknown> = {}, usage = { prompt_tokens: 11, completion_tokens: 4 }) => ({
+  id: 'chatcmpl-up',
+  object: 'chat.completion',
+  created: 1,
+  model: 'test-model',
+  choices: [{ index: 0, message: { role: 'assistant', content, ...extra }, finish_reason: extra.tool_calls ? 'tool_calls' : 'stop' }],
+  usage,
+});
+const chunk = (delta: unknown, finish_reason: string | null = null) => ({ id: 'chatcmpl-up', object: 'chat.completion.chunk', created: 1, model: 'test-model', choices: [{ index: 0, delta, finish_reason }] });
+
+describe('an app whose model is openai:<model>, end to end', () => {
+  let upstream: FakeOpenAiServer;
+  let p: TestPlatform;
+  let w: ChatWorld;
+  beforeAll(async () => {
+    upstream = await startFakeOpenAiServer();
+    p = await startTestPlatform({ visibilityDelayMs: 0, openAiBaseUrl: upstream.baseUrl, openAiApiKey: 'sk-upstream', tools: new ScriptedTools() });
+    w = await chatWorld(p);
+    await patchSettings(p, w.appId, { model: 'openai:test-model' });
+  });
+  afterAll(async () => {
+    await p.stop();
+    await upstream.close();
+  });
+  beforeEach(() => {
+    upstream.requests.length = 0;
+  });
+
+  const usage = async (sessionId: string) => {
+    const res = await p.call('GET', '/api/v1/org/usage', { token: w.orgKey });
+    return (res.body.data as { session_id: string; model: string; input_tokens: number; output_tokens: number; cost_usd: string }[]).filter((r) => r.session_id === sessionId);
+  };
+
+  it('sends the conversation to the configured endpoint and answers with its reply', async () => {
+    upstream.reply({ kind: 'json', body: answer('Hi from upstream') });
+    const a = await turn(p, w, [
+      { role: 'system', content: 'Be brief.' },
+      { role: 'user', content: 'Hello' },
+    ], { temperature: 0.1 });
+    expect(upstream.requests).toHaveLength(1);
+    expect(upstream.requests[0]!.url).toBe('/v1/chat/completions');
+    expect(upstream.requests[0]!.headers.authorization).toBe('Bearer sk-upstream');
+    expect(upstream.requests[0]!.body).toEqual({
+      model: 'test-model',
+      messages: [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: 'Hello' },
+      ],
+      temperature: 0.1,
+    });
+    // The platform's own shape: the app's appNameId as model, the platform's session and usage.
+    expect(a.choices).toEqual([{ index: 0, message: { role: 'assistant', content: 'Hi from upstream' }, finish_reason: 'stop' }]);
+    expect(a.usage).toEqual({ prompt_tokens: 11, completion_tokens: 4, total_tokens: 15 });
+    expect(await usage(a.chatSessionId)).toEqual([expect.objectContaining({ model: 'test-model', input_tokens: 11, output_tokens: 4, cost_usd: '0.00' })]);
+
+    // A continued session sends the stored history upstream.
+    upstream.reply({ kind: 'json', body: answer('Second answer') });
+    await turn(p, w, 'And now?', { chatSessionId: a.chatSessionId });
+    expect(upstream.requests[1]!.body.messages).toEqual([
+      { role: 'system', content: 'Be brief.' },
+      { role: 'user', content: 'Hello' },
+      { role: 'assistant', content: 'Hi from upstream' },
+      { role: 'user', content: 'And now?' },
+    ]);
+  });
+
+  it('streams the upstream deltas through', async () => {
+    upstream.reply({ kind: 'sse', events: [chunk({ role: 'assistant', content: '' }), chunk({ content: 'Up' }), chunk({ content: 'stream' }), chunk({}, 'stop'), { ...chunk({}), choices: [], usage: { prompt_tokens: 5, completion_tokens: 2 } }] });
+    const res = await fetch(`${p.baseUrl}${COMPLETIONS}`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${w.chatKey}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ model: w.appNameId, messages: [{ role: 'user', content: 'stream please' }], stream: true, stream_options: { include_usage: true } }),
+    });
+    expect(res.status).toBe(200);
+    const data = sseData(await res.text());
+    const chunks = data.slice(0, -1).map((d) => JSON.parse(d));
+    expect(chunks.map((c) => c.choices[0]?.delta.content ?? '').join('')).toBe('Upstream');
+    expect(chunks.at(-1).usage).toEqual({ prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 });
+    expect(upstream.requests[0]!.body).toMatchObject({ model: 'test-model', stream: true, stream_options: { include_usage: true } });
+  });
+
+  it('runs the tool loop with the upstream model: a tool call, the result sent back, then the answer', async () => {
+    const t = await chatWorld(p);
+    await patchSettings(p, t.appId, { model: 'openai:test-model', mcpConnections: [{ name: 'crm', url: 'http://127.0.0.1:9/mcp', headers: {} }] });
+    upstream.reply(
+      { kind: 'json', body: answer(null, { tool_calls: [{ id: 'call_up_1', type: 'function', function: { name: 'lookup_order', arguments: '{"orderId":"42"}' } }] }, { prompt_tokens: 20, completion_tokens: 5 }) },
+      { kind: 'json', body: answer('Order 42 has shipped.', {}, { prompt_tokens: 30, completion_tokens: 6 }) },
+    );
+    const res = await chat(p, t.chatKey, { model: t.appNameId, messages: [{ role: 'user', content: 'Where is order 42?' }] });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.choices[0].message.content).toBe('Order 42 has shipped.');
+    expect(res.body.usage).toEqual({ prompt_tokens: 50, completion_tokens: 11, total_tokens: 61 });
+    expect(upstream.requests).toHaveLength(2);
+    expect(upstream.requests[0]!.body.tools.map((x: { function: { name: string } }) => x.function.name)).toEqual(['lookup_order', 'broken_tool']);
+    expect(upstream.requests[1]!.body.messages.slice(1)).toEqual([
+      { role: 'assistant', content: null, tool_calls: [{ id: 'call_up_1', type: 'function', function: { name: 'lookup_order', arguments: '{"orderId":"42"}' } }] },
+      { role: 'tool', tool_call_id: 'call_up_1', content: 'Order 42: shipped' },
+    ]);
+    const messages = await p.call('GET', `/api/v1/org/sessions/${res.body.chatSessionId}/messages?include=tool_details`, { token: t.orgKey });
+    expect(messages.body.data.messages[1].tools).toEqual([{ id: 'call_up_1', name: 'lookup_order', type: 'tool', success: true }]);
+    const rows = (await p.call('GET', '/api/v1/org/usage', { token: t.orgKey })).body.data;
+    expect(rows.map((r: { input_tokens: number }) => r.input_tokens).sort()).toEqual([20, 30]);
+  });
+
+  it('answers a generic 500 when the upstream fails, without its details', async () => {
+    upstream.reply({ kind: 'error', status: 502, body: '{"error":{"message":"upstream secret detail"}}' });
+    const res = await chat(p, w.chatKey, { model: w.appNameId, messages: [{ role: 'user', content: 'hi' }] });
+    expect(res.status).toBe(500);
+    expect(res.body).toEqual({ error: 'Internal server error' });
+  });
+});
