@@ -5,13 +5,14 @@
 import { benchChatTurns } from './chat-turns.bench';
 import { benchOrgApps } from './org-apps.bench';
 import { benchOrgSessions } from './org-sessions.bench';
+import { benchWebhookFanout } from './webhook-fanout.bench';
 
 process.env.POWERTOOLS_LOG_LEVEL ??= 'SILENT';
 process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 const only = process.argv[2];
-const suites: Record<string, () => Promise<void>> = { 'org-apps': benchOrgApps, 'org-sessions': benchOrgSessions, 'chat-turns': benchChatTurns };
+const suites: Record<string, () => Promise<void>> = { 'org-apps': benchOrgApps, 'org-sessions': benchOrgSessions, 'chat-turns': benchChatTurns, 'webhook-fanout': benchWebhookFanout };
 if (only && !(only in suites)) throw new Error(`unknown suite ${only}: one of ${Object.keys(suites).join(', ')}`);
 
 for (const [name, run] of Object.entries(suites)) {

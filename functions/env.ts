@@ -10,6 +10,10 @@ export const ENV = {
   tableName: 'TABLE_NAME',
   bucketName: 'BUCKET_NAME',
   jobsQueueUrl: 'JOBS_QUEUE_URL',
+  /** Set only on functions granted `webhooks:send`. */
+  webhooksQueueUrl: 'WEBHOOKS_QUEUE_URL',
+  /** Set only on functions granted `secrets:seal` or `secrets:open`. */
+  webhookSecretsKeyArn: 'WEBHOOK_SECRETS_KEY_ARN',
   visibilityDelayMs: 'VISIBILITY_DELAY_MS',
   anonRetentionDays: 'ANON_RETENTION_DAYS',
   emptySessionMaxAgeHours: 'EMPTY_SESSION_MAX_AGE_HOURS',
@@ -28,6 +32,8 @@ export const envSchema = z.object({
   [ENV.tableName]: z.string().min(1),
   [ENV.bucketName]: z.string().min(1),
   [ENV.jobsQueueUrl]: z.url(),
+  [ENV.webhooksQueueUrl]: z.url().optional(),
+  [ENV.webhookSecretsKeyArn]: z.string().startsWith('arn:').optional(),
   [ENV.visibilityDelayMs]: z.coerce.number().int().min(0),
   [ENV.anonRetentionDays]: positiveInt,
   [ENV.emptySessionMaxAgeHours]: positiveInt,
@@ -40,6 +46,9 @@ export const envSchema = z.object({
 });
 
 export type EnvVars = z.infer<typeof envSchema>;
+
+/** Variables a grant sets (lib/constructs/app-function.ts), present only on the functions that hold it. */
+export const GRANT_SCOPED_ENV: readonly string[] = [ENV.webhooksQueueUrl, ENV.webhookSecretsKeyArn];
 
 /** Defaults an operator may override; the CDK stage and the local process start from these. */
 export const ENV_DEFAULTS = {

@@ -15,7 +15,18 @@ export type Area = 'export' | 'chat' | 'acp' | 'releaseNotes' | 'admin';
 export type AuthKind = 'orgKey' | 'chatKey' | 'acpKey' | 'signingSecret' | 'public' | 'iam';
 
 /** What a route's function may touch. The API stack turns each grant into IAM permissions plus env. */
-export type Grant = 'table:read' | 'table:write' | 'bucket:read' | 'bucket:write' | 'jobs:send' | 'webhooks:send' | 'model:invoke';
+export type Grant =
+  | 'table:read'
+  | 'table:write'
+  | 'bucket:read'
+  | 'bucket:write'
+  | 'jobs:send'
+  | 'webhooks:send'
+  | 'model:invoke'
+  /** Encrypt webhook signing secrets with the stage's KMS key (purpose-bound encryption context). */
+  | 'secrets:seal'
+  /** Decrypt them, for signing deliveries. */
+  | 'secrets:open';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
@@ -49,6 +60,7 @@ export interface RouteDef {
 const ADMIN = '/admin/v1';
 const CHAT = '/api/v1/chat';
 const ORG = '/api/v1/org';
+const RELEASE_NOTES = '/api/v1/release-notes';
 
 export const ROUTES: readonly RouteDef[] = [
   // Area A: Org Export API
@@ -60,6 +72,13 @@ export const ROUTES: readonly RouteDef[] = [
 
   // Area B: Chat Completions API
   { id: 'chatCompletionsCreate', method: 'POST', path: `${CHAT}/completions`, handler: 'chat-completions-create', area: 'chat', auth: 'chatKey', rateLimit: 'chatKey', grants: ['table:read', 'table:write', 'model:invoke'], timeoutSeconds: 300, memoryMb: 1024, stream: true },
+
+  // Area D: release-notes feed and webhook subscriptions (public; list, delete and the delivery log take the subscription's secret)
+  { id: 'releaseNotesFeed', method: 'GET', path: `${RELEASE_NOTES}/feed`, handler: 'release-notes-feed', area: 'releaseNotes', auth: 'public', rateLimit: 'releaseNotesIp', grants: ['table:read', 'table:write'] },
+  { id: 'releaseNotesSubscriptionCreate', method: 'POST', path: `${RELEASE_NOTES}/subscriptions`, handler: 'release-notes-subscription-create', area: 'releaseNotes', auth: 'public', rateLimit: 'releaseNotesIp', grants: ['table:read', 'table:write', 'webhooks:send', 'secrets:seal'] },
+  { id: 'releaseNotesSubscriptionsList', method: 'GET', path: `${RELEASE_NOTES}/subscriptions`, handler: 'release-notes-subscriptions-list', area: 'releaseNotes', auth: 'signingSecret', rateLimit: 'releaseNotesIp', grants: ['table:read', 'table:write'] },
+  { id: 'releaseNotesSubscriptionDelete', method: 'DELETE', path: `${RELEASE_NOTES}/subscriptions/{subscriptionId}`, handler: 'release-notes-subscription-delete', area: 'releaseNotes', auth: 'signingSecret', rateLimit: 'releaseNotesIp', grants: ['table:read', 'table:write'] },
+  { id: 'releaseNotesDeliveriesList', method: 'GET', path: `${RELEASE_NOTES}/subscriptions/{subscriptionId}/deliveries`, handler: 'release-notes-deliveries-list', area: 'releaseNotes', auth: 'signingSecret', rateLimit: 'releaseNotesIp', grants: ['table:read', 'table:write'] },
 
   // Admin API (DESIGN.md §6)
   { id: 'adminOrgCreate', method: 'POST', path: `${ADMIN}/orgs`, handler: 'admin-org-create', area: 'admin', auth: 'iam', rateLimit: 'none', grants: ['table:write'] },
@@ -75,5 +94,6 @@ export const ROUTES: readonly RouteDef[] = [
   { id: 'adminImportCreate', method: 'POST', path: `${ADMIN}/apps/{appId}/imports`, handler: 'admin-import-create', area: 'admin', auth: 'iam', rateLimit: 'none', grants: ['table:read', 'table:write'], timeoutSeconds: 29 },
   { id: 'adminSessionDelete', method: 'DELETE', path: `${ADMIN}/sessions/{sessionId}`, handler: 'admin-session-delete', area: 'admin', auth: 'iam', rateLimit: 'none', grants: ['table:read', 'table:write'] },
   { id: 'adminConsumerDelete', method: 'DELETE', path: `${ADMIN}/consumers/{consumerId}`, handler: 'admin-consumer-delete', area: 'admin', auth: 'iam', rateLimit: 'none', grants: ['table:read', 'table:write'], timeoutSeconds: 29 },
+  { id: 'adminReleasePeriodPublish', method: 'POST', path: `${ADMIN}/release-notes/periods`, handler: 'admin-release-period-publish', area: 'admin', auth: 'iam', rateLimit: 'none', grants: ['table:read', 'table:write', 'webhooks:send'] },
   { id: 'adminJobRun', method: 'POST', path: `${ADMIN}/jobs/{jobName}/runs`, handler: 'admin-job-run', area: 'admin', auth: 'iam', rateLimit: 'none', grants: ['table:read', 'table:write', 'jobs:send'], timeoutSeconds: 29 },
 ];

@@ -5,14 +5,22 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import { CryptoIds } from './adapters/crypto-ids';
-import { createDocumentClient, createSqsClient, type AwsClientOptions } from './adapters/aws-clients';
+import { createDocumentClient, createKmsClient, createSqsClient, type AwsClientOptions } from './adapters/aws-clients';
 import { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
 import { DynamoAppStore } from './adapters/dynamo-app-store';
 import { DynamoBillingStore } from './adapters/dynamo-billing-store';
 import { DynamoSessionVariableStore } from './adapters/dynamo-session-variable-store';
 import { McpToolGateway } from './adapters/mcp-tool-gateway';
 import { ConfiguredModelCatalog } from './adapters/model-catalog';
+import { DnsHostResolver } from './adapters/dns-host-resolver';
 import { DynamoConsumerStore } from './adapters/dynamo-consumer-store';
+import { DynamoDeliveryLog } from './adapters/dynamo-delivery-log';
+import { DynamoReleaseNoteStore } from './adapters/dynamo-release-note-store';
+import { DynamoSubscriptionStore } from './adapters/dynamo-subscription-store';
+import { FileSecretSealer } from './adapters/file-secret-sealer';
+import { KmsSecretSealer } from './adapters/kms-secret-sealer';
+import { SqsWebhookQueue } from './adapters/sqs-webhook-queue';
+import { UndiciWebhookSender } from './adapters/undici-webhook-sender';
 import { DynamoCredentialStore } from './adapters/dynamo-credential-store';
 import { DynamoExportReader } from './adapters/dynamo-export-reader';
 import { DynamoKeyMaterial } from './adapters/dynamo-key-material';
@@ -25,7 +33,7 @@ import { SqsJobQueue } from './adapters/sqs-job-queue';
 import { SystemClock } from './adapters/system-clock';
 import { ENV, envSchema, type EnvVars } from './env';
 import type { HttpDeps } from './http/kit';
-import type { Clock, IdGenerator, ToolGateway } from './ports';
+import type { Clock, HostResolver, IdGenerator, ToolGateway, WebhookNetworkPolicy } from './ports';
 
 export interface WiringOptions {
   readonly env: EnvVars;
@@ -38,6 +46,19 @@ export interface WiringOptions {
   readonly logger?: Logger;
   /** Tests may swap the MCP gateway's transport-level behaviour; production uses McpToolGateway. */
   readonly tools?: ToolGateway;
+  /**
+   * Set by the local process only: webhook secrets are sealed with AES-256-GCM under this key file
+   * instead of KMS (KMS has no embedded twin).
+   */
+  readonly secretsKeyFile?: string;
+  /** Tests answer DNS for callback hosts; production resolves with node:dns. */
+  readonly resolver?: HostResolver;
+  /**
+   * Exceptions to the webhook SSRF policy (a loopback receiver with a test CA). Only test wiring
+   * passes this; the Lambda wiring (productionDeps) and `npm start` never do, and no variable of the
+   * environment schema reaches it.
+   */
+  readonly webhookNetwork?: WebhookNetworkPolicy;
 }
 
 export type PlatformDeps = HttpDeps;
@@ -70,6 +91,16 @@ export function buildDeps(opts: WiringOptions): PlatformDeps {
     tools: opts.tools ?? new McpToolGateway(),
     variables: new DynamoSessionVariableStore(db, table),
     billing: new DynamoBillingStore(db, table),
+    releaseNotes: new DynamoReleaseNoteStore(db, table),
+    subscriptions: new DynamoSubscriptionStore(db, table),
+    deliveryLog: new DynamoDeliveryLog(db, table),
+    secrets: opts.secretsKeyFile
+      ? new FileSecretSealer(opts.secretsKeyFile)
+      : new KmsSecretSealer(createKmsClient(opts.aws ?? {}), env[ENV.webhookSecretsKeyArn]),
+    resolver: opts.resolver ?? new DnsHostResolver(),
+    webhookSender: new UndiciWebhookSender(opts.webhookNetwork?.trustedCaPem ? { trustedCaPem: opts.webhookNetwork.trustedCaPem } : {}),
+    webhookQueue: new SqsWebhookQueue(sqs, env[ENV.webhooksQueueUrl]),
+    webhookExceptions: opts.webhookNetwork?.allowAddresses ?? [],
     settings: {
       visibilityDelayMs: env[ENV.visibilityDelayMs],
       anonRetentionDays: env[ENV.anonRetentionDays],

@@ -5,12 +5,14 @@
 import type { Grant } from './routes';
 
 export interface QueueDef {
-  readonly id: 'jobs';
+  readonly id: 'jobs' | 'webhooks';
   /** Module under functions/queue, without `.handler.ts`. */
   readonly handler: string;
   readonly batchSize: number;
   readonly timeoutSeconds: number;
   readonly maxReceiveCount: number;
+  /** Concurrent invocations of the consumer (SQS event source maximum concurrency, at least 2). @default unbounded */
+  readonly maxConcurrency?: number;
   readonly grants: readonly Grant[];
 }
 
@@ -28,6 +30,10 @@ export interface ScheduleDef {
 
 export const QUEUES: readonly QueueDef[] = [
   { id: 'jobs', handler: 'jobs-worker', batchSize: 5, timeoutSeconds: 120, maxReceiveCount: 5, grants: ['table:read', 'table:write', 'jobs:send'] },
+  // Deliveries of a batch run concurrently: one 10 s attempt each, plus a fan-out message that yields
+  // with 15 s to spare. The retries of area D go through per-message delays, not through redrive.
+  // At most 50 batches at once (500 deliveries in flight) bounds the load on the table and KMS.
+  { id: 'webhooks', handler: 'webhooks-worker', batchSize: 10, timeoutSeconds: 60, maxReceiveCount: 5, maxConcurrency: 50, grants: ['table:read', 'table:write', 'webhooks:send', 'secrets:open'] },
 ];
 
 export const SCHEDULES: readonly ScheduleDef[] = [

@@ -46,6 +46,7 @@ export class ApiStack extends Stack {
       uploadsBucketName: data.uploadsBucketName,
       jobsQueue: data.jobs.queue,
       webhooksQueue: data.webhooks.queue,
+      webhookSecretsKey: data.webhookSecretsKey,
     };
 
     this.http = new HttpApi(this, 'Http', { context, routes: props.routes ?? ROUTES });
@@ -59,7 +60,7 @@ export class ApiStack extends Stack {
       context,
       queues: props.queues ?? QUEUES,
       schedules: props.schedules ?? SCHEDULES,
-      sourceQueues: { jobs: data.jobs.queue },
+      sourceQueues: { jobs: data.jobs.queue, webhooks: data.webhooks.queue },
       jobsDeadLetterQueue: data.scheduledJobsDeadLetterQueue,
     });
 

@@ -24,11 +24,6 @@ export interface QueuePair {
   readonly deadLetterQueue: sqs.Queue;
 }
 
-/**
- * Timeout of the future webhook-delivery consumer: one 10 s delivery (spec, area D) plus headroom.
- * Replaced by its QueueDef once functions/workers.ts declares the consumer.
- */
-const WEBHOOK_CONSUMER_TIMEOUT_SECONDS = 30;
 /** AWS guidance for SQS -> Lambda: visibility timeout at least six times the function timeout. */
 const VISIBILITY_FACTOR = 6;
 
@@ -41,7 +36,7 @@ export class DataStack extends Stack {
   public readonly webhooks: QueuePair;
   /** Receives schedule invocations EventBridge Scheduler could not deliver and job runs that failed. */
   public readonly scheduledJobsDeadLetterQueue: sqs.Queue;
-  /** Encrypts webhook signing secrets at rest (DESIGN.md §4); used by a later issue. */
+  /** Encrypts webhook signing secrets at rest (DESIGN.md §4): `secrets:seal` / `secrets:open` grants. */
   public readonly webhookSecretsKey: kms.Key;
 
   constructor(scope: Construct, id: string, props: DataStackProps) {
@@ -113,11 +108,7 @@ export class DataStack extends Stack {
     this.logAccessTo(this.uploadsBucket, this.uploadsBucketName, accessLogs, 'uploads/');
 
     this.jobs = this.queuePair('Jobs', queueDef('jobs'), removalPolicy);
-    this.webhooks = this.queuePair(
-      'Webhooks',
-      { timeoutSeconds: WEBHOOK_CONSUMER_TIMEOUT_SECONDS, maxReceiveCount: queueDef('jobs').maxReceiveCount },
-      removalPolicy,
-    );
+    this.webhooks = this.queuePair('Webhooks', queueDef('webhooks'), removalPolicy);
 
     this.scheduledJobsDeadLetterQueue = new sqs.Queue(this, 'ScheduledJobsDlq', {
       encryption: sqs.QueueEncryption.SQS_MANAGED,

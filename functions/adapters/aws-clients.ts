@@ -4,6 +4,7 @@
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { KMSClient } from '@aws-sdk/client-kms';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SQSClient } from '@aws-sdk/client-sqs';
 
@@ -46,4 +47,9 @@ export function createS3Client(opts: AwsClientOptions): S3Client {
 
 export function createSqsClient(opts: AwsClientOptions): SQSClient {
   return new SQSClient({ region: opts.region, endpoint: opts.endpoints?.sqs, credentials: opts.credentials });
+}
+
+/** KMS has no embedded twin: locally the webhook secrets use a key file instead (file-secret-sealer.ts). */
+export function createKmsClient(opts: AwsClientOptions): KMSClient {
+  return new KMSClient({ region: opts.region });
 }

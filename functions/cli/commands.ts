@@ -125,4 +125,12 @@ export const COMMANDS: Record<string, Record<string, Command>> = {
   job: {
     run: { routeId: 'adminJobRun', summary: 'run a scheduled job now', required: ['name'], params: { jobName: 'name' } },
   },
+  period: {
+    publish: {
+      routeId: 'adminReleasePeriodPublish',
+      summary: 'publish a release-note period from a .md (front matter) or .json file: in the feed at once, delivered to matching webhooks',
+      required: ['file'],
+      rawBody: (f) => ({ contentType: /\.json$/i.test(f.file!) ? 'application/json' : 'text/markdown', text: readFileSync(f.file!, 'utf8') }),
+    },
+  },
 };

@@ -14,6 +14,11 @@ export const RATE_LIMITS: Record<Exclude<RateLimitClass, 'none'>, RateLimit> = {
   chatKey: { limit: 120, windowMs: 60_000 },
   acpKey: { limit: 60, windowMs: 60_000 },
   acpPublicIp: { limit: 200, windowMs: 60_000 },
+  /**
+   * One window per client IP shared by the feed and every subscription route (docs/adr/0011): a feed
+   * reader polls far less than once a minute, and it bounds what one address can make the platform
+   * send (each subscription created queues up to 5 backfill deliveries).
+   */
   releaseNotesIp: { limit: 60, windowMs: 60_000 },
 };
 

@@ -36,6 +36,11 @@ function acpBody(code: ErrorCode, message: string): unknown {
   return { error: { code: code === 'plan_required' ? 'unauthorized' : code, message } };
 }
 
+/**
+ * Area D uses Area A's shape too. The spec leaves the answer to an invalid create body open: it is 400
+ * `bad_request` with a message naming the field, a refused callback address included (docs/adr/0011);
+ * a host that cannot be resolved right now is 503 `unavailable`.
+ */
 export const ERROR_BODY: Record<Area, (code: ErrorCode, message: string) => unknown> = {
   export: codeAndMessage,
   admin: codeAndMessage,

@@ -36,6 +36,8 @@ export interface HttpRequest {
   readonly principal?: OrgPrincipal;
   /** The chat API key's app and org, on `chatKey` routes. */
   readonly chat?: ChatPrincipal;
+  /** The bearer token on `signingSecret` routes (unchecked: matching it is the use case's job). */
+  readonly signingSecret?: string;
   header(name: string): string | undefined;
   /** The JSON body; malformed JSON or a non-object is a 400 of the route's area. */
   jsonBody(): Record<string, unknown>;
@@ -48,6 +50,8 @@ export interface HttpResult {
   readonly headers?: Readonly<Record<string, string>>;
   /** A streamed body (Server-Sent Events): written chunk by chunk after the status and headers. */
   readonly stream?: AsyncIterable<string>;
+  /** A non-JSON body (the RSS feed), sent as is; `headers` carries its Content-Type. */
+  readonly text?: string;
 }
 
 /** A proxy result whose body may be streamed; only routes marked `stream` return one with `stream`. */
@@ -112,6 +116,12 @@ function buildRequest(event: APIGatewayProxyEvent, correlationId: string, route:
 interface Admission {
   readonly principal?: OrgPrincipal;
   readonly chat?: ChatPrincipal;
+  readonly signingSecret?: string;
+}
+
+/** The client address API Gateway saw (the local server fills in the socket's peer the same way). */
+function clientIp(req: HttpRequest): string {
+  return req.event.requestContext?.identity?.sourceIp || 'unknown';
 }
 
 /** Authenticates by the route's auth kind and counts the request in its rate-limit window. */
@@ -136,17 +146,25 @@ async function admit(deps: HttpDeps, route: RouteDef, req: HttpRequest): Promise
     await enforceRateLimit(deps, { subject: `chatKey:${chat.keyId}`, limit: RATE_LIMITS.chatKey });
     return { chat };
   }
+  // Per-IP limits come before anything else a public route does.
+  if (route.rateLimit === 'releaseNotesIp') {
+    await enforceRateLimit(deps, { subject: `releaseNotesIp:${clientIp(req)}`, limit: RATE_LIMITS.releaseNotesIp });
+  }
+  if (route.auth === 'signingSecret') {
+    const signingSecret = bearerToken(req.header('authorization'));
+    return signingSecret !== undefined ? { signingSecret } : {};
+  }
   return {};
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * Resource ids in the path of the export and admin APIs are UUIDs: anything else names no resource
+ * Resource ids in the path of the export, release-notes and admin APIs are UUIDs: anything else names no resource
  * (404), and never reaches DynamoDB as an oversized key.
  */
 function checkPathIds(route: RouteDef, path: Readonly<Record<string, string>>): void {
-  if (route.area !== 'export' && route.area !== 'admin') return;
+  if (route.area !== 'export' && route.area !== 'admin' && route.area !== 'releaseNotes') return;
   for (const [name, value] of Object.entries(path)) {
     if (name.endsWith('Id') && !UUID.test(value)) {
       const resource = name.slice(0, -2);
@@ -178,6 +196,7 @@ export function httpRoute(routeId: string, deps: HttpDeps, fn: (req: HttpRequest
       const req: HttpRequest = { ...req0, ...admission };
       const result = await fn(req);
       if (result.stream) return { statusCode: result.status, headers: { ...base, ...(result.headers ?? {}) }, body: '', stream: result.stream };
+      if (result.text !== undefined) return { statusCode: result.status, headers: { ...base, ...(result.headers ?? {}) }, body: result.text };
       return json(result.status, result.body, { ...base, ...(result.headers ?? {}) });
     } catch (err) {
       return errorResponse(deps, route, err, base);

@@ -2,40 +2,16 @@
  * `npm start`: the local platform on http://127.0.0.1:${PORT:-3000} with data under ./.data.
  * Configuration is read from the environment (README, "Configuration").
  */
-import { ENV_DEFAULTS } from '../env';
 import { DataDirLockedError } from './lock';
+import { ConfigError, localPlatformOptions } from './main-options';
 import { startPlatform } from './platform';
-
-function intFromEnv(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0) {
-    console.error(`platform: ${name} must be a non-negative integer, got "${raw}"`);
-    process.exit(1);
-  }
-  return n;
-}
 
 async function main(): Promise<void> {
   process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
   // Versions are pinned in the lockfile; the SDK's notice about future releases is noise here.
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   process.env.POWERTOOLS_LOG_LEVEL ??= process.env.LOG_LEVEL ?? 'WARN';
-  const port = intFromEnv('PORT', 3000);
-  const platform = await startPlatform({
-    dataDir: process.env.DATA_DIR ?? '.data',
-    port,
-    host: process.env.HOST ?? '127.0.0.1',
-    persist: true,
-    timers: true,
-    seed: true,
-    visibilityDelayMs: intFromEnv('VISIBILITY_DELAY_MS', ENV_DEFAULTS.visibilityDelayMsLocal),
-    anonRetentionDays: intFromEnv('ANON_RETENTION_DAYS', ENV_DEFAULTS.anonRetentionDays),
-    emptySessionMaxAgeHours: intFromEnv('EMPTY_SESSION_MAX_AGE_HOURS', ENV_DEFAULTS.emptySessionMaxAgeHours),
-    appDeletionBatchSize: intFromEnv('APP_DELETION_BATCH_SIZE', ENV_DEFAULTS.appDeletionBatchSize),
-    ...(process.env.ADMIN_TOKEN ? { adminToken: process.env.ADMIN_TOKEN } : {}),
-  });
+  const platform = await startPlatform(localPlatformOptions(process.env));
   const demo = platform.demo!;
   console.log(
     [
@@ -72,7 +48,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  if (err instanceof DataDirLockedError) console.error(`platform: ${err.message}`);
+  if (err instanceof DataDirLockedError || err instanceof ConfigError) console.error(`platform: ${err.message}`);
   else if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') console.error(`platform: port ${process.env.PORT ?? 3000} is already in use; set PORT to another port`);
   else console.error(`platform: failed to start: ${(err as Error).stack ?? String(err)}`);
   process.exit(1);

@@ -13,7 +13,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { createS3Client, createSqsClient, type AwsClientOptions } from '../adapters/aws-clients';
 import { ENV, ENV_DEFAULTS, type EnvVars } from '../env';
 import { runJob } from '../jobs/run-job';
-import type { Clock, IdGenerator, ToolGateway } from '../ports';
+import type { Clock, HostResolver, IdGenerator, ToolGateway, WebhookNetworkPolicy } from '../ports';
 import { buildDeps, type PlatformDeps } from '../wiring';
 import { QUEUES, SCHEDULES, rateIntervalMs } from '../workers';
 import { startBackends, LOCAL_CREDENTIALS, LOCAL_REGION } from './backends';
@@ -38,8 +38,17 @@ export interface PlatformOptions {
   readonly openAiApiKey?: string;
   /** Replaces the MCP gateway (tests only). */
   readonly tools?: ToolGateway;
+  /** Answers DNS for webhook callback hosts (tests only; node:dns otherwise). */
+  readonly resolver?: HostResolver;
+  /**
+   * Exceptions to the webhook SSRF policy (tests only: a loopback receiver with a test CA).
+   * `npm start` never sets it (functions/local/main-options.ts) and no environment variable can.
+   */
+  readonly webhookNetwork?: WebhookNetworkPolicy;
   /** Run the scheduled jobs on timers (npm start); tests run them through the admin API instead. */
   readonly timers?: boolean;
+  /** Consume the queues (default). The fan-out benchmark turns it off to drive the worker itself. */
+  readonly queueRunners?: boolean;
   readonly seed?: boolean;
   readonly adminToken?: string;
   readonly clock?: Clock;
@@ -52,7 +61,7 @@ export interface RunningPlatform {
   readonly adminToken: string;
   readonly deps: PlatformDeps;
   readonly demo?: DemoCredentials;
-  /** Waits until the jobs queue has nothing visible left to handle. */
+  /** Waits until every queue has nothing visible left to handle (delayed messages are not visible yet). */
   drainQueues(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -89,6 +98,7 @@ export async function startPlatform(opts: PlatformOptions): Promise<RunningPlatf
       [ENV.tableName]: tableName,
       [ENV.bucketName]: bucketName,
       [ENV.jobsQueueUrl]: queueUrls.jobs!,
+      [ENV.webhooksQueueUrl]: queueUrls.webhooks!,
       [ENV.visibilityDelayMs]: opts.visibilityDelayMs ?? ENV_DEFAULTS.visibilityDelayMsLocal,
       [ENV.anonRetentionDays]: opts.anonRetentionDays ?? ENV_DEFAULTS.anonRetentionDays,
       [ENV.emptySessionMaxAgeHours]: opts.emptySessionMaxAgeHours ?? ENV_DEFAULTS.emptySessionMaxAgeHours,
@@ -104,6 +114,9 @@ export async function startPlatform(opts: PlatformOptions): Promise<RunningPlatf
       aws,
       adminToken,
       logger,
+      secretsKeyFile: join(dataDir, 'webhook-secrets.key'),
+      ...(opts.resolver ? { resolver: opts.resolver } : {}),
+      ...(opts.webhookNetwork ? { webhookNetwork: opts.webhookNetwork } : {}),
       ...(opts.clock ? { clock: opts.clock } : {}),
       ...(opts.ids ? { ids: opts.ids } : {}),
       ...(opts.tools ? { tools: opts.tools } : {}),
@@ -111,7 +124,7 @@ export async function startPlatform(opts: PlatformOptions): Promise<RunningPlatf
     const log = (line: object) => logger.info('local', line as Record<string, unknown>);
 
     const runners: QueueRunner[] = [];
-    for (const q of QUEUES) runners.push(await startQueueRunner(sqs, deps, q, queueUrls[q.id]!, log));
+    if (opts.queueRunners ?? true) for (const q of QUEUES) runners.push(await startQueueRunner(sqs, deps, q, queueUrls[q.id]!, log));
     cleanups.push(async () => {
       for (const r of runners) await r.stop();
     });

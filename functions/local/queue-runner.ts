@@ -2,6 +2,8 @@
  * Locally, the part of Lambda's SQS event source mapping the platform relies on: long-poll a queue,
  * hand the batch to the same queue handler module, delete what succeeded and let partial batch
  * failures come back (after a short visibility timeout here) until the redrive policy dead-letters them.
+ * A queue with `maxConcurrency` gets that many pollers (at most 8), as Lambda runs concurrent batches:
+ * a slow batch (a webhook receiver that hangs for 10 s) does not hold up the others.
  */
 import { randomUUID } from 'node:crypto';
 import { ChangeMessageVisibilityCommand, DeleteMessageCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
@@ -12,6 +14,7 @@ import type { QueueDef } from '../workers';
 type QueueHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse>;
 
 const RETRY_VISIBILITY_SECONDS = 2;
+const MAX_LOCAL_POLLERS = 8;
 
 export interface QueueRunner {
   stop(): Promise<void>;
@@ -23,8 +26,6 @@ export async function startQueueRunner(sqs: SQSClient, deps: HttpDeps, queue: Qu
   const mod = (await import(`../queue/${queue.handler}.handler.ts`)) as { createHandler: (d: HttpDeps) => QueueHandler };
   const handler = mod.createHandler(deps);
   const abort = new AbortController();
-  let idleWaiters: (() => void)[] = [];
-  let idle = false;
 
   const pollOnce = async (waitSeconds: number): Promise<number> => {
     const res = await sqs.send(
@@ -65,31 +66,42 @@ export async function startQueueRunner(sqs: SQSClient, deps: HttpDeps, queue: Qu
     return messages.length;
   };
 
-  const loop = (async () => {
-    while (!abort.signal.aborted) {
-      try {
-        const n = await pollOnce(idle ? 1 : 0);
-        idle = n === 0;
-        if (idle) {
-          for (const w of idleWaiters) w();
-          idleWaiters = [];
+  const poller = () => {
+    let idleWaiters: (() => void)[] = [];
+    let idle = false;
+    const loop = (async () => {
+      while (!abort.signal.aborted) {
+        try {
+          const n = await pollOnce(idle ? 1 : 0);
+          idle = n === 0;
+          if (idle) {
+            for (const w of idleWaiters) w();
+            idleWaiters = [];
+          }
+        } catch (err) {
+          if (abort.signal.aborted) break;
+          log({ level: 'ERROR', message: 'queue poll failed', queue: queue.id, error: String(err) });
+          await new Promise((r) => setTimeout(r, 500));
         }
-      } catch (err) {
-        if (abort.signal.aborted) break;
-        log({ level: 'ERROR', message: 'queue poll failed', queue: queue.id, error: String(err) });
-        await new Promise((r) => setTimeout(r, 500));
       }
-    }
-  })();
+    })();
+    return {
+      loop,
+      drain() {
+        idle = false;
+        return new Promise<void>((resolve) => idleWaiters.push(resolve));
+      },
+    };
+  };
+  const pollers = Array.from({ length: Math.min(queue.maxConcurrency ?? 1, MAX_LOCAL_POLLERS) }, poller);
 
   return {
     async stop() {
       abort.abort();
-      await loop;
+      await Promise.all(pollers.map((p) => p.loop));
     },
-    drain() {
-      idle = false;
-      return new Promise((resolve) => idleWaiters.push(resolve));
+    async drain() {
+      await Promise.all(pollers.map((p) => p.drain()));
     },
   };
 }

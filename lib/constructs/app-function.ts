@@ -11,6 +11,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { LogLevel, NodejsFunction, OutputFormat, SourceMapMode } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as kms from 'aws-cdk-lib/aws-kms';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { RegionInfo } from 'aws-cdk-lib/region-info';
 import { Construct } from 'constructs';
@@ -27,8 +28,8 @@ export const FUNCTION_RUNTIME = lambda.Runtime.NODEJS_22_X;
 /** CommonJS dependencies call `require`, which an ESM bundle lacks unless it is recreated. */
 const ESM_REQUIRE_SHIM = "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);";
 
-/** Not yet a name in functions/env.ts: set only on functions granted `webhooks:send`. */
-export const WEBHOOKS_QUEUE_URL_ENV = 'WEBHOOKS_QUEUE_URL';
+/** The purpose every webhook-secret ciphertext is bound to (functions/adapters/kms-secret-sealer.ts). */
+const WEBHOOK_SECRET_PURPOSE = 'webhook-signing-secret';
 
 export const SERVICE_NAME = 'platform-api';
 
@@ -48,6 +49,8 @@ export interface FunctionContext {
   readonly uploadsBucketName: string;
   readonly jobsQueue: sqs.IQueue;
   readonly webhooksQueue: sqs.IQueue;
+  /** Encrypts webhook signing secrets; reached only through the `secrets:*` grants. */
+  readonly webhookSecretsKey: kms.IKey;
 }
 
 export interface AppFunctionProps {
@@ -93,7 +96,8 @@ export class AppFunction extends Construct {
     this.role = new iam.Role(this, 'Role', { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com') });
     this.logGroup.grantWrite(this.role);
 
-    const environment: Record<Exclude<(typeof ENV)[keyof typeof ENV], typeof ENV.openAiBaseUrl | typeof ENV.openAiApiKey>, string> & Record<string, string> = {
+    type GrantScoped = typeof ENV.webhooksQueueUrl | typeof ENV.webhookSecretsKeyArn;
+    const environment: Record<Exclude<(typeof ENV)[keyof typeof ENV], typeof ENV.openAiBaseUrl | typeof ENV.openAiApiKey | GrantScoped>, string> & Record<string, string> = {
       [ENV.stage]: config.stage,
       [ENV.tableName]: table.tableName,
       [ENV.bucketName]: props.context.uploadsBucketName,
@@ -182,7 +186,13 @@ export class AppFunction extends Construct {
         return;
       case 'webhooks:send':
         this.allow(['sqs:SendMessage'], [webhooksQueue.queueArn]);
-        this.function.addEnvironment(WEBHOOKS_QUEUE_URL_ENV, webhooksQueue.queueUrl);
+        this.function.addEnvironment(ENV.webhooksQueueUrl, webhooksQueue.queueUrl);
+        return;
+      case 'secrets:seal':
+        this.allowWebhookSecrets('kms:Encrypt');
+        return;
+      case 'secrets:open':
+        this.allowWebhookSecrets('kms:Decrypt');
         return;
       case 'model:invoke':
         this.allow(['bedrock:InvokeModel', 'bedrock:InvokeModelWithResponseStream'], this.bedrockModelArns());
@@ -196,6 +206,19 @@ export class AppFunction extends Construct {
 
   private allow(actions: string[], resources: string[]): void {
     this.role.addToPrincipalPolicy(new iam.PolicyStatement({ actions, resources }));
+  }
+
+  /** One KMS action on the one key, and only for ciphertexts bound to the webhook-secret purpose. */
+  private allowWebhookSecrets(action: 'kms:Encrypt' | 'kms:Decrypt'): void {
+    const key = this.context.webhookSecretsKey;
+    this.role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        actions: [action],
+        resources: [key.keyArn],
+        conditions: { StringEquals: { 'kms:EncryptionContext:purpose': WEBHOOK_SECRET_PURPOSE } },
+      }),
+    );
+    this.function.addEnvironment(ENV.webhookSecretsKeyArn, key.keyArn);
   }
 
   /**

@@ -56,7 +56,11 @@ export class Workers extends Construct {
     // Failed records are reported individually and retried until maxReceiveCount sends them to the
     // DLQ; nothing is dropped (STYLE.md, Errors).
     fn.function.addEventSource(
-      new SqsEventSource(props.sourceQueues[def.id], { batchSize: def.batchSize, reportBatchItemFailures: true }),
+      new SqsEventSource(props.sourceQueues[def.id], {
+        batchSize: def.batchSize,
+        reportBatchItemFailures: true,
+        ...(def.maxConcurrency !== undefined ? { maxConcurrency: def.maxConcurrency } : {}),
+      }),
     );
     return { def, fn };
   }

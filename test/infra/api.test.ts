@@ -1,13 +1,14 @@
 import { existsSync } from 'node:fs';
 import { describe, it, expect } from 'vitest';
 import { Match } from 'aws-cdk-lib/assertions';
-import { ENV } from '../../functions/env';
+import { ENV, GRANT_SCOPED_ENV } from '../../functions/env';
 import { ROUTES } from '../../functions/routes';
 import { QUEUES, SCHEDULES } from '../../functions/workers';
 import { handlerEntry } from '../../lib/constructs/app-function';
-import { refId, resourcePaths, resourcesOfType, synthPlatform } from './platform-fixture';
+import type { CfnQueue } from 'aws-cdk-lib/aws-sqs';
+import { importedId, refId, resourcePaths, resourcesOfType, synthPlatform } from './platform-fixture';
 
-const { apiTemplate } = synthPlatform('prod');
+const { apiTemplate, dataTemplate, data } = synthPlatform('prod');
 const functions = resourcesOfType(apiTemplate, 'AWS::Lambda::Function');
 const methods = Object.values(resourcesOfType(apiTemplate, 'AWS::ApiGateway::Method'));
 const paths = resourcePaths(apiTemplate);
@@ -125,7 +126,7 @@ describe('function defaults', () => {
     expect(fn.LoggingConfig.LogGroup).toEqual({ Ref: expect.any(String) });
     const names = Object.keys(fn.Environment.Variables);
     // The OpenAI-compatible endpoint is optional per stage; its key is never put in the environment.
-    const required = Object.values(ENV).filter((n) => n !== ENV.openAiBaseUrl && n !== ENV.openAiApiKey);
+    const required = Object.values(ENV).filter((n) => n !== ENV.openAiBaseUrl && n !== ENV.openAiApiKey && !GRANT_SCOPED_ENV.includes(n));
     expect(names).toEqual(expect.arrayContaining([...required, 'NODE_OPTIONS']));
     expect(names).not.toContain(ENV.openAiApiKey);
     expect(fn.Environment.Variables[ENV.bedrockEnabled]).toBe('true');
@@ -159,6 +160,67 @@ describe('grants become IAM permissions', () => {
     expect(actions.has('s3:GetObject')).toBe(route.grants.includes('bucket:read'));
     expect(actions.has('s3:PutObject')).toBe(route.grants.includes('bucket:write'));
     expect(actions.has('bedrock:InvokeModelWithResponseStream')).toBe(route.grants.includes('model:invoke'));
+    expect(actions.has('kms:Encrypt')).toBe(route.grants.includes('secrets:seal'));
+    expect(actions.has('kms:Decrypt')).toBe(route.grants.includes('secrets:open'));
     expect([...actions].some((a) => a.endsWith('*'))).toBe(false);
+  });
+});
+
+describe('area D: webhook secrets and the webhooks queue', () => {
+  const policies = Object.values(resourcesOfType(apiTemplate, 'AWS::IAM::Policy'));
+  const keyId = Object.keys(resourcesOfType(dataTemplate, 'AWS::KMS::Key'))[0]!;
+
+  function statementsOf(description: string) {
+    const fn = functionFor(description);
+    const roleId = refId(fn.props.Role);
+    const statements = policies
+      .filter((p) => (p.Properties!.Roles as unknown[]).some((r) => refId(r) === roleId))
+      .flatMap((p) => p.Properties!.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown; Condition?: unknown }[]);
+    return { fn, statements };
+  }
+
+  it.each([
+    ['http/release-notes-subscription-create', 'kms:Encrypt'],
+    ['queue/webhooks-worker', 'kms:Decrypt'],
+  ])('%s may %s with the webhook-secrets key only, bound to its purpose, and knows the key ARN', (description, action) => {
+    const { fn, statements } = statementsOf(description);
+    const kms = statements.filter((s) => [s.Action].flat().some((a) => a.startsWith('kms:')));
+    expect(kms).toHaveLength(1);
+    expect(kms[0]!.Action).toBe(action);
+    expect(importedId(kms[0]!.Resource, dataTemplate)).toBe(keyId);
+    expect(kms[0]!.Condition).toEqual({ StringEquals: { 'kms:EncryptionContext:purpose': 'webhook-signing-secret' } });
+    expect(importedId(fn.props.Environment.Variables[ENV.webhookSecretsKeyArn], dataTemplate)).toBe(keyId);
+  });
+
+  it('gives the KMS key to no other function', () => {
+    const holders = Object.values(functions).filter((f) => ENV.webhookSecretsKeyArn in (f.Properties!.Environment.Variables as object));
+    expect(holders.map((f) => f.Properties!.Description).sort()).toEqual(['http/release-notes-subscription-create', 'queue/webhooks-worker']);
+  });
+
+  it('runs a webhooks consumer on the webhooks queue that may send to it (retries, fan-out continuation)', () => {
+    const { fn, statements } = statementsOf('queue/webhooks-worker');
+    const send = statements.find((s) => [s.Action].flat().includes('sqs:SendMessage'));
+    const webhooksQueueId = data.getLogicalId(data.webhooks.queue.node.defaultChild as CfnQueue);
+    expect(importedId(send?.Resource, dataTemplate)).toBe(webhooksQueueId);
+    expect(fn.props.Environment.Variables[ENV.webhooksQueueUrl]).toBeDefined();
+    const mappings = Object.values(resourcesOfType(apiTemplate, 'AWS::Lambda::EventSourceMapping')).map((m) => m.Properties!);
+    const mine = mappings.filter((m) => refId(m.FunctionName) === fn.id);
+    expect(mine).toHaveLength(1);
+    expect(importedId(mine[0]!.EventSourceArn, dataTemplate)).toBe(webhooksQueueId);
+    expect(mine[0]!.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
+  });
+
+  it('alarms on the webhooks dead-letter queue', () => {
+    const dlqId = data.getLogicalId(data.webhooks.deadLetterQueue.node.defaultChild as CfnQueue);
+    const alarms = Object.values(resourcesOfType(apiTemplate, 'AWS::CloudWatch::Alarm')).map((a) => a.Properties!);
+    const alarm = alarms.find((a) => a.MetricName === 'ApproximateNumberOfMessagesVisible' && a.Dimensions?.some((d: { Value: unknown }) => importedId(d.Value, dataTemplate) === dlqId));
+    expect(alarm?.Threshold).toBe(0);
+  });
+
+  it('serves every area D route without IAM (public or signing-secret bearer, checked in the function)', () => {
+    for (const route of ROUTES.filter((r) => r.area === 'releaseNotes')) {
+      expect(route.rateLimit).toBe('releaseNotesIp');
+      expect(methodFor(route).AuthorizationType).toBe('NONE');
+    }
   });
 });

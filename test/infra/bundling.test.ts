@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { describe, it, expect } from 'vitest';
 import { Stack } from 'aws-cdk-lib';
 import { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { Key } from 'aws-cdk-lib/aws-kms';
 import { Queue } from 'aws-cdk-lib/aws-sqs';
 import { ROUTES } from '../../functions/routes';
 import { AppFunction } from '../../lib/constructs/app-function';
@@ -33,6 +34,7 @@ describe(`real bundle of http/${route.handler}`, () => {
         uploadsBucketName: 'uploads',
         jobsQueue: Queue.fromQueueArn(stack, 'Jobs', queueArn('jobs')),
         webhooksQueue: Queue.fromQueueArn(stack, 'Webhooks', queueArn('webhooks')),
+        webhookSecretsKey: Key.fromKeyArn(stack, 'Secrets', `arn:aws:kms:${TEST_ENV.region}:${TEST_ENV.account}:key/00000000-0000-0000-0000-000000000000`),
       },
     });
     const assembly = app.synth();

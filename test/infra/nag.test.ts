@@ -7,7 +7,7 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { ROUTES, type Grant, type RouteDef } from '../../functions/routes';
 import { ApiStack } from '../../lib/api-stack';
-import { WEBHOOKS_QUEUE_URL_ENV } from '../../lib/constructs/app-function';
+import { ENV } from '../../functions/env';
 import { DataStack } from '../../lib/data-stack';
 import { addPlatformStacks } from '../../lib/platform';
 import { stageConfig } from '../../lib/stage-config';
@@ -49,8 +49,8 @@ describe('cdk-nag AwsSolutions', () => {
     expect(() => app.synth()).toThrow(/AwsSolutions-SQS2/);
   });
 
-  it('acknowledges exactly the wildcard of the bucket grants, and sets the webhooks queue URL', () => {
-    const grants: Grant[] = ['table:read', 'table:write', 'bucket:read', 'bucket:write', 'jobs:send', 'webhooks:send'];
+  it('acknowledges exactly the wildcard of the bucket grants, and sets the webhooks queue URL and secrets key', () => {
+    const grants: Grant[] = ['table:read', 'table:write', 'bucket:read', 'bucket:write', 'jobs:send', 'webhooks:send', 'secrets:seal', 'secrets:open'];
     const probe: RouteDef = { ...ROUTES[0]!, id: 'probeEveryGrant', grants };
     const app = newTestApp();
     const config = stageConfig('prod');
@@ -73,7 +73,7 @@ describe('cdk-nag AwsSolutions', () => {
       expect(resourcesByAction.get(action), action).toEqual([`${bucket}/*`]);
     }
     template.hasResourceProperties('AWS::Lambda::Function', {
-      Environment: { Variables: Match.objectLike({ [WEBHOOKS_QUEUE_URL_ENV]: Match.anyValue() }) },
+      Environment: { Variables: Match.objectLike({ [ENV.webhooksQueueUrl]: Match.anyValue(), [ENV.webhookSecretsKeyArn]: Match.anyValue() }) },
     });
   });
 });

@@ -1,0 +1,36 @@
+import { listReleaseFeed } from '../app/list-release-feed';
+import { badRequest } from '../domain/errors';
+import { renderRssFeed } from '../domain/rss-feed';
+import { httpRoute, type HttpDeps, type HttpRequest } from './kit';
+import { lambdaHandler } from './lambda';
+
+const AREA_MAX_CHARS = 200;
+
+/** The URL the client requested: API Gateway's domain and stage path, or the local server's Host. */
+function servedUrl(req: HttpRequest): { self: string; page: string } {
+  const ctx = req.event.requestContext as { domainName?: string; path?: string } | undefined;
+  const host = ctx?.domainName ?? req.header('host') ?? 'localhost';
+  const proto = req.header('x-forwarded-proto')?.split(',')[0]?.trim() || (ctx?.domainName ? 'https' : 'http');
+  const page = `${proto}://${host}${ctx?.path ?? req.event.path}`;
+  const query = new URLSearchParams(req.query).toString();
+  return { self: query ? `${page}?${query}` : page, page };
+}
+
+/**
+ * GET /api/v1/release-notes/feed[?area=<keyword>]: RSS 2.0 with the Atom and content namespaces,
+ * newest period first. `area` keeps the periods whose items (or raw markdown) contain the keyword.
+ */
+export const createHandler = (deps: HttpDeps) =>
+  httpRoute('releaseNotesFeed', deps, async (req) => {
+    const area = req.query.area;
+    if (area !== undefined && area.length > AREA_MAX_CHARS) throw badRequest(`Invalid area: at most ${AREA_MAX_CHARS} characters`);
+    const periods = await listReleaseFeed(deps, area !== undefined ? { area } : {});
+    const url = servedUrl(req);
+    const xml = renderRssFeed(
+      { selfUrl: url.self, pageUrl: url.page, title: 'Platform release notes', description: 'Dated changes to the Application Platform API' },
+      periods,
+    );
+    return { status: 200, text: xml, headers: { 'Content-Type': 'application/rss+xml; charset=utf-8', 'Cache-Control': 'public, max-age=60' } };
+  });
+
+export const handler = lambdaHandler(createHandler);

@@ -1,0 +1,30 @@
+import * as z from 'zod';
+import { createWebhookSubscription } from '../app/create-webhook-subscription';
+import { CHANGE_KINDS } from '../domain/release-notes';
+import { CALLBACK_URL_MAX_CHARS } from '../domain/webhook-callback';
+import { SUBSCRIPTION_LIMITS } from '../domain/webhook-subscription';
+import { httpRoute, type HttpDeps } from './kit';
+import { lambdaHandler } from './lambda';
+import { subscriptionOut } from './release-notes-presenters';
+import { parseWith } from './validation';
+
+const body = z
+  .object({
+    callbackUrl: z.string().min(1).max(CALLBACK_URL_MAX_CHARS),
+    areas: z.array(z.string().max(SUBSCRIPTION_LIMITS.areaChars)).max(SUBSCRIPTION_LIMITS.areas).optional(),
+    categories: z.array(z.enum(CHANGE_KINDS)).max(CHANGE_KINDS.length * 2).optional(),
+  })
+  .strict();
+
+/**
+ * POST /api/v1/release-notes/subscriptions: 201 with the subscription and its full `whsec_` secret,
+ * shown this once. An invalid body, a non-https URL or a refused address is 400 `bad_request`.
+ */
+export const createHandler = (deps: HttpDeps) =>
+  httpRoute('releaseNotesSubscriptionCreate', deps, async (req) => {
+    const input = parseWith(body, req.jsonBody());
+    const { subscription, secret } = await createWebhookSubscription(deps, input);
+    return { status: 201, body: { data: subscriptionOut(subscription, secret) }, headers: { 'Cache-Control': 'no-store' } };
+  });
+
+export const handler = lambdaHandler(createHandler);

@@ -1,0 +1,33 @@
+/**
+ * The options `npm start` runs the local platform with, read from the environment (README,
+ * "Configuration"). Kept apart from main.ts so a test can prove what they can and cannot turn on:
+ * none of them reaches the webhook SSRF exceptions, which only test wiring sets.
+ */
+import { ENV_DEFAULTS } from '../env';
+import type { PlatformOptions } from './platform';
+
+export class ConfigError extends Error {}
+
+function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) throw new ConfigError(`${name} must be a non-negative integer, got "${raw}"`);
+  return n;
+}
+
+export function localPlatformOptions(env: NodeJS.ProcessEnv): PlatformOptions {
+  return {
+    dataDir: env.DATA_DIR ?? '.data',
+    port: intFrom(env, 'PORT', 3000),
+    host: env.HOST ?? '127.0.0.1',
+    persist: true,
+    timers: true,
+    seed: true,
+    visibilityDelayMs: intFrom(env, 'VISIBILITY_DELAY_MS', ENV_DEFAULTS.visibilityDelayMsLocal),
+    anonRetentionDays: intFrom(env, 'ANON_RETENTION_DAYS', ENV_DEFAULTS.anonRetentionDays),
+    emptySessionMaxAgeHours: intFrom(env, 'EMPTY_SESSION_MAX_AGE_HOURS', ENV_DEFAULTS.emptySessionMaxAgeHours),
+    appDeletionBatchSize: intFrom(env, 'APP_DELETION_BATCH_SIZE', ENV_DEFAULTS.appDeletionBatchSize),
+    ...(env.ADMIN_TOKEN ? { adminToken: env.ADMIN_TOKEN } : {}),
+  };
+}
