@@ -150,15 +150,22 @@ export class DynamoSessionStore implements SessionStore {
     if (!res.Item) return;
     if (res.Item.deletedAtUs === undefined) {
       // Step 1: leave the export lists and `get` at once; stay findable for a retry of this removal.
-      await this.db.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: key(id),
-          UpdateExpression: 'SET deletedAtUs = :at, gsi2pk = :removing REMOVE gsi1pk, gsi1sk',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: { ':at': atUs, ':removing': removingPartition(String(res.Item.appId)) },
-        }),
-      );
+      try {
+        await this.db.send(
+          new UpdateCommand({
+            TableName: this.table,
+            Key: key(id),
+            UpdateExpression: 'SET deletedAtUs = :at, gsi2pk = :removing REMOVE gsi1pk, gsi1sk',
+            ConditionExpression: 'attribute_exists(pk)',
+            ExpressionAttributeValues: { ':at': atUs, ':removing': removingPartition(String(res.Item.appId)) },
+          }),
+        );
+      } catch (err) {
+        // A concurrent removal of the same session (a session delete racing its consumer's delete)
+        // deleted the item, its last step, between the read above and this write: nothing is left to do.
+        if (err instanceof ConditionalCheckFailedException) return;
+        throw err;
+      }
     }
     // Step 2: the messages and everything else stored with the session (its variables).
     // Step 3: the session item itself.
