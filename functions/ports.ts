@@ -155,6 +155,8 @@ export interface TombstoneStore {
    * until `markRemoved`; the deletion sweep finishes removals a crash left pending.
    */
   putOnce(tombstone: Tombstone): Promise<Tombstone>;
+  /** The tombstone of one resource, if it was ever deleted. */
+  find(resourceType: Tombstone['resourceType'], resourceId: string): Promise<Tombstone | undefined>;
   /**
    * Moves a tombstone to a fresh `deleted_at` (and id): used when its write committed later than half
    * the visibility delay after its stamp, so no reader can have passed its position before it existed.

@@ -88,4 +88,9 @@ export class DynamoTombstoneStore implements TombstoneStore {
     );
     return (res.Items ?? []).map(toTombstone);
   }
+
+  async find(resourceType: Tombstone['resourceType'], resourceId: string): Promise<Tombstone | undefined> {
+    const res = await this.db.send(new GetCommand({ TableName: this.table, Key: key({ resourceType, resourceId }), ConsistentRead: true }));
+    return res.Item ? toTombstone(res.Item) : undefined;
+  }
 }

@@ -1,4 +1,4 @@
-import { notFound } from '../domain/errors';
+import { DomainError, notFound } from '../domain/errors';
 import { exportableQueryParams, type MessageRole, type QueryParam, type Session, type ToolMarker } from '../domain/session';
 import type { Micros } from '../domain/time';
 import type { Deps } from '../ports';
@@ -24,7 +24,7 @@ export interface ImportRecord {
   }[];
 }
 
-type ImportDeps = Pick<Deps, 'apps' | 'sessions' | 'consumers' | 'ids' | 'clock' | 'settings'>;
+type ImportDeps = Pick<Deps, 'apps' | 'sessions' | 'consumers' | 'tombstones' | 'ids' | 'clock' | 'settings'>;
 
 /**
  * Imports historical sessions into an app. Each session is touched at import time, so exports pick it
@@ -35,6 +35,14 @@ type ImportDeps = Pick<Deps, 'apps' | 'sessions' | 'consumers' | 'ids' | 'clock'
 export async function importSessions(deps: ImportDeps, input: { appId: string; records: readonly ImportRecord[] }): Promise<{ sessionIds: string[] }> {
   const app = await deps.apps.get(input.appId);
   if (!app || app.deletedAtUs !== undefined) throw notFound('App not found');
+  // A deleted session stays deleted: its tombstone was published and its id must not come back.
+  // Checked for every record before anything is written, so a refused import writes nothing.
+  for (const record of input.records) {
+    const id = record.session.id;
+    if (id !== undefined && (await deps.tombstones.find('session', id))) {
+      throw new DomainError('conflict', `Session ${id} was deleted; import it under a new id`);
+    }
+  }
   const sessionIds: string[] = [];
   for (const record of input.records) {
     sessionIds.push(await importOne(deps, app.orgId, app.id, app.settings.zeroDataRetention, record));

@@ -89,7 +89,12 @@ export async function appendToSession(
   }
   const lastAt = messages.length ? messages[messages.length - 1]!.createdAtUs : undefined;
   if (lastAt !== undefined) {
-    await deps.sessions.touch(session.id, lastAt, lastAt);
+    if (!(await deps.sessions.touch(session.id, lastAt, lastAt))) {
+      // The session was removed while this turn was being written: its removal may have listed the
+      // messages before these were written, so take them back out rather than leave content behind.
+      for (const m of messages) await deps.sessions.removeMessage(session.id, m);
+      throw notFound('Session not found');
+    }
     if (session.consumerId) await deps.consumers.markActive(session.consumerId, lastAt);
   }
   await retouchIfSlow(deps, session.id, stamp);

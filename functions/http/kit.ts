@@ -206,7 +206,7 @@ export function httpRoute(routeId: string, deps: HttpDeps, fn: (req: HttpRequest
     }
   };
   return middy(core as HttpHandler)
-    .use(injectLambdaContext(deps.logger, { resetKeys: true }))
+    .use(injectLambdaContext(deps.logger, { resetKeys: true, logEvent: false }))
     .use(logMetrics(deps.metrics)) as unknown as HttpHandler;
 }
 

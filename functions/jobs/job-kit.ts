@@ -18,7 +18,7 @@ export function scheduledJob(name: JobName, deps: HttpDeps): JobHandler {
     for (const [k, v] of Object.entries(result)) deps.metrics.addMetric(`${name}.${k}`, MetricUnit.Count, v);
     return result;
   };
-  return middy(core).use(injectLambdaContext(deps.logger)).use(logMetrics(deps.metrics)) as unknown as JobHandler;
+  return middy(core).use(injectLambdaContext(deps.logger, { logEvent: false })).use(logMetrics(deps.metrics)) as unknown as JobHandler;
 }
 
 export function lambdaJob(name: JobName): JobHandler {

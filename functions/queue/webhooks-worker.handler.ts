@@ -63,7 +63,7 @@ export const createHandler = (deps: HttpDeps): QueueHandler => {
     });
     return { batchItemFailures };
   };
-  return middy(core).use(injectLambdaContext(deps.logger)) as unknown as QueueHandler;
+  return middy(core).use(injectLambdaContext(deps.logger, { logEvent: false })) as unknown as QueueHandler;
 };
 
 let built: QueueHandler | undefined;

@@ -182,6 +182,19 @@ describe('the reference export sync client', () => {
       );
       // Sessions only the rename writer touches: a rename committed late has nothing else to re-surface it.
       const renameOnly = await seedSessions(p, f.appId, Array.from({ length: 12 }, () => ({ messages: ['2026-01-03T00:00:01Z'] })));
+      // Anchors for the final coverage checks, kept out of `live` so no writer deletes them: however
+      // the writers get scheduled on a loaded machine, a ZDR session and a tool-marked message exist.
+      const zdrAnchor = await startSession(p.deps, { appId: zdrApp, title: 'zdr anchor' });
+      await appendToSession(p.deps, { sessionId: zdrAnchor.id, messages: turn(0), usage: [usageOf(0)] });
+      const toolAnchor = await startSession(p.deps, { appId: f.appId, title: 'tool anchor' });
+      await appendToSession(p.deps, {
+        sessionId: toolAnchor.id,
+        messages: [
+          { role: 'user', content: 'use lookup' },
+          { role: 'assistant', content: 'looked up', tools: [{ id: 'call_anchor', name: 'lookup', type: 'tool', success: true }] },
+        ],
+        usage: [usageOf(1)],
+      });
       const consumerIds = await Promise.all(Array.from({ length: 8 }, async (_, i) => (await p.deps.consumers.findByEmail(f.appId, `user${i}@example.com`))!.id));
 
       // The customer already had a copy when the writers start. Small pages: every pass pages.
@@ -189,7 +202,7 @@ describe('the reference export sync client', () => {
       const deps: SyncDeps = { transport: rotatingTransport(p.baseUrl, [f.orgKey, ...extraKeys]), store: new JsonDirStore(dir), sleep: waitBesideWriters, pageSize: 10 };
       clock.advance(VISIBILITY_DELAY_MS + 100);
       const baseline = await syncOnce(deps);
-      expect(baseline.copy.sessions).toBe(336);
+      expect(baseline.copy.sessions).toBe(338);
 
       // Slow writers: some session creates, messages, usage rows, tombstones and renames commit late:
       // half ~1 s after their time was stamped (over half the visibility delay), half 2.2 s (over the

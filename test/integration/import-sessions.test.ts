@@ -167,3 +167,29 @@ describe('JSONL import (POST /admin/v1/apps/{appId}/imports)', () => {
     expect((await p.deps.sessions.get(id))!.appId).toBe(a.appId);
   });
 });
+
+describe('re-importing a deleted session', () => {
+  let p: TestPlatform;
+  beforeAll(async () => {
+    p = await startTestPlatform();
+  });
+  afterAll(() => p.stop());
+
+  it('is refused with 409 and writes nothing, so a published tombstone is never contradicted', async () => {
+    const f = await p.fixture();
+    const deletedId = randomUUID();
+    const freshId = randomUUID();
+    const line = (id: string) => JSON.stringify({ session: { id, title: 't', startedAt: '2026-01-01T00:00:00Z' }, consumer: null, messages: [] });
+    const send = (ids: string[]) =>
+      p.call('POST', `/admin/v1/apps/${f.appId}/imports`, { token: p.adminToken, headers: { 'Content-Type': 'application/x-ndjson' }, body: ids.map(line).join('\n') });
+    expect((await send([deletedId])).status).toBe(201);
+    expect((await p.admin('DELETE', `/sessions/${deletedId}`)).status).toBe(200);
+
+    const again = await send([freshId, deletedId]);
+    expect(again.status).toBe(409);
+    expect(again.body.error.code).toBe('conflict');
+    expect(await p.deps.sessions.get(deletedId)).toBeUndefined();
+    // The refusal came before any write: the first line was not imported either.
+    expect(await p.deps.sessions.get(freshId)).toBeUndefined();
+  });
+});
