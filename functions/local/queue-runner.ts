@@ -7,11 +7,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ChangeMessageVisibilityCommand, DeleteMessageCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import type { Context, SQSEvent } from 'aws-lambda';
 import type { HttpDeps } from '../http/kit';
+import type { QueueHandler } from '../queue/queue-kit';
 import type { QueueDef } from '../workers';
 
-type QueueHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse>;
 
 const RETRY_VISIBILITY_SECONDS = 2;
 const MAX_LOCAL_POLLERS = 8;

@@ -5,17 +5,13 @@
  * concurrently. A delivery that failed at the receiver is a finished attempt, not a failed record:
  * only infrastructure errors (table, KMS, queue) are reported as partial batch failures.
  */
-import middy from '@middy/core';
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import * as z from 'zod';
 import { deliverWebhook } from '../app/deliver-webhook';
 import { fanOutReleasePeriod } from '../app/fan-out-release-period';
 import { MAX_ATTEMPTS } from '../domain/webhook-delivery';
 import type { HttpDeps } from '../http/kit';
 import type { WebhookMessage } from '../ports';
-import { productionDeps } from '../wiring';
-import type { QueueHandler } from './jobs-worker.handler';
+import { lambdaQueueHandler, sqsConsumer, type QueueHandler } from './queue-kit';
 
 /** A fan-out stops queueing pages this long before the function's timeout and continues in a new message. */
 export const FANOUT_SAFETY_MS = 15_000;
@@ -49,25 +45,14 @@ async function runMessage(deps: HttpDeps, msg: WebhookMessage, shouldYield: () =
   });
 }
 
-export const createHandler = (deps: HttpDeps): QueueHandler => {
-  const core = async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
-    const deadline = Date.now() + context.getRemainingTimeInMillis() - FANOUT_SAFETY_MS;
-    const shouldYield = () => Date.now() >= deadline;
-    const settled = await Promise.allSettled(event.Records.map((record) => runMessage(deps, message.parse(JSON.parse(record.body)) as WebhookMessage, shouldYield)));
-    const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];
-    settled.forEach((s, i) => {
-      if (s.status === 'fulfilled') return;
-      const messageId = event.Records[i]!.messageId;
-      deps.logger.error('webhook message failed; it will be retried', { messageId, error: s.reason as Error });
-      batchItemFailures.push({ itemIdentifier: messageId });
-    });
-    return { batchItemFailures };
-  };
-  return middy(core).use(injectLambdaContext(deps.logger, { logEvent: false })) as unknown as QueueHandler;
-};
+export const createHandler = (deps: HttpDeps): QueueHandler =>
+  sqsConsumer(deps, {
+    name: 'webhook',
+    concurrent: true,
+    handle: (record, context) => {
+      const deadline = Date.now() + context.getRemainingTimeInMillis() - FANOUT_SAFETY_MS;
+      return runMessage(deps, message.parse(JSON.parse(record.body)) as WebhookMessage, () => Date.now() >= deadline);
+    },
+  });
 
-let built: QueueHandler | undefined;
-export const handler: QueueHandler = (event, context) => {
-  built ??= createHandler(productionDeps());
-  return built(event, context);
-};
+export const handler = lambdaQueueHandler(createHandler);
