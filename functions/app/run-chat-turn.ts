@@ -128,37 +128,44 @@ export async function* runChatTurn(deps: ChatDeps, turn: PreparedTurn, input: { 
   const usage: TurnUsage[] = [];
   let text = '';
   let response: ModelResponse | undefined;
-  for (let call = 0; call < MAX_MODEL_CALLS; call++) {
-    const request = { modelId: turn.modelId, system: turn.system, messages, tools: call < MAX_MODEL_CALLS - 1 ? tools.map((t) => t.spec) : [], options: input.request.options };
-    if (input.request.stream) {
-      for await (const event of turn.model.stream(request)) {
-        if (event.type === 'text') {
-          text += event.delta;
-          yield { type: 'text', delta: event.delta };
-        } else response = event.response;
-      }
-    } else {
-      response = await turn.model.converse(request);
-      text += response.text;
-    }
-    const r = response!;
-    usage.push({ model: turn.modelId, source: USAGE_SOURCE, ...r.usage, costUsd: formatUsd(costPicoUsd(turn.modelId, r.usage)) });
-    if (r.toolCalls.length === 0) break;
-    messages.push({ role: 'assistant', content: r.text, toolCalls: r.toolCalls });
-    for (const toolCall of r.toolCalls) {
-      const tool = tools.find((t) => t.spec.name === toolCall.name);
-      const connection = app.settings.mcpConnections.find((c) => c.name === tool?.connection);
-      let result = { content: `Unknown tool: ${toolCall.name}`, isError: true };
-      if (connection) {
-        try {
-          result = await deps.tools.callTool(connection, turn.variables, { name: toolCall.name, input: toolCall.input });
-        } catch (err) {
-          result = { content: `Tool ${toolCall.name} failed: ${(err as Error).message}`, isError: true };
+  try {
+    for (let call = 0; call < MAX_MODEL_CALLS; call++) {
+      const request = { modelId: turn.modelId, system: turn.system, messages, tools: call < MAX_MODEL_CALLS - 1 ? tools.map((t) => t.spec) : [], options: input.request.options };
+      if (input.request.stream) {
+        for await (const event of turn.model.stream(request)) {
+          if (event.type === 'text') {
+            text += event.delta;
+            yield { type: 'text', delta: event.delta };
+          } else response = event.response;
         }
+      } else {
+        response = await turn.model.converse(request);
+        text += response.text;
       }
-      markers.push({ id: toolCall.id, name: toolCall.name, type: 'tool', success: !result.isError });
-      messages.push({ role: 'tool', toolCallId: toolCall.id, content: result.content, isError: result.isError });
+      const r = response!;
+      usage.push({ model: turn.modelId, source: USAGE_SOURCE, ...r.usage, costUsd: formatUsd(costPicoUsd(turn.modelId, r.usage)) });
+      if (r.toolCalls.length === 0) break;
+      messages.push({ role: 'assistant', content: r.text, toolCalls: r.toolCalls });
+      for (const toolCall of r.toolCalls) {
+        const tool = tools.find((t) => t.spec.name === toolCall.name);
+        const connection = app.settings.mcpConnections.find((c) => c.name === tool?.connection);
+        let result = { content: `Unknown tool: ${toolCall.name}`, isError: true };
+        if (connection) {
+          try {
+            result = await deps.tools.callTool(connection, turn.variables, { name: toolCall.name, input: toolCall.input });
+          } catch (err) {
+            result = { content: `Tool ${toolCall.name} failed: ${(err as Error).message}`, isError: true };
+          }
+        }
+        markers.push({ id: toolCall.id, name: toolCall.name, type: 'tool', success: !result.isError });
+        messages.push({ role: 'tool', toolCallId: toolCall.id, content: result.content, isError: result.isError });
+      }
     }
+  } catch (err) {
+    // The model calls that completed before the failure were made and cost money: their usage rows
+    // and charge are recorded even though the turn itself (its messages) is not.
+    if (usage.length > 0) await recordUsage(deps, turn, input.principal, usage);
+    throw err;
   }
   const final = response!;
   await appendToSession(deps, {
@@ -169,9 +176,18 @@ export async function* runChatTurn(deps: ChatDeps, turn: PreparedTurn, input: { 
     ],
     usage,
   });
-  const totalPico = usage.reduce((sum, u) => sum + (parseUsd(u.costUsd) ?? 0n), 0n);
-  await deps.billing.charge(input.principal.org.id, app.id, month(deps.clock.nowUs()), totalPico);
+  await charge(deps, input.principal, usage);
   const promptTokens = usage.reduce((s, u) => s + u.inputTokens + u.cacheReadInputTokens + u.cacheCreationInputTokens, 0);
   const completionTokens = usage.reduce((s, u) => s + u.outputTokens, 0);
   return { text, stopReason: final.stopReason, promptTokens, completionTokens };
+}
+
+async function charge(deps: ChatDeps, principal: ChatPrincipal, usage: readonly TurnUsage[]): Promise<void> {
+  const totalPico = usage.reduce((sum, u) => sum + (parseUsd(u.costUsd) ?? 0n), 0n);
+  await deps.billing.charge(principal.org.id, principal.app.id, month(deps.clock.nowUs()), totalPico);
+}
+
+async function recordUsage(deps: ChatDeps, turn: PreparedTurn, principal: ChatPrincipal, usage: readonly TurnUsage[]): Promise<void> {
+  await appendToSession(deps, { sessionId: turn.session.id, messages: [], usage });
+  await charge(deps, principal, usage);
 }

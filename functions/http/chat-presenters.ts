@@ -31,18 +31,32 @@ function chunk(turn: PreparedTurn, request: ChatRequest, choices: unknown[], ext
  * first byte cannot change the status any more: it is sent as an `error` event before `[DONE]`.
  */
 export async function* sseStream(turn: PreparedTurn, request: ChatRequest, run: AsyncGenerator<TurnEvent, TurnResult>, logger: Logger): AsyncIterable<string> {
-  yield chunk(turn, request, [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }]);
+  let finished = false;
   try {
+    yield chunk(turn, request, [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }]);
     let step = await run.next();
     while (!step.done) {
       yield chunk(turn, request, [{ index: 0, delta: { content: step.value.delta }, finish_reason: null }]);
       step = await run.next();
     }
+    finished = true;
     yield chunk(turn, request, [{ index: 0, delta: {}, finish_reason: finishReasonOf(step.value.stopReason) }]);
     if (request.streamUsage) yield chunk(turn, request, [], { usage: usageOf(step.value) });
   } catch (err) {
+    finished = true;
     logger.error('chat stream failed after the first byte', err as Error);
     yield `data: ${JSON.stringify({ error: { message: 'The model failed while streaming; retry the request', type: 'server_error' } })}\n\n`;
+  } finally {
+    // The client went away mid-stream: the turn still runs to its end, so it is recorded and billed.
+    if (!finished) await drain(run, logger);
   }
   yield 'data: [DONE]\n\n';
+}
+
+async function drain(run: AsyncGenerator<TurnEvent, TurnResult>, logger: Logger): Promise<void> {
+  try {
+    while (!(await run.next()).done);
+  } catch (err) {
+    logger.error('chat turn failed after the client disconnected', err as Error);
+  }
 }
