@@ -17,7 +17,7 @@ import { subscriptionItems } from '../functions/adapters/dynamo-subscription-sto
 import { buildPeriod, type ChangeKind } from '../functions/domain/release-notes';
 import { hashSecret } from '../functions/domain/webhook-subscription';
 import { startPlatform } from '../functions/local/platform';
-import type { WebhookMessage, WebhookQueue } from '../functions/ports';
+import type { WebhookMessage, WebhookQueue } from '../functions/ports/release-notes';
 import { createHandler } from '../functions/queue/webhooks-worker.handler';
 import { QUEUES } from '../functions/workers';
 import { table } from './stats';

@@ -33,7 +33,9 @@ import { SqsJobQueue } from './adapters/sqs-job-queue';
 import { SystemClock } from './adapters/system-clock';
 import { ENV, envSchema, type EnvVars } from './env';
 import type { HttpDeps } from './http/kit';
-import type { Clock, HostResolver, IdGenerator, ToolGateway, WebhookNetworkPolicy } from './ports';
+import type { ToolGateway } from './ports/chat';
+import type { Clock, IdGenerator } from './ports/platform';
+import type { HostResolver, WebhookNetworkPolicy } from './ports/release-notes';
 
 export interface WiringOptions {
   readonly env: EnvVars;

@@ -14,7 +14,7 @@ import {
   type TokenUsage,
 } from '@aws-sdk/client-bedrock-runtime';
 import type { ModelRequest, ModelResponse, ModelStreamEvent, ModelToolCall, StopReason } from '../domain/model';
-import type { ChatModel } from '../ports';
+import type { ChatModel } from '../ports/chat';
 
 export function toConverseInput(request: ModelRequest): ConverseCommandInput {
   const messages: Message[] = [];

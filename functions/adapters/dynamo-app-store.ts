@@ -6,7 +6,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { appNameIdOf, type App, type AppSettings } from '../domain/app';
-import type { AppStore } from '../ports';
+import type { AppStore } from '../ports/platform';
 import { timeIdKey } from './dynamo-keys';
 
 const key = (id: string) => ({ pk: `APP#${id}`, sk: 'APP' });

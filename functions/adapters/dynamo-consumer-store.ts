@@ -7,7 +7,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Consumer } from '../domain/consumer';
 import { DomainError } from '../domain/errors';
-import type { ConsumerStore } from '../ports';
+import type { ConsumerStore } from '../ports/conversations';
 import { timeIdKey } from './dynamo-keys';
 
 const key = (id: string) => ({ pk: `CONSUMER#${id}`, sk: 'CONSUMER' });

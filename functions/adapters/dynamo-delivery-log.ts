@@ -7,7 +7,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Micros } from '../domain/time';
-import type { ClaimResult, DeliveryAttemptRecord, DeliveryKey, DeliveryLog } from '../ports';
+import type { ClaimResult, DeliveryAttemptRecord, DeliveryKey, DeliveryLog } from '../ports/release-notes';
 import { batchDelete } from './dynamo-batch';
 
 const RETENTION_SECONDS = 90 * 24 * 3600;

@@ -9,7 +9,7 @@ import type { KeysetPosition } from '../domain/cursor';
 import type { Session } from '../domain/session';
 import type { Tombstone } from '../domain/tombstone';
 import type { UsageRow } from '../domain/usage';
-import type { ExportReader, KeysetPage, KeysetWindow } from '../ports';
+import type { ExportReader, KeysetPage, KeysetWindow } from '../ports/export';
 import { padMicros, timeIdKey } from './dynamo-keys';
 import { sessionFromItem } from './dynamo-session-store';
 import { toTombstone } from './dynamo-tombstone-store';

@@ -1,6 +1,6 @@
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Org } from '../domain/org';
-import type { OrgStore } from '../ports';
+import type { OrgStore } from '../ports/platform';
 
 const key = (id: string) => ({ pk: `ORG#${id}`, sk: 'ORG' });
 

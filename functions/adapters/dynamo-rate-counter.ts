@@ -3,7 +3,7 @@
  * expiring through TTL after its window. The same code runs on dynalite, where TTL is a no-op.
  */
 import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { RateCounter, RateLimitWindow } from '../ports';
+import type { RateCounter, RateLimitWindow } from '../ports/platform';
 
 export class DynamoRateCounter implements RateCounter {
   constructor(

@@ -6,7 +6,7 @@
  */
 import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ReleasePeriod } from '../domain/release-notes';
-import type { ReleaseNoteStore } from '../ports';
+import type { ReleaseNoteStore } from '../ports/release-notes';
 import { padMicros } from './dynamo-keys';
 
 const FEED_PK = 'RELEASENOTES';

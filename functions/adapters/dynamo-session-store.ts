@@ -9,7 +9,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { lastActivityOf, type Message, type Session } from '../domain/session';
-import type { SessionChanges, SessionStore } from '../ports';
+import type { SessionChanges, SessionStore } from '../ports/conversations';
 import { batchDelete } from './dynamo-batch';
 import { timeIdKey } from './dynamo-keys';
 

@@ -6,7 +6,7 @@
  */
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { WebhookSubscription } from '../domain/webhook-subscription';
-import type { SubscriptionPage, SubscriptionStore } from '../ports';
+import type { SubscriptionPage, SubscriptionStore } from '../ports/release-notes';
 import { decodeCursor, encodeCursor, timeIdKey } from './dynamo-keys';
 
 const FANOUT_PK = 'WHSUBS';

@@ -5,7 +5,7 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { Tombstone } from '../domain/tombstone';
-import type { TombstoneStore } from '../ports';
+import type { TombstoneStore } from '../ports/conversations';
 import { timeIdKey } from './dynamo-keys';
 
 const PENDING = 'TOMBPENDING';

@@ -5,7 +5,7 @@
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
-import type { SealContext, SecretSealer } from '../ports';
+import type { SealContext, SecretSealer } from '../ports/release-notes';
 import { encryptionContext } from './kms-secret-sealer';
 
 const PREFIX = 'local1:';

@@ -4,7 +4,7 @@
  * context, and the IAM grants (lib/constructs/app-function.ts) only allow this purpose.
  */
 import { DecryptCommand, EncryptCommand, type KMSClient } from '@aws-sdk/client-kms';
-import type { SealContext, SecretSealer } from '../ports';
+import type { SealContext, SecretSealer } from '../ports/release-notes';
 
 export const SEAL_PURPOSE = 'webhook-signing-secret';
 const PREFIX = 'kms1:';

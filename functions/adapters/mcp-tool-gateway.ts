@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { McpConnection } from '../domain/app';
 import { renderHeaders } from '../domain/header-templates';
-import type { ConnectedTool, ToolCallResult, ToolGateway } from '../ports';
+import type { ConnectedTool, ToolCallResult, ToolGateway } from '../ports/chat';
 
 const CLIENT_INFO = { name: 'application-platform-api', version: '1.0.0' };
 

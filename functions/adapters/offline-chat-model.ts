@@ -10,7 +10,7 @@
  * Token counts are ceil(characters / 4), the usual rough rule.
  */
 import type { ModelMessage, ModelRequest, ModelResponse, ModelStreamEvent, ModelToolCall } from '../domain/model';
-import type { ChatModel } from '../ports';
+import type { ChatModel } from '../ports/chat';
 
 const tokens = (text: string) => Math.ceil(text.length / 4);
 

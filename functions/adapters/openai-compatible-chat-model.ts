@@ -3,7 +3,7 @@
  * key from configuration. Tools use the OpenAI function-calling shape; streams are parsed from SSE.
  */
 import type { ModelMessage, ModelRequest, ModelResponse, ModelStreamEvent, ModelToolCall, StopReason } from '../domain/model';
-import type { ChatModel } from '../ports';
+import type { ChatModel } from '../ports/chat';
 
 export interface OpenAiCompatibleConfig {
   readonly baseUrl: string;

@@ -1,5 +1,5 @@
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import type { JobMessage, JobQueue } from '../ports';
+import type { JobMessage, JobQueue } from '../ports/platform';
 
 export class SqsJobQueue implements JobQueue {
   constructor(

@@ -1,4 +1,4 @@
-import type { Clock } from '../ports';
+import type { Clock } from '../ports/platform';
 
 /**
  * Wall-clock microseconds: milliseconds from Date.now() plus the sub-millisecond part of the monotonic

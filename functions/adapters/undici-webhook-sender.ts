@@ -10,7 +10,7 @@ import { isIP } from 'node:net';
 import { rootCertificates } from 'node:tls';
 import { Agent, request } from 'undici';
 import type { AttemptResult, DeliveryErrorClass } from '../domain/webhook-delivery';
-import type { WebhookRequest, WebhookSender } from '../ports';
+import type { WebhookRequest, WebhookSender } from '../ports/release-notes';
 
 /** At most this much of a response body is read (and thrown away). */
 const MAX_RESPONSE_BYTES = 64 * 1024;

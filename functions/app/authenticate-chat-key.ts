@@ -2,7 +2,7 @@ import { bearerToken, credentialState, hashCredential, CREDENTIAL_PREFIX } from 
 import { DomainError } from '../domain/errors';
 import type { App } from '../domain/app';
 import type { Org } from '../domain/org';
-import type { Deps } from '../ports';
+import type { Deps } from '../ports/deps';
 
 export interface ChatPrincipal {
   readonly keyId: string;

@@ -1,7 +1,7 @@
 import { bearerToken, credentialState, hashCredential, CREDENTIAL_PREFIX } from '../domain/credentials';
 import { DomainError } from '../domain/errors';
 import type { OrgScope } from '../domain/scopes';
-import type { Deps } from '../ports';
+import type { Deps } from '../ports/deps';
 
 export interface OrgPrincipal {
   readonly orgId: string;

@@ -1,6 +1,6 @@
 import { notFound } from '../domain/errors';
 import { hashSecret, isWellFormedSecret, type WebhookSubscription } from '../domain/webhook-subscription';
-import type { Deps } from '../ports';
+import type { Deps } from '../ports/deps';
 
 /** The subscription owning `secret`, or undefined (a malformed or unknown secret matches nothing). */
 export async function subscriptionOfSecret(deps: Pick<Deps, 'subscriptions'>, secret: string | undefined): Promise<WebhookSubscription | undefined> {

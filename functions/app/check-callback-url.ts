@@ -1,5 +1,5 @@
 import { checkAddresses, parseCallbackUrl } from '../domain/webhook-callback';
-import type { Deps } from '../ports';
+import type { Deps } from '../ports/deps';
 
 export type CallbackCheck =
   | { readonly ok: true; readonly url: string; readonly hostname: string; readonly addresses: readonly string[] }

@@ -1,6 +1,6 @@
 import { badRequest } from '../domain/errors';
 import type { Org, Plan } from '../domain/org';
-import type { Deps } from '../ports';
+import type { Deps } from '../ports/deps';
 
 /** Creates an org on a plan. */
 export async function createOrg(deps: Pick<Deps, 'orgs' | 'ids' | 'clock'>, input: { name: string; plan: Plan }): Promise<Org> {

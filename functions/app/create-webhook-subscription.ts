@@ -8,7 +8,7 @@ import {
   normalizeAreas,
   type WebhookSubscription,
 } from '../domain/webhook-subscription';
-import type { Deps } from '../ports';
+import type { Deps } from '../ports/deps';
 import { checkCallbackUrl } from './check-callback-url';
 
 /** How many recent matching periods a new subscription receives (spec). */

@@ -7,7 +7,7 @@ import type { Consumer } from '../domain/consumer';
 import { notFound } from '../domain/errors';
 import type { Session } from '../domain/session';
 import { tombstoneIdOf, type Tombstone, type TombstoneCause } from '../domain/tombstone';
-import type { Deps } from '../ports';
+import type { Deps } from '../ports/deps';
 
 type DeletionDeps = Pick<Deps, 'sessions' | 'consumers' | 'tombstones' | 'ids' | 'clock' | 'settings'>;
 

@@ -8,7 +8,8 @@ import {
   type AttemptOutcome,
   type AttemptResult,
 } from '../domain/webhook-delivery';
-import type { ClaimResult, DeliveryKey, Deps } from '../ports';
+import type { Deps } from '../ports/deps';
+import type { ClaimResult, DeliveryKey } from '../ports/release-notes';
 import { checkCallbackUrl, type CallbackCheck } from './check-callback-url';
 
 /**

@@ -1,7 +1,7 @@
 import { RateLimitedError } from '../domain/errors';
 import { retryAfterSeconds, type RateLimit } from '../domain/rate-limits';
 import { microsToMs } from '../domain/time';
-import type { Deps } from '../ports';
+import type { Deps } from '../ports/deps';
 
 /**
  * Counts one request of `subject` in its fixed window and rejects it once the window's limit is

@@ -9,7 +9,8 @@ import type { Message, Session } from '../domain/session';
 import type { Micros } from '../domain/time';
 import type { Tombstone } from '../domain/tombstone';
 import type { UsageRow } from '../domain/usage';
-import type { Deps, KeysetPage, KeysetWindow } from '../ports';
+import type { Deps } from '../ports/deps';
+import type { KeysetPage, KeysetWindow } from '../ports/export';
 
 type ExportDeps = Pick<Deps, 'exportReader' | 'keys' | 'clock' | 'settings'>;
 type SessionExportDeps = ExportDeps & Pick<Deps, 'apps'>;

@@ -1,5 +1,6 @@
 import { matchesFilters } from '../domain/release-notes';
-import type { Deps, WebhookMessage } from '../ports';
+import type { Deps } from '../ports/deps';
+import type { WebhookMessage } from '../ports/release-notes';
 
 /** Subscriptions read per page; each page's matches are queued before the next page is read. */
 export const FANOUT_PAGE_SIZE = 500;

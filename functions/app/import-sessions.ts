@@ -1,7 +1,7 @@
 import { DomainError, notFound } from '../domain/errors';
 import { exportableQueryParams, type MessageRole, type QueryParam, type Session, type ToolMarker } from '../domain/session';
 import type { Micros } from '../domain/time';
-import type { Deps } from '../ports';
+import type { Deps } from '../ports/deps';
 
 /** One historical session with its messages, as parsed from a JSONL line by the admin handler. */
 export interface ImportRecord {

@@ -8,7 +8,7 @@ import {
 import { badRequest, notFound } from '../domain/errors';
 import type { OrgScope } from '../domain/scopes';
 import type { Micros } from '../domain/time';
-import type { Deps } from '../ports';
+import type { Deps } from '../ports/deps';
 
 export interface IssuedCredential {
   /** The raw key: returned exactly once, never stored. */

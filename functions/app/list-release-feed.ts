@@ -1,5 +1,5 @@
 import { matchesArea, type ReleasePeriod } from '../domain/release-notes';
-import type { Deps } from '../ports';
+import type { Deps } from '../ports/deps';
 
 /** The feed's periods, newest first; with `area`, only those matching the keyword (spec rule). */
 export async function listReleaseFeed(deps: Pick<Deps, 'releaseNotes'>, input: { area?: string }): Promise<ReleasePeriod[]> {

@@ -1,6 +1,6 @@
 import { badRequest, notFound } from '../domain/errors';
 import { formatUsd, parseUsd } from '../domain/pricing';
-import type { Deps } from '../ports';
+import type { Deps } from '../ports/deps';
 
 /**
  * Adds prepaid credits to an org (opening its prepaid account on the first call). From then on a chat

@@ -1,4 +1,5 @@
-import type { DeliveryAttemptRecord, Deps } from '../ports';
+import type { Deps } from '../ports/deps';
+import type { DeliveryAttemptRecord } from '../ports/release-notes';
 import type { WebhookSubscription } from '../domain/webhook-subscription';
 import { authorizeSubscription, subscriptionOfSecret } from './authorize-subscription';
 

@@ -1,4 +1,4 @@
-import type { Deps } from '../ports';
+import type { Deps } from '../ports/deps';
 import { removeConsumer, removeSession } from './delete-resources';
 
 type AppDeletionDeps = Pick<Deps, 'apps' | 'sessions' | 'consumers' | 'tombstones' | 'jobs' | 'ids' | 'clock' | 'settings'>;

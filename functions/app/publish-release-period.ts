@@ -1,5 +1,5 @@
 import { buildPeriod, type PeriodDraft, type ReleasePeriod } from '../domain/release-notes';
-import type { Deps } from '../ports';
+import type { Deps } from '../ports/deps';
 
 /**
  * Publishes a release-note period: stores it (the feed shows it from now on) and starts the fan-out

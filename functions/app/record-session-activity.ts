@@ -8,7 +8,7 @@ import { notFound } from '../domain/errors';
 import { exportableQueryParams, type Message, type MessageRole, type QueryParam, type Session, type ToolMarker } from '../domain/session';
 import type { Micros } from '../domain/time';
 import type { UsageRow } from '../domain/usage';
-import type { Deps } from '../ports';
+import type { Deps } from '../ports/deps';
 
 type ActivityDeps = Pick<Deps, 'apps' | 'sessions' | 'consumers' | 'usage' | 'ids' | 'clock' | 'settings'>;
 

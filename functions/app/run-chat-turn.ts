@@ -10,7 +10,8 @@ import { parseModelSetting, type ModelMessage, type ModelResponse, type StopReas
 import { costPicoUsd, formatUsd, parseUsd } from '../domain/pricing';
 import type { Session, ToolMarker } from '../domain/session';
 import { microsToMs } from '../domain/time';
-import type { ChatModel, ConnectedTool, Deps } from '../ports';
+import type { ChatModel, ConnectedTool } from '../ports/chat';
+import type { Deps } from '../ports/deps';
 import type { ChatPrincipal } from './authenticate-chat-key';
 import { appendToSession, startSession, type TurnMessage, type TurnUsage } from './record-session-activity';
 

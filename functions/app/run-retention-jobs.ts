@@ -1,5 +1,5 @@
 import { lastActivityOf } from '../domain/session';
-import type { Deps } from '../ports';
+import type { Deps } from '../ports/deps';
 import { removeConsumer } from './delete-resources';
 
 const PAGE = 100;

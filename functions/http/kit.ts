@@ -16,7 +16,7 @@ import { enforceRateLimit } from '../app/enforce-rate-limit';
 import { bearerToken } from '../domain/credentials';
 import { DomainError, RateLimitedError, badRequest } from '../domain/errors';
 import { RATE_LIMITS } from '../domain/rate-limits';
-import type { Deps } from '../ports';
+import type { Deps } from '../ports/deps';
 import { ROUTES, type RouteDef } from '../routes';
 import { ERROR_BODY, GENERIC_500_MESSAGE, STATUS_OF } from './error-tables';
 

@@ -2,7 +2,7 @@
 import type { ReleasePeriod } from '../domain/release-notes';
 import { microsToIso } from '../domain/time';
 import { maskSecret, type WebhookSubscription } from '../domain/webhook-subscription';
-import type { DeliveryAttemptRecord } from '../ports';
+import type { DeliveryAttemptRecord } from '../ports/release-notes';
 
 /** A subscription; `secret` only in the create response, `maskedSecret` always. */
 export function subscriptionOut(s: WebhookSubscription, secret?: string) {

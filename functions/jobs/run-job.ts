@@ -1,7 +1,7 @@
 import { finishPendingRemovals } from '../app/delete-resources';
 import { sweepAppDeletions } from '../app/process-app-deletion';
 import { cleanEmptySessions, expireAnonymousConsumers } from '../app/run-retention-jobs';
-import type { Deps } from '../ports';
+import type { Deps } from '../ports/deps';
 import type { JobName } from '../workers';
 
 /** Items one scheduled run handles at most (the schedule's 300 s Lambda); the next run continues. */

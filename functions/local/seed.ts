@@ -8,7 +8,7 @@ import { createOrg } from '../app/create-org';
 import { issueCredential } from '../app/issue-credential';
 import { createApp } from '../app/manage-apps';
 import { ORG_SCOPES } from '../domain/scopes';
-import type { Deps } from '../ports';
+import type { Deps } from '../ports/deps';
 
 export interface DemoCredentials {
   readonly baseUrl: string;

@@ -5,7 +5,7 @@
  */
 import { processAppDeletion } from '../app/process-app-deletion';
 import type { HttpDeps } from '../http/kit';
-import type { JobMessage } from '../ports';
+import type { JobMessage } from '../ports/platform';
 import { lambdaQueueHandler, sqsConsumer, type QueueHandler } from './queue-kit';
 
 async function runMessage(deps: HttpDeps, job: JobMessage): Promise<void> {

@@ -10,7 +10,7 @@ import { deliverWebhook } from '../app/deliver-webhook';
 import { fanOutReleasePeriod } from '../app/fan-out-release-period';
 import { MAX_ATTEMPTS } from '../domain/webhook-delivery';
 import type { HttpDeps } from '../http/kit';
-import type { WebhookMessage } from '../ports';
+import type { WebhookMessage } from '../ports/release-notes';
 import { lambdaQueueHandler, sqsConsumer, type QueueHandler } from './queue-kit';
 
 /** A fan-out stops queueing pages this long before the function's timeout and continues in a new message. */

@@ -8,7 +8,7 @@ import { authenticateChatKey } from '../../functions/app/authenticate-chat-key';
 import { prepareChatTurn, runChatTurn } from '../../functions/app/run-chat-turn';
 import { parseChatRequest } from '../../functions/domain/chat-request';
 import type { ModelRequest, ModelResponse, ModelStreamEvent } from '../../functions/domain/model';
-import type { ChatModel } from '../../functions/ports';
+import type { ChatModel } from '../../functions/ports/chat';
 import { sseStream } from '../../functions/http/chat-presenters';
 import { chatWorld, type ChatWorld } from '../support/chat';
 import { startTestPlatform, type TestPlatform } from '../support/platform';

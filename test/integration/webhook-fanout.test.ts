@@ -12,7 +12,7 @@ import { FANOUT_PAGE_SIZE } from '../../functions/app/fan-out-release-period';
 import { buildPeriod } from '../../functions/domain/release-notes';
 import { parseIsoToMicros } from '../../functions/domain/time';
 import { hashSecret, type WebhookSubscription } from '../../functions/domain/webhook-subscription';
-import type { WebhookMessage, WebhookQueue } from '../../functions/ports';
+import type { WebhookMessage, WebhookQueue } from '../../functions/ports/release-notes';
 import { FANOUT_SAFETY_MS, createHandler } from '../../functions/queue/webhooks-worker.handler';
 import { FakeResolver } from '../support/fake-resolver';
 import { startTestPlatform, type TestPlatform } from '../support/platform';

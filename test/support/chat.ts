@@ -4,7 +4,7 @@
  */
 import { expect } from 'vitest';
 import type { McpConnection } from '../../functions/domain/app';
-import type { ConnectedTool, ToolCallResult, ToolGateway } from '../../functions/ports';
+import type { ConnectedTool, ToolCallResult, ToolGateway } from '../../functions/ports/chat';
 import type { TestPlatform, TestResponse } from './platform';
 
 export const COMPLETIONS = '/api/v1/chat/completions';

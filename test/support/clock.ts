@@ -1,4 +1,4 @@
-import type { Clock } from '../../functions/ports';
+import type { Clock } from '../../functions/ports/platform';
 
 /** A settable clock: starts at `startIso` (or now) and advances only when told, or with real time when `follow` is on. */
 export class TestClock implements Clock {

@@ -139,8 +139,8 @@ function layerViolations(files: readonly SourceFile[], exists: (p: string) => bo
         const ok = isBuiltin(r) || (r.local && under(r.target, 'functions/domain')) || (!r.local && DOMAIN_PURE_PACKAGES.includes(r.target));
         if (!ok) report(r, `functions/domain may import only functions/domain, node: builtins and ${DOMAIN_PURE_PACKAGES.join(', ')}`);
       } else if (under(p, 'functions/app')) {
-        const ok = r.local && (under(r.target, 'functions/domain') || under(r.target, 'functions/app') || r.target === 'functions/ports.ts');
-        if (!ok) report(r, 'functions/app may import only functions/domain, functions/app and functions/ports.ts');
+        const ok = r.local && (under(r.target, 'functions/domain') || under(r.target, 'functions/app') || under(r.target, 'functions/ports'));
+        if (!ok) report(r, 'functions/app may import only functions/domain, functions/app and functions/ports');
       } else if (under(p, 'functions/adapters')) {
         const banned = ['functions/http', 'functions/queue', 'functions/jobs', 'functions/local', 'functions/app', 'functions/wiring.ts'];
         if (r.local && banned.some((b) => under(r.target, b))) report(r, 'functions/adapters must not import http, queue, jobs, local, wiring or app');
@@ -202,7 +202,7 @@ describe('layer rules', () => {
 
 describe('the layer check itself', () => {
   const exists = (p: string) =>
-    ['functions/domain/a.ts', 'functions/domain/b.ts', 'functions/ports.ts', 'functions/adapters/x.ts', 'functions/app/u.ts', 'functions/routes.ts', 'functions/wiring.ts', 'functions/http/kit.ts'].includes(p);
+    ['functions/domain/a.ts', 'functions/domain/b.ts', 'functions/ports/platform.ts', 'functions/adapters/x.ts', 'functions/app/u.ts', 'functions/routes.ts', 'functions/wiring.ts', 'functions/http/kit.ts'].includes(p);
   const check = (path: string, text: string) => layerViolations([{ path, text }], exists);
 
   it('flags the domain importing the AWS SDK, zod, an adapter or a Lambda type', () => {
@@ -214,7 +214,7 @@ describe('the layer check itself', () => {
       "functions/domain/a.ts:1 imports '../adapters/x' (functions/adapters/x.ts): functions/domain may import only functions/domain, node: builtins and ipaddr.js, marked",
     ]);
     expect(check('functions/domain/a.ts', "const m = await import('../adapters/x');")).toHaveLength(1);
-    expect(check('functions/domain/a.ts', "export { b } from '../ports';")).toHaveLength(1);
+    expect(check('functions/domain/a.ts', "export { b } from '../ports/platform';")).toHaveLength(1);
   });
 
   it('lets the domain import the domain, node: builtins and the listed pure packages', () => {
@@ -231,13 +231,13 @@ describe('the layer check itself', () => {
     expect(check('functions/app/u.ts', "import { DynamoAppStore } from '../adapters/x';")).toHaveLength(1);
     expect(check('functions/app/u.ts', "import { buildDeps } from '../wiring';")).toHaveLength(1);
     expect(check('functions/app/u.ts', "import type { HttpDeps } from '../http/kit';")).toHaveLength(1);
-    expect(check('functions/app/u.ts', "import type { Deps } from '../ports';\nimport { a } from '../domain/a';\nimport { u } from './u';")).toEqual([]);
+    expect(check('functions/app/u.ts', "import type { Deps } from '../ports/deps';\nimport { a } from '../domain/a';\nimport { u } from './u';")).toEqual([]);
   });
 
   it('flags adapters importing use cases or entry points', () => {
     expect(check('functions/adapters/x.ts', "import { createApp } from '../app/u';")).toHaveLength(1);
     expect(check('functions/adapters/x.ts', "import type { HttpDeps } from '../http/kit';")).toHaveLength(1);
-    expect(check('functions/adapters/x.ts', "import { GetCommand } from '@aws-sdk/lib-dynamodb';\nimport type { AppStore } from '../ports';")).toEqual([]);
+    expect(check('functions/adapters/x.ts', "import { GetCommand } from '@aws-sdk/lib-dynamodb';\nimport type { AppStore } from '../ports/platform';")).toEqual([]);
   });
 
   it('flags a runtime import in the route table and keeps type imports', () => {

@@ -1,0 +1,89 @@
+import type { Consumer } from '../domain/consumer';
+import type { Message, Session } from '../domain/session';
+import type { Micros } from '../domain/time';
+import type { Tombstone } from '../domain/tombstone';
+import type { UsageRow } from '../domain/usage';
+
+/** Metadata a touch may change in the same write. */
+export interface SessionChanges {
+  readonly title?: string;
+}
+
+export interface SessionStore {
+  create(session: Session): Promise<void>;
+  get(id: string): Promise<Session | undefined>;
+  /**
+   * The session even while a removal is under way (hidden from `get` and the lists, not yet deleted), so
+   * an interrupted removal can be found and re-run.
+   */
+  getForRemoval(id: string): Promise<Session | undefined>;
+  /**
+   * Advances the touch clock to `atUs` (never backwards) and applies `lastMessageAtUs` when given.
+   * Returns false when the session does not exist.
+   */
+  touch(id: string, atUs: Micros, lastMessageAtUs?: Micros, changes?: SessionChanges): Promise<boolean>;
+  /** Writes a message, or overwrites the message with the same id and creation time (an edit). */
+  putMessage(message: Message): Promise<void>;
+  removeMessage(sessionId: string, message: Pick<Message, 'id' | 'createdAtUs'>): Promise<void>;
+  listMessages(sessionId: string): Promise<Message[]>;
+  /**
+   * Hides the session from every export list and `get`, then removes its messages and the session item.
+   * Idempotent, and a crash at any point leaves it findable by `listForRemovalByApp`/`listByConsumer`.
+   */
+  remove(id: string, atUs: Micros): Promise<void>;
+  /** Up to `limit` sessions of the app, half-removed ones first; removed sessions drop out. */
+  listForRemovalByApp(appId: string, limit: number): Promise<Session[]>;
+  /** Every session of the consumer, including half-removed ones. */
+  listByConsumer(consumerId: string): Promise<Session[]>;
+  /** Sessions that never had a message and whose last activity is before `beforeUs`, oldest first. */
+  listEmptyInactiveBefore(beforeUs: Micros, limit: number): Promise<Session[]>;
+}
+
+export interface ConsumerStore {
+  create(consumer: Consumer): Promise<void>;
+  get(id: string): Promise<Consumer | undefined>;
+  findByEmail(appId: string, email: string): Promise<Consumer | undefined>;
+  /** Records message activity for the retention job (never backwards). */
+  markActive(id: string, atUs: Micros): Promise<void>;
+  remove(id: string): Promise<void>;
+  /** Up to `limit` consumers of the app; removed consumers drop out. */
+  listByApp(appId: string, limit: number): Promise<Consumer[]>;
+  /** Anonymous consumers whose recorded activity is older than `beforeUs`, oldest first. */
+  listAnonymousInactiveBefore(beforeUs: Micros, limit: number): Promise<Consumer[]>;
+}
+
+export interface UsageStore {
+  /** Allocates the next integer id (monotonic, never reused). */
+  nextId(): Promise<number>;
+  put(row: UsageRow): Promise<void>;
+  /** Moves a row whose write committed late to a fresh `created_at` (same rule as tombstones). */
+  restamp(row: UsageRow, createdAtUs: Micros): Promise<UsageRow>;
+}
+
+export interface TombstoneStore {
+  /**
+   * Writes the tombstone of one resource once: a retry of the same deletion keeps the first tombstone
+   * and returns it, so deletion sequences can be re-run after a crash. A new tombstone is pending
+   * until `markRemoved`; the deletion sweep finishes removals a crash left pending.
+   */
+  putOnce(tombstone: Tombstone): Promise<Tombstone>;
+  /** The tombstone of one resource, if it was ever deleted. */
+  find(resourceType: Tombstone['resourceType'], resourceId: string): Promise<Tombstone | undefined>;
+  /**
+   * Moves a tombstone to a fresh `deleted_at` (and id): used when its write committed later than half
+   * the visibility delay after its stamp, so no reader can have passed its position before it existed.
+   */
+  restamp(tombstone: Tombstone, deletedAtUs: Micros, id: string): Promise<Tombstone>;
+  /** The removal the tombstone announces is complete: it leaves the pending list. */
+  markRemoved(tombstone: Pick<Tombstone, 'resourceType' | 'resourceId'>): Promise<void>;
+  /** Tombstones whose removal has not completed, written before `beforeUs`, oldest first. */
+  listPendingRemoval(beforeUs: Micros, limit: number): Promise<Tombstone[]>;
+}
+
+/** Sessions, consumers, usage and tombstones: written by chat and lifecycle, read by the export. */
+export interface ConversationPorts {
+  readonly sessions: SessionStore;
+  readonly consumers: ConsumerStore;
+  readonly usage: UsageStore;
+  readonly tombstones: TombstoneStore;
+}

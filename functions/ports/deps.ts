@@ -1,0 +1,11 @@
+/**
+ * Every port of the platform in one type. Use cases take a narrow `Pick` of it; a function's wiring
+ * builds only the ports its handlers pick (functions/wiring/), so its bundle carries only those adapters.
+ */
+import type { ChatPorts } from './chat';
+import type { ConversationPorts } from './conversations';
+import type { ExportPorts } from './export';
+import type { PlatformPorts } from './platform';
+import type { ReleaseNotesPorts } from './release-notes';
+
+export type Deps = PlatformPorts & ConversationPorts & ExportPorts & ChatPorts & ReleaseNotesPorts;

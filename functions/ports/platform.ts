@@ -1,0 +1,83 @@
+import type { App, AppSettings } from '../domain/app';
+import type { StoredCredential } from '../domain/credentials';
+import type { Org } from '../domain/org';
+import type { Micros } from '../domain/time';
+
+export interface Clock {
+  /** Microseconds since the epoch, never going backwards within a process. */
+  nowUs(): Micros;
+}
+
+export interface IdGenerator {
+  uuid(): string;
+  /** `length` characters from a CSPRNG over [A-Za-z0-9]. */
+  secret(length: number): string;
+}
+
+export interface OrgStore {
+  create(org: Org): Promise<void>;
+  get(id: string): Promise<Org | undefined>;
+}
+
+export interface CredentialStore {
+  /** Stores a new credential; the raw value never reaches this port. */
+  create(cred: StoredCredential): Promise<void>;
+  findByHash(hash: string): Promise<StoredCredential | undefined>;
+  getById(id: string): Promise<StoredCredential | undefined>;
+  /** Idempotent: revoking twice keeps the first revocation time. */
+  revoke(id: string, atUs: Micros): Promise<StoredCredential | undefined>;
+}
+
+export interface AppStore {
+  /** Creates the app and reserves its unique `appNameId`; picks the number itself. */
+  create(app: Omit<App, 'appNameId'>): Promise<App>;
+  get(id: string): Promise<App | undefined>;
+  getByNameId(appNameId: string): Promise<App | undefined>;
+  /** Non-deleted apps of the org, newest first (created_at, then id). */
+  listByOrg(orgId: string): Promise<App[]>;
+  update(id: string, patch: { name?: string; settings?: AppSettings }, atUs: Micros): Promise<App | undefined>;
+  /** Hides the app from every list at once and queues it for the deletion worker. */
+  markDeleted(id: string, atUs: Micros): Promise<App | undefined>;
+  /** Apps marked deleted whose sessions and consumers are not all removed yet, oldest first. */
+  listPendingDeletion(limit: number): Promise<App[]>;
+  /** The deletion worker removed everything: the app leaves the pending list. */
+  completeDeletion(id: string): Promise<void>;
+}
+
+
+export interface RateLimitWindow {
+  readonly count: number;
+  readonly windowStartMs: number;
+}
+
+export interface RateCounter {
+  /** Counts one request of `subject` in the fixed window that holds `nowMs`. */
+  hit(subject: string, windowMs: number, nowMs: number): Promise<RateLimitWindow>;
+}
+
+/** Messages of the jobs queue: the asynchronous halves of lifecycle operations. */
+export type JobMessage = { readonly type: 'app-deletion'; readonly appId: string };
+
+export interface JobQueue {
+  send(job: JobMessage, delaySeconds?: number): Promise<void>;
+}
+
+/** Tunables of the lifecycle jobs and the export, from the environment. */
+export interface PlatformSettings {
+  readonly visibilityDelayMs: number;
+  readonly anonRetentionDays: number;
+  readonly emptySessionMaxAgeHours: number;
+  readonly appDeletionBatchSize: number;
+}
+
+/** The ports every function of the platform has: tenancy, credentials, limits, time and ids. */
+export interface PlatformPorts {
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  readonly orgs: OrgStore;
+  readonly credentials: CredentialStore;
+  readonly apps: AppStore;
+  readonly rateCounter: RateCounter;
+  readonly jobs: JobQueue;
+  readonly settings: PlatformSettings;
+}
