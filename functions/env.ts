@@ -21,6 +21,15 @@ export const ENV = {
   openAiBaseUrl: 'OPENAI_BASE_URL',
   openAiApiKey: 'OPENAI_API_KEY',
   bedrockEnabled: 'BEDROCK_ENABLED',
+  /** Set only on functions granted `gatewayKeys:manage`: JSON `{ "<KeyClass>": "<usage plan id>" }`. */
+  gatewayUsagePlans: 'GATEWAY_USAGE_PLANS',
+  /** Set only with `gatewayKeys:manage`: `<restApiId>/<stage>` of every API whose authorizer cache a revoke flushes, comma-separated. */
+  gatewayAuthorizerStages: 'GATEWAY_AUTHORIZER_STAGES',
+  /**
+   * `true` only on functions behind the CloudFront front door, whose origin only accepts requests that came
+   * through it: the client address is then CloudFront's `CloudFront-Viewer-Address`, not the socket peer.
+   */
+  trustViewerAddress: 'TRUST_VIEWER_ADDRESS',
   serviceName: 'POWERTOOLS_SERVICE_NAME',
   metricsNamespace: 'POWERTOOLS_METRICS_NAMESPACE',
 } as const;
@@ -43,12 +52,29 @@ export const envSchema = z.object({
   [ENV.openAiApiKey]: z.string().min(1).optional(),
   /** `true` on AWS: apps may use `bedrock:<model id>` through the function's role. */
   [ENV.bedrockEnabled]: z.enum(['true', 'false']).default('false'),
+  [ENV.gatewayUsagePlans]: z
+    .string()
+    .transform((raw, ctx) => {
+      try {
+        return z.record(z.enum(['orgKey', 'chatKey', 'acpKey']), z.string().min(1)).parse(JSON.parse(raw));
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'not a JSON object of key class to usage plan id' });
+        return z.NEVER;
+      }
+    })
+    .optional(),
+  [ENV.gatewayAuthorizerStages]: z
+    .string()
+    .regex(/^[a-z0-9]+\/[A-Za-z0-9_-]+(,[a-z0-9]+\/[A-Za-z0-9_-]+)*$/)
+    .transform((raw) => raw.split(',').map((pair) => ({ restApiId: pair.split('/')[0]!, stageName: pair.split('/')[1]! })))
+    .optional(),
+  [ENV.trustViewerAddress]: z.enum(['true', 'false']).default('false'),
 });
 
 export type EnvVars = z.infer<typeof envSchema>;
 
 /** Variables a grant sets (lib/constructs/app-function.ts), present only on the functions that hold it. */
-export const GRANT_SCOPED_ENV: readonly string[] = [ENV.webhooksQueueUrl, ENV.webhookSecretsKeyArn];
+export const GRANT_SCOPED_ENV: readonly string[] = [ENV.webhooksQueueUrl, ENV.webhookSecretsKeyArn, ENV.gatewayUsagePlans, ENV.gatewayAuthorizerStages];
 
 /** Defaults an operator may override; the CDK stage and the local process start from these. */
 export const ENV_DEFAULTS = {

@@ -3,13 +3,15 @@
  * server serves the same entries. A path is written here and nowhere else.
  * No runtime imports: synth loads this file.
  */
+import type { ErrorArea } from './domain/error-bodies';
 import type { RateLimitClass } from './domain/rate-limits';
 import type { OrgScope } from './domain/scopes';
 
 /** Rate-limit classes: the subject and window a request is counted in (domain/rate-limits.ts). */
 export type { RateLimitClass };
 
-export type Area = 'export' | 'chat' | 'acp' | 'releaseNotes' | 'admin';
+/** The API an area's routes belong to; it also fixes their error format (domain/error-bodies.ts). */
+export type Area = ErrorArea;
 
 /** How a route authenticates. `iam` routes are the admin API: IAM (SigV4) on AWS, the admin token locally. */
 export type AuthKind = 'orgKey' | 'chatKey' | 'acpKey' | 'signingSecret' | 'public' | 'iam';
@@ -26,7 +28,12 @@ export type Grant =
   /** Encrypt webhook signing secrets with the stage's KMS key (purpose-bound encryption context). */
   | 'secrets:seal'
   /** Decrypt them, for signing deliveries. */
-  | 'secrets:open';
+  | 'secrets:open'
+  /**
+   * Create and delete the API Gateway API key (usage-plan key) of a platform key, and flush the key
+   * authorizers' caches when a key is revoked (functions/gateway.ts).
+   */
+  | 'gatewayKeys:manage';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
@@ -83,14 +90,14 @@ export const ROUTES: readonly RouteDef[] = [
   // Admin API (DESIGN.md §6)
   { id: 'adminOrgCreate', method: 'POST', path: `${ADMIN}/orgs`, handler: 'admin-org-create', area: 'admin', auth: 'iam', rateLimit: 'none', grants: ['table:write'] },
   { id: 'adminOrgGet', method: 'GET', path: `${ADMIN}/orgs/{orgId}`, handler: 'admin-org-get', area: 'admin', auth: 'iam', rateLimit: 'none', grants: ['table:read'] },
-  { id: 'adminOrgKeyCreate', method: 'POST', path: `${ADMIN}/orgs/{orgId}/keys`, handler: 'admin-org-key-create', area: 'admin', auth: 'iam', rateLimit: 'none', grants: ['table:read', 'table:write'] },
+  { id: 'adminOrgKeyCreate', method: 'POST', path: `${ADMIN}/orgs/{orgId}/keys`, handler: 'admin-org-key-create', area: 'admin', auth: 'iam', rateLimit: 'none', grants: ['table:read', 'table:write', 'gatewayKeys:manage'] },
   { id: 'adminOrgCreditsAdd', method: 'POST', path: `${ADMIN}/orgs/{orgId}/credits`, handler: 'admin-org-credits-add', area: 'admin', auth: 'iam', rateLimit: 'none', grants: ['table:read', 'table:write'] },
-  { id: 'adminKeyRevoke', method: 'DELETE', path: `${ADMIN}/keys/{keyId}`, handler: 'admin-key-revoke', area: 'admin', auth: 'iam', rateLimit: 'none', grants: ['table:read', 'table:write'] },
+  { id: 'adminKeyRevoke', method: 'DELETE', path: `${ADMIN}/keys/{keyId}`, handler: 'admin-key-revoke', area: 'admin', auth: 'iam', rateLimit: 'none', grants: ['table:read', 'table:write', 'gatewayKeys:manage'] },
   { id: 'adminAppCreate', method: 'POST', path: `${ADMIN}/orgs/{orgId}/apps`, handler: 'admin-app-create', area: 'admin', auth: 'iam', rateLimit: 'none', grants: ['table:read', 'table:write'] },
   { id: 'adminAppGet', method: 'GET', path: `${ADMIN}/apps/{appId}`, handler: 'admin-app-get', area: 'admin', auth: 'iam', rateLimit: 'none', grants: ['table:read'] },
   { id: 'adminAppUpdate', method: 'PATCH', path: `${ADMIN}/apps/{appId}`, handler: 'admin-app-update', area: 'admin', auth: 'iam', rateLimit: 'none', grants: ['table:read', 'table:write'] },
   { id: 'adminAppDelete', method: 'DELETE', path: `${ADMIN}/apps/{appId}`, handler: 'admin-app-delete', area: 'admin', auth: 'iam', rateLimit: 'none', grants: ['table:read', 'table:write', 'jobs:send'] },
-  { id: 'adminChatKeyCreate', method: 'POST', path: `${ADMIN}/apps/{appId}/chat-keys`, handler: 'admin-chat-key-create', area: 'admin', auth: 'iam', rateLimit: 'none', grants: ['table:read', 'table:write'] },
+  { id: 'adminChatKeyCreate', method: 'POST', path: `${ADMIN}/apps/{appId}/chat-keys`, handler: 'admin-chat-key-create', area: 'admin', auth: 'iam', rateLimit: 'none', grants: ['table:read', 'table:write', 'gatewayKeys:manage'] },
   { id: 'adminImportCreate', method: 'POST', path: `${ADMIN}/apps/{appId}/imports`, handler: 'admin-import-create', area: 'admin', auth: 'iam', rateLimit: 'none', grants: ['table:read', 'table:write'], timeoutSeconds: 29 },
   { id: 'adminSessionDelete', method: 'DELETE', path: `${ADMIN}/sessions/{sessionId}`, handler: 'admin-session-delete', area: 'admin', auth: 'iam', rateLimit: 'none', grants: ['table:read', 'table:write'] },
   { id: 'adminConsumerDelete', method: 'DELETE', path: `${ADMIN}/consumers/{consumerId}`, handler: 'admin-consumer-delete', area: 'admin', auth: 'iam', rateLimit: 'none', grants: ['table:read', 'table:write'], timeoutSeconds: 29 },

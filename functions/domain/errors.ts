@@ -1,5 +1,5 @@
 /**
- * Domain errors carry a code; one table per API area (functions/http/error-tables.ts) maps each code to
+ * Domain errors carry a code; one table per API area (functions/domain/error-bodies.ts) maps each code to
  * the exact status and body the spec demands. Anything else is an unexpected error: a logged 500.
  */
 export type ErrorCode =
@@ -10,6 +10,7 @@ export type ErrorCode =
   | 'forbidden'
   | 'not_found'
   | 'conflict'
+  | 'payload_too_large'
   | 'payment_required'
   | 'unprocessable'
   | 'rate_limited'

@@ -18,7 +18,7 @@ import { DomainError, RateLimitedError, badRequest } from '../domain/errors';
 import { RATE_LIMITS } from '../domain/rate-limits';
 import type { Deps } from '../ports/deps';
 import { ROUTES, type RouteDef } from '../routes';
-import { ERROR_BODY, GENERIC_500_MESSAGE, STATUS_OF } from './error-tables';
+import { errorBody, GENERIC_500_MESSAGE, STATUS_OF } from '../domain/error-bodies';
 
 export interface HttpDeps extends Deps {
   readonly logger: Logger;
@@ -217,9 +217,9 @@ function errorResponse(deps: HttpDeps, route: RouteDef, err: unknown, base: Reco
     if (status >= 500) deps.logger.error('request failed', { code: err.code, message: err.message });
     else deps.logger.info('request rejected', { code: err.code, status });
     deps.metrics.addMetric(`Http${Math.floor(status / 100)}xx`, MetricUnit.Count, 1);
-    return json(status, ERROR_BODY[route.area](err.code, err.message), headers);
+    return json(status, errorBody(route.area, err.code, err.message), headers);
   }
   deps.logger.error('unexpected error', err as Error);
   deps.metrics.addMetric('Http5xx', MetricUnit.Count, 1);
-  return json(500, ERROR_BODY[route.area]('unavailable', GENERIC_500_MESSAGE), base);
+  return json(500, errorBody(route.area, 'unavailable', GENERIC_500_MESSAGE), base);
 }

@@ -106,6 +106,7 @@ export async function startPlatform(opts: PlatformOptions): Promise<RunningPlatf
       [ENV.emptySessionMaxAgeHours]: opts.emptySessionMaxAgeHours ?? ENV_DEFAULTS.emptySessionMaxAgeHours,
       [ENV.appDeletionBatchSize]: opts.appDeletionBatchSize ?? ENV_DEFAULTS.appDeletionBatchSize,
       [ENV.bedrockEnabled]: 'false',
+      [ENV.trustViewerAddress]: 'false',
       ...(opts.openAiBaseUrl !== undefined ? { [ENV.openAiBaseUrl]: opts.openAiBaseUrl } : {}),
       ...(opts.openAiApiKey !== undefined ? { [ENV.openAiApiKey]: opts.openAiApiKey } : {}),
     };

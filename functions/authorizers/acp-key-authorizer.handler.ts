@@ -1,0 +1,2 @@
+// placeholder: the acp-key authorizer (written next)
+export const handler = async (): Promise<never> => { throw new Error('not built yet'); };

@@ -1,0 +1,51 @@
+/**
+ * One table per API area: domain error code -> the exact status and body the spec demands. The
+ * functions answer with it, and API Gateway's own answers (functions/gateway-responses.ts) are rendered
+ * from it too, so an error looks the same whichever layer gives it. A leaf module: it imports only
+ * types, so the CDK app may load it (test/unit/layers.test.ts).
+ */
+import type { ErrorCode } from './errors';
+
+/** The error format an API area uses (routes.ts names each route's area). */
+export type ErrorArea = 'export' | 'chat' | 'acp' | 'releaseNotes' | 'admin';
+
+export const STATUS_OF: Record<ErrorCode, number> = {
+  bad_request: 400,
+  unauthorized: 401,
+  expired: 401,
+  plan_required: 401,
+  payment_required: 402,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  payload_too_large: 413,
+  unprocessable: 422,
+  rate_limited: 429,
+  unavailable: 503,
+};
+
+/** The code a client sees for `code` in `area`: area A (and the areas sharing its shape) never shows `expired`. */
+export function shownCode(area: ErrorArea, code: ErrorCode): string {
+  if (code === 'plan_required') return 'unauthorized';
+  if (code === 'expired' && area !== 'acp') return 'unauthorized';
+  return code;
+}
+
+/**
+ * The body of an error in `area`, with the code already as the client sees it:
+ * - area A, D and the admin API: `{ error: { code, message } }`;
+ * - area B: `{ error: string }` (422 image codes get their own shape in the chat handlers);
+ * - area C: `{ error: { code, message } }`, except a 429 which is `{ error: string }`.
+ * The spec leaves area D's answer to an invalid create body open: 400 `bad_request` (docs/adr/0011).
+ */
+export function renderErrorBody(area: ErrorArea, code: string, message: string): unknown {
+  if (area === 'chat') return { error: message };
+  if (area === 'acp' && code === 'rate_limited') return { error: message };
+  return { error: { code, message } };
+}
+
+export function errorBody(area: ErrorArea, code: ErrorCode, message: string): unknown {
+  return renderErrorBody(area, shownCode(area, code), message);
+}
+
+export const GENERIC_500_MESSAGE = 'Internal server error';

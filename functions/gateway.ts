@@ -1,0 +1,145 @@
+/**
+ * The contract between the functions and the API gateway in front of them (API Gateway on AWS, the
+ * local server on a laptop): the key authorizers, their cache, the usage plans that guard each key class,
+ * and the answers the gateway gives on its own, in each area's documented error shape.
+ * Synth loads this file: it imports only types and leaf domain modules (test/unit/layers.test.ts).
+ */
+import { MISSING_KEY_MESSAGE, INVALID_KEY_MESSAGE, type KeyClass } from './domain/auth-messages';
+import { GENERIC_500_MESSAGE, renderErrorBody, shownCode, type ErrorArea } from './domain/error-bodies';
+import type { ErrorCode } from './domain/errors';
+import { RATE_LIMITS } from './domain/rate-limits';
+
+export type { KeyClass };
+
+/**
+ * How long a gateway keeps an authorizer's answer for one `Authorization` header value. Revoking a key
+ * flushes the cache (the admin API calls FlushStageAuthorizersCache; locally the cache is emptied), so
+ * the TTL bounds only what nothing flushes: a key whose `expiresAt` passes (the functions re-check the
+ * expiry from the authorizer context on every request) and a missed flush (docs/adr/0012).
+ */
+export const AUTHORIZER_CACHE_TTL_SECONDS = 300;
+
+/** The request header the authorizers read and their cache is keyed by. */
+export const AUTHORIZER_IDENTITY_HEADER = 'Authorization';
+
+/** The Lambda module under functions/authorizers/ that resolves each key class. */
+export const AUTHORIZER_HANDLER: Record<KeyClass, string> = {
+  orgKey: 'org-key-authorizer',
+  chatKey: 'chat-key-authorizer',
+  acpKey: 'acp-key-authorizer',
+};
+
+export interface UsagePlanThrottle {
+  /** Steady requests per second per API key. */
+  readonly rateLimit: number;
+  /** Token-bucket depth per API key. */
+  readonly burstLimit: number;
+}
+
+/**
+ * The usage plan of each key class: an outer guard that must never refuse what the exact in-function
+ * limit allows. A fixed one-minute window admits up to 2 x limit within a second across a window
+ * boundary, so the bucket holds 2 x limit; it refills 25 % faster than the limit's average rate.
+ */
+export function usagePlanThrottle(keyClass: KeyClass): UsagePlanThrottle {
+  const { limit, windowMs } = RATE_LIMITS[keyClass];
+  return { rateLimit: Math.ceil(((limit * 1000) / windowMs) * 1.25 * 100) / 100, burstLimit: 2 * limit };
+}
+
+/** API Gateway response types the platform answers in its own shapes (AWS::ApiGateway::GatewayResponse). */
+export type GatewayResponseType =
+  | 'UNAUTHORIZED'
+  | 'ACCESS_DENIED'
+  | 'AUTHORIZER_FAILURE'
+  | 'AUTHORIZER_CONFIGURATION_ERROR'
+  | 'INVALID_API_KEY'
+  | 'THROTTLED'
+  | 'QUOTA_EXCEEDED'
+  | 'WAF_FILTERED'
+  | 'MISSING_AUTHENTICATION_TOKEN'
+  | 'RESOURCE_NOT_FOUND'
+  | 'REQUEST_TOO_LARGE'
+  | 'DEFAULT_4XX'
+  | 'DEFAULT_5XX';
+
+export interface GatewayAnswer {
+  /** Undefined: keep the status API Gateway chose (the DEFAULT_* families). */
+  readonly status?: number;
+  readonly code: ErrorCode;
+  /** A literal message, or `authorizer` (the denying authorizer's context) or `gateway` (API Gateway's own). */
+  readonly message: string | { readonly from: 'authorizer' | 'gateway' };
+  readonly retryAfterSeconds?: number;
+}
+
+/**
+ * What the gateway of `area` answers on its own, before or instead of a function. `keyClass` is the
+ * area's bearer-key class, if it has one (its missing-key message).
+ */
+export function gatewayAnswers(keyClass: KeyClass | undefined): Record<GatewayResponseType, GatewayAnswer> {
+  return {
+    // No Authorization header at all: API Gateway does not call the authorizer.
+    UNAUTHORIZED: { status: 401, code: 'unauthorized', message: keyClass ? MISSING_KEY_MESSAGE[keyClass] : INVALID_KEY_MESSAGE },
+    // The authorizer denied the key: unknown, revoked, malformed or expired. Its context says which.
+    ACCESS_DENIED: { status: 401, code: 'unauthorized', message: { from: 'authorizer' } },
+    AUTHORIZER_FAILURE: { status: 500, code: 'unavailable', message: GENERIC_500_MESSAGE },
+    AUTHORIZER_CONFIGURATION_ERROR: { status: 500, code: 'unavailable', message: GENERIC_500_MESSAGE },
+    // The authorizer accepted a key whose usage-plan key is missing (admin API failed half-way): the
+    // platform's fault, and retryable once the key is re-provisioned.
+    INVALID_API_KEY: { status: 503, code: 'unavailable', message: 'This API key is not provisioned at the gateway yet; retry shortly', retryAfterSeconds: 30 },
+    THROTTLED: { status: 429, code: 'rate_limited', message: 'Rate limit exceeded', retryAfterSeconds: 1 },
+    QUOTA_EXCEEDED: { status: 429, code: 'rate_limited', message: 'Rate limit exceeded', retryAfterSeconds: 60 },
+    WAF_FILTERED: { status: 403, code: 'forbidden', message: 'Request blocked' },
+    // REST APIs answer an unknown path or method with this (403 "Missing Authentication Token").
+    MISSING_AUTHENTICATION_TOKEN: { status: 404, code: 'not_found', message: 'No such route' },
+    RESOURCE_NOT_FOUND: { status: 404, code: 'not_found', message: 'No such route' },
+    REQUEST_TOO_LARGE: { status: 413, code: 'payload_too_large', message: 'Request body too large' },
+    DEFAULT_4XX: { code: 'bad_request', message: { from: 'gateway' } },
+    DEFAULT_5XX: { code: 'unavailable', message: GENERIC_500_MESSAGE },
+  };
+}
+
+/** Context keys a denying authorizer sets for the ACCESS_DENIED answer. */
+export const DENY_CONTEXT = { code: 'errorCode', message: 'errorMessage' } as const;
+
+const CODE_SLOT = '__GATEWAY_CODE__';
+const MESSAGE_SLOT = '__GATEWAY_MESSAGE__';
+
+/**
+ * The API Gateway mapping template (VTL) of one answer: the area's error body with the authorizer's or
+ * the gateway's message substituted. Literal messages hold no `$` or `#`, so the JSON is literal VTL.
+ */
+export function gatewayTemplate(area: ErrorArea, answer: GatewayAnswer): string {
+  const fromAuthorizer = typeof answer.message !== 'string' && answer.message.from === 'authorizer';
+  const code = fromAuthorizer ? CODE_SLOT : shownCode(area, answer.code);
+  const message = typeof answer.message === 'string' ? answer.message : MESSAGE_SLOT;
+  return JSON.stringify(renderErrorBody(area, code, message))
+    .replace(`"${CODE_SLOT}"`, `"$context.authorizer.${DENY_CONTEXT.code}"`)
+    .replace(
+      `"${MESSAGE_SLOT}"`,
+      fromAuthorizer ? `"$util.escapeJavaScript($context.authorizer.${DENY_CONTEXT.message})"` : '$context.error.messageString',
+    );
+}
+
+/**
+ * The same answer as the local server gives it (it has no VTL): `context` stands for the denying
+ * authorizer's context, `gatewayMessage` for API Gateway's own message.
+ */
+export function renderGatewayAnswer(
+  area: ErrorArea,
+  answer: GatewayAnswer,
+  context: { readonly authorizer?: Readonly<Record<string, unknown>>; readonly gatewayMessage?: string } = {},
+): { status: number; body: unknown; headers: Record<string, string> } {
+  const fromAuthorizer = typeof answer.message !== 'string' && answer.message.from === 'authorizer';
+  const code = fromAuthorizer ? String(context.authorizer?.[DENY_CONTEXT.code] ?? 'unauthorized') : shownCode(area, answer.code);
+  const message =
+    typeof answer.message === 'string'
+      ? answer.message
+      : fromAuthorizer
+        ? String(context.authorizer?.[DENY_CONTEXT.message] ?? INVALID_KEY_MESSAGE)
+        : (context.gatewayMessage ?? 'Bad request');
+  return {
+    status: answer.status ?? 400,
+    body: renderErrorBody(area, code, message),
+    headers: answer.retryAfterSeconds !== undefined ? { 'Retry-After': String(answer.retryAfterSeconds) } : {},
+  };
+}
