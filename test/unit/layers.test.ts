@@ -120,7 +120,7 @@ function importsOf(file: SourceFile, exists: (p: string) => boolean): ImportRef[
 
 const under = (path: string, dir: string) => path === dir || path.startsWith(`${dir}/`);
 const isBuiltin = (r: ImportRef) => !r.local && r.specifier.startsWith('node:');
-const SYNTH_SAFE = ['functions/routes.ts', 'functions/workers.ts', 'functions/table-design.ts', 'functions/env.ts'];
+const SYNTH_SAFE = ['functions/routes.ts', 'functions/workers.ts', 'functions/table-design.ts', 'functions/env.ts', 'functions/gateway.ts'];
 /**
  * Packages the domain may use: pure computation with no I/O, no globals and no dependencies of their
  * own (address ranges for the SSRF rules, markdown rendering for the feed). Anything else stays out.
@@ -130,6 +130,16 @@ const DOMAIN_PURE_PACKAGES = ['ipaddr.js', 'marked'];
 /** Every broken rule, one readable line each. */
 function layerViolations(files: readonly SourceFile[], exists: (p: string) => boolean): string[] {
   const out: string[] = [];
+  const byPath = new Map(files.map((f) => [f.path, f]));
+  /**
+   * A leaf domain module imports nothing at run time (type imports only), so synth can load it without
+   * pulling handler code: the error shapes, auth messages and rate limits the gateway shares.
+   */
+  const isLeaf = (r: ImportRef): boolean => {
+    if (!r.local || !under(r.target, 'functions/domain')) return false;
+    const target = byPath.get(r.target);
+    return target !== undefined && importsOf(target, exists).every((i) => i.typeOnly);
+  };
   const report = (r: ImportRef, rule: string) =>
     out.push(`${r.from}:${r.line} ${r.typeOnly ? 'import type' : 'imports'} '${r.specifier}'${r.local ? ` (${r.target})` : ''}: ${rule}`);
   for (const file of files) {
@@ -145,12 +155,12 @@ function layerViolations(files: readonly SourceFile[], exists: (p: string) => bo
         const banned = ['functions/http', 'functions/queue', 'functions/jobs', 'functions/local', 'functions/app', 'functions/wiring.ts'];
         if (r.local && banned.some((b) => under(r.target, b))) report(r, 'functions/adapters must not import http, queue, jobs, local, wiring or app');
       } else if (SYNTH_SAFE.includes(p)) {
-        const allowed = p === 'functions/env.ts' && r.specifier === 'zod';
-        if (!r.typeOnly && !allowed) report(r, `${p} is loaded by synth: type imports only${p === 'functions/env.ts' ? ' (and zod)' : ''}`);
+        const allowed = (p === 'functions/env.ts' && r.specifier === 'zod') || isLeaf(r);
+        if (!r.typeOnly && !allowed) report(r, `${p} is loaded by synth: type imports and leaf domain modules only${p === 'functions/env.ts' ? ' (and zod)' : ''}`);
       } else if (under(p, 'lib') || under(p, 'bin')) {
         if (r.local && under(r.target, 'functions')) {
-          const ok = SYNTH_SAFE.includes(r.target) || (r.typeOnly && under(r.target, 'functions/domain'));
-          if (!ok) report(r, `lib/ and bin/ may import from functions/ only ${SYNTH_SAFE.join(', ')} (and domain types with import type)`);
+          const ok = SYNTH_SAFE.includes(r.target) || (r.typeOnly && under(r.target, 'functions/domain')) || isLeaf(r);
+          if (!ok) report(r, `lib/ and bin/ may import from functions/ only ${SYNTH_SAFE.join(', ')}, leaf domain modules and domain types`);
         }
       }
     }
@@ -252,5 +262,18 @@ describe('the layer check itself', () => {
     expect(check('lib/api-stack.ts', "import { a } from '../functions/domain/a';")).toHaveLength(1);
     expect(check('lib/api-stack.ts', "import { ROUTES } from '../functions/routes';\nimport type { A } from '../functions/domain/a';")).toEqual([]);
     expect(check('bin/app.ts', "const k = await import(`../functions/http/${name}.handler.ts`);")).toHaveLength(1);
+  });
+
+  it('lets lib/ and synth-safe files load leaf domain modules, and no domain module that imports at run time', () => {
+    const files: SourceFile[] = [
+      { path: 'functions/domain/a.ts', text: "import type { X } from './b';\nexport const A = 1;" },
+      { path: 'functions/domain/b.ts', text: "import { createHash } from 'node:crypto';\nexport const B = 2;" },
+    ];
+    const run = (path: string, text: string) => layerViolations([...files, { path, text }], (p) => files.some((f) => f.path === p) || exists(p));
+    expect(run('lib/x.ts', "import { A } from '../functions/domain/a';")).toEqual([]);
+    expect(run('functions/routes.ts', "import { B } from './domain/b';")).toHaveLength(1);
+    expect(run('functions/gateway.ts', "import { A } from './domain/a';")).toEqual([]);
+    expect(run('lib/x.ts', "import { B } from '../functions/domain/b';")).toHaveLength(1);
+    expect(run('functions/gateway.ts', "import { B } from './domain/b';")).toHaveLength(1);
   });
 });
