@@ -98,6 +98,13 @@ export function gatewayAnswers(keyClass: KeyClass | undefined): Record<GatewayRe
   };
 }
 
+/**
+ * Request headers every gateway answer echoes (response parameter `method.request.header.<name>`). The
+ * functions also generate an X-Correlation-ID when none is sent; API Gateway's own answers cannot, and
+ * carry its request id (`x-amzn-RequestId`) instead.
+ */
+export const GATEWAY_ECHOED_HEADERS = ['X-Correlation-ID'] as const;
+
 /** Context keys a denying authorizer sets for the ACCESS_DENIED answer. */
 export const DENY_CONTEXT = { code: 'errorCode', message: 'errorMessage' } as const;
 
@@ -116,7 +123,9 @@ export function gatewayTemplate(area: ErrorArea, answer: GatewayAnswer): string 
     .replace(`"${CODE_SLOT}"`, `"$context.authorizer.${DENY_CONTEXT.code}"`)
     .replace(
       `"${MESSAGE_SLOT}"`,
-      fromAuthorizer ? `"$util.escapeJavaScript($context.authorizer.${DENY_CONTEXT.message})"` : '$context.error.messageString',
+      // Gateway-response templates substitute context variables but run no VTL functions: the
+      // authorizer's messages are the platform's own (functions/domain/auth-messages.ts) and hold no quote.
+      fromAuthorizer ? `"$context.authorizer.${DENY_CONTEXT.message}"` : '$context.error.messageString',
     );
 }
 

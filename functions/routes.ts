@@ -37,6 +37,13 @@ export type Grant =
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
+/**
+ * What a route reads from the request body (functions/http/kit.ts gives the handler only those readers):
+ * `none` for GET and DELETE, `json` an object, `text` a text body of any type (NDJSON imports, markdown),
+ * `multipart` a `multipart/form-data` body read as raw bytes (uploads).
+ */
+export type BodyMode = 'none' | 'json' | 'text' | 'multipart';
+
 export interface RouteDef {
   /** Stable id, also the base of the function's construct id. */
   readonly id: string;
@@ -50,6 +57,7 @@ export interface RouteDef {
   /** Required org-key scope, for `orgKey` routes. */
   readonly scope?: OrgScope;
   readonly rateLimit: RateLimitClass;
+  readonly body: BodyMode;
   readonly grants: readonly Grant[];
   /**
    * At most 29 for buffered routes (API Gateway's default integration timeout; longer work goes through
@@ -71,36 +79,36 @@ const RELEASE_NOTES = '/api/v1/release-notes';
 
 export const ROUTES: readonly RouteDef[] = [
   // Area A: Org Export API
-  { id: 'orgAppsList', method: 'GET', path: `${ORG}/apps`, handler: 'org-apps-list', area: 'export', auth: 'orgKey', scope: 'apps:read', rateLimit: 'orgKey', grants: ['table:read', 'table:write'] },
-  { id: 'orgSessionsList', method: 'GET', path: `${ORG}/sessions`, handler: 'org-sessions-list', area: 'export', auth: 'orgKey', scope: 'transcripts:read', rateLimit: 'orgKey', grants: ['table:read', 'table:write'] },
-  { id: 'orgSessionMessages', method: 'GET', path: `${ORG}/sessions/{sessionId}/messages`, handler: 'org-session-messages', area: 'export', auth: 'orgKey', scope: 'transcripts:read', rateLimit: 'orgKey', grants: ['table:read', 'table:write'] },
-  { id: 'orgUsageList', method: 'GET', path: `${ORG}/usage`, handler: 'org-usage-list', area: 'export', auth: 'orgKey', scope: 'usage:read', rateLimit: 'orgKey', grants: ['table:read', 'table:write'] },
-  { id: 'orgTombstonesList', method: 'GET', path: `${ORG}/tombstones`, handler: 'org-tombstones-list', area: 'export', auth: 'orgKey', scope: 'tombstones:read', rateLimit: 'orgKey', grants: ['table:read', 'table:write'] },
+  { id: 'orgAppsList', method: 'GET', path: `${ORG}/apps`, handler: 'org-apps-list', area: 'export', auth: 'orgKey', scope: 'apps:read', rateLimit: 'orgKey', body: 'none', grants: ['table:read', 'table:write'] },
+  { id: 'orgSessionsList', method: 'GET', path: `${ORG}/sessions`, handler: 'org-sessions-list', area: 'export', auth: 'orgKey', scope: 'transcripts:read', rateLimit: 'orgKey', body: 'none', grants: ['table:read', 'table:write'] },
+  { id: 'orgSessionMessages', method: 'GET', path: `${ORG}/sessions/{sessionId}/messages`, handler: 'org-session-messages', area: 'export', auth: 'orgKey', scope: 'transcripts:read', rateLimit: 'orgKey', body: 'none', grants: ['table:read', 'table:write'] },
+  { id: 'orgUsageList', method: 'GET', path: `${ORG}/usage`, handler: 'org-usage-list', area: 'export', auth: 'orgKey', scope: 'usage:read', rateLimit: 'orgKey', body: 'none', grants: ['table:read', 'table:write'] },
+  { id: 'orgTombstonesList', method: 'GET', path: `${ORG}/tombstones`, handler: 'org-tombstones-list', area: 'export', auth: 'orgKey', scope: 'tombstones:read', rateLimit: 'orgKey', body: 'none', grants: ['table:read', 'table:write'] },
 
   // Area B: Chat Completions API
-  { id: 'chatCompletionsCreate', method: 'POST', path: `${CHAT}/completions`, handler: 'chat-completions-create', area: 'chat', auth: 'chatKey', rateLimit: 'chatKey', grants: ['table:read', 'table:write', 'model:invoke'], timeoutSeconds: 300, memoryMb: 1024, stream: true },
+  { id: 'chatCompletionsCreate', method: 'POST', path: `${CHAT}/completions`, handler: 'chat-completions-create', area: 'chat', auth: 'chatKey', rateLimit: 'chatKey', body: 'json', grants: ['table:read', 'table:write', 'model:invoke'], timeoutSeconds: 300, memoryMb: 1024, stream: true },
 
   // Area D: release-notes feed and webhook subscriptions (public; list, delete and the delivery log take the subscription's secret)
-  { id: 'releaseNotesFeed', method: 'GET', path: `${RELEASE_NOTES}/feed`, handler: 'release-notes-feed', area: 'releaseNotes', auth: 'public', rateLimit: 'releaseNotesIp', grants: ['table:read', 'table:write'] },
-  { id: 'releaseNotesSubscriptionCreate', method: 'POST', path: `${RELEASE_NOTES}/subscriptions`, handler: 'release-notes-subscription-create', area: 'releaseNotes', auth: 'public', rateLimit: 'releaseNotesIp', grants: ['table:read', 'table:write', 'webhooks:send', 'secrets:seal'] },
-  { id: 'releaseNotesSubscriptionsList', method: 'GET', path: `${RELEASE_NOTES}/subscriptions`, handler: 'release-notes-subscriptions-list', area: 'releaseNotes', auth: 'signingSecret', rateLimit: 'releaseNotesIp', grants: ['table:read', 'table:write'] },
-  { id: 'releaseNotesSubscriptionDelete', method: 'DELETE', path: `${RELEASE_NOTES}/subscriptions/{subscriptionId}`, handler: 'release-notes-subscription-delete', area: 'releaseNotes', auth: 'signingSecret', rateLimit: 'releaseNotesIp', grants: ['table:read', 'table:write'] },
-  { id: 'releaseNotesDeliveriesList', method: 'GET', path: `${RELEASE_NOTES}/subscriptions/{subscriptionId}/deliveries`, handler: 'release-notes-deliveries-list', area: 'releaseNotes', auth: 'signingSecret', rateLimit: 'releaseNotesIp', grants: ['table:read', 'table:write'] },
+  { id: 'releaseNotesFeed', method: 'GET', path: `${RELEASE_NOTES}/feed`, handler: 'release-notes-feed', area: 'releaseNotes', auth: 'public', rateLimit: 'releaseNotesIp', body: 'none', grants: ['table:read', 'table:write'] },
+  { id: 'releaseNotesSubscriptionCreate', method: 'POST', path: `${RELEASE_NOTES}/subscriptions`, handler: 'release-notes-subscription-create', area: 'releaseNotes', auth: 'public', rateLimit: 'releaseNotesIp', body: 'json', grants: ['table:read', 'table:write', 'webhooks:send', 'secrets:seal'] },
+  { id: 'releaseNotesSubscriptionsList', method: 'GET', path: `${RELEASE_NOTES}/subscriptions`, handler: 'release-notes-subscriptions-list', area: 'releaseNotes', auth: 'signingSecret', rateLimit: 'releaseNotesIp', body: 'none', grants: ['table:read', 'table:write'] },
+  { id: 'releaseNotesSubscriptionDelete', method: 'DELETE', path: `${RELEASE_NOTES}/subscriptions/{subscriptionId}`, handler: 'release-notes-subscription-delete', area: 'releaseNotes', auth: 'signingSecret', rateLimit: 'releaseNotesIp', body: 'none', grants: ['table:read', 'table:write'] },
+  { id: 'releaseNotesDeliveriesList', method: 'GET', path: `${RELEASE_NOTES}/subscriptions/{subscriptionId}/deliveries`, handler: 'release-notes-deliveries-list', area: 'releaseNotes', auth: 'signingSecret', rateLimit: 'releaseNotesIp', body: 'none', grants: ['table:read', 'table:write'] },
 
   // Admin API (DESIGN.md §6)
-  { id: 'adminOrgCreate', method: 'POST', path: `${ADMIN}/orgs`, handler: 'admin-org-create', area: 'admin', auth: 'iam', rateLimit: 'none', grants: ['table:write'] },
-  { id: 'adminOrgGet', method: 'GET', path: `${ADMIN}/orgs/{orgId}`, handler: 'admin-org-get', area: 'admin', auth: 'iam', rateLimit: 'none', grants: ['table:read'] },
-  { id: 'adminOrgKeyCreate', method: 'POST', path: `${ADMIN}/orgs/{orgId}/keys`, handler: 'admin-org-key-create', area: 'admin', auth: 'iam', rateLimit: 'none', grants: ['table:read', 'table:write', 'gatewayKeys:manage'] },
-  { id: 'adminOrgCreditsAdd', method: 'POST', path: `${ADMIN}/orgs/{orgId}/credits`, handler: 'admin-org-credits-add', area: 'admin', auth: 'iam', rateLimit: 'none', grants: ['table:read', 'table:write'] },
-  { id: 'adminKeyRevoke', method: 'DELETE', path: `${ADMIN}/keys/{keyId}`, handler: 'admin-key-revoke', area: 'admin', auth: 'iam', rateLimit: 'none', grants: ['table:read', 'table:write', 'gatewayKeys:manage'] },
-  { id: 'adminAppCreate', method: 'POST', path: `${ADMIN}/orgs/{orgId}/apps`, handler: 'admin-app-create', area: 'admin', auth: 'iam', rateLimit: 'none', grants: ['table:read', 'table:write'] },
-  { id: 'adminAppGet', method: 'GET', path: `${ADMIN}/apps/{appId}`, handler: 'admin-app-get', area: 'admin', auth: 'iam', rateLimit: 'none', grants: ['table:read'] },
-  { id: 'adminAppUpdate', method: 'PATCH', path: `${ADMIN}/apps/{appId}`, handler: 'admin-app-update', area: 'admin', auth: 'iam', rateLimit: 'none', grants: ['table:read', 'table:write'] },
-  { id: 'adminAppDelete', method: 'DELETE', path: `${ADMIN}/apps/{appId}`, handler: 'admin-app-delete', area: 'admin', auth: 'iam', rateLimit: 'none', grants: ['table:read', 'table:write', 'jobs:send'] },
-  { id: 'adminChatKeyCreate', method: 'POST', path: `${ADMIN}/apps/{appId}/chat-keys`, handler: 'admin-chat-key-create', area: 'admin', auth: 'iam', rateLimit: 'none', grants: ['table:read', 'table:write', 'gatewayKeys:manage'] },
-  { id: 'adminImportCreate', method: 'POST', path: `${ADMIN}/apps/{appId}/imports`, handler: 'admin-import-create', area: 'admin', auth: 'iam', rateLimit: 'none', grants: ['table:read', 'table:write'], timeoutSeconds: 29 },
-  { id: 'adminSessionDelete', method: 'DELETE', path: `${ADMIN}/sessions/{sessionId}`, handler: 'admin-session-delete', area: 'admin', auth: 'iam', rateLimit: 'none', grants: ['table:read', 'table:write'] },
-  { id: 'adminConsumerDelete', method: 'DELETE', path: `${ADMIN}/consumers/{consumerId}`, handler: 'admin-consumer-delete', area: 'admin', auth: 'iam', rateLimit: 'none', grants: ['table:read', 'table:write'], timeoutSeconds: 29 },
-  { id: 'adminReleasePeriodPublish', method: 'POST', path: `${ADMIN}/release-notes/periods`, handler: 'admin-release-period-publish', area: 'admin', auth: 'iam', rateLimit: 'none', grants: ['table:read', 'table:write', 'webhooks:send'] },
-  { id: 'adminJobRun', method: 'POST', path: `${ADMIN}/jobs/{jobName}/runs`, handler: 'admin-job-run', area: 'admin', auth: 'iam', rateLimit: 'none', grants: ['table:read', 'table:write', 'jobs:send'], timeoutSeconds: 29 },
+  { id: 'adminOrgCreate', method: 'POST', path: `${ADMIN}/orgs`, handler: 'admin-org-create', area: 'admin', auth: 'iam', rateLimit: 'none', body: 'json', grants: ['table:write'] },
+  { id: 'adminOrgGet', method: 'GET', path: `${ADMIN}/orgs/{orgId}`, handler: 'admin-org-get', area: 'admin', auth: 'iam', rateLimit: 'none', body: 'none', grants: ['table:read'] },
+  { id: 'adminOrgKeyCreate', method: 'POST', path: `${ADMIN}/orgs/{orgId}/keys`, handler: 'admin-org-key-create', area: 'admin', auth: 'iam', rateLimit: 'none', body: 'json', grants: ['table:read', 'table:write', 'gatewayKeys:manage'] },
+  { id: 'adminOrgCreditsAdd', method: 'POST', path: `${ADMIN}/orgs/{orgId}/credits`, handler: 'admin-org-credits-add', area: 'admin', auth: 'iam', rateLimit: 'none', body: 'json', grants: ['table:read', 'table:write'] },
+  { id: 'adminKeyRevoke', method: 'DELETE', path: `${ADMIN}/keys/{keyId}`, handler: 'admin-key-revoke', area: 'admin', auth: 'iam', rateLimit: 'none', body: 'none', grants: ['table:read', 'table:write', 'gatewayKeys:manage'] },
+  { id: 'adminAppCreate', method: 'POST', path: `${ADMIN}/orgs/{orgId}/apps`, handler: 'admin-app-create', area: 'admin', auth: 'iam', rateLimit: 'none', body: 'json', grants: ['table:read', 'table:write'] },
+  { id: 'adminAppGet', method: 'GET', path: `${ADMIN}/apps/{appId}`, handler: 'admin-app-get', area: 'admin', auth: 'iam', rateLimit: 'none', body: 'none', grants: ['table:read'] },
+  { id: 'adminAppUpdate', method: 'PATCH', path: `${ADMIN}/apps/{appId}`, handler: 'admin-app-update', area: 'admin', auth: 'iam', rateLimit: 'none', body: 'json', grants: ['table:read', 'table:write'] },
+  { id: 'adminAppDelete', method: 'DELETE', path: `${ADMIN}/apps/{appId}`, handler: 'admin-app-delete', area: 'admin', auth: 'iam', rateLimit: 'none', body: 'none', grants: ['table:read', 'table:write', 'jobs:send'] },
+  { id: 'adminChatKeyCreate', method: 'POST', path: `${ADMIN}/apps/{appId}/chat-keys`, handler: 'admin-chat-key-create', area: 'admin', auth: 'iam', rateLimit: 'none', body: 'json', grants: ['table:read', 'table:write', 'gatewayKeys:manage'] },
+  { id: 'adminImportCreate', method: 'POST', path: `${ADMIN}/apps/{appId}/imports`, handler: 'admin-import-create', area: 'admin', auth: 'iam', rateLimit: 'none', body: 'text', grants: ['table:read', 'table:write'], timeoutSeconds: 29 },
+  { id: 'adminSessionDelete', method: 'DELETE', path: `${ADMIN}/sessions/{sessionId}`, handler: 'admin-session-delete', area: 'admin', auth: 'iam', rateLimit: 'none', body: 'none', grants: ['table:read', 'table:write'] },
+  { id: 'adminConsumerDelete', method: 'DELETE', path: `${ADMIN}/consumers/{consumerId}`, handler: 'admin-consumer-delete', area: 'admin', auth: 'iam', rateLimit: 'none', body: 'none', grants: ['table:read', 'table:write'], timeoutSeconds: 29 },
+  { id: 'adminReleasePeriodPublish', method: 'POST', path: `${ADMIN}/release-notes/periods`, handler: 'admin-release-period-publish', area: 'admin', auth: 'iam', rateLimit: 'none', body: 'text', grants: ['table:read', 'table:write', 'webhooks:send'] },
+  { id: 'adminJobRun', method: 'POST', path: `${ADMIN}/jobs/{jobName}/runs`, handler: 'admin-job-run', area: 'admin', auth: 'iam', rateLimit: 'none', body: 'json', grants: ['table:read', 'table:write', 'jobs:send'], timeoutSeconds: 29 },
 ];

@@ -4,9 +4,6 @@
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { KMSClient } from '@aws-sdk/client-kms';
-import { S3Client } from '@aws-sdk/client-s3';
-import { SQSClient } from '@aws-sdk/client-sqs';
 
 export interface AwsEndpoints {
   readonly dynamodb?: string;
@@ -31,25 +28,4 @@ export function createDocumentClient(opts: AwsClientOptions): DynamoDBDocumentCl
   return DynamoDBDocumentClient.from(client, {
     marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
   });
-}
-
-export function createS3Client(opts: AwsClientOptions): S3Client {
-  return new S3Client({
-    region: opts.region,
-    endpoint: opts.endpoints?.s3,
-    credentials: opts.credentials,
-    // s3rver needs path style and no streamed checksums, or uploads get chunk framing mixed in.
-    forcePathStyle: opts.endpoints?.s3 !== undefined,
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-  });
-}
-
-export function createSqsClient(opts: AwsClientOptions): SQSClient {
-  return new SQSClient({ region: opts.region, endpoint: opts.endpoints?.sqs, credentials: opts.credentials });
-}
-
-/** KMS has no embedded twin: locally the webhook secrets use a key file instead (file-secret-sealer.ts). */
-export function createKmsClient(opts: AwsClientOptions): KMSClient {
-  return new KMSClient({ region: opts.region });
 }

@@ -1,8 +1,10 @@
-import { bearerToken, credentialState, hashCredential, CREDENTIAL_PREFIX } from '../domain/credentials';
-import { DomainError } from '../domain/errors';
+import { INVALID_KEY_MESSAGE, PAID_PLAN_MESSAGE } from '../domain/auth-messages';
 import type { App } from '../domain/app';
+import { DomainError } from '../domain/errors';
+import type { KeyGrant } from '../domain/key-grant';
 import type { Org } from '../domain/org';
 import type { Deps } from '../ports/deps';
+import { resolveApiKey } from './resolve-api-key';
 
 export interface ChatPrincipal {
   readonly keyId: string;
@@ -10,23 +12,24 @@ export interface ChatPrincipal {
   readonly app: App;
 }
 
-export const PAID_PLAN_MESSAGE = 'The Chat Completions API is only available on paid plans; upgrade the organization to a paid plan';
+export { PAID_PLAN_MESSAGE };
 
 /**
- * Resolves a chat API key (`svc_chat_…`) to its app and org. Missing, malformed, unknown, revoked or
- * expired keys, keys of a deleted app, and orgs on the free plan are all 401 (the spec's area B).
+ * The app and org of a valid chat key (resolved by the key authorizer). Read on every request, because
+ * a cached grant outlives neither of them: a key of a deleted app and an org on the free plan are 401
+ * (the spec's area B).
  */
-export async function authenticateChatKey(deps: Pick<Deps, 'credentials' | 'orgs' | 'apps' | 'clock'>, input: { authorization: string | undefined }): Promise<ChatPrincipal> {
-  const token = bearerToken(input.authorization);
-  if (!token) throw new DomainError('unauthorized', 'Missing API key: send Authorization: Bearer <API_KEY>');
-  if (!token.startsWith(CREDENTIAL_PREFIX.chat)) throw new DomainError('unauthorized', 'Invalid API key');
-  const cred = await deps.credentials.findByHash(hashCredential(token));
-  if (!cred || cred.kind !== 'chat' || !cred.appId) throw new DomainError('unauthorized', 'Invalid API key');
-  const state = credentialState(cred, deps.clock.nowUs());
-  if (state === 'revoked') throw new DomainError('unauthorized', 'Invalid API key');
-  if (state === 'expired') throw new DomainError('unauthorized', 'API key has expired');
-  const [org, app] = await Promise.all([deps.orgs.get(cred.orgId), deps.apps.get(cred.appId)]);
-  if (!org || !app || app.deletedAtUs !== undefined) throw new DomainError('unauthorized', 'Invalid API key');
+export async function admitChatGrant(deps: Pick<Deps, 'orgs' | 'apps'>, grant: KeyGrant): Promise<ChatPrincipal> {
+  const [org, app] = await Promise.all([deps.orgs.get(grant.orgId), grant.appId ? deps.apps.get(grant.appId) : undefined]);
+  if (!org || !app || app.deletedAtUs !== undefined) throw new DomainError('unauthorized', INVALID_KEY_MESSAGE);
   if (org.plan !== 'paid') throw new DomainError('plan_required', PAID_PLAN_MESSAGE);
-  return { keyId: cred.id, org, app };
+  return { keyId: grant.keyId, org, app };
+}
+
+/** Resolves a chat API key (`svc_chat_…`) to its app and org in one step (callers with no gateway in front). */
+export async function authenticateChatKey(
+  deps: Pick<Deps, 'credentials' | 'orgs' | 'apps' | 'clock'>,
+  input: { authorization: string | undefined },
+): Promise<ChatPrincipal> {
+  return admitChatGrant(deps, await resolveApiKey(deps, { keyClass: 'chatKey', authorization: input.authorization }));
 }

@@ -7,6 +7,7 @@ import {
 } from '../domain/credentials';
 import { badRequest, notFound } from '../domain/errors';
 import type { OrgScope } from '../domain/scopes';
+import type { KeyClass } from '../domain/auth-messages';
 import type { Micros } from '../domain/time';
 import type { Deps } from '../ports/deps';
 
@@ -16,12 +17,16 @@ export interface IssuedCredential {
   readonly credential: StoredCredential;
 }
 
+const KEY_CLASS_OF_KIND: Record<CredentialKind, KeyClass> = { org: 'orgKey', chat: 'chatKey', acp: 'acpKey' };
+
 /**
  * Issues a credential of any kind for an org (and, for chat and ACP keys, one of its apps): CSPRNG
- * characters behind the kind's prefix, stored only as its SHA-256 hash (DESIGN.md §4).
+ * characters behind the kind's prefix, stored only as its SHA-256 hash (DESIGN.md §4). Its usage-plan
+ * key is registered at the gateway first: a crash in between leaves a gateway key no credential uses
+ * (harmless), never a credential the gateway refuses.
  */
 export async function issueCredential(
-  deps: Pick<Deps, 'orgs' | 'apps' | 'credentials' | 'ids' | 'clock'>,
+  deps: Pick<Deps, 'orgs' | 'apps' | 'credentials' | 'ids' | 'clock' | 'gatewayKeys'>,
   input: { kind: CredentialKind; orgId?: string; appId?: string; scopes?: readonly OrgScope[]; expiresAtUs?: Micros; name?: string },
 ): Promise<IssuedCredential> {
   const now = deps.clock.nowUs();
@@ -48,13 +53,19 @@ export async function issueCredential(
     createdAtUs: now,
     ...(input.expiresAtUs !== undefined ? { expiresAtUs: input.expiresAtUs } : {}),
   };
+  await deps.gatewayKeys.register({ id: credential.id, keyClass: KEY_CLASS_OF_KIND[credential.kind] });
   await deps.credentials.create(credential);
   return { key, credential };
 }
 
-/** Revokes a credential at once; revoking twice is harmless. */
-export async function revokeCredential(deps: Pick<Deps, 'credentials' | 'clock'>, input: { keyId: string }): Promise<StoredCredential> {
+/**
+ * Revokes a credential at once; revoking twice is harmless. The record is revoked first (every
+ * uncached request is refused from then on), then the gateway forgets its cached authorizations and
+ * the key's usage-plan key; if that step fails the call fails too, and a retry completes it.
+ */
+export async function revokeCredential(deps: Pick<Deps, 'credentials' | 'clock' | 'gatewayKeys'>, input: { keyId: string }): Promise<StoredCredential> {
   const revoked = await deps.credentials.revoke(input.keyId, deps.clock.nowUs());
   if (!revoked) throw notFound('Key not found');
+  await deps.gatewayKeys.unregister({ id: revoked.id });
   return revoked;
 }

@@ -1,2 +1,9 @@
-// placeholder: the acp-key authorizer (written next)
-export const handler = async (): Promise<never> => { throw new Error('not built yet'); };
+import { buildCoreDeps, onFirstUse } from '../wiring/core-wiring';
+import { createKeyAuthorizer, type AuthorizerDeps, type KeyAuthorizer } from './key-authorizer';
+
+/** The REQUEST authorizer of the acp API: resolves `acpKey` bearer keys (functions/gateway.ts). */
+export const createHandler = (deps: AuthorizerDeps): KeyAuthorizer => createKeyAuthorizer(deps, 'acpKey', 'acp');
+
+const production = onFirstUse(buildCoreDeps);
+let built: KeyAuthorizer | undefined;
+export const handler: KeyAuthorizer = (event) => (built ??= createHandler(production()))(event);

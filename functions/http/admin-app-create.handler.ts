@@ -1,15 +1,16 @@
 import * as z from 'zod';
 import { createApp } from '../app/manage-apps';
 import type { AppSettings } from '../domain/app';
-import { httpRoute, type HttpDeps } from './kit';
+import { httpRoute } from './kit';
 import { lambdaHandler } from './lambda';
 import { adminApp } from './presenters';
 import { appSettingsPatch, parseWith } from './validation';
+import { platformProductionDeps, type PlatformDeps } from '../wiring/platform-wiring';
 
 const body = z.object({ name: z.string().min(1).max(200), slug: z.string().min(1).max(48).optional(), settings: appSettingsPatch.optional() }).strict();
 
 /** POST /admin/v1/orgs/{orgId}/apps: creates an app; the response carries its `appNameId`. */
-export const createHandler = (deps: HttpDeps) =>
+export const createHandler = (deps: PlatformDeps) =>
   httpRoute('adminAppCreate', deps, async (req) => {
     const input = parseWith(body, req.jsonBody());
     const app = await createApp(deps, {
@@ -21,4 +22,4 @@ export const createHandler = (deps: HttpDeps) =>
     return { status: 201, body: { data: adminApp(app) } };
   });
 
-export const handler = lambdaHandler(createHandler);
+export const handler = lambdaHandler(createHandler, platformProductionDeps);

@@ -1,13 +1,14 @@
 import { deleteApp } from '../app/manage-apps';
-import { httpRoute, type HttpDeps } from './kit';
+import { httpRoute } from './kit';
 import { lambdaHandler } from './lambda';
 import { adminApp } from './presenters';
+import { platformProductionDeps, type PlatformDeps } from '../wiring/platform-wiring';
 
 /**
  * DELETE /admin/v1/apps/{appId}: 202. The app leaves the apps list at once; its sessions and consumers
  * are tombstoned (`app_deleted`) and removed by the jobs worker.
  */
-export const createHandler = (deps: HttpDeps) =>
+export const createHandler = (deps: PlatformDeps) =>
   httpRoute('adminAppDelete', deps, async (req) => ({ status: 202, body: { data: adminApp(await deleteApp(deps, { appId: req.path.appId ?? '' })) } }));
 
-export const handler = lambdaHandler(createHandler);
+export const handler = lambdaHandler(createHandler, platformProductionDeps);

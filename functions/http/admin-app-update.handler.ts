@@ -1,15 +1,16 @@
 import * as z from 'zod';
 import { updateApp } from '../app/manage-apps';
 import type { AppSettings } from '../domain/app';
-import { httpRoute, type HttpDeps } from './kit';
+import { httpRoute } from './kit';
 import { lambdaHandler } from './lambda';
 import { adminApp } from './presenters';
 import { appSettingsPatch, parseWith } from './validation';
+import { platformProductionDeps, type PlatformDeps } from '../wiring/platform-wiring';
 
 const body = z.object({ name: z.string().min(1).max(200).optional(), settings: appSettingsPatch.optional() }).strict();
 
 /** PATCH /admin/v1/apps/{appId}: renames an app or merges new settings over its current ones. */
-export const createHandler = (deps: HttpDeps) =>
+export const createHandler = (deps: PlatformDeps) =>
   httpRoute('adminAppUpdate', deps, async (req) => {
     const input = parseWith(body, req.jsonBody());
     const app = await updateApp(deps, {
@@ -20,4 +21,4 @@ export const createHandler = (deps: HttpDeps) =>
     return { status: 200, body: { data: adminApp(app) } };
   });
 
-export const handler = lambdaHandler(createHandler);
+export const handler = lambdaHandler(createHandler, platformProductionDeps);

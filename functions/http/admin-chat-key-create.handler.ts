@@ -1,14 +1,15 @@
 import * as z from 'zod';
 import { issueCredential } from '../app/issue-credential';
 import { adminCredential } from './admin-presenters';
-import { httpRoute, type HttpDeps } from './kit';
+import { httpRoute } from './kit';
 import { lambdaHandler } from './lambda';
 import { isoTimestamp, parseWith } from './validation';
+import { platformProductionDeps, type PlatformDeps } from '../wiring/platform-wiring';
 
 const body = z.object({ name: z.string().min(1).max(200).optional(), expiresAt: isoTimestamp.optional() }).strict();
 
 /** POST /admin/v1/apps/{appId}/chat-keys: a chat API key (`svc_chat_…`) bound to the app; shown once. */
-export const createHandler = (deps: HttpDeps) =>
+export const createHandler = (deps: PlatformDeps) =>
   httpRoute('adminChatKeyCreate', deps, async (req) => {
     const input = parseWith(body, req.textBody().trim() ? req.jsonBody() : {});
     const issued = await issueCredential(deps, {
@@ -20,4 +21,4 @@ export const createHandler = (deps: HttpDeps) =>
     return { status: 201, body: { data: adminCredential(issued.credential, issued.key) } };
   });
 
-export const handler = lambdaHandler(createHandler);
+export const handler = lambdaHandler(createHandler, platformProductionDeps);

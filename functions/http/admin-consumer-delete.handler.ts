@@ -1,13 +1,14 @@
 import { deleteConsumer } from '../app/delete-resources';
 import { adminTombstone } from './admin-presenters';
-import { httpRoute, type HttpDeps } from './kit';
+import { httpRoute } from './kit';
 import { lambdaHandler } from './lambda';
+import { platformProductionDeps, type PlatformDeps } from '../wiring/platform-wiring';
 
 /** DELETE /admin/v1/consumers/{consumerId}: removes the consumer and its sessions (cause `consumer_deleted`). */
-export const createHandler = (deps: HttpDeps) =>
+export const createHandler = (deps: PlatformDeps) =>
   httpRoute('adminConsumerDelete', deps, async (req) => ({
     status: 200,
     body: { data: { tombstone: adminTombstone(await deleteConsumer(deps, { consumerId: req.path.consumerId ?? '' })) } },
   }));
 
-export const handler = lambdaHandler(createHandler);
+export const handler = lambdaHandler(createHandler, platformProductionDeps);

@@ -1,9 +1,10 @@
 import * as z from 'zod';
 import { importSessions, type ImportRecord } from '../app/import-sessions';
 import { badRequest } from '../domain/errors';
-import { httpRoute, type HttpDeps } from './kit';
+import { httpRoute } from './kit';
 import { lambdaHandler } from './lambda';
 import { isoTimestamp, parseWith } from './validation';
+import { platformProductionDeps, type PlatformDeps } from '../wiring/platform-wiring';
 
 /** Keeps one import call inside API Gateway's 29 s integration timeout; split larger files. */
 const MAX_LINES = 200;
@@ -42,7 +43,7 @@ const line = z
  * POST /admin/v1/apps/{appId}/imports: historical sessions as JSONL, one session with its messages per
  * line. Every line is validated before anything is written: one bad line rejects the import (400 naming it).
  */
-export const createHandler = (deps: HttpDeps) =>
+export const createHandler = (deps: PlatformDeps) =>
   httpRoute('adminImportCreate', deps, async (req) => {
     const lines = req.textBody().split('\n').map((l) => l.trim());
     const records: ImportRecord[] = [];
@@ -75,4 +76,4 @@ function parseWithLine(n: number, raw: unknown) {
   }
 }
 
-export const handler = lambdaHandler(createHandler);
+export const handler = lambdaHandler(createHandler, platformProductionDeps);

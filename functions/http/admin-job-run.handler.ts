@@ -1,14 +1,15 @@
 import { runJob } from '../jobs/run-job';
 import { badRequest } from '../domain/errors';
 import { SCHEDULES, type JobName } from '../workers';
-import { httpRoute, type HttpDeps } from './kit';
+import { httpRoute } from './kit';
 import { lambdaHandler } from './lambda';
+import { platformProductionDeps, type PlatformDeps } from '../wiring/platform-wiring';
 
 /** Items one admin-triggered run handles, so it answers within API Gateway's 29 s; run it again for more. */
 const ADMIN_RUN_BATCH = 200;
 
 /** POST /admin/v1/jobs/{jobName}/runs: runs a scheduled job now and returns what it did. */
-export const createHandler = (deps: HttpDeps) =>
+export const createHandler = (deps: PlatformDeps) =>
   httpRoute('adminJobRun', deps, async (req) => {
     const name = req.path.jobName ?? '';
     if (!SCHEDULES.some((s) => s.id === name)) {
@@ -17,4 +18,4 @@ export const createHandler = (deps: HttpDeps) =>
     return { status: 200, body: { data: { job: name, result: await runJob(deps, name as JobName, ADMIN_RUN_BATCH) } } };
   });
 
-export const handler = lambdaHandler(createHandler);
+export const handler = lambdaHandler(createHandler, platformProductionDeps);

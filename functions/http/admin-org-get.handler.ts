@@ -1,14 +1,15 @@
 import { notFound } from '../domain/errors';
 import { adminOrg } from './admin-presenters';
-import { httpRoute, type HttpDeps } from './kit';
+import { httpRoute } from './kit';
 import { lambdaHandler } from './lambda';
+import { platformProductionDeps, type PlatformDeps } from '../wiring/platform-wiring';
 
 /** GET /admin/v1/orgs/{orgId} */
-export const createHandler = (deps: HttpDeps) =>
+export const createHandler = (deps: PlatformDeps) =>
   httpRoute('adminOrgGet', deps, async (req) => {
     const org = await deps.orgs.get(req.path.orgId ?? '');
     if (!org) throw notFound('Org not found');
     return { status: 200, body: { data: adminOrg(org) } };
   });
 
-export const handler = lambdaHandler(createHandler);
+export const handler = lambdaHandler(createHandler, platformProductionDeps);

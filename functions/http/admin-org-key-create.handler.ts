@@ -2,9 +2,10 @@ import * as z from 'zod';
 import { issueCredential } from '../app/issue-credential';
 import { ORG_SCOPES } from '../domain/scopes';
 import { adminCredential } from './admin-presenters';
-import { httpRoute, type HttpDeps } from './kit';
+import { httpRoute } from './kit';
 import { lambdaHandler } from './lambda';
 import { isoTimestamp, parseWith } from './validation';
+import { platformProductionDeps, type PlatformDeps } from '../wiring/platform-wiring';
 
 const body = z
   .object({
@@ -15,7 +16,7 @@ const body = z
   .strict();
 
 /** POST /admin/v1/orgs/{orgId}/keys: an org key (`svc_org_…`) with read scopes; the key is shown once. */
-export const createHandler = (deps: HttpDeps) =>
+export const createHandler = (deps: PlatformDeps) =>
   httpRoute('adminOrgKeyCreate', deps, async (req) => {
     const input = parseWith(body, req.jsonBody());
     const issued = await issueCredential(deps, {
@@ -28,4 +29,4 @@ export const createHandler = (deps: HttpDeps) =>
     return { status: 201, body: { data: adminCredential(issued.credential, issued.key) } };
   });
 
-export const handler = lambdaHandler(createHandler);
+export const handler = lambdaHandler(createHandler, platformProductionDeps);

@@ -3,10 +3,11 @@ import { publishReleasePeriod } from '../app/publish-release-period';
 import { badRequest } from '../domain/errors';
 import { CHANGE_KINDS, type PeriodDraft } from '../domain/release-notes';
 import { itemsFromMarkdown, markdownFromItems, parsePeriodMarkdown } from '../domain/release-notes-markdown';
-import { httpRoute, type HttpDeps, type HttpRequest } from './kit';
+import { httpRoute, type HttpRequest } from './kit';
 import { lambdaHandler } from './lambda';
 import { adminPeriodOut } from './release-notes-presenters';
 import { isoTimestamp, parseWith } from './validation';
+import { platformProductionDeps, type PlatformDeps } from '../wiring/platform-wiring';
 
 const jsonPeriod = z
   .object({
@@ -38,10 +39,10 @@ function draftOf(req: HttpRequest): PeriodDraft {
  * POST /admin/v1/release-notes/periods: publishes a period from JSON or from a markdown file with
  * front matter (docs/adr/0011). 201; the period is in the feed at once and its fan-out has started.
  */
-export const createHandler = (deps: HttpDeps) =>
+export const createHandler = (deps: PlatformDeps) =>
   httpRoute('adminReleasePeriodPublish', deps, async (req) => {
     const period = await publishReleasePeriod(deps, draftOf(req));
     return { status: 201, body: { data: adminPeriodOut(period) } };
   });
 
-export const handler = lambdaHandler(createHandler);
+export const handler = lambdaHandler(createHandler, platformProductionDeps);

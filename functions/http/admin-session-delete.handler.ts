@@ -1,13 +1,14 @@
 import { deleteSession } from '../app/delete-resources';
 import { adminTombstone } from './admin-presenters';
-import { httpRoute, type HttpDeps } from './kit';
+import { httpRoute } from './kit';
 import { lambdaHandler } from './lambda';
+import { platformProductionDeps, type PlatformDeps } from '../wiring/platform-wiring';
 
 /** DELETE /admin/v1/sessions/{sessionId}: the product's session delete (tombstone cause `consumer_deleted`). */
-export const createHandler = (deps: HttpDeps) =>
+export const createHandler = (deps: PlatformDeps) =>
   httpRoute('adminSessionDelete', deps, async (req) => ({
     status: 200,
     body: { data: { tombstone: adminTombstone(await deleteSession(deps, { sessionId: req.path.sessionId ?? '' })) } },
   }));
 
-export const handler = lambdaHandler(createHandler);
+export const handler = lambdaHandler(createHandler, platformProductionDeps);

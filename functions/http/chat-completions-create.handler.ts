@@ -2,15 +2,16 @@ import { prepareChatTurn, runChatTurn } from '../app/run-chat-turn';
 import { parseChatRequest } from '../domain/chat-request';
 import { badRequest } from '../domain/errors';
 import { chatCompletion, sseStream } from './chat-presenters';
-import { httpRoute, type HttpDeps } from './kit';
+import { httpRoute } from './kit';
 import { lambdaStreamHandler } from './lambda';
+import { chatProductionDeps, type ChatFunctionDeps } from '../wiring/chat-wiring';
 
 /**
  * POST /api/v1/chat/completions: one chat turn in the OpenAI chat-completion shape. Everything that can
  * fail with a status (auth, plan, rate limit, validation, session, files, credits) fails before the
  * first byte; with `stream: true` the answer then streams as `chat.completion.chunk` events.
  */
-export const createHandler = (deps: HttpDeps) =>
+export const createHandler = (deps: ChatFunctionDeps) =>
   httpRoute('chatCompletionsCreate', deps, async (req) => {
     if (!/^application\/json\s*(;|$)/i.test(req.header('content-type') ?? '')) throw badRequest('Content-Type must be application/json');
     const request = parseChatRequest(req.jsonBody(), req.chat!.app.appNameId);
@@ -27,4 +28,4 @@ export const createHandler = (deps: HttpDeps) =>
     return { status: 200, headers: sessionHeader, body: chatCompletion(turn, request, step.value) };
   });
 
-export const handler = lambdaStreamHandler(createHandler);
+export const handler = lambdaStreamHandler(createHandler, chatProductionDeps);

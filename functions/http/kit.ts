@@ -5,27 +5,25 @@
  */
 import { timingSafeEqual, createHash, randomUUID } from 'node:crypto';
 import middy from '@middy/core';
-import type { Logger } from '@aws-lambda-powertools/logger';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import { MetricUnit, type Metrics } from '@aws-lambda-powertools/metrics';
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { authenticateChatKey, type ChatPrincipal } from '../app/authenticate-chat-key';
-import { authenticateOrgKey, requireScope, type OrgPrincipal } from '../app/authenticate-org-key';
+import { admitChatGrant, type ChatPrincipal } from '../app/authenticate-chat-key';
+import { orgPrincipal, requireScope, type OrgPrincipal } from '../app/authenticate-org-key';
 import { enforceRateLimit } from '../app/enforce-rate-limit';
+import { requireUnexpired, resolveApiKey } from '../app/resolve-api-key';
+import type { KeyClass } from '../domain/auth-messages';
 import { bearerToken } from '../domain/credentials';
-import { DomainError, RateLimitedError, badRequest } from '../domain/errors';
-import { RATE_LIMITS } from '../domain/rate-limits';
-import type { Deps } from '../ports/deps';
-import { ROUTES, type RouteDef } from '../routes';
 import { errorBody, GENERIC_500_MESSAGE, STATUS_OF } from '../domain/error-bodies';
+import { DomainError, RateLimitedError, badRequest } from '../domain/errors';
+import { grantFromContext, type KeyGrant } from '../domain/key-grant';
+import { RATE_LIMITS, type RateLimitClass } from '../domain/rate-limits';
+import { ROUTES, type AuthKind, type BodyMode, type RouteDef } from '../routes';
+import type { CoreDeps } from '../wiring/core-wiring';
 
-export interface HttpDeps extends Deps {
-  readonly logger: Logger;
-  readonly metrics: Metrics;
-  /** Locally the admin API checks this token; on AWS it is undefined and API Gateway enforces IAM. */
-  readonly adminToken?: string;
-}
+/** What the kit needs of a function's deps; each area's wiring builds a superset. */
+export type KitDeps = CoreDeps;
 
 export interface HttpRequest {
   readonly event: APIGatewayProxyEvent;
@@ -33,15 +31,23 @@ export interface HttpRequest {
   readonly path: Readonly<Record<string, string>>;
   /** Query parameters, last value wins; a present-empty parameter is `''`. */
   readonly query: Readonly<Record<string, string>>;
+  /** The client's address: the connection's peer, or CloudFront's viewer address behind the front door. */
+  readonly clientIp: string;
+  /** The resolved key, on `orgKey`, `chatKey` and `acpKey` routes. */
+  readonly grant?: KeyGrant;
+  /** The org key's org and scopes, on `orgKey` routes. */
   readonly principal?: OrgPrincipal;
   /** The chat API key's app and org, on `chatKey` routes. */
   readonly chat?: ChatPrincipal;
   /** The bearer token on `signingSecret` routes (unchecked: matching it is the use case's job). */
   readonly signingSecret?: string;
   header(name: string): string | undefined;
-  /** The JSON body; malformed JSON or a non-object is a 400 of the route's area. */
+  /** The JSON body (`json` and `text` routes); malformed JSON or a non-object is a 400 of the route's area. */
   jsonBody(): Record<string, unknown>;
+  /** The body as text (`json` and `text` routes). */
   textBody(): string;
+  /** The body's bytes (`multipart` routes). */
+  rawBody(): Buffer;
 }
 
 export interface HttpResult {
@@ -87,8 +93,44 @@ function sameSecret(a: string, b: string): boolean {
   return timingSafeEqual(ha, hb);
 }
 
-function buildRequest(event: APIGatewayProxyEvent, correlationId: string, route: RouteDef): HttpRequest {
-  const rawBody = () => (event.body == null ? '' : event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body);
+/**
+ * The client address. Behind the CloudFront front door (and only there: its origins refuse requests
+ * that did not come through it) CloudFront's `CloudFront-Viewer-Address` (`<ip>:<port>`) names the
+ * viewer; anywhere else that header is the client's own word and is ignored.
+ */
+function clientIpOf(deps: KitDeps, event: APIGatewayProxyEvent): string {
+  const viewer = deps.settings.trustViewerAddress ? headerOf(event, 'cloudfront-viewer-address') : undefined;
+  if (viewer && viewer.lastIndexOf(':') > 0) return viewer.slice(0, viewer.lastIndexOf(':'));
+  return event.requestContext?.identity?.sourceIp || 'unknown';
+}
+
+const wrongMode = (route: RouteDef, reader: string) => () => {
+  throw new Error(`route ${route.id} reads its body as ${route.body}, not with ${reader}()`);
+};
+
+type BodyReaders = Pick<HttpRequest, 'jsonBody' | 'textBody' | 'rawBody'>;
+
+/** Which body readers each mode gives a handler; a new mode does not compile until it is listed here. */
+const BODY_READERS = {
+  none: (route) => ({ jsonBody: wrongMode(route, 'jsonBody'), textBody: wrongMode(route, 'textBody'), rawBody: wrongMode(route, 'rawBody') }),
+  json: (route, bytes) => ({ jsonBody: () => parseJsonObject(bytes().toString('utf8')), textBody: () => bytes().toString('utf8'), rawBody: wrongMode(route, 'rawBody') }),
+  text: (route, bytes) => ({ jsonBody: () => parseJsonObject(bytes().toString('utf8')), textBody: () => bytes().toString('utf8'), rawBody: wrongMode(route, 'rawBody') }),
+  multipart: (route, bytes) => ({ jsonBody: wrongMode(route, 'jsonBody'), textBody: wrongMode(route, 'textBody'), rawBody: bytes }),
+} satisfies Record<BodyMode, (route: RouteDef, bytes: () => Buffer) => BodyReaders>;
+
+function parseJsonObject(text: string): Record<string, unknown> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw badRequest(text.trim() ? 'Invalid JSON body' : 'Missing JSON body');
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw badRequest('The JSON body must be an object');
+  return parsed as Record<string, unknown>;
+}
+
+function buildRequest(deps: KitDeps, event: APIGatewayProxyEvent, correlationId: string, route: RouteDef): HttpRequest {
+  const bytes = () => (event.body == null ? Buffer.alloc(0) : Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8'));
   const query: Record<string, string> = {};
   for (const [k, v] of Object.entries(event.multiValueQueryStringParameters ?? {})) if (v && v.length) query[k] = v[v.length - 1] ?? '';
   for (const [k, v] of Object.entries(event.queryStringParameters ?? {})) if (!(k in query)) query[k] = v ?? '';
@@ -97,36 +139,39 @@ function buildRequest(event: APIGatewayProxyEvent, correlationId: string, route:
     correlationId,
     path: Object.fromEntries(Object.entries(event.pathParameters ?? {}).map(([k, v]) => [k, v ?? ''])),
     query,
+    clientIp: clientIpOf(deps, event),
     header: (name) => headerOf(event, name),
-    textBody: rawBody,
-    jsonBody: () => {
-      const text = rawBody();
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        throw badRequest(text.trim() ? 'Invalid JSON body' : 'Missing JSON body');
-      }
-      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw badRequest('The JSON body must be an object');
-      return parsed as Record<string, unknown>;
-    },
+    ...BODY_READERS[route.body](route, bytes),
   };
 }
 
-interface Admission {
-  readonly principal?: OrgPrincipal;
-  readonly chat?: ChatPrincipal;
+/** Who is calling, before the request is counted. */
+interface Identity {
+  readonly grant?: KeyGrant;
   readonly signingSecret?: string;
 }
 
-/** The client address API Gateway saw (the local server fills in the socket's peer the same way). */
-function clientIp(req: HttpRequest): string {
-  return req.event.requestContext?.identity?.sourceIp || 'unknown';
+/**
+ * The key a gateway authorizer resolved (its context), or, with no authorizer in front (a direct
+ * invocation), the same resolution here. Either way a cached grant's expiry is checked again.
+ */
+async function keyGrant(deps: KitDeps, keyClass: KeyClass, req: HttpRequest): Promise<Identity> {
+  const fromGateway = grantFromContext(req.event.requestContext?.authorizer);
+  const grant = fromGateway?.keyClass === keyClass ? fromGateway : await resolveApiKey(deps, { keyClass, authorization: req.header('authorization') });
+  return { grant: requireUnexpired(deps, grant) };
 }
 
-/** Authenticates by the route's auth kind and counts the request in its rate-limit window. */
-async function admit(deps: HttpDeps, route: RouteDef, req: HttpRequest): Promise<Admission> {
-  if (route.auth === 'iam') {
+/** How each auth kind identifies the caller; a new kind does not compile until it is listed here. */
+const IDENTIFY = {
+  orgKey: (deps, req) => keyGrant(deps, 'orgKey', req),
+  chatKey: (deps, req) => keyGrant(deps, 'chatKey', req),
+  acpKey: (deps, req) => keyGrant(deps, 'acpKey', req),
+  signingSecret: async (_deps, req) => {
+    const signingSecret = bearerToken(req.header('authorization'));
+    return signingSecret !== undefined ? { signingSecret } : {};
+  },
+  public: async () => ({}),
+  iam: async (deps, req) => {
     if (deps.adminToken !== undefined) {
       const token = bearerToken(req.header('authorization'));
       if (!token || !sameSecret(token, deps.adminToken)) throw new DomainError('unauthorized', 'Missing or invalid admin token');
@@ -134,27 +179,79 @@ async function admit(deps: HttpDeps, route: RouteDef, req: HttpRequest): Promise
       throw new DomainError('unauthorized', 'IAM authentication required');
     }
     return {};
+  },
+} satisfies Record<AuthKind, (deps: KitDeps, req: HttpRequest) => Promise<Identity>>;
+
+/** The window each rate-limit class counts a request in; a new class does not compile until it is listed here. */
+const RATE_SUBJECT = {
+  orgKey: (identity) => `orgKey:${identity.grant!.keyId}`,
+  chatKey: (identity) => `chatKey:${identity.grant!.keyId}`,
+  acpKey: (identity) => `acpKey:${identity.grant!.keyId}`,
+  acpPublicIp: (_identity, req) => `acpPublicIp:${req.clientIp}`,
+  releaseNotesIp: (_identity, req) => `releaseNotesIp:${req.clientIp}`,
+  none: () => undefined,
+} satisfies Record<RateLimitClass, (identity: Identity, req: HttpRequest) => string | undefined>;
+
+type Admission = Pick<HttpRequest, 'grant' | 'principal' | 'chat' | 'signingSecret'>;
+
+/**
+ * What each auth kind checks once the request is being counted: scopes, the key's app and org, the
+ * app in the path. `counted` settles with the rate-limit verdict; a check that fails waits for it, so a
+ * request over its limit is a 429 whatever else is wrong with it (as when the checks ran after it).
+ */
+const ADMIT = {
+  orgKey: async (_deps, route, _req, identity, counted) => {
+    const principal = orgPrincipal(identity.grant!);
+    if (route.scope && !principal.scopes.includes(route.scope)) {
+      await counted;
+      requireScope(principal, route.scope);
+    }
+    return { grant: identity.grant!, principal };
+  },
+  chatKey: async (deps, _route, _req, identity) => ({ grant: identity.grant!, chat: await admitChatGrant(deps, identity.grant!) }),
+  acpKey: async (_deps, _route, req, identity, counted) => {
+    if (req.path.appId !== undefined && req.path.appId !== identity.grant!.appId) {
+      await counted;
+      throw new DomainError('forbidden', 'This API key belongs to another app');
+    }
+    return { grant: identity.grant! };
+  },
+  signingSecret: async (_deps, _route, _req, identity) => (identity.signingSecret !== undefined ? { signingSecret: identity.signingSecret } : {}),
+  public: async () => ({}),
+  iam: async () => ({}),
+} satisfies Record<AuthKind, (deps: KitDeps, route: RouteDef, req: HttpRequest, identity: Identity, counted: Promise<void>) => Promise<Admission>>;
+
+const KEY_LIMITS: readonly RateLimitClass[] = ['orgKey', 'chatKey', 'acpKey'];
+
+/** A key-class limit counts per key, so only a route authenticated by that key class can have it. */
+function checkRouteShape(route: RouteDef): void {
+  if (KEY_LIMITS.includes(route.rateLimit) && route.rateLimit !== route.auth) {
+    throw new Error(`route ${route.id}: rate limit ${route.rateLimit} needs auth ${route.rateLimit}, not ${route.auth}`);
   }
-  if (route.auth === 'orgKey') {
-    const principal = await authenticateOrgKey(deps, { authorization: req.header('authorization') });
-    await enforceRateLimit(deps, { subject: `orgKey:${principal.keyId}`, limit: RATE_LIMITS.orgKey });
-    if (route.scope) requireScope(principal, route.scope);
-    return { principal };
+}
+
+/**
+ * Authenticates, counts and admits a request, then runs the route. A GET only reads, so it runs
+ * concurrently with its rate-limit write (and its result is dropped when the counter says 429); any
+ * other method waits for the verdict before it writes anything.
+ */
+async function handle(deps: KitDeps, route: RouteDef, req0: HttpRequest, fn: (req: HttpRequest) => Promise<HttpResult>): Promise<HttpResult> {
+  const identity = await IDENTIFY[route.auth](deps, req0);
+  const subject = RATE_SUBJECT[route.rateLimit](identity, req0);
+  const limit = route.rateLimit === 'none' ? undefined : RATE_LIMITS[route.rateLimit];
+  const counted = subject && limit ? enforceRateLimit(deps, { subject, limit }) : Promise.resolve();
+  counted.catch(() => undefined); // awaited below; this only keeps an early failure from going unhandled
+  const admission = await ADMIT[route.auth](deps, route, req0, identity, counted);
+  checkPathIds(route, req0.path);
+  const req: HttpRequest = { ...req0, ...admission };
+  if (route.method !== 'GET') {
+    await counted;
+    return fn(req);
   }
-  if (route.auth === 'chatKey') {
-    const chat = await authenticateChatKey(deps, { authorization: req.header('authorization') });
-    await enforceRateLimit(deps, { subject: `chatKey:${chat.keyId}`, limit: RATE_LIMITS.chatKey });
-    return { chat };
-  }
-  // Per-IP limits come before anything else a public route does.
-  if (route.rateLimit === 'releaseNotesIp') {
-    await enforceRateLimit(deps, { subject: `releaseNotesIp:${clientIp(req)}`, limit: RATE_LIMITS.releaseNotesIp });
-  }
-  if (route.auth === 'signingSecret') {
-    const signingSecret = bearerToken(req.header('authorization'));
-    return signingSecret !== undefined ? { signingSecret } : {};
-  }
-  return {};
+  const running = fn(req);
+  running.catch(() => undefined);
+  await counted;
+  return running;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -182,19 +279,16 @@ function json(status: number, body: unknown, headers: Record<string, string>): A
  * Wraps a route's logic in the kit. `fn` receives the parsed request (with the authenticated principal)
  * and returns a status and body; domain errors it throws become the area's exact error response.
  */
-export function httpRoute(routeId: string, deps: HttpDeps, fn: (req: HttpRequest) => Promise<HttpResult>): HttpHandler {
+export function httpRoute(routeId: string, deps: KitDeps, fn: (req: HttpRequest) => Promise<HttpResult>): HttpHandler {
   const route = routeById(routeId);
+  checkRouteShape(route);
   const core = async (event: APIGatewayProxyEvent): Promise<HttpResponse> => {
     const correlationId = correlationIdOf(event);
     deps.logger.appendKeys({ correlationId, route: route.id });
     const base = { [CORRELATION_HEADER]: correlationId };
     const started = Date.now();
     try {
-      const req0 = buildRequest(event, correlationId, route);
-      const admission = await admit(deps, route, req0);
-      checkPathIds(route, req0.path);
-      const req: HttpRequest = { ...req0, ...admission };
-      const result = await fn(req);
+      const result = await handle(deps, route, buildRequest(deps, event, correlationId, route), fn);
       if (result.stream) return { statusCode: result.status, headers: { ...base, ...(result.headers ?? {}) }, body: '', stream: result.stream };
       if (result.text !== undefined) return { statusCode: result.status, headers: { ...base, ...(result.headers ?? {}) }, body: result.text };
       return json(result.status, result.body, { ...base, ...(result.headers ?? {}) });
@@ -210,7 +304,7 @@ export function httpRoute(routeId: string, deps: HttpDeps, fn: (req: HttpRequest
     .use(logMetrics(deps.metrics)) as unknown as HttpHandler;
 }
 
-function errorResponse(deps: HttpDeps, route: RouteDef, err: unknown, base: Record<string, string>): APIGatewayProxyResult {
+function errorResponse(deps: KitDeps, route: RouteDef, err: unknown, base: Record<string, string>): APIGatewayProxyResult {
   if (err instanceof DomainError) {
     const status = STATUS_OF[err.code];
     const headers = err instanceof RateLimitedError ? { ...base, 'Retry-After': String(err.retryAfterSeconds) } : base;

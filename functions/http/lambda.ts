@@ -1,12 +1,14 @@
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
-import { productionDeps } from '../wiring';
-import type { HttpDeps, HttpHandler } from './kit';
+import type { HttpHandler, KitDeps } from './kit';
 
-/** The Lambda entry of a route module: builds production deps and the wrapped handler on first call. */
-export function lambdaHandler(factory: (deps: HttpDeps) => HttpHandler): HttpHandler {
+/**
+ * The Lambda entry of a route module: builds the handler on first call from `production`, the
+ * production deps of the route's area (functions/wiring), so the bundle holds that area's adapters only.
+ */
+export function lambdaHandler<D extends KitDeps>(factory: (deps: D) => HttpHandler, production: () => D): HttpHandler {
   let built: HttpHandler | undefined;
   return (event: APIGatewayProxyEvent, context: Context) => {
-    built ??= factory(productionDeps());
+    built ??= factory(production());
     return built(event, context);
   };
 }
@@ -25,14 +27,14 @@ interface AwsLambdaGlobal {
  * The Lambda entry of a streaming route (API Gateway REST response streaming): the same wrapped
  * handler, its status and headers sent as the stream's prelude, then the body chunk by chunk.
  */
-export function lambdaStreamHandler(factory: (deps: HttpDeps) => HttpHandler): unknown {
+export function lambdaStreamHandler<D extends KitDeps>(factory: (deps: D) => HttpHandler, production: () => D): unknown {
   // Other libraries create a bare `globalThis.awslambda`; only the Lambda runtime gives it streamifyResponse.
   const runtime = (globalThis as { awslambda?: Partial<AwsLambdaGlobal> }).awslambda;
-  if (typeof runtime?.streamifyResponse !== 'function' || !runtime.HttpResponseStream) return lambdaHandler(factory);
+  if (typeof runtime?.streamifyResponse !== 'function' || !runtime.HttpResponseStream) return lambdaHandler(factory, production);
   const lambda = runtime as AwsLambdaGlobal;
   let built: HttpHandler | undefined;
   return lambda.streamifyResponse(async (event, responseStream, context) => {
-    built ??= factory(productionDeps());
+    built ??= factory(production());
     const result = await built(event, context);
     const headers = Object.fromEntries(Object.entries(result.headers ?? {}).map(([k, v]) => [k, String(v)]));
     const out = lambda.HttpResponseStream.from(responseStream, { statusCode: result.statusCode, headers });

@@ -1,12 +1,13 @@
 import { getSessionTranscript } from '../app/export-lists';
 import { parseIncludeParam } from '../domain/export-params';
 import { exportQuery } from './export-query';
-import { httpRoute, type HttpDeps } from './kit';
+import { httpRoute } from './kit';
 import { lambdaHandler } from './lambda';
 import { exportMessage, exportSessionSubset } from './presenters';
+import { exportProductionDeps, type ExportFunctionDeps } from '../wiring/export-wiring';
 
 /** GET /api/v1/org/sessions/{sessionId}/messages: one session's transcript; `include=tool_details` adds tool markers. */
-export const createHandler = (deps: HttpDeps) =>
+export const createHandler = (deps: ExportFunctionDeps) =>
   httpRoute('orgSessionMessages', deps, async (req) => {
     const q = exportQuery(req, ['include'], deps.clock.nowUs());
     const include = parseIncludeParam(q.params.include, ['tool_details']);
@@ -15,4 +16,4 @@ export const createHandler = (deps: HttpDeps) =>
     return { status: 200, body: { data: { session: exportSessionSubset(t.session), messages, zdr: t.zdr } }, headers: q.headers };
   });
 
-export const handler = lambdaHandler(createHandler);
+export const handler = lambdaHandler(createHandler, exportProductionDeps);

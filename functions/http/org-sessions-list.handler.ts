@@ -1,12 +1,13 @@
 import { exportSessions } from '../app/export-lists';
 import { parseTimestampParam, parseUuidParam } from '../domain/export-params';
 import { pagedExportQuery } from './export-query';
-import { httpRoute, type HttpDeps } from './kit';
+import { httpRoute } from './kit';
 import { lambdaHandler } from './lambda';
 import { exportSession, pagination } from './presenters';
+import { exportProductionDeps, type ExportFunctionDeps } from '../wiring/export-wiring';
 
 /** GET /api/v1/org/sessions: sessions across the org's apps, by last_activity_at then id, descending. */
-export const createHandler = (deps: HttpDeps) =>
+export const createHandler = (deps: ExportFunctionDeps) =>
   httpRoute('orgSessionsList', deps, async (req) => {
     const q = pagedExportQuery(req, ['app_id', 'updated_after', 'started_after', 'started_before'], deps.clock.nowUs());
     const appId = parseUuidParam('app_id', q.params.app_id);
@@ -25,4 +26,4 @@ export const createHandler = (deps: HttpDeps) =>
     return { status: 200, body: { data: page.rows.map(exportSession), pagination: pagination(page) }, headers: q.headers };
   });
 
-export const handler = lambdaHandler(createHandler);
+export const handler = lambdaHandler(createHandler, exportProductionDeps);

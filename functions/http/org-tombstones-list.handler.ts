@@ -1,12 +1,13 @@
 import { exportTombstones } from '../app/export-lists';
 import { parseTokenParam } from '../domain/export-params';
 import { pagedExportQuery } from './export-query';
-import { httpRoute, type HttpDeps } from './kit';
+import { httpRoute } from './kit';
 import { lambdaHandler } from './lambda';
 import { exportTombstone, pagination } from './presenters';
+import { exportProductionDeps, type ExportFunctionDeps } from '../wiring/export-wiring';
 
 /** GET /api/v1/org/tombstones: the deletion feed, by deleted_at then id, descending; `cause` matched exactly. */
-export const createHandler = (deps: HttpDeps) =>
+export const createHandler = (deps: ExportFunctionDeps) =>
   httpRoute('orgTombstonesList', deps, async (req) => {
     const q = pagedExportQuery(req, ['cause'], deps.clock.nowUs());
     const cause = parseTokenParam('cause', q.params.cause);
@@ -19,4 +20,4 @@ export const createHandler = (deps: HttpDeps) =>
     return { status: 200, body: { data: page.rows.map(exportTombstone), pagination: pagination(page) }, headers: q.headers };
   });
 
-export const handler = lambdaHandler(createHandler);
+export const handler = lambdaHandler(createHandler, exportProductionDeps);

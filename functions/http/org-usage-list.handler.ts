@@ -1,12 +1,13 @@
 import { exportUsage } from '../app/export-lists';
 import { parseTimestampParam } from '../domain/export-params';
 import { pagedExportQuery } from './export-query';
-import { httpRoute, type HttpDeps } from './kit';
+import { httpRoute } from './kit';
 import { lambdaHandler } from './lambda';
 import { exportUsageRow, pagination } from './presenters';
+import { exportProductionDeps, type ExportFunctionDeps } from '../wiring/export-wiring';
 
 /** GET /api/v1/org/usage: per-call token usage and cost, by created_at then id, descending. */
-export const createHandler = (deps: HttpDeps) =>
+export const createHandler = (deps: ExportFunctionDeps) =>
   httpRoute('orgUsageList', deps, async (req) => {
     const q = pagedExportQuery(req, ['since'], deps.clock.nowUs());
     const sinceUs = parseTimestampParam('since', q.params.since);
@@ -19,4 +20,4 @@ export const createHandler = (deps: HttpDeps) =>
     return { status: 200, body: { data: page.rows.map(exportUsageRow), pagination: pagination(page) }, headers: q.headers };
   });
 
-export const handler = lambdaHandler(createHandler);
+export const handler = lambdaHandler(createHandler, exportProductionDeps);

@@ -3,10 +3,11 @@ import { createWebhookSubscription } from '../app/create-webhook-subscription';
 import { CHANGE_KINDS } from '../domain/release-notes';
 import { CALLBACK_URL_MAX_CHARS } from '../domain/webhook-callback';
 import { SUBSCRIPTION_LIMITS } from '../domain/webhook-subscription';
-import { httpRoute, type HttpDeps } from './kit';
+import { httpRoute } from './kit';
 import { lambdaHandler } from './lambda';
 import { subscriptionOut } from './release-notes-presenters';
 import { parseWith } from './validation';
+import { releaseNotesProductionDeps, type ReleaseNotesFunctionDeps } from '../wiring/release-notes-wiring';
 
 const body = z
   .object({
@@ -20,11 +21,11 @@ const body = z
  * POST /api/v1/release-notes/subscriptions: 201 with the subscription and its full `whsec_` secret,
  * shown this once. An invalid body, a non-https URL or a refused address is 400 `bad_request`.
  */
-export const createHandler = (deps: HttpDeps) =>
+export const createHandler = (deps: ReleaseNotesFunctionDeps) =>
   httpRoute('releaseNotesSubscriptionCreate', deps, async (req) => {
     const input = parseWith(body, req.jsonBody());
     const { subscription, secret } = await createWebhookSubscription(deps, input);
     return { status: 201, body: { data: subscriptionOut(subscription, secret) }, headers: { 'Cache-Control': 'no-store' } };
   });
 
-export const handler = lambdaHandler(createHandler);
+export const handler = lambdaHandler(createHandler, releaseNotesProductionDeps);

@@ -1,15 +1,16 @@
 import { deleteWebhookSubscription } from '../app/manage-webhook-subscriptions';
-import { httpRoute, type HttpDeps } from './kit';
+import { httpRoute } from './kit';
 import { lambdaHandler } from './lambda';
+import { releaseNotesProductionDeps, type ReleaseNotesFunctionDeps } from '../wiring/release-notes-wiring';
 
 /**
  * DELETE /api/v1/release-notes/subscriptions/{subscriptionId} with the subscription's secret as
  * bearer: 204. A missing or mismatched secret and an unknown id are the same 404.
  */
-export const createHandler = (deps: HttpDeps) =>
+export const createHandler = (deps: ReleaseNotesFunctionDeps) =>
   httpRoute('releaseNotesSubscriptionDelete', deps, async (req) => {
     await deleteWebhookSubscription(deps, { subscriptionId: req.path.subscriptionId ?? '', secret: req.signingSecret });
     return { status: 204 };
   });
 
-export const handler = lambdaHandler(createHandler);
+export const handler = lambdaHandler(createHandler, releaseNotesProductionDeps);

@@ -5,8 +5,13 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
-import type { HttpDeps, HttpHandler, HttpResponse } from '../http/kit';
-import { ROUTES, type RouteDef } from '../routes';
+import type { ErrorArea } from '../domain/error-bodies';
+import { gatewayAnswers, renderGatewayAnswer, type GatewayResponseType, type KeyClass } from '../gateway';
+import type { HttpHandler, HttpResponse } from '../http/kit';
+import { ROUTES as ALL_ROUTES, type AuthKind } from '../routes';
+import type { PlatformDeps } from '../wiring/platform-wiring';
+import type { RouteDef } from '../routes';
+import type { LocalGateway } from './local-gateway';
 
 /** API Gateway's own ceiling is 10 MB; the upload route of a later issue needs 20 MB plus framing. */
 const MAX_BODY_BYTES = 21 * 1024 * 1024;
@@ -33,10 +38,10 @@ function compile(route: RouteDef, handler: HttpHandler): CompiledRoute {
 }
 
 /** Loads every route's handler module and builds its handler with the local deps. */
-export async function loadRoutes(deps: HttpDeps): Promise<CompiledRoute[]> {
+export async function loadRoutes(deps: PlatformDeps): Promise<CompiledRoute[]> {
   return Promise.all(
-    ROUTES.map(async (route) => {
-      const mod = (await import(`../http/${route.handler}.handler.ts`)) as { createHandler: (d: HttpDeps) => HttpHandler };
+    ALL_ROUTES.map(async (route) => {
+      const mod = (await import(`../http/${route.handler}.handler.ts`)) as { createHandler: (d: PlatformDeps) => HttpHandler };
       return compile(route, mod.createHandler(deps));
     }),
   );
@@ -144,12 +149,55 @@ async function send(res: ServerResponse, result: HttpResponse): Promise<void> {
   res.end(result.body ? Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8') : undefined);
 }
 
+/** The key class an auth kind's authorizer resolves; routes of other kinds have no authorizer. */
+const KEY_CLASS_OF: Record<AuthKind, KeyClass | undefined> = {
+  orgKey: 'orgKey',
+  chatKey: 'chatKey',
+  acpKey: 'acpKey',
+  signingSecret: undefined,
+  public: undefined,
+  iam: undefined,
+};
+
+const CORRELATION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+function sendGatewayAnswer(res: ServerResponse, route: RouteDef, event: APIGatewayProxyEvent, type: GatewayResponseType, authorizer?: Readonly<Record<string, unknown>>): void {
+  const answer = renderGatewayAnswer(route.area satisfies ErrorArea, gatewayAnswers(KEY_CLASS_OF[route.auth])[type], authorizer ? { authorizer } : {});
+  // Like the functions (API Gateway echoes a sent one; the local server also makes one up, as the kit does).
+  const given = Object.entries(event.headers).find(([k]) => k.toLowerCase() === 'x-correlation-id')?.[1];
+  const correlationId = given && CORRELATION_ID.test(given) ? given : randomUUID();
+  res.writeHead(answer.status, { 'Content-Type': 'application/json; charset=utf-8', 'X-Correlation-ID': correlationId, ...answer.headers });
+  res.end(JSON.stringify(answer.body));
+}
+
+/**
+ * What API Gateway does before a function runs: a key route's `Authorization` header goes through the
+ * area's key authorizer (cached); a missing header is UNAUTHORIZED and a denied key ACCESS_DENIED, both
+ * in the area's error shape. Returns false when it answered the request itself.
+ */
+async function passGateway(gateway: LocalGateway, route: RouteDef, event: APIGatewayProxyEvent, res: ServerResponse): Promise<boolean> {
+  const keyClass = KEY_CLASS_OF[route.auth];
+  if (!keyClass) return true;
+  const authorization = Object.entries(event.headers).find(([k]) => k.toLowerCase() === 'authorization')?.[1];
+  if (!authorization) {
+    sendGatewayAnswer(res, route, event, 'UNAUTHORIZED');
+    return false;
+  }
+  const verdict = await gateway.authorize(keyClass, authorization, event);
+  if (!verdict.allowed) {
+    sendGatewayAnswer(res, route, event, 'ACCESS_DENIED', verdict.context);
+    return false;
+  }
+  (event.requestContext as { authorizer: unknown }).authorizer = { ...verdict.context, principalId: verdict.principalId };
+  return true;
+}
+
 function sendError(res: ServerResponse, status: number, code: string, message: string): void {
   res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8' });
   res.end(JSON.stringify({ error: { code, message } }));
 }
 
-export function createLocalServer(routes: CompiledRoute[], log: (line: object) => void): Server {
+export function createLocalServer(routes: CompiledRoute[], gateway: LocalGateway, log: (line: object) => void): Server {
   return createServer(async (req, res) => {
     try {
       const url = new URL(req.url ?? '/', 'http://local');
@@ -164,6 +212,7 @@ export function createLocalServer(routes: CompiledRoute[], log: (line: object) =
       }
       const body = await readBody(req);
       const event = toEvent(req, url, hit.r, hit.m!.slice(1), body);
+      if (!(await passGateway(gateway, hit.r.route, event, res))) return;
       await send(res, await hit.r.handler(event, lambdaContext(hit.r.route)));
     } catch (err) {
       if ((err as { status?: number }).status === 413) return sendError(res, 413, 'payload_too_large', 'Request body too large');

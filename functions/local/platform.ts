@@ -10,17 +10,20 @@ import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { createS3Client, createSqsClient, type AwsClientOptions } from '../adapters/aws-clients';
+import type { AwsClientOptions } from '../adapters/aws-clients';
+import { createSqsClient } from '../adapters/aws-queue-clients';
+import { createS3Client } from '../adapters/aws-s3-client';
 import { ENV, ENV_DEFAULTS, type EnvVars } from '../env';
 import { runJob } from '../jobs/run-job';
 import type { ToolGateway } from '../ports/chat';
 import type { Clock, IdGenerator } from '../ports/platform';
 import type { HostResolver, WebhookNetworkPolicy } from '../ports/release-notes';
-import { buildDeps, type PlatformDeps } from '../wiring';
+import { buildDeps, type PlatformDeps } from '../wiring/platform-wiring';
 import { QUEUES, SCHEDULES, rateIntervalMs } from '../workers';
 import { startBackends, LOCAL_CREDENTIALS, LOCAL_REGION } from './backends';
 import { ensureBucket, ensureQueues, ensureTable } from './bootstrap';
 import { createLocalServer, loadRoutes } from './http-server';
+import { LocalGateway } from './local-gateway';
 import { acquireDataDirLock } from './lock';
 import { startQueueRunner, type QueueRunner } from './queue-runner';
 import { seedDemo, type DemoCredentials } from './seed';
@@ -112,8 +115,10 @@ export async function startPlatform(opts: PlatformOptions): Promise<RunningPlatf
     };
     const adminToken = adminTokenFor(dataDir, opts.adminToken);
     const logger = opts.logger ?? new Logger({ serviceName: 'platform-local' });
+    const gateway = new LocalGateway();
     const deps = buildDeps({
       env,
+      gatewayKeys: gateway,
       aws,
       adminToken,
       logger,
@@ -132,7 +137,8 @@ export async function startPlatform(opts: PlatformOptions): Promise<RunningPlatf
       for (const r of runners) await r.stop();
     });
 
-    const server: Server = createLocalServer(await loadRoutes(deps), log);
+    await gateway.load(deps);
+    const server: Server = createLocalServer(await loadRoutes(deps), gateway, log);
     await new Promise<void>((resolveListen, reject) => {
       server.once('error', reject);
       server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => resolveListen());

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { ChangeMessageVisibilityCommand, DeleteMessageCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { Context, SQSEvent } from 'aws-lambda';
-import type { HttpDeps } from '../http/kit';
+import type { PlatformDeps } from '../wiring/platform-wiring';
 import type { QueueHandler } from '../queue/queue-kit';
 import type { QueueDef } from '../workers';
 
@@ -22,8 +22,8 @@ export interface QueueRunner {
   drain(): Promise<void>;
 }
 
-export async function startQueueRunner(sqs: SQSClient, deps: HttpDeps, queue: QueueDef, queueUrl: string, log: (line: object) => void): Promise<QueueRunner> {
-  const mod = (await import(`../queue/${queue.handler}.handler.ts`)) as { createHandler: (d: HttpDeps) => QueueHandler };
+export async function startQueueRunner(sqs: SQSClient, deps: PlatformDeps, queue: QueueDef, queueUrl: string, log: (line: object) => void): Promise<QueueRunner> {
+  const mod = (await import(`../queue/${queue.handler}.handler.ts`)) as { createHandler: (d: PlatformDeps) => QueueHandler };
   const handler = mod.createHandler(deps);
   const abort = new AbortController();
 

@@ -5,7 +5,7 @@
 import type { ChatPorts } from './chat';
 import type { ConversationPorts } from './conversations';
 import type { ExportPorts } from './export';
-import type { PlatformPorts } from './platform';
+import type { AdminPorts, PlatformPorts } from './platform';
 import type { ReleaseNotesPorts } from './release-notes';
 
-export type Deps = PlatformPorts & ConversationPorts & ExportPorts & ChatPorts & ReleaseNotesPorts;
+export type Deps = PlatformPorts & AdminPorts & ConversationPorts & ExportPorts & ChatPorts & ReleaseNotesPorts;

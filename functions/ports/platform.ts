@@ -1,4 +1,7 @@
+import type { Logger } from '@aws-lambda-powertools/logger';
+import type { Metrics } from '@aws-lambda-powertools/metrics';
 import type { App, AppSettings } from '../domain/app';
+import type { KeyClass } from '../domain/auth-messages';
 import type { StoredCredential } from '../domain/credentials';
 import type { Org } from '../domain/org';
 import type { Micros } from '../domain/time';
@@ -68,6 +71,32 @@ export interface PlatformSettings {
   readonly anonRetentionDays: number;
   readonly emptySessionMaxAgeHours: number;
   readonly appDeletionBatchSize: number;
+  /**
+   * The function sits behind the CloudFront front door, whose origins accept only its requests: the
+   * client address is CloudFront's `CloudFront-Viewer-Address` instead of the connection's peer.
+   */
+  readonly trustViewerAddress: boolean;
+}
+
+/**
+ * The API gateway's side of the platform's keys (functions/gateway.ts). On AWS: one API Gateway API key
+ * per platform key, in the usage plan of its class, and the key authorizers' caches. Locally: the local
+ * server's authorizer cache (there are no usage plans on a laptop).
+ */
+export interface GatewayKeys {
+  /** Creates the usage-plan key of a platform key. Idempotent: registering twice keeps one key. */
+  register(key: { readonly id: string; readonly keyClass: KeyClass }): Promise<void>;
+  /**
+   * Forgets every cached authorization, so a revoked key is refused at once, and removes the key's
+   * usage-plan key. Idempotent: a key with no usage-plan key is fine.
+   */
+  unregister(key: { readonly id: string }): Promise<void>;
+}
+
+/** Logs and metrics of the function or process (Powertools); events are never logged. */
+export interface Telemetry {
+  readonly logger: Logger;
+  readonly metrics: Metrics;
 }
 
 /** The ports every function of the platform has: tenancy, credentials, limits, time and ids. */
@@ -78,6 +107,11 @@ export interface PlatformPorts {
   readonly credentials: CredentialStore;
   readonly apps: AppStore;
   readonly rateCounter: RateCounter;
-  readonly jobs: JobQueue;
   readonly settings: PlatformSettings;
+}
+
+/** Ports of the lifecycle and admin functions: the jobs queue and the gateway's keys. */
+export interface AdminPorts {
+  readonly jobs: JobQueue;
+  readonly gatewayKeys: GatewayKeys;
 }

@@ -6,8 +6,7 @@
 import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import type { HttpDeps } from '../http/kit';
-import { productionDeps } from '../wiring';
+import type { CoreDeps } from '../wiring/core-wiring';
 
 export type QueueHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse>;
 
@@ -19,7 +18,7 @@ export interface ConsumerOptions {
   readonly handle: (record: SQSRecord, context: Context) => Promise<void>;
 }
 
-export function sqsConsumer(deps: HttpDeps, opts: ConsumerOptions): QueueHandler {
+export function sqsConsumer(deps: CoreDeps, opts: ConsumerOptions): QueueHandler {
   const core = async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
     const outcomes: PromiseSettledResult<void>[] = [];
     if (opts.concurrent) outcomes.push(...(await Promise.allSettled(event.Records.map((r) => opts.handle(r, context)))));
@@ -37,10 +36,10 @@ export function sqsConsumer(deps: HttpDeps, opts: ConsumerOptions): QueueHandler
 }
 
 /** The Lambda entry of a consumer module: production deps and the handler built on first call. */
-export function lambdaQueueHandler(factory: (deps: HttpDeps) => QueueHandler): QueueHandler {
+export function lambdaQueueHandler<D extends CoreDeps>(factory: (deps: D) => QueueHandler, production: () => D): QueueHandler {
   let built: QueueHandler | undefined;
   return (event, context) => {
-    built ??= factory(productionDeps());
+    built ??= factory(production());
     return built(event, context);
   };
 }

@@ -12,7 +12,7 @@ import { checkCallbackUrl } from '../../functions/app/check-callback-url';
 import { ENV, envSchema } from '../../functions/env';
 import { localPlatformOptions } from '../../functions/local/main-options';
 import { startPlatform } from '../../functions/local/platform';
-import { buildDeps, parseEnv } from '../../functions/wiring';
+import { buildDeps, parseEnv } from '../../functions/wiring/platform-wiring';
 
 /** Every variable someone might hope switches the exception on. */
 const HOPEFUL_ENV = {

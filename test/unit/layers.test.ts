@@ -196,8 +196,8 @@ describe('layer rules', () => {
   it('finds the source tree and reads its imports', () => {
     const paths = files.map((f) => f.path);
     expect(paths).toContain('functions/domain/time.ts');
-    expect(paths).toContain('functions/wiring.ts');
-    const wiring = importsOf(files.find((f) => f.path === 'functions/wiring.ts')!, existsInRepo);
+    expect(paths).toContain('functions/wiring/platform-wiring.ts');
+    const wiring = importsOf(files.find((f) => f.path === 'functions/wiring/conversation-wiring.ts')!, existsInRepo);
     expect(wiring.map((r) => r.target)).toContain('functions/adapters/dynamo-session-store.ts');
     // Every local import of the tree resolves to a file that exists (template-literal directories aside).
     const unresolved = files.flatMap((f) => importsOf(f, existsInRepo)).filter((r) => r.local && !r.target.endsWith('/') && !existsInRepo(r.target));

@@ -1,0 +1,66 @@
+/**
+ * The local stand-in for API Gateway's side of the keys: the key authorizers run in the server, in
+ * front of the same routes as on AWS, and their answers are cached per `Authorization` value for the
+ * same TTL. Revoking a key flushes the cache, as the admin API flushes API Gateway's on AWS. There are
+ * no usage plans on a laptop: the in-function limits are the exact ones everywhere.
+ */
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import type { KeyAuthorizer, KeyAuthorizerResult } from '../authorizers/key-authorizer';
+import { AUTHORIZER_CACHE_TTL_SECONDS, AUTHORIZER_HANDLER, type KeyClass } from '../gateway';
+import type { GatewayKeys } from '../ports/platform';
+import type { PlatformDeps } from '../wiring/platform-wiring';
+
+export type GatewayVerdict =
+  | { readonly allowed: true; readonly context: Readonly<Record<string, string>>; readonly principalId: string }
+  | { readonly allowed: false; readonly context: Readonly<Record<string, unknown>> };
+
+export class LocalGateway implements GatewayKeys {
+  private readonly cache = new Map<string, { readonly result: KeyAuthorizerResult; readonly until: number }>();
+  private authorizers: Partial<Record<KeyClass, KeyAuthorizer>> = {};
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  /** Loads the authorizer modules with the platform's deps (the same modules the Lambdas run). */
+  async load(deps: PlatformDeps): Promise<void> {
+    for (const keyClass of Object.keys(AUTHORIZER_HANDLER) as KeyClass[]) {
+      const mod = (await import(`../authorizers/${AUTHORIZER_HANDLER[keyClass]}.handler.ts`)) as { createHandler: (d: PlatformDeps) => KeyAuthorizer };
+      this.authorizers[keyClass] = mod.createHandler(deps);
+    }
+  }
+
+  /** The authorizer's verdict on `authorization` (present and non-empty), from the cache while fresh. */
+  async authorize(keyClass: KeyClass, authorization: string, event: APIGatewayProxyEvent): Promise<GatewayVerdict> {
+    const cacheKey = `${keyClass}\n${authorization}`;
+    const hit = this.cache.get(cacheKey);
+    let result = hit && hit.until > this.now() ? hit.result : undefined;
+    if (!result) {
+      const authorizer = this.authorizers[keyClass];
+      if (!authorizer) throw new Error(`no ${keyClass} authorizer loaded`);
+      result = await authorizer({
+        type: 'REQUEST',
+        methodArn: `arn:aws:execute-api:local:000000000000:local/local/${event.httpMethod}${event.resource}`,
+        resource: event.resource,
+        path: event.path,
+        httpMethod: event.httpMethod,
+        headers: event.headers,
+        multiValueHeaders: event.multiValueHeaders,
+        pathParameters: event.pathParameters,
+        queryStringParameters: event.queryStringParameters,
+        multiValueQueryStringParameters: event.multiValueQueryStringParameters,
+        stageVariables: null,
+        requestContext: { ...event.requestContext, authorizer: undefined },
+      });
+      this.cache.set(cacheKey, { result, until: this.now() + AUTHORIZER_CACHE_TTL_SECONDS * 1000 });
+    }
+    const allowed = result.policyDocument.Statement.every((s) => 'Effect' in s && s.Effect === 'Allow');
+    if (!allowed) return { allowed: false, context: result.context ?? {} };
+    const context = Object.fromEntries(Object.entries(result.context ?? {}).map(([k, v]) => [k, String(v)]));
+    return { allowed: true, context, principalId: result.principalId };
+  }
+
+  async register(): Promise<void> {}
+
+  async unregister(): Promise<void> {
+    this.cache.clear();
+  }
+}

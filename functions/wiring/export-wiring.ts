@@ -1,0 +1,24 @@
+/** The Org Export API's functions (area A): the table and nothing else. */
+import { createDocumentClient } from '../adapters/aws-clients';
+import { DynamoExportReader } from '../adapters/dynamo-export-reader';
+import { DynamoKeyMaterial } from '../adapters/dynamo-key-material';
+import { ENV } from '../env';
+import type { ConversationPorts } from '../ports/conversations';
+import type { ExportPorts } from '../ports/export';
+import { buildConversationPorts } from './conversation-wiring';
+import { buildCoreDeps, onFirstUse, type CoreDeps, type WiringOptions } from './core-wiring';
+
+export type ExportFunctionDeps = CoreDeps & ConversationPorts & ExportPorts;
+
+export function buildExportDeps(opts: WiringOptions): ExportFunctionDeps {
+  const db = createDocumentClient(opts.aws ?? {});
+  const table = opts.env[ENV.tableName];
+  return {
+    ...buildCoreDeps(opts, db),
+    ...buildConversationPorts(db, table),
+    exportReader: new DynamoExportReader(db, table),
+    keys: new DynamoKeyMaterial(db, table),
+  };
+}
+
+export const exportProductionDeps = onFirstUse(buildExportDeps);

@@ -1,0 +1,42 @@
+/** The release-notes feed and webhook functions (area D): the table, the webhooks queue, sealing and delivery. */
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { createDocumentClient } from '../adapters/aws-clients';
+import { createKmsClient, createSqsClient } from '../adapters/aws-queue-clients';
+import { DnsHostResolver } from '../adapters/dns-host-resolver';
+import { DynamoDeliveryLog } from '../adapters/dynamo-delivery-log';
+import { DynamoReleaseNoteStore } from '../adapters/dynamo-release-note-store';
+import { DynamoSubscriptionStore } from '../adapters/dynamo-subscription-store';
+import { FileSecretSealer } from '../adapters/file-secret-sealer';
+import { KmsSecretSealer } from '../adapters/kms-secret-sealer';
+import { SqsWebhookQueue } from '../adapters/sqs-webhook-queue';
+import { UndiciWebhookSender } from '../adapters/undici-webhook-sender';
+import { ENV } from '../env';
+import type { ReleaseNotesPorts } from '../ports/release-notes';
+import { buildCoreDeps, onFirstUse, type CoreDeps, type WiringOptions } from './core-wiring';
+
+export type ReleaseNotesFunctionDeps = CoreDeps & ReleaseNotesPorts;
+
+export function buildReleaseNotesPorts(opts: WiringOptions, db: DynamoDBDocumentClient = createDocumentClient(opts.aws ?? {})): ReleaseNotesPorts {
+  const env = opts.env;
+  const table = env[ENV.tableName];
+  const sqs = createSqsClient(opts.aws ?? {});
+  return {
+    releaseNotes: new DynamoReleaseNoteStore(db, table),
+    subscriptions: new DynamoSubscriptionStore(db, table),
+    deliveryLog: new DynamoDeliveryLog(db, table),
+    secrets: opts.secretsKeyFile
+      ? new FileSecretSealer(opts.secretsKeyFile)
+      : new KmsSecretSealer(createKmsClient(opts.aws ?? {}), env[ENV.webhookSecretsKeyArn]),
+    resolver: opts.resolver ?? new DnsHostResolver(),
+    webhookSender: new UndiciWebhookSender(opts.webhookNetwork?.trustedCaPem ? { trustedCaPem: opts.webhookNetwork.trustedCaPem } : {}),
+    webhookQueue: new SqsWebhookQueue(sqs, env[ENV.webhooksQueueUrl]),
+    webhookExceptions: opts.webhookNetwork?.allowAddresses ?? [],
+  };
+}
+
+export function buildReleaseNotesDeps(opts: WiringOptions): ReleaseNotesFunctionDeps {
+  const db = createDocumentClient(opts.aws ?? {});
+  return { ...buildCoreDeps(opts, db), ...buildReleaseNotesPorts(opts, db) };
+}
+
+export const releaseNotesProductionDeps = onFirstUse(buildReleaseNotesDeps);
