@@ -13,7 +13,7 @@ import type { GatewayKeys } from '../ports/platform';
 import { buildChatPorts } from './chat-wiring';
 import { buildConversationPorts } from './conversation-wiring';
 import { buildCoreDeps, onFirstUse, parseEnv, type CoreDeps, type WiringOptions } from './core-wiring';
-import { buildExportDeps } from './export-wiring';
+import { buildExportPorts } from './export-wiring';
 import { buildReleaseNotesPorts } from './release-notes-wiring';
 
 export { parseEnv, type WiringOptions };
@@ -36,14 +36,12 @@ function gatewayKeysFrom(env: EnvVars, opts: WiringOptions): GatewayKeys {
 export function buildDeps(opts: WiringOptions): PlatformDeps {
   const db = createDocumentClient(opts.aws ?? {});
   const table = opts.env[ENV.tableName];
-  const { exportReader, keys } = buildExportDeps(opts);
   return {
     ...buildCoreDeps(opts, db),
     ...buildConversationPorts(db, table),
     ...buildChatPorts(opts, db),
     ...buildReleaseNotesPorts(opts, db),
-    exportReader,
-    keys,
+    ...buildExportPorts(db, table),
     jobs: new SqsJobQueue(createSqsClient(opts.aws ?? {}), opts.env[ENV.jobsQueueUrl]),
     gatewayKeys: opts.gatewayKeys ?? gatewayKeysFrom(opts.env, opts),
   };

@@ -95,8 +95,9 @@ describe('the Lambda wiring', () => {
       .filter((f) => /webhookNetwork\b/.test(readFileSync(f, 'utf8')))
       .map((f) => f.slice(root.length + 1))
       .sort();
-    // wiring.ts takes it from its options; platform.ts passes its own options through. Nothing reads env for it.
-    expect(users).toEqual(['local/platform.ts', 'wiring.ts']);
+    // The wiring takes it from its options (declared in core-wiring, used in release-notes-wiring); platform.ts
+    // passes its own options through. Nothing reads env for it.
+    expect(users).toEqual(['local/platform.ts', 'wiring/core-wiring.ts', 'wiring/release-notes-wiring.ts']);
     for (const f of users) expect(readFileSync(join(root, f), 'utf8')).not.toMatch(/process\.env[^\n]*webhookNetwork|webhookNetwork[^\n]*process\.env/);
   });
 });
