@@ -18,12 +18,25 @@ export interface AwsClientOptions {
   readonly credentials?: { accessKeyId: string; secretAccessKey: string };
 }
 
+/**
+ * The SDK's logger middleware calls `logger.info?.(...)` after every command with a copy of the input
+ * and output filtered for sensitive fields, computed before the (no-op) default logger discards it: a
+ * walk over every item of a 100-row page. A logger without `info` skips that work; the platform logs
+ * through Powertools, never through the SDK, and keeps the SDK's warnings and errors.
+ */
+const SDK_LOGGER = {
+  debug: () => undefined,
+  warn: (...args: unknown[]) => console.warn(...args),
+  error: (...args: unknown[]) => console.error(...args),
+} as unknown as NonNullable<ConstructorParameters<typeof DynamoDBClient>[0]>['logger'];
+
 export function createDocumentClient(opts: AwsClientOptions): DynamoDBDocumentClient {
   const client = new DynamoDBClient({
     region: opts.region,
     endpoint: opts.endpoints?.dynamodb,
     credentials: opts.credentials,
     maxAttempts: 3,
+    logger: SDK_LOGGER,
   });
   return DynamoDBDocumentClient.from(client, {
     marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
