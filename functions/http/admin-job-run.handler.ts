@@ -1,4 +1,4 @@
-import { runJob } from '../jobs/run-job';
+import { runJob } from '../app/run-job';
 import { badRequest } from '../domain/errors';
 import { SCHEDULES, type JobName } from '../workers';
 import { httpRoute } from './kit';

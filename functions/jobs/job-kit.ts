@@ -5,7 +5,7 @@ import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import type { Context } from 'aws-lambda';
 import { platformProductionDeps, type PlatformDeps } from '../wiring/platform-wiring';
 import type { JobName } from '../workers';
-import { runJob } from './run-job';
+import { runJob } from '../app/run-job';
 
 export type JobHandler = (event: unknown, context: Context) => Promise<Record<string, number>>;
 

@@ -14,7 +14,7 @@ import type { AwsClientOptions } from '../adapters/aws-clients';
 import { createSqsClient } from '../adapters/aws-queue-clients';
 import { createS3Client } from '../adapters/aws-s3-client';
 import { ENV, ENV_DEFAULTS, type EnvVars } from '../env';
-import { runJob } from '../jobs/run-job';
+import { runJob } from '../app/run-job';
 import type { ToolGateway } from '../ports/chat';
 import type { Clock, IdGenerator } from '../ports/platform';
 import type { HostResolver, WebhookNetworkPolicy } from '../ports/release-notes';

@@ -120,6 +120,8 @@ function importsOf(file: SourceFile, exists: (p: string) => boolean): ImportRef[
 
 const under = (path: string, dir: string) => path === dir || path.startsWith(`${dir}/`);
 const isBuiltin = (r: ImportRef) => !r.local && r.specifier.startsWith('node:');
+/** Folders of Lambda entry points: thin, composed by the wiring, never by each other. */
+const ENTRY_LAYERS = ['functions/http', 'functions/queue', 'functions/jobs', 'functions/authorizers'];
 const SYNTH_SAFE = ['functions/routes.ts', 'functions/workers.ts', 'functions/table-design.ts', 'functions/env.ts', 'functions/gateway.ts'];
 /**
  * Packages the domain may use: pure computation with no I/O, no globals and no dependencies of their
@@ -149,11 +151,21 @@ function layerViolations(files: readonly SourceFile[], exists: (p: string) => bo
         const ok = isBuiltin(r) || (r.local && under(r.target, 'functions/domain')) || (!r.local && DOMAIN_PURE_PACKAGES.includes(r.target));
         if (!ok) report(r, `functions/domain may import only functions/domain, node: builtins and ${DOMAIN_PURE_PACKAGES.join(', ')}`);
       } else if (under(p, 'functions/app')) {
-        const ok = r.local && (under(r.target, 'functions/domain') || under(r.target, 'functions/app') || under(r.target, 'functions/ports'));
-        if (!ok) report(r, 'functions/app may import only functions/domain, functions/app and functions/ports');
+        const ok = r.local && (under(r.target, 'functions/domain') || under(r.target, 'functions/app') || under(r.target, 'functions/ports') || (r.typeOnly && SYNTH_SAFE.includes(r.target)));
+        if (!ok) report(r, 'functions/app may import only functions/domain, functions/app, functions/ports and types of the route and worker tables');
       } else if (under(p, 'functions/adapters')) {
         const banned = ['functions/http', 'functions/queue', 'functions/jobs', 'functions/local', 'functions/app', 'functions/wiring.ts'];
         if (r.local && banned.some((b) => under(r.target, b))) report(r, 'functions/adapters must not import http, queue, jobs, local, wiring or app');
+      } else if (under(p, 'functions/ports')) {
+        const ok = isBuiltin(r) || (r.local ? under(r.target, 'functions/domain') || under(r.target, 'functions/ports') : r.typeOnly);
+        if (!ok) report(r, 'functions/ports may import only functions/domain, functions/ports and package types');
+      } else if (under(p, 'functions/wiring')) {
+        const banned = ENTRY_LAYERS.concat(['functions/local', 'functions/cli', 'functions/app']);
+        if (r.local && banned.some((b) => under(r.target, b))) report(r, 'functions/wiring composes adapters: it must not import entry points, use cases, local or cli');
+      } else if (ENTRY_LAYERS.some((l) => under(p, l))) {
+        const own = ENTRY_LAYERS.find((l) => under(p, l))!;
+        const allowed = ['functions/app', 'functions/domain', 'functions/ports', 'functions/wiring', own, ...SYNTH_SAFE];
+        if (r.local && !allowed.some((a) => under(r.target, a))) report(r, `${own} may import only app, domain, ports, wiring, its own folder and the synth-safe tables (never adapters, local, cli or another entry layer)`);
       } else if (SYNTH_SAFE.includes(p)) {
         const allowed = (p === 'functions/env.ts' && r.specifier === 'zod') || isLeaf(r);
         if (!r.typeOnly && !allowed) report(r, `${p} is loaded by synth: type imports and leaf domain modules only${p === 'functions/env.ts' ? ' (and zod)' : ''}`);
@@ -255,6 +267,18 @@ describe('the layer check itself', () => {
     expect(check('functions/routes.ts', "import { type OrgScope } from './domain/a';")).toHaveLength(1);
     expect(check('functions/routes.ts', "import type { OrgScope } from './domain/a';")).toEqual([]);
     expect(check('functions/env.ts', "import * as z from 'zod';")).toEqual([]);
+  });
+
+  it('keeps entry points off adapters, local and each other, and the wiring off entry points', () => {
+    expect(check('functions/http/kit.ts', "import { DynamoAppStore } from '../adapters/x';")).toHaveLength(1);
+    expect(check('functions/http/kit.ts', "import type { CoreDeps } from '../wiring/core-wiring';\nimport { u } from '../app/u';")).toEqual([]);
+    expect(check('functions/queue/w.ts', "import type { HttpDeps } from '../http/kit';")).toHaveLength(1);
+    expect(check('functions/jobs/j.ts', "import { x } from '../local/platform';")).toHaveLength(1);
+    expect(check('functions/wiring/w.ts', "import type { HttpDeps } from '../http/kit';")).toHaveLength(1);
+    expect(check('functions/wiring/w.ts', "import { DynamoAppStore } from '../adapters/x';\nimport type { AppStore } from '../ports/platform';")).toEqual([]);
+    expect(check('functions/ports/platform.ts', "import { DynamoAppStore } from '../adapters/x';")).toHaveLength(1);
+    expect(check('functions/ports/platform.ts', "import type { Logger } from '@aws-lambda-powertools/logger';")).toEqual([]);
+    expect(check('functions/ports/platform.ts', "import { Logger } from '@aws-lambda-powertools/logger';")).toHaveLength(1);
   });
 
   it('flags lib/ importing handler code, and allows the synth-safe files and domain types', () => {

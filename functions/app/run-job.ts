@@ -1,6 +1,6 @@
-import { finishPendingRemovals } from '../app/delete-resources';
-import { sweepAppDeletions } from '../app/process-app-deletion';
-import { cleanEmptySessions, expireAnonymousConsumers } from '../app/run-retention-jobs';
+import { finishPendingRemovals } from './delete-resources';
+import { sweepAppDeletions } from './process-app-deletion';
+import { cleanEmptySessions, expireAnonymousConsumers } from './run-retention-jobs';
 import type { Deps } from '../ports/deps';
 import type { JobName } from '../workers';
 
