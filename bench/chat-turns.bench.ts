@@ -1,12 +1,14 @@
 /**
  * POST /api/v1/chat/completions with the offline model on the local platform: the platform's own time
  * per turn (p50/p99), the time to the first streamed byte, and how both change from a new session to a
- * session with 200 earlier messages (loaded as history on every turn).
+ * session with 200 earlier messages (loaded as history on every turn). Every turn's DynamoDB calls are
+ * counted, and the turn's time per call is set beside a bare GetItem and PutItem measured in the same run.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Logger } from '@aws-lambda-powertools/logger';
+import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { startPlatform } from '../functions/local/platform';
 import { percentile, table } from './stats';
 
@@ -23,6 +25,18 @@ export async function benchChatTurns(): Promise<void> {
     });
     return ((await res.json()) as { data: Record<string, unknown> }).data;
   };
+  const store = p.deps.sessions as unknown as { db?: DynamoDBDocumentClient; table?: string };
+  if (!store.db || !store.table) throw new Error('the session store no longer exposes db/table: update bench/chat-turns.bench.ts');
+  const { db, table: tableName } = store;
+  const calls = new Map<string, number>();
+  db.middlewareStack.add(
+    (next, context) => async (args) => {
+      calls.set(context.commandName ?? '?', (calls.get(context.commandName ?? '?') ?? 0) + 1);
+      return next(args);
+    },
+    { step: 'initialize', name: 'benchCallCounter' },
+  );
+  const callCount = () => [...calls.values()].reduce((a, b) => a + b, 0);
   try {
     const org = await admin('POST', '/orgs', { name: 'bench', plan: 'paid' });
     const app = await admin('POST', `/orgs/${String(org.id)}/apps`, { name: 'Bench Bot' });
@@ -56,12 +70,32 @@ export async function benchChatTurns(): Promise<void> {
     };
     // Warm-up: JIT, connection pools and the cursor/credential caches, outside the samples.
     for (let i = 0; i < 20; i++) await turn(i % 2 === 0);
+    // The bare baselines: one GetItem and one PutItem on the same client, no platform around them.
+    const bare = async (op: () => Promise<unknown>) => {
+      const xs: number[] = [];
+      for (let i = 0; i < 20; i++) await op();
+      for (let i = 0; i < 200; i++) {
+        const t0 = performance.now();
+        await op();
+        xs.push(performance.now() - t0);
+      }
+      return percentile(xs, 50);
+    };
+    const bareGet = await bare(() => db.send(new GetCommand({ TableName: tableName, Key: { pk: 'BENCH#probe', sk: 'BENCH' } })));
+    const barePut = await bare(() => db.send(new PutCommand({ TableName: tableName, Item: { pk: 'BENCH#probe', sk: 'BENCH', n: 1 } })));
     const rows: Record<string, string | number>[] = [];
     for (const [label, session] of [['new session', undefined], ['200 earlier messages', longSession]] as const) {
       const plain: number[] = [];
+      const perTurnCalls: number[] = [];
+      calls.clear();
       const firstByte: number[] = [];
       const streamed: number[] = [];
-      for (let i = 0; i < TURNS; i++) plain.push((await turn(false, session)).total);
+      for (let i = 0; i < TURNS; i++) {
+        const before = callCount();
+        plain.push((await turn(false, session)).total);
+        perTurnCalls.push(callCount() - before);
+      }
+      const signature = [...calls.entries()].sort().map(([name, n]) => `${name.replace(/Command$/, '')} ${(n / TURNS).toFixed(1)}`).join(', ');
       for (let i = 0; i < TURNS; i++) {
         const r = await turn(true, session);
         firstByte.push(r.ttfb);
@@ -75,9 +109,14 @@ export async function benchChatTurns(): Promise<void> {
         'first byte p50 ms': percentile(firstByte, 50).toFixed(1),
         'first byte p99 ms': percentile(firstByte, 99).toFixed(1),
         'stream total p50 ms': percentile(streamed, 50).toFixed(1),
+        'DynamoDB calls/turn (p50)': percentile(perTurnCalls, 50),
+        'ms per call': (percentile(plain, 50) / percentile(perTurnCalls, 50)).toFixed(2),
+        '× bare GetItem': (percentile(plain, 50) / percentile(perTurnCalls, 50) / bareGet).toFixed(2),
+        'calls per plain turn (mean)': signature,
       });
     }
     table(rows);
+    console.log(`\nbare GetItem p50 ${bareGet.toFixed(2)} ms, bare PutItem p50 ${barePut.toFixed(2)} ms (the same document client, no platform)`);
     console.log('\nThe session with history grows by two messages per turn (from 200 to ~440 over the run).');
   } finally {
     await p.stop();
