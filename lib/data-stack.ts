@@ -8,6 +8,7 @@ import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as s3 from 'aws-cdk-lib/aws-s3';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { TABLE_DESIGN } from '../functions/table-design';
@@ -38,6 +39,11 @@ export class DataStack extends Stack {
   public readonly scheduledJobsDeadLetterQueue: sqs.Queue;
   /** Encrypts webhook signing secrets at rest (DESIGN.md §4): `secrets:seal` / `secrets:open` grants. */
   public readonly webhookSecretsKey: kms.Key;
+  /**
+   * The value CloudFront sends to the area APIs in its origin header and their WAF requires. Named, so
+   * other stacks resolve it by a literal dynamic reference instead of a cross-stack token.
+   */
+  public readonly originVerifySecretName: string;
 
   constructor(scope: Construct, id: string, props: DataStackProps) {
     super(scope, id, props);
@@ -119,6 +125,18 @@ export class DataStack extends Stack {
     Validations.of(this.scheduledJobsDeadLetterQueue).acknowledge({
       id: 'AwsSolutions-SQS3',
       reason: 'This queue is itself a dead-letter queue: the DeadLetterConfig of the EventBridge Scheduler targets and the on-failure destination of the job functions, which cdk-nag does not recognise as DLQ use.',
+    });
+
+    this.originVerifySecretName = `platform-${config.stage}/origin-verify`;
+    const originVerify = new secretsmanager.Secret(this, 'OriginVerify', {
+      secretName: this.originVerifySecretName,
+      description: 'Shared by the CloudFront front door (origin custom header) and the WAF of each area API',
+      generateSecretString: { passwordLength: 48, excludePunctuation: true },
+      removalPolicy,
+    });
+    Validations.of(originVerify).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason: 'Rotating it needs CloudFront and every WAF rule updated in step (the documented follow-up in docs/adr/0013); until then it is rotated by a redeploy with a new value. It is not a credential of any caller: it only proves a request came through the front door.',
     });
 
     this.webhookSecretsKey = new kms.Key(this, 'WebhookSecretsKey', {

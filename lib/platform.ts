@@ -1,23 +1,37 @@
 /**
- * The stacks of one stage, shared by bin/app.ts and the infra tests so both build the same app.
+ * The stacks of one stage, shared by bin/app.ts and the infra tests so both build the same app
+ * (docs/adr/0013): the data stack; one stack per API area of the route table, the spec's areas behind
+ * one CloudFront front door and the admin API beside it; the workers; the front door itself.
  */
 import { Tags, type App, type Environment } from 'aws-cdk-lib';
-import { ApiStack } from './api-stack';
+import { ROUTES, type Area, type RouteDef } from '../functions/routes';
+import type { KeyClass } from '../functions/gateway';
+import { AreaStack } from './area-stack';
 import { DataStack } from './data-stack';
+import { EdgeStack } from './edge-stack';
+import { frontDoorPatterns } from './front-door';
 import type { StageConfig } from './stage-config';
+import { WorkersStack } from './workers-stack';
 
 export interface PlatformOptions {
   readonly config: StageConfig;
   /** Concrete account and region: the uploads bucket name and exact IAM resources depend on them. */
   readonly env: Required<Pick<Environment, 'account' | 'region'>>;
+  /** @default ROUTES of functions/routes.ts */
+  readonly routes?: readonly RouteDef[];
 }
 
 export interface PlatformStacks {
   readonly data: DataStack;
-  readonly api: ApiStack;
+  /** Every area of the route table, the admin API included, by area. */
+  readonly areas: ReadonlyMap<Area, AreaStack>;
+  readonly workers: WorkersStack;
+  readonly edge: EdgeStack;
 }
 
-export function addPlatformStacks(app: App, { config, env }: PlatformOptions): PlatformStacks {
+const STACK_NAME: Record<Area, string> = { export: 'Export', chat: 'Chat', acp: 'Acp', releaseNotes: 'ReleaseNotes', admin: 'Admin' };
+
+export function addPlatformStacks(app: App, { config, env, routes = ROUTES }: PlatformOptions): PlatformStacks {
   const prefix = `Platform-${config.stage}`;
   const data = new DataStack(app, `${prefix}-Data`, {
     env,
@@ -25,13 +39,61 @@ export function addPlatformStacks(app: App, { config, env }: PlatformOptions): P
     description: `Application Platform API (${config.stage}): table, bucket, queues, keys`,
     terminationProtection: config.retainData,
   });
-  const api = new ApiStack(app, `${prefix}-Api`, {
+
+  const byArea = new Map<Area, RouteDef[]>();
+  for (const route of routes) byArea.set(route.area, [...(byArea.get(route.area) ?? []), route]);
+  const publicAreas = new Map([...byArea].filter(([area]) => area !== 'admin'));
+  const patterns = frontDoorPatterns(publicAreas);
+
+  const areas = new Map<Area, AreaStack>();
+  for (const [area, areaRoutes] of publicAreas) {
+    areas.set(area, new AreaStack(app, `${prefix}-${STACK_NAME[area]}`, {
+      env,
+      config,
+      data,
+      area,
+      routes: areaRoutes,
+      behindFrontDoor: true,
+      description: `Application Platform API (${config.stage}): area ${area} API and functions`,
+    }));
+  }
+
+  // The admin API creates and removes the usage-plan keys of the platform's keys and flushes the
+  // authorizer caches of the areas above, so it is built after them (and they never refer to it).
+  const usagePlans: Partial<Record<KeyClass, string>> = {};
+  const authorizerStages: { restApiId: string; stageName: string }[] = [];
+  for (const stack of areas.values()) {
+    for (const [keyClass, plan] of Object.entries(stack.http.usagePlans)) usagePlans[keyClass as KeyClass] = plan!.usagePlanId;
+    if (Object.keys(stack.http.authorizers).length) authorizerStages.push(stack.http.stageTarget);
+  }
+  const adminRoutes = byArea.get('admin') ?? [];
+  if (adminRoutes.length) {
+    areas.set('admin', new AreaStack(app, `${prefix}-Admin`, {
+      env,
+      config,
+      data,
+      area: 'admin',
+      routes: adminRoutes,
+      behindFrontDoor: false,
+      gateway: { usagePlans, authorizerStages },
+      description: `Application Platform API (${config.stage}): admin API (IAM) and its functions`,
+    }));
+  }
+
+  const workers = new WorkersStack(app, `${prefix}-Workers`, {
     env,
     config,
     data,
-    description: `Application Platform API (${config.stage}): API, functions, jobs, alarms`,
+    description: `Application Platform API (${config.stage}): queue consumers, scheduled jobs, queue alarms`,
+  });
+  const edge = new EdgeStack(app, `${prefix}-Edge`, {
+    env,
+    config,
+    data,
+    areas: [...publicAreas.keys()].map((area) => ({ stack: areas.get(area)!, pattern: patterns.get(area)! })),
+    description: `Application Platform API (${config.stage}): the CloudFront front door of every area`,
   });
   Tags.of(app).add('project', 'application-platform-api');
   Tags.of(app).add('stage', config.stage);
-  return { data, api };
+  return { data, areas, workers, edge };
 }

@@ -8,6 +8,7 @@ import type * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
+import { renderErrorBody, type ErrorArea } from '../../functions/domain/error-bodies';
 
 export interface ApiFirewallProps {
   /** The REST API stage the web ACL protects. */
@@ -16,6 +17,18 @@ export interface ApiFirewallProps {
   readonly requestsPerIpPer5Min: number;
   readonly logRetention: logs.RetentionDays;
   readonly retainLogs: boolean;
+  /** The area whose error shape WAF's own answers take (functions/domain/error-bodies.ts). */
+  readonly area: ErrorArea;
+  /**
+   * Requests must carry this header with this value (CloudFront's origin custom header): the stage
+   * then serves only traffic that came through the front door. Absent: the stage is reached directly.
+   */
+  readonly originVerify?: { readonly headerName: string; readonly value: string };
+  /**
+   * Count requests per client behind the front door: WAF sees CloudFront's address as the peer, so
+   * the rate rule keys on the first address of X-Forwarded-For instead.
+   */
+  readonly behindCloudFront?: boolean;
 }
 
 /**
@@ -67,13 +80,15 @@ export class ApiFirewall extends Construct {
       defaultAction: { allow: {} },
       visibilityConfig: visibility('platform-api'),
       customResponseBodies: {
-        rateLimited: { contentType: 'APPLICATION_JSON', content: '{"error":"rate limit exceeded"}' },
+        rateLimited: { contentType: 'APPLICATION_JSON', content: JSON.stringify(renderErrorBody(props.area, 'rate_limited', 'Rate limit exceeded')) },
+        notThroughFrontDoor: { contentType: 'APPLICATION_JSON', content: JSON.stringify(renderErrorBody(props.area, 'forbidden', 'Use the API through its public base URL')) },
       },
       rules: [
+        ...(props.originVerify ? [originVerifyRule(props.originVerify, visibility('OriginVerify'))] : []),
         {
-          // First, so a flood is dropped before the managed groups spend capacity on it.
+          // Before the managed groups, so a flood is dropped before they spend capacity on it.
           name: 'RateLimitPerIp',
-          priority: 0,
+          priority: 1,
           action: {
             block: {
               customResponse: {
@@ -85,16 +100,17 @@ export class ApiFirewall extends Construct {
           },
           statement: {
             rateBasedStatement: {
-              aggregateKeyType: 'IP',
+              aggregateKeyType: props.behindCloudFront ? 'FORWARDED_IP' : 'IP',
+              ...(props.behindCloudFront ? { forwardedIpConfig: { headerName: 'X-Forwarded-For', fallbackBehavior: 'MATCH' } } : {}),
               evaluationWindowSec: 300,
               limit: props.requestsPerIpPer5Min,
             },
           },
           visibilityConfig: visibility('RateLimitPerIp'),
         },
-        managed(1, 'AWSManagedRulesAmazonIpReputationList'),
-        managed(2, 'AWSManagedRulesKnownBadInputsRuleSet'),
-        managed(3, 'AWSManagedRulesCommonRuleSet', CRS_BODY_RULES_COUNT_ONLY),
+        managed(2, 'AWSManagedRulesAmazonIpReputationList'),
+        managed(3, 'AWSManagedRulesKnownBadInputsRuleSet'),
+        managed(4, 'AWSManagedRulesCommonRuleSet', CRS_BODY_RULES_COUNT_ONLY),
       ],
     });
 
@@ -126,4 +142,29 @@ export class ApiFirewall extends Construct {
       redactedFields: [{ singleHeader: { Name: 'authorization' } }],
     });
   }
+}
+
+/** Blocks (403 in the area's shape) every request without the front door's origin header and value. */
+function originVerifyRule(
+  verify: { readonly headerName: string; readonly value: string },
+  visibilityConfig: wafv2.CfnWebACL.VisibilityConfigProperty,
+): wafv2.CfnWebACL.RuleProperty {
+  return {
+    name: 'OnlyThroughFrontDoor',
+    priority: 0,
+    action: { block: { customResponse: { responseCode: 403, customResponseBodyKey: 'notThroughFrontDoor' } } },
+    statement: {
+      notStatement: {
+        statement: {
+          byteMatchStatement: {
+            fieldToMatch: { singleHeader: { Name: verify.headerName.toLowerCase() } },
+            positionalConstraint: 'EXACTLY',
+            searchString: verify.value,
+            textTransformations: [{ priority: 0, type: 'NONE' }],
+          },
+        },
+      },
+    },
+    visibilityConfig,
+  };
 }

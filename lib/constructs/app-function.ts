@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Duration, RemovalPolicy, Stack, Token, Validations } from 'aws-cdk-lib';
+import { Duration, Fn, RemovalPolicy, Stack, Token, Validations } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
@@ -16,6 +16,7 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { RegionInfo } from 'aws-cdk-lib/region-info';
 import { Construct } from 'constructs';
 import { ENV } from '../../functions/env';
+import type { KeyClass } from '../../functions/gateway';
 import type { Grant } from '../../functions/routes';
 import { TABLE_DESIGN } from '../../functions/table-design';
 import type { StageConfig } from '../stage-config';
@@ -34,7 +35,7 @@ const WEBHOOK_SECRET_PURPOSE = 'webhook-signing-secret';
 export const SERVICE_NAME = 'platform-api';
 
 /** The folder under functions/ that holds an entry point. */
-export type FunctionKind = 'http' | 'queue' | 'jobs';
+export type FunctionKind = 'http' | 'queue' | 'jobs' | 'authorizers';
 
 /** Path of a Lambda entry module: functions/<kind>/<handler>.handler.ts. */
 export function handlerEntry(kind: FunctionKind, handler: string): string {
@@ -51,6 +52,18 @@ export interface FunctionContext {
   readonly webhooksQueue: sqs.IQueue;
   /** Encrypts webhook signing secrets; reached only through the `secrets:*` grants. */
   readonly webhookSecretsKey: kms.IKey;
+  /**
+   * The function sits behind the CloudFront front door (whose origins refuse anything else), so it
+   * may take the client address from CloudFront's headers. @default false
+   */
+  readonly trustViewerAddress?: boolean;
+  /** What the `gatewayKeys:manage` grant points at: the usage plans and the area APIs with key authorizers. */
+  readonly gateway?: GatewayTargets;
+}
+
+export interface GatewayTargets {
+  readonly usagePlans: Partial<Record<KeyClass, string>>;
+  readonly authorizerStages: readonly { readonly restApiId: string; readonly stageName: string }[];
 }
 
 export interface AppFunctionProps {
@@ -96,7 +109,7 @@ export class AppFunction extends Construct {
     this.role = new iam.Role(this, 'Role', { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com') });
     this.logGroup.grantWrite(this.role);
 
-    type GrantScoped = typeof ENV.webhooksQueueUrl | typeof ENV.webhookSecretsKeyArn;
+    type GrantScoped = typeof ENV.webhooksQueueUrl | typeof ENV.webhookSecretsKeyArn | typeof ENV.gatewayUsagePlans | typeof ENV.gatewayAuthorizerStages;
     const environment: Record<Exclude<(typeof ENV)[keyof typeof ENV], typeof ENV.openAiBaseUrl | typeof ENV.openAiApiKey | GrantScoped>, string> & Record<string, string> = {
       [ENV.stage]: config.stage,
       [ENV.tableName]: table.tableName,
@@ -110,6 +123,7 @@ export class AppFunction extends Construct {
       [ENV.metricsNamespace]: `PlatformApi/${config.stage}`,
       // Apps choose `bedrock:<model id>` on AWS; the grant `model:invoke` gives the role access.
       [ENV.bedrockEnabled]: 'true',
+      [ENV.trustViewerAddress]: props.context.trustViewerAddress ? 'true' : 'false',
       ...(config.openAiBaseUrl ? { [ENV.openAiBaseUrl]: config.openAiBaseUrl } : {}),
     };
 
@@ -197,11 +211,37 @@ export class AppFunction extends Construct {
       case 'model:invoke':
         this.allow(['bedrock:InvokeModel', 'bedrock:InvokeModelWithResponseStream'], this.bedrockModelArns());
         return;
+      case 'gatewayKeys:manage':
+        this.allowGatewayKeys();
+        return;
       default: {
         const unknown: never = grant;
         throw new Error(`Unknown grant ${String(unknown)}`);
       }
     }
+  }
+
+  /**
+   * API keys per platform key (functions/adapters/apigateway-gateway-keys.ts): create one and add it to
+   * its usage plan, find and delete it, and flush the key authorizers' caches of the area APIs.
+   */
+  private allowGatewayKeys(): void {
+    const gateway = this.context.gateway;
+    if (!gateway) throw new Error('the gatewayKeys:manage grant needs FunctionContext.gateway');
+    const { region } = Stack.of(this);
+    const partition = RegionInfo.get(region).partition ?? 'aws';
+    const apigw = (path: string) => `arn:${partition}:apigateway:${region}::${path}`;
+    const apiKeys = apigw('/apikeys/*');
+    this.allow(['apigateway:POST', 'apigateway:GET'], [apigw('/apikeys')]);
+    this.allow(['apigateway:DELETE'], [apiKeys]);
+    this.allow(['apigateway:POST'], Object.values(gateway.usagePlans).map((id) => apigw(`/usageplans/${id}/keys`)));
+    this.allow(['apigateway:DELETE'], gateway.authorizerStages.map((s) => apigw(`/restapis/${s.restApiId}/stages/${s.stageName}/cache/authorizers`)));
+    Validations.of(this.role).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::${apiKeys}]`,
+      reason: 'API keys get their ids from API Gateway when the admin API creates them (one per platform key), so the revoke path deletes keys by id under /apikeys/.',
+    });
+    this.function.addEnvironment(ENV.gatewayUsagePlans, Stack.of(this).toJsonString(gateway.usagePlans));
+    this.function.addEnvironment(ENV.gatewayAuthorizerStages, Fn.join(',', gateway.authorizerStages.map((s) => `${s.restApiId}/${s.stageName}`)));
   }
 
   private allow(actions: string[], resources: string[]): void {

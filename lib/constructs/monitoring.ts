@@ -23,16 +23,18 @@ export interface Named<T> {
 
 export interface MonitoringProps {
   readonly stage: string;
+  /** What this stack's alarms and dashboard are of (an area, or the workers). */
+  readonly name: string;
   readonly retainData: boolean;
-  readonly api: apigateway.RestApi;
+  readonly api?: apigateway.RestApi;
   /** Every function of the stack; each gets an error alarm. */
   readonly functions: readonly Named<lambda.IFunction>[];
   /** Work queues: depth and age of the oldest message on the dashboard. */
-  readonly queues: readonly Named<sqs.IQueue>[];
+  readonly queues?: readonly Named<sqs.IQueue>[];
   /** Every dead-letter queue; each gets an alarm as soon as it holds a message. */
-  readonly deadLetterQueues: readonly Named<sqs.IQueue>[];
-  readonly table: dynamodb.ITableV2;
-  readonly indexNames: readonly string[];
+  readonly deadLetterQueues?: readonly Named<sqs.IQueue>[];
+  readonly table?: dynamodb.ITableV2;
+  readonly indexNames?: readonly string[];
   /** Subscribed to the alarm topic when given. */
   readonly alarmEmail?: string;
 }
@@ -50,19 +52,19 @@ export class Monitoring extends Construct {
     // A customer-managed key: CloudWatch alarms cannot publish to a topic encrypted with the AWS
     // managed aws/sns key, whose policy cannot be extended to the CloudWatch service principal.
     const topicKey = new kms.Key(this, 'AlarmTopicKey', {
-      description: `Encrypts the platform-${props.stage} alarm topic`,
+      description: `Encrypts the platform-${props.stage}-${props.name} alarm topic`,
       enableKeyRotation: true,
       removalPolicy: props.retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
     });
     topicKey.grant(new iam.ServicePrincipal('cloudwatch.amazonaws.com'), 'kms:Decrypt', 'kms:GenerateDataKey*');
     this.alarmTopic = new sns.Topic(this, 'AlarmTopic', {
-      displayName: `platform-${props.stage} alarms`,
+      displayName: `platform-${props.stage} ${props.name} alarms`,
       masterKey: topicKey,
       enforceSSL: true,
     });
     if (props.alarmEmail) this.alarmTopic.addSubscription(new EmailSubscription(props.alarmEmail));
 
-    for (const { name, resource } of props.deadLetterQueues) {
+    for (const { name, resource } of props.deadLetterQueues ?? []) {
       this.alarm(`${name}-dlq-not-empty`, {
         alarmDescription: `Dead-letter queue ${name} holds messages: a record failed every attempt`,
         metric: resource.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' }),
@@ -70,12 +72,14 @@ export class Monitoring extends Construct {
         comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
       });
     }
-    this.alarm('api-5xx', {
-      alarmDescription: 'The API answered 5xx (unhandled errors, timeouts, integration failures)',
-      metric: props.api.metricServerError({ period: PERIOD, statistic: 'Sum' }),
-      threshold: 5,
-      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-    });
+    if (props.api) {
+      this.alarm('api-5xx', {
+        alarmDescription: `The ${props.name} API answered 5xx (unhandled errors, timeouts, integration failures)`,
+        metric: props.api.metricServerError({ period: PERIOD, statistic: 'Sum' }),
+        threshold: 5,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      });
+    }
     for (const { name, resource } of props.functions) {
       // Handlers map expected failures to responses, so any Lambda error is a crash or a timeout.
       this.alarm(`${name}-errors`, {
@@ -87,13 +91,13 @@ export class Monitoring extends Construct {
     }
 
     this.dashboard = new cloudwatch.Dashboard(this, 'Dashboard', {
-      dashboardName: `platform-${props.stage}`,
+      dashboardName: `platform-${props.stage}-${props.name}`,
       defaultInterval: Duration.hours(3),
     });
-    this.dashboard.addWidgets(...apiWidgets(props.api));
+    if (props.api) this.dashboard.addWidgets(...apiWidgets(props.api));
     this.dashboard.addWidgets(...functionWidgets(props.functions));
-    this.dashboard.addWidgets(...queueWidgets(props.queues, props.deadLetterQueues));
-    this.dashboard.addWidgets(tableWidget(props.table, props.indexNames));
+    if (props.queues || props.deadLetterQueues) this.dashboard.addWidgets(...queueWidgets(props.queues ?? [], props.deadLetterQueues ?? []));
+    if (props.table) this.dashboard.addWidgets(tableWidget(props.table, props.indexNames ?? []));
   }
 
   private alarm(id: string, props: Omit<cloudwatch.AlarmProps, 'evaluationPeriods'>): void {

@@ -8,7 +8,7 @@ import { handlerEntry } from '../../lib/constructs/app-function';
 import type { CfnQueue } from 'aws-cdk-lib/aws-sqs';
 import { importedId, refId, resourcePaths, resourcesOfType, synthPlatform } from './platform-fixture';
 
-const { apiTemplate, dataTemplate, data } = synthPlatform('prod');
+const { apiTemplate, dataTemplate, data, areas, templates } = synthPlatform('prod');
 const functions = resourcesOfType(apiTemplate, 'AWS::Lambda::Function');
 const methods = Object.values(resourcesOfType(apiTemplate, 'AWS::ApiGateway::Method'));
 const paths = resourcePaths(apiTemplate);
@@ -47,7 +47,9 @@ describe('REST API from the route table', () => {
 
   it.each(ROUTES.map((r) => [r.id, r] as const))('%s: method, path, authorization, own function', (_, route) => {
     const method = methodFor(route);
-    expect(method.AuthorizationType).toBe(route.auth === 'iam' ? 'AWS_IAM' : 'NONE');
+    const keyClass = route.auth === 'orgKey' || route.auth === 'chatKey' || route.auth === 'acpKey';
+    expect(method.AuthorizationType).toBe(route.auth === 'iam' ? 'AWS_IAM' : keyClass ? 'CUSTOM' : 'NONE');
+    expect(method.ApiKeyRequired ?? false).toBe(keyClass);
     expect(method.Integration.Type).toBe('AWS_PROXY');
     const fn = functionFor(`http/${route.handler}`);
     expect(JSON.stringify(method.Integration.Uri)).toContain(`"${fn.id}"`);
@@ -89,34 +91,33 @@ describe('REST API from the route table', () => {
     });
   });
 
-  it('answers a stage throttle with 429 and Retry-After', () => {
-    apiTemplate.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
-      ResponseType: 'THROTTLED',
-      StatusCode: '429',
-      ResponseParameters: { 'gatewayresponse.header.Retry-After': "'1'" },
-    });
-  });
 
-  it('puts a WAF web ACL with managed rules and a per-IP rate rule on the stage', () => {
-    const stageId = Object.keys(resourcesOfType(apiTemplate, 'AWS::ApiGateway::Stage'))[0]!;
-    apiTemplate.hasResourceProperties('AWS::WAFv2::WebACL', {
-      Scope: 'REGIONAL',
-      Rules: Match.arrayWith([
-        Match.objectLike({ Statement: { RateBasedStatement: Match.objectLike({ AggregateKeyType: 'IP' }) } }),
-        Match.objectLike({
-          Statement: { ManagedRuleGroupStatement: Match.objectLike({ Name: 'AWSManagedRulesCommonRuleSet' }) },
-        }),
-      ]),
-    });
-    apiTemplate.hasResource('AWS::WAFv2::WebACLAssociation', { DependsOn: Match.arrayWith([stageId]) });
+
+  it('puts a WAF web ACL with managed rules and a per-IP rate rule on every stage', () => {
+    for (const [area, stack] of areas) {
+      const template = templates.get(stack.stackName)!;
+      const stageId = Object.keys(resourcesOfType(template, 'AWS::ApiGateway::Stage'))[0]!;
+      const front = area !== 'admin';
+      template.hasResourceProperties('AWS::WAFv2::WebACL', {
+        Scope: 'REGIONAL',
+        Rules: Match.arrayWith([
+          Match.objectLike({ Statement: { RateBasedStatement: Match.objectLike({ AggregateKeyType: front ? 'FORWARDED_IP' : 'IP' }) } }),
+          Match.objectLike({
+            Statement: { ManagedRuleGroupStatement: Match.objectLike({ Name: 'AWSManagedRulesCommonRuleSet' }) },
+          }),
+        ]),
+      });
+      template.hasResource('AWS::WAFv2::WebACLAssociation', { DependsOn: Match.arrayWith([stageId]) });
+    }
   });
 });
 
 describe('function defaults', () => {
   const all = Object.values(functions).map((f) => f.Properties!);
 
-  it('builds one function per route, queue consumer and scheduled job', () => {
-    expect(all).toHaveLength(ROUTES.length + QUEUES.length + SCHEDULES.length);
+  it('builds one function per route, key authorizer, queue consumer and scheduled job', () => {
+    const keyClasses = new Set(ROUTES.map((r) => r.auth).filter((a) => a === 'orgKey' || a === 'chatKey' || a === 'acpKey'));
+    expect(all).toHaveLength(ROUTES.length + keyClasses.size + QUEUES.length + SCHEDULES.length);
   });
 
   it.each(all.map((f) => [f.Description as string, f] as const))('%s: nodejs22.x, arm64, active tracing, env', (_, fn) => {

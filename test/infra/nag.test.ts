@@ -6,9 +6,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { ROUTES, type Grant, type RouteDef } from '../../functions/routes';
-import { ApiStack } from '../../lib/api-stack';
 import { ENV } from '../../functions/env';
-import { DataStack } from '../../lib/data-stack';
 import { addPlatformStacks } from '../../lib/platform';
 import { stageConfig } from '../../lib/stage-config';
 import { newTestApp, TEST_ENV } from './platform-fixture';
@@ -53,12 +51,10 @@ describe('cdk-nag AwsSolutions', () => {
     const grants: Grant[] = ['table:read', 'table:write', 'bucket:read', 'bucket:write', 'jobs:send', 'webhooks:send', 'secrets:seal', 'secrets:open'];
     const probe: RouteDef = { ...ROUTES[0]!, id: 'probeEveryGrant', grants };
     const app = newTestApp();
-    const config = stageConfig('prod');
-    const data = new DataStack(app, 'Data', { env: TEST_ENV, config });
-    const api = new ApiStack(app, 'Api', { env: TEST_ENV, config, data, routes: [probe] });
+    const { data, areas } = addPlatformStacks(app, { config: stageConfig('prod'), env: TEST_ENV, routes: [probe] });
 
     expect(findings(app)).toEqual([]);
-    const template = Template.fromStack(api);
+    const template = Template.fromStack(areas.get(probe.area)!);
     const bucket = `arn:aws:s3:::${data.uploadsBucketName}`;
     const resourcesByAction = new Map<string, unknown[]>();
     for (const policy of Object.values(template.findResources('AWS::IAM::Policy'))) {

@@ -3,7 +3,7 @@
  * tests. Bundling is skipped (`aws:cdk:bundling-stacks: []`) except where a test asks for it.
  */
 import { readFileSync } from 'node:fs';
-import { App } from 'aws-cdk-lib';
+import { App, type Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { addPlatformStacks, type PlatformStacks } from '../../lib/platform';
 import { stageConfig } from '../../lib/stage-config';
@@ -23,17 +23,52 @@ export function newTestApp(options: { bundle?: boolean } = {}): App {
 export interface SynthesizedPlatform extends PlatformStacks {
   readonly app: App;
   readonly dataTemplate: Template;
+  /**
+   * Every stack but the data stack, merged into one template: logical ids are prefixed with their
+   * stack's name (and every Ref, GetAtt and DependsOn rewritten to match), so assertions that follow
+   * references across functions, roles and methods read the whole deployed shape at once.
+   */
   readonly apiTemplate: Template;
+  /** Each stack's own template, by stack name. */
+  readonly templates: ReadonlyMap<string, Template>;
 }
 
 export function synthPlatform(stage = 'prod', app: App = newTestApp()): SynthesizedPlatform {
   const stacks = addPlatformStacks(app, { config: stageConfig(stage), env: TEST_ENV });
+  const all: Stack[] = [stacks.data, ...stacks.areas.values(), stacks.workers, stacks.edge];
+  const templates = new Map(all.map((st) => [st.stackName, Template.fromStack(st)]));
   return {
     app,
     ...stacks,
-    dataTemplate: Template.fromStack(stacks.data),
-    apiTemplate: Template.fromStack(stacks.api),
+    dataTemplate: templates.get(stacks.data.stackName)!,
+    apiTemplate: mergeTemplates(all.filter((st) => st !== stacks.data).map((st) => [st.stackName, templates.get(st.stackName)!] as const)),
+    templates,
   };
+}
+
+function mergeTemplates(parts: readonly (readonly [string, Template])[]): Template {
+  const resources: Record<string, unknown> = {};
+  const outputs: Record<string, unknown> = {};
+  for (const [name, template] of parts) {
+    const json = template.toJSON() as { Resources: Record<string, Record<string, unknown>>; Outputs?: Record<string, unknown> };
+    const ids = new Set(Object.keys(json.Resources));
+    const prefix = name.replace(/[^A-Za-z0-9]/g, '');
+    const rename = (id: string) => (ids.has(id) ? `${prefix}${id}` : id);
+    const rewrite = (value: unknown): unknown => {
+      if (Array.isArray(value)) return value.map(rewrite);
+      if (value === null || typeof value !== 'object') return value;
+      const obj = value as Record<string, unknown>;
+      if (typeof obj.Ref === 'string' && Object.keys(obj).length === 1) return { Ref: rename(obj.Ref) };
+      if (Array.isArray(obj['Fn::GetAtt']) && Object.keys(obj).length === 1) {
+        const [id, ...rest] = obj['Fn::GetAtt'] as string[];
+        return { 'Fn::GetAtt': [rename(id!), ...rest] };
+      }
+      return Object.fromEntries(Object.entries(obj).map(([k, v]) => [k, k === 'DependsOn' ? [v].flat().map((d) => rename(d as string)) : rewrite(v)]));
+    };
+    for (const [id, resource] of Object.entries(json.Resources)) resources[rename(id)] = rewrite(resource);
+    for (const [id, output] of Object.entries(json.Outputs ?? {})) outputs[`${prefix}${id}`] = rewrite(output);
+  }
+  return Template.fromJSON({ Resources: resources, Outputs: outputs });
 }
 
 type Resources = Record<string, { Type: string; Properties?: Record<string, any>; DeletionPolicy?: string }>;

@@ -1,0 +1,78 @@
+/**
+ * One API area (docs/adr/0013): its REST API, functions, key authorizers, usage plans and gateway
+ * answers, the WAF in front of its stage, and the alarms and dashboard of its functions. Holds no data;
+ * the data lives in DataStack. A new area of the route table becomes a new stack, so no stack nears
+ * CloudFormation's 500-resource limit as the platform grows.
+ */
+import { CfnOutput, CrossStackReferences, ReferenceStrength, SecretValue, Stack, type StackProps } from 'aws-cdk-lib';
+import type { Construct } from 'constructs';
+import type { Area, RouteDef } from '../functions/routes';
+import { ApiFirewall } from './constructs/api-firewall';
+import type { FunctionContext } from './constructs/app-function';
+import { AreaApi } from './constructs/area-api';
+import { Monitoring } from './constructs/monitoring';
+import type { DataStack } from './data-stack';
+import type { StageConfig } from './stage-config';
+
+/** The header CloudFront adds to every origin request, and each front-door area's WAF requires. */
+export const ORIGIN_VERIFY_HEADER = 'X-Origin-Verify';
+
+export interface AreaStackProps extends StackProps {
+  readonly config: StageConfig;
+  readonly data: DataStack;
+  readonly area: Area;
+  readonly routes: readonly RouteDef[];
+  /** Served through the CloudFront front door only (every spec area; not the admin API). */
+  readonly behindFrontDoor: boolean;
+  /** What the admin key routes manage (usage plans and authorizer stages of the other areas). */
+  readonly gateway?: FunctionContext['gateway'];
+}
+
+export class AreaStack extends Stack {
+  public readonly area: Area;
+  public readonly http: AreaApi;
+  public readonly firewall: ApiFirewall;
+  public readonly monitoring: Monitoring;
+
+  constructor(scope: Construct, id: string, props: AreaStackProps) {
+    super(scope, id, props);
+    // Strong (export/import): the data stack cannot drop a table, bucket or queue this stack still uses.
+    CrossStackReferences.of(this).consume(ReferenceStrength.STRONG);
+    const { config, data } = props;
+    this.area = props.area;
+    const context: FunctionContext = {
+      config,
+      table: data.table,
+      uploadsBucketName: data.uploadsBucketName,
+      jobsQueue: data.jobs.queue,
+      webhooksQueue: data.webhooks.queue,
+      webhookSecretsKey: data.webhookSecretsKey,
+      trustViewerAddress: props.behindFrontDoor,
+      ...(props.gateway ? { gateway: props.gateway } : {}),
+    };
+    this.http = new AreaApi(this, 'Http', { context, area: props.area, routes: props.routes });
+    this.firewall = new ApiFirewall(this, 'Firewall', {
+      stage: this.http.api.deploymentStage,
+      requestsPerIpPer5Min: config.wafRequestsPerIpPer5Min,
+      logRetention: config.logRetention,
+      retainLogs: config.retainData,
+      area: props.area,
+      behindCloudFront: props.behindFrontDoor,
+      ...(props.behindFrontDoor
+        ? { originVerify: { headerName: ORIGIN_VERIFY_HEADER, value: SecretValue.secretsManager(data.originVerifySecretName).unsafeUnwrap() } }
+        : {}),
+    });
+    this.monitoring = new Monitoring(this, 'Monitoring', {
+      stage: config.stage,
+      name: props.area,
+      retainData: config.retainData,
+      api: this.http.api,
+      functions: [
+        ...this.http.routes.map(({ route, fn }) => ({ name: route.id, resource: fn.function })),
+        ...Object.entries(this.http.authorizers).map(([keyClass, a]) => ({ name: `${keyClass}-authorizer`, resource: a!.fn.function })),
+      ],
+      ...(config.alarmEmail ? { alarmEmail: config.alarmEmail } : {}),
+    });
+    new CfnOutput(this, 'ApiUrl', { value: this.http.api.url, description: `The ${props.area} REST API stage (reach it through the front door unless this is the admin API)` });
+  }
+}

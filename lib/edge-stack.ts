@@ -1,0 +1,73 @@
+/**
+ * The one front door (docs/adr/0013): a CloudFront distribution whose behaviors send each area's path
+ * prefix to that area's REST API, so every path of the spec lives under one `{base_url}`. Nothing is
+ * cached (every answer depends on the caller's key); CloudFront adds the origin header the area WAFs
+ * require, so the APIs serve nothing that bypassed it.
+ */
+import { CfnOutput, CrossStackReferences, Duration, ReferenceStrength, SecretValue, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
+import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
+import type { Construct } from 'constructs';
+import type { Area } from '../functions/routes';
+import { ORIGIN_VERIFY_HEADER, type AreaStack } from './area-stack';
+import type { DataStack } from './data-stack';
+import type { StageConfig } from './stage-config';
+
+export interface EdgeStackProps extends StackProps {
+  readonly config: StageConfig;
+  readonly data: DataStack;
+  /** The area stacks served through the front door, with their path patterns. */
+  readonly areas: readonly { readonly stack: AreaStack; readonly pattern: string }[];
+}
+
+export class EdgeStack extends Stack {
+  public readonly distribution: cloudfront.Distribution;
+  public readonly patterns: ReadonlyMap<string, Area>;
+
+  constructor(scope: Construct, id: string, props: EdgeStackProps) {
+    super(scope, id, props);
+    CrossStackReferences.of(this).consume(ReferenceStrength.STRONG);
+    const verify = SecretValue.secretsManager(props.data.originVerifySecretName).unsafeUnwrap();
+    const behavior = (stack: AreaStack): cloudfront.BehaviorOptions => ({
+      origin: new origins.RestApiOrigin(stack.http.api, { customHeaders: { [ORIGIN_VERIFY_HEADER]: verify },
+        // The longest wait without a quota increase: a streamed chat turn sends chunks well within it;
+        // a buffered one past it needs the origin-timeout quota raised (docs/adr/0013).
+        readTimeout: Duration.seconds(60) }),
+      viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.HTTPS_ONLY,
+      allowedMethods: cloudfront.AllowedMethods.ALLOW_ALL,
+      cachePolicy: cloudfront.CachePolicy.CACHING_DISABLED,
+      // Every viewer header (Authorization, X-Correlation-ID, X-Chat-Session-ID…) but Host, which must
+      // name the execute-api domain, plus CloudFront's own headers such as CloudFront-Viewer-Address.
+      originRequestPolicy: cloudfront.OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+      compress: false,
+    });
+    const [first] = props.areas;
+    if (!first) throw new Error('the front door needs at least one area');
+    this.patterns = new Map(props.areas.map((a) => [a.pattern, a.stack.area]));
+    this.distribution = new cloudfront.Distribution(this, 'FrontDoor', {
+      comment: `platform-${props.config.stage}: one base URL for every area of the spec`,
+      // Paths of no area reach the first area's API, which answers its documented 404.
+      defaultBehavior: behavior(first.stack),
+      additionalBehaviors: Object.fromEntries(props.areas.map((a) => [a.pattern, behavior(a.stack)])),
+      priceClass: cloudfront.PriceClass.PRICE_CLASS_100,
+      httpVersion: cloudfront.HttpVersion.HTTP2_AND_3,
+    });
+    Validations.of(this.distribution).acknowledge({
+      id: 'AwsSolutions-CFR1',
+      reason: 'The APIs serve every country; geo restriction is not a product rule.',
+    });
+    Validations.of(this.distribution).acknowledge({
+      id: 'AwsSolutions-CFR2',
+      reason: 'Each area API stage has its own regional AWS WAF web ACL (managed rules, per-IP rate rule, origin check); a CLOUDFRONT-scope ACL would have to live in us-east-1 (follow-up in docs/adr/0013).',
+    });
+    Validations.of(this.distribution).acknowledge({
+      id: 'AwsSolutions-CFR3',
+      reason: 'Each area API writes JSON access logs of every request (with the viewer address CloudFront forwards); standard CloudFront logs would need an ACL-enabled bucket.',
+    });
+    Validations.of(this.distribution).acknowledge({
+      id: 'AwsSolutions-CFR4',
+      reason: 'The default CloudFront domain certificate is used until a custom domain is configured; viewers are held to HTTPS only, and a custom domain with its own certificate (TLS 1.2 minimum) is the documented next step.',
+    });
+    new CfnOutput(this, 'BaseUrl', { value: `https://${this.distribution.distributionDomainName}`, description: 'The {base_url} of every area of the spec' });
+  }
+}
