@@ -3,7 +3,7 @@
  * The CDK construct that owns function defaults sets them; the local process sets them from its own
  * configuration. A missing or malformed variable fails the cold start instead of hiding behind a default.
  */
-import * as z from 'zod';
+import type { KeyClass } from './domain/auth-messages';
 
 export const ENV = {
   stage: 'STAGE',
@@ -34,44 +34,99 @@ export const ENV = {
   metricsNamespace: 'POWERTOOLS_METRICS_NAMESPACE',
 } as const;
 
-const positiveInt = z.coerce.number().int().positive();
-
-export const envSchema = z.object({
-  [ENV.stage]: z.string().min(1),
-  [ENV.tableName]: z.string().min(1),
-  [ENV.bucketName]: z.string().min(1),
-  [ENV.jobsQueueUrl]: z.url(),
-  [ENV.webhooksQueueUrl]: z.url().optional(),
-  [ENV.webhookSecretsKeyArn]: z.string().startsWith('arn:').optional(),
-  [ENV.visibilityDelayMs]: z.coerce.number().int().min(0),
-  [ENV.anonRetentionDays]: positiveInt,
-  [ENV.emptySessionMaxAgeHours]: positiveInt,
-  [ENV.appDeletionBatchSize]: positiveInt.max(100),
+export interface EnvVars {
+  readonly STAGE: string;
+  readonly TABLE_NAME: string;
+  readonly BUCKET_NAME: string;
+  readonly JOBS_QUEUE_URL: string;
+  readonly WEBHOOKS_QUEUE_URL?: string;
+  readonly WEBHOOK_SECRETS_KEY_ARN?: string;
+  readonly VISIBILITY_DELAY_MS: number;
+  readonly ANON_RETENTION_DAYS: number;
+  readonly EMPTY_SESSION_MAX_AGE_HOURS: number;
+  readonly APP_DELETION_BATCH_SIZE: number;
   /** An OpenAI-compatible endpoint for apps whose model is `openai:<model>`; absent: not offered. */
-  [ENV.openAiBaseUrl]: z.url().optional(),
-  [ENV.openAiApiKey]: z.string().min(1).optional(),
+  readonly OPENAI_BASE_URL?: string;
+  readonly OPENAI_API_KEY?: string;
   /** `true` on AWS: apps may use `bedrock:<model id>` through the function's role. */
-  [ENV.bedrockEnabled]: z.enum(['true', 'false']).default('false'),
-  [ENV.gatewayUsagePlans]: z
-    .string()
-    .transform((raw, ctx) => {
-      try {
-        return z.record(z.enum(['orgKey', 'chatKey', 'acpKey']), z.string().min(1)).parse(JSON.parse(raw));
-      } catch {
-        ctx.addIssue({ code: 'custom', message: 'not a JSON object of key class to usage plan id' });
-        return z.NEVER;
-      }
-    })
-    .optional(),
-  [ENV.gatewayAuthorizerStages]: z
-    .string()
-    .regex(/^[a-z0-9]+\/[A-Za-z0-9_-]+(,[a-z0-9]+\/[A-Za-z0-9_-]+)*$/)
-    .transform((raw) => raw.split(',').map((pair) => ({ restApiId: pair.split('/')[0]!, stageName: pair.split('/')[1]! })))
-    .optional(),
-  [ENV.trustViewerAddress]: z.enum(['true', 'false']).default('false'),
-});
+  readonly BEDROCK_ENABLED: 'true' | 'false';
+  readonly GATEWAY_USAGE_PLANS?: Partial<Record<KeyClass, string>>;
+  readonly GATEWAY_AUTHORIZER_STAGES?: readonly { readonly restApiId: string; readonly stageName: string }[];
+  readonly TRUST_VIEWER_ADDRESS: 'true' | 'false';
+}
 
-export type EnvVars = z.infer<typeof envSchema>;
+/** Every variable the schema knows, by its name in the environment. */
+export const ENV_NAMES: readonly string[] = Object.values(ENV).filter((n) => !n.startsWith('POWERTOOLS_'));
+
+export type EnvParse = { readonly success: true; readonly data: EnvVars } | { readonly success: false; readonly invalid: readonly string[] };
+
+const KEY_CLASSES: readonly string[] = ['orgKey', 'chatKey', 'acpKey'] satisfies readonly KeyClass[];
+const STAGES = /^[a-z0-9]+\/[A-Za-z0-9_-]+(,[a-z0-9]+\/[A-Za-z0-9_-]+)*$/;
+
+/**
+ * Checks the environment of a function at cold start; every malformed or missing variable is named.
+ * Hand-written rather than a schema library, so a function's bundle does not carry one for a dozen
+ * variables (docs/adr/0014).
+ */
+export function parseEnvVars(source: Readonly<Record<string, string | undefined>>): EnvParse {
+  const invalid: string[] = [];
+  const text = (name: string, ok: (v: string) => boolean = (v) => v.length > 0): string | undefined => {
+    const v = source[name];
+    if (v === undefined) return undefined;
+    if (!ok(v)) invalid.push(name);
+    return v;
+  };
+  const required = (name: string, ok?: (v: string) => boolean): string => {
+    const v = text(name, ok);
+    if (v === undefined) invalid.push(name);
+    return v ?? '';
+  };
+  const isUrl = (v: string) => URL.canParse(v);
+  const int = (name: string, min: number, max = Number.MAX_SAFE_INTEGER): number => {
+    const raw = required(name);
+    const n = Number(raw);
+    if (raw !== '' && !(Number.isInteger(n) && n >= min && n <= max)) invalid.push(name);
+    return n;
+  };
+  const flag = (name: string): 'true' | 'false' => {
+    const v = text(name, (x) => x === 'true' || x === 'false');
+    return v === 'true' ? 'true' : 'false';
+  };
+  const plansRaw = text(ENV.gatewayUsagePlans, (v) => {
+    try {
+      const parsed = JSON.parse(v) as unknown;
+      return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) && Object.entries(parsed).every(([k, id]) => KEY_CLASSES.includes(k) && typeof id === 'string' && id.length > 0);
+    } catch {
+      return false;
+    }
+  });
+  const stagesRaw = text(ENV.gatewayAuthorizerStages, (v) => STAGES.test(v));
+  const optional = <T>(name: string, value: T | undefined) => (value !== undefined ? { [name]: value } : {});
+  const data = {
+    [ENV.stage]: required(ENV.stage),
+    [ENV.tableName]: required(ENV.tableName),
+    [ENV.bucketName]: required(ENV.bucketName),
+    [ENV.jobsQueueUrl]: required(ENV.jobsQueueUrl, isUrl),
+    ...optional(ENV.webhooksQueueUrl, text(ENV.webhooksQueueUrl, isUrl)),
+    ...optional(ENV.webhookSecretsKeyArn, text(ENV.webhookSecretsKeyArn, (v) => v.startsWith('arn:'))),
+    [ENV.visibilityDelayMs]: int(ENV.visibilityDelayMs, 0),
+    [ENV.anonRetentionDays]: int(ENV.anonRetentionDays, 1),
+    [ENV.emptySessionMaxAgeHours]: int(ENV.emptySessionMaxAgeHours, 1),
+    [ENV.appDeletionBatchSize]: int(ENV.appDeletionBatchSize, 1, 100),
+    ...optional(ENV.openAiBaseUrl, text(ENV.openAiBaseUrl, isUrl)),
+    ...optional(ENV.openAiApiKey, text(ENV.openAiApiKey)),
+    [ENV.bedrockEnabled]: flag(ENV.bedrockEnabled),
+    ...optional(ENV.gatewayUsagePlans, plansRaw === undefined || invalid.includes(ENV.gatewayUsagePlans) ? undefined : (JSON.parse(plansRaw) as Partial<Record<KeyClass, string>>)),
+    ...optional(
+      ENV.gatewayAuthorizerStages,
+      stagesRaw === undefined || invalid.includes(ENV.gatewayAuthorizerStages)
+        ? undefined
+        : stagesRaw.split(',').map((pair) => ({ restApiId: pair.split('/')[0]!, stageName: pair.split('/')[1]! })),
+    ),
+    [ENV.trustViewerAddress]: flag(ENV.trustViewerAddress),
+  } as unknown as EnvVars;
+  return invalid.length ? { success: false, invalid } : { success: true, data };
+}
 
 /** Variables a grant sets (lib/constructs/app-function.ts), present only on the functions that hold it. */
 export const GRANT_SCOPED_ENV: readonly string[] = [ENV.webhooksQueueUrl, ENV.webhookSecretsKeyArn, ENV.gatewayUsagePlans, ENV.gatewayAuthorizerStages];

@@ -11,7 +11,7 @@ export const SCHEDULED_BATCH = 1000;
  * Runs one scheduled job by name; shared by the schedule handlers, the local timers and the admin API.
  * `maxItems` bounds the work of one run (the admin API passes a smaller number to answer within 29 s).
  */
-export async function runJob(deps: Deps, name: JobName, maxItems = SCHEDULED_BATCH): Promise<Record<string, number>> {
+export async function runJob(deps: Pick<Deps, 'apps' | 'jobs' | 'sessions' | 'consumers' | 'tombstones' | 'variables' | 'ids' | 'clock' | 'settings'>, name: JobName, maxItems = SCHEDULED_BATCH): Promise<Record<string, number>> {
   switch (name) {
     case 'retention-expiry':
       return expireAnonymousConsumers(deps, { maxConsumers: maxItems });

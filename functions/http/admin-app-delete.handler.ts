@@ -2,13 +2,13 @@ import { deleteApp } from '../app/manage-apps';
 import { httpRoute } from './kit';
 import { lambdaHandler } from './lambda';
 import { adminApp } from './presenters';
-import { platformProductionDeps, type PlatformDeps } from '../wiring/platform-wiring';
+import { adminProductionDeps, type AdminFunctionDeps } from '../wiring/admin-wiring';
 
 /**
  * DELETE /admin/v1/apps/{appId}: 202. The app leaves the apps list at once; its sessions and consumers
  * are tombstoned (`app_deleted`) and removed by the jobs worker.
  */
-export const createHandler = (deps: PlatformDeps) =>
+export const createHandler = (deps: AdminFunctionDeps) =>
   httpRoute('adminAppDelete', deps, async (req) => ({ status: 202, body: { data: adminApp(await deleteApp(deps, { appId: req.path.appId ?? '' })) } }));
 
-export const handler = lambdaHandler(createHandler, platformProductionDeps);
+export const handler = lambdaHandler(createHandler, adminProductionDeps);

@@ -5,12 +5,12 @@ import { httpRoute } from './kit';
 import { lambdaHandler } from './lambda';
 import { adminApp } from './presenters';
 import { appSettingsPatch, parseWith } from './validation';
-import { platformProductionDeps, type PlatformDeps } from '../wiring/platform-wiring';
+import { adminProductionDeps, type AdminFunctionDeps } from '../wiring/admin-wiring';
 
 const body = z.object({ name: z.string().min(1).max(200).optional(), settings: appSettingsPatch.optional() }).strict();
 
 /** PATCH /admin/v1/apps/{appId}: renames an app or merges new settings over its current ones. */
-export const createHandler = (deps: PlatformDeps) =>
+export const createHandler = (deps: AdminFunctionDeps) =>
   httpRoute('adminAppUpdate', deps, async (req) => {
     const input = parseWith(body, req.jsonBody());
     const app = await updateApp(deps, {
@@ -21,4 +21,4 @@ export const createHandler = (deps: PlatformDeps) =>
     return { status: 200, body: { data: adminApp(app) } };
   });
 
-export const handler = lambdaHandler(createHandler, platformProductionDeps);
+export const handler = lambdaHandler(createHandler, adminProductionDeps);

@@ -4,12 +4,12 @@ import { adminCredential } from './admin-presenters';
 import { httpRoute } from './kit';
 import { lambdaHandler } from './lambda';
 import { isoTimestamp, parseWith } from './validation';
-import { platformProductionDeps, type PlatformDeps } from '../wiring/platform-wiring';
+import { adminProductionDeps, type AdminFunctionDeps } from '../wiring/admin-wiring';
 
 const body = z.object({ name: z.string().min(1).max(200).optional(), expiresAt: isoTimestamp.optional() }).strict();
 
 /** POST /admin/v1/apps/{appId}/chat-keys: a chat API key (`svc_chat_…`) bound to the app; shown once. */
-export const createHandler = (deps: PlatformDeps) =>
+export const createHandler = (deps: AdminFunctionDeps) =>
   httpRoute('adminChatKeyCreate', deps, async (req) => {
     const input = parseWith(body, req.textBody().trim() ? req.jsonBody() : {});
     const issued = await issueCredential(deps, {
@@ -21,4 +21,4 @@ export const createHandler = (deps: PlatformDeps) =>
     return { status: 201, body: { data: adminCredential(issued.credential, issued.key) } };
   });
 
-export const handler = lambdaHandler(createHandler, platformProductionDeps);
+export const handler = lambdaHandler(createHandler, adminProductionDeps);

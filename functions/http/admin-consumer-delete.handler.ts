@@ -2,13 +2,13 @@ import { deleteConsumer } from '../app/delete-resources';
 import { adminTombstone } from './admin-presenters';
 import { httpRoute } from './kit';
 import { lambdaHandler } from './lambda';
-import { platformProductionDeps, type PlatformDeps } from '../wiring/platform-wiring';
+import { adminProductionDeps, type AdminFunctionDeps } from '../wiring/admin-wiring';
 
 /** DELETE /admin/v1/consumers/{consumerId}: removes the consumer and its sessions (cause `consumer_deleted`). */
-export const createHandler = (deps: PlatformDeps) =>
+export const createHandler = (deps: AdminFunctionDeps) =>
   httpRoute('adminConsumerDelete', deps, async (req) => ({
     status: 200,
     body: { data: { tombstone: adminTombstone(await deleteConsumer(deps, { consumerId: req.path.consumerId ?? '' })) } },
   }));
 
-export const handler = lambdaHandler(createHandler, platformProductionDeps);
+export const handler = lambdaHandler(createHandler, adminProductionDeps);

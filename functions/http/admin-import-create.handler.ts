@@ -4,7 +4,7 @@ import { badRequest } from '../domain/errors';
 import { httpRoute } from './kit';
 import { lambdaHandler } from './lambda';
 import { isoTimestamp, parseWith } from './validation';
-import { platformProductionDeps, type PlatformDeps } from '../wiring/platform-wiring';
+import { adminProductionDeps, type AdminFunctionDeps } from '../wiring/admin-wiring';
 
 /** Keeps one import call inside API Gateway's 29 s integration timeout; split larger files. */
 const MAX_LINES = 200;
@@ -43,7 +43,7 @@ const line = z
  * POST /admin/v1/apps/{appId}/imports: historical sessions as JSONL, one session with its messages per
  * line. Every line is validated before anything is written: one bad line rejects the import (400 naming it).
  */
-export const createHandler = (deps: PlatformDeps) =>
+export const createHandler = (deps: AdminFunctionDeps) =>
   httpRoute('adminImportCreate', deps, async (req) => {
     const lines = req.textBody().split('\n').map((l) => l.trim());
     const records: ImportRecord[] = [];
@@ -76,4 +76,4 @@ function parseWithLine(n: number, raw: unknown) {
   }
 }
 
-export const handler = lambdaHandler(createHandler, platformProductionDeps);
+export const handler = lambdaHandler(createHandler, adminProductionDeps);

@@ -2,14 +2,14 @@ import { notFound } from '../domain/errors';
 import { adminOrg } from './admin-presenters';
 import { httpRoute } from './kit';
 import { lambdaHandler } from './lambda';
-import { platformProductionDeps, type PlatformDeps } from '../wiring/platform-wiring';
+import { adminProductionDeps, type AdminFunctionDeps } from '../wiring/admin-wiring';
 
 /** GET /admin/v1/orgs/{orgId} */
-export const createHandler = (deps: PlatformDeps) =>
+export const createHandler = (deps: AdminFunctionDeps) =>
   httpRoute('adminOrgGet', deps, async (req) => {
     const org = await deps.orgs.get(req.path.orgId ?? '');
     if (!org) throw notFound('Org not found');
     return { status: 200, body: { data: adminOrg(org) } };
   });
 
-export const handler = lambdaHandler(createHandler, platformProductionDeps);
+export const handler = lambdaHandler(createHandler, adminProductionDeps);

@@ -5,7 +5,7 @@ import { adminCredential } from './admin-presenters';
 import { httpRoute } from './kit';
 import { lambdaHandler } from './lambda';
 import { isoTimestamp, parseWith } from './validation';
-import { platformProductionDeps, type PlatformDeps } from '../wiring/platform-wiring';
+import { adminProductionDeps, type AdminFunctionDeps } from '../wiring/admin-wiring';
 
 const body = z
   .object({
@@ -16,7 +16,7 @@ const body = z
   .strict();
 
 /** POST /admin/v1/orgs/{orgId}/keys: an org key (`svc_org_…`) with read scopes; the key is shown once. */
-export const createHandler = (deps: PlatformDeps) =>
+export const createHandler = (deps: AdminFunctionDeps) =>
   httpRoute('adminOrgKeyCreate', deps, async (req) => {
     const input = parseWith(body, req.jsonBody());
     const issued = await issueCredential(deps, {
@@ -29,4 +29,4 @@ export const createHandler = (deps: PlatformDeps) =>
     return { status: 201, body: { data: adminCredential(issued.credential, issued.key) } };
   });
 
-export const handler = lambdaHandler(createHandler, platformProductionDeps);
+export const handler = lambdaHandler(createHandler, adminProductionDeps);

@@ -3,7 +3,7 @@ import { badRequest } from '../domain/errors';
 import { renderRssFeed } from '../domain/rss-feed';
 import { httpRoute, type HttpRequest } from './kit';
 import { lambdaHandler } from './lambda';
-import { releaseNotesProductionDeps, type ReleaseNotesFunctionDeps } from '../wiring/release-notes-wiring';
+import { releaseNotesReadProductionDeps, type ReleaseNotesReadDeps } from '../wiring/release-notes-read-wiring';
 
 const AREA_MAX_CHARS = 200;
 
@@ -21,7 +21,7 @@ function servedUrl(req: HttpRequest): { self: string; page: string } {
  * GET /api/v1/release-notes/feed[?area=<keyword>]: RSS 2.0 with the Atom and content namespaces,
  * newest period first. `area` keeps the periods whose items (or raw markdown) contain the keyword.
  */
-export const createHandler = (deps: ReleaseNotesFunctionDeps) =>
+export const createHandler = (deps: ReleaseNotesReadDeps) =>
   httpRoute('releaseNotesFeed', deps, async (req) => {
     const area = req.query.area;
     if (area !== undefined && area.length > AREA_MAX_CHARS) throw badRequest(`Invalid area: at most ${AREA_MAX_CHARS} characters`);
@@ -34,4 +34,4 @@ export const createHandler = (deps: ReleaseNotesFunctionDeps) =>
     return { status: 200, text: xml, headers: { 'Content-Type': 'application/rss+xml; charset=utf-8', 'Cache-Control': 'public, max-age=60' } };
   });
 
-export const handler = lambdaHandler(createHandler, releaseNotesProductionDeps);
+export const handler = lambdaHandler(createHandler, releaseNotesReadProductionDeps);

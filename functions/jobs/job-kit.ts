@@ -3,14 +3,14 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import type { Context } from 'aws-lambda';
-import { platformProductionDeps, type PlatformDeps } from '../wiring/platform-wiring';
+import { lifecycleProductionDeps, type LifecycleDeps } from '../wiring/lifecycle-wiring';
 import type { JobName } from '../workers';
 import { runJob } from '../app/run-job';
 
 export type JobHandler = (event: unknown, context: Context) => Promise<Record<string, number>>;
 
 /** A scheduled job's Lambda: runs the job, logs and counts what it did. A failure propagates, so the schedule retries. */
-export function scheduledJob(name: JobName, deps: PlatformDeps): JobHandler {
+export function scheduledJob(name: JobName, deps: LifecycleDeps): JobHandler {
   const core = async (): Promise<Record<string, number>> => {
     const result = await runJob(deps, name);
     deps.logger.info('job finished', { job: name, ...result });
@@ -23,7 +23,7 @@ export function scheduledJob(name: JobName, deps: PlatformDeps): JobHandler {
 export function lambdaJob(name: JobName): JobHandler {
   let built: JobHandler | undefined;
   return (event, context) => {
-    built ??= scheduledJob(name, platformProductionDeps());
+    built ??= scheduledJob(name, lifecycleProductionDeps());
     return built(event, context);
   };
 }

@@ -6,6 +6,6 @@ import type { ChatPorts } from './chat';
 import type { ConversationPorts } from './conversations';
 import type { ExportPorts } from './export';
 import type { AdminPorts, PlatformPorts } from './platform';
-import type { ReleaseNotesPorts } from './release-notes';
+import type { ReleaseNotesPorts, WebhookDeliveryPorts } from './release-notes';
 
-export type Deps = PlatformPorts & AdminPorts & ConversationPorts & ExportPorts & ChatPorts & ReleaseNotesPorts;
+export type Deps = PlatformPorts & AdminPorts & ConversationPorts & ExportPorts & ChatPorts & ReleaseNotesPorts & WebhookDeliveryPorts;

@@ -124,8 +124,12 @@ export interface ReleaseNotesPorts {
   readonly deliveryLog: DeliveryLog;
   readonly secrets: SecretSealer;
   readonly resolver: HostResolver;
-  readonly webhookSender: WebhookSender;
   readonly webhookQueue: WebhookQueue;
   /** Exceptions to the SSRF policy: empty everywhere but in test wiring. */
   readonly webhookExceptions: readonly string[];
+}
+
+/** What only the webhooks worker needs: the HTTP client that delivers (kept out of the other bundles). */
+export interface WebhookDeliveryPorts {
+  readonly webhookSender: WebhookSender;
 }

@@ -9,7 +9,7 @@ import * as z from 'zod';
 import { deliverWebhook } from '../app/deliver-webhook';
 import { fanOutReleasePeriod } from '../app/fan-out-release-period';
 import { MAX_ATTEMPTS } from '../domain/webhook-delivery';
-import { releaseNotesProductionDeps, type ReleaseNotesFunctionDeps } from '../wiring/release-notes-wiring';
+import { webhookWorkerProductionDeps, type WebhookWorkerDeps } from '../wiring/webhook-delivery-wiring';
 import type { WebhookMessage } from '../ports/release-notes';
 import { lambdaQueueHandler, sqsConsumer, type QueueHandler } from './queue-kit';
 
@@ -27,7 +27,7 @@ const message = z.discriminatedUnion('type', [
   }),
 ]);
 
-async function runMessage(deps: ReleaseNotesFunctionDeps, msg: WebhookMessage, shouldYield: () => boolean): Promise<void> {
+async function runMessage(deps: WebhookWorkerDeps, msg: WebhookMessage, shouldYield: () => boolean): Promise<void> {
   if (msg.type === 'fan-out') {
     const result = await fanOutReleasePeriod(deps, { periodId: msg.periodId, revision: msg.revision, ...(msg.cursor ? { cursor: msg.cursor } : {}), shouldYield });
     if (result.cursor) await deps.webhookQueue.send([{ type: 'fan-out', periodId: msg.periodId, revision: msg.revision, cursor: result.cursor }]);
@@ -45,7 +45,7 @@ async function runMessage(deps: ReleaseNotesFunctionDeps, msg: WebhookMessage, s
   });
 }
 
-export const createHandler = (deps: ReleaseNotesFunctionDeps): QueueHandler =>
+export const createHandler = (deps: WebhookWorkerDeps): QueueHandler =>
   sqsConsumer(deps, {
     name: 'webhook',
     concurrent: true,
@@ -55,4 +55,4 @@ export const createHandler = (deps: ReleaseNotesFunctionDeps): QueueHandler =>
     },
   });
 
-export const handler = lambdaQueueHandler(createHandler, releaseNotesProductionDeps);
+export const handler = lambdaQueueHandler(createHandler, webhookWorkerProductionDeps);

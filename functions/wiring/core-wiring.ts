@@ -13,7 +13,7 @@ import { DynamoCredentialStore } from '../adapters/dynamo-credential-store';
 import { DynamoOrgStore } from '../adapters/dynamo-org-store';
 import { DynamoRateCounter } from '../adapters/dynamo-rate-counter';
 import { SystemClock } from '../adapters/system-clock';
-import { ENV, envSchema, type EnvVars } from '../env';
+import { ENV, parseEnvVars, type EnvVars } from '../env';
 import type { ToolGateway } from '../ports/chat';
 import type { HostResolver, WebhookNetworkPolicy } from '../ports/release-notes';
 import type { Clock, GatewayKeys, IdGenerator, PlatformPorts, Telemetry } from '../ports/platform';
@@ -78,11 +78,8 @@ export function buildCoreDeps(opts: WiringOptions, db: DynamoDBDocumentClient = 
 
 /** Parses the Lambda environment; a missing or malformed variable fails the cold start here. */
 export function parseEnv(source: NodeJS.ProcessEnv): EnvVars {
-  const parsed = envSchema.safeParse(source);
-  if (!parsed.success) {
-    const names = parsed.error.issues.map((i) => i.path.join('.')).join(', ');
-    throw new Error(`invalid function environment: ${names}`);
-  }
+  const parsed = parseEnvVars(source);
+  if (!parsed.success) throw new Error(`invalid function environment: ${parsed.invalid.join(', ')}`);
   return parsed.data;
 }
 

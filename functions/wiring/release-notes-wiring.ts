@@ -9,7 +9,6 @@ import { DynamoSubscriptionStore } from '../adapters/dynamo-subscription-store';
 import { FileSecretSealer } from '../adapters/file-secret-sealer';
 import { KmsSecretSealer } from '../adapters/kms-secret-sealer';
 import { SqsWebhookQueue } from '../adapters/sqs-webhook-queue';
-import { UndiciWebhookSender } from '../adapters/undici-webhook-sender';
 import { ENV } from '../env';
 import type { ReleaseNotesPorts } from '../ports/release-notes';
 import { buildCoreDeps, onFirstUse, type CoreDeps, type WiringOptions } from './core-wiring';
@@ -28,7 +27,6 @@ export function buildReleaseNotesPorts(opts: WiringOptions, db: DynamoDBDocument
       ? new FileSecretSealer(opts.secretsKeyFile)
       : new KmsSecretSealer(createKmsClient(opts.aws ?? {}), env[ENV.webhookSecretsKeyArn]),
     resolver: opts.resolver ?? new DnsHostResolver(),
-    webhookSender: new UndiciWebhookSender(opts.webhookNetwork?.trustedCaPem ? { trustedCaPem: opts.webhookNetwork.trustedCaPem } : {}),
     webhookQueue: new SqsWebhookQueue(sqs, env[ENV.webhooksQueueUrl]),
     webhookExceptions: opts.webhookNetwork?.allowAddresses ?? [],
   };

@@ -1,0 +1,30 @@
+/**
+ * The lifecycle functions (the jobs worker and the scheduled jobs): the conversation stores and the jobs
+ * queue. Deleting a session also removes its variables, so the variable store comes along; no model,
+ * no MCP client, no webhook delivery.
+ */
+import { createDocumentClient } from '../adapters/aws-clients';
+import { createSqsClient } from '../adapters/aws-queue-clients';
+import { DynamoSessionVariableStore } from '../adapters/dynamo-session-variable-store';
+import { SqsJobQueue } from '../adapters/sqs-job-queue';
+import { ENV } from '../env';
+import type { ChatPorts } from '../ports/chat';
+import type { ConversationPorts } from '../ports/conversations';
+import type { JobQueue } from '../ports/platform';
+import { buildConversationPorts } from './conversation-wiring';
+import { buildCoreDeps, onFirstUse, type CoreDeps, type WiringOptions } from './core-wiring';
+
+export type LifecycleDeps = CoreDeps & ConversationPorts & Pick<ChatPorts, 'variables'> & { readonly jobs: JobQueue };
+
+export function buildLifecycleDeps(opts: WiringOptions): LifecycleDeps {
+  const db = createDocumentClient(opts.aws ?? {});
+  const table = opts.env[ENV.tableName];
+  return {
+    ...buildCoreDeps(opts, db),
+    ...buildConversationPorts(db, table),
+    variables: new DynamoSessionVariableStore(db, table),
+    jobs: new SqsJobQueue(createSqsClient(opts.aws ?? {}), opts.env[ENV.jobsQueueUrl]),
+  };
+}
+
+export const lifecycleProductionDeps = onFirstUse(buildLifecycleDeps);

@@ -1,0 +1,17 @@
+/** The webhooks worker: the release-notes ports plus the pinned, SSRF-checked HTTP client that delivers. */
+import { UndiciWebhookSender } from '../adapters/undici-webhook-sender';
+import type { WebhookDeliveryPorts } from '../ports/release-notes';
+import { onFirstUse, type WiringOptions } from './core-wiring';
+import { buildReleaseNotesDeps, type ReleaseNotesFunctionDeps } from './release-notes-wiring';
+
+export type WebhookWorkerDeps = ReleaseNotesFunctionDeps & WebhookDeliveryPorts;
+
+export function buildWebhookDeliveryPorts(opts: WiringOptions): WebhookDeliveryPorts {
+  return { webhookSender: new UndiciWebhookSender(opts.webhookNetwork?.trustedCaPem ? { trustedCaPem: opts.webhookNetwork.trustedCaPem } : {}) };
+}
+
+export function buildWebhookWorkerDeps(opts: WiringOptions): WebhookWorkerDeps {
+  return { ...buildReleaseNotesDeps(opts), ...buildWebhookDeliveryPorts(opts) };
+}
+
+export const webhookWorkerProductionDeps = onFirstUse(buildWebhookWorkerDeps);
