@@ -175,7 +175,7 @@ function sendGatewayAnswer(res: ServerResponse, route: RouteDef, event: APIGatew
  * area's key authorizer (cached); a missing header is UNAUTHORIZED and a denied key ACCESS_DENIED, both
  * in the area's error shape. Returns false when it answered the request itself.
  */
-async function passGateway(gateway: LocalGateway, route: RouteDef, event: APIGatewayProxyEvent, res: ServerResponse): Promise<boolean> {
+async function passGateway(gateway: LocalGateway, route: RouteDef, event: APIGatewayProxyEvent, res: ServerResponse, log: (line: object) => void): Promise<boolean> {
   const keyClass = KEY_CLASS_OF[route.auth];
   if (!keyClass) return true;
   const authorization = Object.entries(event.headers).find(([k]) => k.toLowerCase() === 'authorization')?.[1];
@@ -183,7 +183,15 @@ async function passGateway(gateway: LocalGateway, route: RouteDef, event: APIGat
     sendGatewayAnswer(res, route, event, 'UNAUTHORIZED');
     return false;
   }
-  const verdict = await gateway.authorize(keyClass, authorization, event);
+  let verdict: Awaited<ReturnType<LocalGateway['authorize']>>;
+  try {
+    verdict = await gateway.authorize(keyClass, authorization, event);
+  } catch (err) {
+    // As API Gateway does when an authorizer fails (the key store is down, say): nothing is cached.
+    log({ level: 'ERROR', message: 'key authorizer failed', keyClass, error: String(err) });
+    sendGatewayAnswer(res, route, event, 'AUTHORIZER_FAILURE');
+    return false;
+  }
   if (!verdict.allowed) {
     sendGatewayAnswer(res, route, event, 'ACCESS_DENIED', verdict.context);
     return false;
@@ -212,7 +220,7 @@ export function createLocalServer(routes: CompiledRoute[], gateway: LocalGateway
       }
       const body = await readBody(req);
       const event = toEvent(req, url, hit.r, hit.m!.slice(1), body);
-      if (!(await passGateway(gateway, hit.r.route, event, res))) return;
+      if (!(await passGateway(gateway, hit.r.route, event, res, log))) return;
       await send(res, await hit.r.handler(event, lambdaContext(hit.r.route)));
     } catch (err) {
       if ((err as { status?: number }).status === 413) return sendError(res, 413, 'payload_too_large', 'Request body too large');
