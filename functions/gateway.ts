@@ -9,7 +9,19 @@ import { GENERIC_500_MESSAGE, renderErrorBody, shownCode, type ErrorArea } from 
 import type { ErrorCode } from './domain/errors';
 import { RATE_LIMITS } from './domain/rate-limits';
 
+import type { AuthKind } from './routes';
+
 export type { KeyClass };
+
+/** The key class whose authorizer stands in front of a route of each auth kind (none for the others). */
+export const KEY_CLASS_OF_AUTH: Readonly<Record<AuthKind, KeyClass | undefined>> = {
+  orgKey: 'orgKey',
+  chatKey: 'chatKey',
+  acpKey: 'acpKey',
+  signingSecret: undefined,
+  public: undefined,
+  iam: undefined,
+};
 
 /**
  * How long a gateway keeps an authorizer's answer for one `Authorization` header value. Revoking a key

@@ -8,7 +8,7 @@ import { CfnOutput, CrossStackReferences, ReferenceStrength, SecretValue, Stack,
 import type { Construct } from 'constructs';
 import type { Area, RouteDef } from '../functions/routes';
 import { ApiFirewall } from './constructs/api-firewall';
-import type { FunctionContext } from './constructs/app-function';
+import { functionContextOf, type FunctionContext } from './constructs/app-function';
 import { AreaApi } from './constructs/area-api';
 import { Monitoring } from './constructs/monitoring';
 import type { DataStack } from './data-stack';
@@ -40,16 +40,7 @@ export class AreaStack extends Stack {
     CrossStackReferences.of(this).consume(ReferenceStrength.STRONG);
     const { config, data } = props;
     this.area = props.area;
-    const context: FunctionContext = {
-      config,
-      table: data.table,
-      uploadsBucketName: data.uploadsBucketName,
-      jobsQueue: data.jobs.queue,
-      webhooksQueue: data.webhooks.queue,
-      webhookSecretsKey: data.webhookSecretsKey,
-      trustViewerAddress: props.behindFrontDoor,
-      ...(props.gateway ? { gateway: props.gateway } : {}),
-    };
+    const context = functionContextOf(config, data, { trustViewerAddress: props.behindFrontDoor, ...(props.gateway ? { gateway: props.gateway } : {}) });
     this.http = new AreaApi(this, 'Http', { context, area: props.area, routes: props.routes });
     this.firewall = new ApiFirewall(this, 'Firewall', {
       stage: this.http.api.deploymentStage,

@@ -6,7 +6,7 @@ import { CrossStackReferences, ReferenceStrength, Stack, type StackProps } from 
 import type { Construct } from 'constructs';
 import { TABLE_DESIGN } from '../functions/table-design';
 import { QUEUES, SCHEDULES, type QueueDef, type ScheduleDef } from '../functions/workers';
-import type { FunctionContext } from './constructs/app-function';
+import { functionContextOf } from './constructs/app-function';
 import { Monitoring } from './constructs/monitoring';
 import { Workers } from './constructs/workers';
 import type { DataStack } from './data-stack';
@@ -29,14 +29,7 @@ export class WorkersStack extends Stack {
     super(scope, id, props);
     CrossStackReferences.of(this).consume(ReferenceStrength.STRONG);
     const { config, data } = props;
-    const context: FunctionContext = {
-      config,
-      table: data.table,
-      uploadsBucketName: data.uploadsBucketName,
-      jobsQueue: data.jobs.queue,
-      webhooksQueue: data.webhooks.queue,
-      webhookSecretsKey: data.webhookSecretsKey,
-    };
+    const context = functionContextOf(config, data);
     this.workers = new Workers(this, 'Workers', {
       context,
       queues: props.queues ?? QUEUES,

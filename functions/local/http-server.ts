@@ -6,9 +6,9 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import type { ErrorArea } from '../domain/error-bodies';
-import { gatewayAnswers, renderGatewayAnswer, type GatewayResponseType, type KeyClass } from '../gateway';
+import { gatewayAnswers, KEY_CLASS_OF_AUTH, renderGatewayAnswer, type GatewayResponseType } from '../gateway';
 import type { HttpHandler, HttpResponse } from '../http/kit';
-import { ROUTES as ALL_ROUTES, type AuthKind } from '../routes';
+import { ROUTES as ALL_ROUTES } from '../routes';
 import type { PlatformDeps } from '../wiring/platform-wiring';
 import type { RouteDef } from '../routes';
 import type { LocalGateway } from './local-gateway';
@@ -149,16 +149,7 @@ async function send(res: ServerResponse, result: HttpResponse): Promise<void> {
   res.end(result.body ? Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8') : undefined);
 }
 
-/** The key class an auth kind's authorizer resolves; routes of other kinds have no authorizer. */
-const KEY_CLASS_OF: Record<AuthKind, KeyClass | undefined> = {
-  orgKey: 'orgKey',
-  chatKey: 'chatKey',
-  acpKey: 'acpKey',
-  signingSecret: undefined,
-  public: undefined,
-  iam: undefined,
-};
-
+const KEY_CLASS_OF = KEY_CLASS_OF_AUTH;
 const CORRELATION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 function sendGatewayAnswer(res: ServerResponse, route: RouteDef, event: APIGatewayProxyEvent, type: GatewayResponseType, authorizer?: Readonly<Record<string, unknown>>): void {

@@ -61,6 +61,23 @@ export interface FunctionContext {
   readonly gateway?: GatewayTargets;
 }
 
+/** The context of a stack's functions: the stage and the shared data resources, plus per-stack extras. */
+export function functionContextOf(
+  config: StageConfig,
+  data: Pick<FunctionContext, 'table' | 'uploadsBucketName' | 'webhookSecretsKey'> & { readonly jobs: { readonly queue: sqs.IQueue }; readonly webhooks: { readonly queue: sqs.IQueue } },
+  extras: Pick<FunctionContext, 'trustViewerAddress' | 'gateway'> = {},
+): FunctionContext {
+  return {
+    config,
+    table: data.table,
+    uploadsBucketName: data.uploadsBucketName,
+    jobsQueue: data.jobs.queue,
+    webhooksQueue: data.webhooks.queue,
+    webhookSecretsKey: data.webhookSecretsKey,
+    ...extras,
+  };
+}
+
 export interface GatewayTargets {
   readonly usagePlans: Partial<Record<KeyClass, string>>;
   readonly authorizerStages: readonly { readonly restApiId: string; readonly stageName: string }[];

@@ -13,13 +13,14 @@ import {
   AUTHORIZER_HANDLER,
   AUTHORIZER_IDENTITY_HEADER,
   GATEWAY_ECHOED_HEADERS,
+  KEY_CLASS_OF_AUTH,
   gatewayAnswers,
   gatewayTemplate,
   usagePlanThrottle,
   type GatewayResponseType,
   type KeyClass,
 } from '../../functions/gateway';
-import type { Area, AuthKind, RouteDef } from '../../functions/routes';
+import type { Area, RouteDef } from '../../functions/routes';
 import { AppFunction, type FunctionContext } from './app-function';
 
 export interface AreaApiProps {
@@ -36,17 +37,8 @@ export interface BuiltRoute {
   readonly method: apigateway.Method;
 }
 
-const KEY_CLASSES: Readonly<Record<AuthKind, KeyClass | undefined>> = {
-  orgKey: 'orgKey',
-  chatKey: 'chatKey',
-  acpKey: 'acpKey',
-  signingSecret: undefined,
-  public: undefined,
-  iam: undefined,
-};
-
 /** The bearer-key class whose authorizer guards a route, if any. */
-export const keyClassOf = (route: RouteDef): KeyClass | undefined => KEY_CLASSES[route.auth];
+export const keyClassOf = (route: RouteDef): KeyClass | undefined => KEY_CLASS_OF_AUTH[route.auth];
 
 const IN_FUNCTION_AUTH_REASON =
   'Public and signing-secret routes authenticate in the function, as the spec makes them public or keyed by the subscription secret (a per-subscription credential API Gateway cannot know); AWS WAF, the stage throttle and the exact per-IP limits in the function guard them.';
