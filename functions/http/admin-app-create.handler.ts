@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { createApp } from '../app/manage-apps';
 import type { AppSettings } from '../domain/app';
 import { httpRoute } from './kit';
@@ -7,7 +7,7 @@ import { adminApp } from './presenters';
 import { appSettingsPatch, parseWith } from './validation';
 import { adminProductionDeps, type AdminFunctionDeps } from '../wiring/admin-wiring';
 
-const body = z.object({ name: z.string().min(1).max(200), slug: z.string().min(1).max(48).optional(), settings: appSettingsPatch.optional() }).strict();
+const body = z.strictObject({ name: z.string().check(z.minLength(1), z.maxLength(200)), slug: z.optional(z.string().check(z.minLength(1), z.maxLength(48))), settings: z.optional(appSettingsPatch) });
 
 /** POST /admin/v1/orgs/{orgId}/apps: creates an app; the response carries its `appNameId`. */
 export const createHandler = (deps: AdminFunctionDeps) =>

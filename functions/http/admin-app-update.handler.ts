@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { updateApp } from '../app/manage-apps';
 import type { AppSettings } from '../domain/app';
 import { httpRoute } from './kit';
@@ -7,7 +7,7 @@ import { adminApp } from './presenters';
 import { appSettingsPatch, parseWith } from './validation';
 import { adminProductionDeps, type AdminFunctionDeps } from '../wiring/admin-wiring';
 
-const body = z.object({ name: z.string().min(1).max(200).optional(), settings: appSettingsPatch.optional() }).strict();
+const body = z.strictObject({ name: z.optional(z.string().check(z.minLength(1), z.maxLength(200))), settings: z.optional(appSettingsPatch) });
 
 /** PATCH /admin/v1/apps/{appId}: renames an app or merges new settings over its current ones. */
 export const createHandler = (deps: AdminFunctionDeps) =>

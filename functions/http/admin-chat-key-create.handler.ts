@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { issueCredential } from '../app/issue-credential';
 import { adminCredential } from './admin-presenters';
 import { httpRoute } from './kit';
@@ -6,7 +6,7 @@ import { lambdaHandler } from './lambda';
 import { isoTimestamp, parseWith } from './validation';
 import { adminProductionDeps, type AdminFunctionDeps } from '../wiring/admin-wiring';
 
-const body = z.object({ name: z.string().min(1).max(200).optional(), expiresAt: isoTimestamp.optional() }).strict();
+const body = z.strictObject({ name: z.optional(z.string().check(z.minLength(1), z.maxLength(200))), expiresAt: z.optional(isoTimestamp) });
 
 /** POST /admin/v1/apps/{appId}/chat-keys: a chat API key (`svc_chat_…`) bound to the app; shown once. */
 export const createHandler = (deps: AdminFunctionDeps) =>

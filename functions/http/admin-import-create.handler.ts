@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { importSessions, type ImportRecord } from '../app/import-sessions';
 import { badRequest } from '../domain/errors';
 import { httpRoute } from './kit';
@@ -9,35 +9,31 @@ import { adminProductionDeps, type AdminFunctionDeps } from '../wiring/admin-wir
 /** Keeps one import call inside API Gateway's 29 s integration timeout; split larger files. */
 const MAX_LINES = 200;
 
-const line = z
-  .object({
-    session: z
-      .object({
-        id: z.uuid().optional(),
-        title: z.string().max(500).default(''),
-        source: z.string().min(1).max(64).default('APP'),
-        externalId: z.string().max(512).nullable().default(null),
-        queryParams: z.array(z.object({ name: z.string().max(256), value: z.string().max(2048) }).strict()).max(100).default([]),
-        startedAt: isoTimestamp,
-      })
-      .strict(),
-    consumer: z.object({ email: z.email().max(320).nullable().default(null) }).strict().nullable().default(null),
-    messages: z
+const line = z.strictObject({
+  session: z.strictObject({
+    id: z.optional(z.uuid()),
+    title: z._default(z.string().check(z.maxLength(500)), ''),
+    source: z._default(z.string().check(z.minLength(1), z.maxLength(64)), 'APP'),
+    externalId: z._default(z.nullable(z.string().check(z.maxLength(512))), null),
+    queryParams: z._default(z.array(z.strictObject({ name: z.string().check(z.maxLength(256)), value: z.string().check(z.maxLength(2048)) })).check(z.maxLength(100)), []),
+    startedAt: isoTimestamp,
+  }),
+  consumer: z._default(z.nullable(z.strictObject({ email: z._default(z.nullable(z.email().check(z.maxLength(320))), null) })), null),
+  messages: z._default(
+    z
       .array(
-        z
-          .object({
-            id: z.string().min(1).max(128).optional(),
-            role: z.enum(['user', 'assistant', 'system']),
-            content: z.string().max(100_000),
-            createdAt: isoTimestamp,
-            tools: z.array(z.object({ id: z.string(), name: z.string(), type: z.string(), component: z.string(), success: z.boolean() }).partial().strict()).optional(),
-          })
-          .strict(),
+        z.strictObject({
+          id: z.optional(z.string().check(z.minLength(1), z.maxLength(128))),
+          role: z.enum(['user', 'assistant', 'system']),
+          content: z.string().check(z.maxLength(100_000)),
+          createdAt: isoTimestamp,
+          tools: z.optional(z.array(z.partial(z.strictObject({ id: z.string(), name: z.string(), type: z.string(), component: z.string(), success: z.boolean() })))),
+        }),
       )
-      .max(2000)
-      .default([]),
-  })
-  .strict();
+      .check(z.maxLength(2000)),
+    [],
+  ),
+});
 
 /**
  * POST /admin/v1/apps/{appId}/imports: historical sessions as JSONL, one session with its messages per

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { createOrg } from '../app/create-org';
 import { adminOrg } from './admin-presenters';
 import { httpRoute } from './kit';
@@ -6,7 +6,7 @@ import { lambdaHandler } from './lambda';
 import { parseWith } from './validation';
 import { adminProductionDeps, type AdminFunctionDeps } from '../wiring/admin-wiring';
 
-const body = z.object({ name: z.string().min(1).max(200), plan: z.enum(['free', 'paid']) }).strict();
+const body = z.strictObject({ name: z.string().check(z.minLength(1), z.maxLength(200)), plan: z.enum(['free', 'paid']) });
 
 /** POST /admin/v1/orgs: creates an org on a plan. */
 export const createHandler = (deps: AdminFunctionDeps) =>

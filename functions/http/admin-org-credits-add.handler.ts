@@ -1,11 +1,11 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { addCredits } from '../app/manage-credits';
 import { httpRoute } from './kit';
 import { lambdaHandler } from './lambda';
 import { parseWith } from './validation';
 import { adminProductionDeps, type AdminFunctionDeps } from '../wiring/admin-wiring';
 
-const body = z.object({ amountUsd: z.string().min(1).max(32) }).strict();
+const body = z.strictObject({ amountUsd: z.string().check(z.minLength(1), z.maxLength(32)) });
 
 /** POST /admin/v1/orgs/{orgId}/credits: adds prepaid credits; answers the new balance. */
 export const createHandler = (deps: AdminFunctionDeps) =>

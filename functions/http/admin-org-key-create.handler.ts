@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { issueCredential } from '../app/issue-credential';
 import { ORG_SCOPES } from '../domain/scopes';
 import { adminCredential } from './admin-presenters';
@@ -7,13 +7,11 @@ import { lambdaHandler } from './lambda';
 import { isoTimestamp, parseWith } from './validation';
 import { adminProductionDeps, type AdminFunctionDeps } from '../wiring/admin-wiring';
 
-const body = z
-  .object({
-    scopes: z.array(z.enum(ORG_SCOPES as [string, ...string[]])).min(1),
-    expiresAt: isoTimestamp.optional(),
-    name: z.string().min(1).max(200).optional(),
-  })
-  .strict();
+const body = z.strictObject({
+  scopes: z.array(z.enum(ORG_SCOPES as [string, ...string[]])).check(z.minLength(1)),
+  expiresAt: z.optional(isoTimestamp),
+  name: z.optional(z.string().check(z.minLength(1), z.maxLength(200))),
+});
 
 /** POST /admin/v1/orgs/{orgId}/keys: an org key (`svc_org_…`) with read scopes; the key is shown once. */
 export const createHandler = (deps: AdminFunctionDeps) =>

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { publishReleasePeriod } from '../app/publish-release-period';
 import { badRequest } from '../domain/errors';
 import { CHANGE_KINDS, type PeriodDraft } from '../domain/release-notes';
@@ -9,15 +9,13 @@ import { adminPeriodOut } from './release-notes-presenters';
 import { isoTimestamp, parseWith } from './validation';
 import { adminProductionDeps, type AdminFunctionDeps } from '../wiring/admin-wiring';
 
-const jsonPeriod = z
-  .object({
-    periodStart: isoTimestamp,
-    periodEnd: isoTimestamp,
-    title: z.string().max(300).optional(),
-    markdown: z.string().optional(),
-    items: z.array(z.object({ title: z.string(), body: z.string().default(''), kind: z.enum(CHANGE_KINDS) }).strict()).optional(),
-  })
-  .strict();
+const jsonPeriod = z.strictObject({
+  periodStart: isoTimestamp,
+  periodEnd: isoTimestamp,
+  title: z.optional(z.string().check(z.maxLength(300))),
+  markdown: z.optional(z.string()),
+  items: z.optional(z.array(z.strictObject({ title: z.string(), body: z._default(z.string(), ''), kind: z.enum(CHANGE_KINDS) }))),
+});
 
 function draftOf(req: HttpRequest): PeriodDraft {
   const type = (req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { createWebhookSubscription } from '../app/create-webhook-subscription';
 import { CHANGE_KINDS } from '../domain/release-notes';
 import { CALLBACK_URL_MAX_CHARS } from '../domain/webhook-callback';
@@ -9,13 +9,11 @@ import { subscriptionOut } from './release-notes-presenters';
 import { parseWith } from './validation';
 import { releaseNotesProductionDeps, type ReleaseNotesFunctionDeps } from '../wiring/release-notes-wiring';
 
-const body = z
-  .object({
-    callbackUrl: z.string().min(1).max(CALLBACK_URL_MAX_CHARS),
-    areas: z.array(z.string().max(SUBSCRIPTION_LIMITS.areaChars)).max(SUBSCRIPTION_LIMITS.areas).optional(),
-    categories: z.array(z.enum(CHANGE_KINDS)).max(CHANGE_KINDS.length * 2).optional(),
-  })
-  .strict();
+const body = z.strictObject({
+  callbackUrl: z.string().check(z.minLength(1), z.maxLength(CALLBACK_URL_MAX_CHARS)),
+  areas: z.optional(z.array(z.string().check(z.maxLength(SUBSCRIPTION_LIMITS.areaChars))).check(z.maxLength(SUBSCRIPTION_LIMITS.areas))),
+  categories: z.optional(z.array(z.enum(CHANGE_KINDS)).check(z.maxLength(CHANGE_KINDS.length * 2))),
+});
 
 /**
  * POST /api/v1/release-notes/subscriptions: 201 with the subscription and its full `whsec_` secret,

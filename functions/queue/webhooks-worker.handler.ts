@@ -5,7 +5,7 @@
  * concurrently. A delivery that failed at the receiver is a finished attempt, not a failed record:
  * only infrastructure errors (table, KMS, queue) are reported as partial batch failures.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { deliverWebhook } from '../app/deliver-webhook';
 import { fanOutReleasePeriod } from '../app/fan-out-release-period';
 import { MAX_ATTEMPTS } from '../domain/webhook-delivery';
@@ -17,13 +17,13 @@ import { lambdaQueueHandler, sqsConsumer, type QueueHandler } from './queue-kit'
 export const FANOUT_SAFETY_MS = 15_000;
 
 const message = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('fan-out'), periodId: z.string().min(1), revision: z.string().min(1), cursor: z.string().optional() }),
+  z.object({ type: z.literal('fan-out'), periodId: z.string().check(z.minLength(1)), revision: z.string().check(z.minLength(1)), cursor: z.optional(z.string()) }),
   z.object({
     type: z.literal('deliver'),
-    subscriptionId: z.string().min(1),
-    periodId: z.string().min(1),
-    revision: z.string().min(1),
-    attempt: z.number().int().min(1).max(MAX_ATTEMPTS),
+    subscriptionId: z.string().check(z.minLength(1)),
+    periodId: z.string().check(z.minLength(1)),
+    revision: z.string().check(z.minLength(1)),
+    attempt: z.int().check(z.minimum(1), z.maximum(MAX_ATTEMPTS)),
   }),
 ]);
 
