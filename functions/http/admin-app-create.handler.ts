@@ -5,12 +5,12 @@ import { httpRoute } from './kit';
 import { lambdaHandler } from './lambda';
 import { adminApp } from './presenters';
 import { appSettingsPatch, parseWith } from './validation';
-import { adminProductionDeps, type AdminFunctionDeps } from '../wiring/admin-wiring';
+import { adminProductionDeps, type AdminBaseDeps } from '../wiring/admin-wiring';
 
 const body = z.strictObject({ name: z.string().check(z.minLength(1), z.maxLength(200)), slug: z.optional(z.string().check(z.minLength(1), z.maxLength(48))), settings: z.optional(appSettingsPatch) });
 
 /** POST /admin/v1/orgs/{orgId}/apps: creates an app; the response carries its `appNameId`. */
-export const createHandler = (deps: AdminFunctionDeps) =>
+export const createHandler = (deps: AdminBaseDeps) =>
   httpRoute('adminAppCreate', deps, async (req) => {
     const input = parseWith(body, req.jsonBody());
     const app = await createApp(deps, {

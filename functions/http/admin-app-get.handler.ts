@@ -2,10 +2,10 @@ import { getApp } from '../app/manage-apps';
 import { httpRoute } from './kit';
 import { lambdaHandler } from './lambda';
 import { adminApp } from './presenters';
-import { adminProductionDeps, type AdminFunctionDeps } from '../wiring/admin-wiring';
+import { adminProductionDeps, type AdminBaseDeps } from '../wiring/admin-wiring';
 
 /** GET /admin/v1/apps/{appId} */
-export const createHandler = (deps: AdminFunctionDeps) =>
+export const createHandler = (deps: AdminBaseDeps) =>
   httpRoute('adminAppGet', deps, async (req) => ({ status: 200, body: { data: adminApp(await getApp(deps, { appId: req.path.appId ?? '' })) } }));
 
 export const handler = lambdaHandler(createHandler, adminProductionDeps);

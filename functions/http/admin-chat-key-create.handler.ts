@@ -4,12 +4,12 @@ import { adminCredential } from './admin-presenters';
 import { httpRoute } from './kit';
 import { lambdaHandler } from './lambda';
 import { isoTimestamp, parseWith } from './validation';
-import { adminProductionDeps, type AdminFunctionDeps } from '../wiring/admin-wiring';
+import { adminKeysProductionDeps, type AdminKeysDeps } from '../wiring/admin-keys-wiring';
 
 const body = z.strictObject({ name: z.optional(z.string().check(z.minLength(1), z.maxLength(200))), expiresAt: z.optional(isoTimestamp) });
 
 /** POST /admin/v1/apps/{appId}/chat-keys: a chat API key (`svc_chat_…`) bound to the app; shown once. */
-export const createHandler = (deps: AdminFunctionDeps) =>
+export const createHandler = (deps: AdminKeysDeps) =>
   httpRoute('adminChatKeyCreate', deps, async (req) => {
     const input = parseWith(body, req.textBody().trim() ? req.jsonBody() : {});
     const issued = await issueCredential(deps, {
@@ -21,4 +21,4 @@ export const createHandler = (deps: AdminFunctionDeps) =>
     return { status: 201, body: { data: adminCredential(issued.credential, issued.key) } };
   });
 
-export const handler = lambdaHandler(createHandler, adminProductionDeps);
+export const handler = lambdaHandler(createHandler, adminKeysProductionDeps);

@@ -4,7 +4,7 @@ import { badRequest } from '../domain/errors';
 import { httpRoute } from './kit';
 import { lambdaHandler } from './lambda';
 import { isoTimestamp, parseWith } from './validation';
-import { adminProductionDeps, type AdminFunctionDeps } from '../wiring/admin-wiring';
+import { adminProductionDeps, type AdminBaseDeps } from '../wiring/admin-wiring';
 
 /** Keeps one import call inside API Gateway's 29 s integration timeout; split larger files. */
 const MAX_LINES = 200;
@@ -39,7 +39,7 @@ const line = z.strictObject({
  * POST /admin/v1/apps/{appId}/imports: historical sessions as JSONL, one session with its messages per
  * line. Every line is validated before anything is written: one bad line rejects the import (400 naming it).
  */
-export const createHandler = (deps: AdminFunctionDeps) =>
+export const createHandler = (deps: AdminBaseDeps) =>
   httpRoute('adminImportCreate', deps, async (req) => {
     const lines = req.textBody().split('\n').map((l) => l.trim());
     const records: ImportRecord[] = [];

@@ -2,13 +2,13 @@ import { revokeCredential } from '../app/issue-credential';
 import { adminCredential } from './admin-presenters';
 import { httpRoute } from './kit';
 import { lambdaHandler } from './lambda';
-import { adminProductionDeps, type AdminFunctionDeps } from '../wiring/admin-wiring';
+import { adminKeysProductionDeps, type AdminKeysDeps } from '../wiring/admin-keys-wiring';
 
 /** DELETE /admin/v1/keys/{keyId}: revokes a key of any kind at once. */
-export const createHandler = (deps: AdminFunctionDeps) =>
+export const createHandler = (deps: AdminKeysDeps) =>
   httpRoute('adminKeyRevoke', deps, async (req) => {
     const revoked = await revokeCredential(deps, { keyId: req.path.keyId ?? '' });
     return { status: 200, body: { data: adminCredential(revoked) } };
   });
 
-export const handler = lambdaHandler(createHandler, adminProductionDeps);
+export const handler = lambdaHandler(createHandler, adminKeysProductionDeps);

@@ -2,10 +2,10 @@ import { notFound } from '../domain/errors';
 import { adminOrg } from './admin-presenters';
 import { httpRoute } from './kit';
 import { lambdaHandler } from './lambda';
-import { adminProductionDeps, type AdminFunctionDeps } from '../wiring/admin-wiring';
+import { adminProductionDeps, type AdminBaseDeps } from '../wiring/admin-wiring';
 
 /** GET /admin/v1/orgs/{orgId} */
-export const createHandler = (deps: AdminFunctionDeps) =>
+export const createHandler = (deps: AdminBaseDeps) =>
   httpRoute('adminOrgGet', deps, async (req) => {
     const org = await deps.orgs.get(req.path.orgId ?? '');
     if (!org) throw notFound('Org not found');

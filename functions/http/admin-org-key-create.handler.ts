@@ -5,7 +5,7 @@ import { adminCredential } from './admin-presenters';
 import { httpRoute } from './kit';
 import { lambdaHandler } from './lambda';
 import { isoTimestamp, parseWith } from './validation';
-import { adminProductionDeps, type AdminFunctionDeps } from '../wiring/admin-wiring';
+import { adminKeysProductionDeps, type AdminKeysDeps } from '../wiring/admin-keys-wiring';
 
 const body = z.strictObject({
   scopes: z.array(z.enum(ORG_SCOPES as [string, ...string[]])).check(z.minLength(1)),
@@ -14,7 +14,7 @@ const body = z.strictObject({
 });
 
 /** POST /admin/v1/orgs/{orgId}/keys: an org key (`svc_org_…`) with read scopes; the key is shown once. */
-export const createHandler = (deps: AdminFunctionDeps) =>
+export const createHandler = (deps: AdminKeysDeps) =>
   httpRoute('adminOrgKeyCreate', deps, async (req) => {
     const input = parseWith(body, req.jsonBody());
     const issued = await issueCredential(deps, {
@@ -27,4 +27,4 @@ export const createHandler = (deps: AdminFunctionDeps) =>
     return { status: 201, body: { data: adminCredential(issued.credential, issued.key) } };
   });
 
-export const handler = lambdaHandler(createHandler, adminProductionDeps);
+export const handler = lambdaHandler(createHandler, adminKeysProductionDeps);

@@ -7,7 +7,7 @@ import { httpRoute, type HttpRequest } from './kit';
 import { lambdaHandler } from './lambda';
 import { adminPeriodOut } from './release-notes-presenters';
 import { isoTimestamp, parseWith } from './validation';
-import { adminProductionDeps, type AdminFunctionDeps } from '../wiring/admin-wiring';
+import { adminReleaseNotesProductionDeps, type AdminReleaseNotesDeps } from '../wiring/admin-release-notes-wiring';
 
 const jsonPeriod = z.strictObject({
   periodStart: isoTimestamp,
@@ -37,10 +37,10 @@ function draftOf(req: HttpRequest): PeriodDraft {
  * POST /admin/v1/release-notes/periods: publishes a period from JSON or from a markdown file with
  * front matter (docs/adr/0011). 201; the period is in the feed at once and its fan-out has started.
  */
-export const createHandler = (deps: AdminFunctionDeps) =>
+export const createHandler = (deps: AdminReleaseNotesDeps) =>
   httpRoute('adminReleasePeriodPublish', deps, async (req) => {
     const period = await publishReleasePeriod(deps, draftOf(req));
     return { status: 201, body: { data: adminPeriodOut(period) } };
   });
 
-export const handler = lambdaHandler(createHandler, adminProductionDeps);
+export const handler = lambdaHandler(createHandler, adminReleaseNotesProductionDeps);

@@ -7,7 +7,7 @@ import { createSqsClient } from '../adapters/aws-queue-clients';
 import { SqsJobQueue } from '../adapters/sqs-job-queue';
 import { ENV } from '../env';
 import type { Deps } from '../ports/deps';
-import { gatewayKeysFrom } from './admin-wiring';
+import { gatewayKeysFrom } from './admin-keys-wiring';
 import { buildChatPorts } from './chat-wiring';
 import { buildConversationPorts } from './conversation-wiring';
 import { buildCoreDeps, onFirstUse, parseEnv, type CoreDeps, type WiringOptions } from './core-wiring';
