@@ -31,6 +31,23 @@ export const KEY_CLASS_OF_AUTH: Readonly<Record<AuthKind, KeyClass | undefined>>
  */
 export const AUTHORIZER_CACHE_TTL_SECONDS = 300;
 
+/**
+ * The longest run of leading static segments every path shares (`/api/v1/org` for area A): where an
+ * area lives under the one base URL (the CloudFront behaviors, lib/front-door.ts) and which area's
+ * shape an unknown path gets locally.
+ */
+export function staticPrefixOf(paths: readonly string[]): string {
+  const split = paths.map((p) => p.split('/').filter(Boolean));
+  const prefix: string[] = [];
+  for (let i = 0; ; i++) {
+    const seg = split[0]?.[i];
+    if (seg === undefined || seg.startsWith('{') || !split.every((s) => s[i] === seg && s.length > i + 1)) break;
+    prefix.push(seg);
+  }
+  if (!prefix.length) throw new Error('the routes of an area need a static path prefix they all share');
+  return `/${prefix.join('/')}`;
+}
+
 /** The request header the authorizers read and their cache is keyed by. */
 export const AUTHORIZER_IDENTITY_HEADER = 'Authorization';
 

@@ -2,20 +2,11 @@
  * Where each area lives under the one base URL: the static path prefix its routes share, taken from
  * the route table. Two areas whose prefixes overlap could not be told apart by path, so synth fails.
  */
+import { staticPrefixOf } from '../functions/gateway';
 import type { Area, RouteDef } from '../functions/routes';
 
 /** The longest run of leading static segments every route of the area shares: `/api/v1/org`. */
-export function areaPrefix(routes: readonly RouteDef[]): string {
-  const split = routes.map((r) => r.path.split('/').filter(Boolean));
-  const prefix: string[] = [];
-  for (let i = 0; ; i++) {
-    const seg = split[0]?.[i];
-    if (seg === undefined || seg.startsWith('{') || !split.every((s) => s[i] === seg && s.length > i + 1)) break;
-    prefix.push(seg);
-  }
-  if (!prefix.length) throw new Error('an area of the front door needs a static path prefix shared by its routes');
-  return `/${prefix.join('/')}`;
-}
+export const areaPrefix = (routes: readonly RouteDef[]): string => staticPrefixOf(routes.map((r) => r.path));
 
 /** CloudFront path patterns of each area (`<prefix>/*`); throws when two areas could claim one path. */
 export function frontDoorPatterns(byArea: ReadonlyMap<Area, readonly RouteDef[]>): Map<Area, string> {

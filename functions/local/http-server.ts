@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import type { ErrorArea } from '../domain/error-bodies';
-import { gatewayAnswers, KEY_CLASS_OF_AUTH, renderGatewayAnswer, type GatewayResponseType } from '../gateway';
+import { gatewayAnswers, KEY_CLASS_OF_AUTH, renderGatewayAnswer, staticPrefixOf, type GatewayResponseType } from '../gateway';
 import type { HttpHandler, HttpResponse } from '../http/kit';
 import { ROUTES as ALL_ROUTES } from '../routes';
 import type { PlatformDeps } from '../wiring/platform-wiring';
@@ -150,6 +150,16 @@ async function send(res: ServerResponse, result: HttpResponse): Promise<void> {
 }
 
 const KEY_CLASS_OF = KEY_CLASS_OF_AUTH;
+
+/** A route of the area whose path prefix holds `pathname`, to answer an unknown path in that area's shape. */
+function areaOfPath(routes: readonly CompiledRoute[], pathname: string): CompiledRoute | undefined {
+  const byArea = new Map<string, CompiledRoute[]>();
+  for (const r of routes) byArea.set(r.route.area, [...(byArea.get(r.route.area) ?? []), r]);
+  for (const members of byArea.values()) {
+    if (pathname.startsWith(`${staticPrefixOf(members.map((m) => m.route.path))}/`)) return members[0];
+  }
+  return undefined;
+}
 const CORRELATION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 function sendGatewayAnswer(res: ServerResponse, route: RouteDef, event: APIGatewayProxyEvent, type: GatewayResponseType, authorizer?: Readonly<Record<string, unknown>>): void {
@@ -207,6 +217,9 @@ export function createLocalServer(routes: CompiledRoute[], gateway: LocalGateway
           res.setHeader('Allow', byPath.map((x) => x.r.route.method).join(', '));
           return sendError(res, 405, 'method_not_allowed', `Method ${req.method} is not allowed on ${url.pathname}`);
         }
+        // Under an area's prefix, API Gateway answers in that area's shape (MISSING_AUTHENTICATION_TOKEN).
+        const area = areaOfPath(routes, url.pathname);
+        if (area) return sendGatewayAnswer(res, area.route, toEvent(req, url, area, [], Buffer.alloc(0)), 'MISSING_AUTHENTICATION_TOKEN');
         return sendError(res, 404, 'not_found', `No route for ${req.method} ${url.pathname}`);
       }
       const body = await readBody(req);

@@ -18,6 +18,16 @@ describe('local HTTP server', () => {
     }
   });
 
+  it("answers an unknown path under an area's prefix as API Gateway does there, in that area's error shape", async () => {
+    const chat = await p.call('GET', '/api/v1/chat/nothing', { headers: { 'X-Correlation-ID': 'unknown-1' } });
+    expect(chat.status).toBe(404);
+    expect(chat.body).toEqual({ error: 'No such route' });
+    expect(chat.headers.get('x-correlation-id')).toBe('unknown-1');
+    const org = await p.call('GET', '/api/v1/org/nothing');
+    expect(org.status).toBe(404);
+    expect(org.body).toEqual({ error: { code: 'not_found', message: 'No such route' } });
+  });
+
   it('answers a known path with a wrong method with a 405 JSON error and an Allow header', async () => {
     const res = await p.call('POST', '/api/v1/org/apps', { body: {} });
     expect(res.status).toBe(405);
