@@ -8,7 +8,7 @@ import { CfnOutput, CrossStackReferences, ReferenceStrength, SecretValue, Stack,
 import type { Construct } from 'constructs';
 import type { Area, RouteDef } from '../functions/routes';
 import { ApiFirewall } from './constructs/api-firewall';
-import { functionContextOf, type FunctionContext } from './constructs/app-function';
+import { functionContextOf, type FunctionContext } from './constructs/function-context';
 import { AreaApi } from './constructs/area-api';
 import { Monitoring } from './constructs/monitoring';
 import type { DataStack } from './data-stack';

@@ -6,7 +6,7 @@ import { CrossStackReferences, ReferenceStrength, Stack, type StackProps } from 
 import type { Construct } from 'constructs';
 import { TABLE_DESIGN } from '../functions/table-design';
 import { QUEUES, SCHEDULES, type QueueDef, type ScheduleDef } from '../functions/workers';
-import { functionContextOf } from './constructs/app-function';
+import { functionContextOf } from './constructs/function-context';
 import { Monitoring } from './constructs/monitoring';
 import { Workers } from './constructs/workers';
 import type { DataStack } from './data-stack';

@@ -6,20 +6,16 @@ import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Duration, Fn, RemovalPolicy, Stack, Token, Validations } from 'aws-cdk-lib';
-import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { LogLevel, NodejsFunction, OutputFormat, SourceMapMode } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
-import type * as kms from 'aws-cdk-lib/aws-kms';
-import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { RegionInfo } from 'aws-cdk-lib/region-info';
 import { Construct } from 'constructs';
 import { ENV } from '../../functions/env';
-import type { KeyClass } from '../../functions/gateway';
 import type { Grant } from '../../functions/routes';
 import { TABLE_DESIGN } from '../../functions/table-design';
-import type { StageConfig } from '../stage-config';
+import type { FunctionContext } from './function-context';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -40,47 +36,6 @@ export type FunctionKind = 'http' | 'queue' | 'jobs' | 'authorizers';
 /** Path of a Lambda entry module: functions/<kind>/<handler>.handler.ts. */
 export function handlerEntry(kind: FunctionKind, handler: string): string {
   return path.join(REPO_ROOT, 'functions', kind, `${handler}.handler.ts`);
-}
-
-/** What every function shares: the stage settings and the data resources a grant can point at. */
-export interface FunctionContext {
-  readonly config: StageConfig;
-  readonly table: dynamodb.ITableV2;
-  /** Literal bucket name; the bucket ARN is derived from it so IAM resources stay exact strings. */
-  readonly uploadsBucketName: string;
-  readonly jobsQueue: sqs.IQueue;
-  readonly webhooksQueue: sqs.IQueue;
-  /** Encrypts webhook signing secrets; reached only through the `secrets:*` grants. */
-  readonly webhookSecretsKey: kms.IKey;
-  /**
-   * The function sits behind the CloudFront front door (whose origins refuse anything else), so it
-   * may take the client address from CloudFront's headers. @default false
-   */
-  readonly trustViewerAddress?: boolean;
-  /** What the `gatewayKeys:manage` grant points at: the usage plans and the area APIs with key authorizers. */
-  readonly gateway?: GatewayTargets;
-}
-
-/** The context of a stack's functions: the stage and the shared data resources, plus per-stack extras. */
-export function functionContextOf(
-  config: StageConfig,
-  data: Pick<FunctionContext, 'table' | 'uploadsBucketName' | 'webhookSecretsKey'> & { readonly jobs: { readonly queue: sqs.IQueue }; readonly webhooks: { readonly queue: sqs.IQueue } },
-  extras: Pick<FunctionContext, 'trustViewerAddress' | 'gateway'> = {},
-): FunctionContext {
-  return {
-    config,
-    table: data.table,
-    uploadsBucketName: data.uploadsBucketName,
-    jobsQueue: data.jobs.queue,
-    webhooksQueue: data.webhooks.queue,
-    webhookSecretsKey: data.webhookSecretsKey,
-    ...extras,
-  };
-}
-
-export interface GatewayTargets {
-  readonly usagePlans: Partial<Record<KeyClass, string>>;
-  readonly authorizerStages: readonly { readonly restApiId: string; readonly stageName: string }[];
 }
 
 export interface AppFunctionProps {

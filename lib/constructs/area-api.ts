@@ -21,7 +21,8 @@ import {
   type KeyClass,
 } from '../../functions/gateway';
 import type { Area, RouteDef } from '../../functions/routes';
-import { AppFunction, type FunctionContext } from './app-function';
+import { AppFunction } from './app-function';
+import type { FunctionContext } from './function-context';
 
 export interface AreaApiProps {
   readonly context: FunctionContext;

@@ -12,7 +12,8 @@ import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { QueueDef, ScheduleDef } from '../../functions/workers';
-import { AppFunction, type FunctionContext } from './app-function';
+import { AppFunction } from './app-function';
+import type { FunctionContext } from './function-context';
 
 export interface WorkersProps {
   readonly context: FunctionContext;

@@ -1,0 +1,51 @@
+/**
+ * What the functions of one stack share: the stage settings, the data resources a grant can point at,
+ * and the per-stack facts some grants and variables need (the front door, the gateway's key targets).
+ */
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import type * as kms from 'aws-cdk-lib/aws-kms';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import type { KeyClass } from '../../functions/gateway';
+import type { StageConfig } from '../stage-config';
+
+/** What every function shares: the stage settings and the data resources a grant can point at. */
+export interface FunctionContext {
+  readonly config: StageConfig;
+  readonly table: dynamodb.ITableV2;
+  /** Literal bucket name; the bucket ARN is derived from it so IAM resources stay exact strings. */
+  readonly uploadsBucketName: string;
+  readonly jobsQueue: sqs.IQueue;
+  readonly webhooksQueue: sqs.IQueue;
+  /** Encrypts webhook signing secrets; reached only through the `secrets:*` grants. */
+  readonly webhookSecretsKey: kms.IKey;
+  /**
+   * The function sits behind the CloudFront front door (whose origins refuse anything else), so it
+   * may take the client address from CloudFront's headers. @default false
+   */
+  readonly trustViewerAddress?: boolean;
+  /** What the `gatewayKeys:manage` grant points at: the usage plans and the area APIs with key authorizers. */
+  readonly gateway?: GatewayTargets;
+}
+
+/** The context of a stack's functions: the stage and the shared data resources, plus per-stack extras. */
+export function functionContextOf(
+  config: StageConfig,
+  data: Pick<FunctionContext, 'table' | 'uploadsBucketName' | 'webhookSecretsKey'> & { readonly jobs: { readonly queue: sqs.IQueue }; readonly webhooks: { readonly queue: sqs.IQueue } },
+  extras: Pick<FunctionContext, 'trustViewerAddress' | 'gateway'> = {},
+): FunctionContext {
+  return {
+    config,
+    table: data.table,
+    uploadsBucketName: data.uploadsBucketName,
+    jobsQueue: data.jobs.queue,
+    webhooksQueue: data.webhooks.queue,
+    webhookSecretsKey: data.webhookSecretsKey,
+    ...extras,
+  };
+}
+
+/** The usage plans a new gateway key joins, and the area stages whose authorizer caches a revoke flushes. */
+export interface GatewayTargets {
+  readonly usagePlans: Partial<Record<KeyClass, string>>;
+  readonly authorizerStages: readonly { readonly restApiId: string; readonly stageName: string }[];
+}
