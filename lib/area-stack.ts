@@ -12,10 +12,8 @@ import { functionContextOf, type FunctionContext } from './constructs/function-c
 import { AreaApi } from './constructs/area-api';
 import { Monitoring } from './constructs/monitoring';
 import type { DataStack } from './data-stack';
+import { ORIGIN_VERIFY_HEADER, VIEWER_IP_HEADER } from './front-door';
 import type { StageConfig } from './stage-config';
-
-/** The header CloudFront adds to every origin request, and each front-door area's WAF requires. */
-export const ORIGIN_VERIFY_HEADER = 'X-Origin-Verify';
 
 export interface AreaStackProps extends StackProps {
   readonly config: StageConfig;
@@ -48,9 +46,11 @@ export class AreaStack extends Stack {
       logRetention: config.logRetention,
       retainLogs: config.retainData,
       area: props.area,
-      behindCloudFront: props.behindFrontDoor,
       ...(props.behindFrontDoor
-        ? { originVerify: { headerName: ORIGIN_VERIFY_HEADER, value: SecretValue.secretsManager(data.originVerifySecretName).unsafeUnwrap() } }
+        ? {
+            originVerify: { headerName: ORIGIN_VERIFY_HEADER, value: SecretValue.secretsManager(data.originVerifySecretName).unsafeUnwrap() },
+            clientIpHeader: VIEWER_IP_HEADER,
+          }
         : {}),
     });
     this.monitoring = new Monitoring(this, 'Monitoring', {

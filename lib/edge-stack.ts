@@ -9,8 +9,9 @@ import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
 import type { Construct } from 'constructs';
 import type { Area } from '../functions/routes';
-import { ORIGIN_VERIFY_HEADER, type AreaStack } from './area-stack';
+import type { AreaStack } from './area-stack';
 import type { DataStack } from './data-stack';
+import { ORIGIN_VERIFY_HEADER, VIEWER_IP_HEADER } from './front-door';
 import type { StageConfig } from './stage-config';
 
 export interface EdgeStackProps extends StackProps {
@@ -23,11 +24,18 @@ export interface EdgeStackProps extends StackProps {
 export class EdgeStack extends Stack {
   public readonly distribution: cloudfront.Distribution;
   public readonly patterns: ReadonlyMap<string, Area>;
+  /** Overwrites the viewer-IP header on every request, whatever the client sent under that name. */
+  public readonly viewerIp: cloudfront.Function;
 
   constructor(scope: Construct, id: string, props: EdgeStackProps) {
     super(scope, id, props);
     CrossStackReferences.of(this).consume(ReferenceStrength.STRONG);
     const verify = SecretValue.secretsManager(props.data.originVerifySecretName).unsafeUnwrap();
+    this.viewerIp = new cloudfront.Function(this, 'ViewerIp', {
+      comment: `Sets ${VIEWER_IP_HEADER} to the viewer's address for the area WAFs' per-IP rate rule`,
+      runtime: cloudfront.FunctionRuntime.JS_2_0,
+      code: cloudfront.FunctionCode.fromInline(viewerIpFunctionCode()),
+    });
     const behavior = (stack: AreaStack): cloudfront.BehaviorOptions => ({
       origin: new origins.RestApiOrigin(stack.http.api, { customHeaders: { [ORIGIN_VERIFY_HEADER]: verify },
         // The longest wait without a quota increase: a streamed chat turn sends chunks well within it;
@@ -40,6 +48,7 @@ export class EdgeStack extends Stack {
       // name the execute-api domain, plus CloudFront's own headers such as CloudFront-Viewer-Address.
       originRequestPolicy: cloudfront.OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
       compress: false,
+      functionAssociations: [{ function: this.viewerIp, eventType: cloudfront.FunctionEventType.VIEWER_REQUEST }],
     });
     const [first] = props.areas;
     if (!first) throw new Error('the front door needs at least one area');
@@ -70,4 +79,14 @@ export class EdgeStack extends Stack {
     });
     new CfnOutput(this, 'BaseUrl', { value: `https://${this.distribution.distributionDomainName}`, description: 'The {base_url} of every area of the spec' });
   }
+}
+
+/** CloudFront Functions code (cloudfront-js-2.0): header names in the event object are lower case. */
+function viewerIpFunctionCode(): string {
+  return [
+    'function handler(event) {',
+    `  event.request.headers[${JSON.stringify(VIEWER_IP_HEADER.toLowerCase())}] = { value: event.viewer.ip };`,
+    '  return event.request;',
+    '}',
+  ].join('\n');
 }

@@ -25,10 +25,11 @@ export interface ApiFirewallProps {
    */
   readonly originVerify?: { readonly headerName: string; readonly value: string };
   /**
-   * Count requests per client behind the front door: WAF sees CloudFront's address as the peer, so
-   * the rate rule keys on the first address of X-Forwarded-For instead.
+   * The header holding the client's address, for a stage behind the front door: there WAF sees an
+   * edge server as the peer. It must be a header the front door overwrites (and `originVerify` must
+   * be set, so nothing that bypassed the front door reaches the rate rule). Absent: the peer address.
    */
-  readonly behindCloudFront?: boolean;
+  readonly clientIpHeader?: string;
 }
 
 /**
@@ -49,6 +50,9 @@ export class ApiFirewall extends Construct {
 
   constructor(scope: Construct, id: string, props: ApiFirewallProps) {
     super(scope, id);
+    if (props.clientIpHeader && !props.originVerify) {
+      throw new Error('a client address header is only trustworthy behind the front door: set originVerify too');
+    }
 
     const visibility = (metricName: string): wafv2.CfnWebACL.VisibilityConfigProperty => ({
       cloudWatchMetricsEnabled: true,
@@ -100,8 +104,9 @@ export class ApiFirewall extends Construct {
           },
           statement: {
             rateBasedStatement: {
-              aggregateKeyType: props.behindCloudFront ? 'FORWARDED_IP' : 'IP',
-              ...(props.behindCloudFront ? { forwardedIpConfig: { headerName: 'X-Forwarded-For', fallbackBehavior: 'MATCH' } } : {}),
+              aggregateKeyType: props.clientIpHeader ? 'FORWARDED_IP' : 'IP',
+              // MATCH: a request whose header holds no valid address is blocked, never left uncounted.
+              ...(props.clientIpHeader ? { forwardedIpConfig: { headerName: props.clientIpHeader, fallbackBehavior: 'MATCH' } } : {}),
               evaluationWindowSec: 300,
               limit: props.requestsPerIpPer5Min,
             },

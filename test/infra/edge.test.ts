@@ -12,7 +12,7 @@ import {
 } from '../../functions/gateway';
 import { ROUTES, type Area, type RouteDef } from '../../functions/routes';
 import { keyClassOf } from '../../lib/constructs/area-api';
-import { areaPrefix, frontDoorPatterns } from '../../lib/front-door';
+import { areaPrefix, frontDoorPatterns, VIEWER_IP_HEADER } from '../../lib/front-door';
 import { refId, resourcePaths, resourcesOfType, synthPlatform } from './platform-fixture';
 
 const platform = synthPlatform('prod');
@@ -34,7 +34,10 @@ describe('resource budget', () => {
 describe('one front door', () => {
   const distribution = Object.values(resourcesOfType(templates.get(edge.stackName)!, 'AWS::CloudFront::Distribution'))[0]!.Properties!.DistributionConfig;
   const origins = distribution.Origins as { Id: string; DomainName: unknown; OriginPath?: unknown; OriginCustomHeaders?: { HeaderName: string; HeaderValue: string }[] }[];
-  const behaviors = distribution.CacheBehaviors as { PathPattern: string; TargetOriginId: string; AllowedMethods: string[]; CachePolicyId: unknown; OriginRequestPolicyId: unknown; ViewerProtocolPolicy: string }[];
+  type Behavior = { PathPattern: string; TargetOriginId: string; AllowedMethods: string[]; CachePolicyId: unknown; OriginRequestPolicyId: unknown; ViewerProtocolPolicy: string; FunctionAssociations?: { EventType: string; FunctionARN: unknown }[] };
+  const behaviors = distribution.CacheBehaviors as Behavior[];
+  /** Every behavior, the default one (paths of no area) included. */
+  const allBehaviors = [...behaviors, distribution.DefaultCacheBehavior as Behavior];
   const matches = (pattern: string, path: string) => new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`).test(path);
   /** A concrete request path of a route: `{x}` filled in. */
   const concrete = (route: RouteDef) => route.path.replace(/\{\w+\}/g, '0f8fad5b-d9cb-469f-a165-70867728950e');
@@ -59,7 +62,8 @@ describe('one front door', () => {
   });
 
   it('caches nothing, forwards every viewer header but Host, and proves each request came through it', () => {
-    for (const b of behaviors) {
+    for (const b of allBehaviors) {
+      expect(b.ViewerProtocolPolicy).toBe('https-only');
       expect(b.CachePolicyId).toBe('4135ea2d-6df8-44a3-9df3-4b5a84be39ad'); // Managed-CachingDisabled
       expect(b.OriginRequestPolicyId).toBe('b689b0a8-53d0-40ab-baf2-68738e2966ac'); // AllViewerExceptHostHeader
     }
@@ -75,6 +79,33 @@ describe('one front door', () => {
       expect(match.FieldToMatch).toEqual({ SingleHeader: { Name: 'x-origin-verify' } });
       expect(match.SearchString).toBe(origins[0]!.OriginCustomHeaders![0]!.HeaderValue);
       expect(match.SearchString).toMatch(/^\{\{resolve:secretsmanager:platform-prod\/origin-verify:SecretString:::\}\}$/);
+    }
+  });
+
+  it('counts requests per viewer by an address CloudFront writes, never one the client wrote', () => {
+    const functions = Object.entries(resourcesOfType(templates.get(edge.stackName)!, 'AWS::CloudFront::Function'));
+    expect(functions).toHaveLength(1);
+    const [functionId, fn] = functions[0]!;
+    for (const b of allBehaviors) {
+      expect(b.FunctionAssociations).toEqual([{ EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [functionId, 'FunctionARN'] } }]);
+    }
+    // The shipped code, run on a request that forges both the header and X-Forwarded-For.
+    const handler = new Function(`${fn.Properties!.FunctionCode as string}\nreturn handler;`)() as (event: unknown) => { headers: Record<string, { value: string }> };
+    const forged = { 'x-viewer-ip': { value: '192.0.2.1' }, 'x-forwarded-for': { value: '192.0.2.1' } };
+    const out = handler({ viewer: { ip: '203.0.113.7' }, request: { uri: '/api/v1/org/apps', headers: forged } });
+    expect(out.headers[VIEWER_IP_HEADER.toLowerCase()]).toEqual({ value: '203.0.113.7' });
+    expect(out.headers['x-forwarded-for']).toEqual({ value: '192.0.2.1' });
+    // …and every front-door area's per-IP rate rule counts by that header, failing closed.
+    for (const [area, stack] of areas) {
+      const acl = Object.values(resourcesOfType(templates.get(stack.stackName)!, 'AWS::WAFv2::WebACL'))[0]!.Properties!;
+      const rate = (acl.Rules as { Name: string; Statement: any }[]).find((r) => r.Name === 'RateLimitPerIp')!.Statement.RateBasedStatement;
+      if (area === 'admin') {
+        expect(rate.AggregateKeyType).toBe('IP');
+        expect(rate.ForwardedIPConfig).toBeUndefined();
+      } else {
+        expect(rate.AggregateKeyType, area).toBe('FORWARDED_IP');
+        expect(rate.ForwardedIPConfig).toEqual({ HeaderName: VIEWER_IP_HEADER, FallbackBehavior: 'MATCH' });
+      }
     }
   });
 
