@@ -31,6 +31,8 @@ const VISIBILITY_FACTOR = 6;
 export class DataStack extends Stack {
   public readonly table: dynamodb.TableV2;
   public readonly uploadsBucket: s3.Bucket;
+  /** Server access logs of the uploads bucket (`uploads/`) and the front door's standard logs (`cloudfront/`). */
+  public readonly accessLogsBucket: s3.Bucket;
   /** Fixed name, so the compute stack can write exact IAM resources for it (see AppFunction). */
   public readonly uploadsBucketName: string;
   public readonly jobs: QueuePair;
@@ -82,11 +84,14 @@ export class DataStack extends Stack {
       encryption: s3.BucketEncryption.S3_MANAGED,
       enforceSSL: true,
       minimumTLSVersion: 1.2,
-      objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      // CloudFront standard logs arrive through an ACL grant to its log-delivery account, so ACLs stay
+      // enabled here (and only here); the bucket owner still owns every object, and public ACLs are blocked.
+      objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_PREFERRED,
       lifecycleRules: [{ expiration: Duration.days(365) }],
       removalPolicy,
       autoDeleteObjects: !config.retainData,
     });
+    this.accessLogsBucket = accessLogs;
     Validations.of(accessLogs).acknowledge({
       id: 'AwsSolutions-S1',
       reason: 'This bucket is the server-access-log destination of the uploads bucket; logging it into itself would log its own log deliveries.',
@@ -157,9 +162,9 @@ export class DataStack extends Stack {
   }
 
   /**
-   * Server access logging through a bucket policy, so the log bucket keeps ACLs disabled. (The L2
-   * `serverAccessLogsBucket` falls back to the legacy LogDeliveryWrite ACL unless the
-   * `@aws-cdk/aws-s3:serverAccessLogsUseBucketPolicy` flag is set.)
+   * Server access logging through a bucket policy scoped to one source bucket and prefix. (The L2
+   * `serverAccessLogsBucket` falls back to the legacy LogDeliveryWrite ACL, which any bucket's logs
+   * could use, unless the `@aws-cdk/aws-s3:serverAccessLogsUseBucketPolicy` flag is set.)
    */
   private logAccessTo(source: s3.Bucket, sourceName: string, target: s3.Bucket, prefix: string): void {
     // The source ARN from its fixed name, not a reference: the source bucket must wait for this policy

@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { Match } from 'aws-cdk-lib/assertions';
+import type { CfnBucket } from 'aws-cdk-lib/aws-s3';
 import { TABLE_DESIGN } from '../../functions/table-design';
 import { resourcesOfType, synthPlatform } from './platform-fixture';
 
@@ -68,6 +69,17 @@ describe('the uploads bucket', () => {
         Rules: Match.arrayWith([Match.objectLike({ AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 } })]),
       },
     });
+  });
+
+  it('keeps ACLs only on the access-log bucket, for CloudFront log delivery, with public ACLs blocked', () => {
+    const buckets = Object.entries(resourcesOfType(prod.dataTemplate, 'AWS::S3::Bucket'));
+    const accessLogsId = prod.data.getLogicalId(prod.data.accessLogsBucket.node.defaultChild as CfnBucket);
+    for (const [id, bucket] of buckets) {
+      const ownership = bucket.Properties!.OwnershipControls.Rules[0].ObjectOwnership;
+      expect(ownership, id).toBe(id === accessLogsId ? 'BucketOwnerPreferred' : 'BucketOwnerEnforced');
+      expect(bucket.Properties!.PublicAccessBlockConfiguration).toEqual({ BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true });
+    }
+    expect(buckets.map(([id]) => id)).toContain(accessLogsId);
   });
 
   it('denies every request without TLS on every bucket', () => {

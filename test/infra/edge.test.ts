@@ -13,10 +13,11 @@ import {
 import { ROUTES, type Area, type RouteDef } from '../../functions/routes';
 import { keyClassOf } from '../../lib/constructs/area-api';
 import { areaPrefix, frontDoorPatterns, VIEWER_IP_HEADER } from '../../lib/front-door';
-import { refId, resourcePaths, resourcesOfType, synthPlatform } from './platform-fixture';
+import type { CfnBucket } from 'aws-cdk-lib/aws-s3';
+import { importedId, refId, resourcePaths, resourcesOfType, synthPlatform } from './platform-fixture';
 
 const platform = synthPlatform('prod');
-const { areas, templates, edge } = platform;
+const { areas, templates, edge, data, dataTemplate } = platform;
 const templateOf = (area: Area) => templates.get(areas.get(area)!.stackName)!;
 
 describe('resource budget', () => {
@@ -80,6 +81,13 @@ describe('one front door', () => {
       expect(match.SearchString).toBe(origins[0]!.OriginCustomHeaders![0]!.HeaderValue);
       expect(match.SearchString).toMatch(/^\{\{resolve:secretsmanager:platform-prod\/origin-verify:SecretString:::\}\}$/);
     }
+  });
+
+  it('writes its standard logs, without cookies, to the access-log bucket of the data stack', () => {
+    expect(distribution.Logging.Prefix).toBe('cloudfront/');
+    expect(distribution.Logging.IncludeCookies ?? false).toBe(false);
+    const bucketId = data.getLogicalId(data.accessLogsBucket.node.defaultChild as CfnBucket);
+    expect(importedId(distribution.Logging.Bucket, dataTemplate)).toBe(bucketId);
   });
 
   it('counts requests per viewer by an address CloudFront writes, never one the client wrote', () => {
