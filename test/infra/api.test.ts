@@ -81,17 +81,19 @@ describe('REST API from the route table', () => {
     for (const m of admin) expect(m.Properties!.AuthorizationType).toBe('AWS_IAM');
   });
 
-  it('logs access as JSON, traces, and throttles the stage', () => {
-    apiTemplate.hasResourceProperties('AWS::ApiGateway::Stage', {
-      TracingEnabled: true,
-      AccessLogSetting: { DestinationArn: Match.anyValue(), Format: Match.stringLikeRegexp('"requestId"') },
-      MethodSettings: Match.arrayWith([
-        Match.objectLike({ HttpMethod: '*', ResourcePath: '/*', ThrottlingRateLimit: Match.anyValue() }),
-      ]),
-    });
+  it('logs access as JSON, traces, and throttles every area stage', () => {
+    for (const stack of areas.values()) {
+      const template = templates.get(stack.stackName)!;
+      template.resourceCountIs('AWS::ApiGateway::Stage', 1);
+      template.hasResourceProperties('AWS::ApiGateway::Stage', {
+        TracingEnabled: true,
+        AccessLogSetting: { DestinationArn: Match.anyValue(), Format: Match.stringLikeRegexp('"requestId"') },
+        MethodSettings: Match.arrayWith([
+          Match.objectLike({ HttpMethod: '*', ResourcePath: '/*', ThrottlingRateLimit: Match.anyValue() }),
+        ]),
+      });
+    }
   });
-
-
 
   it('puts a WAF web ACL with managed rules and a per-IP rate rule on every stage', () => {
     for (const [area, stack] of areas) {

@@ -1,19 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { Match } from 'aws-cdk-lib/assertions';
-import { ENV } from '../../functions/env';
-import {
-  AUTHORIZER_CACHE_TTL_SECONDS,
-  AUTHORIZER_HANDLER,
-  gatewayAnswers,
-  gatewayTemplate,
-  usagePlanThrottle,
-  type GatewayResponseType,
-  type KeyClass,
-} from '../../functions/gateway';
-import { ROUTES, type Area, type RouteDef } from '../../functions/routes';
-import { keyClassOf } from '../../lib/constructs/area-api';
-import { areaPrefix, frontDoorPatterns, VIEWER_IP_HEADER } from '../../lib/front-door';
 import type { CfnBucket } from 'aws-cdk-lib/aws-s3';
+import { ENV } from '../../functions/env';
+import { ROUTES, type Area, type RouteDef } from '../../functions/routes';
+import { areaPrefix, frontDoorPatterns, VIEWER_IP_HEADER } from '../../lib/front-door';
 import { importedId, refId, resourcePaths, resourcesOfType, synthPlatform } from './platform-fixture';
 
 const platform = synthPlatform('prod');
@@ -130,105 +119,5 @@ describe('one front door', () => {
         expect(fn.Properties!.Environment.Variables[ENV.trustViewerAddress], `${area} ${fn.Properties!.Description}`).toBe(area === 'admin' ? 'false' : 'true');
       }
     }
-  });
-});
-
-describe('key authorizers and usage plans', () => {
-  const keyAreas = [...areas].filter(([, stack]) => Object.keys(stack.http.authorizers).length > 0);
-
-  it('puts a cached REQUEST authorizer in front of every key route, keyed by the Authorization header', () => {
-    expect(keyAreas.map(([a]) => a).sort()).toEqual(['chat', 'export']);
-    for (const [area] of keyAreas) {
-      const template = templateOf(area);
-      const authorizers = resourcesOfType(template, 'AWS::ApiGateway::Authorizer');
-      expect(Object.keys(authorizers)).toHaveLength(1);
-      const [authorizerId, authorizer] = Object.entries(authorizers)[0]!;
-      expect(authorizer.Properties).toMatchObject({ Type: 'REQUEST', IdentitySource: 'method.request.header.Authorization', AuthorizerResultTtlInSeconds: AUTHORIZER_CACHE_TTL_SECONDS });
-      const keyClass = keyClassOf(ROUTES.find((r) => r.area === area)!)!;
-      template.hasResourceProperties('AWS::Lambda::Function', { Description: `authorizers/${AUTHORIZER_HANDLER[keyClass]}` });
-      template.hasResourceProperties('AWS::ApiGateway::RestApi', { ApiKeySourceType: 'AUTHORIZER' });
-      for (const m of Object.values(resourcesOfType(template, 'AWS::ApiGateway::Method')).map((x) => x.Properties!)) {
-        expect(m).toMatchObject({ AuthorizationType: 'CUSTOM', ApiKeyRequired: true });
-        expect(refId(m.AuthorizerId)).toBe(authorizerId);
-      }
-    }
-  });
-
-  it('meters each key class with a usage plan just above the exact limit, on its area stage, with no quota', () => {
-    for (const [area] of keyAreas) {
-      const template = templateOf(area);
-      const keyClass = keyClassOf(ROUTES.find((r) => r.area === area)!)!;
-      const plans = Object.values(resourcesOfType(template, 'AWS::ApiGateway::UsagePlan')).map((p) => p.Properties!);
-      expect(plans).toHaveLength(1);
-      const throttle = usagePlanThrottle(keyClass);
-      expect(plans[0]!.Throttle).toEqual({ RateLimit: throttle.rateLimit, BurstLimit: throttle.burstLimit });
-      expect(plans[0]!.Quota).toBeUndefined();
-      const stageId = Object.keys(resourcesOfType(template, 'AWS::ApiGateway::Stage'))[0]!;
-      expect(refId(plans[0]!.ApiStages[0].Stage)).toBe(stageId);
-    }
-  });
-
-  it('lets exactly the admin key routes manage API keys, usage-plan keys and the authorizer caches', () => {
-    const admin = templateOf('admin');
-    const functions = resourcesOfType(admin, 'AWS::Lambda::Function');
-    const policies = Object.values(resourcesOfType(admin, 'AWS::IAM::Policy'));
-    const withGrant = ROUTES.filter((r) => r.grants.includes('gatewayKeys:manage')).map((r) => `http/${r.handler}`).sort();
-    expect(withGrant).toEqual(['http/admin-chat-key-create', 'http/admin-key-revoke', 'http/admin-org-key-create']);
-    for (const [id, fn] of Object.entries(functions)) {
-      const vars = fn.Properties!.Environment.Variables;
-      const granted = withGrant.includes(fn.Properties!.Description);
-      expect(ENV.gatewayUsagePlans in vars, fn.Properties!.Description).toBe(granted);
-      expect(ENV.gatewayAuthorizerStages in vars).toBe(granted);
-      const roleId = refId(fn.Properties!.Role);
-      const statements = policies
-        .filter((p) => (p.Properties!.Roles as unknown[]).some((r) => refId(r) === roleId))
-        .flatMap((p) => p.Properties!.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[]);
-      const apigw = statements.filter((s) => [s.Action].flat().some((a) => a.startsWith('apigateway:')));
-      if (!granted) {
-        expect(apigw, id).toEqual([]);
-        continue;
-      }
-      const text = JSON.stringify(apigw);
-      expect(text).toContain('::/apikeys"');
-      expect(text).toContain('::/apikeys/*"');
-      expect(text).toContain('/keys"');
-      expect(text).toContain('/cache/authorizers');
-      expect(JSON.stringify(vars[ENV.gatewayUsagePlans])).toMatch(/orgKey.*chatKey|chatKey.*orgKey/);
-    }
-  });
-});
-
-describe("API Gateway's own answers in each area's error shape", () => {
-  it.each([...areas.keys()])('%s: every gateway response type with its status, Retry-After, echoed correlation id and exact body', (area) => {
-    const template = templateOf(area);
-    const responses = Object.values(resourcesOfType(template, 'AWS::ApiGateway::GatewayResponse')).map((r) => r.Properties!);
-    const keyClass = keyClassOf(ROUTES.find((r) => r.area === area)!) as KeyClass | undefined;
-    const answers = gatewayAnswers(keyClass);
-    expect(responses.map((r) => r.ResponseType).sort()).toEqual(Object.keys(answers).sort());
-    for (const type of Object.keys(answers) as GatewayResponseType[]) {
-      const answer = answers[type];
-      const response = responses.find((r) => r.ResponseType === type)!;
-      expect(response.StatusCode, type).toBe(answer.status === undefined ? undefined : String(answer.status));
-      expect(response.ResponseTemplates).toEqual({ 'application/json': gatewayTemplate(area, answer) });
-      expect(response.ResponseParameters['gatewayresponse.header.X-Correlation-ID']).toBe('method.request.header.X-Correlation-ID');
-      expect(response.ResponseParameters['gatewayresponse.header.Retry-After']).toBe(answer.retryAfterSeconds === undefined ? undefined : `'${answer.retryAfterSeconds}'`);
-    }
-    if (area === 'chat') expect(responses.find((r) => r.ResponseType === 'THROTTLED')!.ResponseTemplates['application/json']).toBe('{"error":"Rate limit exceeded"}');
-    if (area === 'export') {
-      expect(responses.find((r) => r.ResponseType === 'ACCESS_DENIED')!.ResponseTemplates['application/json']).toBe(
-        '{"error":{"code":"$context.authorizer.errorCode","message":"$context.authorizer.errorMessage"}}',
-      );
-    }
-  });
-
-  it("answers WAF's per-IP block with 429 in the area's shape", () => {
-    for (const [area, stack] of areas) {
-      const acl = Object.values(resourcesOfType(templates.get(stack.stackName)!, 'AWS::WAFv2::WebACL'))[0]!.Properties!;
-      const body = JSON.parse(acl.CustomResponseBodies.rateLimited.Content);
-      expect(body, area).toEqual(area === 'chat' ? { error: 'Rate limit exceeded' } : { error: { code: 'rate_limited', message: 'Rate limit exceeded' } });
-    }
-    templateOf('export').hasResourceProperties('AWS::WAFv2::WebACL', {
-      Rules: Match.arrayWith([Match.objectLike({ Name: 'RateLimitPerIp', Action: { Block: { CustomResponse: Match.objectLike({ ResponseCode: 429 }) } } })]),
-    });
   });
 });

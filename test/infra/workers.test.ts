@@ -116,14 +116,25 @@ describe('operations', () => {
   });
 
   it('sends alarms to an encrypted topic that requires TLS, and has a dashboard in every stack with functions', () => {
-    apiTemplate.hasResourceProperties('AWS::SNS::Topic', { KmsMasterKeyId: Match.anyValue() });
-    apiTemplate.hasResourceProperties('AWS::SNS::TopicPolicy', {
-      PolicyDocument: {
-        Statement: Match.arrayWith([
-          Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
-        ]),
-      },
-    });
+    // One topic per stack with functions, and every alarm notifies a topic of its own stack (a Ref,
+    // never an import): no alarm reaches across stacks.
+    const topics = Object.entries(resourcesOfType(apiTemplate, 'AWS::SNS::Topic'));
+    expect(topics).toHaveLength(resourceCount('AWS::ApiGateway::RestApi') + 1);
+    for (const [id, topic] of topics) {
+      expect(topic.Properties?.KmsMasterKeyId, id).toBeDefined();
+      apiTemplate.hasResourceProperties('AWS::SNS::TopicPolicy', {
+        Topics: [{ Ref: id }],
+        PolicyDocument: {
+          Statement: Match.arrayWith([
+            Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+          ]),
+        },
+      });
+    }
+    const topicIds = new Set(topics.map(([id]) => id));
+    for (const alarm of alarms) {
+      expect(alarm.AlarmActions.map((a: unknown) => topicIds.has(refId(a) ?? '')), alarm.AlarmDescription).toEqual([true]);
+    }
     // One per area stack and one for the workers: no dashboard reaches across stacks (no deadly embrace).
     apiTemplate.resourceCountIs('AWS::CloudWatch::Dashboard', resourceCount('AWS::ApiGateway::RestApi') + 1);
   });
