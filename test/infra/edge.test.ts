@@ -72,6 +72,15 @@ describe('one front door', () => {
     }
   });
 
+  it('outputs the one base URL, and the admin API URL beside it', () => {
+    const distributionId = Object.keys(resourcesOfType(templates.get(edge.stackName)!, 'AWS::CloudFront::Distribution'))[0]!;
+    const outputs = templates.get(edge.stackName)!.toJSON().Outputs as Record<string, { Value: unknown }>;
+    expect(outputs.BaseUrl!.Value).toEqual({ 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [distributionId, 'DomainName'] }]] });
+    const admin = templateOf('admin');
+    const adminApiId = Object.keys(resourcesOfType(admin, 'AWS::ApiGateway::RestApi'))[0]!;
+    expect(JSON.stringify((admin.toJSON().Outputs as Record<string, { Value: unknown }>).ApiUrl!.Value)).toContain(`{"Ref":"${adminApiId}"}`);
+  });
+
   it('writes its standard logs, without cookies, to the access-log bucket of the data stack', () => {
     expect(distribution.Logging.Prefix).toBe('cloudfront/');
     expect(distribution.Logging.IncludeCookies ?? false).toBe(false);

@@ -84,6 +84,9 @@ describe('key authorizers and usage plans', () => {
       const throttle = usagePlanThrottle(keyClass);
       expect(plans[0]!.Throttle).toEqual({ RateLimit: throttle.rateLimit, BurstLimit: throttle.burstLimit });
       expect(plans[0]!.Quota).toBeUndefined();
+      // Keys are the admin API's to create, one per platform key, at run time.
+      expect(Object.keys(resourcesOfType(template, 'AWS::ApiGateway::ApiKey'))).toEqual([]);
+      expect(Object.keys(resourcesOfType(template, 'AWS::ApiGateway::UsagePlanKey'))).toEqual([]);
       const stageId = Object.keys(resourcesOfType(template, 'AWS::ApiGateway::Stage'))[0]!;
       const apiId = Object.keys(resourcesOfType(template, 'AWS::ApiGateway::RestApi'))[0]!;
       expect(plans[0]!.ApiStages).toHaveLength(1);
@@ -153,6 +156,7 @@ describe("API Gateway's own answers in each area's error shape", () => {
       expect(response.StatusCode, type).toBe(answer.status === undefined ? undefined : String(answer.status));
       expect(response.ResponseTemplates).toEqual({ 'application/json': gatewayTemplate(area, answer) });
       expect(response.ResponseParameters['gatewayresponse.header.X-Correlation-ID']).toBe('method.request.header.X-Correlation-ID');
+      expect(response.ResponseParameters['gatewayresponse.header.Content-Type']).toBe("'application/json'");
       expect(response.ResponseParameters['gatewayresponse.header.Retry-After']).toBe(answer.retryAfterSeconds === undefined ? undefined : `'${answer.retryAfterSeconds}'`);
     }
     if (area === 'chat') expect(responses.find((r) => r.ResponseType === 'THROTTLED')!.ResponseTemplates['application/json']).toBe('{"error":"Rate limit exceeded"}');
