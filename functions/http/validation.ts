@@ -7,9 +7,13 @@ import en from 'zod/v4/locales/en.js';
 import { badRequest } from '../domain/errors';
 import { parseIsoToMicros } from '../domain/time';
 
-/** Parses `value` with `schema`; the first issue becomes a 400 naming the field. */
+/**
+ * Classic `zod` registers its English messages when imported; `zod/mini` registers no locale (every
+ * issue would read "Invalid input"), so each parse is given the same English messages explicitly.
+ */
 const ENGLISH = en().localeError;
 
+/** Parses `value` with `schema`; the first issue becomes a 400 naming the field. */
 export function parseWith<T extends z.ZodMiniType>(schema: T, value: unknown): z.infer<T> {
   const parsed = schema.safeParse(value, { error: ENGLISH });
   if (parsed.success) return parsed.data;

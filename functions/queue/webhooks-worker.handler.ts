@@ -6,6 +6,7 @@
  * only infrastructure errors (table, KMS, queue) are reported as partial batch failures.
  */
 import * as z from 'zod/mini';
+import en from 'zod/v4/locales/en.js';
 import { deliverWebhook } from '../app/deliver-webhook';
 import { fanOutReleasePeriod } from '../app/fan-out-release-period';
 import { MAX_ATTEMPTS } from '../domain/webhook-delivery';
@@ -15,6 +16,9 @@ import { lambdaQueueHandler, sqsConsumer, type QueueHandler } from './queue-kit'
 
 /** A fan-out stops queueing pages this long before the function's timeout and continues in a new message. */
 export const FANOUT_SAFETY_MS = 15_000;
+
+/** `zod/mini` registers no locale: English messages keep a malformed message's logged error as it read with classic zod. */
+const ENGLISH = en().localeError;
 
 const message = z.discriminatedUnion('type', [
   z.object({ type: z.literal('fan-out'), periodId: z.string().check(z.minLength(1)), revision: z.string().check(z.minLength(1)), cursor: z.optional(z.string()) }),
@@ -51,7 +55,7 @@ export const createHandler = (deps: WebhookWorkerDeps): QueueHandler =>
     concurrent: true,
     handle: (record, context) => {
       const deadline = Date.now() + context.getRemainingTimeInMillis() - FANOUT_SAFETY_MS;
-      return runMessage(deps, message.parse(JSON.parse(record.body)) as WebhookMessage, () => Date.now() >= deadline);
+      return runMessage(deps, message.parse(JSON.parse(record.body), { error: ENGLISH }) as WebhookMessage, () => Date.now() >= deadline);
     },
   });
 
