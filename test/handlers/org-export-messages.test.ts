@@ -1,37 +1,27 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+/**
+ * GET /api/v1/org/sessions/{sessionId}/messages: the rules every route shares (keys, unrecognized
+ * parameters and their cut-off date) come from test/support/export-routes.ts; this file adds what only
+ * this route does (the session subset and its messages, tool markers, Zero Data Retention, 404s, message
+ * times) and the rate limit all area A routes share.
+ */
+import { describe, expect, it } from 'vitest';
 import { appendToSession, startSession } from '../../functions/app/record-session-activity';
 import type { ToolMarker } from '../../functions/domain/session';
-import { TestClock } from '../support/clock';
-import { ClockDriver, ISO_MS, expectError, newKey } from '../support/export-api';
+import { ISO_MS, expectError, newKey, pinnedPlatform } from '../support/export-api';
+import { MESSAGES_ROUTE, exportRouteRules } from '../support/export-routes';
 import { seedSessions } from '../support/imports';
-import { startTestPlatform, type TestPlatform } from '../support/platform';
+import type { TestPlatform } from '../support/platform';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const SUBSET_FIELDS = ['app_id', 'consumer_email', 'consumer_id', 'external_id', 'id', 'query_params', 'source', 'started_at', 'title'];
 const messagesPath = (sessionId: string, query = '') => `/api/v1/org/sessions/${sessionId}/messages${query}`;
 
 describe('GET /api/v1/org/sessions/{sessionId}/messages', () => {
-  const START = '2026-11-02T10:00:00.000Z';
-  const clock = new TestClock(START, false);
-  const driver = new ClockDriver(clock, START);
   let p: TestPlatform;
-  beforeAll(async () => {
-    p = await startTestPlatform({ clock, visibilityDelayMs: 0 });
-  });
-  afterAll(() => p.stop());
+  const driver = pinnedPlatform('2026-11-02T10:00:00.000Z', { visibilityDelayMs: 0 }, (started) => (p = started));
 
   const get = (token: string, sessionId: string, query = '') => p.call('GET', messagesPath(sessionId, query), { token });
 
-  it('answers 401 to a missing or invalid key and 403 to a key without transcripts:read', async () => {
-    const f = await p.fixture({ scopes: ['apps:read', 'usage:read', 'tombstones:read'] });
-    const s = await startSession(p.deps, { appId: f.appId });
-    expectError(await p.call('GET', messagesPath(s.id)), 401);
-    expectError(await p.call('GET', messagesPath(s.id), { token: `svc_org_${'y'.repeat(43)}` }), 401);
-    const forbidden = await get(f.orgKey, s.id);
-    expectError(forbidden, 403);
-    expect(forbidden.body.error.message).toContain('transcripts:read');
-    expect((await get(await newKey(p, f.orgId, ['transcripts:read']), s.id)).status).toBe(200);
-  });
+  exportRouteRules(MESSAGES_ROUTE, () => p);
 
   it('answers the session subset and the messages with exactly the spec’s fields, in order', async () => {
     const f = await p.fixture();
@@ -202,44 +192,5 @@ describe('GET /api/v1/org/sessions/{sessionId}/messages', () => {
     expect((await get(await newKey(p, f.orgId), s.id)).status).toBe(200);
     driver.advance(60_000);
     expect((await get(f.orgKey, s.id)).status).toBe(200);
-  });
-
-  it('rejects an unrecognized parameter with 400 on and after 2026-10-10', async () => {
-    const f = await p.fixture();
-    const s = await startSession(p.deps, { appId: f.appId });
-    for (const query of ['?limit=10', '?foo=1', '?include=tool_details&since=2026-01-01T00:00:00Z']) {
-      expectError(await get(f.orgKey, s.id, query), 400, 'bad_request');
-    }
-  });
-});
-
-describe('GET /api/v1/org/sessions/{sessionId}/messages: unrecognized parameters around 2026-10-10', () => {
-  const clock = new TestClock('2026-10-09T23:59:59.000Z', false);
-  let p: TestPlatform;
-  beforeAll(async () => {
-    p = await startTestPlatform({ clock, visibilityDelayMs: 0 });
-  });
-  afterAll(() => p.stop());
-
-  it('answers 200 with warning headers before the date and 400 from it', async () => {
-    const f = await p.fixture();
-    const s = await startSession(p.deps, { appId: f.appId });
-    await appendToSession(p.deps, { sessionId: s.id, messages: [{ role: 'user', content: 'hello' }] });
-    const plain = await p.call('GET', messagesPath(s.id), { token: f.orgKey });
-
-    const legacy = await p.call('GET', messagesPath(s.id, '?limit=1&cursor=abc'), { token: f.orgKey });
-    expect(legacy.status, legacy.text).toBe(200);
-    expect(legacy.body).toEqual(plain.body);
-    expect(legacy.headers.get('x-svc-unknown-query-params')).toBe('limit,cursor');
-    expect(legacy.headers.get('warning')).toMatch(/^299 - ".*limit.*"$/);
-    // The known parameter is still validated.
-    expectError(await p.call('GET', messagesPath(s.id, '?foo=1&include=bogus'), { token: f.orgKey }), 400, 'bad_request');
-
-    clock.advance(999);
-    expect((await p.call('GET', messagesPath(s.id, '?foo=1'), { token: f.orgKey })).status).toBe(200);
-    clock.advance(1); // 2026-10-10T00:00:00.000Z
-    const rejected = await p.call('GET', messagesPath(s.id, '?foo=1'), { token: f.orgKey });
-    expectError(rejected, 400, 'bad_request');
-    expect(rejected.body.error.message).toContain('foo');
   });
 });

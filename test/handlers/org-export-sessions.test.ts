@@ -1,21 +1,16 @@
-import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+/**
+ * GET /api/v1/org/sessions: the rules every list shares (keys, limit, repeated and unrecognized
+ * parameters, cursors, timestamp syntax, the visibility delay and stored precision) come from
+ * test/support/export-routes.ts; this file adds what only this list does: its fields, its order by last
+ * activity, its filters.
+ */
+import { describe, expect, it } from 'vitest';
 import { appendToSession, deleteMessage, editMessage, renameSession, startSession } from '../../functions/app/record-session-activity';
 import type { Session } from '../../functions/domain/session';
-import { TestClock } from '../support/clock';
-import {
-  APP_ID_MESSAGE,
-  ClockDriver,
-  ISO_MS,
-  expectError,
-  forgedCursors,
-  newKey,
-  pageThrough,
-  shownUs,
-  timestampMessage,
-} from '../support/export-api';
+import { APP_ID_MESSAGE, ISO_MS, descending, expectError, idsOf, pageThrough, pinnedPlatform, putSession, shownUs } from '../support/export-api';
+import { SESSIONS_ROUTE, exportRouteRules } from '../support/export-routes';
 import { seedSessions } from '../support/imports';
-import { startTestPlatform, type TestPlatform, type TestResponse } from '../support/platform';
+import type { Fixture, TestPlatform } from '../support/platform';
 
 const SESSIONS = '/api/v1/org/sessions';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -34,59 +29,26 @@ const SESSION_FIELDS = [
   'title',
 ];
 
-const idsOf = (res: TestResponse): string[] => res.body.data.map((r: { id: string }) => r.id);
-const desc = (a: string, b: string) => (a < b ? 1 : a > b ? -1 : 0);
 const lastActivityUs = (s: Session) => Math.max(s.lastMessageAtUs ?? s.startedAtUs, s.touchedAtUs);
 
 describe('GET /api/v1/org/sessions', () => {
-  const START = '2026-11-02T10:00:00.000Z';
+  let p: TestPlatform;
   // Pinned: time moves only by `advance` (plus one microsecond per reading), so rows can share a
   // millisecond or sit on an exact microsecond.
-  const clock = new TestClock(START, false);
-  const driver = new ClockDriver(clock, START);
-  let p: TestPlatform;
-  beforeAll(async () => {
-    p = await startTestPlatform({ clock, visibilityDelayMs: 0 });
-  });
-  afterAll(() => p.stop());
+  const driver = pinnedPlatform('2026-11-02T10:00:00.000Z', { visibilityDelayMs: 0 }, (started) => (p = started));
 
   const list = (token: string, query = '') => p.call('GET', `${SESSIONS}${query}`, { token });
   const stored = async (id: string) => (await p.deps.sessions.get(id))!;
   /** Sessions written straight through the session store: cheap bulk rows for the page-size tests. */
-  const bulkSessions = (f: { orgId: string; appId: string }, n: number, title = ''): Promise<string[]> =>
-    Promise.all(
-      Array.from({ length: n }, async () => {
-        const now = p.deps.clock.nowUs();
-        const s: Session = { id: randomUUID(), orgId: f.orgId, appId: f.appId, consumerId: null, consumerEmail: null, title, source: 'APP', externalId: null, queryParams: [], startedAtUs: now, lastMessageAtUs: null, touchedAtUs: now };
-        await p.deps.sessions.create(s);
-        return s.id;
-      }),
-    );
+  const bulkSessions = (f: Fixture, n: number, title = ''): Promise<string[]> =>
+    Promise.all(Array.from({ length: n }, async () => (await putSession(p, f, p.deps.clock.nowUs(), title)).id));
   /** The order the spec demands, from the stored values: last activity (µs) descending, then id descending. */
   const specOrder = async (ids: readonly string[]) => {
     const sessions = await Promise.all(ids.map(stored));
-    return sessions.sort((a, b) => lastActivityUs(b) - lastActivityUs(a) || desc(a.id, b.id)).map((s) => s.id);
+    return sessions.sort((a, b) => lastActivityUs(b) - lastActivityUs(a) || descending(a.id, b.id)).map((s) => s.id);
   };
 
-  describe('keys and scopes', () => {
-    it('answers 401 to a missing or invalid key and 403 to a key without transcripts:read', async () => {
-      const f = await p.fixture({ scopes: ['apps:read', 'usage:read', 'tombstones:read'] });
-      for (const res of [
-        await p.call('GET', SESSIONS),
-        await p.call('GET', SESSIONS, { token: `svc_org_${'x'.repeat(43)}` }),
-        await p.call('GET', SESSIONS, { token: `${f.orgKey}x` }),
-        await p.call('GET', SESSIONS, { headers: { Authorization: `Basic ${f.orgKey}` } }),
-      ]) {
-        expectError(res, 401);
-      }
-      const forbidden = await list(f.orgKey);
-      expectError(forbidden, 403);
-      expect(forbidden.body.error.message).toContain('transcripts:read');
-
-      const onlyTranscripts = await newKey(p, f.orgId, ['transcripts:read']);
-      expect((await list(onlyTranscripts)).status).toBe(200);
-    });
-  });
+  exportRouteRules(SESSIONS_ROUTE, () => p);
 
   describe('fields', () => {
     it('lists each session with exactly the spec’s fields and types, consumer email included', async () => {
@@ -250,7 +212,7 @@ describe('GET /api/v1/org/sessions', () => {
       const tieUs = driver.msAhead(60_000) + 123;
       for (const id of made) expect(await p.deps.sessions.touch(id, tieUs)).toBe(true);
       driver.jumpTo(tieUs + 1000);
-      const expected = [...made].sort(desc);
+      const expected = [...made].sort(descending);
 
       for (const limit of [1, 2, 7]) {
         const pages = await pageThrough(p, SESSIONS, f.orgKey, { limit });
@@ -313,17 +275,6 @@ describe('GET /api/v1/org/sessions', () => {
       expect(idsOf(await list(f.orgKey, `?updated_after=${encodeURIComponent(minusFiveThirty)}`))).toEqual([late.id]);
     });
 
-    it('accepts Z, offsets and fractions of 1 to 9 digits', async () => {
-      const f = await p.fixture();
-      // Every fraction length is in test/unit/export-params.test.ts; here, that each filter takes them.
-      const values = ['2026-01-31T12:00:00Z', '2026-01-31T12:00:00+02:00', '2026-01-31T12:00:00.1Z', '2026-01-31T12:00:00.1234567-05:30', '2026-01-31T12:00:00.123456789Z'];
-      const cases = ['updated_after', 'started_after', 'started_before'].flatMap((param) => values.map((value) => [param, value]));
-      for (const [param, value] of cases) {
-        const res = await list(f.orgKey, `?${param}=${encodeURIComponent(value!)}`);
-        expect(res.status, `${param}=${value}: ${res.text}`).toBe(200);
-      }
-    });
-
     it('started_after is inclusive, started_before exclusive; all filters combine with AND', async () => {
       const f = await p.fixture();
       const other = await p.admin('POST', `/orgs/${f.orgId}/apps`, { name: 'Other' });
@@ -347,16 +298,6 @@ describe('GET /api/v1/org/sessions', () => {
       expect(await q(`?app_id=${otherAppId}&updated_after=${importedLaterAt}&started_after=${day2}&started_before=${day3}`)).toEqual(new Set([b2]));
       // Upper case is the same UUID.
       expect(await q(`?app_id=${otherAppId.toUpperCase()}&started_before=${day2}`)).toEqual(new Set([a2]));
-    });
-
-    it('rejects malformed or present-empty timestamps with 400 and the spec’s message', async () => {
-      const f = await p.fixture();
-      // Every malformed form is in test/unit/export-params.test.ts; here, that each filter answers with it.
-      const bad = ['', 'yesterday', '2026-01-31T12:00:00', '2026-02-30T12:00:00Z', '2026-01-31T12:00:00.1234567891Z'];
-      const cases = ['updated_after', 'started_after', 'started_before'].flatMap((param) => bad.map((value) => [param, value]));
-      for (const [param, value] of cases) {
-        expectError(await list(f.orgKey, `?${param}=${encodeURIComponent(value!)}`), 400, 'bad_request', timestampMessage(param!));
-      }
     });
 
     it('app_id: malformed is 400 with the spec’s message; an unknown UUID is 200 and empty', async () => {
@@ -392,225 +333,4 @@ describe('GET /api/v1/org/sessions', () => {
     });
   });
 
-  describe('limit', () => {
-    let f: Awaited<ReturnType<TestPlatform['fixture']>>;
-    beforeAll(async () => {
-      f = await p.fixture();
-      await bulkSessions(f, 101);
-    });
-
-    it('defaults to 50 and allows up to 100, with no warning headers', async () => {
-      const def = await list(f.orgKey);
-      expect(def.body.data).toHaveLength(50);
-      expect(def.body.pagination).toMatchObject({ has_more: true, limit: 50 });
-      expect(def.headers.get('warning')).toBeNull();
-      expect(def.headers.get('x-svc-limit-clamped')).toBeNull();
-      const max = await list(f.orgKey, '?limit=100');
-      expect(max.body.data).toHaveLength(100);
-      expect(max.body.pagination).toMatchObject({ has_more: true, limit: 100 });
-      expect(max.headers.get('x-svc-limit-clamped')).toBeNull();
-      const one = await list(f.orgKey, '?limit=1');
-      expect(one.body.data).toHaveLength(1);
-      expect(one.body.pagination.limit).toBe(1);
-    });
-
-    it('clamps larger integers to 100 with Warning and X-Svc-Limit-Clamped', async () => {
-      for (const requested of ['101', '150', '99999999999999999999']) {
-        const res = await list(f.orgKey, `?limit=${requested}`);
-        expect(res.status, res.text).toBe(200);
-        expect(res.body.data).toHaveLength(100);
-        expect(res.body.pagination).toMatchObject({ has_more: true, limit: 100 });
-        expect(res.headers.get('x-svc-limit-clamped')).toBe(`requested=${requested},clamped_to=100`);
-        expect(res.headers.get('warning')).toMatch(/^299 - ".+"$/);
-      }
-    });
-
-    it('rejects a malformed limit with 400', async () => {
-      for (const value of ['abc', '', '0', '-1', '1.5', '1e2', ' 5', '0x10', '+5']) {
-        const res = await list(f.orgKey, `?limit=${encodeURIComponent(value)}`);
-        expectError(res, 400, 'bad_request');
-        expect(res.body.error.message).toContain('limit');
-      }
-    });
-  });
-
-  describe('strictness', () => {
-    it('rejects a parameter given twice with 400', async () => {
-      const f = await p.fixture();
-      for (const query of [
-        '?limit=1&limit=2',
-        `?app_id=${f.appId}&app_id=${f.appId}`,
-        '?updated_after=2026-01-01T00:00:00Z&updated_after=2026-01-01T00:00:00Z',
-        '?started_after=2026-01-01T00:00:00Z&started_after=2026-01-02T00:00:00Z',
-        '?started_before=2026-01-01T00:00:00Z&started_before=2026-01-02T00:00:00Z',
-      ]) {
-        expectError(await list(f.orgKey, query), 400, 'bad_request');
-      }
-      const page = await list(f.orgKey, '?limit=1');
-      const c = encodeURIComponent(page.body.pagination.next_cursor);
-      expectError(await list(f.orgKey, `?cursor=${c}&cursor=${c}`), 400, 'bad_request');
-    });
-
-    it('rejects an unrecognized parameter with 400 on and after 2026-10-10', async () => {
-      const f = await p.fixture();
-      for (const query of ['?since=2026-01-01T00:00:00Z', '?foo=1', '?created_after=2026-01-01T00:00:00Z&limit=5', '?Limit=5']) {
-        const res = await list(f.orgKey, query);
-        expectError(res, 400, 'bad_request');
-        expect(res.headers.get('x-svc-unknown-query-params')).toBeNull();
-      }
-    });
-  });
-
-  describe('cursors', () => {
-    it('refuses damaged cursors with 400 bad_request, never page one; a retried request returns the same page', async () => {
-      const f = await p.fixture();
-      for (let i = 0; i < 4; i++) {
-        driver.advance(1);
-        await startSession(p.deps, { appId: f.appId });
-      }
-      const first = await list(f.orgKey, '?limit=2');
-      const cursor: string = first.body.pagination.next_cursor;
-      const second = await list(f.orgKey, `?limit=2&cursor=${encodeURIComponent(cursor)}`);
-      expect(second.status).toBe(200);
-      expect(await list(f.orgKey, `?limit=2&cursor=${encodeURIComponent(cursor)}`)).toMatchObject({ status: 200, body: second.body });
-      expect(await list(f.orgKey, '?limit=2')).toMatchObject({ status: 200, body: first.body });
-
-      for (const forged of forgedCursors(cursor)) {
-        const res = await list(f.orgKey, `?limit=2&cursor=${encodeURIComponent(forged.value)}`);
-        expect(res.status, forged.name).toBe(400);
-        expectError(res, 400, 'bad_request');
-      }
-    });
-
-    it('refuses a cursor of another org, another endpoint, or other filters', async () => {
-      const f = await p.fixture();
-      const g = await p.fixture();
-      const other = await p.admin('POST', `/orgs/${f.orgId}/apps`, { name: 'Other' });
-      for (let i = 0; i < 3; i++) {
-        await startSession(p.deps, { appId: f.appId });
-        await startSession(p.deps, { appId: g.appId });
-      }
-      const cursorOf = async (query: string, token = f.orgKey) => {
-        const res = await p.call('GET', `${SESSIONS}${query}`, { token });
-        expect(res.status, res.text).toBe(200);
-        return encodeURIComponent(res.body.pagination.next_cursor as string);
-      };
-      const plain = await cursorOf('?limit=1');
-      const withApp = await cursorOf(`?limit=1&app_id=${f.appId}`);
-      const withUpdated = await cursorOf('?limit=1&updated_after=2026-01-01T00:00:00Z');
-      const withStarted = await cursorOf('?limit=1&started_after=2026-01-01T00:00:00Z');
-      const usageCursor = encodeURIComponent((await p.call('GET', '/api/v1/org/usage?limit=1', { token: f.orgKey })).body.pagination.next_cursor);
-      const tombCursor = encodeURIComponent((await p.call('GET', '/api/v1/org/tombstones?limit=1', { token: f.orgKey })).body.pagination.next_cursor);
-
-      const refused: [string, string, string][] = [
-        ['another org', `?limit=1&cursor=${plain}`, g.orgKey],
-        ['app_id added', `?limit=1&app_id=${f.appId}&cursor=${plain}`, f.orgKey],
-        ['app_id changed', `?limit=1&app_id=${other.body.data.id}&cursor=${withApp}`, f.orgKey],
-        ['app_id dropped', `?limit=1&cursor=${withApp}`, f.orgKey],
-        ['updated_after changed', `?limit=1&updated_after=2026-01-02T00:00:00Z&cursor=${withUpdated}`, f.orgKey],
-        ['updated_after dropped', `?limit=1&cursor=${withUpdated}`, f.orgKey],
-        ['started_after moved to started_before', `?limit=1&started_before=2026-01-01T00:00:00Z&cursor=${withStarted}`, f.orgKey],
-        ['a /usage cursor', `?limit=1&cursor=${usageCursor}`, f.orgKey],
-        ['a /tombstones cursor', `?limit=1&cursor=${tombCursor}`, f.orgKey],
-      ];
-      for (const [name, query, token] of refused) {
-        const res = await p.call('GET', `${SESSIONS}${query}`, { token });
-        expect(res.status, name).toBe(400);
-        expectError(res, 400, 'bad_request');
-      }
-      // The same filters take the cursor; the page size may change.
-      expect((await list(f.orgKey, `?limit=5&app_id=${f.appId}&cursor=${withApp}`)).status).toBe(200);
-    });
-  });
-});
-
-describe('GET /api/v1/org/sessions: visibility delay and stored precision', () => {
-  const START = '2026-11-02T12:00:00.000Z';
-  const clock = new TestClock(START, false);
-  const driver = new ClockDriver(clock, START);
-  let p: TestPlatform;
-  beforeAll(async () => {
-    p = await startTestPlatform({ clock, visibilityDelayMs: 5000 });
-  });
-  afterAll(() => p.stop());
-
-  it('hides a session whose last activity is newer than now − VISIBILITY_DELAY_MS until the clock passes it', async () => {
-    const f = await p.fixture();
-    driver.stepMs(1000);
-    const s = await startSession(p.deps, { appId: f.appId });
-    const ids = async () => idsOf(await p.call('GET', SESSIONS, { token: f.orgKey }));
-    expect(await ids()).toEqual([]);
-    driver.advance(4999);
-    expect(await ids()).toEqual([]);
-    driver.advance(1);
-    expect(await ids()).toEqual([s.id]);
-
-    // New activity moves the row above the cutoff: it leaves the list until the delay has passed again.
-    const t = await startSession(p.deps, { appId: f.appId });
-    driver.advance(6000);
-    expect(await ids()).toEqual([t.id, s.id]);
-    await appendToSession(p.deps, { sessionId: s.id, messages: [{ role: 'user', content: 'later' }] });
-    expect(await ids()).toEqual([t.id]);
-    driver.advance(6000);
-    expect(await ids()).toEqual([s.id, t.id]);
-  });
-
-  it('shows stored microseconds floored to the millisecond, never rounded up', async () => {
-    const f = await p.fixture();
-    const targetUs = driver.msAhead(60_000) + 999;
-    driver.jumpTo(targetUs);
-    const s = await startSession(p.deps, { appId: f.appId });
-    // The premise: the stored values end in .xxx999 (rounding would show the next millisecond).
-    const stored = (await p.deps.sessions.get(s.id))!;
-    expect([stored.startedAtUs, stored.touchedAtUs]).toEqual([targetUs, targetUs]);
-    driver.advance(6000);
-    const floored = new Date(Math.floor(targetUs / 1000)).toISOString();
-    const res = await p.call('GET', SESSIONS, { token: f.orgKey });
-    expect(res.body.data).toEqual([expect.objectContaining({ id: s.id, started_at: floored, ended_at: floored, last_activity_at: floored })]);
-  });
-});
-
-describe('GET /api/v1/org/sessions: unrecognized parameters around 2026-10-10', () => {
-  const START = '2026-10-09T23:59:59.000Z';
-  const clock = new TestClock(START, false);
-  let p: TestPlatform;
-  beforeAll(async () => {
-    p = await startTestPlatform({ clock, visibilityDelayMs: 0 });
-  });
-  afterAll(() => p.stop());
-
-  it('answers 200 with legacy unfiltered rows and warning headers before the date, 400 from it', async () => {
-    const f = await p.fixture();
-    for (let i = 0; i < 3; i++) await startSession(p.deps, { appId: f.appId });
-    const plain = await p.call('GET', SESSIONS, { token: f.orgKey });
-    expect(plain.body.data).toHaveLength(3);
-
-    const legacy = await p.call('GET', `${SESSIONS}?since=2099-01-01T00:00:00Z&foo=`, { token: f.orgKey });
-    expect(legacy.status, legacy.text).toBe(200);
-    expect(legacy.body.data).toEqual(plain.body.data);
-    expect(legacy.headers.get('x-svc-unknown-query-params')).toBe('since,foo');
-    expect(legacy.headers.get('warning')).toMatch(/^299 - ".*since.*"$/);
-
-    // Recognized parameters still apply and are still validated.
-    const filtered = await p.call('GET', `${SESSIONS}?foo=1&limit=1`, { token: f.orgKey });
-    expect(filtered.body.data).toHaveLength(1);
-    expectError(await p.call('GET', `${SESSIONS}?foo=1&updated_after=nope`, { token: f.orgKey }), 400, 'bad_request', timestampMessage('updated_after'));
-
-    // Both warnings survive when a clamped limit meets an unrecognized parameter.
-    const both = await p.call('GET', `${SESSIONS}?foo=1&limit=500`, { token: f.orgKey });
-    expect(both.status).toBe(200);
-    expect(both.headers.get('x-svc-unknown-query-params')).toBe('foo');
-    expect(both.headers.get('x-svc-limit-clamped')).toBe('requested=500,clamped_to=100');
-    expect(both.headers.get('warning')).toContain('foo');
-    expect(both.headers.get('warning')).toContain('500');
-
-    clock.advance(999); // 23:59:59.999
-    expect((await p.call('GET', `${SESSIONS}?foo=1`, { token: f.orgKey })).status).toBe(200);
-    clock.advance(1); // 2026-10-10T00:00:00.000Z
-    const rejected = await p.call('GET', `${SESSIONS}?foo=1`, { token: f.orgKey });
-    expectError(rejected, 400, 'bad_request');
-    expect(rejected.body.error.message).toContain('foo');
-    expect(rejected.headers.get('warning')).toBeNull();
-    expect((await p.call('GET', SESSIONS, { token: f.orgKey })).status).toBe(200);
-  });
 });

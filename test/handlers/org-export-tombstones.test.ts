@@ -1,48 +1,27 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+/**
+ * GET /api/v1/org/tombstones: the rules every list shares (keys, limit, repeated and unrecognized
+ * parameters, cursors, the visibility delay and stored precision) come from test/support/export-routes.ts;
+ * this file adds what only this list does: its fields (nothing of the content), its order by deleted_at,
+ * the tombstones of an app deletion, its `cause` filter.
+ */
+import { describe, expect, it } from 'vitest';
 import { deleteSession } from '../../functions/app/delete-resources';
 import { appendToSession, startSession } from '../../functions/app/record-session-activity';
-import { tombstoneIdOf, type Tombstone, type TombstoneCause } from '../../functions/domain/tombstone';
-import { TestClock } from '../support/clock';
-import { ClockDriver, ISO_MS, expectError, forgedCursors, newKey, pageThrough, shownUs } from '../support/export-api';
+import type { Tombstone } from '../../functions/domain/tombstone';
+import { ISO_MS, descending, expectError, idsOf, pageThrough, pinnedPlatform, putTombstone, shownUs } from '../support/export-api';
+import { TOMBSTONES_ROUTE, exportRouteRules } from '../support/export-routes';
 import { seedSessions } from '../support/imports';
-import { startTestPlatform, type TestPlatform, type TestResponse } from '../support/platform';
+import type { TestPlatform } from '../support/platform';
 
 const TOMBSTONES = '/api/v1/org/tombstones';
-const idsOf = (res: TestResponse): string[] => res.body.data.map((r: { id: string }) => r.id);
-const desc = (a: string, b: string) => (a < b ? 1 : a > b ? -1 : 0);
 
 describe('GET /api/v1/org/tombstones', () => {
-  const START = '2026-11-02T10:00:00.000Z';
-  const clock = new TestClock(START, false);
-  const driver = new ClockDriver(clock, START);
   let p: TestPlatform;
-  beforeAll(async () => {
-    p = await startTestPlatform({ clock, visibilityDelayMs: 0 });
-  });
-  afterAll(() => p.stop());
+  const driver = pinnedPlatform('2026-11-02T10:00:00.000Z', { visibilityDelayMs: 0 }, (started) => (p = started));
 
   const list = (token: string, query = '') => p.call('GET', `${TOMBSTONES}${query}`, { token });
-  /** A tombstone written straight through the tombstone store, on an exact microsecond. */
-  const putTombstone = (orgId: string, deletedAtUs: number, cause: TombstoneCause = 'consumer_deleted'): Promise<Tombstone> =>
-    p.deps.tombstones.putOnce({
-      id: tombstoneIdOf(deletedAtUs, randomBytes(6).toString('base64url').replace(/[-_]/g, 'x').slice(0, 8)),
-      orgId,
-      resourceType: 'session',
-      resourceId: randomUUID(),
-      cause,
-      deletedAtUs,
-    });
 
-  it('answers 401 to a missing or invalid key and 403 to a key without tombstones:read', async () => {
-    const f = await p.fixture({ scopes: ['apps:read', 'transcripts:read', 'usage:read'] });
-    expectError(await p.call('GET', TOMBSTONES), 401);
-    expectError(await p.call('GET', TOMBSTONES, { token: `svc_org_${'t'.repeat(43)}` }), 401);
-    const forbidden = await list(f.orgKey);
-    expectError(forbidden, 403);
-    expect(forbidden.body.error.message).toContain('tombstones:read');
-    expect((await list(await newKey(p, f.orgId, ['tombstones:read']))).status).toBe(200);
-  });
+  exportRouteRules(TOMBSTONES_ROUTE, () => p);
 
   it('lists tombstones with exactly id, resource_type, resource_id, cause, deleted_at, and nothing of the content', async () => {
     const f = await p.fixture();
@@ -105,7 +84,7 @@ describe('GET /api/v1/org/tombstones', () => {
     // The premise: they share one millisecond on the wire, so only the id tells them apart.
     expect(new Set(all.body.data.map((r: { deleted_at: string }) => r.deleted_at)).size).toBe(1);
     expect(all.body.data.every((r: { cause: string; resource_type: string }) => r.cause === 'app_deleted' && r.resource_type === 'session')).toBe(true);
-    const expected = idsOf(all).sort(desc);
+    const expected = idsOf(all).sort(descending);
     expect(idsOf(all)).toEqual(expected);
 
     for (const [query, limit] of [['', 1], ['', 2], ['', 7], ['?cause=app_deleted', 2]] as const) {
@@ -120,9 +99,9 @@ describe('GET /api/v1/org/tombstones', () => {
     const f = await p.fixture();
     const tieUs = driver.msAhead(60_000) + 777;
     const written: Tombstone[] = [];
-    for (let i = 0; i < 9; i++) written.push(await putTombstone(f.orgId, tieUs));
+    for (let i = 0; i < 9; i++) written.push(await putTombstone(p, f.orgId, tieUs));
     driver.jumpTo(tieUs + 1000);
-    const expected = written.map((t) => t.id).sort(desc);
+    const expected = written.map((t) => t.id).sort(descending);
     for (const limit of [1, 2, 7]) {
       const pages = await pageThrough(p, TOMBSTONES, f.orgKey, { limit });
       expect(pages.flatMap((pg) => pg.data.map((r: { id: string }) => r.id)), `limit ${limit}`).toEqual(expected);
@@ -130,20 +109,12 @@ describe('GET /api/v1/org/tombstones', () => {
     }
   });
 
-  it('shows deleted_at floored from the stored microseconds', async () => {
-    const f = await p.fixture();
-    const atUs = driver.msAhead(60_000) + 999;
-    await putTombstone(f.orgId, atUs);
-    driver.jumpTo(atUs + 1);
-    expect((await list(f.orgKey)).body.data[0].deleted_at).toBe(new Date(Math.floor(atUs / 1000)).toISOString());
-  });
-
   it('filters by exact cause; an unrecognized well-formed cause is 200 and empty; an empty cause is 400', async () => {
     const f = await p.fixture();
     const base = driver.msAhead(60_000);
-    const consumerDeleted = await putTombstone(f.orgId, base + 1, 'consumer_deleted');
-    const appDeleted = [await putTombstone(f.orgId, base + 2, 'app_deleted'), await putTombstone(f.orgId, base + 3, 'app_deleted')];
-    const retention = await putTombstone(f.orgId, base + 4, 'retention_expiry');
+    const consumerDeleted = await putTombstone(p, f.orgId, base + 1, 'consumer_deleted');
+    const appDeleted = [await putTombstone(p, f.orgId, base + 2, 'app_deleted'), await putTombstone(p, f.orgId, base + 3, 'app_deleted')];
+    const retention = await putTombstone(p, f.orgId, base + 4, 'retention_expiry');
     driver.jumpTo(base + 1000);
 
     expect(idsOf(await list(f.orgKey, '?cause=app_deleted'))).toEqual([appDeleted[1]!.id, appDeleted[0]!.id]);
@@ -156,150 +127,6 @@ describe('GET /api/v1/org/tombstones', () => {
       expect(res.body.data, cause).toEqual([]);
       expect(res.body.pagination.has_more).toBe(false);
     }
-    for (const query of ['?cause=', '?cause=app_deleted&cause=app_deleted']) expectError(await list(f.orgKey, query), 400, 'bad_request');
-  });
-
-  describe('limit', () => {
-    let f: Awaited<ReturnType<TestPlatform['fixture']>>;
-    beforeAll(async () => {
-      f = await p.fixture();
-      const base = driver.msAhead(60_000);
-      for (let i = 0; i < 101; i++) await putTombstone(f.orgId, base + i);
-      driver.jumpTo(base + 1000);
-    });
-
-    it('defaults to 50, allows 100, clamps larger integers with headers and rejects malformed values', async () => {
-      const def = await list(f.orgKey);
-      expect(def.body.data).toHaveLength(50);
-      expect(def.body.pagination).toMatchObject({ has_more: true, limit: 50 });
-      expect(def.headers.get('x-svc-limit-clamped')).toBeNull();
-      const max = await list(f.orgKey, '?limit=100');
-      expect(max.body.data).toHaveLength(100);
-      expect(max.headers.get('warning')).toBeNull();
-      for (const requested of ['150', '99999999999999999999']) {
-        const res = await list(f.orgKey, `?limit=${requested}`);
-        expect(res.body.data).toHaveLength(100);
-        expect(res.body.pagination).toMatchObject({ has_more: true, limit: 100 });
-        expect(res.headers.get('x-svc-limit-clamped')).toBe(`requested=${requested},clamped_to=100`);
-        expect(res.headers.get('warning')).toMatch(/^299 - ".+"$/);
-      }
-      for (const value of ['abc', '', '0', '-1', '1.5']) expectError(await list(f.orgKey, `?limit=${value}`), 400, 'bad_request');
-    });
-  });
-
-  it('rejects an unrecognized or repeated parameter with 400 on and after 2026-10-10', async () => {
-    const f = await p.fixture();
-    for (const query of ['?since=2026-01-01T00:00:00Z', '?resource_type=session', '?limit=1&limit=1']) {
-      expectError(await list(f.orgKey, query), 400, 'bad_request');
-    }
-  });
-
-  it('refuses damaged cursors, and cursors of another org, endpoint or cause; a retry returns the same page', async () => {
-    const f = await p.fixture();
-    const g = await p.fixture();
-    const base = driver.msAhead(60_000);
-    for (let i = 0; i < 4; i++) {
-      await putTombstone(f.orgId, base + i, 'app_deleted');
-      await putTombstone(g.orgId, base + i, 'app_deleted');
-    }
-    driver.jumpTo(base + 1000);
-    const first = await list(f.orgKey, '?limit=2');
-    const cursor: string = first.body.pagination.next_cursor;
-    const c = encodeURIComponent(cursor);
-    const second = await list(f.orgKey, `?limit=2&cursor=${c}`);
-    expect(second.status).toBe(200);
-    expect(idsOf(second)).not.toEqual(idsOf(first));
-    // No side effects: the same request answers the same page.
-    expect(await list(f.orgKey, `?limit=2&cursor=${c}`)).toMatchObject({ status: 200, body: second.body });
-    expect(await list(f.orgKey, '?limit=2')).toMatchObject({ status: 200, body: first.body });
-
-    for (const forged of forgedCursors(cursor)) {
-      const res = await list(f.orgKey, `?limit=2&cursor=${encodeURIComponent(forged.value)}`);
-      expect(res.status, forged.name).toBe(400);
-      expectError(res, 400, 'bad_request');
-    }
-    const withCause = encodeURIComponent((await list(f.orgKey, '?limit=1&cause=app_deleted')).body.pagination.next_cursor);
-    const usageCursor = encodeURIComponent((await p.call('GET', '/api/v1/org/usage?limit=1', { token: f.orgKey })).body.pagination.next_cursor);
-    const sessionsCursor = encodeURIComponent((await p.call('GET', '/api/v1/org/sessions?limit=1', { token: f.orgKey })).body.pagination.next_cursor);
-    const refused: [string, string, string][] = [
-      ['another org', `?limit=2&cursor=${c}`, g.orgKey],
-      ['cause added', `?limit=2&cause=app_deleted&cursor=${c}`, f.orgKey],
-      ['cause changed', `?limit=2&cause=consumer_deleted&cursor=${withCause}`, f.orgKey],
-      ['cause dropped', `?limit=2&cursor=${withCause}`, f.orgKey],
-      ['a /usage cursor', `?limit=2&cursor=${usageCursor}`, f.orgKey],
-      ['a /sessions cursor', `?limit=2&cursor=${sessionsCursor}`, f.orgKey],
-    ];
-    for (const [name, query, token] of refused) {
-      const res = await p.call('GET', `${TOMBSTONES}${query}`, { token });
-      expect(res.status, name).toBe(400);
-      expectError(res, 400, 'bad_request');
-    }
-    expect((await list(f.orgKey, `?limit=3&cause=app_deleted&cursor=${withCause}`)).status).toBe(200);
-  });
-});
-
-describe('GET /api/v1/org/tombstones: visibility delay', () => {
-  const START = '2026-11-02T12:00:00.000Z';
-  const clock = new TestClock(START, false);
-  const driver = new ClockDriver(clock, START);
-  let p: TestPlatform;
-  beforeAll(async () => {
-    p = await startTestPlatform({ clock, visibilityDelayMs: 5000 });
-  });
-  afterAll(() => p.stop());
-
-  it('hides a tombstone newer than now − VISIBILITY_DELAY_MS until the clock passes it', async () => {
-    const f = await p.fixture();
-    const s = await startSession(p.deps, { appId: f.appId });
-    driver.stepMs(1000);
-    const t = await deleteSession(p.deps, { sessionId: s.id });
-    const ids = async () => idsOf(await p.call('GET', TOMBSTONES, { token: f.orgKey }));
-    expect(await ids()).toEqual([]);
-    driver.advance(4999);
-    expect(await ids()).toEqual([]);
-    driver.advance(1);
-    expect(await ids()).toEqual([t.id]);
-  });
-
-  it('shows a tombstone stamped at .xxx999 µs under the lower millisecond', async () => {
-    const f = await p.fixture();
-    const s = await startSession(p.deps, { appId: f.appId });
-    const targetUs = driver.msAhead(60_000) + 999;
-    driver.jumpTo(targetUs);
-    const t = await deleteSession(p.deps, { sessionId: s.id });
-    expect(t.deletedAtUs).toBe(targetUs);
-    driver.advance(6000);
-    const res = await p.call('GET', TOMBSTONES, { token: f.orgKey });
-    expect(res.body.data).toEqual([{ id: t.id, resource_type: 'session', resource_id: s.id, cause: 'consumer_deleted', deleted_at: new Date(Math.floor(targetUs / 1000)).toISOString() }]);
-  });
-});
-
-describe('GET /api/v1/org/tombstones: unrecognized parameters around 2026-10-10', () => {
-  const clock = new TestClock('2026-10-09T23:59:59.000Z', false);
-  let p: TestPlatform;
-  beforeAll(async () => {
-    p = await startTestPlatform({ clock, visibilityDelayMs: 0 });
-  });
-  afterAll(() => p.stop());
-
-  it('answers 200 unfiltered with warning headers before the date and 400 from it', async () => {
-    const f = await p.fixture();
-    for (let i = 0; i < 2; i++) await deleteSession(p.deps, { sessionId: (await startSession(p.deps, { appId: f.appId })).id });
-    const plain = await p.call('GET', TOMBSTONES, { token: f.orgKey });
-    expect(plain.body.data).toHaveLength(2);
-
-    const legacy = await p.call('GET', `${TOMBSTONES}?resource_type=consumer&since=2099-01-01T00:00:00Z`, { token: f.orgKey });
-    expect(legacy.status, legacy.text).toBe(200);
-    expect(legacy.body.data).toEqual(plain.body.data);
-    expect(legacy.headers.get('x-svc-unknown-query-params')).toBe('resource_type,since');
-    expect(legacy.headers.get('warning')).toMatch(/^299 - ".*resource_type.*"$/);
-    expectError(await p.call('GET', `${TOMBSTONES}?foo=1&cause=`, { token: f.orgKey }), 400, 'bad_request');
-
-    clock.advance(999);
-    expect((await p.call('GET', `${TOMBSTONES}?foo=1`, { token: f.orgKey })).status).toBe(200);
-    clock.advance(1); // 2026-10-10T00:00:00.000Z
-    const rejected = await p.call('GET', `${TOMBSTONES}?foo=1`, { token: f.orgKey });
-    expectError(rejected, 400, 'bad_request');
-    expect(rejected.body.error.message).toContain('foo');
+    expectError(await list(f.orgKey, '?cause='), 400, 'bad_request');
   });
 });

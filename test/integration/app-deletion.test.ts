@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { processAppDeletion } from '../../functions/app/process-app-deletion';
 import { seedSessions, type SeedSession } from '../support/imports';
-import { startTestPlatform, type TestPlatform } from '../support/platform';
-import { appLeftovers, itemsUnder, orgSessionIds, tableOf, tombstonesOf, type PlatformTable } from '../support/store';
+import type { TestPlatform } from '../support/platform';
+import { appLeftovers, itemsUnder, orgSessionIds, tombstonesOf, usePlatformAndTable, type PlatformTable } from '../support/store';
 
 /** 60 sessions: 20 of 5 known consumers, 20 of 20 anonymous consumers, 20 without a consumer. */
 function sixtySessions(): SeedSession[] {
@@ -17,11 +17,7 @@ function sixtySessions(): SeedSession[] {
 describe('app deletion', () => {
   let p: TestPlatform;
   let t: PlatformTable;
-  beforeAll(async () => {
-    p = await startTestPlatform({ appDeletionBatchSize: 25 });
-    t = tableOf(p);
-  });
-  afterAll(() => p.stop());
+  usePlatformAndTable({ appDeletionBatchSize: 25 }, (started) => ({ p, t } = started));
 
   it('hides the app at once, then tombstones (app_deleted) and removes every session and consumer in batches', async () => {
     const f = await p.fixture();

@@ -2,19 +2,15 @@
  * A turn being written while its session is removed must not leave message content behind: the
  * removal may list the session's messages before the turn writes its own.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { appendToSession, startSession } from '../../functions/app/record-session-activity';
-import { startTestPlatform, type TestPlatform } from '../support/platform';
-import { itemsUnder, tableOf, type PlatformTable } from '../support/store';
+import type { TestPlatform } from '../support/platform';
+import { itemsUnder, usePlatformAndTable, type PlatformTable } from '../support/store';
 
 describe('append racing a session removal', () => {
   let p: TestPlatform;
   let t: PlatformTable;
-  beforeAll(async () => {
-    p = await startTestPlatform();
-    t = tableOf(p);
-  });
-  afterAll(() => p.stop());
+  usePlatformAndTable({}, (started) => ({ p, t } = started));
 
   it('takes the turn back out when the session was hidden before the turn finished', async () => {
     const f = await p.fixture();

@@ -3,20 +3,16 @@
  * of its app): whichever finishes second finds the work done. Found by the export convergence test,
  * where the consumer delete answered 500 and left the consumer's other sessions for the sweep.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { delayWrites } from '../support/export-truth';
 import { seedSessions } from '../support/imports';
-import { startTestPlatform, type TestPlatform } from '../support/platform';
-import { itemsUnder, tableOf, type PlatformTable } from '../support/store';
+import type { TestPlatform } from '../support/platform';
+import { itemsUnder, usePlatformAndTable, type PlatformTable } from '../support/store';
 
 describe('concurrent removal of one session', () => {
   let p: TestPlatform;
   let t: PlatformTable;
-  beforeAll(async () => {
-    p = await startTestPlatform();
-    t = tableOf(p);
-  });
-  afterAll(() => p.stop());
+  usePlatformAndTable({}, (started) => ({ p, t } = started));
 
   it('succeeds for both when the second hides the session after the first removed it', async () => {
     const f = await p.fixture();

@@ -3,11 +3,11 @@
  * anywhere converges when the same deletion runs again. Faults are injected into the real DynamoDB
  * client in front of the real adapters: the Nth matching command fails as if the process died there.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { Tombstone } from '../../functions/domain/tombstone';
 import { seedSessions } from '../support/imports';
-import { startTestPlatform, type TestPlatform } from '../support/platform';
-import { appLeftovers, injectFault, itemsUnder, orgSessionIds, tableOf, tombstonesOf, type Fault, type PlatformTable } from '../support/store';
+import type { TestPlatform } from '../support/platform';
+import { appLeftovers, injectFault, itemsUnder, orgSessionIds, tombstonesOf, usePlatformAndTable, type Fault, type PlatformTable } from '../support/store';
 
 type Input = Record<string, unknown>;
 const key = (input: Input) => (input.Key ?? {}) as { pk?: string; sk?: string };
@@ -28,14 +28,9 @@ describe('crash between two writes of a deletion', () => {
   let p: TestPlatform;
   let t: PlatformTable;
   let fault: Fault | undefined;
-  beforeAll(async () => {
-    p = await startTestPlatform({ appDeletionBatchSize: 25 });
-    t = tableOf(p);
-  });
-  afterAll(async () => {
-    fault?.remove();
-    await p.stop();
-  });
+  usePlatformAndTable({ appDeletionBatchSize: 25 }, (started) => ({ p, t } = started));
+  // After-hooks run in reverse order: the fault goes before the platform stops.
+  afterAll(() => fault?.remove());
 
   /** Tombstones first, then the session index: a session listed here was visible after its tombstone existed. */
   async function visibleAfterTombstone(orgId: string): Promise<string[]> {

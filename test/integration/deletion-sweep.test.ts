@@ -2,21 +2,17 @@
  * A deletion whose caller never retries (a crash answered 500, a client gave up) is finished by the
  * deletion sweep: its tombstone stays pending until the removal completes.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { seedSessions } from '../support/imports';
 import { TestClock } from '../support/clock';
-import { startTestPlatform, type TestPlatform } from '../support/platform';
-import { injectFault, itemsUnder, orgSessionIds, tableOf, tombstonesOf, type PlatformTable } from '../support/store';
+import type { TestPlatform } from '../support/platform';
+import { injectFault, itemsUnder, orgSessionIds, tombstonesOf, usePlatformAndTable, type PlatformTable } from '../support/store';
 
 describe('deletion sweep', () => {
   let p: TestPlatform;
   let t: PlatformTable;
   const clock = new TestClock();
-  beforeAll(async () => {
-    p = await startTestPlatform({ clock });
-    t = tableOf(p);
-  });
-  afterAll(() => p.stop());
+  usePlatformAndTable({ clock }, (started) => ({ p, t } = started));
 
   const sweep = () => p.admin('POST', '/jobs/deletion-sweep/runs');
 

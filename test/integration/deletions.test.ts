@@ -1,17 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { seedSessions } from '../support/imports';
-import { startTestPlatform, type TestPlatform } from '../support/platform';
-import { itemsUnder, orgSessionIds, tableOf, tombstonesOf, type PlatformTable } from '../support/store';
+import type { TestPlatform } from '../support/platform';
+import { itemsUnder, orgSessionIds, tombstonesOf, usePlatformAndTable, type PlatformTable } from '../support/store';
 
 /** The product's explicit deletes: cause `consumer_deleted`, tombstone first, nothing left behind. */
 describe('session and consumer deletion', () => {
   let p: TestPlatform;
   let t: PlatformTable;
-  beforeAll(async () => {
-    p = await startTestPlatform();
-    t = tableOf(p);
-  });
-  afterAll(() => p.stop());
+  usePlatformAndTable({}, (started) => ({ p, t } = started));
 
   it('deleting a session writes one `session` tombstone (consumer_deleted) and removes it with its messages', async () => {
     const f = await p.fixture();

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TestClock } from '../support/clock';
 import { seedSessions } from '../support/imports';
-import { startTestPlatform, type TestPlatform } from '../support/platform';
-import { itemsUnder, orgSessionIds, tableOf, tombstonesOf, type PlatformTable } from '../support/store';
+import type { TestPlatform } from '../support/platform';
+import { itemsUnder, orgSessionIds, tombstonesOf, usePlatformAndTable, type PlatformTable } from '../support/store';
 
 const HOUR_MS = 3_600_000;
 
@@ -11,11 +11,7 @@ describe('empty-session-cleanup job', () => {
   const clock = new TestClock('2026-06-01T00:00:00Z');
   let p: TestPlatform;
   let t: PlatformTable;
-  beforeAll(async () => {
-    p = await startTestPlatform({ clock, emptySessionMaxAgeHours: 24 });
-    t = tableOf(p);
-  });
-  afterAll(() => p.stop());
+  usePlatformAndTable({ clock, emptySessionMaxAgeHours: 24 }, (started) => ({ p, t } = started));
 
   it('removes an old session that never had a message, with no tombstone, and keeps the others', async () => {
     const f = await p.fixture();

@@ -1,18 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestPlatform, type TestPlatform } from '../support/platform';
-import { itemsUnder, orgSessionIds, tableOf, type PlatformTable } from '../support/store';
+import { describe, expect, it } from 'vitest';
+import { usePlatform, type TestPlatform } from '../support/platform';
+import { itemsUnder, orgSessionIds, usePlatformAndTable, type PlatformTable } from '../support/store';
 
 const at = (iso: string) => Date.parse(iso) * 1000;
 
 describe('JSONL import (POST /admin/v1/apps/{appId}/imports)', () => {
   let p: TestPlatform;
   let t: PlatformTable;
-  beforeAll(async () => {
-    p = await startTestPlatform();
-    t = tableOf(p);
-  });
-  afterAll(() => p.stop());
+  usePlatformAndTable({}, (started) => ({ p, t } = started));
 
   const importJsonl = (appId: string, lines: unknown[]) =>
     p.call('POST', `/admin/v1/apps/${appId}/imports`, {
@@ -170,10 +166,7 @@ describe('JSONL import (POST /admin/v1/apps/{appId}/imports)', () => {
 
 describe('re-importing a deleted session', () => {
   let p: TestPlatform;
-  beforeAll(async () => {
-    p = await startTestPlatform();
-  });
-  afterAll(() => p.stop());
+  usePlatform({}, (started) => (p = started));
 
   it('is refused with 409 and writes nothing, so a published tombstone is never contradicted', async () => {
     const f = await p.fixture();

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TestClock } from '../support/clock';
 import { seedSessions } from '../support/imports';
-import { startTestPlatform, type TestPlatform } from '../support/platform';
-import { itemsUnder, tableOf, tombstonesOf, type PlatformTable } from '../support/store';
+import type { TestPlatform } from '../support/platform';
+import { itemsUnder, tombstonesOf, usePlatformAndTable, type PlatformTable } from '../support/store';
 
 const DAY_MS = 86_400_000;
 
@@ -11,11 +11,7 @@ describe('retention-expiry job', () => {
   const clock = new TestClock('2026-06-01T00:00:00Z');
   let p: TestPlatform;
   let t: PlatformTable;
-  beforeAll(async () => {
-    p = await startTestPlatform({ clock, anonRetentionDays: 30 });
-    t = tableOf(p);
-  });
-  afterAll(() => p.stop());
+  usePlatformAndTable({ clock, anonRetentionDays: 30 }, (started) => ({ p, t } = started));
 
   it('reclaims stale anonymous consumers with retention_expiry tombstones and keeps known or active ones', async () => {
     const f = await p.fixture();

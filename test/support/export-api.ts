@@ -1,10 +1,17 @@
 /**
  * Helpers for the Org Export API (area A) tests: the error body, the wire timestamp form, a pass over
- * every page of a list, cursor forgeries, and a way to put a pinned TestClock on an exact microsecond.
+ * every page of a list, cursor forgeries, a way to put a pinned TestClock on an exact microsecond, a
+ * platform on such a clock, and rows written straight through the stores.
  */
+import { randomBytes, randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
-import type { TestClock } from './clock';
-import type { TestPlatform, TestResponse } from './platform';
+import type { TurnUsage } from '../../functions/app/record-session-activity';
+import type { Session } from '../../functions/domain/session';
+import { tombstoneIdOf, type Tombstone, type TombstoneCause } from '../../functions/domain/tombstone';
+import type { UsageRow } from '../../functions/domain/usage';
+import type { PlatformOptions } from '../../functions/local/platform';
+import { TestClock } from './clock';
+import { usePlatform, type TestPlatform, type TestResponse } from './platform';
 
 /** Every timestamp of area A on the wire: UTC, exactly three fractional digits. */
 export const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -25,6 +32,12 @@ export function expectError(res: TestResponse, status: number, code?: string, me
   expect(res.body.error.message.length).toBeGreaterThan(0);
   expect(res.headers.get('content-type')).toMatch(/^application\/json/);
 }
+
+/** The ids of a list page, in order. */
+export const idsOf = <T extends string | number = string>(res: TestResponse): T[] => res.body.data.map((r: { id: T }) => r.id);
+
+/** Sorts descending: ids of the same time are listed in this order (numeric for usage ids). */
+export const descending = <T extends string | number>(a: T, b: T): number => (a < b ? 1 : a > b ? -1 : 0);
 
 /** A stored microsecond value as the API must show it: floored to the millisecond. */
 export function shownUs(us: number): string {
@@ -150,4 +163,52 @@ export class ClockDriver {
     this.jumpTo(target);
     return target;
   }
+}
+
+/**
+ * A platform for the enclosing describe on a pinned TestClock that starts at `startIso` (time moves only
+ * by `advance`, plus one microsecond per reading); returns the ClockDriver that moves it. `bind` receives
+ * the platform once it runs.
+ */
+export function pinnedPlatform(startIso: string, opts: Partial<PlatformOptions>, bind: (p: TestPlatform) => void): ClockDriver {
+  const clock = new TestClock(startIso, false);
+  usePlatform({ clock, ...opts }, bind);
+  return new ClockDriver(clock, startIso);
+}
+
+/** The usage of one model call; `n` varies the counts and the cost. */
+export const turnUsage = (n: number): TurnUsage => ({
+  model: 'model-a',
+  source: 'consumer',
+  inputTokens: 100 + n,
+  outputTokens: 20 + n,
+  cacheReadInputTokens: n,
+  cacheCreationInputTokens: 2 * n,
+  costUsd: `0.00${n}15`,
+});
+
+/** A session written straight through the session store, started and touched at `atUs`: a cheap bulk row. */
+export async function putSession(p: TestPlatform, f: { orgId: string; appId: string }, atUs: number, title = ''): Promise<Session> {
+  const s: Session = { id: randomUUID(), orgId: f.orgId, appId: f.appId, consumerId: null, consumerEmail: null, title, source: 'APP', externalId: null, queryParams: [], startedAtUs: atUs, lastMessageAtUs: null, touchedAtUs: atUs };
+  await p.deps.sessions.create(s);
+  return s;
+}
+
+/** A usage row written straight through the usage store, on an exact microsecond. */
+export async function putUsageRow(p: TestPlatform, f: { orgId: string; appId: string }, createdAtUs: number, id?: number): Promise<UsageRow> {
+  const row: UsageRow = { ...turnUsage(1), id: id ?? (await p.deps.usage.nextId()), orgId: f.orgId, appId: f.appId, sessionId: null, consumerId: null, createdAtUs };
+  await p.deps.usage.put(row);
+  return row;
+}
+
+/** A tombstone written straight through the tombstone store, on an exact microsecond. */
+export function putTombstone(p: TestPlatform, orgId: string, deletedAtUs: number, cause: TombstoneCause = 'consumer_deleted'): Promise<Tombstone> {
+  return p.deps.tombstones.putOnce({
+    id: tombstoneIdOf(deletedAtUs, randomBytes(6).toString('base64url').replace(/[-_]/g, 'x').slice(0, 8)),
+    orgId,
+    resourceType: 'session',
+    resourceId: randomUUID(),
+    cause,
+    deletedAtUs,
+  });
 }

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Logger } from '@aws-lambda-powertools/logger';
+import { afterAll, beforeAll } from 'vitest';
 import { startPlatform, type PlatformOptions, type RunningPlatform } from '../../functions/local/platform';
 
 export interface TestPlatform extends RunningPlatform {
@@ -17,6 +18,9 @@ export interface TestPlatform extends RunningPlatform {
   /** Creates an org (paid unless told), an app and an org key with the given scopes. */
   fixture(opts?: { plan?: 'free' | 'paid'; scopes?: string[] }): Promise<{ orgId: string; appId: string; appNameId: string; orgKey: string; orgKeyId: string }>;
 }
+
+/** What `fixture()` creates. */
+export type Fixture = Awaited<ReturnType<TestPlatform['fixture']>>;
 
 export interface TestResponse {
   readonly status: number;
@@ -72,4 +76,17 @@ export async function startTestPlatform(opts: Partial<PlatformOptions> = {}): Pr
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Starts a test platform before the tests of the enclosing describe (or file) and stops it after them.
+ * `bind` receives it once it runs, so a test file keeps its own `let p` binding.
+ */
+export function usePlatform(opts: Partial<PlatformOptions>, bind: (p: TestPlatform) => void): void {
+  let started: TestPlatform | undefined;
+  beforeAll(async () => {
+    started = await startTestPlatform(opts);
+    bind(started);
+  });
+  afterAll(() => started?.stop());
 }

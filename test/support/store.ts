@@ -7,7 +7,8 @@
  */
 import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Tombstone } from '../../functions/domain/tombstone';
-import type { RunningPlatform } from '../../functions/local/platform';
+import type { PlatformOptions, RunningPlatform } from '../../functions/local/platform';
+import { usePlatform, type TestPlatform } from './platform';
 
 export interface PlatformTable {
   readonly db: DynamoDBDocumentClient;
@@ -18,6 +19,11 @@ export function tableOf(p: Pick<RunningPlatform, 'deps'>): PlatformTable {
   const store = p.deps.sessions as unknown as { db?: DynamoDBDocumentClient; table?: string };
   if (!store.db || !store.table) throw new Error('the session store no longer exposes db/table: update test/support/store.ts');
   return { db: store.db, table: store.table };
+}
+
+/** `usePlatform` for tests that also read the platform's table: `bind` receives both once it runs. */
+export function usePlatformAndTable(opts: Partial<PlatformOptions>, bind: (started: { p: TestPlatform; t: PlatformTable }) => void): void {
+  usePlatform(opts, (p) => bind({ p, t: tableOf(p) }));
 }
 
 async function queryAll(t: PlatformTable, input: { IndexName?: string; KeyConditionExpression: string; ExpressionAttributeValues: Record<string, unknown> }) {

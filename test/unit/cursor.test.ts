@@ -1,7 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { decodeCursor, encodeCursor, type CursorBinding, type KeysetPosition } from '../../functions/domain/cursor';
-import { DomainError } from '../../functions/domain/errors';
+import { rejection } from '../support/domain-error';
 
 const KEY = randomBytes(32);
 const BINDING: CursorBinding = {
@@ -11,16 +11,6 @@ const BINDING: CursorBinding = {
 };
 const POSITION: KeysetPosition = { sortUs: 1_793_613_600_123_456, id: '0f8fad5b-d9cb-469f-a165-70867728950e' };
 const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
-
-function rejection(fn: () => unknown): DomainError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof DomainError) return err;
-    throw err;
-  }
-  throw new Error('expected a DomainError');
-}
 
 const expectRefused = (cursor: string, binding: CursorBinding = BINDING, key: Uint8Array = KEY) => {
   const err = rejection(() => decodeCursor(key, cursor, binding));

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { DomainError } from '../../functions/domain/errors';
 import {
   DEFAULT_LIMIT,
   MAX_LIMIT,
@@ -9,18 +8,9 @@ import {
   parseTokenParam,
   parseUuidParam,
 } from '../../functions/domain/export-params';
+import { rejection } from '../support/domain-error';
 
 const us = (iso: string) => Date.parse(iso) * 1000;
-
-function rejection(fn: () => unknown): DomainError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof DomainError) return err;
-    throw err;
-  }
-  throw new Error('expected a DomainError');
-}
 
 describe('parseLimit', () => {
   it('defaults to 50 with a maximum of 100', () => {

@@ -1,18 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { DomainError } from '../../functions/domain/errors';
 import { checkUnknownQueryParams, UNKNOWN_QUERY_REJECTED_FROM_US } from '../../functions/domain/query-policy';
+import { rejection } from '../support/domain-error';
 
 const at = (iso: string) => Date.parse(iso) * 1000;
-
-function rejection(fn: () => unknown): DomainError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof DomainError) return err;
-    throw err;
-  }
-  throw new Error('expected a DomainError');
-}
 
 describe('checkUnknownQueryParams', () => {
   const allowed = ['limit', 'cursor', 'since'];
