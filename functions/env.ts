@@ -27,7 +27,7 @@ export const ENV = {
   gatewayAuthorizerStages: 'GATEWAY_AUTHORIZER_STAGES',
   /**
    * `true` only on functions behind the CloudFront front door, whose origin only accepts requests that came
-   * through it: the client address is then CloudFront's `CloudFront-Viewer-Address`, not the socket peer.
+   * through it: the client address is then the front door's `X-Viewer-Ip`, not the socket peer.
    */
   trustViewerAddress: 'TRUST_VIEWER_ADDRESS',
   serviceName: 'POWERTOOLS_SERVICE_NAME',
@@ -92,10 +92,13 @@ export function parseEnvVars(source: Readonly<Record<string, string | undefined>
     const v = text(name, (x) => x === 'true' || x === 'false');
     return v === 'true' ? 'true' : 'false';
   };
-  const plansRaw = text(ENV.gatewayUsagePlans, (v) => {
+  let plans: Partial<Record<KeyClass, string>> | undefined;
+  text(ENV.gatewayUsagePlans, (v) => {
     try {
       const parsed = JSON.parse(v) as unknown;
-      return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) && Object.entries(parsed).every(([k, id]) => KEY_CLASSES.includes(k) && typeof id === 'string' && id.length > 0);
+      const ok = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) && Object.entries(parsed).every(([k, id]) => KEY_CLASSES.includes(k) && typeof id === 'string' && id.length > 0);
+      if (ok) plans = parsed as Partial<Record<KeyClass, string>>;
+      return ok;
     } catch {
       return false;
     }
@@ -116,7 +119,7 @@ export function parseEnvVars(source: Readonly<Record<string, string | undefined>
     ...optional(ENV.openAiBaseUrl, text(ENV.openAiBaseUrl, isUrl)),
     ...optional(ENV.openAiApiKey, text(ENV.openAiApiKey)),
     [ENV.bedrockEnabled]: flag(ENV.bedrockEnabled),
-    ...optional(ENV.gatewayUsagePlans, plansRaw === undefined || invalid.includes(ENV.gatewayUsagePlans) ? undefined : (JSON.parse(plansRaw) as Partial<Record<KeyClass, string>>)),
+    ...optional(ENV.gatewayUsagePlans, plans),
     ...optional(
       ENV.gatewayAuthorizerStages,
       stagesRaw === undefined || invalid.includes(ENV.gatewayAuthorizerStages)

@@ -10,6 +10,7 @@ import { resolveApiKey } from '../app/resolve-api-key';
 import type { KeyClass } from '../domain/auth-messages';
 import { shownCode, type ErrorArea } from '../domain/error-bodies';
 import { DomainError } from '../domain/errors';
+import { headerOf } from '../domain/http-headers';
 import { grantToContext } from '../domain/key-grant';
 import { DENY_CONTEXT } from '../gateway';
 import type { CoreDeps } from '../wiring/core-wiring';
@@ -33,15 +34,10 @@ function policy(effect: 'Allow' | 'Deny', methodArn: string): APIGatewayAuthoriz
   return { Version: '2012-10-17', Statement: [{ Action: 'execute-api:Invoke', Effect: effect, Resource: wholeApi(methodArn) }] };
 }
 
-function authorizationOf(event: APIGatewayRequestAuthorizerEvent): string | undefined {
-  for (const [k, v] of Object.entries(event.headers ?? {})) if (k.toLowerCase() === 'authorization' && v) return v;
-  return undefined;
-}
-
 export function createKeyAuthorizer(deps: AuthorizerDeps, keyClass: KeyClass, area: ErrorArea): KeyAuthorizer {
   return async (event) => {
     try {
-      const grant = await resolveApiKey(deps, { keyClass, authorization: authorizationOf(event) });
+      const grant = await resolveApiKey(deps, { keyClass, authorization: headerOf(event.headers, 'authorization') });
       return { principalId: grant.keyId, policyDocument: policy('Allow', event.methodArn), context: grantToContext(grant), usageIdentifierKey: grant.keyId };
     } catch (err) {
       // Anything but a verdict on the key (the table is unreachable, say) must not be cached as a Deny:

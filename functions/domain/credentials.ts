@@ -40,9 +40,14 @@ export interface StoredCredential {
 
 export type CredentialState = 'active' | 'revoked' | 'expired';
 
+/** A key expires at its `expiresAt` instant: from then on it is refused. */
+export function expiredAt(expiresAtUs: Micros | undefined, nowUs: Micros): boolean {
+  return expiresAtUs !== undefined && expiresAtUs <= nowUs;
+}
+
 export function credentialState(cred: StoredCredential, nowUs: Micros): CredentialState {
   if (cred.revokedAtUs !== undefined) return 'revoked';
-  if (cred.expiresAtUs !== undefined && cred.expiresAtUs <= nowUs) return 'expired';
+  if (expiredAt(cred.expiresAtUs, nowUs)) return 'expired';
   return 'active';
 }
 

@@ -4,7 +4,7 @@
  * it because only the gateway can set it, and re-checks the one thing a cached grant can outlive: expiry.
  */
 import type { KeyClass } from './auth-messages';
-import { credentialState, type CredentialKind, type StoredCredential } from './credentials';
+import { expiredAt, type CredentialKind, type StoredCredential } from './credentials';
 import { isOrgScope, type OrgScope } from './scopes';
 import type { Micros } from './time';
 
@@ -65,5 +65,5 @@ export function grantFromContext(context: unknown): KeyGrant | undefined {
 
 /** A grant is as good as its key at `nowUs`, except for revocation (which flushes the gateway's cache). */
 export function grantExpired(grant: KeyGrant, nowUs: Micros): boolean {
-  return credentialState({ expiresAtUs: grant.expiresAtUs } as StoredCredential, nowUs) === 'expired';
+  return expiredAt(grant.expiresAtUs, nowUs);
 }

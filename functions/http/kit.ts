@@ -15,6 +15,7 @@ import { enforceRateLimit } from '../app/enforce-rate-limit';
 import { requireUnexpired, resolveApiKey } from '../app/resolve-api-key';
 import type { KeyClass } from '../domain/auth-messages';
 import { bearerToken } from '../domain/credentials';
+import { CORRELATION_HEADER, correlationIdOf, headerOf } from '../domain/http-headers';
 import { errorBody, GENERIC_500_MESSAGE, STATUS_OF } from '../domain/error-bodies';
 import { DomainError, RateLimitedError, badRequest } from '../domain/errors';
 import { grantFromContext, type KeyGrant } from '../domain/key-grant';
@@ -73,19 +74,6 @@ export function routeById(id: string): RouteDef {
   return route;
 }
 
-export function headerOf(event: Pick<APIGatewayProxyEvent, 'headers'>, name: string): string | undefined {
-  const wanted = name.toLowerCase();
-  for (const [k, v] of Object.entries(event.headers ?? {})) if (k.toLowerCase() === wanted && v !== undefined) return v;
-  return undefined;
-}
-
-const CORRELATION_HEADER = 'X-Correlation-ID';
-const CORRELATION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-
-function correlationIdOf(event: APIGatewayProxyEvent): string {
-  const given = headerOf(event, CORRELATION_HEADER);
-  return given && CORRELATION_ID.test(given) ? given : randomUUID();
-}
 
 function sameSecret(a: string, b: string): boolean {
   const ha = createHash('sha256').update(a).digest();
@@ -99,7 +87,7 @@ function sameSecret(a: string, b: string): boolean {
  * viewer; anywhere else that header is the client's own word and is ignored.
  */
 function clientIpOf(deps: KitDeps, event: APIGatewayProxyEvent): string {
-  const viewer = deps.settings.trustViewerAddress ? headerOf(event, 'cloudfront-viewer-address') : undefined;
+  const viewer = deps.settings.trustViewerAddress ? headerOf(event.headers, 'cloudfront-viewer-address') : undefined;
   if (viewer && viewer.lastIndexOf(':') > 0) return viewer.slice(0, viewer.lastIndexOf(':'));
   return event.requestContext?.identity?.sourceIp || 'unknown';
 }
@@ -140,7 +128,7 @@ function buildRequest(deps: KitDeps, event: APIGatewayProxyEvent, correlationId:
     path: Object.fromEntries(Object.entries(event.pathParameters ?? {}).map(([k, v]) => [k, v ?? ''])),
     query,
     clientIp: clientIpOf(deps, event),
-    header: (name) => headerOf(event, name),
+    header: (name) => headerOf(event.headers, name),
     ...BODY_READERS[route.body](route, bytes),
   };
 }
@@ -283,7 +271,7 @@ export function httpRoute(routeId: string, deps: KitDeps, fn: (req: HttpRequest)
   const route = routeById(routeId);
   checkRouteShape(route);
   const core = async (event: APIGatewayProxyEvent): Promise<HttpResponse> => {
-    const correlationId = correlationIdOf(event);
+    const correlationId = correlationIdOf(event.headers, randomUUID);
     deps.logger.appendKeys({ correlationId, route: route.id });
     const base = { [CORRELATION_HEADER]: correlationId };
     const started = Date.now();

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import type { ErrorArea } from '../domain/error-bodies';
+import { CORRELATION_HEADER, correlationIdOf, headerOf } from '../domain/http-headers';
 import { gatewayAnswers, KEY_CLASS_OF_AUTH, renderGatewayAnswer, staticPrefixOf, type GatewayResponseType } from '../gateway';
 import type { HttpHandler, HttpResponse } from '../http/kit';
 import { ROUTES as ALL_ROUTES } from '../routes';
@@ -149,25 +150,18 @@ async function send(res: ServerResponse, result: HttpResponse): Promise<void> {
   res.end(result.body ? Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8') : undefined);
 }
 
-const KEY_CLASS_OF = KEY_CLASS_OF_AUTH;
-
-/** A route of the area whose path prefix holds `pathname`, to answer an unknown path in that area's shape. */
-function areaOfPath(routes: readonly CompiledRoute[], pathname: string): CompiledRoute | undefined {
+/** Each area's path prefix with one of its routes, to answer an unknown path under it in that area's shape. */
+function areaPrefixes(routes: readonly CompiledRoute[]): { readonly prefix: string; readonly route: CompiledRoute }[] {
   const byArea = new Map<string, CompiledRoute[]>();
   for (const r of routes) byArea.set(r.route.area, [...(byArea.get(r.route.area) ?? []), r]);
-  for (const members of byArea.values()) {
-    if (pathname.startsWith(`${staticPrefixOf(members.map((m) => m.route.path))}/`)) return members[0];
-  }
-  return undefined;
+  return [...byArea.values()].map((members) => ({ prefix: `${staticPrefixOf(members.map((m) => m.route.path))}/`, route: members[0]! }));
 }
-const CORRELATION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 function sendGatewayAnswer(res: ServerResponse, route: RouteDef, event: APIGatewayProxyEvent, type: GatewayResponseType, authorizer?: Readonly<Record<string, unknown>>): void {
-  const answer = renderGatewayAnswer(route.area satisfies ErrorArea, gatewayAnswers(KEY_CLASS_OF[route.auth])[type], authorizer ? { authorizer } : {});
+  const answer = renderGatewayAnswer(route.area satisfies ErrorArea, gatewayAnswers(KEY_CLASS_OF_AUTH[route.auth])[type], authorizer ? { authorizer } : {});
   // Like the functions (API Gateway echoes a sent one; the local server also makes one up, as the kit does).
-  const given = Object.entries(event.headers).find(([k]) => k.toLowerCase() === 'x-correlation-id')?.[1];
-  const correlationId = given && CORRELATION_ID.test(given) ? given : randomUUID();
-  res.writeHead(answer.status, { 'Content-Type': 'application/json; charset=utf-8', 'X-Correlation-ID': correlationId, ...answer.headers });
+  const correlationId = correlationIdOf(event.headers, randomUUID);
+  res.writeHead(answer.status, { 'Content-Type': 'application/json; charset=utf-8', [CORRELATION_HEADER]: correlationId, ...answer.headers });
   res.end(JSON.stringify(answer.body));
 }
 
@@ -177,9 +171,9 @@ function sendGatewayAnswer(res: ServerResponse, route: RouteDef, event: APIGatew
  * in the area's error shape. Returns false when it answered the request itself.
  */
 async function passGateway(gateway: LocalGateway, route: RouteDef, event: APIGatewayProxyEvent, res: ServerResponse, log: (line: object) => void): Promise<boolean> {
-  const keyClass = KEY_CLASS_OF[route.auth];
+  const keyClass = KEY_CLASS_OF_AUTH[route.auth];
   if (!keyClass) return true;
-  const authorization = Object.entries(event.headers).find(([k]) => k.toLowerCase() === 'authorization')?.[1];
+  const authorization = headerOf(event.headers, 'authorization');
   if (!authorization) {
     sendGatewayAnswer(res, route, event, 'UNAUTHORIZED');
     return false;
@@ -207,6 +201,7 @@ function sendError(res: ServerResponse, status: number, code: string, message: s
 }
 
 export function createLocalServer(routes: CompiledRoute[], gateway: LocalGateway, log: (line: object) => void): Server {
+  const prefixes = areaPrefixes(routes);
   return createServer(async (req, res) => {
     try {
       const url = new URL(req.url ?? '/', 'http://local');
@@ -218,7 +213,7 @@ export function createLocalServer(routes: CompiledRoute[], gateway: LocalGateway
           return sendError(res, 405, 'method_not_allowed', `Method ${req.method} is not allowed on ${url.pathname}`);
         }
         // Under an area's prefix, API Gateway answers in that area's shape (MISSING_AUTHENTICATION_TOKEN).
-        const area = areaOfPath(routes, url.pathname);
+        const area = prefixes.find((p) => url.pathname.startsWith(p.prefix))?.route;
         if (area) return sendGatewayAnswer(res, area.route, toEvent(req, url, area, [], Buffer.alloc(0)), 'MISSING_AUTHENTICATION_TOKEN');
         return sendError(res, 404, 'not_found', `No route for ${req.method} ${url.pathname}`);
       }

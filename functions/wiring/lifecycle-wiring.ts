@@ -4,14 +4,13 @@
  * no MCP client, no webhook delivery.
  */
 import { createDocumentClient } from '../adapters/aws-clients';
-import { createSqsClient } from '../adapters/aws-queue-clients';
 import { DynamoSessionVariableStore } from '../adapters/dynamo-session-variable-store';
-import { SqsJobQueue } from '../adapters/sqs-job-queue';
 import { ENV } from '../env';
 import type { ChatPorts } from '../ports/chat';
 import type { ConversationPorts } from '../ports/conversations';
 import type { JobQueue } from '../ports/platform';
 import { buildConversationPorts } from './conversation-wiring';
+import { buildJobQueue } from './job-queue-wiring';
 import { buildCoreDeps, onFirstUse, type CoreDeps, type WiringOptions } from './core-wiring';
 
 export type LifecycleDeps = CoreDeps & ConversationPorts & Pick<ChatPorts, 'variables'> & { readonly jobs: JobQueue };
@@ -23,7 +22,7 @@ export function buildLifecycleDeps(opts: WiringOptions): LifecycleDeps {
     ...buildCoreDeps(opts, db),
     ...buildConversationPorts(db, table),
     variables: new DynamoSessionVariableStore(db, table),
-    jobs: new SqsJobQueue(createSqsClient(opts.aws ?? {}), opts.env[ENV.jobsQueueUrl]),
+    jobs: buildJobQueue(opts),
   };
 }
 

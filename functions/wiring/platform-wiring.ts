@@ -3,13 +3,12 @@
  * and the tests. Area functions use their own, smaller wiring (export-, chat-, release-notes-wiring).
  */
 import { createDocumentClient } from '../adapters/aws-clients';
-import { createSqsClient } from '../adapters/aws-queue-clients';
-import { SqsJobQueue } from '../adapters/sqs-job-queue';
 import { ENV } from '../env';
 import type { Deps } from '../ports/deps';
 import { gatewayKeysFrom } from './admin-keys-wiring';
 import { buildChatPorts } from './chat-wiring';
 import { buildConversationPorts } from './conversation-wiring';
+import { buildJobQueue } from './job-queue-wiring';
 import { buildCoreDeps, onFirstUse, parseEnv, type CoreDeps, type WiringOptions } from './core-wiring';
 import { buildExportPorts } from './export-wiring';
 import { buildReleaseNotesPorts } from './release-notes-wiring';
@@ -29,7 +28,7 @@ export function buildDeps(opts: WiringOptions): PlatformDeps {
     ...buildReleaseNotesPorts(opts, db),
     ...buildWebhookDeliveryPorts(opts),
     ...buildExportPorts(db, table),
-    jobs: new SqsJobQueue(createSqsClient(opts.aws ?? {}), opts.env[ENV.jobsQueueUrl]),
+    jobs: buildJobQueue(opts),
     gatewayKeys: gatewayKeysFrom(opts.env, opts),
   };
 }

@@ -3,6 +3,7 @@
  * so their bundles hold no KMS, SQS or DNS client (the SDK packages are not side-effect free, so an
  * unused import of them would stay in the bundle).
  */
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient } from '../adapters/aws-clients';
 import { DynamoDeliveryLog } from '../adapters/dynamo-delivery-log';
 import { DynamoReleaseNoteStore } from '../adapters/dynamo-release-note-store';
@@ -11,17 +12,21 @@ import { ENV } from '../env';
 import type { ReleaseNotesPorts } from '../ports/release-notes';
 import { buildCoreDeps, onFirstUse, type CoreDeps, type WiringOptions } from './core-wiring';
 
-export type ReleaseNotesReadDeps = CoreDeps & Pick<ReleaseNotesPorts, 'releaseNotes' | 'subscriptions' | 'deliveryLog'>;
+export type ReleaseNotesStorePorts = Pick<ReleaseNotesPorts, 'releaseNotes' | 'subscriptions' | 'deliveryLog'>;
+export type ReleaseNotesReadDeps = CoreDeps & ReleaseNotesStorePorts;
 
-export function buildReleaseNotesReadDeps(opts: WiringOptions): ReleaseNotesReadDeps {
-  const db = createDocumentClient(opts.aws ?? {});
-  const table = opts.env[ENV.tableName];
+/** The release-notes stores: periods, subscriptions and the delivery log. */
+export function buildReleaseNotesStores(db: DynamoDBDocumentClient, table: string): ReleaseNotesStorePorts {
   return {
-    ...buildCoreDeps(opts, db),
     releaseNotes: new DynamoReleaseNoteStore(db, table),
     subscriptions: new DynamoSubscriptionStore(db, table),
     deliveryLog: new DynamoDeliveryLog(db, table),
   };
+}
+
+export function buildReleaseNotesReadDeps(opts: WiringOptions): ReleaseNotesReadDeps {
+  const db = createDocumentClient(opts.aws ?? {});
+  return { ...buildCoreDeps(opts, db), ...buildReleaseNotesStores(db, opts.env[ENV.tableName]) };
 }
 
 export const releaseNotesReadProductionDeps = onFirstUse(buildReleaseNotesReadDeps);

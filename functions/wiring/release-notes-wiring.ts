@@ -3,15 +3,13 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient } from '../adapters/aws-clients';
 import { createKmsClient, createSqsClient } from '../adapters/aws-queue-clients';
 import { DnsHostResolver } from '../adapters/dns-host-resolver';
-import { DynamoDeliveryLog } from '../adapters/dynamo-delivery-log';
-import { DynamoReleaseNoteStore } from '../adapters/dynamo-release-note-store';
-import { DynamoSubscriptionStore } from '../adapters/dynamo-subscription-store';
 import { FileSecretSealer } from '../adapters/file-secret-sealer';
 import { KmsSecretSealer } from '../adapters/kms-secret-sealer';
 import { SqsWebhookQueue } from '../adapters/sqs-webhook-queue';
 import { ENV } from '../env';
 import type { ReleaseNotesPorts } from '../ports/release-notes';
 import { buildCoreDeps, onFirstUse, type CoreDeps, type WiringOptions } from './core-wiring';
+import { buildReleaseNotesStores } from './release-notes-read-wiring';
 
 export type ReleaseNotesFunctionDeps = CoreDeps & ReleaseNotesPorts;
 
@@ -20,9 +18,7 @@ export function buildReleaseNotesPorts(opts: WiringOptions, db: DynamoDBDocument
   const table = env[ENV.tableName];
   const sqs = createSqsClient(opts.aws ?? {});
   return {
-    releaseNotes: new DynamoReleaseNoteStore(db, table),
-    subscriptions: new DynamoSubscriptionStore(db, table),
-    deliveryLog: new DynamoDeliveryLog(db, table),
+    ...buildReleaseNotesStores(db, table),
     secrets: opts.secretsKeyFile
       ? new FileSecretSealer(opts.secretsKeyFile)
       : new KmsSecretSealer(createKmsClient(opts.aws ?? {}), env[ENV.webhookSecretsKeyArn]),
