@@ -48,6 +48,14 @@ export function staticPrefixOf(paths: readonly string[]): string {
   return `/${prefix.join('/')}`;
 }
 
+/**
+ * The viewer's IP address alone, set by the front door's viewer-request function over any value the
+ * client sent. The area WAFs count requests per client by it, and the functions behind the front door
+ * (`TRUST_VIEWER_ADDRESS`) take the client address from it: behind CloudFront the peer is an edge
+ * server, and the first address of `X-Forwarded-For` is whatever the client wrote.
+ */
+export const VIEWER_IP_HEADER = 'X-Viewer-Ip';
+
 /** The request header the authorizers read and their cache is keyed by. */
 export const AUTHORIZER_IDENTITY_HEADER = 'Authorization';
 

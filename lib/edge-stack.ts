@@ -45,7 +45,7 @@ export class EdgeStack extends Stack {
       allowedMethods: cloudfront.AllowedMethods.ALLOW_ALL,
       cachePolicy: cloudfront.CachePolicy.CACHING_DISABLED,
       // Every viewer header (Authorization, X-Correlation-ID, X-Chat-Session-ID…) but Host, which must
-      // name the execute-api domain, plus CloudFront's own headers such as CloudFront-Viewer-Address.
+      // name the execute-api domain; the viewer-request function adds X-Viewer-Ip.
       originRequestPolicy: cloudfront.OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
       compress: false,
       functionAssociations: [{ function: this.viewerIp, eventType: cloudfront.FunctionEventType.VIEWER_REQUEST }],

@@ -20,6 +20,7 @@ import { errorBody, GENERIC_500_MESSAGE, STATUS_OF } from '../domain/error-bodie
 import { DomainError, RateLimitedError, badRequest } from '../domain/errors';
 import { grantFromContext, type KeyGrant } from '../domain/key-grant';
 import { RATE_LIMITS, type RateLimitClass } from '../domain/rate-limits';
+import { VIEWER_IP_HEADER } from '../gateway';
 import { ROUTES, type AuthKind, type BodyMode, type RouteDef } from '../routes';
 import type { CoreDeps } from '../wiring/core-wiring';
 
@@ -83,13 +84,12 @@ function sameSecret(a: string, b: string): boolean {
 
 /**
  * The client address. Behind the CloudFront front door (and only there: its origins refuse requests
- * that did not come through it) CloudFront's `CloudFront-Viewer-Address` (`<ip>:<port>`) names the
- * viewer; anywhere else that header is the client's own word and is ignored.
+ * that did not come through it) the front door's `X-Viewer-Ip` names the viewer, the same header the
+ * area WAFs count by; anywhere else that header is the client's own word and is ignored.
  */
 function clientIpOf(deps: KitDeps, event: APIGatewayProxyEvent): string {
-  const viewer = deps.settings.trustViewerAddress ? headerOf(event.headers, 'cloudfront-viewer-address') : undefined;
-  if (viewer && viewer.lastIndexOf(':') > 0) return viewer.slice(0, viewer.lastIndexOf(':'));
-  return event.requestContext?.identity?.sourceIp || 'unknown';
+  const viewer = deps.settings.trustViewerAddress ? headerOf(event.headers, VIEWER_IP_HEADER) : undefined;
+  return viewer || event.requestContext?.identity?.sourceIp || 'unknown';
 }
 
 const wrongMode = (route: RouteDef, reader: string) => () => {

@@ -73,7 +73,7 @@ export interface PlatformSettings {
   readonly appDeletionBatchSize: number;
   /**
    * The function sits behind the CloudFront front door, whose origins accept only its requests: the
-   * client address is CloudFront's `CloudFront-Viewer-Address` instead of the connection's peer.
+   * client address is the front door's `X-Viewer-Ip` (functions/gateway.ts) instead of the connection's peer.
    */
   readonly trustViewerAddress: boolean;
 }
