@@ -30,6 +30,10 @@ export const ENV = {
    * through it: the client address is then the front door's `X-Viewer-Ip`, not the socket peer.
    */
   trustViewerAddress: 'TRUST_VIEWER_ADDRESS',
+  /** Set only with `ocr:start`: the SNS topic Textract announces completions on (raw delivery to the OCR queue). */
+  ocrTopicArn: 'OCR_TOPIC_ARN',
+  /** Set only with `ocr:start`: the role Textract assumes to publish to that topic. */
+  ocrRoleArn: 'OCR_ROLE_ARN',
   serviceName: 'POWERTOOLS_SERVICE_NAME',
   metricsNamespace: 'POWERTOOLS_METRICS_NAMESPACE',
 } as const;
@@ -53,6 +57,8 @@ export interface EnvVars {
   readonly GATEWAY_USAGE_PLANS?: Partial<Record<KeyClass, string>>;
   readonly GATEWAY_AUTHORIZER_STAGES?: readonly { readonly restApiId: string; readonly stageName: string }[];
   readonly TRUST_VIEWER_ADDRESS: 'true' | 'false';
+  readonly OCR_TOPIC_ARN?: string;
+  readonly OCR_ROLE_ARN?: string;
 }
 
 /** Every variable the schema knows, by its name in the environment. */
@@ -127,12 +133,14 @@ export function parseEnvVars(source: Readonly<Record<string, string | undefined>
         : stagesRaw.split(',').map((pair) => ({ restApiId: pair.split('/')[0]!, stageName: pair.split('/')[1]! })),
     ),
     [ENV.trustViewerAddress]: flag(ENV.trustViewerAddress),
+    ...optional(ENV.ocrTopicArn, text(ENV.ocrTopicArn, (v) => v.startsWith('arn:'))),
+    ...optional(ENV.ocrRoleArn, text(ENV.ocrRoleArn, (v) => v.startsWith('arn:'))),
   } as unknown as EnvVars;
   return invalid.length ? { success: false, invalid } : { success: true, data };
 }
 
 /** Variables a grant sets (lib/constructs/app-function.ts), present only on the functions that hold it. */
-export const GRANT_SCOPED_ENV: readonly string[] = [ENV.webhooksQueueUrl, ENV.webhookSecretsKeyArn, ENV.gatewayUsagePlans, ENV.gatewayAuthorizerStages];
+export const GRANT_SCOPED_ENV: readonly string[] = [ENV.webhooksQueueUrl, ENV.webhookSecretsKeyArn, ENV.gatewayUsagePlans, ENV.gatewayAuthorizerStages, ENV.ocrTopicArn, ENV.ocrRoleArn];
 
 /** Defaults an operator may override; the CDK stage and the local process start from these. */
 export const ENV_DEFAULTS = {

@@ -33,7 +33,11 @@ export type Grant =
    * Create and delete the API Gateway API key (usage-plan key) of a platform key, and flush the key
    * authorizers' caches when a key is revoked (functions/gateway.ts).
    */
-  | 'gatewayKeys:manage';
+  | 'gatewayKeys:manage'
+  /** Start Textract text detection of an uploaded PDF, with its SNS completion channel (ocr pipeline). */
+  | 'ocr:start'
+  /** Read Textract text detection results. */
+  | 'ocr:read';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
@@ -70,6 +74,12 @@ export interface RouteDef {
    * streaming): its Lambda entry is streamified and the integration uses STREAM transfer mode.
    */
   readonly stream?: boolean;
+  /**
+   * Where the front door sends the route. `api` (default): the area's REST API (API Gateway + Lambda).
+   * `uploadService`: the upload service (ALB + Fargate running the same handler), because the route's
+   * body (20 MB) is beyond API Gateway's 10 MB and Lambda's 6 MB (docs/adr/0015-chat-file-uploads.md).
+   */
+  readonly origin?: 'api' | 'uploadService';
 }
 
 const ADMIN = '/admin/v1';
@@ -86,7 +96,8 @@ export const ROUTES: readonly RouteDef[] = [
   { id: 'orgTombstonesList', method: 'GET', path: `${ORG}/tombstones`, handler: 'org-tombstones-list', area: 'export', auth: 'orgKey', scope: 'tombstones:read', rateLimit: 'orgKey', body: 'none', grants: ['table:read', 'table:write'] },
 
   // Area B: Chat Completions API
-  { id: 'chatCompletionsCreate', method: 'POST', path: `${CHAT}/completions`, handler: 'chat-completions-create', area: 'chat', auth: 'chatKey', rateLimit: 'chatKey', body: 'json', grants: ['table:read', 'table:write', 'model:invoke'], timeoutSeconds: 300, memoryMb: 1024, stream: true },
+  { id: 'chatCompletionsCreate', method: 'POST', path: `${CHAT}/completions`, handler: 'chat-completions-create', area: 'chat', auth: 'chatKey', rateLimit: 'chatKey', body: 'json', grants: ['table:read', 'table:write', 'model:invoke', 'bucket:read'], timeoutSeconds: 300, memoryMb: 1024, stream: true },
+  { id: 'chatFilesCreate', method: 'POST', path: `${CHAT}/files`, handler: 'chat-files-create', area: 'chat', auth: 'chatKey', rateLimit: 'chatKey', body: 'multipart', grants: ['table:read', 'table:write', 'bucket:read', 'bucket:write', 'ocr:start'], timeoutSeconds: 120, memoryMb: 1024, origin: 'uploadService' },
 
   // Area D: release-notes feed and webhook subscriptions (public; list, delete and the delivery log take the subscription's secret)
   { id: 'releaseNotesFeed', method: 'GET', path: `${RELEASE_NOTES}/feed`, handler: 'release-notes-feed', area: 'releaseNotes', auth: 'public', rateLimit: 'releaseNotesIp', body: 'none', grants: ['table:read', 'table:write'] },
@@ -110,5 +121,5 @@ export const ROUTES: readonly RouteDef[] = [
   { id: 'adminSessionDelete', method: 'DELETE', path: `${ADMIN}/sessions/{sessionId}`, handler: 'admin-session-delete', area: 'admin', auth: 'iam', rateLimit: 'none', body: 'none', grants: ['table:read', 'table:write'] },
   { id: 'adminConsumerDelete', method: 'DELETE', path: `${ADMIN}/consumers/{consumerId}`, handler: 'admin-consumer-delete', area: 'admin', auth: 'iam', rateLimit: 'none', body: 'none', grants: ['table:read', 'table:write'], timeoutSeconds: 29 },
   { id: 'adminReleasePeriodPublish', method: 'POST', path: `${ADMIN}/release-notes/periods`, handler: 'admin-release-period-publish', area: 'admin', auth: 'iam', rateLimit: 'none', body: 'text', grants: ['table:read', 'table:write', 'webhooks:send'] },
-  { id: 'adminJobRun', method: 'POST', path: `${ADMIN}/jobs/{jobName}/runs`, handler: 'admin-job-run', area: 'admin', auth: 'iam', rateLimit: 'none', body: 'json', grants: ['table:read', 'table:write', 'jobs:send'], timeoutSeconds: 29 },
+  { id: 'adminJobRun', method: 'POST', path: `${ADMIN}/jobs/{jobName}/runs`, handler: 'admin-job-run', area: 'admin', auth: 'iam', rateLimit: 'none', body: 'json', grants: ['table:read', 'table:write', 'jobs:send', 'bucket:read', 'bucket:write'], timeoutSeconds: 29 },
 ];

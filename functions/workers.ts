@@ -5,7 +5,13 @@
 import type { Grant } from './routes';
 
 export interface QueueDef {
-  readonly id: 'jobs' | 'webhooks';
+  readonly id: 'jobs' | 'webhooks' | 'ocr';
+  /**
+   * Who sends to the queue: `functions` (a function with the matching grant) or `textract` (Textract's
+   * completion notices through the OCR SNS topic, raw delivery; locally the tesseract engine).
+   * @default 'functions'
+   */
+  readonly source?: 'functions' | 'textract';
   /** Module under functions/queue, without `.handler.ts`. */
   readonly handler: string;
   readonly batchSize: number;
@@ -16,7 +22,7 @@ export interface QueueDef {
   readonly grants: readonly Grant[];
 }
 
-export type JobName = 'retention-expiry' | 'empty-session-cleanup' | 'deletion-sweep';
+export type JobName = 'retention-expiry' | 'empty-session-cleanup' | 'deletion-sweep' | 'file-cleanup';
 
 export interface ScheduleDef {
   readonly id: JobName;
@@ -34,11 +40,15 @@ export const QUEUES: readonly QueueDef[] = [
   // with 15 s to spare. The retries of area D go through per-message delays, not through redrive.
   // At most 50 batches at once (500 deliveries in flight) bounds the load on the table and KMS.
   { id: 'webhooks', handler: 'webhooks-worker', batchSize: 10, timeoutSeconds: 60, maxReceiveCount: 5, maxConcurrency: 50, grants: ['table:read', 'table:write', 'webhooks:send', 'secrets:open'] },
+  // Textract completions (SNS -> SQS): fetch the text and store it. Locally the tesseract engine posts the same notice.
+  { id: 'ocr', handler: 'ocr-worker', batchSize: 5, timeoutSeconds: 120, maxReceiveCount: 5, source: 'textract', grants: ['table:read', 'table:write', 'bucket:write', 'ocr:read'] },
 ];
 
 export const SCHEDULES: readonly ScheduleDef[] = [
   { id: 'retention-expiry', handler: 'retention-expiry', expression: 'rate(1 hour)', timeoutSeconds: 300, grants: ['table:read', 'table:write'] },
   { id: 'empty-session-cleanup', handler: 'empty-session-cleanup', expression: 'rate(1 hour)', timeoutSeconds: 300, grants: ['table:read', 'table:write'] },
+  // Files uploaded and never referenced, and uploads a crash left pending (domain/file.ts).
+  { id: 'file-cleanup', handler: 'file-cleanup', expression: 'rate(1 hour)', timeoutSeconds: 300, grants: ['table:read', 'table:write', 'bucket:read', 'bucket:write'] },
   { id: 'deletion-sweep', handler: 'deletion-sweep', expression: 'rate(10 minutes)', timeoutSeconds: 300, grants: ['table:read', 'table:write', 'jobs:send'] },
 ];
 
