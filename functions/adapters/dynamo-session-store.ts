@@ -48,8 +48,8 @@ export function sessionItem(s: Session): Record<string, unknown> {
 }
 
 function messageFromItem(item: Record<string, unknown>): Message {
-  const { id, sessionId, role, content, createdAtUs, tools } = item as unknown as Message;
-  return { id, sessionId, role, content, createdAtUs, ...(tools ? { tools } : {}) };
+  const { id, sessionId, role, content, createdAtUs, tools, files } = item as unknown as Message;
+  return { id, sessionId, role, content, createdAtUs, ...(tools ? { tools } : {}), ...(files ? { files } : {}) };
 }
 
 export class DynamoSessionStore implements SessionStore {
@@ -117,7 +117,7 @@ export class DynamoSessionStore implements SessionStore {
     await this.db.send(
       new PutCommand({
         TableName: this.table,
-        Item: { pk: pk(m.sessionId), sk: `MSG#${timeIdKey(m.createdAtUs, m.id)}`, type: 'message', ...m, ...(m.tools ? { tools: [...m.tools] } : {}) },
+        Item: { pk: pk(m.sessionId), sk: `MSG#${timeIdKey(m.createdAtUs, m.id)}`, type: 'message', ...m, ...(m.tools ? { tools: [...m.tools] } : {}), ...(m.files ? { files: [...m.files] } : {}) },
       }),
     );
   }

@@ -5,6 +5,9 @@
  * - It calls a tool when the last user message says `use <tool>` or `call <tool>` for an offered tool,
  *   with the first JSON object of the message as input (or `{}`).
  * - After tool results it answers with what the tools returned.
+ * - Attachments (the `[Attached files]` note of the last user message): it reads every attached
+ *   document with the tool offered for it (readPDF / readDocument), then answers naming each attached
+ *   file by its name, with the first 200 characters each document's tool returned.
  * - Otherwise it answers `Offline reply #<n>: <last user message>`, n being the number of user messages
  *   it was given, so a continued session visibly carries its history.
  * Token counts are ceil(characters / 4), the usual rough rule.
@@ -31,10 +34,38 @@ function contentOf(m: ModelMessage): string {
   return m.content;
 }
 
+/** Characters of a document the offline model quotes. */
+export const OFFLINE_QUOTE_CHARS = 200;
+
+interface NotedFile {
+  readonly name: string;
+  readonly kind: 'image' | 'document';
+  readonly fileId?: string;
+  readonly tool?: string;
+}
+
+/** The files listed in a message's `[Attached files]` note (app/chat-attachments.ts writes it). */
+function notedFiles(text: string): NotedFile[] {
+  const at = text.lastIndexOf('\n[Attached files]\n');
+  if (at < 0) return [];
+  return text
+    .slice(at + '\n[Attached files]\n'.length)
+    .split('\n')
+    .flatMap((line): NotedFile[] => {
+      const doc = /^- (.+): (?:PDF|Word) document, fileId (\S+), read it with the (\w+) tool$/.exec(line);
+      if (doc) return [{ name: doc[1]!, kind: 'document', fileId: doc[2]!, tool: doc[3]! }];
+      const image = /^- (.+): image \(/.exec(line);
+      return image ? [{ name: image[1]!, kind: 'image' }] : [];
+    });
+}
+
 export class OfflineChatModel implements ChatModel {
   async converse(request: ModelRequest): Promise<ModelResponse> {
     const input = tokens(request.system.join('\n') + request.messages.map(contentOf).join('\n') + JSON.stringify(request.tools));
     const last = request.messages[request.messages.length - 1];
+    const lastUserIndex = request.messages.map((m) => m.role).lastIndexOf('user');
+    const attached = lastUserIndex >= 0 ? notedFiles(contentOf(request.messages[lastUserIndex]!)) : [];
+    if (attached.length) return this.readAttachments(request, lastUserIndex, attached, input);
     if (last?.role === 'tool') {
       const results: string[] = [];
       for (let i = request.messages.length - 1; i >= 0 && request.messages[i]!.role === 'tool'; i--) results.unshift(contentOf(request.messages[i]!));
@@ -52,6 +83,31 @@ export class OfflineChatModel implements ChatModel {
     }
     const userTurns = request.messages.filter((m) => m.role === 'user').length;
     return this.finish(request, `Offline reply #${userTurns}: ${said}`, [], input);
+  }
+
+  /** Reads each attached document through its tool (one round), then names every file and quotes the documents. */
+  private readAttachments(request: ModelRequest, lastUserIndex: number, attached: NotedFile[], input: number): ModelResponse {
+    const after = request.messages.slice(lastUserIndex + 1);
+    const calls = after.flatMap((m) => (m.role === 'assistant' ? (m.toolCalls ?? []) : []));
+    const userTurns = request.messages.filter((m) => m.role === 'user').length;
+    const unread = attached.filter((f) => f.kind === 'document' && request.tools.some((t) => t.name === f.tool) && !calls.some((c) => c.input.fileId === f.fileId));
+    if (unread.length && calls.length === 0) {
+      const toolCalls: ModelToolCall[] = unread.map((f, i) => ({ id: `call_offline_${userTurns}_${i}_${f.tool}`, name: f.tool!, input: { fileId: f.fileId! } }));
+      return { text: '', toolCalls, stopReason: 'tool_use', usage: { inputTokens: input, outputTokens: tokens(JSON.stringify(toolCalls)), cacheReadInputTokens: 0, cacheCreationInputTokens: 0 } };
+    }
+    const results = new Map(after.flatMap((m) => (m.role === 'tool' ? [[m.toolCallId, m] as const] : [])));
+    const parts = attached.map((f) => {
+      if (f.kind === 'image') {
+        const images = request.messages[lastUserIndex]!.role === 'user' ? ((request.messages[lastUserIndex] as { images?: readonly unknown[] }).images?.length ?? 0) : 0;
+        return `${f.name} (image${images ? ', seen' : ''})`;
+      }
+      const call = calls.find((c) => c.input.fileId === f.fileId);
+      const result = call ? results.get(call.id) : undefined;
+      if (!result) return `${f.name} (not read)`;
+      if (result.isError) return `${f.name} (${f.tool} failed: ${result.content.slice(0, OFFLINE_QUOTE_CHARS)})`;
+      return `${f.name}: "${result.content.slice(0, OFFLINE_QUOTE_CHARS)}"`;
+    });
+    return this.finish(request, `Offline reply #${userTurns}: I see ${attached.length} attached file${attached.length > 1 ? 's' : ''}. ${parts.join('; ')}`, [], input);
   }
 
   async *stream(request: ModelRequest): AsyncIterable<ModelStreamEvent> {

@@ -23,6 +23,15 @@ function toWireMessages(request: ModelRequest): unknown[] {
     if (m.role === 'tool') out.push({ role: 'tool', tool_call_id: m.toolCallId, content: m.content });
     else if (m.role === 'assistant' && m.toolCalls?.length) {
       out.push({ role: 'assistant', content: m.content || null, tool_calls: m.toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.input) } })) });
+    } else if (m.role === 'user' && m.images?.length) {
+      // Vision input: the text part, then each image as a data URL (OpenAI's `image_url` content part).
+      out.push({
+        role: 'user',
+        content: [
+          { type: 'text', text: m.content },
+          ...m.images.map((image) => ({ type: 'image_url', image_url: { url: `data:image/${image.format};base64,${Buffer.from(image.bytes).toString('base64')}` } })),
+        ],
+      });
     } else out.push({ role: m.role, content: m.content });
   }
   return out;

@@ -9,7 +9,7 @@ import type { Session } from '../domain/session';
 import { tombstoneIdOf, type Tombstone, type TombstoneCause } from '../domain/tombstone';
 import type { Deps } from '../ports/deps';
 
-type DeletionDeps = Pick<Deps, 'sessions' | 'consumers' | 'tombstones' | 'ids' | 'clock' | 'settings'>;
+type DeletionDeps = Pick<Deps, 'sessions' | 'consumers' | 'tombstones' | 'files' | 'ids' | 'clock' | 'settings'>;
 
 /**
  * Writes the resource's tombstone once. A fresh tombstone whose write took longer than half the
@@ -26,13 +26,18 @@ async function writeTombstone(deps: DeletionDeps, t: Omit<Tombstone, 'id' | 'del
   return stored;
 }
 
-/** Tombstones one session (covering its messages), removes it, and closes the tombstone's pending mark. */
+/**
+ * Tombstones one session (covering its messages), releases its attached files (unreachable at once;
+ * the file cleanup removes their bytes), removes it, and closes the tombstone's pending mark.
+ */
 export async function removeSession(
   deps: DeletionDeps,
   session: Pick<Session, 'id' | 'orgId'>,
   cause: TombstoneCause,
 ): Promise<Tombstone> {
   const tombstone = await writeTombstone(deps, { orgId: session.orgId, resourceType: 'session', resourceId: session.id, cause });
+  // Before the session: its links to the files go with it.
+  await deps.files.releaseSession(session.id, tombstone.deletedAtUs);
   await deps.sessions.remove(session.id, tombstone.deletedAtUs);
   await deps.tombstones.markRemoved(tombstone);
   return tombstone;

@@ -1,11 +1,11 @@
 import type { Deps } from '../ports/deps';
 import { removeConsumer, removeSession } from './delete-resources';
 
-type AppDeletionDeps = Pick<Deps, 'apps' | 'sessions' | 'consumers' | 'tombstones' | 'jobs' | 'ids' | 'clock' | 'settings'>;
+type AppDeletionDeps = Pick<Deps, 'apps' | 'sessions' | 'consumers' | 'tombstones' | 'files' | 'jobs' | 'ids' | 'clock' | 'settings'>;
 
 /**
  * One batch of an app deletion: tombstones (`app_deleted`) and removes up to `appDeletionBatchSize`
- * sessions, then the app's consumers, and marks the deletion complete when nothing is left. Returns
+ * sessions, then the app's consumers, releases the app's remaining files, and marks the deletion complete when nothing is left. Returns
  * whether more work remains; the worker then queues a continuation, so no batch outlives a Lambda
  * timeout. Re-running any batch is harmless: tombstones are written once per resource.
  */
@@ -22,6 +22,8 @@ export async function processAppDeletion(deps: AppDeletionDeps, input: { appId: 
   for (const consumer of consumers) await removeConsumer(deps, consumer, 'app_deleted');
   if (consumers.length > 0) return { done: false, removed: consumers.length };
 
+  // Files no session referenced (or uploaded and never used): the file cleanup removes their bytes.
+  await deps.files.releaseApp(app.id, deps.clock.nowUs());
   await deps.apps.completeDeletion(app.id);
   return { done: true, removed: 0 };
 }

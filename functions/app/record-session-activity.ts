@@ -5,7 +5,7 @@
  * touches again so a late commit re-surfaces above any checkpoint taken meanwhile.
  */
 import { notFound } from '../domain/errors';
-import { exportableQueryParams, type Message, type MessageRole, type QueryParam, type Session, type ToolMarker } from '../domain/session';
+import { exportableQueryParams, type Message, type MessageFile, type MessageRole, type QueryParam, type Session, type ToolMarker } from '../domain/session';
 import type { Micros } from '../domain/time';
 import type { UsageRow } from '../domain/usage';
 import type { Deps } from '../ports/deps';
@@ -57,6 +57,7 @@ export interface TurnMessage {
   readonly role: MessageRole;
   readonly content: string;
   readonly tools?: readonly ToolMarker[];
+  readonly files?: readonly MessageFile[];
 }
 
 export type TurnUsage = Omit<UsageRow, 'id' | 'orgId' | 'appId' | 'sessionId' | 'consumerId' | 'createdAtUs'>;
@@ -76,7 +77,7 @@ export async function appendToSession(
   const keep = !(app?.settings.zeroDataRetention ?? false);
   const messages: Message[] = [];
   for (const m of keep ? input.messages : []) {
-    const message: Message = { id: deps.ids.uuid(), sessionId: session.id, role: m.role, content: m.content, createdAtUs: deps.clock.nowUs(), ...(m.tools ? { tools: m.tools } : {}) };
+    const message: Message = { id: deps.ids.uuid(), sessionId: session.id, role: m.role, content: m.content, createdAtUs: deps.clock.nowUs(), ...(m.tools ? { tools: m.tools } : {}), ...(m.files?.length ? { files: m.files } : {}) };
     await deps.sessions.putMessage(message);
     messages.push(message);
   }

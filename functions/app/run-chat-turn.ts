@@ -6,16 +6,27 @@
 import type { ChatRequest } from '../domain/chat-request';
 import { newTurnMessages } from '../domain/chat-request';
 import { DomainError, notFound } from '../domain/errors';
-import { parseModelSetting, type ModelMessage, type ModelResponse, type StopReason } from '../domain/model';
+import { parseModelSetting, type ModelMessage, type ModelResponse, type ModelToolSpec, type StopReason } from '../domain/model';
 import { costPicoUsd, formatUsd, parseUsd } from '../domain/pricing';
-import type { Session, ToolMarker } from '../domain/session';
+import type { MessageFile, Session, ToolMarker } from '../domain/session';
 import { microsToMs } from '../domain/time';
 import type { ChatModel, ConnectedTool } from '../ports/chat';
 import type { Deps } from '../ports/deps';
 import type { ChatPrincipal } from './authenticate-chat-key';
+import {
+  attachmentNote,
+  checkImageInput,
+  documentToolsFor,
+  isDocumentTool,
+  loadImages,
+  readDocumentTool,
+  requireUserMessageFor,
+  resolveAttachments,
+  type TurnAttachment,
+} from './chat-attachments';
 import { appendToSession, startSession, type TurnMessage, type TurnUsage } from './record-session-activity';
 
-type ChatDeps = Pick<Deps, 'apps' | 'sessions' | 'consumers' | 'usage' | 'ids' | 'clock' | 'settings' | 'models' | 'tools' | 'variables' | 'billing'>;
+type ChatDeps = Pick<Deps, 'apps' | 'sessions' | 'consumers' | 'usage' | 'files' | 'objects' | 'ids' | 'clock' | 'settings' | 'models' | 'tools' | 'variables' | 'billing'>;
 
 /** Model calls one turn may make: tool rounds plus the final answer. */
 export const MAX_MODEL_CALLS = 6;
@@ -34,6 +45,11 @@ export interface PreparedTurn {
   readonly system: string[];
   readonly newMessages: TurnMessage[];
   readonly variables: Record<string, string>;
+  /** The files this turn references (rule 5), attached to the session when the turn is recorded. */
+  readonly attachments: readonly TurnAttachment[];
+  /** Documents of the conversation (this turn's and earlier ones), by fileId: what readPDF/readDocument may read. */
+  readonly documents: ReadonlyMap<string, MessageFile>;
+  readonly documentTools: readonly ModelToolSpec[];
 }
 
 export type TurnEvent = { readonly type: 'text'; readonly delta: string };
@@ -60,8 +76,20 @@ export async function prepareChatTurn(deps: ChatDeps, input: { principal: ChatPr
   if (request.model !== principal.app.appNameId) throw notFound(`Model not found: ${request.model}`);
   const app = principal.app;
   const sessionId = resolveSessionId(request.chatSessionId, input.headerSessionId);
-  // Rule 5: no file has been uploaded through /chat/files yet, so every reference is unknown.
-  if (request.files.length > 0) throw notFound(`File not found: ${request.files[0]!.fileId}`);
+  let existing: Session | undefined;
+  if (sessionId !== undefined) {
+    // Session ids are UUIDs: anything else names no session, and never reaches DynamoDB as a key.
+    const found = SESSION_ID.test(sessionId) ? await deps.sessions.get(sessionId) : undefined;
+    if (!found || found.appId !== app.id) throw notFound('Chat session not found');
+    existing = found;
+  }
+  const zdr = app.settings.zeroDataRetention;
+  const newMessages: TurnMessage[] = newTurnMessages(request.messages, existing !== undefined && !zdr);
+  const lastUser = newMessages.map((m) => m.role).lastIndexOf('user');
+  requireUserMessageFor(request.files, lastUser >= 0);
+  // Rules 5 and 6: every reference reachable, images allowed and within the conversation's limit.
+  const attachments = request.files.length ? await resolveAttachments(deps, { app, session: existing, refs: request.files }) : [];
+  await checkImageInput(deps, { app, session: existing, attachments });
 
   const selection = parseModelSetting(app.settings.model);
   const model = selection ? deps.models.modelFor(selection) : undefined;
@@ -72,15 +100,11 @@ export async function prepareChatTurn(deps: ChatDeps, input: { principal: ChatPr
   const cap = app.settings.monthlyUsageCapUsd !== null ? parseUsd(app.settings.monthlyUsageCapUsd) : undefined;
   if (cap !== undefined && spend >= cap) throw new DomainError('payment_required', "Usage cap reached: the app's monthly usage cap is used up");
 
-  const zdr = app.settings.zeroDataRetention;
+  const images = await loadImages(deps, attachments);
   let session: Session;
   let created = false;
-  if (sessionId !== undefined) {
-    // Session ids are UUIDs: anything else names no session, and never reaches DynamoDB as a key.
-    const found = SESSION_ID.test(sessionId) ? await deps.sessions.get(sessionId) : undefined;
-    if (!found || found.appId !== app.id) throw notFound('Chat session not found');
-    session = found;
-  } else {
+  if (existing) session = existing;
+  else {
     const firstUser = request.messages.find((m) => m.role === 'user')?.content ?? '';
     // The title would be message text: a Zero Data Retention app keeps none.
     session = await startSession(deps, { appId: app.id, title: zdr ? '' : firstUser.slice(0, 80), source: SESSION_SOURCE });
@@ -88,14 +112,22 @@ export async function prepareChatTurn(deps: ChatDeps, input: { principal: ChatPr
   }
   const variables = await deps.variables.merge(session.id, request.variables);
 
+  // Rule 7: the new user message carries its files; documents are read through tools, not inlined.
+  const files: MessageFile[] = attachments.map(({ fileId, fileName, kind }) => ({ fileId, fileName, kind }));
+  if (files.length) newMessages[lastUser] = { ...newMessages[lastUser]!, files };
   // A Zero Data Retention session has no stored transcript: the history the client resends is the context.
   const history = created || zdr ? [] : await deps.sessions.listMessages(session.id);
-  const newMessages = newTurnMessages(request.messages, !created && !zdr);
-  const all = [...history, ...newMessages];
+  const all: TurnMessage[] = [...history, ...newMessages];
   const system = all.filter((m) => m.role === 'system').map((m) => m.content);
-  const context: ModelMessage[] = all
-    .filter((m) => m.role !== 'system')
-    .map((m) => ({ role: m.role as 'user' | 'assistant', content: m.content }));
+  const current = all.length - newMessages.length + lastUser;
+  const context: ModelMessage[] = [];
+  all.forEach((m, i) => {
+    if (m.role === 'system') return;
+    const note = m.files?.length ? attachmentNote(m.files, i === current) : '';
+    if (m.role === 'user' && i === current && images.length) context.push({ role: 'user', content: m.content + note, images });
+    else context.push({ role: m.role, content: m.content + note });
+  });
+  const documents = new Map(all.flatMap((m) => m.files ?? []).filter((f) => f.kind !== 'image').map((f) => [f.fileId, f]));
   return {
     session,
     created,
@@ -107,6 +139,9 @@ export async function prepareChatTurn(deps: ChatDeps, input: { principal: ChatPr
     system,
     newMessages,
     variables,
+    attachments,
+    documents,
+    documentTools: documentToolsFor([...documents.values()]),
   };
 }
 
@@ -123,7 +158,10 @@ function resolveSessionId(body: string | undefined, header: string | undefined):
  */
 export async function* runChatTurn(deps: ChatDeps, turn: PreparedTurn, input: { principal: ChatPrincipal; request: ChatRequest }): AsyncGenerator<TurnEvent, TurnResult> {
   const { app } = input.principal;
-  const tools: ConnectedTool[] = app.settings.mcpConnections.length ? await deps.tools.listTools(app.settings.mcpConnections, turn.variables) : [];
+  // The built-in document tools take precedence over an MCP tool of the same name.
+  const mcpTools: ConnectedTool[] = app.settings.mcpConnections.length ? await deps.tools.listTools(app.settings.mcpConnections, turn.variables) : [];
+  const tools = mcpTools.filter((t) => !turn.documentTools.some((d) => d.name === t.spec.name));
+  const toolSpecs = [...turn.documentTools, ...tools.map((t) => t.spec)];
   const messages: ModelMessage[] = [...turn.context];
   const markers: ToolMarker[] = [];
   const usage: TurnUsage[] = [];
@@ -131,7 +169,7 @@ export async function* runChatTurn(deps: ChatDeps, turn: PreparedTurn, input: { 
   let response: ModelResponse | undefined;
   try {
     for (let call = 0; call < MAX_MODEL_CALLS; call++) {
-      const request = { modelId: turn.modelId, system: turn.system, messages, tools: call < MAX_MODEL_CALLS - 1 ? tools.map((t) => t.spec) : [], options: input.request.options };
+      const request = { modelId: turn.modelId, system: turn.system, messages, tools: call < MAX_MODEL_CALLS - 1 ? toolSpecs : [], options: input.request.options };
       if (input.request.stream) {
         for await (const event of turn.model.stream(request)) {
           if (event.type === 'text') {
@@ -151,7 +189,13 @@ export async function* runChatTurn(deps: ChatDeps, turn: PreparedTurn, input: { 
         const tool = tools.find((t) => t.spec.name === toolCall.name);
         const connection = app.settings.mcpConnections.find((c) => c.name === tool?.connection);
         let result = { content: `Unknown tool: ${toolCall.name}`, isError: true };
-        if (connection) {
+        if (isDocumentTool(toolCall.name) && turn.documentTools.some((d) => d.name === toolCall.name)) {
+          try {
+            result = await readDocumentTool(deps, turn.documents, toolCall);
+          } catch (err) {
+            result = { content: `Tool ${toolCall.name} failed: ${(err as Error).message}`, isError: true };
+          }
+        } else if (connection) {
           try {
             result = await deps.tools.callTool(connection, turn.variables, { name: toolCall.name, input: toolCall.input });
           } catch (err) {
@@ -169,10 +213,12 @@ export async function* runChatTurn(deps: ChatDeps, turn: PreparedTurn, input: { 
     throw err;
   }
   const final = response!;
+  // Before the messages: a crash in between leaves files referenced by the session (removed with it).
+  if (turn.attachments.length) await deps.files.attach(turn.session.id, turn.attachments.map((a) => a.file), deps.clock.nowUs());
   await appendToSession(deps, {
     sessionId: turn.session.id,
     messages: [
-      ...turn.newMessages.map((m) => ({ role: m.role, content: m.content })),
+      ...turn.newMessages.map((m) => ({ role: m.role, content: m.content, ...(m.files ? { files: m.files } : {}) })),
       { role: 'assistant', content: text, ...(markers.length ? { tools: markers } : {}) },
     ],
     usage,

@@ -11,7 +11,7 @@ const PAGE = 100;
  * re-filed under its real activity.
  */
 export async function expireAnonymousConsumers(
-  deps: Pick<Deps, 'sessions' | 'consumers' | 'tombstones' | 'ids' | 'clock' | 'settings'>,
+  deps: Pick<Deps, 'sessions' | 'consumers' | 'tombstones' | 'files' | 'ids' | 'clock' | 'settings'>,
   input: { maxConsumers?: number } = {},
 ): Promise<{ expired: number; kept: number }> {
   const cutoff = deps.clock.nowUs() - deps.settings.anonRetentionDays * 86_400_000_000;
@@ -41,7 +41,7 @@ export async function expireAnonymousConsumers(
  * `emptySessionMaxAgeHours`. It leaves no tombstone (the spec's sync rule 6 names this limitation).
  */
 export async function cleanEmptySessions(
-  deps: Pick<Deps, 'sessions' | 'clock' | 'settings'>,
+  deps: Pick<Deps, 'sessions' | 'files' | 'clock' | 'settings'>,
   input: { maxSessions?: number } = {},
 ): Promise<{ removed: number }> {
   const cutoff = deps.clock.nowUs() - deps.settings.emptySessionMaxAgeHours * 3_600_000_000;
@@ -56,6 +56,8 @@ export async function cleanEmptySessions(
       // The index may lag: re-read the session itself before removing it.
       const session = await deps.sessions.get(candidate.id);
       if (session && (session.lastMessageAtUs !== null || lastActivityOf(session) >= cutoff)) continue;
+      // A turn that crashed after attaching its files and before its messages left links: release them.
+      await deps.files.releaseSession(candidate.id, deps.clock.nowUs());
       await deps.sessions.remove(candidate.id, deps.clock.nowUs());
       removed++;
     }

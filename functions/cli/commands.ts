@@ -41,12 +41,34 @@ function defined(o: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
 }
 
+function onOff(value: string | undefined, flag: string): boolean | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'on' || value === 'off') return value === 'on';
+  throw new Error(`--${flag} must be on or off`);
+}
+
+function count(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value)) throw new Error(`--${flag} must be a whole number`);
+  return Number(value);
+}
+
+/** `--image-input on|off` and `--image-limit <n>` over any `imageInput` of `--settings`. */
+function imageInputFrom(f: Flags, base: Record<string, unknown>): Record<string, unknown> | undefined {
+  const enabled = onOff(f['image-input'], 'image-input');
+  const limit = count(f['image-limit'], 'image-limit');
+  if (enabled === undefined && limit === undefined) return undefined;
+  return defined({ ...((base.imageInput as Record<string, unknown> | undefined) ?? {}), enabled, maxPerConversation: limit });
+}
+
 function settingsFrom(f: Flags): unknown {
   const base = (json(f.settings, 'settings') as Record<string, unknown> | undefined) ?? {};
   const zdr = bool(f.zdr, 'zdr');
+  const imageInput = imageInputFrom(f, base);
   const merged = defined({
     ...base,
     ...(zdr !== undefined ? { zeroDataRetention: zdr } : {}),
+    ...(imageInput ? { imageInput } : {}),
     ...(f.model ? { model: f.model } : {}),
     ...(f['monthly-cap-usd'] !== undefined ? { monthlyUsageCapUsd: f['monthly-cap-usd'] === 'none' ? null : f['monthly-cap-usd'] } : {}),
   });
@@ -81,7 +103,7 @@ export const COMMANDS: Record<string, Record<string, Command>> = {
       routeId: 'adminAppCreate',
       summary: 'create an app',
       required: ['org', 'name'],
-      optional: ['slug', 'settings', 'zdr', 'model', 'monthly-cap-usd'],
+      optional: ['slug', 'settings', 'zdr', 'model', 'monthly-cap-usd', 'image-input', 'image-limit'],
       params: { orgId: 'org' },
       body: (f) => defined({ name: f.name, slug: f.slug, settings: settingsFrom(f) }),
     },
@@ -90,7 +112,7 @@ export const COMMANDS: Record<string, Record<string, Command>> = {
       routeId: 'adminAppUpdate',
       summary: 'rename an app or change its settings',
       required: ['app'],
-      optional: ['name', 'settings', 'zdr', 'model', 'monthly-cap-usd'],
+      optional: ['name', 'settings', 'zdr', 'model', 'monthly-cap-usd', 'image-input', 'image-limit'],
       params: { appId: 'app' },
       body: (f) => defined({ name: f.name, settings: settingsFrom(f) }),
     },

@@ -34,18 +34,18 @@ export function shownCode(area: ErrorArea, code: ErrorCode): string {
 /**
  * The body of an error in `area`, with the code already as the client sees it:
  * - area A, D and the admin API: `{ error: { code, message } }`;
- * - area B: `{ error: string }` (422 image codes get their own shape in the chat handlers);
+ * - area B: `{ error: string }`, except an error with a detail code (the 422 image codes): `{ error: <detail>, message }`;
  * - area C: `{ error: { code, message } }`, except a 429 which is `{ error: string }`.
  * The spec leaves area D's answer to an invalid create body open: 400 `bad_request` (docs/adr/0011).
  */
-export function renderErrorBody(area: ErrorArea, code: string, message: string): unknown {
-  if (area === 'chat') return { error: message };
+export function renderErrorBody(area: ErrorArea, code: string, message: string, detail?: string): unknown {
+  if (area === 'chat') return detail !== undefined ? { error: detail, message } : { error: message };
   if (area === 'acp' && code === 'rate_limited') return { error: message };
   return { error: { code, message } };
 }
 
-export function errorBody(area: ErrorArea, code: ErrorCode, message: string): unknown {
-  return renderErrorBody(area, shownCode(area, code), message);
+export function errorBody(area: ErrorArea, code: ErrorCode, message: string, detail?: string): unknown {
+  return renderErrorBody(area, shownCode(area, code), message, detail);
 }
 
 export const GENERIC_500_MESSAGE = 'Internal server error';

@@ -20,9 +20,25 @@ export class DomainError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
+    /**
+     * A machine-readable code the area shows beside the message, where the spec names one (area B's 422
+     * `IMAGE_INPUT_DISABLED` / `IMAGE_LIMIT_REACHED`: `{ error: <detail>, message }`).
+     */
+    readonly detail?: string,
   ) {
     super(message);
     this.name = 'DomainError';
+  }
+}
+
+/** A dependency is down for a while (object storage): 503 with `Retry-After`. */
+export class TemporarilyUnavailableError extends DomainError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super('unavailable', message);
+    this.name = 'TemporarilyUnavailableError';
   }
 }
 

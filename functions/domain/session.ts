@@ -55,6 +55,13 @@ export interface ToolMarker {
 
 export type MessageRole = 'user' | 'assistant' | 'system';
 
+/** A file attached to a user message (chat `files`), kept so later turns can still read documents. */
+export interface MessageFile {
+  readonly fileId: string;
+  readonly fileName: string;
+  readonly kind: 'image' | 'pdf' | 'docx';
+}
+
 export interface Message {
   readonly id: string;
   readonly sessionId: string;
@@ -62,4 +69,5 @@ export interface Message {
   readonly content: string;
   readonly createdAtUs: Micros;
   readonly tools?: readonly ToolMarker[];
+  readonly files?: readonly MessageFile[];
 }

@@ -3,13 +3,13 @@ import { badRequest } from '../domain/errors';
 import { SCHEDULES, type JobName } from '../workers';
 import { httpRoute } from './kit';
 import { lambdaHandler } from './lambda';
-import { adminJobsProductionDeps, type AdminJobsDeps } from '../wiring/admin-jobs-wiring';
+import { adminJobRunProductionDeps, type AdminJobRunDeps } from '../wiring/admin-jobs-wiring';
 
 /** Items one admin-triggered run handles, so it answers within API Gateway's 29 s; run it again for more. */
 const ADMIN_RUN_BATCH = 200;
 
 /** POST /admin/v1/jobs/{jobName}/runs: runs a scheduled job now and returns what it did. */
-export const createHandler = (deps: AdminJobsDeps) =>
+export const createHandler = (deps: AdminJobRunDeps) =>
   httpRoute('adminJobRun', deps, async (req) => {
     const name = req.path.jobName ?? '';
     if (!SCHEDULES.some((s) => s.id === name)) {
@@ -18,4 +18,4 @@ export const createHandler = (deps: AdminJobsDeps) =>
     return { status: 200, body: { data: { job: name, result: await runJob(deps, name as JobName, ADMIN_RUN_BATCH) } } };
   });
 
-export const handler = lambdaHandler(createHandler, adminJobsProductionDeps);
+export const handler = lambdaHandler(createHandler, adminJobRunProductionDeps);

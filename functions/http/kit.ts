@@ -8,6 +8,7 @@ import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
+import { Readable } from 'node:stream';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { admitChatGrant, type ChatPrincipal } from '../app/authenticate-chat-key';
 import { orgPrincipal, requireScope, type OrgPrincipal } from '../app/authenticate-org-key';
@@ -17,7 +18,7 @@ import type { KeyClass } from '../domain/auth-messages';
 import { bearerToken } from '../domain/credentials';
 import { CORRELATION_HEADER, correlationIdOf, headerOf } from '../domain/http-headers';
 import { errorBody, GENERIC_500_MESSAGE, STATUS_OF } from '../domain/error-bodies';
-import { DomainError, RateLimitedError, badRequest } from '../domain/errors';
+import { DomainError, RateLimitedError, TemporarilyUnavailableError, badRequest } from '../domain/errors';
 import { grantFromContext, type KeyGrant } from '../domain/key-grant';
 import { RATE_LIMITS, type RateLimitClass } from '../domain/rate-limits';
 import { VIEWER_IP_HEADER } from '../gateway';
@@ -48,8 +49,21 @@ export interface HttpRequest {
   jsonBody(): Record<string, unknown>;
   /** The body as text (`json` and `text` routes). */
   textBody(): string;
-  /** The body's bytes (`multipart` routes). */
-  rawBody(): Buffer;
+  /**
+   * The body as a stream (`multipart` routes), read as it arrives: the local server and the upload
+   * service hand over the connection itself (see `StreamedBodyEvent`); a Lambda event's buffered body
+   * otherwise.
+   */
+  bodyStream(): Readable;
+}
+
+/**
+ * An event whose body was not read before the handler ran: the HTTP servers that run the kit outside
+ * Lambda (functions/local/http-server.ts, the upload service) pass the request stream of `multipart`
+ * routes here, so an upload is checked while it arrives and cut off at its limit.
+ */
+export interface StreamedBodyEvent extends APIGatewayProxyEvent {
+  readonly bodyStream?: Readable;
 }
 
 export interface HttpResult {
@@ -96,15 +110,19 @@ const wrongMode = (route: RouteDef, reader: string) => () => {
   throw new Error(`route ${route.id} reads its body as ${route.body}, not with ${reader}()`);
 };
 
-type BodyReaders = Pick<HttpRequest, 'jsonBody' | 'textBody' | 'rawBody'>;
+type BodyReaders = Pick<HttpRequest, 'jsonBody' | 'textBody' | 'bodyStream'>;
 
 /** Which body readers each mode gives a handler; a new mode does not compile until it is listed here. */
 const BODY_READERS = {
-  none: (route) => ({ jsonBody: wrongMode(route, 'jsonBody'), textBody: wrongMode(route, 'textBody'), rawBody: wrongMode(route, 'rawBody') }),
-  json: (route, bytes) => ({ jsonBody: () => parseJsonObject(bytes().toString('utf8')), textBody: () => bytes().toString('utf8'), rawBody: wrongMode(route, 'rawBody') }),
-  text: (route, bytes) => ({ jsonBody: () => parseJsonObject(bytes().toString('utf8')), textBody: () => bytes().toString('utf8'), rawBody: wrongMode(route, 'rawBody') }),
-  multipart: (route, bytes) => ({ jsonBody: wrongMode(route, 'jsonBody'), textBody: wrongMode(route, 'textBody'), rawBody: bytes }),
-} satisfies Record<BodyMode, (route: RouteDef, bytes: () => Buffer) => BodyReaders>;
+  none: (route) => ({ jsonBody: wrongMode(route, 'jsonBody'), textBody: wrongMode(route, 'textBody'), bodyStream: wrongMode(route, 'bodyStream') }),
+  json: (route, bytes) => ({ jsonBody: () => parseJsonObject(bytes().toString('utf8')), textBody: () => bytes().toString('utf8'), bodyStream: wrongMode(route, 'bodyStream') }),
+  text: (route, bytes) => ({ jsonBody: () => parseJsonObject(bytes().toString('utf8')), textBody: () => bytes().toString('utf8'), bodyStream: wrongMode(route, 'bodyStream') }),
+  multipart: (route, bytes, event) => ({
+    jsonBody: wrongMode(route, 'jsonBody'),
+    textBody: wrongMode(route, 'textBody'),
+    bodyStream: () => event.bodyStream ?? Readable.from([bytes()]),
+  }),
+} satisfies Record<BodyMode, (route: RouteDef, bytes: () => Buffer, event: StreamedBodyEvent) => BodyReaders>;
 
 function parseJsonObject(text: string): Record<string, unknown> {
   let parsed: unknown;
@@ -129,7 +147,7 @@ function buildRequest(deps: KitDeps, event: APIGatewayProxyEvent, correlationId:
     query,
     clientIp: clientIpOf(deps, event),
     header: (name) => headerOf(event.headers, name),
-    ...BODY_READERS[route.body](route, bytes),
+    ...BODY_READERS[route.body](route, bytes, event),
   };
 }
 
@@ -295,11 +313,12 @@ export function httpRoute(routeId: string, deps: KitDeps, fn: (req: HttpRequest)
 function errorResponse(deps: KitDeps, route: RouteDef, err: unknown, base: Record<string, string>): APIGatewayProxyResult {
   if (err instanceof DomainError) {
     const status = STATUS_OF[err.code];
-    const headers = err instanceof RateLimitedError ? { ...base, 'Retry-After': String(err.retryAfterSeconds) } : base;
+    const retryAfter = err instanceof RateLimitedError || err instanceof TemporarilyUnavailableError ? err.retryAfterSeconds : undefined;
+    const headers = retryAfter !== undefined ? { ...base, 'Retry-After': String(retryAfter) } : base;
     if (status >= 500) deps.logger.error('request failed', { code: err.code, message: err.message });
     else deps.logger.info('request rejected', { code: err.code, status });
     deps.metrics.addMetric(`Http${Math.floor(status / 100)}xx`, MetricUnit.Count, 1);
-    return json(status, errorBody(route.area, err.code, err.message), headers);
+    return json(status, errorBody(route.area, err.code, err.message, err.detail), headers);
   }
   deps.logger.error('unexpected error', err as Error);
   deps.metrics.addMetric('Http5xx', MetricUnit.Count, 1);

@@ -4,27 +4,31 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Readable } from 'node:stream';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import type { ErrorArea } from '../domain/error-bodies';
 import { CORRELATION_HEADER, correlationIdOf, headerOf } from '../domain/http-headers';
 import { gatewayAnswers, KEY_CLASS_OF_AUTH, renderGatewayAnswer, staticPrefixOf, type GatewayResponseType } from '../gateway';
-import type { HttpHandler, HttpResponse } from '../http/kit';
+import type { HttpHandler, HttpResponse, StreamedBodyEvent } from '../http/kit';
 import { ROUTES as ALL_ROUTES } from '../routes';
 import type { PlatformDeps } from '../wiring/platform-wiring';
 import type { RouteDef } from '../routes';
 import type { LocalGateway } from './local-gateway';
 
-/** API Gateway's own ceiling is 10 MB; the upload route of a later issue needs 20 MB plus framing. */
-const MAX_BODY_BYTES = 21 * 1024 * 1024;
+/** API Gateway's own ceiling for the routes it serves; `multipart` routes stream and set their own limit. */
+const MAX_BODY_BYTES = 10 * 1024 * 1024;
 
-interface CompiledRoute {
+/** How long a connection whose request body was refused unread stays open for the client to read the answer. */
+const UNREAD_BODY_LINGER_MS = 2_000;
+
+export interface CompiledRoute {
   readonly route: RouteDef;
   readonly pattern: RegExp;
   readonly params: string[];
   readonly handler: HttpHandler;
 }
 
-function compile(route: RouteDef, handler: HttpHandler): CompiledRoute {
+export function compile(route: RouteDef, handler: HttpHandler): CompiledRoute {
   const params: string[] = [];
   const source = route.path
     .split('/')
@@ -200,9 +204,34 @@ function sendError(res: ServerResponse, status: number, code: string, message: s
   res.end(JSON.stringify({ error: { code, message } }));
 }
 
-export function createLocalServer(routes: CompiledRoute[], gateway: LocalGateway, log: (line: object) => void): Server {
+/**
+ * A `multipart` route reads its body itself, as it arrives (functions/http/kit.ts `bodyStream`), and
+ * may answer before the client has sent it all (an upload over the limit). Such a connection stops
+ * being read: once the answer is written, the server closes its side and drops the connection a moment
+ * later, so a 200 MB body is never read past the point of refusal, and the client still reads the answer.
+ */
+function streamBody(req: IncomingMessage, res: ServerResponse): Readable {
+  // Marks the request as consumed by us: Node would otherwise drain (read and discard) the rest of an
+  // unread body after the response.
+  req.read(0);
+  res.on('finish', () => {
+    if (req.complete) return;
+    req.unpipe();
+    req.pause();
+    req.socket.end();
+    setTimeout(() => req.socket.destroy(), UNREAD_BODY_LINGER_MS).unref();
+  });
+  return req;
+}
+
+export function createLocalServer(routes: CompiledRoute[], gateway: LocalGateway | undefined, log: (line: object) => void): Server {
+  return createServer(requestListener(routes, gateway, log));
+}
+
+/** The server's request handling, for servers that add their own paths (the upload service's health check). */
+export function requestListener(routes: CompiledRoute[], gateway: LocalGateway | undefined, log: (line: object) => void): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const prefixes = areaPrefixes(routes);
-  return createServer(async (req, res) => {
+  return async (req, res) => {
     try {
       const url = new URL(req.url ?? '/', 'http://local');
       const byPath = routes.map((r) => ({ r, m: r.pattern.exec(url.pathname) })).filter((x) => x.m);
@@ -217,9 +246,12 @@ export function createLocalServer(routes: CompiledRoute[], gateway: LocalGateway
         if (area) return sendGatewayAnswer(res, area.route, toEvent(req, url, area, [], Buffer.alloc(0)), 'MISSING_AUTHENTICATION_TOKEN');
         return sendError(res, 404, 'not_found', `No route for ${req.method} ${url.pathname}`);
       }
-      const body = await readBody(req);
-      const event = toEvent(req, url, hit.r, hit.m!.slice(1), body);
-      if (!(await passGateway(gateway, hit.r.route, event, res, log))) return;
+      const streamed = hit.r.route.body === 'multipart';
+      const body = streamed ? Buffer.alloc(0) : await readBody(req);
+      const event: StreamedBodyEvent = { ...toEvent(req, url, hit.r, hit.m!.slice(1), body), ...(streamed ? { bodyStream: streamBody(req, res) } : {}) };
+      if (streamed && !req.complete) res.setHeader('Connection', 'close');
+      // Without a gateway (the upload service on AWS) the kit resolves keys itself, as on a direct invocation.
+      if (gateway && !(await passGateway(gateway, hit.r.route, event, res, log))) return;
       await send(res, await hit.r.handler(event, lambdaContext(hit.r.route)));
     } catch (err) {
       if ((err as { status?: number }).status === 413) return sendError(res, 413, 'payload_too_large', 'Request body too large');
@@ -228,5 +260,5 @@ export function createLocalServer(routes: CompiledRoute[], gateway: LocalGateway
       log({ level: 'ERROR', message: 'local server error', error: String(err) });
       if (!res.headersSent) sendError(res, 500, 'internal', 'Internal server error');
     }
-  });
+  };
 }

@@ -11,13 +11,16 @@ import { join, resolve } from 'node:path';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { AwsClientOptions } from '../adapters/aws-clients';
+import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { createSqsClient } from '../adapters/aws-queue-clients';
+import { TesseractOcrEngine } from '../adapters/tesseract-ocr-engine';
 import { createS3Client } from '../adapters/aws-s3-client';
 import { ENV, ENV_DEFAULTS, type EnvVars } from '../env';
 import { runJob } from '../app/run-job';
 import type { ToolGateway } from '../ports/chat';
 import type { Clock, IdGenerator } from '../ports/platform';
 import type { HostResolver, WebhookNetworkPolicy } from '../ports/release-notes';
+import { buildObjectStore } from '../wiring/object-store-wiring';
 import { buildDeps, type PlatformDeps } from '../wiring/platform-wiring';
 import { QUEUES, SCHEDULES, rateIntervalMs } from '../workers';
 import { startBackends, LOCAL_CREDENTIALS, LOCAL_REGION } from './backends';
@@ -115,6 +118,17 @@ export async function startPlatform(opts: PlatformOptions): Promise<RunningPlatf
     };
     const adminToken = adminTokenFor(dataDir, opts.adminToken);
     const logger = opts.logger ?? new Logger({ serviceName: 'platform-local' });
+    // Textract's local twin: tesseract.js reads scanned PDFs and posts Textract's completion notice to
+    // the local OCR queue, whose worker stores the text exactly as on AWS.
+    const ocr = new TesseractOcrEngine({
+      objects: buildObjectStore({ env, aws }),
+      bucket: bucketName,
+      notify: async (completion) => {
+        await sqs.send(new SendMessageCommand({ QueueUrl: queueUrls.ocr!, MessageBody: JSON.stringify(completion) }));
+      },
+      logger,
+    });
+    cleanups.push(() => ocr.close());
     const gateway = new LocalGateway();
     const deps = buildDeps({
       env,
@@ -128,6 +142,7 @@ export async function startPlatform(opts: PlatformOptions): Promise<RunningPlatf
       ...(opts.clock ? { clock: opts.clock } : {}),
       ...(opts.ids ? { ids: opts.ids } : {}),
       ...(opts.tools ? { tools: opts.tools } : {}),
+      ocr,
     });
     const log = (line: object) => logger.info('local', line as Record<string, unknown>);
 

@@ -1,3 +1,4 @@
+import type { FileStore } from './files';
 import type { Consumer } from '../domain/consumer';
 import type { Message, Session } from '../domain/session';
 import type { Micros } from '../domain/time';
@@ -80,8 +81,9 @@ export interface TombstoneStore {
   listPendingRemoval(beforeUs: Micros, limit: number): Promise<Tombstone[]>;
 }
 
-/** Sessions, consumers, usage and tombstones: written by chat and lifecycle, read by the export. */
+/** Sessions, consumers, usage, tombstones and file records: written by chat and lifecycle, read by the export. */
 export interface ConversationPorts {
+  readonly files: FileStore;
   readonly sessions: SessionStore;
   readonly consumers: ConsumerStore;
   readonly usage: UsageStore;

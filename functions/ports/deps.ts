@@ -5,7 +5,8 @@
 import type { ChatPorts } from './chat';
 import type { ConversationPorts } from './conversations';
 import type { ExportPorts } from './export';
+import type { FilePorts } from './files';
 import type { AdminPorts, PlatformPorts } from './platform';
 import type { ReleaseNotesPorts, WebhookDeliveryPorts } from './release-notes';
 
-export type Deps = PlatformPorts & AdminPorts & ConversationPorts & ExportPorts & ChatPorts & ReleaseNotesPorts & WebhookDeliveryPorts;
+export type Deps = PlatformPorts & AdminPorts & ConversationPorts & ExportPorts & ChatPorts & FilePorts & ReleaseNotesPorts & WebhookDeliveryPorts;

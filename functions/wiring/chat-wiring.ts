@@ -1,4 +1,4 @@
-/** The Chat Completions API's functions (area B): the table, the models and the MCP tool gateway. */
+/** The Chat Completions API's functions (area B): the table, the bucket, the models and the MCP tool gateway. */
 import { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
 import { createDocumentClient } from '../adapters/aws-clients';
 import { DynamoBillingStore } from '../adapters/dynamo-billing-store';
@@ -8,10 +8,12 @@ import { ConfiguredModelCatalog } from '../adapters/model-catalog';
 import { ENV } from '../env';
 import type { ChatPorts } from '../ports/chat';
 import type { ConversationPorts } from '../ports/conversations';
+import type { FilePorts } from '../ports/files';
 import { buildConversationPorts } from './conversation-wiring';
 import { buildCoreDeps, onFirstUse, type CoreDeps, type WiringOptions } from './core-wiring';
+import { buildObjectStore } from './object-store-wiring';
 
-export type ChatFunctionDeps = CoreDeps & ConversationPorts & ChatPorts;
+export type ChatFunctionDeps = CoreDeps & ConversationPorts & ChatPorts & Pick<FilePorts, 'objects'>;
 
 export function buildChatPorts(opts: WiringOptions, db = createDocumentClient(opts.aws ?? {})): ChatPorts {
   const env = opts.env;
@@ -31,7 +33,8 @@ export function buildChatPorts(opts: WiringOptions, db = createDocumentClient(op
 
 export function buildChatDeps(opts: WiringOptions): ChatFunctionDeps {
   const db = createDocumentClient(opts.aws ?? {});
-  return { ...buildCoreDeps(opts, db), ...buildConversationPorts(db, opts.env[ENV.tableName]), ...buildChatPorts(opts, db) };
+  // The bucket: images of a turn go to the model, and readPDF/readDocument read extracted text.
+  return { ...buildCoreDeps(opts, db), ...buildConversationPorts(db, opts.env[ENV.tableName]), ...buildChatPorts(opts, db), objects: buildObjectStore(opts) };
 }
 
 export const chatProductionDeps = onFirstUse(buildChatDeps);

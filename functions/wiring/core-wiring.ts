@@ -15,6 +15,7 @@ import { DynamoRateCounter } from '../adapters/dynamo-rate-counter';
 import { SystemClock } from '../adapters/system-clock';
 import { ENV, parseEnvVars, type EnvVars } from '../env';
 import type { ToolGateway } from '../ports/chat';
+import type { OcrEngine } from '../ports/files';
 import type { HostResolver, WebhookNetworkPolicy } from '../ports/release-notes';
 import type { Clock, GatewayKeys, IdGenerator, PlatformPorts, Telemetry } from '../ports/platform';
 
@@ -44,6 +45,8 @@ export interface WiringOptions {
   readonly webhookNetwork?: WebhookNetworkPolicy;
   /** The local server's gateway (its authorizer cache); on AWS built from the environment. */
   readonly gatewayKeys?: GatewayKeys;
+  /** The local process's OCR engine (tesseract.js); on AWS Textract, built from the environment. */
+  readonly ocr?: OcrEngine;
 }
 
 /** What the HTTP kit, the queue kit and the job kit need of every function. */

@@ -1,6 +1,7 @@
 /**
  * The lifecycle functions (the jobs worker and the scheduled jobs): the conversation stores and the jobs
- * queue. Deleting a session also removes its variables, so the variable store comes along; no model,
+ * queue. Deleting a session also removes its variables, so the variable store comes along, and the file
+ * cleanup removes objects, so the bucket does; no model,
  * no MCP client, no webhook delivery.
  */
 import { createDocumentClient } from '../adapters/aws-clients';
@@ -8,12 +9,14 @@ import { DynamoSessionVariableStore } from '../adapters/dynamo-session-variable-
 import { ENV } from '../env';
 import type { ChatPorts } from '../ports/chat';
 import type { ConversationPorts } from '../ports/conversations';
+import type { ObjectStore } from '../ports/files';
 import type { JobQueue } from '../ports/platform';
 import { buildConversationPorts } from './conversation-wiring';
 import { buildJobQueue } from './job-queue-wiring';
+import { buildObjectStore } from './object-store-wiring';
 import { buildCoreDeps, onFirstUse, type CoreDeps, type WiringOptions } from './core-wiring';
 
-export type LifecycleDeps = CoreDeps & ConversationPorts & Pick<ChatPorts, 'variables'> & { readonly jobs: JobQueue };
+export type LifecycleDeps = CoreDeps & ConversationPorts & Pick<ChatPorts, 'variables'> & { readonly jobs: JobQueue; readonly objects: ObjectStore };
 
 export function buildLifecycleDeps(opts: WiringOptions): LifecycleDeps {
   const db = createDocumentClient(opts.aws ?? {});
@@ -23,6 +26,8 @@ export function buildLifecycleDeps(opts: WiringOptions): LifecycleDeps {
     ...buildConversationPorts(db, table),
     variables: new DynamoSessionVariableStore(db, table),
     jobs: buildJobQueue(opts),
+    // The file-cleanup job removes objects; S3Client is built lazily by the SDK (no connection until used).
+    objects: buildObjectStore(opts),
   };
 }
 

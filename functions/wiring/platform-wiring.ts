@@ -11,6 +11,7 @@ import { buildConversationPorts } from './conversation-wiring';
 import { buildJobQueue } from './job-queue-wiring';
 import { buildCoreDeps, onFirstUse, parseEnv, type CoreDeps, type WiringOptions } from './core-wiring';
 import { buildExportPorts } from './export-wiring';
+import { buildFilePorts } from './file-wiring';
 import { buildReleaseNotesPorts } from './release-notes-wiring';
 import { buildWebhookDeliveryPorts } from './webhook-delivery-wiring';
 
@@ -25,6 +26,7 @@ export function buildDeps(opts: WiringOptions): PlatformDeps {
     ...buildCoreDeps(opts, db),
     ...buildConversationPorts(db, table),
     ...buildChatPorts(opts, db),
+    ...buildFilePorts(opts),
     ...buildReleaseNotesPorts(opts, db),
     ...buildWebhookDeliveryPorts(opts),
     ...buildExportPorts(db, table),

@@ -1,0 +1,90 @@
+/**
+ * Reads the one file of an upload from a `multipart/form-data` stream with busboy, counting bytes as
+ * they arrive: the body is never held beyond the file limit, and reading stops the moment the file
+ * passes it. Every malformed shape is a 400 naming what is wrong (spec, area B upload table).
+ */
+import type { Readable } from 'node:stream';
+import busboy from 'busboy';
+import { badRequest } from '../domain/errors';
+
+export interface ReceivedFile {
+  readonly fileName: string;
+  readonly bytes: Buffer;
+}
+
+export interface MultipartLimits {
+  /** Largest file accepted, in bytes. */
+  readonly maxFileBytes: number;
+  /** How the limit is shown in the error message ("20 MB"). */
+  readonly maxFileLabel: string;
+}
+
+/** Field name of the one part an upload carries. */
+export const FILE_PART = 'file';
+
+/**
+ * The file of the request. Rejects (400) a non-multipart body, a malformed one, a part other than
+ * `file`, a second file, a missing `file` part, and a file over the limit (as soon as it passes it;
+ * the caller then stops reading the connection). An empty file is returned as is (the use case's rule).
+ */
+export function readSingleFile(body: Readable, contentType: string | undefined, limits: MultipartLimits): Promise<ReceivedFile> {
+  if (!contentType || !/^multipart\/form-data\s*;/i.test(contentType) || !/boundary=/i.test(contentType)) {
+    return Promise.reject(badRequest('Content-Type must be multipart/form-data with a boundary, with the file in a part named "file"'));
+  }
+  return new Promise<ReceivedFile>((resolve, reject) => {
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({ headers: { 'content-type': contentType }, limits: { files: 1, fields: 0, parts: 1, fileSize: limits.maxFileBytes + 1 }, defParamCharset: 'utf8' });
+    } catch (err) {
+      reject(badRequest(`Malformed multipart payload: ${(err as Error).message}`));
+      return;
+    }
+    let settled = false;
+    let file: { fileName: string; chunks: Buffer[]; size: number; done: boolean } | undefined;
+    const fail = (err: Error) => {
+      if (settled) return;
+      settled = true;
+      body.unpipe(parser);
+      body.pause();
+      parser.removeAllListeners();
+      parser.on('error', () => undefined);
+      reject(err);
+    };
+    parser.on('file', (name, stream, info) => {
+      if (name !== FILE_PART) {
+        stream.resume();
+        return fail(badRequest(`Unexpected multipart part "${name.slice(0, 100)}": the file must be in a part named "file"`));
+      }
+      const fileName = (info.filename ?? '').trim();
+      if (!fileName) {
+        stream.resume();
+        return fail(badRequest('The "file" part has no filename: send it as a file part (Content-Disposition with filename)'));
+      }
+      const current = { fileName, chunks: [] as Buffer[], size: 0, done: false };
+      file = current;
+      stream.on('data', (chunk: Buffer) => {
+        current.size += chunk.length;
+        if (current.size > limits.maxFileBytes) return fail(badRequest(`The file is over the ${limits.maxFileLabel} upload limit`));
+        current.chunks.push(chunk);
+      });
+      stream.on('end', () => {
+        current.done = true;
+      });
+    });
+    parser.on('field', (name) => fail(badRequest(`Unexpected multipart field "${name.slice(0, 100)}": the body must be a single part named "file"`)));
+    parser.on('partsLimit', () => fail(badRequest('One file per upload: the body must be a single part named "file"')));
+    parser.on('filesLimit', () => fail(badRequest('One file per upload: the body must be a single part named "file"')));
+    parser.on('fieldsLimit', () => fail(badRequest('Unexpected multipart field: the body must be a single part named "file"')));
+    parser.on('error', (err: Error) => fail(badRequest(`Malformed multipart payload: ${err.message}`)));
+    parser.on('close', () => {
+      if (settled) return;
+      if (!file) return fail(badRequest('Missing multipart part named "file"'));
+      if (!file.done) return fail(badRequest('Malformed multipart payload: the file part is incomplete'));
+      settled = true;
+      resolve({ fileName: file.fileName, bytes: Buffer.concat(file.chunks, file.size) });
+    });
+    body.on('error', (err) => fail(badRequest(`The upload was interrupted: ${err.message}`)));
+    body.on('aborted', () => fail(badRequest('The upload was interrupted')));
+    body.pipe(parser);
+  });
+}

@@ -1,0 +1,4 @@
+import { lambdaJob } from './job-kit';
+
+/** Scheduled job `file-cleanup` (functions/workers.ts): unreferenced, crash-pending and released files. */
+export const handler = lambdaJob('file-cleanup');
