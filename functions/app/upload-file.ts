@@ -5,7 +5,7 @@
  * unverified is stored as accepted, and a crash between the writes leaves only a pending record that
  * no reference can reach and the file-cleanup job removes.
  */
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../domain/digest';
 import { DomainError, TemporarilyUnavailableError, badRequest, notFound } from '../domain/errors';
 import { ACCEPTED_EXTENSIONS, MAX_UPLOAD_BYTES, acceptedTypeOf, storageKeyOf, textKeyOf, type StoredFile } from '../domain/file';
 import type { Deps } from '../ports/deps';
@@ -98,7 +98,7 @@ export async function uploadFile(
     mimeType: type.mimeType,
     kind: type.kind,
     size: bytes.length,
-    sha256: createHash('sha256').update(bytes).digest('hex'),
+    sha256: sha256Hex(bytes),
     storageKey: storageKeyOf(principal.app.id, id),
     status: 'pending',
     // Set before OCR starts, so a completion that arrives before the record is ready is never overwritten.

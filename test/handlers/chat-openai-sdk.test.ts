@@ -2,7 +2,9 @@ import OpenAI, { APIError, AuthenticationError, BadRequestError, NotFoundError }
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMPLETIONS, ScriptedTools, chatWorld, patchSettings, sseData, type ChatWorld } from '../support/chat';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from '../support/fake-openai-server';
+import { textPdf } from '../support/file-fixtures';
 import { startTestPlatform, type TestPlatform } from '../support/platform';
+import { uploaded } from '../support/uploads';
 
 /** What the platform adds to OpenAI's chunk and completion objects. */
 type WithSession = { chatSessionId?: string };
@@ -36,6 +38,21 @@ describe('the official openai SDK against the local server', () => {
   function rawStream(token: string, body: Record<string, unknown>) {
     return fetch(`${p.baseUrl}${COMPLETIONS}`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ stream: true, ...body }) });
   }
+
+  it('asks about an uploaded PDF with `files` in the body, and the export shows the readPDF marker', async () => {
+    const pdf = await uploaded(p, w.chatKey, 'terms.pdf', textPdf('Payment is due within 30 days of the invoice date.'));
+    const data = await client.chat.completions.create({
+      model: w.appNameId,
+      messages: [{ role: 'user', content: 'When is payment due?' }],
+      // Area B's extension of the OpenAI body, passed through as an extra field.
+      ...({ files: [{ fileId: pdf.fileId, fileName: pdf.fileName }] } as object),
+    });
+    expect(data.choices[0]!.message.content).toContain('terms.pdf: "Payment is due within 30 days of the invoice date.');
+    const sessionId = (data as WithSession).chatSessionId!;
+    const exported = await p.call('GET', `/api/v1/org/sessions/${sessionId}/messages?include=tool_details`, { token: w.orgKey });
+    expect(exported.status, exported.text).toBe(200);
+    expect(exported.body.data.messages[1].tools).toEqual([expect.objectContaining({ name: 'readPDF', success: true })]);
+  });
 
   it('parses a plain call without special handling', async () => {
     const { data, response } = await client.chat.completions.create({ model: w.appNameId, messages: [{ role: 'user', content: 'Hello' }] }).withResponse();
