@@ -34,7 +34,7 @@ export function readSingleFile(body: Readable, contentType: string | undefined, 
   return new Promise<ReceivedFile>((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
-      parser = busboy({ headers: { 'content-type': contentType }, limits: { files: 1, fields: 0, parts: 1, fileSize: limits.maxFileBytes + 1 }, defParamCharset: 'utf8' });
+      parser = busboy({ headers: { 'content-type': contentType }, limits: { files: 1, fields: 0, fileSize: limits.maxFileBytes + 1 }, defParamCharset: 'utf8' });
     } catch (err) {
       reject(badRequest(`Malformed multipart payload: ${(err as Error).message}`));
       return;
@@ -72,7 +72,6 @@ export function readSingleFile(body: Readable, contentType: string | undefined, 
       });
     });
     parser.on('field', (name) => fail(badRequest(`Unexpected multipart field "${name.slice(0, 100)}": the body must be a single part named "file"`)));
-    parser.on('partsLimit', () => fail(badRequest('One file per upload: the body must be a single part named "file"')));
     parser.on('filesLimit', () => fail(badRequest('One file per upload: the body must be a single part named "file"')));
     parser.on('fieldsLimit', () => fail(badRequest('Unexpected multipart field: the body must be a single part named "file"')));
     parser.on('error', (err: Error) => fail(badRequest(`Malformed multipart payload: ${err.message}`)));
