@@ -9,10 +9,13 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import * as sns from 'aws-cdk-lib/aws-sns';
+import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { TABLE_DESIGN } from '../functions/table-design';
 import { QUEUES, type QueueDef } from '../functions/workers';
+import type { OcrTargets } from './constructs/function-context';
 import type { StageConfig } from './stage-config';
 
 export interface DataStackProps extends StackProps {
@@ -37,6 +40,14 @@ export class DataStack extends Stack {
   public readonly uploadsBucketName: string;
   public readonly jobs: QueuePair;
   public readonly webhooks: QueuePair;
+  /** Textract's completion notices (SNS, raw delivery) for the OCR worker. */
+  public readonly ocrQueue: QueuePair;
+  /** The topic Textract announces finished jobs on; only the Textract publishing role may publish. */
+  public readonly ocrTopic: sns.Topic;
+  /** Assumed by Textract (for this account only) to publish to the OCR topic. */
+  public readonly textractPublishRole: iam.Role;
+  /** What the `ocr:start` grant points at. */
+  public readonly ocr: OcrTargets;
   /** Receives schedule invocations EventBridge Scheduler could not deliver and job runs that failed. */
   public readonly scheduledJobsDeadLetterQueue: sqs.Queue;
   /** Encrypts webhook signing secrets at rest (DESIGN.md §4): `secrets:seal` / `secrets:open` grants. */
@@ -121,6 +132,22 @@ export class DataStack extends Stack {
     this.jobs = this.queuePair('Jobs', queueDef('jobs'), removalPolicy);
     this.webhooks = this.queuePair('Webhooks', queueDef('webhooks'), removalPolicy);
 
+    // OCR (docs/adr/0015): Textract -> SNS -> the OCR queue -> the OCR worker. The topic uses the AWS
+    // managed SNS key; the queue is SSE-SQS, so SNS needs no key grant to deliver to it.
+    this.ocrQueue = this.queuePair('Ocr', queueDef('ocr'), removalPolicy);
+    this.ocrTopic = new sns.Topic(this, 'OcrTopic', {
+      displayName: `platform-${config.stage} Textract completions`,
+      masterKey: kms.Alias.fromAliasName(this, 'SnsManagedKey', 'alias/aws/sns'),
+      enforceSSL: true,
+    });
+    this.ocrTopic.addSubscription(new subscriptions.SqsSubscription(this.ocrQueue.queue, { rawMessageDelivery: true }));
+    this.textractPublishRole = new iam.Role(this, 'TextractPublishRole', {
+      description: 'Assumed by Amazon Textract to announce finished text detection jobs on the OCR topic',
+      assumedBy: new iam.ServicePrincipal('textract.amazonaws.com', { conditions: { StringEquals: { 'aws:SourceAccount': this.account } } }),
+    });
+    this.ocrTopic.grantPublish(this.textractPublishRole);
+    this.ocr = { topicArn: this.ocrTopic.topicArn, publishRoleArn: this.textractPublishRole.roleArn };
+
     this.scheduledJobsDeadLetterQueue = new sqs.Queue(this, 'ScheduledJobsDlq', {
       encryption: sqs.QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
@@ -158,6 +185,7 @@ export class DataStack extends Stack {
     return [
       { name: 'jobs', ...this.jobs },
       { name: 'webhooks', ...this.webhooks },
+      { name: 'ocr', ...this.ocrQueue },
     ];
   }
 

@@ -7,6 +7,7 @@
 import { CfnOutput, CrossStackReferences, Duration, ReferenceStrength, SecretValue, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
+import type * as elbv2 from 'aws-cdk-lib/aws-elasticloadbalancingv2';
 import type { Construct } from 'constructs';
 import type { Area } from '../functions/routes';
 import type { AreaStack } from './area-stack';
@@ -19,6 +20,8 @@ export interface EdgeStackProps extends StackProps {
   readonly data: DataStack;
   /** The area stacks served through the front door, with their path patterns. */
   readonly areas: readonly { readonly stack: AreaStack; readonly pattern: string }[];
+  /** The upload service's internal balancer and the exact paths it serves, ahead of the area patterns. */
+  readonly uploads?: { readonly loadBalancer: elbv2.IApplicationLoadBalancer; readonly paths: readonly string[] };
 }
 
 export class EdgeStack extends Stack {
@@ -26,6 +29,8 @@ export class EdgeStack extends Stack {
   public readonly patterns: ReadonlyMap<string, Area>;
   /** Overwrites the viewer-IP header on every request, whatever the client sent under that name. */
   public readonly viewerIp: cloudfront.Function;
+  /** Paths sent to the upload service. */
+  public readonly uploadPaths: readonly string[];
 
   constructor(scope: Construct, id: string, props: EdgeStackProps) {
     super(scope, id, props);
@@ -50,6 +55,28 @@ export class EdgeStack extends Stack {
       compress: false,
       functionAssociations: [{ function: this.viewerIp, eventType: cloudfront.FunctionEventType.VIEWER_REQUEST }],
     });
+    // The upload service: no cache, every method, the whole body forwarded; CloudFront lists no request
+    // body limit, so 20 MiB uploads reach the container (docs/adr/0016).
+    const uploadBehaviors: Record<string, cloudfront.BehaviorOptions> = {};
+    if (props.uploads) {
+      const origin = origins.VpcOrigin.withApplicationLoadBalancer(props.uploads.loadBalancer, {
+        protocolPolicy: cloudfront.OriginProtocolPolicy.HTTP_ONLY,
+        readTimeout: Duration.seconds(60),
+        vpcOriginName: `platform-${props.config.stage}-uploads`,
+      });
+      for (const path of props.uploads.paths) {
+        uploadBehaviors[path] = {
+          origin,
+          viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.HTTPS_ONLY,
+          allowedMethods: cloudfront.AllowedMethods.ALLOW_ALL,
+          cachePolicy: cloudfront.CachePolicy.CACHING_DISABLED,
+          originRequestPolicy: cloudfront.OriginRequestPolicy.ALL_VIEWER,
+          compress: false,
+          functionAssociations: [{ function: this.viewerIp, eventType: cloudfront.FunctionEventType.VIEWER_REQUEST }],
+        };
+      }
+    }
+    this.uploadPaths = Object.keys(uploadBehaviors);
     const [first] = props.areas;
     if (!first) throw new Error('the front door needs at least one area');
     this.patterns = new Map(props.areas.map((a) => [a.pattern, a.stack.area]));
@@ -57,7 +84,8 @@ export class EdgeStack extends Stack {
       comment: `platform-${props.config.stage}: one base URL for every area of the spec`,
       // Paths of no area reach the first area's API, which answers its documented 404.
       defaultBehavior: behavior(first.stack),
-      additionalBehaviors: Object.fromEntries(props.areas.map((a) => [a.pattern, behavior(a.stack)])),
+      // Exact upload paths first: CloudFront matches behaviors in this order.
+      additionalBehaviors: { ...uploadBehaviors, ...Object.fromEntries(props.areas.map((a) => [a.pattern, behavior(a.stack)])) },
       priceClass: cloudfront.PriceClass.PRICE_CLASS_100,
       // Standard logs (viewer address, edge result, time to first byte) beside the area APIs' own access
       // logs: what CloudFront refuses or fails on (malformed requests, origin timeouts) never reaches those.

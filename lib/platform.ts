@@ -11,6 +11,7 @@ import { DataStack } from './data-stack';
 import { EdgeStack } from './edge-stack';
 import { frontDoorPatterns } from './front-door';
 import type { StageConfig } from './stage-config';
+import { UploadStack } from './upload-stack';
 import { WorkersStack } from './workers-stack';
 
 export interface PlatformOptions {
@@ -26,6 +27,8 @@ export interface PlatformStacks {
   /** Every area of the route table, the admin API included, by area. */
   readonly areas: ReadonlyMap<Area, AreaStack>;
   readonly workers: WorkersStack;
+  /** The upload service, when the route table has routes whose origin is `uploadService`. */
+  readonly uploads?: UploadStack;
   readonly edge: EdgeStack;
 }
 
@@ -45,6 +48,8 @@ export function addPlatformStacks(app: App, { config, env, routes = ROUTES }: Pl
   const publicAreas = new Map([...byArea].filter(([area]) => area !== 'admin'));
   const patterns = frontDoorPatterns(publicAreas);
 
+  // Routes served by the upload service have no API Gateway method (docs/adr/0016).
+  const onApi = (r: RouteDef) => (r.origin ?? 'api') === 'api';
   const areas = new Map<Area, AreaStack>();
   for (const [area, areaRoutes] of publicAreas) {
     areas.set(area, new AreaStack(app, `${prefix}-${STACK_NAME[area]}`, {
@@ -52,7 +57,7 @@ export function addPlatformStacks(app: App, { config, env, routes = ROUTES }: Pl
       config,
       data,
       area,
-      routes: areaRoutes,
+      routes: areaRoutes.filter(onApi),
       behindFrontDoor: true,
       description: `Application Platform API (${config.stage}): area ${area} API and functions`,
     }));
@@ -86,14 +91,25 @@ export function addPlatformStacks(app: App, { config, env, routes = ROUTES }: Pl
     data,
     description: `Application Platform API (${config.stage}): queue consumers, scheduled jobs, queue alarms`,
   });
+  const uploadRoutes = routes.filter((r) => r.origin === 'uploadService');
+  const uploads = uploadRoutes.length
+    ? new UploadStack(app, `${prefix}-Uploads`, {
+        env,
+        config,
+        data,
+        routes: uploadRoutes,
+        description: `Application Platform API (${config.stage}): the upload service (ECS Fargate behind an internal load balancer)`,
+      })
+    : undefined;
   const edge = new EdgeStack(app, `${prefix}-Edge`, {
     env,
     config,
     data,
+    ...(uploads ? { uploads: { loadBalancer: uploads.loadBalancer, paths: uploadRoutes.map((r) => r.path) } } : {}),
     areas: [...publicAreas.keys()].map((area) => ({ stack: areas.get(area)!, pattern: patterns.get(area)! })),
     description: `Application Platform API (${config.stage}): the CloudFront front door of every area`,
   });
   Tags.of(app).add('project', 'application-platform-api');
   Tags.of(app).add('stage', config.stage);
-  return { data, areas, workers, edge };
+  return { data, areas, workers, ...(uploads ? { uploads } : {}), edge };
 }

@@ -10,8 +10,6 @@ import type { ErrorArea } from '../domain/error-bodies';
 import { CORRELATION_HEADER, correlationIdOf, headerOf } from '../domain/http-headers';
 import { gatewayAnswers, KEY_CLASS_OF_AUTH, renderGatewayAnswer, staticPrefixOf, type GatewayResponseType } from '../gateway';
 import type { HttpHandler, HttpResponse, StreamedBodyEvent } from '../http/kit';
-import { ROUTES as ALL_ROUTES } from '../routes';
-import type { PlatformDeps } from '../wiring/platform-wiring';
 import type { RouteDef } from '../routes';
 import type { LocalGateway } from './local-gateway';
 
@@ -40,16 +38,6 @@ export function compile(route: RouteDef, handler: HttpHandler): CompiledRoute {
     })
     .join('/');
   return { route, pattern: new RegExp(`^${source}$`), params, handler };
-}
-
-/** Loads every route's handler module and builds its handler with the local deps. */
-export async function loadRoutes(deps: PlatformDeps): Promise<CompiledRoute[]> {
-  return Promise.all(
-    ALL_ROUTES.map(async (route) => {
-      const mod = (await import(`../http/${route.handler}.handler.ts`)) as { createHandler: (d: PlatformDeps) => HttpHandler };
-      return compile(route, mod.createHandler(deps));
-    }),
-  );
 }
 
 function readBody(req: IncomingMessage): Promise<Buffer> {

@@ -25,12 +25,19 @@ export interface FunctionContext {
   readonly trustViewerAddress?: boolean;
   /** What the `gatewayKeys:manage` grant points at: the usage plans and the area APIs with key authorizers. */
   readonly gateway?: GatewayTargets;
+  /** What the `ocr:start` grant points at: Textract's completion topic and the role Textract publishes with. */
+  readonly ocr?: OcrTargets;
+}
+
+export interface OcrTargets {
+  readonly topicArn: string;
+  readonly publishRoleArn: string;
 }
 
 /** The context of a stack's functions: the stage and the shared data resources, plus per-stack extras. */
 export function functionContextOf(
   config: StageConfig,
-  data: Pick<FunctionContext, 'table' | 'uploadsBucketName' | 'webhookSecretsKey'> & { readonly jobs: { readonly queue: sqs.IQueue }; readonly webhooks: { readonly queue: sqs.IQueue } },
+  data: Pick<FunctionContext, 'table' | 'uploadsBucketName' | 'webhookSecretsKey' | 'ocr'> & { readonly jobs: { readonly queue: sqs.IQueue }; readonly webhooks: { readonly queue: sqs.IQueue } },
   extras: Pick<FunctionContext, 'trustViewerAddress' | 'gateway'> = {},
 ): FunctionContext {
   return {
@@ -40,6 +47,7 @@ export function functionContextOf(
     jobsQueue: data.jobs.queue,
     webhooksQueue: data.webhooks.queue,
     webhookSecretsKey: data.webhookSecretsKey,
+    ...(data.ocr ? { ocr: data.ocr } : {}),
     ...extras,
   };
 }

@@ -2,7 +2,10 @@ import { existsSync } from 'node:fs';
 import { describe, it, expect } from 'vitest';
 import { Match } from 'aws-cdk-lib/assertions';
 import { ENV, GRANT_SCOPED_ENV } from '../../functions/env';
-import { ROUTES } from '../../functions/routes';
+import { ROUTES as ALL_ROUTES } from '../../functions/routes';
+
+/** The routes API Gateway serves (the upload service's are in test/infra/uploads.test.ts). */
+const ROUTES = ALL_ROUTES.filter((r) => (r.origin ?? 'api') === 'api');
 import { QUEUES, SCHEDULES } from '../../functions/workers';
 import { handlerEntry } from '../../lib/constructs/app-function';
 import type { CfnQueue } from 'aws-cdk-lib/aws-sqs';
@@ -118,7 +121,7 @@ describe('function defaults', () => {
   const all = Object.values(functions).map((f) => f.Properties!);
 
   it('builds one function per route, key authorizer, queue consumer and scheduled job', () => {
-    const keyClasses = new Set(ROUTES.map((r) => r.auth).filter((a) => a === 'orgKey' || a === 'chatKey' || a === 'acpKey'));
+    const keyClasses = new Set(ALL_ROUTES.map((r) => r.auth).filter((a) => a === 'orgKey' || a === 'chatKey' || a === 'acpKey'));
     expect(all).toHaveLength(ROUTES.length + keyClasses.size + QUEUES.length + SCHEDULES.length);
   });
 

@@ -35,7 +35,7 @@ export interface SynthesizedPlatform extends PlatformStacks {
 
 export function synthPlatform(stage = 'prod', app: App = newTestApp()): SynthesizedPlatform {
   const stacks = addPlatformStacks(app, { config: stageConfig(stage), env: TEST_ENV });
-  const all: Stack[] = [stacks.data, ...stacks.areas.values(), stacks.workers, stacks.edge];
+  const all: Stack[] = [stacks.data, ...stacks.areas.values(), stacks.workers, ...(stacks.uploads ? [stacks.uploads] : []), stacks.edge];
   const templates = new Map(all.map((st) => [st.stackName, Template.fromStack(st)]));
   return {
     app,
