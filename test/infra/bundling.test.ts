@@ -55,3 +55,50 @@ describe(`real bundle of http/${route.handler}`, () => {
     expect(out.trim()).toBe('function');
   });
 });
+
+describe('real bundle of the upload service (functions/upload-service/main.ts)', () => {
+  it('bundles as the Dockerfile does, starts from a Lambda-like environment, answers /healthz and refuses a keyless upload', async () => {
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { spawn } = await import('node:child_process');
+    const dir = mkdtempSync(path.join(tmpdir(), 'upload-service-'));
+    try {
+      const dockerfile = readFileSync(path.join(process.cwd(), 'docker/upload-service/Dockerfile'), 'utf8');
+      expect(dockerfile).toContain('npx esbuild functions/upload-service/main.ts');
+      execFileSync(
+        path.join(process.cwd(), 'node_modules/.bin/esbuild'),
+        [
+          'functions/upload-service/main.ts',
+          '--bundle', '--platform=node', '--target=node22', '--format=esm', '--main-fields=module,main', '--minify',
+          `--outfile=${path.join(dir, 'main.mjs')}`,
+          "--banner:js=import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
+          '--log-level=error',
+        ],
+        { cwd: process.cwd() },
+      );
+      const port = 20000 + Math.floor(Math.random() * 20000);
+      const env = {
+        PATH: process.env.PATH ?? '', STAGE: 'dev', TABLE_NAME: 'table', BUCKET_NAME: 'uploads', JOBS_QUEUE_URL: 'https://sqs.eu-west-1.amazonaws.com/123456789012/jobs',
+        VISIBILITY_DELAY_MS: '30000', ANON_RETENTION_DAYS: '30', EMPTY_SESSION_MAX_AGE_HOURS: '24', APP_DELETION_BATCH_SIZE: '25', BEDROCK_ENABLED: 'true',
+        TRUST_VIEWER_ADDRESS: 'true', OCR_TOPIC_ARN: 'arn:aws:sns:eu-west-1:123456789012:ocr', OCR_ROLE_ARN: 'arn:aws:iam::123456789012:role/textract', AWS_REGION: 'eu-west-1',
+        PORT: String(port), POWERTOOLS_LOG_LEVEL: 'SILENT', POWERTOOLS_METRICS_DISABLED: 'true',
+      };
+      const child = spawn(process.execPath, [path.join(dir, 'main.mjs')], { env, stdio: 'ignore' });
+      try {
+        let health: Response | undefined;
+        for (let i = 0; i < 50 && !health; i++) {
+          health = await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => undefined);
+          if (!health) await new Promise((r) => setTimeout(r, 100));
+        }
+        expect(health?.status).toBe(200);
+        const upload = await fetch(`http://127.0.0.1:${port}/api/v1/chat/files`, { method: 'POST' });
+        expect(upload.status).toBe(401);
+        expect(await upload.json()).toEqual({ error: expect.stringMatching(/API key/) });
+      } finally {
+        child.kill('SIGTERM');
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
