@@ -11,7 +11,8 @@
  * - `scannedPdf`: pages with no text operators, each drawing one image XObject (8-bit DeviceGray,
  *   FlateDecode) of black upper-case text on white: a 5x7 bitmap font scaled 3x, softened by a box blur
  *   like a real scan, which tesseract reads back exactly. Options give the other shapes a scanner makes:
- *   a 1-bit image (`bilevel`, what CCITT/JBIG2 scans decode to) or a 1-bit stencil mask (`mask`).
+ *   a 1-bit image (`bilevel`, what CCITT/JBIG2 scans decode to) or a 1-bit stencil mask (`mask`), both
+ *   drawn at 6x, blurred and thresholded.
  * - `encryptedPdf`: a text PDF really encrypted by the Standard security handler (R2, 40-bit RC4), with
  *   a user password (default "secret"): readers must ask for it, and with it the text reads back.
  * - `truncatedPdf`: the first half of a text PDF (cut inside its content stream, no xref, no trailer).
@@ -228,12 +229,12 @@ export function textPdf(text: string | readonly string[], trailerExtra = ''): Ui
   return pdfOf(textPageObjects(text), trailerExtra);
 }
 
-/** 5x7 glyphs, one string of 7 rows of 5 bits per character. */
+/** 5x7 glyphs, one string of 7 rows of 5 bits per character (V and D shaped so tesseract tells them from U and O). */
 const FONT: Record<string, string[]> = {
   A: ['01110', '10001', '10001', '11111', '10001', '10001', '10001'],
   B: ['11110', '10001', '10001', '11110', '10001', '10001', '11110'],
   C: ['01110', '10001', '10000', '10000', '10000', '10001', '01110'],
-  D: ['11110', '10001', '10001', '10001', '10001', '10001', '11110'],
+  D: ['11100', '10010', '10001', '10001', '10001', '10010', '11100'],
   E: ['11111', '10000', '10000', '11110', '10000', '10000', '11111'],
   F: ['11111', '10000', '10000', '11110', '10000', '10000', '10000'],
   G: ['01110', '10001', '10000', '10111', '10001', '10001', '01111'],
@@ -251,7 +252,7 @@ const FONT: Record<string, string[]> = {
   S: ['01111', '10000', '10000', '01110', '00001', '00001', '11110'],
   T: ['11111', '00100', '00100', '00100', '00100', '00100', '00100'],
   U: ['10001', '10001', '10001', '10001', '10001', '10001', '01110'],
-  V: ['10001', '10001', '10001', '10001', '10001', '01010', '00100'],
+  V: ['10001', '10001', '10001', '01010', '01010', '01010', '00100'],
   W: ['10001', '10001', '10001', '10101', '10101', '10101', '01010'],
   X: ['10001', '10001', '01010', '00100', '01010', '10001', '10001'],
   Y: ['10001', '10001', '01010', '00100', '00100', '00100', '00100'],
@@ -269,7 +270,10 @@ const FONT: Record<string, string[]> = {
   ' ': ['00000', '00000', '00000', '00000', '00000', '00000', '00000'],
 };
 
-/** The characters `scannedPdf` can draw (others are drawn as spaces). */
+/**
+ * The characters `scannedPdf` can draw (others are drawn as spaces). Upper-case words and numbers
+ * read back exactly; single characters out of context can be misread (0/O, 5/S, 6/&).
+ */
 export const SCANNABLE = /^[A-Z0-9 ]*$/;
 
 /**
@@ -354,8 +358,8 @@ export function scannedPdf(lines: readonly string[], pages = 1, options: Scanned
   return pdfOf(
     pagedObjects(pages, (i) => {
       const pageLines = i === 0 ? lines : [`${lines[0] ?? ''} ${i + 1}`, ...lines.slice(1)];
-      const sharp = kind !== 'gray';
-      const { width, height, pixels } = renderText(pageLines, sharp ? 4 : 3, sharp ? 0 : 2);
+      // 1-bit images: drawn larger and blurred before the threshold, so the glyphs' corners round off.
+      const { width, height, pixels } = kind === 'gray' ? renderText(pageLines) : renderText(pageLines, 6, 4);
       const w = 500;
       const h = Math.round((500 * height) / width);
       const name = `/Im${i + 1}`;
@@ -515,7 +519,6 @@ export function truncatedDocx(): Uint8Array {
 // ---------------------------------------------------------------------------------------------------
 // OLE2 compound files (MS-CFB)
 
-const FREESECT = 0xffffffff;
 const ENDOFCHAIN = 0xfffffffe;
 const FATSECT = 0xfffffffd;
 const NOSTREAM = 0xffffffff;
@@ -553,10 +556,9 @@ function compoundFile(entries: readonly { readonly name: string; readonly type: 
   header.fill(0xff, 76, 512);
   header.writeUInt32LE(0, 76); // DIFAT[0]: the FAT is sector 0
 
-  const fat = Buffer.alloc(512, 0xff); // FREESECT
+  const fat = Buffer.alloc(512, 0xff); // every sector free (FREESECT) but these two:
   fat.writeUInt32LE(FATSECT, 0);
   fat.writeUInt32LE(ENDOFCHAIN, 4);
-  void FREESECT;
 
   // Directory ids: 0 the root, then the entries in the given order. Tree over the sorted entries.
   const sorted = entries.map((e, i) => ({ ...e, id: i + 1 })).sort((a, b) => cfbCompare(a.name, b.name));
