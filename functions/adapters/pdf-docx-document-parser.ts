@@ -54,6 +54,8 @@ export class PdfDocxDocumentParser implements DocumentParser {
    */
   async inspectDocx(bytes: Uint8Array): Promise<DocumentInspection> {
     if (CFB_SIGNATURE.every((b, i) => bytes[i] === b)) return { status: 'corrupt', message: CFB_DOCX_MESSAGE };
+    const expanded = declaredUncompressedSize(bytes);
+    if (expanded !== undefined && expanded > MAX_DOCX_EXPANDED_BYTES) return { status: 'corrupt', message: EXPANDS_TOO_FAR_MESSAGE };
     try {
       const { value } = await mammoth.extractRawText({ buffer: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) });
       return { status: 'text', text: value.trim(), pages: 1 };
@@ -61,4 +63,32 @@ export class PdfDocxDocumentParser implements DocumentParser {
       return { status: 'corrupt', message: CORRUPT_DOCX_MESSAGE };
     }
   }
+}
+
+/** A DOCX whose parts expand beyond this is refused before mammoth inflates it (a ZIP bomb guard). */
+export const MAX_DOCX_EXPANDED_BYTES = 256 * 1024 * 1024;
+export const EXPANDS_TOO_FAR_MESSAGE = 'The .docx file expands to more than 256 MB and cannot be read';
+
+/**
+ * The sum of the uncompressed sizes the ZIP's central directory declares, or undefined when there is
+ * no readable central directory (mammoth then reports the file corrupt). Declared sizes can lie, so
+ * this bounds honest and naive bombs; mammoth's own reading is the rest of the guard.
+ */
+export function declaredUncompressedSize(bytes: Uint8Array): number | undefined {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (let eocd = bytes.length - 22; eocd >= Math.max(0, bytes.length - 22 - 0xffff); eocd--) {
+    if (view.getUint32(eocd, true) !== 0x06054b50) continue;
+    const entries = view.getUint16(eocd + 10, true);
+    let at = view.getUint32(eocd + 16, true);
+    let total = 0;
+    for (let i = 0; i < entries; i++) {
+      if (at + 46 > bytes.length || view.getUint32(at, true) !== 0x02014b50) return undefined;
+      const size = view.getUint32(at + 24, true);
+      // 0xffffffff: the real size is in a ZIP64 extra field; count it as the largest 32-bit size.
+      total += size;
+      at += 46 + view.getUint16(at + 28, true) + view.getUint16(at + 30, true) + view.getUint16(at + 32, true);
+    }
+    return total;
+  }
+  return undefined;
 }

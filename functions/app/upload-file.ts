@@ -104,7 +104,8 @@ export async function uploadFile(
     // Set before OCR starts, so a completion that arrives before the record is ready is never overwritten.
     extraction: inspection?.status === 'no_text' ? 'ocr_pending' : 'none',
     textKey: null,
-    pages: inspection && 'pages' in inspection ? inspection.pages : null,
+    // Pages of a PDF; a DOCX has no fixed pages (its layout happens when it is rendered).
+    pages: type.kind === 'pdf' && inspection && 'pages' in inspection ? inspection.pages : null,
     ocrJobId: null,
     createdAtUs: deps.clock.nowUs(),
     referencedAtUs: null,

@@ -84,3 +84,19 @@ describe('PdfDocxDocumentParser.inspectDocx', () => {
     expect(await parser.inspectDocx(make())).toEqual({ status: 'corrupt', message: expect.stringMatching(/legacy Word document \(\.doc\) or password-protected/) });
   });
 });
+
+describe('the DOCX expansion guard', () => {
+  it('sums the uncompressed sizes the central directory declares, and refuses a DOCX that would expand past 256 MB', async () => {
+    const { declaredUncompressedSize, MAX_DOCX_EXPANDED_BYTES, PdfDocxDocumentParser: Parser } = await import('../../functions/adapters/pdf-docx-document-parser');
+    const { docx: makeDocx } = await import('../support/file-fixtures');
+    const bytes = Buffer.from(makeDocx(['hello']));
+    const declared = declaredUncompressedSize(bytes)!;
+    expect(declared).toBeGreaterThan(0);
+    expect(declared).toBeLessThan(10_000);
+    // Rewrite the first central-directory entry's uncompressed size to claim 300 MB.
+    const cd = bytes.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
+    bytes.writeUInt32LE(300 * 1024 * 1024, cd + 24);
+    expect(declaredUncompressedSize(bytes)!).toBeGreaterThan(MAX_DOCX_EXPANDED_BYTES);
+    expect(await new Parser().inspectDocx(bytes)).toEqual({ status: 'corrupt', message: expect.stringMatching(/expands to more than 256 MB/) });
+  });
+});
