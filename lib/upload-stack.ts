@@ -6,7 +6,7 @@
  * reaches, through a VPC origin; nothing here is internet-facing.
  */
 import { fileURLToPath } from 'node:url';
-import { CfnOutput, CrossStackReferences, Duration, ReferenceStrength, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, CrossStackReferences, Duration, Fn, ReferenceStrength, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import { Platform } from 'aws-cdk-lib/aws-ecr-assets';
 import * as ecs from 'aws-cdk-lib/aws-ecs';
@@ -43,9 +43,12 @@ export class UploadStack extends Stack {
   public readonly taskRole: iam.Role;
   public readonly routes: readonly RouteDef[];
 
-  /** Named, not looked up: synth stays offline (an availability-zone lookup needs credentials). */
+  /**
+   * The region's first two zones, resolved by CloudFormation at deploy time (`Fn::GetAZs`): synth stays
+   * offline (a context lookup needs credentials) and no zone name is hardcoded.
+   */
   override get availabilityZones(): string[] {
-    return [`${this.region}a`, `${this.region}b`];
+    return [Fn.select(0, Fn.getAzs()), Fn.select(1, Fn.getAzs())];
   }
 
   constructor(scope: Construct, id: string, props: UploadStackProps) {
