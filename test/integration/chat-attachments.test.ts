@@ -127,6 +127,22 @@ describe('chat turns with files', () => {
     });
   });
 
+  describe('rule 8: no remote URLs, base64 or multipart on /chat/completions', () => {
+    it('answers 400 to image_url parts (remote or data URL) and to a multipart body', async () => {
+      const png64 = Buffer.from(png(2, 2)).toString('base64');
+      for (const url of ['https://example.com/cat.png', `data:image/png;base64,${png64}`]) {
+        const res = await chat(p, w.chatKey, { model: w.appNameId, messages: [{ role: 'user', content: [{ type: 'text', text: 'look' }, { type: 'image_url', image_url: { url } }] }] });
+        expectChatError(res, 400, /remote URLs, base64 and multipart content are not supported/);
+      }
+      const form = new FormData();
+      form.append('model', w.appNameId);
+      form.append('file', new Blob([png(2, 2)]), 'a.png');
+      const multipartRes = await fetch(`${p.baseUrl}/api/v1/chat/completions`, { method: 'POST', headers: { Authorization: `Bearer ${w.chatKey}` }, body: form });
+      expect(multipartRes.status).toBe(400);
+      expect(await multipartRes.json()).toEqual({ error: 'Content-Type must be application/json' });
+    });
+  });
+
   describe('rule 6: image-input settings', () => {
     it('answers 422 IMAGE_INPUT_DISABLED when the app disables images (documents still work)', async () => {
       const v = await chatWorld(p);
