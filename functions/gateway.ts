@@ -56,6 +56,13 @@ export function staticPrefixOf(paths: readonly string[]): string {
  */
 export const VIEWER_IP_HEADER = 'X-Viewer-Ip';
 
+/**
+ * The host name the viewer asked for (the `{base_url}` host), set by the same function: API Gateway
+ * only sees its own execute-api host, and documents that name absolute URLs (ACP discovery) need the
+ * viewer's.
+ */
+export const VIEWER_HOST_HEADER = 'X-Viewer-Host';
+
 /** The request header the authorizers read and their cache is keyed by. */
 export const AUTHORIZER_IDENTITY_HEADER = 'Authorization';
 

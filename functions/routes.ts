@@ -82,6 +82,7 @@ export interface RouteDef {
   readonly origin?: 'api' | 'uploadService';
 }
 
+const ACP = '/acp/{appId}';
 const ADMIN = '/admin/v1';
 const CHAT = '/api/v1/chat';
 const ORG = '/api/v1/org';
@@ -98,6 +99,12 @@ export const ROUTES: readonly RouteDef[] = [
   // Area B: Chat Completions API
   { id: 'chatCompletionsCreate', method: 'POST', path: `${CHAT}/completions`, handler: 'chat-completions-create', area: 'chat', auth: 'chatKey', rateLimit: 'chatKey', body: 'json', grants: ['table:read', 'table:write', 'model:invoke', 'bucket:read'], timeoutSeconds: 300, memoryMb: 1024, stream: true },
   { id: 'chatFilesCreate', method: 'POST', path: `${CHAT}/files`, handler: 'chat-files-create', area: 'chat', auth: 'chatKey', rateLimit: 'chatKey', body: 'multipart', grants: ['table:read', 'table:write', 'bucket:read', 'bucket:write', 'ocr:start'], timeoutSeconds: 120, memoryMb: 1024, origin: 'uploadService' },
+
+  // Area C: ACP checkout API: public discovery (200 a minute per client IP)
+  { id: 'acpProductsList', method: 'GET', path: `${ACP}/products`, handler: 'acp-products-list', area: 'acp', auth: 'public', rateLimit: 'acpPublicIp', body: 'none', grants: ['table:read', 'table:write'] },
+  { id: 'acpAgentCard', method: 'GET', path: `${ACP}/.well-known/agent.json`, handler: 'acp-agent-card', area: 'acp', auth: 'public', rateLimit: 'acpPublicIp', body: 'none', grants: ['table:read', 'table:write'] },
+  { id: 'acpAgentCardV3', method: 'GET', path: `${ACP}/.well-known/agent-card.json`, handler: 'acp-agent-card-v3', area: 'acp', auth: 'public', rateLimit: 'acpPublicIp', body: 'none', grants: ['table:read', 'table:write'] },
+  { id: 'acpDiscovery', method: 'GET', path: `${ACP}/.well-known/acp.json`, handler: 'acp-discovery', area: 'acp', auth: 'public', rateLimit: 'acpPublicIp', body: 'none', grants: ['table:read', 'table:write'] },
 
   // Area D: release-notes feed and webhook subscriptions (public; list, delete and the delivery log take the subscription's secret)
   { id: 'releaseNotesFeed', method: 'GET', path: `${RELEASE_NOTES}/feed`, handler: 'release-notes-feed', area: 'releaseNotes', auth: 'public', rateLimit: 'releaseNotesIp', body: 'none', grants: ['table:read', 'table:write'] },
@@ -117,6 +124,9 @@ export const ROUTES: readonly RouteDef[] = [
   { id: 'adminAppUpdate', method: 'PATCH', path: `${ADMIN}/apps/{appId}`, handler: 'admin-app-update', area: 'admin', auth: 'iam', rateLimit: 'none', body: 'json', grants: ['table:read', 'table:write'] },
   { id: 'adminAppDelete', method: 'DELETE', path: `${ADMIN}/apps/{appId}`, handler: 'admin-app-delete', area: 'admin', auth: 'iam', rateLimit: 'none', body: 'none', grants: ['table:read', 'table:write', 'jobs:send'] },
   { id: 'adminChatKeyCreate', method: 'POST', path: `${ADMIN}/apps/{appId}/chat-keys`, handler: 'admin-chat-key-create', area: 'admin', auth: 'iam', rateLimit: 'none', body: 'json', grants: ['table:read', 'table:write', 'gatewayKeys:manage'] },
+  { id: 'adminProductCreate', method: 'POST', path: `${ADMIN}/apps/{appId}/products`, handler: 'admin-product-create', area: 'admin', auth: 'iam', rateLimit: 'none', body: 'json', grants: ['table:read', 'table:write'] },
+  { id: 'adminProductsList', method: 'GET', path: `${ADMIN}/apps/{appId}/products`, handler: 'admin-products-list', area: 'admin', auth: 'iam', rateLimit: 'none', body: 'none', grants: ['table:read'] },
+  { id: 'adminProductUpdate', method: 'PATCH', path: `${ADMIN}/products/{productId}`, handler: 'admin-product-update', area: 'admin', auth: 'iam', rateLimit: 'none', body: 'json', grants: ['table:read', 'table:write'] },
   { id: 'adminImportCreate', method: 'POST', path: `${ADMIN}/apps/{appId}/imports`, handler: 'admin-import-create', area: 'admin', auth: 'iam', rateLimit: 'none', body: 'text', grants: ['table:read', 'table:write'], timeoutSeconds: 29 },
   { id: 'adminSessionDelete', method: 'DELETE', path: `${ADMIN}/sessions/{sessionId}`, handler: 'admin-session-delete', area: 'admin', auth: 'iam', rateLimit: 'none', body: 'none', grants: ['table:read', 'table:write'] },
   { id: 'adminConsumerDelete', method: 'DELETE', path: `${ADMIN}/consumers/{consumerId}`, handler: 'admin-consumer-delete', area: 'admin', auth: 'iam', rateLimit: 'none', body: 'none', grants: ['table:read', 'table:write'], timeoutSeconds: 29 },

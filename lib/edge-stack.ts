@@ -12,7 +12,7 @@ import type { Construct } from 'constructs';
 import type { Area } from '../functions/routes';
 import type { AreaStack } from './area-stack';
 import type { DataStack } from './data-stack';
-import { ORIGIN_VERIFY_HEADER, VIEWER_IP_HEADER } from './front-door';
+import { ORIGIN_VERIFY_HEADER, VIEWER_HOST_HEADER, VIEWER_IP_HEADER } from './front-door';
 import type { StageConfig } from './stage-config';
 
 export interface EdgeStackProps extends StackProps {
@@ -37,7 +37,7 @@ export class EdgeStack extends Stack {
     CrossStackReferences.of(this).consume(ReferenceStrength.STRONG);
     const verify = SecretValue.secretsManager(props.data.originVerifySecretName).unsafeUnwrap();
     this.viewerIp = new cloudfront.Function(this, 'ViewerIp', {
-      comment: `Sets ${VIEWER_IP_HEADER} to the viewer's address for the area WAFs' per-IP rate rule`,
+      comment: `Sets ${VIEWER_IP_HEADER} (the area WAFs' per-IP rule) and ${VIEWER_HOST_HEADER} (absolute URLs)`,
       runtime: cloudfront.FunctionRuntime.JS_2_0,
       code: cloudfront.FunctionCode.fromInline(viewerIpFunctionCode()),
     });
@@ -114,6 +114,7 @@ function viewerIpFunctionCode(): string {
   return [
     'function handler(event) {',
     `  event.request.headers[${JSON.stringify(VIEWER_IP_HEADER.toLowerCase())}] = { value: event.viewer.ip };`,
+    `  event.request.headers[${JSON.stringify(VIEWER_HOST_HEADER.toLowerCase())}] = { value: event.request.headers.host ? event.request.headers.host.value : '' };`,
     '  return event.request;',
     '}',
   ].join('\n');

@@ -3,13 +3,13 @@
  * the route table. Two areas whose prefixes overlap could not be told apart by path, so synth fails.
  * Also the headers the front door adds to every origin request, which the area stacks rely on.
  */
-import { staticPrefixOf, VIEWER_IP_HEADER } from '../functions/gateway';
+import { staticPrefixOf, VIEWER_HOST_HEADER, VIEWER_IP_HEADER } from '../functions/gateway';
 import type { Area, RouteDef } from '../functions/routes';
 
 /** CloudFront sends it with a secret value; each front-door area's WAF blocks requests without it. */
 export const ORIGIN_VERIFY_HEADER = 'X-Origin-Verify';
 
-export { VIEWER_IP_HEADER };
+export { VIEWER_HOST_HEADER, VIEWER_IP_HEADER };
 
 /** The longest run of leading static segments every route of the area shares: `/api/v1/org`. */
 export const areaPrefix = (routes: readonly RouteDef[]): string => staticPrefixOf(routes.map((r) => r.path));

@@ -40,7 +40,7 @@ export async function issueCredential(
   const scopes = input.kind === 'org' ? [...new Set(input.scopes ?? [])] : [];
   if (input.kind === 'org' && scopes.length === 0) throw badRequest('Invalid scopes: an org key needs at least one scope');
   if (input.expiresAtUs !== undefined && input.expiresAtUs <= now) throw badRequest('Invalid expiresAt: must be in the future');
-  const key = CREDENTIAL_PREFIX[input.kind] + deps.ids.secret(CREDENTIAL_RANDOM_LENGTH);
+  const key = CREDENTIAL_PREFIX[input.kind] + deps.ids.secret(CREDENTIAL_RANDOM_LENGTH[input.kind]);
   const credential: StoredCredential = {
     id: deps.ids.uuid(),
     kind: input.kind,

@@ -129,6 +129,36 @@ export const COMMANDS: Record<string, Record<string, Command>> = {
     },
     revoke: { routeId: 'adminKeyRevoke', summary: 'revoke a chat API key', required: ['key'], params: { keyId: 'key' } },
   },
+  product: {
+    create: {
+      routeId: 'adminProductCreate',
+      summary: "add a product to an app's ACP catalog (price in minor units: 1999 = 19.99)",
+      required: ['app', 'title', 'price', 'currency'],
+      optional: ['description', 'inventory', 'image-url'],
+      params: { appId: 'app' },
+      body: (f) =>
+        defined({ title: f.title, price: count(f.price, 'price'), currency: f.currency, description: f.description, inventory: count(f.inventory, 'inventory'), imageUrl: f['image-url'] }),
+    },
+    list: { routeId: 'adminProductsList', summary: "list an app's products (inactive ones included)", required: ['app'], params: { appId: 'app' } },
+    update: {
+      routeId: 'adminProductUpdate',
+      summary: 'change a product (--inventory none: no limit)',
+      required: ['product'],
+      optional: ['title', 'price', 'currency', 'description', 'inventory', 'image-url', 'active'],
+      params: { productId: 'product' },
+      body: (f) =>
+        defined({
+          title: f.title,
+          price: count(f.price, 'price'),
+          currency: f.currency,
+          description: f.description,
+          inventory: f.inventory === 'none' ? null : count(f.inventory, 'inventory'),
+          imageUrl: f['image-url'],
+          active: bool(f.active, 'active'),
+        }),
+    },
+    deactivate: { routeId: 'adminProductUpdate', summary: 'hide a product from discovery and checkout', required: ['product'], params: { productId: 'product' }, body: () => ({ active: false }) },
+  },
   session: {
     delete: { routeId: 'adminSessionDelete', summary: 'delete a session (tombstone consumer_deleted)', required: ['session'], params: { sessionId: 'session' } },
   },

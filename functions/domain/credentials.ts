@@ -14,8 +14,11 @@ export const CREDENTIAL_PREFIX: Record<CredentialKind, string> = {
   acp: 'acp_',
 };
 
-/** Random characters after the prefix. 40 base62 characters carry ~238 bits. */
-export const CREDENTIAL_RANDOM_LENGTH = 40;
+/**
+ * Random base62 characters after the prefix: 40 (~238 bits) for org and chat keys; 32 (~190 bits) for
+ * ACP keys, whose format the spec fixes (`acp_` + 32 characters).
+ */
+export const CREDENTIAL_RANDOM_LENGTH: Record<CredentialKind, number> = { org: 40, chat: 40, acp: 32 };
 
 export function hashCredential(raw: string): string {
   return createHash('sha256').update(raw, 'utf8').digest('hex');

@@ -1,4 +1,5 @@
 /** Wire shapes of the admin API (camelCase, like the spec's admin-side resources). */
+import type { Product } from '../domain/acp/product';
 import type { StoredCredential } from '../domain/credentials';
 import type { Org } from '../domain/org';
 import { microsToIso } from '../domain/time';
@@ -25,4 +26,20 @@ export function adminCredential(cred: StoredCredential, rawKey?: string) {
 
 export function adminTombstone(t: Tombstone) {
   return { id: t.id, resourceType: t.resourceType, resourceId: t.resourceId, cause: t.cause, deletedAt: microsToIso(t.deletedAtUs) };
+}
+
+export function adminProduct(p: Product) {
+  return {
+    id: p.id,
+    appId: p.appId,
+    title: p.title,
+    description: p.description,
+    price: p.priceMinor,
+    currency: p.currency,
+    inventory: p.inventory,
+    active: p.active,
+    imageUrl: p.imageUrl,
+    createdAt: microsToIso(p.createdAtUs),
+    updatedAt: microsToIso(p.updatedAtUs),
+  };
 }

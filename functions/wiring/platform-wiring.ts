@@ -6,6 +6,7 @@ import { createDocumentClient } from '../adapters/aws-clients';
 import { ENV } from '../env';
 import type { Deps } from '../ports/deps';
 import { gatewayKeysFrom } from './admin-keys-wiring';
+import { buildAcpPorts } from './acp-wiring';
 import { buildChatPorts } from './chat-wiring';
 import { buildConversationPorts } from './conversation-wiring';
 import { buildJobQueue } from './job-queue-wiring';
@@ -27,6 +28,7 @@ export function buildDeps(opts: WiringOptions): PlatformDeps {
     ...buildConversationPorts(db, table),
     ...buildChatPorts(opts, db),
     ...buildFilePorts(opts),
+    ...buildAcpPorts(db, table),
     ...buildReleaseNotesPorts(opts, db),
     ...buildWebhookDeliveryPorts(opts),
     ...buildExportPorts(db, table),

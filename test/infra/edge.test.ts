@@ -101,9 +101,11 @@ describe('one front door', () => {
     }
     // The shipped code, run on a request that forges both the header and X-Forwarded-For.
     const handler = new Function(`${fn.Properties!.FunctionCode as string}\nreturn handler;`)() as (event: unknown) => { headers: Record<string, { value: string }> };
-    const forged = { 'x-viewer-ip': { value: '192.0.2.1' }, 'x-forwarded-for': { value: '192.0.2.1' } };
+    const forged = { 'x-viewer-ip': { value: '192.0.2.1' }, 'x-forwarded-for': { value: '192.0.2.1' }, 'x-viewer-host': { value: 'evil.example' }, host: { value: 'd111.cloudfront.net' } };
     const out = handler({ viewer: { ip: '203.0.113.7' }, request: { uri: '/api/v1/org/apps', headers: forged } });
     expect(out.headers[VIEWER_IP_HEADER.toLowerCase()]).toEqual({ value: '203.0.113.7' });
+    // The host the viewer asked for, over anything the client wrote (ACP discovery builds absolute URLs from it).
+    expect(out.headers['x-viewer-host']).toEqual({ value: 'd111.cloudfront.net' });
     expect(out.headers['x-forwarded-for']).toEqual({ value: '192.0.2.1' });
     // …and every front-door area's per-IP rate rule counts by that header, failing closed.
     for (const [area, stack] of areas) {
@@ -120,7 +122,7 @@ describe('one front door', () => {
   });
 
   it('derives one prefix per area from the route table and refuses overlapping areas', () => {
-    expect(behaviors.map((b) => b.PathPattern).filter((p) => !uploadPaths.has(p)).sort()).toEqual(['/api/v1/chat/*', '/api/v1/org/*', '/api/v1/release-notes/*']);
+    expect(behaviors.map((b) => b.PathPattern).filter((p) => !uploadPaths.has(p)).sort()).toEqual(['/acp/*', '/api/v1/chat/*', '/api/v1/org/*', '/api/v1/release-notes/*']);
     const route = (area: Area, path: string): RouteDef => ({ ...ROUTES[0]!, area, path });
     expect(areaPrefix([route('acp', '/acp/{appId}/products'), route('acp', '/acp/{appId}/checkout_sessions')])).toBe('/acp');
     expect(() => frontDoorPatterns(new Map([['export', [route('export', '/api/v1/x')]], ['chat', [route('chat', '/api/v1/x/y')]]]))).toThrow(/overlaps/);

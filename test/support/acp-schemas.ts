@@ -1,0 +1,30 @@
+/**
+ * The official ACP JSON Schemas (2026-04-17, `../shared/reference/acp/`, Apache-2.0) compiled with Ajv's
+ * draft 2020-12 build: every ACP document a test sees is checked against the definition it claims.
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { expect } from 'vitest';
+
+const dir = fileURLToPath(new URL('../../../shared/reference/acp/', import.meta.url));
+const CHECKOUT = 'https://example.com/schemas/agentic-checkout/bundle.schema.json';
+const FEED = 'https://example.com/schemas/feed/bundle.schema.json';
+
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
+(addFormats as unknown as (a: Ajv2020) => void)(ajv);
+ajv.addSchema(JSON.parse(readFileSync(`${dir}schema.agentic_checkout.2026-04-17.json`, 'utf8')));
+ajv.addSchema(JSON.parse(readFileSync(`${dir}schema.feed.2026-04-17.json`, 'utf8')));
+
+export type AcpDefinition = 'CheckoutSession' | 'CheckoutSessionWithOrder' | 'Error' | 'DiscoveryResponse' | 'ProductsResponse';
+
+/** Fails the test with Ajv's errors unless `value` is valid against the official definition. */
+export function expectAcp(definition: AcpDefinition, value: unknown): void {
+  const bundle = definition === 'ProductsResponse' ? FEED : CHECKOUT;
+  const validate = ajv.getSchema(`${bundle}#/$defs/${definition}`);
+  if (!validate) throw new Error(`no $defs/${definition} in ${bundle}`);
+  const ok = validate(value);
+  expect(ok ? [] : validate.errors, `${definition}: ${JSON.stringify(value).slice(0, 400)}`).toEqual([]);
+}
