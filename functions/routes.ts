@@ -106,6 +106,13 @@ export const ROUTES: readonly RouteDef[] = [
   { id: 'acpAgentCardV3', method: 'GET', path: `${ACP}/.well-known/agent-card.json`, handler: 'acp-agent-card-v3', area: 'acp', auth: 'public', rateLimit: 'acpPublicIp', body: 'none', grants: ['table:read', 'table:write'] },
   { id: 'acpDiscovery', method: 'GET', path: `${ACP}/.well-known/acp.json`, handler: 'acp-discovery', area: 'acp', auth: 'public', rateLimit: 'acpPublicIp', body: 'none', grants: ['table:read', 'table:write'] },
 
+  // Area C: checkout sessions (an ACP key of the app in the path, 60 a minute per key)
+  { id: 'acpCheckoutCreate', method: 'POST', path: `${ACP}/checkout_sessions`, handler: 'acp-checkout-create', area: 'acp', auth: 'acpKey', rateLimit: 'acpKey', body: 'json', grants: ['table:read', 'table:write'] },
+  { id: 'acpCheckoutGet', method: 'GET', path: `${ACP}/checkout_sessions/{checkoutSessionId}`, handler: 'acp-checkout-get', area: 'acp', auth: 'acpKey', rateLimit: 'acpKey', body: 'none', grants: ['table:read', 'table:write'] },
+  { id: 'acpCheckoutUpdate', method: 'POST', path: `${ACP}/checkout_sessions/{checkoutSessionId}`, handler: 'acp-checkout-update', area: 'acp', auth: 'acpKey', rateLimit: 'acpKey', body: 'json', grants: ['table:read', 'table:write'] },
+  { id: 'acpCheckoutComplete', method: 'POST', path: `${ACP}/checkout_sessions/{checkoutSessionId}/complete`, handler: 'acp-checkout-complete', area: 'acp', auth: 'acpKey', rateLimit: 'acpKey', body: 'json', grants: ['table:read', 'table:write'] },
+  { id: 'acpCheckoutCancel', method: 'POST', path: `${ACP}/checkout_sessions/{checkoutSessionId}/cancel`, handler: 'acp-checkout-cancel', area: 'acp', auth: 'acpKey', rateLimit: 'acpKey', body: 'json', grants: ['table:read', 'table:write'] },
+
   // Area D: release-notes feed and webhook subscriptions (public; list, delete and the delivery log take the subscription's secret)
   { id: 'releaseNotesFeed', method: 'GET', path: `${RELEASE_NOTES}/feed`, handler: 'release-notes-feed', area: 'releaseNotes', auth: 'public', rateLimit: 'releaseNotesIp', body: 'none', grants: ['table:read', 'table:write'] },
   { id: 'releaseNotesSubscriptionCreate', method: 'POST', path: `${RELEASE_NOTES}/subscriptions`, handler: 'release-notes-subscription-create', area: 'releaseNotes', auth: 'public', rateLimit: 'releaseNotesIp', body: 'json', grants: ['table:read', 'table:write', 'webhooks:send', 'secrets:seal'] },
@@ -127,6 +134,7 @@ export const ROUTES: readonly RouteDef[] = [
   { id: 'adminProductCreate', method: 'POST', path: `${ADMIN}/apps/{appId}/products`, handler: 'admin-product-create', area: 'admin', auth: 'iam', rateLimit: 'none', body: 'json', grants: ['table:read', 'table:write'] },
   { id: 'adminProductsList', method: 'GET', path: `${ADMIN}/apps/{appId}/products`, handler: 'admin-products-list', area: 'admin', auth: 'iam', rateLimit: 'none', body: 'none', grants: ['table:read'] },
   { id: 'adminProductUpdate', method: 'PATCH', path: `${ADMIN}/products/{productId}`, handler: 'admin-product-update', area: 'admin', auth: 'iam', rateLimit: 'none', body: 'json', grants: ['table:read', 'table:write'] },
+  { id: 'adminAcpKeyCreate', method: 'POST', path: `${ADMIN}/apps/{appId}/acp-keys`, handler: 'admin-acp-key-create', area: 'admin', auth: 'iam', rateLimit: 'none', body: 'json', grants: ['table:read', 'table:write', 'gatewayKeys:manage'] },
   { id: 'adminImportCreate', method: 'POST', path: `${ADMIN}/apps/{appId}/imports`, handler: 'admin-import-create', area: 'admin', auth: 'iam', rateLimit: 'none', body: 'text', grants: ['table:read', 'table:write'], timeoutSeconds: 29 },
   { id: 'adminSessionDelete', method: 'DELETE', path: `${ADMIN}/sessions/{sessionId}`, handler: 'admin-session-delete', area: 'admin', auth: 'iam', rateLimit: 'none', body: 'none', grants: ['table:read', 'table:write'] },
   { id: 'adminConsumerDelete', method: 'DELETE', path: `${ADMIN}/consumers/{consumerId}`, handler: 'admin-consumer-delete', area: 'admin', auth: 'iam', rateLimit: 'none', body: 'none', grants: ['table:read', 'table:write'], timeoutSeconds: 29 },

@@ -129,6 +129,17 @@ export const COMMANDS: Record<string, Record<string, Command>> = {
     },
     revoke: { routeId: 'adminKeyRevoke', summary: 'revoke a chat API key', required: ['key'], params: { keyId: 'key' } },
   },
+  'acp-key': {
+    create: {
+      routeId: 'adminAcpKeyCreate',
+      summary: 'create an ACP key (acp_ + 32 characters) for an app: checkout sessions of that app only; printed once',
+      required: ['app'],
+      optional: ['name', 'expires-at'],
+      params: { appId: 'app' },
+      body: (f) => defined({ name: f.name, expiresAt: f['expires-at'] }),
+    },
+    revoke: { routeId: 'adminKeyRevoke', summary: 'revoke an ACP key', required: ['key'], params: { keyId: 'key' } },
+  },
   product: {
     create: {
       routeId: 'adminProductCreate',

@@ -18,6 +18,7 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   forbidden: 403,
   not_found: 404,
   conflict: 409,
+  not_allowed: 405,
   payload_too_large: 413,
   unprocessable: 422,
   rate_limited: 429,
@@ -35,17 +36,25 @@ export function shownCode(area: ErrorArea, code: ErrorCode): string {
  * The body of an error in `area`, with the code already as the client sees it:
  * - area A, D and the admin API: `{ error: { code, message } }`;
  * - area B: `{ error: string }`, except an error with a detail code (the 422 image codes): `{ error: <detail>, message }`;
- * - area C: `{ error: { code, message } }`, except a 429 which is `{ error: string }`.
+ * - area C: authentication errors `{ error: { code, message } }`, a 429 `{ error: string }` (the spec's
+ *   table), and every other error (validation, not found, state, idempotency, version) the ACP `Error`
+ *   object `{ type, code, message, param? }`, with the detail as its `code` when there is one.
  * The spec leaves area D's answer to an invalid create body open: 400 `bad_request` (docs/adr/0011).
  */
-export function renderErrorBody(area: ErrorArea, code: string, message: string, detail?: string): unknown {
+/** Codes area C answers with the ACP `Error` object (the spec fixes only its auth and 429 bodies). */
+const ACP_ERROR_CODES: ReadonlySet<string> = new Set(['bad_request', 'not_found', 'conflict', 'not_allowed', 'payload_too_large', 'payment_required', 'unprocessable', 'unavailable']);
+
+export function renderErrorBody(area: ErrorArea, code: string, message: string, detail?: string, param?: string): unknown {
   if (area === 'chat') return detail !== undefined ? { error: detail, message } : { error: message };
   if (area === 'acp' && code === 'rate_limited') return { error: message };
+  if (area === 'acp' && ACP_ERROR_CODES.has(code)) {
+    return { type: code === 'unavailable' ? 'service_unavailable' : 'invalid_request', code: detail ?? code, message, ...(param !== undefined ? { param } : {}) };
+  }
   return { error: { code, message } };
 }
 
-export function errorBody(area: ErrorArea, code: ErrorCode, message: string, detail?: string): unknown {
-  return renderErrorBody(area, shownCode(area, code), message, detail);
+export function errorBody(area: ErrorArea, code: ErrorCode, message: string, detail?: string, param?: string): unknown {
+  return renderErrorBody(area, shownCode(area, code), message, detail, param);
 }
 
 export const GENERIC_500_MESSAGE = 'Internal server error';

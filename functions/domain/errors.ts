@@ -10,6 +10,7 @@ export type ErrorCode =
   | 'forbidden'
   | 'not_found'
   | 'conflict'
+  | 'not_allowed'
   | 'payload_too_large'
   | 'payment_required'
   | 'unprocessable'
@@ -25,6 +26,8 @@ export class DomainError extends Error {
      * `IMAGE_INPUT_DISABLED` / `IMAGE_LIMIT_REACHED`: `{ error: <detail>, message }`).
      */
     readonly detail?: string,
+    /** Area C: the JSONPath of the request field at fault (ACP `Error.param`). */
+    readonly param?: string,
   ) {
     super(message);
     this.name = 'DomainError';

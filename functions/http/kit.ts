@@ -318,7 +318,7 @@ function errorResponse(deps: KitDeps, route: RouteDef, err: unknown, base: Recor
     if (status >= 500) deps.logger.error('request failed', { code: err.code, message: err.message });
     else deps.logger.info('request rejected', { code: err.code, status });
     deps.metrics.addMetric(`Http${Math.floor(status / 100)}xx`, MetricUnit.Count, 1);
-    return json(status, errorBody(route.area, err.code, err.message, err.detail), headers);
+    return json(status, errorBody(route.area, err.code, err.message, err.detail, err.param), headers);
   }
   deps.logger.error('unexpected error', err as Error);
   deps.metrics.addMetric('Http5xx', MetricUnit.Count, 1);

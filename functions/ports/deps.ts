@@ -2,7 +2,7 @@
  * Every port of the platform in one type. Use cases take a narrow `Pick` of it; a function's wiring
  * builds only the ports its handlers pick (functions/wiring/), so its bundle carries only those adapters.
  */
-import type { AcpPorts } from './acp';
+import type { AcpPorts, CheckoutPorts } from './acp';
 import type { ChatPorts } from './chat';
 import type { ConversationPorts } from './conversations';
 import type { ExportPorts } from './export';
@@ -11,4 +11,6 @@ import type { AdminPorts, PlatformPorts } from './platform';
 import type { ReleaseNotesPorts, WebhookDeliveryPorts } from './release-notes';
 
 export type Deps = PlatformPorts &
-  AcpPorts & AdminPorts & ConversationPorts & ExportPorts & ChatPorts & FilePorts & ReleaseNotesPorts & WebhookDeliveryPorts;
+  AcpPorts &
+  CheckoutPorts &
+  AdminPorts & ConversationPorts & ExportPorts & ChatPorts & FilePorts & ReleaseNotesPorts & WebhookDeliveryPorts;

@@ -6,6 +6,7 @@ import { createDocumentClient } from '../adapters/aws-clients';
 import { ENV } from '../env';
 import type { Deps } from '../ports/deps';
 import { gatewayKeysFrom } from './admin-keys-wiring';
+import { buildCheckoutPorts } from './acp-checkout-wiring';
 import { buildAcpPorts } from './acp-wiring';
 import { buildChatPorts } from './chat-wiring';
 import { buildConversationPorts } from './conversation-wiring';
@@ -29,6 +30,7 @@ export function buildDeps(opts: WiringOptions): PlatformDeps {
     ...buildChatPorts(opts, db),
     ...buildFilePorts(opts),
     ...buildAcpPorts(db, table),
+    ...buildCheckoutPorts(db, table),
     ...buildReleaseNotesPorts(opts, db),
     ...buildWebhookDeliveryPorts(opts),
     ...buildExportPorts(db, table),

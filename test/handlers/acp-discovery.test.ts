@@ -100,7 +100,8 @@ describe('ACP discovery (public)', () => {
       for (const path of ['products', '.well-known/acp.json', '.well-known/agent.json', '.well-known/agent-card.json']) {
         const res = await p.call('GET', `/acp/${appId}/${path}`);
         expect(res.status, `${appId} ${path}`).toBe(404);
-        expect(res.body).toEqual({ error: { code: 'not_found', message: 'App not found' } });
+        expect(res.body).toEqual({ type: 'invalid_request', code: 'not_found', message: 'App not found' });
+        expectAcp('Error', res.body);
       }
     }
   });

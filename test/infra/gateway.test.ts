@@ -45,18 +45,21 @@ function render(value: unknown, ownStack: string): string {
 const named = (construct: { node: { defaultChild?: unknown } }, stack: { stackName: string; getLogicalId: (e: CfnElement) => string }) =>
   `${stack.stackName}#${stack.getLogicalId(construct.node.defaultChild as CfnElement)}`;
 
+/** The key class of an area's keyed routes (an area mixes public and keyed routes, area C does). */
+const keyClassOfArea = (area: string): KeyClass | undefined => ROUTES.filter((r) => r.area === area).map(keyClassOf).find((k) => k !== undefined);
+
 describe('key authorizers and usage plans', () => {
   const keyAreas = [...areas].filter(([, stack]) => Object.keys(stack.http.authorizers).length > 0);
 
   it('puts a cached REQUEST authorizer in front of every key route, keyed by the Authorization header', () => {
-    expect(keyAreas.map(([a]) => a).sort()).toEqual(['chat', 'export']);
+    expect(keyAreas.map(([a]) => a).sort()).toEqual(['acp', 'chat', 'export']);
     for (const [area] of keyAreas) {
       const template = templateOf(area);
       const authorizers = resourcesOfType(template, 'AWS::ApiGateway::Authorizer');
       expect(Object.keys(authorizers)).toHaveLength(1);
       const [authorizerId, authorizer] = Object.entries(authorizers)[0]!;
       expect(authorizer.Properties).toMatchObject({ Type: 'REQUEST', IdentitySource: 'method.request.header.Authorization', AuthorizerResultTtlInSeconds: AUTHORIZER_CACHE_TTL_SECONDS });
-      const keyClass = keyClassOf(ROUTES.find((r) => r.area === area)!)!;
+      const keyClass = keyClassOfArea(area)!;
       template.hasResourceProperties('AWS::Lambda::Function', { Description: `authorizers/${AUTHORIZER_HANDLER[keyClass]}` });
       const fnId = refId((authorizer.Properties!.AuthorizerUri as { 'Fn::Join': [string, unknown[]] })['Fn::Join'][1].find((p) => refId(p)))!;
       expect(resourcesOfType(template, 'AWS::Lambda::Function')[fnId]!.Properties!.Description).toBe(`authorizers/${AUTHORIZER_HANDLER[keyClass]}`);
@@ -68,9 +71,18 @@ describe('key authorizers and usage plans', () => {
       expect(actions.filter((a) => !a.startsWith('logs:') && !a.startsWith('xray:')).sort()).toEqual(['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:Query']);
       template.hasResourceProperties('AWS::Lambda::Permission', { FunctionName: { 'Fn::GetAtt': [fnId, 'Arn'] }, Principal: 'apigateway.amazonaws.com' });
       template.hasResourceProperties('AWS::ApiGateway::RestApi', { ApiKeySourceType: 'AUTHORIZER' });
-      for (const m of Object.values(resourcesOfType(template, 'AWS::ApiGateway::Method')).map((x) => x.Properties!)) {
+      // Every keyed method goes through it; the area's public routes (area C's discovery) take no key.
+      const publicPaths = ROUTES.filter((r) => r.area === area && keyClassOf(r) === undefined).length;
+      const methods = Object.values(resourcesOfType(template, 'AWS::ApiGateway::Method')).map((x) => x.Properties!).filter((m) => m.HttpMethod !== 'OPTIONS');
+      const keyed = methods.filter((m) => m.AuthorizationType === 'CUSTOM');
+      expect(methods.length - keyed.length).toBe(publicPaths);
+      for (const m of keyed) {
         expect(m).toMatchObject({ AuthorizationType: 'CUSTOM', ApiKeyRequired: true });
         expect(refId(m.AuthorizerId)).toBe(authorizerId);
+      }
+      for (const m of methods.filter((x) => x.AuthorizationType !== 'CUSTOM')) {
+        expect(m.AuthorizationType).toBe('NONE');
+        expect(m.ApiKeyRequired ?? false).toBe(false);
       }
     }
   });
@@ -78,7 +90,7 @@ describe('key authorizers and usage plans', () => {
   it('meters each key class with a usage plan just above the exact limit, on its area stage, with no quota', () => {
     for (const [area] of keyAreas) {
       const template = templateOf(area);
-      const keyClass = keyClassOf(ROUTES.find((r) => r.area === area)!)!;
+      const keyClass = keyClassOfArea(area)!;
       const plans = Object.values(resourcesOfType(template, 'AWS::ApiGateway::UsagePlan')).map((p) => p.Properties!);
       expect(plans).toHaveLength(1);
       const throttle = usagePlanThrottle(keyClass);
@@ -101,12 +113,12 @@ describe('key authorizers and usage plans', () => {
     const functions = resourcesOfType(admin, 'AWS::Lambda::Function');
     const policies = Object.values(resourcesOfType(admin, 'AWS::IAM::Policy'));
     const withGrant = ROUTES.filter((r) => r.grants.includes('gatewayKeys:manage')).map((r) => `http/${r.handler}`).sort();
-    expect(withGrant).toEqual(['http/admin-chat-key-create', 'http/admin-key-revoke', 'http/admin-org-key-create']);
+    expect(withGrant).toEqual(['http/admin-acp-key-create', 'http/admin-chat-key-create', 'http/admin-key-revoke', 'http/admin-org-key-create']);
 
     // What the grant must name: each key class's usage plan, each key area's API stage.
     const apigw = (path: string) => `arn:aws:apigateway:${TEST_ENV.region}::${path}`;
     const plans = Object.fromEntries(keyAreas.flatMap(([, st]) => Object.entries(st.http.usagePlans).map(([k, plan]) => [k, named(plan!, st)])));
-    expect(Object.keys(plans).sort()).toEqual(['chatKey', 'orgKey']);
+    expect(Object.keys(plans).sort()).toEqual(['acpKey', 'chatKey', 'orgKey']);
     const stages = keyAreas.map(([, st]) => `${named(st.http.api, st)}/${named(st.http.api.deploymentStage, st)}`).sort();
     const expected = {
       'apigateway:POST': [apigw('/apikeys'), ...Object.values(plans).map((id) => apigw(`/usageplans/${id}/keys`))].sort(),
@@ -147,7 +159,7 @@ describe("API Gateway's own answers in each area's error shape", () => {
   it.each([...areas.keys()])('%s: every gateway response type with its status, Retry-After, echoed correlation id and exact body', (area) => {
     const template = templateOf(area);
     const responses = Object.values(resourcesOfType(template, 'AWS::ApiGateway::GatewayResponse')).map((r) => r.Properties!);
-    const keyClass = keyClassOf(ROUTES.find((r) => r.area === area)!) as KeyClass | undefined;
+    const keyClass = keyClassOfArea(area);
     const answers = gatewayAnswers(keyClass);
     expect(responses.map((r) => r.ResponseType).sort()).toEqual(Object.keys(answers).sort());
     for (const type of Object.keys(answers) as GatewayResponseType[]) {

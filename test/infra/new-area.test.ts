@@ -1,5 +1,5 @@
 /**
- * A new area is a list of routes (docs/adr/0013): adding area C's routes to the table must give it a
+ * A new area is a list of routes (docs/adr/0013): area C's routes in the table give it a
  * stack, a REST API behind the one front door, its key authorizer and usage plan, its gateway answers,
  * and a place in what the admin key routes manage, with nothing else written by hand.
  */
@@ -7,25 +7,12 @@ import { describe, expect, it } from 'vitest';
 import { Template } from 'aws-cdk-lib/assertions';
 import { ENV } from '../../functions/env';
 import { AUTHORIZER_HANDLER, gatewayAnswers, gatewayTemplate, usagePlanThrottle } from '../../functions/gateway';
-import { ROUTES, type RouteDef } from '../../functions/routes';
+import { ROUTES } from '../../functions/routes';
 import { addPlatformStacks } from '../../lib/platform';
 import { stageConfig } from '../../lib/stage-config';
 import { newTestApp, resourcesOfType, TEST_ENV } from './platform-fixture';
 
-/** Two ACP routes on an existing handler module: what matters here is their area, auth and paths. */
-const acp = (id: string, method: RouteDef['method'], path: string): RouteDef => ({
-  ...ROUTES[0]!,
-  id,
-  method,
-  path,
-  area: 'acp',
-  auth: 'acpKey',
-  rateLimit: 'acpKey',
-  scope: undefined,
-});
-const ACP_ROUTES = [acp('acpProbeCreate', 'POST', '/acp/{appId}/checkout_sessions'), acp('acpProbeGet', 'GET', '/acp/{appId}/checkout_sessions/{id}')];
-
-const stacks = addPlatformStacks(newTestApp(), { config: stageConfig('prod'), env: TEST_ENV, routes: [...ROUTES, ...ACP_ROUTES] });
+const stacks = addPlatformStacks(newTestApp(), { config: stageConfig('prod'), env: TEST_ENV, routes: ROUTES });
 const acpStack = stacks.areas.get('acp');
 
 describe('area C appears from its routes alone', () => {

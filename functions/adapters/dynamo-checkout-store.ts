@@ -1,0 +1,49 @@
+/** Checkout sessions (`CHECKOUT#<id>` / `CHECKOUT`), each write conditioned on the version it read. */
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { CheckoutSession } from '../domain/acp/checkout';
+import type { CheckoutStore } from '../ports/acp';
+
+const key = (id: string) => ({ pk: `CHECKOUT#${id}`, sk: 'CHECKOUT' });
+const FIELDS = ['id', 'orgId', 'appId', 'status', 'currency', 'lines', 'buyerEmail', 'messages', 'order', 'createdAtUs', 'updatedAtUs', 'expiresAtUs', 'version'] as const;
+
+function fromItem(item: Record<string, unknown>): CheckoutSession {
+  const out: Record<string, unknown> = {};
+  for (const f of FIELDS) out[f] = item[f] ?? null;
+  return out as unknown as CheckoutSession;
+}
+
+const itemOf = (s: CheckoutSession) => ({ ...key(s.id), type: 'checkout', ...s, lines: [...s.lines], messages: [...s.messages] });
+
+export class DynamoCheckoutStore implements CheckoutStore {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  async create(session: CheckoutSession): Promise<void> {
+    await this.db.send(new PutCommand({ TableName: this.table, Item: itemOf(session), ConditionExpression: 'attribute_not_exists(pk)' }));
+  }
+
+  async get(id: string): Promise<CheckoutSession | undefined> {
+    const res = await this.db.send(new GetCommand({ TableName: this.table, Key: key(id), ConsistentRead: true }));
+    return res.Item ? fromItem(res.Item) : undefined;
+  }
+
+  async replace(next: CheckoutSession, expectedVersion: number): Promise<boolean> {
+    try {
+      await this.db.send(
+        new PutCommand({
+          TableName: this.table,
+          Item: itemOf({ ...next, version: expectedVersion + 1 }),
+          ConditionExpression: 'version = :v',
+          ExpressionAttributeValues: { ':v': expectedVersion },
+        }),
+      );
+      return true;
+    } catch (err) {
+      if (err instanceof ConditionalCheckFailedException) return false;
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,269 @@
+/**
+ * Area C's checkout over HTTP against the local platform: the spec's auth table (401 unauthorized /
+ * expired, 403 forbidden, 429 { error } with Retry-After at 60 a minute per key), the session life cycle
+ * with server-computed totals, inventory that is never oversold under concurrent completes, the test
+ * payment handler, idempotency keys and API-Version. Every checkout body is validated against the
+ * official ACP JSON Schema (CheckoutSession, CheckoutSessionWithOrder, Error).
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { canonicalJson } from '../../functions/http/acp-checkout';
+import { expectAcp } from '../support/acp-schemas';
+import { createChatKey } from '../support/chat';
+import { TestClock } from '../support/clock';
+import { startTestPlatform, type Fixture, type TestPlatform, type TestResponse } from '../support/platform';
+
+const OK = { handler_id: 'platform_test_card', instrument: { type: 'card', credential: { type: 'spt', token: 'spt_test_ok' } } };
+const DECLINED = { handler_id: 'platform_test_card', instrument: { type: 'card', credential: { type: 'spt', token: 'spt_test_declined' } } };
+
+describe('ACP checkout sessions', () => {
+  const clock = new TestClock('2026-07-01T10:00:00.000Z', false);
+  let p: TestPlatform;
+  let f: Fixture;
+  let key: { key: string; id: string };
+  let mug: { id: string };
+  let ebook: { id: string };
+
+  const acpKey = async (appId: string, body: Record<string, unknown> = {}) => {
+    const res = await p.admin('POST', `/apps/${appId}/acp-keys`, body);
+    expect(res.status, res.text).toBe(201);
+    return { key: res.body.data.key as string, id: res.body.data.id as string };
+  };
+  const product = async (appId: string, body: Record<string, unknown>) => {
+    const res = await p.admin('POST', `/apps/${appId}/products`, body);
+    expect(res.status, res.text).toBe(201);
+    return res.body.data as { id: string };
+  };
+  const base = (appId = f.appId) => `/acp/${appId}/checkout_sessions`;
+  const post = (path: string, body: unknown, token = key.key, headers: Record<string, string> = {}) => p.call('POST', path, { token, body, headers });
+  const session = (res: TestResponse, status: number, definition: 'CheckoutSession' | 'CheckoutSessionWithOrder' = 'CheckoutSession') => {
+    expect(res.status, res.text).toBe(status);
+    expectAcp(definition, res.body);
+    return res.body;
+  };
+  const acpError = (res: TestResponse, status: number, code: string) => {
+    expect(res.status, res.text).toBe(status);
+    expectAcp('Error', res.body);
+    expect(res.body.code).toBe(code);
+    return res.body;
+  };
+
+  beforeAll(async () => {
+    p = await startTestPlatform({ clock });
+    f = await p.fixture();
+    key = await acpKey(f.appId);
+    mug = await product(f.appId, { title: 'Mug', price: 1800, currency: 'usd', inventory: 50 });
+    ebook = await product(f.appId, { title: 'E-book', price: 999, currency: 'usd' });
+  });
+  afterAll(() => p.stop());
+
+  describe('keys', () => {
+    it('prints acp_ + 32 characters once and stores only its hash', async () => {
+      const k = await acpKey(f.appId, { name: 'agent' });
+      expect(k.key).toMatch(/^acp_[A-Za-z0-9]{32}$/);
+      const shown = await p.admin('GET', `/apps/${f.appId}`);
+      expect(shown.text).not.toContain(k.key);
+    });
+  });
+
+  describe('authentication and limits (the spec’s area C table)', () => {
+    const unauthorized = (res: TestResponse, code = 'unauthorized') => {
+      expect(res.status, res.text).toBe(401);
+      expect(res.body).toEqual({ error: { code, message: expect.any(String) } });
+    };
+
+    it('401 unauthorized: missing header, no acp_ prefix, unknown key, revoked key, another class of key', async () => {
+      const body = { line_items: [{ product_id: mug.id, quantity: 1 }] };
+      unauthorized(await p.call('POST', base(), { body }));
+      unauthorized(await post(base(), body, `svc_chat_${'x'.repeat(40)}`));
+      unauthorized(await post(base(), body, 'x'.repeat(36)));
+      unauthorized(await post(base(), body, `acp_${'Z'.repeat(32)}`));
+      const chat = await createChatKey(p, f.appId);
+      unauthorized(await post(base(), body, chat.key));
+      const revoked = await acpKey(f.appId);
+      expect((await post(base(), body, revoked.key)).status).toBe(201);
+      expect((await p.admin('DELETE', `/keys/${revoked.id}`)).status).toBe(200);
+      unauthorized(await post(base(), body, revoked.key));
+      unauthorized(await p.call('GET', `${base()}/${randomUUID()}`, {}));
+    });
+
+    it('401 expired for an expired key', async () => {
+      const soon = await acpKey(f.appId, { expiresAt: new Date(Date.parse('2026-07-01T10:00:00.000Z') + 60_000).toISOString() });
+      clock.advance(120_000);
+      unauthorized(await post(base(), { line_items: [{ product_id: mug.id }] }, soon.key), 'expired');
+    });
+
+    it('403 forbidden when the key belongs to another app than {appId}', async () => {
+      const other = await p.fixture();
+      const res = await post(base(other.appId), { line_items: [{ product_id: mug.id }] });
+      expect(res.status).toBe(403);
+      expect(res.body).toEqual({ error: { code: 'forbidden', message: expect.any(String) } });
+    });
+
+    it('60 requests a minute per key; the 61st is 429 { error: string } with Retry-After', async () => {
+      clock.advance(60_000);
+      const k = await acpKey(f.appId);
+      for (let i = 0; i < 60; i++) expect((await p.call('GET', `${base()}/${randomUUID()}`, { token: k.key })).status).toBe(404);
+      const over = await post(base(), { line_items: [{ product_id: mug.id }] }, k.key);
+      expect(over.status).toBe(429);
+      expect(Object.keys(over.body)).toEqual(['error']);
+      expect(typeof over.body.error).toBe('string');
+      expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
+      clock.advance(60_000);
+    });
+  });
+
+  describe('the session', () => {
+    it('creates a ready session from the spec’s line_items with server-computed totals in minor units', async () => {
+      const body = session(await post(base(), { line_items: [{ product_id: mug.id, quantity: 2 }, { product_id: ebook.id, quantity: 1 }] }), 201);
+      expect(body.status).toBe('ready_for_payment');
+      expect(body.currency).toBe('usd');
+      expect(body.line_items.map((l: { product_id: string; quantity: number; unit_amount: number }) => [l.product_id, l.quantity, l.unit_amount])).toEqual([
+        [mug.id, 2, 1800],
+        [ebook.id, 1, 999],
+      ]);
+      expect(body.totals.find((t: { type: string }) => t.type === 'total').amount).toBe(2 * 1800 + 999);
+      expect(body.capabilities.payment.handlers[0].id).toBe('platform_test_card');
+      const read = session(await p.call('GET', `${base()}/${body.id}`, { token: key.key }), 200);
+      expect(read).toEqual(body);
+    });
+
+    it('accepts the ACP variants of a line item ({id}, {item: {id}}, items) and merges duplicates', async () => {
+      const a = session(await post(base(), { line_items: [{ id: mug.id }, { item: { id: mug.id }, quantity: 2 }] }), 201);
+      expect(a.line_items).toHaveLength(1);
+      expect(a.line_items[0].quantity).toBe(3);
+      const b = session(await post(base(), { items: [{ id: ebook.id, quantity: 1 }] }), 201);
+      expect(b.line_items[0].product_id).toBe(ebook.id);
+    });
+
+    it('answers ACP Errors for bad line items: unknown or foreign product, bad quantity, none at all', async () => {
+      const other = await p.fixture();
+      const theirs = await product(other.appId, { title: 'Lamp', price: 4000, currency: 'usd' });
+      acpError(await post(base(), { line_items: [{ product_id: randomUUID(), quantity: 1 }] }), 400, 'invalid_item_id');
+      acpError(await post(base(), { line_items: [{ product_id: theirs.id, quantity: 1 }] }), 400, 'invalid_item_id');
+      acpError(await post(base(), { line_items: [{ product_id: mug.id, quantity: 0 }] }), 400, 'invalid');
+      acpError(await post(base(), { line_items: [{ product_id: mug.id, quantity: 1.5 }] }), 400, 'invalid');
+      acpError(await post(base(), { line_items: [] }), 400, 'invalid');
+      acpError(await post(base(), {}), 400, 'missing');
+      acpError(await post(base(), { line_items: [{ product_id: 'not-a-uuid' }] }), 400, 'invalid_item_id');
+    });
+
+    it('is not ready when stock is short, and says why', async () => {
+      const rare = await product(f.appId, { title: 'Rare print', price: 5000, currency: 'usd', inventory: 1 });
+      const body = session(await post(base(), { line_items: [{ product_id: rare.id, quantity: 2 }] }), 201);
+      expect(body.status).toBe('not_ready_for_payment');
+      expect(body.messages).toEqual([expect.objectContaining({ type: 'error', code: 'out_of_stock', param: '$.line_items[0].quantity' })]);
+      acpError(await post(`${base()}/${body.id}/complete`, { payment_data: OK }), 400, 'not_ready_for_payment');
+      // Fewer fixes it.
+      const fixed = session(await post(`${base()}/${body.id}`, { line_items: [{ product_id: rare.id, quantity: 1 }] }), 200);
+      expect(fixed.status).toBe('ready_for_payment');
+    });
+
+    it('updates quantities and the buyer, recomputing totals', async () => {
+      const created = session(await post(base(), { line_items: [{ product_id: mug.id, quantity: 1 }] }), 201);
+      const updated = session(await post(`${base()}/${created.id}`, { line_items: [{ product_id: mug.id, quantity: 3 }], buyer: { email: 'ana@example.com' } }), 200);
+      expect(updated.totals.find((t: { type: string }) => t.type === 'total').amount).toBe(5400);
+      expect(updated.buyer).toEqual({ email: 'ana@example.com' });
+      expect(updated.line_items[0].id).toBe(created.line_items[0].id);
+    });
+
+    it('completes with the test handler: the order, and the stock taken', async () => {
+      const stocked = await product(f.appId, { title: 'Poster', price: 2500, currency: 'usd', inventory: 5 });
+      const created = session(await post(base(), { line_items: [{ product_id: stocked.id, quantity: 2 }] }), 201);
+      const done = session(await post(`${base()}/${created.id}/complete`, { payment_data: OK }), 200, 'CheckoutSessionWithOrder');
+      expect(done.status).toBe('completed');
+      expect(done.order).toMatchObject({ id: expect.any(String), checkout_session_id: created.id });
+      const listed = await p.admin('GET', `/apps/${f.appId}/products`);
+      expect(listed.body.data.find((x: { id: string }) => x.id === stocked.id).inventory).toBe(3);
+      // Terminal: update and cancel are 405; a second complete too.
+      acpError(await post(`${base()}/${created.id}/cancel`, {}), 405, 'invalid_state');
+      acpError(await post(`${base()}/${created.id}`, { line_items: [{ product_id: stocked.id, quantity: 1 }] }), 405, 'invalid_state');
+      acpError(await post(`${base()}/${created.id}/complete`, { payment_data: OK }), 405, 'invalid_state');
+    });
+
+    it('a declined payment leaves the session ready with a payment_declined message, and the stock untouched', async () => {
+      const stocked = await product(f.appId, { title: 'Print', price: 700, currency: 'usd', inventory: 2 });
+      const created = session(await post(base(), { line_items: [{ product_id: stocked.id, quantity: 2 }] }), 201);
+      const declined = session(await post(`${base()}/${created.id}/complete`, { payment_data: DECLINED }), 200);
+      expect(declined.status).toBe('ready_for_payment');
+      expect(declined.messages).toEqual([expect.objectContaining({ type: 'error', code: 'payment_declined' })]);
+      const listed = await p.admin('GET', `/apps/${f.appId}/products`);
+      expect(listed.body.data.find((x: { id: string }) => x.id === stocked.id).inventory).toBe(2);
+      session(await post(`${base()}/${created.id}/complete`, { payment_data: OK }), 200, 'CheckoutSessionWithOrder');
+    });
+
+    it('cancels once; a canceled session cannot be completed or canceled again (405)', async () => {
+      const created = session(await post(base(), { line_items: [{ product_id: ebook.id }] }), 201);
+      expect(session(await post(`${base()}/${created.id}/cancel`, { intent_trace: { reason_code: 'price_sensitivity' } }), 200).status).toBe('canceled');
+      acpError(await post(`${base()}/${created.id}/cancel`, {}), 405, 'invalid_state');
+      acpError(await post(`${base()}/${created.id}/complete`, { payment_data: OK }), 405, 'invalid_state');
+    });
+
+    it('404 for an unknown session and for another app’s session, in the ACP Error shape', async () => {
+      acpError(await p.call('GET', `${base()}/${randomUUID()}`, { token: key.key }), 404, 'not_found');
+      const other = await p.fixture();
+      const otherKey = await acpKey(other.appId);
+      const mine = session(await post(base(), { line_items: [{ product_id: ebook.id }] }), 201);
+      acpError(await p.call('GET', `${base(other.appId)}/${mine.id}`, { token: otherKey.key }), 404, 'not_found');
+    });
+
+    it('never oversells under concurrent completes', async () => {
+      const limited = await product(f.appId, { title: 'Limited edition', price: 9900, currency: 'usd', inventory: 3 });
+      const k = await acpKey(f.appId);
+      const sessions = [];
+      for (let i = 0; i < 8; i++) sessions.push(session(await post(base(), { line_items: [{ product_id: limited.id, quantity: 1 }] }, k.key), 201));
+      const results = await Promise.all(sessions.map((s) => post(`${base()}/${s.id}/complete`, { payment_data: OK }, k.key)));
+      const completed = results.filter((r) => r.status === 200 && r.body.status === 'completed');
+      expect(completed).toHaveLength(3);
+      for (const r of results) {
+        if (r.status === 200) expectAcp(r.body.status === 'completed' ? 'CheckoutSessionWithOrder' : 'CheckoutSession', r.body);
+        else expect([409]).toContain(r.status);
+      }
+      const listed = await p.admin('GET', `/apps/${f.appId}/products`);
+      expect(listed.body.data.find((x: { id: string }) => x.id === limited.id).inventory).toBe(0);
+    });
+  });
+
+  describe('Idempotency-Key, API-Version and Request-Id', () => {
+    it('replays the stored answer with Idempotent-Replayed: true, and refuses the key with another body (422)', async () => {
+      const body = { line_items: [{ product_id: mug.id, quantity: 1 }] };
+      const first = await post(base(), body, key.key, { 'Idempotency-Key': 'idem-1', 'Request-Id': 'req-1' });
+      session(first, 201);
+      expect(first.headers.get('request-id')).toBe('req-1');
+      expect(first.headers.get('idempotency-key')).toBe('idem-1');
+      // Same meaning, other key order: a replay.
+      const again = await post(base(), { line_items: [{ quantity: 1, product_id: mug.id }] }, key.key, { 'Idempotency-Key': 'idem-1' });
+      expect(again.status).toBe(201);
+      expect(again.body).toEqual(first.body);
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+      acpError(await post(base(), { line_items: [{ product_id: mug.id, quantity: 2 }] }, key.key, { 'Idempotency-Key': 'idem-1' }), 422, 'idempotency_conflict');
+    });
+
+    it('a complete replayed by key charges and reserves once', async () => {
+      const stocked = await product(f.appId, { title: 'Sticker', price: 100, currency: 'usd', inventory: 10 });
+      const created = session(await post(base(), { line_items: [{ product_id: stocked.id, quantity: 4 }] }), 201);
+      const first = await post(`${base()}/${created.id}/complete`, { payment_data: OK }, key.key, { 'Idempotency-Key': 'pay-1' });
+      const replay = await post(`${base()}/${created.id}/complete`, { payment_data: OK }, key.key, { 'Idempotency-Key': 'pay-1' });
+      expect(replay.body).toEqual(first.body);
+      expect(replay.headers.get('idempotent-replayed')).toBe('true');
+      const listed = await p.admin('GET', `/apps/${f.appId}/products`);
+      expect(listed.body.data.find((x: { id: string }) => x.id === stocked.id).inventory).toBe(6);
+    });
+
+    it('answers 409 idempotency_in_flight with Retry-After while the first request runs', async () => {
+      const body = { line_items: [{ product_id: ebook.id, quantity: 1 }] };
+      const fingerprint = createHash('sha256').update(canonicalJson(body)).digest('hex');
+      await p.deps.idempotency.begin(`${key.id}:acpCheckoutCreate::idem-busy`, fingerprint, Date.now());
+      const res = await post(base(), body, key.key, { 'Idempotency-Key': 'idem-busy' });
+      acpError(res, 409, 'idempotency_in_flight');
+      expect(res.headers.get('retry-after')).toBe('1');
+    });
+
+    it('accepts API-Version 2026-04-17 (and none); refuses another with supported_versions', async () => {
+      session(await post(base(), { line_items: [{ product_id: ebook.id }] }, key.key, { 'API-Version': '2026-04-17' }), 201);
+      const res = await post(base(), { line_items: [{ product_id: ebook.id }] }, key.key, { 'API-Version': '2025-09-29' });
+      const error = acpError(res, 400, 'unsupported_api_version');
+      expect(error.supported_versions).toEqual(['2026-04-17']);
+    });
+  });
+});
