@@ -1,8 +1,9 @@
 /** Checkout sessions (`CHECKOUT#<id>` / `CHECKOUT`), each write conditioned on the version it read. */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { CheckoutSession } from '../domain/acp/checkout';
 import type { CheckoutStore } from '../ports/acp';
+import { timeIdKey } from './dynamo-keys';
 
 const key = (id: string) => ({ pk: `CHECKOUT#${id}`, sk: 'CHECKOUT' });
 const FIELDS = ['id', 'orgId', 'appId', 'status', 'currency', 'lines', 'buyerEmail', 'messages', 'order', 'createdAtUs', 'updatedAtUs', 'expiresAtUs', 'version'] as const;
@@ -13,7 +14,15 @@ function fromItem(item: Record<string, unknown>): CheckoutSession {
   return out as unknown as CheckoutSession;
 }
 
-const itemOf = (s: CheckoutSession) => ({ ...key(s.id), type: 'checkout', ...s, lines: [...s.lines], messages: [...s.messages] });
+/** A completed session is listed under its app's orders (gsi2 `APPORDERS#<appId>`, by order time). */
+const itemOf = (s: CheckoutSession) => ({
+  ...key(s.id),
+  type: 'checkout',
+  ...s,
+  lines: [...s.lines],
+  messages: [...s.messages],
+  ...(s.order ? { gsi2pk: `APPORDERS#${s.appId}`, gsi2sk: timeIdKey(s.order.createdAtUs, s.order.id) } : {}),
+});
 
 export class DynamoCheckoutStore implements CheckoutStore {
   constructor(
@@ -28,6 +37,20 @@ export class DynamoCheckoutStore implements CheckoutStore {
   async get(id: string): Promise<CheckoutSession | undefined> {
     const res = await this.db.send(new GetCommand({ TableName: this.table, Key: key(id), ConsistentRead: true }));
     return res.Item ? fromItem(res.Item) : undefined;
+  }
+
+  async listCompletedByApp(appId: string, limit: number): Promise<CheckoutSession[]> {
+    const res = await this.db.send(
+      new QueryCommand({
+        TableName: this.table,
+        IndexName: 'gsi2',
+        KeyConditionExpression: 'gsi2pk = :pk',
+        ExpressionAttributeValues: { ':pk': `APPORDERS#${appId}` },
+        ScanIndexForward: false,
+        Limit: limit,
+      }),
+    );
+    return (res.Items ?? []).map(fromItem);
   }
 
   async replace(next: CheckoutSession, expectedVersion: number): Promise<boolean> {

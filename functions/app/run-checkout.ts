@@ -4,6 +4,7 @@
  * only on complete, with one conditional decrement per product, so concurrent completes never oversell.
  */
 import { CHECKOUT_TERMINAL_MESSAGE, readiness } from './checkout-readiness';
+import { liveApp } from './manage-products';
 import {
   CHECKOUT_TTL_MS,
   TERMINAL,
@@ -197,4 +198,10 @@ export async function completeCheckout(deps: CheckoutDeps, input: { appId: strin
     await deps.checkouts.replace({ ...current, updatedAtUs: deps.clock.nowUs() }, claimedVersion).catch(() => false);
     throw err;
   }
+}
+
+/** The app's orders (completed sessions), newest first, for the admin API. */
+export async function listOrders(deps: Pick<Deps, 'apps'> & CheckoutPorts, input: { appId: string; limit: number }): Promise<CheckoutSession[]> {
+  const app = await liveApp(deps, input.appId);
+  return deps.checkouts.listCompletedByApp(app.id, input.limit);
 }

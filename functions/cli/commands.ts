@@ -170,6 +170,9 @@ export const COMMANDS: Record<string, Record<string, Command>> = {
     },
     deactivate: { routeId: 'adminProductUpdate', summary: 'hide a product from discovery and checkout', required: ['product'], params: { productId: 'product' }, body: () => ({ active: false }) },
   },
+  order: {
+    list: { routeId: 'adminOrdersList', summary: "list an app's 50 newest orders (completed ACP checkouts)", required: ['app'], params: { appId: 'app' } },
+  },
   session: {
     delete: { routeId: 'adminSessionDelete', summary: 'delete a session (tombstone consumer_deleted)', required: ['session'], params: { sessionId: 'session' } },
   },

@@ -1,4 +1,5 @@
 /** Wire shapes of the admin API (camelCase, like the spec's admin-side resources). */
+import { totalsOf, type CheckoutSession } from '../domain/acp/checkout';
 import type { Product } from '../domain/acp/product';
 import type { StoredCredential } from '../domain/credentials';
 import type { Org } from '../domain/org';
@@ -41,5 +42,20 @@ export function adminProduct(p: Product) {
     imageUrl: p.imageUrl,
     createdAt: microsToIso(p.createdAtUs),
     updatedAt: microsToIso(p.updatedAtUs),
+  };
+}
+
+/** An order: the completed checkout session it came from, its lines and total in minor units. */
+export function adminOrder(s: CheckoutSession) {
+  return {
+    id: s.order!.id,
+    checkoutSessionId: s.id,
+    appId: s.appId,
+    currency: s.currency,
+    total: totalsOf(s).find((t) => t.type === 'total')!.amount,
+    lines: s.lines.map((l) => ({ productId: l.productId, title: l.title, quantity: l.quantity, unitAmount: l.unitAmount })),
+    buyerEmail: s.buyerEmail,
+    paymentReference: s.order!.paymentReference,
+    createdAt: microsToIso(s.order!.createdAtUs),
   };
 }

@@ -24,6 +24,8 @@ export interface AcpPorts {
 export interface CheckoutStore {
   create(session: CheckoutSession): Promise<void>;
   get(id: string): Promise<CheckoutSession | undefined>;
+  /** The app's completed sessions (its orders), newest first. */
+  listCompletedByApp(appId: string, limit: number): Promise<CheckoutSession[]>;
   /** Writes `next` (version = expected + 1) if the stored version is still `expectedVersion`; false otherwise. */
   replace(next: CheckoutSession, expectedVersion: number): Promise<boolean>;
 }

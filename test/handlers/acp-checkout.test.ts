@@ -179,6 +179,11 @@ describe('ACP checkout sessions', () => {
       acpError(await post(`${base()}/${created.id}/cancel`, {}), 405, 'invalid_state');
       acpError(await post(`${base()}/${created.id}`, { line_items: [{ product_id: stocked.id, quantity: 1 }] }), 405, 'invalid_state');
       acpError(await post(`${base()}/${created.id}/complete`, { payment_data: OK }), 405, 'invalid_state');
+      // The order is listed in the admin API, newest first.
+      const orders = await p.admin('GET', `/apps/${f.appId}/orders`);
+      expect(orders.status, orders.text).toBe(200);
+      expect(orders.body.data[0]).toMatchObject({ id: done.order.id, checkoutSessionId: created.id, currency: 'usd', total: 5000, lines: [{ productId: stocked.id, title: 'Poster', quantity: 2, unitAmount: 2500 }] });
+      expect((await p.admin('GET', `/apps/${f.appId}/orders?limit=0`)).status).toBe(400);
     });
 
     it('a declined payment leaves the session ready with a payment_declined message, and the stock untouched', async () => {

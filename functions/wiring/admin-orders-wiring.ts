@@ -1,0 +1,14 @@
+/** The admin route that lists an app's orders: the base admin deps plus area C's checkout ports. */
+import { createDocumentClient } from '../adapters/aws-clients';
+import { ENV } from '../env';
+import type { CheckoutPorts } from '../ports/acp';
+import { buildCheckoutPorts } from './acp-checkout-wiring';
+import { buildAdminBaseDeps, type AdminBaseDeps } from './admin-wiring';
+import { onFirstUse } from './core-wiring';
+
+export type AdminOrdersDeps = AdminBaseDeps & CheckoutPorts;
+
+export const adminOrdersProductionDeps = onFirstUse((opts): AdminOrdersDeps => {
+  const db = createDocumentClient(opts.aws ?? {});
+  return { ...buildAdminBaseDeps(opts, db), ...buildCheckoutPorts(db, opts.env[ENV.tableName]) };
+});
