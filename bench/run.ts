@@ -2,6 +2,7 @@
  * `npm run bench`: measures the platform on the embedded backends and prints tables of numbers.
  * Benchmarks live here, never as timed assertions in tests.
  */
+import { benchAcp } from './acp.bench';
 import { benchBundles } from './bundles.bench';
 import { benchChatTurns } from './chat-turns.bench';
 import { benchFiles } from './files.bench';
@@ -14,7 +15,7 @@ process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 const only = process.argv[2];
-const suites: Record<string, () => Promise<void>> = { bundles: benchBundles, 'org-apps': benchOrgApps, 'org-sessions': benchOrgSessions, 'chat-turns': benchChatTurns, 'webhook-fanout': benchWebhookFanout, files: benchFiles };
+const suites: Record<string, () => Promise<void>> = { bundles: benchBundles, 'org-apps': benchOrgApps, 'org-sessions': benchOrgSessions, 'chat-turns': benchChatTurns, 'webhook-fanout': benchWebhookFanout, files: benchFiles, acp: benchAcp };
 if (only && !(only in suites)) throw new Error(`unknown suite ${only}: one of ${Object.keys(suites).join(', ')}`);
 
 for (const [name, run] of Object.entries(suites)) {
