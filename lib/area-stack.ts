@@ -7,7 +7,7 @@
 import { CfnOutput, CrossStackReferences, ReferenceStrength, SecretValue, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import type { Area, RouteDef } from '../functions/routes';
-import { ApiFirewall } from './constructs/api-firewall';
+import { ApiFirewall, stageTarget } from './constructs/api-firewall';
 import { functionContextOf, type FunctionContext } from './constructs/function-context';
 import { AreaApi } from './constructs/area-api';
 import { Monitoring } from './constructs/monitoring';
@@ -41,7 +41,7 @@ export class AreaStack extends Stack {
     const context = functionContextOf(config, data, { trustViewerAddress: props.behindFrontDoor, ...(props.gateway ? { gateway: props.gateway } : {}) });
     this.http = new AreaApi(this, 'Http', { context, area: props.area, routes: props.routes });
     this.firewall = new ApiFirewall(this, 'Firewall', {
-      stage: this.http.api.deploymentStage,
+      target: stageTarget(this.http.api.deploymentStage),
       requestsPerIpPer5Min: config.wafRequestsPerIpPer5Min,
       logRetention: config.logRetention,
       retainLogs: config.retainData,

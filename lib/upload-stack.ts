@@ -3,7 +3,9 @@
  * /api/v1/chat/files, 20 MiB bodies) run in a container, because API Gateway carries 10 MB and Lambda
  * 6 MB. The container runs the same handler and kit as the Lambdas (functions/upload-service/main.ts)
  * on ECS Fargate behind an internal Application Load Balancer, which only the CloudFront front door
- * reaches, through a VPC origin; nothing here is internet-facing.
+ * reaches, through a VPC origin; nothing here is internet-facing. The balancer has the same regional
+ * WAF as the area APIs (per-viewer rate rule, managed rules, body rules counting), and the service
+ * its own alarms and dashboard.
  */
 import { fileURLToPath } from 'node:url';
 import { CfnOutput, CrossStackReferences, Duration, Fn, ReferenceStrength, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
@@ -15,9 +17,12 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import type { RouteDef } from '../functions/routes';
+import { ApiFirewall, privateLoadBalancerTarget } from './constructs/api-firewall';
 import { functionContextOf } from './constructs/function-context';
 import { GrantPolicy, baseEnvironment } from './constructs/grants';
+import { Monitoring } from './constructs/monitoring';
 import type { DataStack } from './data-stack';
+import { VIEWER_IP_HEADER } from './front-door';
 import type { StageConfig } from './stage-config';
 
 const REPO_ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -41,6 +46,9 @@ export class UploadStack extends Stack {
   public readonly loadBalancer: elbv2.ApplicationLoadBalancer;
   public readonly service: ecs.FargateService;
   public readonly taskRole: iam.Role;
+  public readonly targetGroup: elbv2.ApplicationTargetGroup;
+  public readonly firewall: ApiFirewall;
+  public readonly monitoring: Monitoring;
   public readonly routes: readonly RouteDef[];
 
   /**
@@ -56,6 +64,9 @@ export class UploadStack extends Stack {
     CrossStackReferences.of(this).consume(ReferenceStrength.STRONG);
     const { config, data } = props;
     this.routes = props.routes;
+    // WAF's own answers (429) take the error shape of the routes' area.
+    const [area, ...others] = new Set(props.routes.map((r) => r.area));
+    if (!area || others.length) throw new Error('the upload service serves the routes of exactly one area');
     const removalPolicy = config.retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
 
     // Two AZs; one NAT gateway for ECR, CloudWatch Logs, Textract and the other AWS APIs; S3 and
@@ -139,14 +150,35 @@ export class UploadStack extends Stack {
     });
     const scaling = this.service.autoScaleTaskCount({ minCapacity: config.retainData ? 2 : 1, maxCapacity: 6 });
     scaling.scaleOnCpuUtilization('Cpu', { targetUtilizationPercent: 60 });
+    // Uploads in flight are held in memory (up to 20 MiB each, plus parsing): memory can run out first.
+    scaling.scaleOnMemoryUtilization('Memory', { targetUtilizationPercent: 70 });
 
     const listener = this.loadBalancer.addListener('Http', { port: 80, protocol: elbv2.ApplicationProtocol.HTTP, open: false });
-    listener.addTargets('Upload', {
+    this.targetGroup = listener.addTargets('Upload', {
       port: UPLOAD_SERVICE_PORT,
       protocol: elbv2.ApplicationProtocol.HTTP,
       targets: [this.service],
       healthCheck: { path: UPLOAD_SERVICE_HEALTH_PATH, healthyHttpCodes: '200', interval: Duration.seconds(15) },
       deregistrationDelay: Duration.seconds(60),
+    });
+
+    // The upload path's outer guard (DESIGN.md §5), as on every area API: only the front door reaches
+    // the balancer, so the rate rule counts by the viewer address the front door writes.
+    this.firewall = new ApiFirewall(this, 'Firewall', {
+      target: privateLoadBalancerTarget(this.loadBalancer, `platform-${config.stage}-uploads`),
+      requestsPerIpPer5Min: config.wafRequestsPerIpPer5Min,
+      logRetention: config.logRetention,
+      retainLogs: config.retainData,
+      area,
+      clientIpHeader: VIEWER_IP_HEADER,
+    });
+    this.monitoring = new Monitoring(this, 'Monitoring', {
+      stage: config.stage,
+      name: 'uploads',
+      retainData: config.retainData,
+      functions: [],
+      services: [{ name: 'upload-service', resource: { loadBalancer: this.loadBalancer, targetGroup: this.targetGroup, service: this.service } }],
+      ...(config.alarmEmail ? { alarmEmail: config.alarmEmail } : {}),
     });
 
     Validations.of(task).acknowledge({

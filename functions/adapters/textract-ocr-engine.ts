@@ -18,6 +18,9 @@ export function clientRequestTokenOf(fileId: string): string {
   return fileId.replace(/[^a-zA-Z0-9_-]/g, '').slice(0, 64) || 'file';
 }
 
+/** Textract's JobTag: 1-64 characters of [a-zA-Z0-9_.:-]. */
+const JOB_TAG = /^[a-zA-Z0-9_.:-]{1,64}$/;
+
 export class TextractOcrEngine implements OcrEngine {
   constructor(
     private readonly client: TextractClient,
@@ -25,11 +28,13 @@ export class TextractOcrEngine implements OcrEngine {
   ) {}
 
   async start(input: OcrInput): Promise<{ jobId: string }> {
+    // The completion names the file only by its JobTag: a shortened or cleaned-up id would lose it.
+    if (!JOB_TAG.test(input.fileId)) throw new Error(`file id ${JSON.stringify(input.fileId)} cannot be a Textract JobTag`);
     const res = await this.client.send(
       new StartDocumentTextDetectionCommand({
         DocumentLocation: { S3Object: { Bucket: this.opts.bucket, Name: input.storageKey } },
         NotificationChannel: { SNSTopicArn: this.opts.topicArn, RoleArn: this.opts.roleArn },
-        JobTag: input.fileId.slice(0, 64),
+        JobTag: input.fileId,
         ClientRequestToken: clientRequestTokenOf(input.fileId),
       }),
     );
@@ -43,6 +48,7 @@ export class TextractOcrEngine implements OcrEngine {
     let token: string | undefined;
     do {
       const res = await this.client.send(new GetDocumentTextDetectionCommand({ JobId: jobId, MaxResults: 1000, NextToken: token }));
+      // PARTIAL_SUCCESS: some pages could not be read; the text of the others is still worth keeping.
       if (res.JobStatus !== 'SUCCEEDED' && res.JobStatus !== 'PARTIAL_SUCCESS') {
         return { status: 'FAILED', message: res.StatusMessage ?? `Textract job ${jobId} is ${res.JobStatus ?? 'unknown'}` };
       }

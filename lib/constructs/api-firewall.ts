@@ -1,18 +1,48 @@
 /**
- * AWS WAF in front of the API stage: the outer guard of DESIGN.md §5. It blocks floods and known-bad
- * traffic; the spec's exact per-key and per-IP limits are enforced in the application, because WAF
- * rate rules are coarse (5-minute windows, up to ~30 s enforcement lag).
+ * AWS WAF in front of an API stage or the upload service's load balancer: the outer guard of
+ * DESIGN.md §5. It blocks floods and known-bad traffic; the spec's exact per-key and per-IP limits are
+ * enforced in the application, because WAF rate rules are coarse (5-minute windows, up to ~30 s
+ * enforcement lag).
  */
 import { ArnFormat, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import type * as apigateway from 'aws-cdk-lib/aws-apigateway';
+import type * as elbv2 from 'aws-cdk-lib/aws-elasticloadbalancingv2';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
-import { Construct } from 'constructs';
+import { Construct, type IDependable } from 'constructs';
 import { renderErrorBody, type ErrorArea } from '../../functions/domain/error-bodies';
 
+/** The regional resource a web ACL is associated with. */
+export interface FirewallTarget {
+  readonly resourceArn: string;
+  /** Names the WAF log group (`aws-waf-logs-<name>`). */
+  readonly name: string;
+  /** Must exist before the association (a stage ARN is built from names, so nothing else orders them). */
+  readonly dependency: IDependable;
+  /**
+   * Nothing but the front door can reach the resource (an internal load balancer behind a CloudFront
+   * VPC origin), so the front door's client address header is trustworthy without an origin header.
+   * @default false
+   */
+  readonly onlyFrontDoorReaches?: boolean;
+}
+
+/** A REST API stage as a firewall target. */
+export function stageTarget(stage: apigateway.Stage): FirewallTarget {
+  return { resourceArn: stage.stageArn, name: stage.restApi.restApiName, dependency: stage };
+}
+
+/** An internal Application Load Balancer that only a CloudFront VPC origin reaches, as a firewall target. */
+export function privateLoadBalancerTarget(loadBalancer: elbv2.ApplicationLoadBalancer, name: string): FirewallTarget {
+  if ((loadBalancer.node.defaultChild as elbv2.CfnLoadBalancer).scheme !== 'internal') {
+    throw new Error(`${name}: only an internal load balancer is reached by the front door alone`);
+  }
+  return { resourceArn: loadBalancer.loadBalancerArn, name, dependency: loadBalancer, onlyFrontDoorReaches: true };
+}
+
 export interface ApiFirewallProps {
-  /** The REST API stage the web ACL protects. */
-  readonly stage: apigateway.Stage;
+  /** What the web ACL protects. */
+  readonly target: FirewallTarget;
   /** Requests one client IP may send per 5 minutes before WAF answers 429. */
   readonly requestsPerIpPer5Min: number;
   readonly logRetention: logs.RetentionDays;
@@ -27,15 +57,17 @@ export interface ApiFirewallProps {
   /**
    * The header holding the client's address, for a stage behind the front door: there WAF sees an
    * edge server as the peer. It must be a header the front door overwrites (and `originVerify` must
-   * be set, so nothing that bypassed the front door reaches the rate rule). Absent: the peer address.
+   * be set, or the target be reachable only from the front door, so nothing that bypassed the front
+   * door reaches the rate rule). Absent: the peer address.
    */
   readonly clientIpHeader?: string;
 }
 
 /**
  * Core Rule Set rules that inspect request bodies. Chat messages, imported transcripts and release
- * notes legitimately contain code, HTML, URLs and bodies over 8 KB, so these rules only count; the
- * handlers validate and size-check bodies themselves.
+ * notes legitimately contain code, HTML, URLs and bodies over 8 KB, and file uploads are up to 20 MiB
+ * of binary multipart (SizeRestrictions_BODY blocks anything over 8 KB), so these rules only count;
+ * the handlers validate and size-check bodies themselves.
  */
 const CRS_BODY_RULES_COUNT_ONLY = [
   'SizeRestrictions_BODY',
@@ -50,7 +82,7 @@ export class ApiFirewall extends Construct {
 
   constructor(scope: Construct, id: string, props: ApiFirewallProps) {
     super(scope, id);
-    if (props.clientIpHeader && !props.originVerify) {
+    if (props.clientIpHeader && !props.originVerify && !props.target.onlyFrontDoorReaches) {
       throw new Error('a client address header is only trustworthy behind the front door: set originVerify too');
     }
 
@@ -120,15 +152,14 @@ export class ApiFirewall extends Construct {
     });
 
     const association = new wafv2.CfnWebACLAssociation(this, 'Association', {
-      resourceArn: props.stage.stageArn,
+      resourceArn: props.target.resourceArn,
       webAclArn: this.webAcl.attrArn,
     });
-    // The stage ARN is built from names, so nothing else orders the association after the stage.
-    association.node.addDependency(props.stage);
+    association.node.addDependency(props.target.dependency);
 
     // WAF requires the `aws-waf-logs-` prefix for a log group destination.
     const wafLogs = new logs.LogGroup(this, 'Logs', {
-      logGroupName: `aws-waf-logs-${props.stage.restApi.restApiName}`,
+      logGroupName: `aws-waf-logs-${props.target.name}`,
       retention: props.logRetention,
       removalPolicy: props.retainLogs ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
     });

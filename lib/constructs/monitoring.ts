@@ -1,12 +1,15 @@
 /**
- * Alarms and the dashboard (DESIGN.md §7): an alarm on every dead-letter queue, on API 5xx and on
- * each function's errors, all sent to one encrypted SNS topic.
+ * Alarms and the dashboard (DESIGN.md §7): an alarm on every dead-letter queue, on API 5xx, on each
+ * function's errors and on a load-balanced service's 5xx and healthy tasks, all sent to one encrypted
+ * SNS topic.
  */
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import type * as ecs from 'aws-cdk-lib/aws-ecs';
+import * as elbv2 from 'aws-cdk-lib/aws-elasticloadbalancingv2';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
@@ -21,6 +24,13 @@ export interface Named<T> {
   readonly resource: T;
 }
 
+/** A container service behind an Application Load Balancer (the upload service, docs/adr/0016). */
+export interface LoadBalancedService {
+  readonly loadBalancer: elbv2.ApplicationLoadBalancer;
+  readonly targetGroup: elbv2.ApplicationTargetGroup;
+  readonly service: ecs.BaseService;
+}
+
 export interface MonitoringProps {
   readonly stage: string;
   /** What this stack's alarms and dashboard are of (an area, or the workers). */
@@ -29,6 +39,8 @@ export interface MonitoringProps {
   readonly api?: apigateway.RestApi;
   /** Every function of the stack; each gets an error alarm. */
   readonly functions: readonly Named<lambda.IFunction>[];
+  /** Alarmed on 5xx (the service's and the balancer's own) and on having no healthy task. */
+  readonly services?: readonly Named<LoadBalancedService>[];
   /** Work queues: depth and age of the oldest message on the dashboard. */
   readonly queues?: readonly Named<sqs.IQueue>[];
   /** Every dead-letter queue; each gets an alarm as soon as it holds a message. */
@@ -89,18 +101,36 @@ export class Monitoring extends Construct {
         comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
       });
     }
+    for (const { name, resource } of props.services ?? []) {
+      this.alarm(`${name}-5xx`, {
+        alarmDescription: `The ${name} service or its load balancer answered 5xx (crashes, no healthy task, timeouts)`,
+        metric: serviceErrors(resource),
+        threshold: 5,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      });
+      this.alarm(`${name}-no-healthy-task`, {
+        alarmDescription: `The ${name} service has had no healthy task for 3 minutes: every request fails`,
+        metric: resource.targetGroup.metrics.healthyHostCount({ period: Duration.minutes(1), statistic: 'Maximum' }),
+        threshold: 1,
+        comparisonOperator: cloudwatch.ComparisonOperator.LESS_THAN_THRESHOLD,
+        evaluationPeriods: 3,
+        // The balancer reports the count every minute; no data means nothing is registered at all.
+        treatMissingData: cloudwatch.TreatMissingData.BREACHING,
+      });
+    }
 
     this.dashboard = new cloudwatch.Dashboard(this, 'Dashboard', {
       dashboardName: `platform-${props.stage}-${props.name}`,
       defaultInterval: Duration.hours(3),
     });
     if (props.api) this.dashboard.addWidgets(...apiWidgets(props.api));
-    this.dashboard.addWidgets(...functionWidgets(props.functions));
+    if (props.functions.length) this.dashboard.addWidgets(...functionWidgets(props.functions));
+    for (const service of props.services ?? []) this.dashboard.addWidgets(...serviceWidgets(service));
     if (props.queues || props.deadLetterQueues) this.dashboard.addWidgets(...queueWidgets(props.queues ?? [], props.deadLetterQueues ?? []));
     if (props.table) this.dashboard.addWidgets(tableWidget(props.table, props.indexNames ?? []));
   }
 
-  private alarm(id: string, props: Omit<cloudwatch.AlarmProps, 'evaluationPeriods'>): void {
+  private alarm(id: string, props: Omit<cloudwatch.AlarmProps, 'evaluationPeriods'> & { readonly evaluationPeriods?: number }): void {
     const alarm = new cloudwatch.Alarm(this, id, {
       evaluationPeriods: 1,
       treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
@@ -130,6 +160,46 @@ function apiWidgets(api: apigateway.RestApi): cloudwatch.IWidget[] {
       ),
       right: [api.metricIntegrationLatency({ period: PERIOD, statistic: 'p99', label: 'integration p99' })],
       width: 12,
+    }),
+  ];
+}
+
+/** 5xx answered by the service's tasks plus those the balancer answers itself (502, 503, 504). */
+function serviceErrors({ loadBalancer, targetGroup }: LoadBalancedService): cloudwatch.IMetric {
+  return new cloudwatch.MathExpression({
+    expression: 'FILL(target, 0) + FILL(balancer, 0)',
+    usingMetrics: {
+      target: targetGroup.metrics.httpCodeTarget(elbv2.HttpCodeTarget.TARGET_5XX_COUNT, { period: PERIOD, statistic: 'Sum' }),
+      balancer: loadBalancer.metrics.httpCodeElb(elbv2.HttpCodeElb.ELB_5XX_COUNT, { period: PERIOD, statistic: 'Sum' }),
+    },
+    period: PERIOD,
+    label: '5xx',
+  });
+}
+
+function serviceWidgets({ name, resource }: Named<LoadBalancedService>): cloudwatch.IWidget[] {
+  const { loadBalancer, targetGroup, service } = resource;
+  return [
+    new cloudwatch.GraphWidget({
+      title: `${name}: requests, 4xx, 5xx`,
+      left: [targetGroup.metrics.requestCount({ period: PERIOD, statistic: 'Sum', label: 'requests' })],
+      right: [
+        targetGroup.metrics.httpCodeTarget(elbv2.HttpCodeTarget.TARGET_4XX_COUNT, { period: PERIOD, statistic: 'Sum', label: '4xx' }),
+        targetGroup.metrics.httpCodeTarget(elbv2.HttpCodeTarget.TARGET_5XX_COUNT, { period: PERIOD, statistic: 'Sum', label: '5xx' }),
+        loadBalancer.metrics.httpCodeElb(elbv2.HttpCodeElb.ELB_5XX_COUNT, { period: PERIOD, statistic: 'Sum', label: 'balancer 5xx' }),
+      ],
+      width: 12,
+    }),
+    new cloudwatch.GraphWidget({
+      title: `${name}: response time (s)`,
+      left: ['p50', 'p90', 'p99'].map((statistic) => targetGroup.metrics.targetResponseTime({ period: PERIOD, statistic, label: statistic })),
+      width: 12,
+    }),
+    new cloudwatch.GraphWidget({
+      title: `${name}: task CPU and memory (%), healthy tasks`,
+      left: [service.metricCpuUtilization({ period: PERIOD, label: 'CPU' }), service.metricMemoryUtilization({ period: PERIOD, label: 'memory' })],
+      right: [targetGroup.metrics.healthyHostCount({ period: Duration.minutes(1), statistic: 'Minimum', label: 'healthy tasks' })],
+      width: 24,
     }),
   ];
 }

@@ -5,13 +5,18 @@
  * completions reach the OCR worker through SNS and SQS, each with least privilege.
  */
 import { describe, expect, it } from 'vitest';
+import { Stack } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
+import * as ec2 from 'aws-cdk-lib/aws-ec2';
+import * as elbv2 from 'aws-cdk-lib/aws-elasticloadbalancingv2';
 import { ENV } from '../../functions/env';
 import { MAX_UPLOAD_BYTES } from '../../functions/domain/file';
 import { ROUTES } from '../../functions/routes';
 import { QUEUES } from '../../functions/workers';
+import { privateLoadBalancerTarget } from '../../lib/constructs/api-firewall';
+import { VIEWER_IP_HEADER } from '../../lib/front-door';
 import { UPLOAD_SERVICE_HEALTH_PATH, UPLOAD_SERVICE_PORT } from '../../lib/upload-stack';
-import { importedId, resourcesOfType, synthPlatform } from './platform-fixture';
+import { importedId, newTestApp, resourcesOfType, synthPlatform, TEST_ENV } from './platform-fixture';
 
 const platform = synthPlatform('prod');
 const { templates, edge, data, dataTemplate, uploads, areas } = platform;
@@ -92,6 +97,51 @@ describe('the upload route', () => {
     const pass = statements.find((s) => s.Action === 'iam:PassRole')!;
     expect(pass.Condition).toEqual({ StringEquals: { 'iam:PassedToService': 'textract.amazonaws.com' } });
     expect(importedId(pass.Resource, dataTemplate)).toBe(data.getLogicalId(data.textractPublishRole.node.defaultChild as never));
+  });
+});
+
+describe('the upload service in operation', () => {
+  const albId = uploads!.getLogicalId(uploads!.loadBalancer.node.defaultChild as never);
+
+  it('has the area WAF on its balancer: per-viewer rate rule, managed rules, and no rule that blocks a body over 8 KB', () => {
+    uploadTemplate.hasResourceProperties('AWS::WAFv2::WebACLAssociation', { ResourceArn: { Ref: albId } });
+    const [acl] = Object.values(resourcesOfType(uploadTemplate, 'AWS::WAFv2::WebACL'));
+    const rules = acl!.Properties!.Rules as { Name: string; Statement: any }[];
+    expect(rules.map((r) => r.Name)).toEqual(['RateLimitPerIp', 'AWSManagedRulesAmazonIpReputationList', 'AWSManagedRulesKnownBadInputsRuleSet', 'AWSManagedRulesCommonRuleSet']);
+    expect(rules[0]!.Statement.RateBasedStatement).toMatchObject({ AggregateKeyType: 'FORWARDED_IP', ForwardedIPConfig: { HeaderName: VIEWER_IP_HEADER, FallbackBehavior: 'MATCH' } });
+    const crs = rules.find((r) => r.Name === 'AWSManagedRulesCommonRuleSet')!.Statement.ManagedRuleGroupStatement;
+    expect(crs.RuleActionOverrides).toContainEqual({ Name: 'SizeRestrictions_BODY', ActionToUse: { Count: {} } });
+    // The 429 WAF answers itself takes the chat area's error shape.
+    expect(JSON.parse(acl!.Properties!.CustomResponseBodies.rateLimited.Content)).toEqual({ error: 'Rate limit exceeded' });
+  });
+
+  it('refuses to trust the viewer address on a balancer the internet can reach', () => {
+    const stack = new Stack(newTestApp(), 'Probe', { env: TEST_ENV });
+    const vpc = new ec2.Vpc(stack, 'Vpc', { availabilityZones: ['eu-west-1a', 'eu-west-1b'], natGateways: 0 });
+    const open = new elbv2.ApplicationLoadBalancer(stack, 'Open', { vpc, internetFacing: true });
+    expect(() => privateLoadBalancerTarget(open, 'probe')).toThrow(/internal/);
+    const internal = new elbv2.ApplicationLoadBalancer(stack, 'Internal', { vpc, internetFacing: false });
+    expect(privateLoadBalancerTarget(internal, 'probe').onlyFrontDoorReaches).toBe(true);
+  });
+
+  it('alarms on 5xx (the tasks and the balancer) and on having no healthy task', () => {
+    const alarms = Object.values(resourcesOfType(uploadTemplate, 'AWS::CloudWatch::Alarm')).map((a) => a.Properties!);
+    const errors = alarms.find((a) => JSON.stringify(a.Metrics ?? []).includes('HTTPCode_ELB_5XX_Count'))!;
+    expect(JSON.stringify(errors.Metrics)).toContain('HTTPCode_Target_5XX_Count');
+    expect(errors).toMatchObject({ Threshold: 5, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
+    const healthy = alarms.find((a) => a.MetricName === 'HealthyHostCount')!;
+    expect(healthy).toMatchObject({ Threshold: 1, ComparisonOperator: 'LessThanThreshold', EvaluationPeriods: 3, TreatMissingData: 'breaching' });
+    for (const alarm of [errors, healthy]) expect(alarm.AlarmActions).toHaveLength(1);
+  });
+
+  it('scales on CPU and memory from 2 tasks in prod (1 in dev)', () => {
+    uploadTemplate.hasResourceProperties('AWS::ApplicationAutoScaling::ScalableTarget', { MinCapacity: 2, MaxCapacity: 6 });
+    const metrics = Object.values(resourcesOfType(uploadTemplate, 'AWS::ApplicationAutoScaling::ScalingPolicy'))
+      .map((p) => p.Properties!.TargetTrackingScalingPolicyConfiguration.PredefinedMetricSpecification.PredefinedMetricType)
+      .sort();
+    expect(metrics).toEqual(['ECSServiceAverageCPUUtilization', 'ECSServiceAverageMemoryUtilization']);
+    const dev = synthPlatform('dev');
+    dev.templates.get(dev.uploads!.stackName)!.hasResourceProperties('AWS::ApplicationAutoScaling::ScalableTarget', { MinCapacity: 1 });
   });
 });
 

@@ -115,11 +115,14 @@ describe('operations', () => {
     }
   });
 
-  it('sends alarms to an encrypted topic that requires TLS, and has a dashboard in every stack with functions', () => {
-    // One topic per stack with functions, and every alarm notifies a topic of its own stack (a Ref,
-    // never an import): no alarm reaches across stacks.
+  it('sends alarms to an encrypted topic that requires TLS, and has a dashboard in every stack with functions or a service', () => {
+    // One topic per stack with functions or a service (each area, the workers, the upload service),
+    // and every alarm notifies a topic of its own stack (a Ref, never an import): no alarm reaches
+    // across stacks.
+    const monitored = resourceCount('AWS::ApiGateway::RestApi') + 1 + resourceCount('AWS::ECS::Service');
+    expect(resourceCount('AWS::ECS::Service')).toBe(1);
     const topics = Object.entries(resourcesOfType(apiTemplate, 'AWS::SNS::Topic'));
-    expect(topics).toHaveLength(resourceCount('AWS::ApiGateway::RestApi') + 1);
+    expect(topics).toHaveLength(monitored);
     for (const [id, topic] of topics) {
       expect(topic.Properties?.KmsMasterKeyId, id).toBeDefined();
       apiTemplate.hasResourceProperties('AWS::SNS::TopicPolicy', {
@@ -135,7 +138,7 @@ describe('operations', () => {
     for (const alarm of alarms) {
       expect(alarm.AlarmActions.map((a: unknown) => topicIds.has(refId(a) ?? '')), alarm.AlarmDescription).toEqual([true]);
     }
-    // One per area stack and one for the workers: no dashboard reaches across stacks (no deadly embrace).
-    apiTemplate.resourceCountIs('AWS::CloudWatch::Dashboard', resourceCount('AWS::ApiGateway::RestApi') + 1);
+    // One per area stack, the workers and the upload service: no dashboard reaches across stacks (no deadly embrace).
+    apiTemplate.resourceCountIs('AWS::CloudWatch::Dashboard', monitored);
   });
 });

@@ -28,6 +28,12 @@ describe('TextractOcrEngine', () => {
     expect(clientRequestTokenOf('a.b/c'.repeat(30))).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
   });
 
+  it('refuses a file id that cannot travel as the JobTag, before calling Textract', async () => {
+    await expect(engine().start({ fileId: 'a/b', storageKey: 'files/app/a/original' })).rejects.toThrow(/JobTag/);
+    await expect(engine().start({ fileId: 'x'.repeat(65), storageKey: 'files/app/x/original' })).rejects.toThrow(/JobTag/);
+    expect(textract.commandCalls(StartDocumentTextDetectionCommand)).toHaveLength(0);
+  });
+
   it('pages through the results and joins lines per page in order', async () => {
     textract
       .on(GetDocumentTextDetectionCommand, { JobId: 'job-1', MaxResults: 1000, NextToken: undefined })
@@ -39,6 +45,16 @@ describe('TextractOcrEngine', () => {
       { JobId: 'job-1', MaxResults: 1000, NextToken: undefined },
       { JobId: 'job-1', MaxResults: 1000, NextToken: 't2' },
     ]);
+  });
+
+  it('keeps the text of the pages Textract could read when a job partly succeeded', async () => {
+    textract.on(GetDocumentTextDetectionCommand).resolves({ JobStatus: 'PARTIAL_SUCCESS', DocumentMetadata: { Pages: 3 }, Blocks: [{ BlockType: 'LINE', Text: 'Page one', Page: 1 }, { BlockType: 'LINE', Text: 'Page three', Page: 3 }] });
+    expect(await engine().results('job-3')).toEqual({ status: 'SUCCEEDED', text: 'Page one\n\nPage three', pages: 3 });
+  });
+
+  it('reports a job that has not succeeded with its status when Textract gives no message', async () => {
+    textract.on(GetDocumentTextDetectionCommand).resolves({ JobStatus: 'IN_PROGRESS' });
+    expect(await engine().results('job-4')).toEqual({ status: 'FAILED', message: 'Textract job job-4 is IN_PROGRESS' });
   });
 
   it('reports a failed job', async () => {
