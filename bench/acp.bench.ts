@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { startPlatform } from '../functions/local/platform';
-import { percentile, table } from './stats';
+import { percentile, table, timeSamples } from './stats';
 
 const PAY = { payment_data: { handler_id: 'platform_test_card', instrument: { type: 'card', credential: { type: 'spt', token: 'spt_test_ok' } } } };
 
@@ -55,18 +55,8 @@ export async function benchAcp(): Promise<void> {
       }
     }
     const store = p.deps.sessions as unknown as { db: DynamoDBDocumentClient; table: string };
-    const bare = async (op: () => Promise<unknown>) => {
-      const xs: number[] = [];
-      for (let i = 0; i < 20; i++) await op();
-      for (let i = 0; i < 200; i++) {
-        const t0 = performance.now();
-        await op();
-        xs.push(performance.now() - t0);
-      }
-      return xs;
-    };
-    const getItem = await bare(() => store.db.send(new GetCommand({ TableName: store.table, Key: { pk: 'BENCH', sk: 'X' } })));
-    const putItem = await bare(() => store.db.send(new PutCommand({ TableName: store.table, Item: { pk: 'BENCH', sk: 'X', v: 1 } })));
+    const getItem = await timeSamples(() => store.db.send(new GetCommand({ TableName: store.table, Key: { pk: 'BENCH', sk: 'X' } })));
+    const putItem = await timeSamples(() => store.db.send(new PutCommand({ TableName: store.table, Item: { pk: 'BENCH', sk: 'X', v: 1 } })));
     const g = percentile(getItem, 50);
     const w = percentile(putItem, 50);
     console.log('\nCheckout calls (70 samples each, sequential; bare = one DynamoDB call on the same client)\n');

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { startPlatform } from '../functions/local/platform';
-import { percentile, table } from './stats';
+import { percentile, table, timeSamples } from './stats';
 
 const TURNS = 60;
 
@@ -71,16 +71,7 @@ export async function benchChatTurns(): Promise<void> {
     // Warm-up: JIT, connection pools and the cursor/credential caches, outside the samples.
     for (let i = 0; i < 20; i++) await turn(i % 2 === 0);
     // The bare baselines: one GetItem and one PutItem on the same client, no platform around them.
-    const bare = async (op: () => Promise<unknown>) => {
-      const xs: number[] = [];
-      for (let i = 0; i < 20; i++) await op();
-      for (let i = 0; i < 200; i++) {
-        const t0 = performance.now();
-        await op();
-        xs.push(performance.now() - t0);
-      }
-      return percentile(xs, 50);
-    };
+    const bare = async (op: () => Promise<unknown>) => percentile(await timeSamples(op), 50);
     const bareGet = await bare(() => db.send(new GetCommand({ TableName: tableName, Key: { pk: 'BENCH#probe', sk: 'BENCH' } })));
     const barePut = await bare(() => db.send(new PutCommand({ TableName: tableName, Item: { pk: 'BENCH#probe', sk: 'BENCH', n: 1 } })));
     const rows: Record<string, string | number>[] = [];

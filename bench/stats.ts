@@ -14,3 +14,15 @@ export function table(rows: Record<string, string | number>[]): void {
   console.log(`|${width.map((w) => '-'.repeat(w + 2)).join('|')}|`);
   for (const r of rows) console.log(line(cols.map((c) => String(r[c]))));
 }
+
+/** Milliseconds of `samples` sequential runs of `op`, after `warmup` runs outside the sample (a bare baseline). */
+export async function timeSamples(op: () => Promise<unknown>, warmup = 20, samples = 200): Promise<number[]> {
+  for (let i = 0; i < warmup; i++) await op();
+  const xs: number[] = [];
+  for (let i = 0; i < samples; i++) {
+    const t0 = performance.now();
+    await op();
+    xs.push(performance.now() - t0);
+  }
+  return xs;
+}

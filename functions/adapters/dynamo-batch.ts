@@ -1,4 +1,5 @@
-import { BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+/** Batch writes and paged queries shared by the DynamoDB adapters. */
+import { BatchWriteCommand, QueryCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 
 /** Deletes keys in batches of 25, retrying unprocessed items with a short backoff. */
 export async function batchDelete(db: DynamoDBDocumentClient, table: string, keys: Record<string, unknown>[]): Promise<void> {
@@ -11,4 +12,16 @@ export async function batchDelete(db: DynamoDBDocumentClient, table: string, key
       requests = (res.UnprocessedItems?.[table] ?? []) as typeof requests;
     }
   }
+}
+
+/** Every item a Query matches, following `LastEvaluatedKey` page by page. */
+export async function queryAll(db: DynamoDBDocumentClient, input: Omit<QueryCommandInput, 'ExclusiveStartKey'>): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const res = await db.send(new QueryCommand({ ...input, ExclusiveStartKey: start }));
+    items.push(...(res.Items ?? []));
+    start = res.LastEvaluatedKey;
+  } while (start);
+  return items;
 }

@@ -10,6 +10,7 @@ import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, typ
 import type { ExtractionState, FileKind, StoredFile } from '../domain/file';
 import type { Micros } from '../domain/time';
 import type { AttachedFile, FileStore } from '../ports/files';
+import { queryAll } from './dynamo-batch';
 import { timeIdKey } from './dynamo-keys';
 
 const key = (id: string) => ({ pk: `FILE#${id}`, sk: 'FILE' });
@@ -121,22 +122,13 @@ export class DynamoFileStore implements FileStore {
   }
 
   async listAttached(sessionId: string): Promise<AttachedFile[]> {
-    const out: AttachedFile[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const res = await this.db.send(
-        new QueryCommand({
-          TableName: this.table,
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :file)',
-          ExpressionAttributeValues: { ':pk': `SESSION#${sessionId}`, ':file': 'FILE#' },
-          ConsistentRead: true,
-          ExclusiveStartKey: start,
-        }),
-      );
-      for (const item of res.Items ?? []) out.push({ fileId: String(item.fileId), kind: item.kind as FileKind });
-      start = res.LastEvaluatedKey;
-    } while (start);
-    return out;
+    const items = await queryAll(this.db, {
+      TableName: this.table,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :file)',
+      ExpressionAttributeValues: { ':pk': `SESSION#${sessionId}`, ':file': 'FILE#' },
+      ConsistentRead: true,
+    });
+    return items.map((item) => ({ fileId: String(item.fileId), kind: item.kind as FileKind }));
   }
 
   async releaseSession(sessionId: string, atUs: Micros): Promise<void> {
@@ -144,21 +136,14 @@ export class DynamoFileStore implements FileStore {
   }
 
   async releaseApp(appId: string, atUs: Micros): Promise<void> {
-    let start: Record<string, unknown> | undefined;
-    do {
-      const res = await this.db.send(
-        new QueryCommand({
-          TableName: this.table,
-          IndexName: 'gsi2',
-          KeyConditionExpression: 'gsi2pk = :pk',
-          ExpressionAttributeValues: { ':pk': appFiles(appId) },
-          ProjectionExpression: 'id',
-          ExclusiveStartKey: start,
-        }),
-      );
-      for (const item of res.Items ?? []) await this.markForRemoval(String(item.id), atUs);
-      start = res.LastEvaluatedKey;
-    } while (start);
+    const items = await queryAll(this.db, {
+      TableName: this.table,
+      IndexName: 'gsi2',
+      KeyConditionExpression: 'gsi2pk = :pk',
+      ExpressionAttributeValues: { ':pk': appFiles(appId) },
+      ProjectionExpression: 'id',
+    });
+    for (const item of items) await this.markForRemoval(String(item.id), atUs);
   }
 
   private async markForRemoval(id: string, atUs: Micros): Promise<void> {

@@ -1,11 +1,12 @@
 /**
  * Products (`PRODUCT#<id>` / `PRODUCT`), listed per app on gsi2 (`APPPROD#<appId>`, by creation then id).
  */
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { Product, ProductPatch } from '../domain/acp/product';
 import type { Micros } from '../domain/time';
 import type { ProductStore } from '../ports/acp';
+import { queryAll } from './dynamo-batch';
 import { timeIdKey } from './dynamo-keys';
 
 const key = (id: string) => ({ pk: `PRODUCT#${id}`, sk: 'PRODUCT' });
@@ -37,23 +38,14 @@ export class DynamoProductStore implements ProductStore {
   }
 
   async listByApp(appId: string, opts: { readonly activeOnly: boolean }): Promise<Product[]> {
-    const out: Product[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const res = await this.db.send(
-        new QueryCommand({
-          TableName: this.table,
-          IndexName: 'gsi2',
-          KeyConditionExpression: 'gsi2pk = :pk',
-          ExpressionAttributeValues: { ':pk': `APPPROD#${appId}`, ...(opts.activeOnly ? { ':active': true } : {}) },
-          ...(opts.activeOnly ? { FilterExpression: 'active = :active' } : {}),
-          ExclusiveStartKey: start,
-        }),
-      );
-      for (const item of res.Items ?? []) out.push(fromItem(item));
-      start = res.LastEvaluatedKey;
-    } while (start);
-    return out;
+    const items = await queryAll(this.db, {
+      TableName: this.table,
+      IndexName: 'gsi2',
+      KeyConditionExpression: 'gsi2pk = :pk',
+      ExpressionAttributeValues: { ':pk': `APPPROD#${appId}`, ...(opts.activeOnly ? { ':active': true } : {}) },
+      ...(opts.activeOnly ? { FilterExpression: 'active = :active' } : {}),
+    });
+    return items.map(fromItem);
   }
 
   async update(id: string, patch: ProductPatch, atUs: Micros): Promise<Product | undefined> {

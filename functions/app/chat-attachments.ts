@@ -11,6 +11,7 @@ import type { ModelImage, ModelToolSpec } from '../domain/model';
 import type { MessageFile, Session } from '../domain/session';
 import type { ToolCallResult } from '../ports/chat';
 import type { Deps } from '../ports/deps';
+import { isUuid } from '../domain/ids';
 
 type AttachmentDeps = Pick<Deps, 'files' | 'objects'>;
 
@@ -47,7 +48,7 @@ export async function resolveAttachments(deps: AttachmentDeps, input: { app: App
   const unique = [...new Map(input.refs.map((r) => [r.fileId, r])).values()];
   return Promise.all(
     unique.map(async (ref) => {
-      const file = UUID.test(ref.fileId) ? await deps.files.get(ref.fileId) : undefined;
+      const file = isUuid(ref.fileId) ? await deps.files.get(ref.fileId) : undefined;
       const ownApp = file?.appId === input.app.id;
       const ownConsumer = file !== undefined && input.session?.consumerId != null && file.consumerId === input.session.consumerId;
       if (!file || file.status !== 'ready' || !(ownApp || ownConsumer)) throw notFound(`File not found: ${ref.fileId.slice(0, 100)}`);
@@ -56,7 +57,6 @@ export async function resolveAttachments(deps: AttachmentDeps, input: { app: App
   );
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Rule 6: images need the app's image input enabled, and the conversation's images (those already

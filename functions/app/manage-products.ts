@@ -7,14 +7,14 @@ import { normalizeCurrency, validateProduct, type Product, type ProductInput, ty
 import { notFound } from '../domain/errors';
 import type { AcpPorts } from '../ports/acp';
 import type { Deps } from '../ports/deps';
+import { isUuid } from '../domain/ids';
 
 type CatalogDeps = Pick<Deps, 'apps' | 'ids' | 'clock'> & AcpPorts;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A live app, or 404 (unknown, deleted, or not a UUID). */
 export async function liveApp(deps: Pick<Deps, 'apps'>, appId: string): Promise<App> {
-  const app = UUID.test(appId) ? await deps.apps.get(appId) : undefined;
+  const app = isUuid(appId) ? await deps.apps.get(appId) : undefined;
   if (!app || app.deletedAtUs !== undefined) throw notFound('App not found');
   return app;
 }
@@ -48,7 +48,7 @@ export async function listProducts(deps: CatalogDeps, input: { appId: string; ac
 
 /** Changes a product (deactivating is `active: false`); products of deleted apps are not found. */
 export async function updateProduct(deps: CatalogDeps, input: { productId: string; patch: ProductPatch }): Promise<Product> {
-  const current = UUID.test(input.productId) ? await deps.products.get(input.productId) : undefined;
+  const current = isUuid(input.productId) ? await deps.products.get(input.productId) : undefined;
   if (!current) throw notFound('Product not found');
   await liveApp(deps, current.appId);
   const patch: ProductPatch = { ...input.patch, ...(input.patch.currency !== undefined ? { currency: normalizeCurrency(input.patch.currency) } : {}) };

@@ -25,6 +25,7 @@ import {
   type TurnAttachment,
 } from './chat-attachments';
 import { appendToSession, startSession, type TurnMessage, type TurnUsage } from './record-session-activity';
+import { isUuid } from '../domain/ids';
 
 type ChatDeps = Pick<Deps, 'apps' | 'sessions' | 'consumers' | 'usage' | 'files' | 'objects' | 'ids' | 'clock' | 'settings' | 'models' | 'tools' | 'variables' | 'billing'>;
 
@@ -32,7 +33,6 @@ type ChatDeps = Pick<Deps, 'apps' | 'sessions' | 'consumers' | 'usage' | 'files'
 export const MAX_MODEL_CALLS = 6;
 export const USAGE_SOURCE = 'api';
 export const SESSION_SOURCE = 'API';
-const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface PreparedTurn {
   readonly session: Session;
@@ -79,7 +79,7 @@ export async function prepareChatTurn(deps: ChatDeps, input: { principal: ChatPr
   let existing: Session | undefined;
   if (sessionId !== undefined) {
     // Session ids are UUIDs: anything else names no session, and never reaches DynamoDB as a key.
-    const found = SESSION_ID.test(sessionId) ? await deps.sessions.get(sessionId) : undefined;
+    const found = isUuid(sessionId) ? await deps.sessions.get(sessionId) : undefined;
     if (!found || found.appId !== app.id) throw notFound('Chat session not found');
     existing = found;
   }

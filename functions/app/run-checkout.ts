@@ -18,10 +18,10 @@ import { DomainError } from '../domain/errors';
 import { msToMicros } from '../domain/time';
 import type { AcpPorts, CheckoutPorts } from '../ports/acp';
 import type { Deps } from '../ports/deps';
+import { isUuid } from '../domain/ids';
 
 type CheckoutDeps = Pick<Deps, 'ids' | 'clock'> & AcpPorts & CheckoutPorts;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Optimistic writes retry a bounded number of times; a session this contended answers 409. */
 const MAX_ATTEMPTS = 5;
 
@@ -49,7 +49,7 @@ function buyerEmailOf(body: Record<string, unknown>): string | null | undefined 
 
 /** The app's session, with lazy expiry applied; another app's or an unknown id is 404 (nothing leaks). */
 export async function getCheckout(deps: CheckoutDeps, input: { appId: string; id: string }): Promise<CheckoutSession> {
-  const found = UUID.test(input.id) ? await deps.checkouts.get(input.id) : undefined;
+  const found = isUuid(input.id) ? await deps.checkouts.get(input.id) : undefined;
   if (!found || found.appId !== input.appId) throw new DomainError('not_found', 'Checkout session not found', 'not_found');
   // A session being completed is never expired underneath its complete.
   if (!TERMINAL.has(found.status) && found.status !== 'complete_in_progress' && deps.clock.nowUs() > found.expiresAtUs) {

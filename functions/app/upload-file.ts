@@ -13,13 +13,13 @@ import type { FilePorts } from '../ports/files';
 import type { Telemetry } from '../ports/platform';
 import { StorageUnavailableError } from '../ports/files';
 import type { ChatPrincipal } from './authenticate-chat-key';
+import { isUuid } from '../domain/ids';
 
 type UploadDeps = Pick<Deps, 'files' | 'sessions' | 'clock' | 'ids'> & FilePorts & Telemetry;
 
 /** Seconds a client should wait before retrying an upload refused because storage is down. */
 export const STORAGE_RETRY_AFTER_SECONDS = 5;
 
-const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const CFB_MIME = 'application/x-cfb';
 const ZIP_LOCAL_HEADER = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 const ENCRYPTED_PACKAGE = Buffer.from('EncryptedPackage', 'utf16le');
@@ -79,7 +79,7 @@ export async function uploadFile(
 
   let consumerId: string | null = null;
   if (input.sessionId !== undefined) {
-    const session = SESSION_ID.test(input.sessionId) ? await deps.sessions.get(input.sessionId) : undefined;
+    const session = isUuid(input.sessionId) ? await deps.sessions.get(input.sessionId) : undefined;
     if (!session || session.appId !== principal.app.id) throw notFound('Chat session not found');
     consumerId = session.consumerId;
   }

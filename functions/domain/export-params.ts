@@ -4,6 +4,7 @@
  */
 import { badRequest } from './errors';
 import { parseIsoToMicros, type Micros } from './time';
+import { isUuid } from './ids';
 
 export const DEFAULT_LIMIT = 50;
 export const MAX_LIMIT = 100;
@@ -11,7 +12,6 @@ export const MAX_LIMIT = 100;
 export const TIMESTAMP_EXAMPLE = '2026-01-31T12:00:00.000Z';
 export const UUID_EXAMPLE = '123e4567-e89b-12d3-a456-426614174000';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface LimitOutcome {
   readonly limit: number;
@@ -46,7 +46,7 @@ export function parseTimestampParam(name: string, raw: string | undefined): Micr
 
 export function parseUuidParam(name: string, raw: string | undefined): string | undefined {
   if (raw === undefined) return undefined;
-  if (!UUID.test(raw)) throw badRequest(`Invalid ${name}: must be a UUID (e.g. ${UUID_EXAMPLE})`);
+  if (!isUuid(raw)) throw badRequest(`Invalid ${name}: must be a UUID (e.g. ${UUID_EXAMPLE})`);
   return raw.toLowerCase();
 }
 

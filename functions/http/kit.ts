@@ -24,6 +24,7 @@ import { RATE_LIMITS, type RateLimitClass } from '../domain/rate-limits';
 import { VIEWER_IP_HEADER } from '../gateway';
 import { ROUTES, type AuthKind, type BodyMode, type RouteDef } from '../routes';
 import type { CoreDeps } from '../wiring/core-wiring';
+import { isUuid } from '../domain/ids';
 
 /** What the kit needs of a function's deps; each area's wiring builds a superset. */
 export type KitDeps = CoreDeps;
@@ -260,7 +261,6 @@ async function handle(deps: KitDeps, route: RouteDef, req0: HttpRequest, fn: (re
   return running;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Resource ids in the path of the export, release-notes and admin APIs are UUIDs: anything else names no resource
@@ -269,7 +269,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 function checkPathIds(route: RouteDef, path: Readonly<Record<string, string>>): void {
   if (route.area !== 'export' && route.area !== 'admin' && route.area !== 'releaseNotes') return;
   for (const [name, value] of Object.entries(path)) {
-    if (name.endsWith('Id') && !UUID.test(value)) {
+    if (name.endsWith('Id') && !isUuid(value)) {
       const resource = name.slice(0, -2);
       throw new DomainError('not_found', `${resource.charAt(0).toUpperCase()}${resource.slice(1)} not found`);
     }

@@ -7,6 +7,7 @@
 import { DomainError } from '../errors';
 import { microsToIso, type Micros } from '../time';
 import { ACP_VERSION } from './discovery';
+import { isUuid } from '../ids';
 
 /** `complete_in_progress` holds the session while one complete reserves stock and charges; nothing else may write it then. */
 export type CheckoutStatus = 'not_ready_for_payment' | 'ready_for_payment' | 'complete_in_progress' | 'completed' | 'canceled' | 'expired';
@@ -56,7 +57,6 @@ export const CHECKOUT_TTL_MS = 6 * 60 * 60 * 1000;
 export const MAX_LINE_ITEMS = 100;
 export const MAX_QUANTITY = 10_000;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A 400 in the ACP `Error` shape, with the ACP code and the JSONPath of the field at fault. */
 export function invalid(code: string, message: string, param?: string): DomainError {
@@ -92,7 +92,7 @@ export function parseLineItems(body: Record<string, unknown>, required: boolean)
     if (!isRecord(entry)) throw invalid('invalid', `${key}[${i}] must be an object { product_id, quantity }`, at);
     const nested = isRecord(entry.item) ? entry.item.id : undefined;
     const id = entry.product_id ?? entry.id ?? nested;
-    if (typeof id !== 'string' || !UUID.test(id)) throw invalid('invalid_item_id', `${key}[${i}]: product_id must be the UUID of a product`, `${at}.product_id`);
+    if (typeof id !== 'string' || !isUuid(id)) throw invalid('invalid_item_id', `${key}[${i}]: product_id must be the UUID of a product`, `${at}.product_id`);
     const quantity = entry.quantity ?? 1;
     if (typeof quantity !== 'number' || !Number.isInteger(quantity) || quantity < 1 || quantity > MAX_QUANTITY) {
       throw invalid('invalid', `${key}[${i}].quantity must be a whole number from 1 to ${MAX_QUANTITY}`, `${at}.quantity`);
