@@ -34,6 +34,8 @@ export const ENV = {
   ocrTopicArn: 'OCR_TOPIC_ARN',
   /** Set only with `ocr:start`: the role Textract assumes to publish to that topic. */
   ocrRoleArn: 'OCR_ROLE_ARN',
+  /** Set only with `payments:charge`: the Secrets Manager secret holding the Stripe API key (read on the first charge). */
+  paymentSecretArn: 'PAYMENT_SECRET_ARN',
   serviceName: 'POWERTOOLS_SERVICE_NAME',
   metricsNamespace: 'POWERTOOLS_METRICS_NAMESPACE',
 } as const;
@@ -59,6 +61,7 @@ export interface EnvVars {
   readonly TRUST_VIEWER_ADDRESS: 'true' | 'false';
   readonly OCR_TOPIC_ARN?: string;
   readonly OCR_ROLE_ARN?: string;
+  readonly PAYMENT_SECRET_ARN?: string;
 }
 
 /** Every variable the schema knows, by its name in the environment. */
@@ -135,12 +138,16 @@ export function parseEnvVars(source: Readonly<Record<string, string | undefined>
     [ENV.trustViewerAddress]: flag(ENV.trustViewerAddress),
     ...optional(ENV.ocrTopicArn, text(ENV.ocrTopicArn, (v) => v.startsWith('arn:'))),
     ...optional(ENV.ocrRoleArn, text(ENV.ocrRoleArn, (v) => v.startsWith('arn:'))),
+    ...optional(ENV.paymentSecretArn, text(ENV.paymentSecretArn, (v) => v.startsWith('arn:'))),
   } as unknown as EnvVars;
   return invalid.length ? { success: false, invalid } : { success: true, data };
 }
 
 /** Variables a grant sets (lib/constructs/app-function.ts), present only on the functions that hold it. */
-export const GRANT_SCOPED_ENV: readonly string[] = [ENV.webhooksQueueUrl, ENV.webhookSecretsKeyArn, ENV.gatewayUsagePlans, ENV.gatewayAuthorizerStages, ENV.ocrTopicArn, ENV.ocrRoleArn];
+export const GRANT_SCOPED_ENV: readonly string[] = [ENV.webhooksQueueUrl, ENV.webhookSecretsKeyArn, ENV.gatewayUsagePlans, ENV.gatewayAuthorizerStages, ENV.ocrTopicArn, ENV.ocrRoleArn, ENV.paymentSecretArn];
+
+/** The value the stage's payment secret is created with until the operator stores a real Stripe key (the adapter refuses to charge with it). */
+export const PAYMENT_SECRET_PLACEHOLDER = 'not-configured';
 
 /** Defaults an operator may override; the CDK stage and the local process start from these. */
 export const ENV_DEFAULTS = {

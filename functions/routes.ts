@@ -37,7 +37,9 @@ export type Grant =
   /** Start Textract text detection of an uploaded PDF, with its SNS completion channel (ocr pipeline). */
   | 'ocr:start'
   /** Read Textract text detection results. */
-  | 'ocr:read';
+  | 'ocr:read'
+  /** Charge through the payment provider: read its API key from Secrets Manager (area C's complete and its recovery). */
+  | 'payments:charge';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
@@ -110,7 +112,7 @@ export const ROUTES: readonly RouteDef[] = [
   { id: 'acpCheckoutCreate', method: 'POST', path: `${ACP}/checkout_sessions`, handler: 'acp-checkout-create', area: 'acp', auth: 'acpKey', rateLimit: 'acpKey', body: 'json', grants: ['table:read', 'table:write'] },
   { id: 'acpCheckoutGet', method: 'GET', path: `${ACP}/checkout_sessions/{checkoutSessionId}`, handler: 'acp-checkout-get', area: 'acp', auth: 'acpKey', rateLimit: 'acpKey', body: 'none', grants: ['table:read', 'table:write'] },
   { id: 'acpCheckoutUpdate', method: 'POST', path: `${ACP}/checkout_sessions/{checkoutSessionId}`, handler: 'acp-checkout-update', area: 'acp', auth: 'acpKey', rateLimit: 'acpKey', body: 'json', grants: ['table:read', 'table:write'] },
-  { id: 'acpCheckoutComplete', method: 'POST', path: `${ACP}/checkout_sessions/{checkoutSessionId}/complete`, handler: 'acp-checkout-complete', area: 'acp', auth: 'acpKey', rateLimit: 'acpKey', body: 'json', grants: ['table:read', 'table:write'] },
+  { id: 'acpCheckoutComplete', method: 'POST', path: `${ACP}/checkout_sessions/{checkoutSessionId}/complete`, handler: 'acp-checkout-complete', area: 'acp', auth: 'acpKey', rateLimit: 'acpKey', body: 'json', grants: ['table:read', 'table:write', 'payments:charge'] },
   { id: 'acpCheckoutCancel', method: 'POST', path: `${ACP}/checkout_sessions/{checkoutSessionId}/cancel`, handler: 'acp-checkout-cancel', area: 'acp', auth: 'acpKey', rateLimit: 'acpKey', body: 'json', grants: ['table:read', 'table:write'] },
 
   // Area D: release-notes feed and webhook subscriptions (public; list, delete and the delivery log take the subscription's secret)
@@ -140,5 +142,5 @@ export const ROUTES: readonly RouteDef[] = [
   { id: 'adminSessionDelete', method: 'DELETE', path: `${ADMIN}/sessions/{sessionId}`, handler: 'admin-session-delete', area: 'admin', auth: 'iam', rateLimit: 'none', body: 'none', grants: ['table:read', 'table:write'] },
   { id: 'adminConsumerDelete', method: 'DELETE', path: `${ADMIN}/consumers/{consumerId}`, handler: 'admin-consumer-delete', area: 'admin', auth: 'iam', rateLimit: 'none', body: 'none', grants: ['table:read', 'table:write'], timeoutSeconds: 29 },
   { id: 'adminReleasePeriodPublish', method: 'POST', path: `${ADMIN}/release-notes/periods`, handler: 'admin-release-period-publish', area: 'admin', auth: 'iam', rateLimit: 'none', body: 'text', grants: ['table:read', 'table:write', 'webhooks:send'] },
-  { id: 'adminJobRun', method: 'POST', path: `${ADMIN}/jobs/{jobName}/runs`, handler: 'admin-job-run', area: 'admin', auth: 'iam', rateLimit: 'none', body: 'json', grants: ['table:read', 'table:write', 'jobs:send', 'bucket:read', 'bucket:write'], timeoutSeconds: 29 },
+  { id: 'adminJobRun', method: 'POST', path: `${ADMIN}/jobs/{jobName}/runs`, handler: 'admin-job-run', area: 'admin', auth: 'iam', rateLimit: 'none', body: 'json', grants: ['table:read', 'table:write', 'jobs:send', 'bucket:read', 'bucket:write', 'payments:charge'], timeoutSeconds: 29 },
 ];

@@ -22,7 +22,7 @@ export interface QueueDef {
   readonly grants: readonly Grant[];
 }
 
-export type JobName = 'retention-expiry' | 'empty-session-cleanup' | 'deletion-sweep' | 'file-cleanup';
+export type JobName = 'retention-expiry' | 'empty-session-cleanup' | 'deletion-sweep' | 'file-cleanup' | 'checkout-recovery';
 
 export interface ScheduleDef {
   readonly id: JobName;
@@ -49,6 +49,9 @@ export const SCHEDULES: readonly ScheduleDef[] = [
   { id: 'empty-session-cleanup', handler: 'empty-session-cleanup', expression: 'rate(1 hour)', timeoutSeconds: 300, grants: ['table:read', 'table:write'] },
   // Files uploaded and never referenced, and uploads a crash left pending (domain/file.ts).
   { id: 'file-cleanup', handler: 'file-cleanup', expression: 'rate(1 hour)', timeoutSeconds: 300, grants: ['table:read', 'table:write', 'bucket:read', 'bucket:write'] },
+  // Checkout completes whose request is gone (a crash, a timeout, an unknown payment outcome): finished
+  // under the same payment idempotency key once their 2-minute lease runs out (docs/adr/0018).
+  { id: 'checkout-recovery', handler: 'checkout-recovery', expression: 'rate(1 minute)', timeoutSeconds: 120, grants: ['table:read', 'table:write', 'payments:charge'] },
   { id: 'deletion-sweep', handler: 'deletion-sweep', expression: 'rate(10 minutes)', timeoutSeconds: 300, grants: ['table:read', 'table:write', 'jobs:send'] },
 ];
 

@@ -3,7 +3,7 @@
  * the webhook-secret key. Kept apart from the compute stack so that functions, routes and alarms can
  * be replaced freely without touching data.
  */
-import { Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, SecretValue, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
@@ -13,6 +13,7 @@ import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
+import { PAYMENT_SECRET_PLACEHOLDER } from '../functions/env';
 import { TABLE_DESIGN } from '../functions/table-design';
 import { QUEUES, type QueueDef } from '../functions/workers';
 import type { OcrTargets } from './constructs/function-context';
@@ -57,6 +58,8 @@ export class DataStack extends Stack {
    * other stacks resolve it by a literal dynamic reference instead of a cross-stack token.
    */
   public readonly originVerifySecretName: string;
+  /** The Stripe API key of area C's payments (what the `payments:charge` grant points at); its value is set by the operator. */
+  public readonly paymentSecret: secretsmanager.Secret;
 
   constructor(scope: Construct, id: string, props: DataStackProps) {
     super(scope, id, props);
@@ -169,6 +172,19 @@ export class DataStack extends Stack {
     Validations.of(originVerify).acknowledge({
       id: 'AwsSolutions-SMG4',
       reason: 'Rotating it needs CloudFront and every WAF rule updated in step (the documented follow-up in docs/adr/0013); until then it is rotated by a redeploy with a new value. It is not a credential of any caller: it only proves a request came through the front door.',
+    });
+
+    // A placeholder until the operator stores the key (README "Deploying to AWS"); until then every
+    // charge is refused by the adapter with nothing sent to Stripe (adapters/stripe-payment-gateway.ts).
+    this.paymentSecret = new secretsmanager.Secret(this, 'PaymentProviderKey', {
+      secretName: `platform-${config.stage}/stripe-api-key`,
+      description: 'The Stripe secret or restricted API key area C charges with (Shared Payment Tokens); read on the first charge',
+      secretStringValue: SecretValue.unsafePlainText(PAYMENT_SECRET_PLACEHOLDER),
+      removalPolicy,
+    });
+    Validations.of(this.paymentSecret).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason: 'A Stripe API key is rolled in the Stripe dashboard, which no rotation Lambda can do; the operator puts the new key into this secret (README), and functions read it again on their next cold start.',
     });
 
     this.webhookSecretsKey = new kms.Key(this, 'WebhookSecretsKey', {

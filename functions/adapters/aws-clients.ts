@@ -22,12 +22,18 @@ export interface AwsClientOptions {
  * The SDK's logger middleware calls `logger.info?.(...)` after every command with a copy of the input
  * and output filtered for sensitive fields, computed before the (no-op) default logger discards it: a
  * walk over every item of a 100-row page. A logger without `info` skips that work; the platform logs
- * through Powertools, never through the SDK, and keeps the SDK's warnings and errors.
+ * through Powertools, never through the SDK, and keeps the SDK's warnings and errors, except the
+ * conditional-check failures that optimistic writes expect and handle (one per lost race).
  */
+const EXPECTED_FAILURES = new Set(['ConditionalCheckFailedException']);
 const SDK_LOGGER = {
   debug: () => undefined,
   warn: (...args: unknown[]) => console.warn(...args),
-  error: (...args: unknown[]) => console.error(...args),
+  error: (...args: unknown[]) => {
+    const failure = (args[0] as { error?: { name?: string } } | undefined)?.error;
+    if (failure?.name && EXPECTED_FAILURES.has(failure.name)) return;
+    console.error(...args);
+  },
 } as unknown as NonNullable<ConstructorParameters<typeof DynamoDBClient>[0]>['logger'];
 
 export function createDocumentClient(opts: AwsClientOptions): DynamoDBDocumentClient {

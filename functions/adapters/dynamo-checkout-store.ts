@@ -6,15 +6,22 @@ import type { CheckoutStore } from '../ports/acp';
 import { timeIdKey } from './dynamo-keys';
 
 const key = (id: string) => ({ pk: `CHECKOUT#${id}`, sk: 'CHECKOUT' });
-const FIELDS = ['id', 'orgId', 'appId', 'status', 'currency', 'lines', 'buyerEmail', 'messages', 'order', 'createdAtUs', 'updatedAtUs', 'expiresAtUs', 'version'] as const;
+const FIELDS = ['id', 'orgId', 'appId', 'status', 'currency', 'lines', 'buyerEmail', 'messages', 'order', 'completion', 'details', 'createdAtUs', 'updatedAtUs', 'expiresAtUs', 'version'] as const;
 
 function fromItem(item: Record<string, unknown>): CheckoutSession {
   const out: Record<string, unknown> = {};
   for (const f of FIELDS) out[f] = item[f] ?? null;
+  out.details ??= {};
   return out as unknown as CheckoutSession;
 }
 
-/** A completed session is listed under its app's orders (gsi2 `APPORDERS#<appId>`, by order time). */
+/** Sessions whose complete owes work, by claim time (the sparse gsi4 queue of the recovery job). */
+const OWING = 'CHECKOUTOWING';
+
+/**
+ * A completed session is listed under its app's orders (gsi2 `APPORDERS#<appId>`, by order time); one
+ * whose complete still owes work is on gsi4 until it is done.
+ */
 const itemOf = (s: CheckoutSession) => ({
   ...key(s.id),
   type: 'checkout',
@@ -22,6 +29,7 @@ const itemOf = (s: CheckoutSession) => ({
   lines: [...s.lines],
   messages: [...s.messages],
   ...(s.order ? { gsi2pk: `APPORDERS#${s.appId}`, gsi2sk: timeIdKey(s.order.createdAtUs, s.order.id) } : {}),
+  ...(s.completion ? { gsi4pk: OWING, gsi4sk: timeIdKey(s.completion.startedAtUs, s.id) } : {}),
 });
 
 export class DynamoCheckoutStore implements CheckoutStore {
@@ -50,6 +58,14 @@ export class DynamoCheckoutStore implements CheckoutStore {
         Limit: limit,
       }),
     );
+    return (res.Items ?? []).map(fromItem);
+  }
+
+  async listOwingCompletion(limit: number): Promise<CheckoutSession[]> {
+    const res = await this.db.send(
+      new QueryCommand({ TableName: this.table, IndexName: 'gsi4', KeyConditionExpression: 'gsi4pk = :pk', ExpressionAttributeValues: { ':pk': OWING }, Limit: limit }),
+    );
+    // The index is eventually consistent: read each session itself before acting on it.
     return (res.Items ?? []).map(fromItem);
   }
 

@@ -1,9 +1,15 @@
-/** Inventory on the product item: one conditional decrement per reservation, so stock never goes below zero. */
+/**
+ * Inventory on the product item. A hold is the string `<holder>:<quantity>` in the product's `holds`
+ * string set, added in the same conditional UpdateItem that takes the units, so stock never goes below
+ * zero and what a holder took is always known (no transaction needed: dynalite has none). Every call
+ * is idempotent for one (holder, quantity).
+ */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { InventoryStore } from '../ports/acp';
+import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { HoldResult, InventoryStore } from '../ports/acp';
 
 const key = (id: string) => ({ pk: `PRODUCT#${id}`, sk: 'PRODUCT' });
+const entry = (holder: string, quantity: number) => `${holder}:${quantity}`;
 
 export class DynamoInventoryStore implements InventoryStore {
   constructor(
@@ -11,33 +17,9 @@ export class DynamoInventoryStore implements InventoryStore {
     private readonly table: string,
   ) {}
 
-  async reserve(productId: string, quantity: number): Promise<boolean> {
+  private async update(productId: string, expression: string, condition: string, values: Record<string, unknown>): Promise<boolean> {
     try {
-      await this.db.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: key(productId),
-          // Unlimited products (inventory null) are not decremented; limited ones only while enough is left.
-          UpdateExpression: 'SET inventory = inventory - :q',
-          ConditionExpression: 'attribute_exists(pk) AND inventory >= :q',
-          ExpressionAttributeValues: { ':q': quantity },
-        }),
-      );
-      return true;
-    } catch (err) {
-      if (!(err instanceof ConditionalCheckFailedException)) throw err;
-    }
-    // Either too few left, or no limit at all: tell them apart with a second condition.
-    try {
-      await this.db.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: key(productId),
-          UpdateExpression: 'SET updatedAtUs = updatedAtUs',
-          ConditionExpression: 'attribute_exists(pk) AND attribute_type(inventory, :null)',
-          ExpressionAttributeValues: { ':null': 'NULL' },
-        }),
-      );
+      await this.db.send(new UpdateCommand({ TableName: this.table, Key: key(productId), UpdateExpression: expression, ConditionExpression: condition, ExpressionAttributeValues: values }));
       return true;
     } catch (err) {
       if (err instanceof ConditionalCheckFailedException) return false;
@@ -45,19 +27,33 @@ export class DynamoInventoryStore implements InventoryStore {
     }
   }
 
-  async release(productId: string, quantity: number): Promise<void> {
-    try {
-      await this.db.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: key(productId),
-          UpdateExpression: 'SET inventory = inventory + :q',
-          ConditionExpression: 'attribute_exists(pk) AND attribute_type(inventory, :n)',
-          ExpressionAttributeValues: { ':q': quantity, ':n': 'N' },
-        }),
-      );
-    } catch (err) {
-      if (!(err instanceof ConditionalCheckFailedException)) throw err;
-    }
+  async hold(productId: string, holder: string, quantity: number): Promise<HoldResult> {
+    const e = entry(holder, quantity);
+    const took = await this.update(
+      productId,
+      'SET inventory = inventory - :q ADD holds :e',
+      'attribute_exists(pk) AND inventory >= :q AND NOT contains(holds, :h)',
+      { ':q': quantity, ':e': new Set([e]), ':h': e },
+    );
+    if (took) return 'held';
+    // Already held by this holder (a retried step), no limit at all, or too few left: read which.
+    const res = await this.db.send(new GetCommand({ TableName: this.table, Key: key(productId), ConsistentRead: true, ProjectionExpression: 'inventory, holds' }));
+    const holds = res.Item?.holds as Set<string> | undefined;
+    if (holds?.has(e)) return 'held';
+    if (res.Item && res.Item.inventory === null) return 'unlimited';
+    return 'out_of_stock';
+  }
+
+  async release(productId: string, holder: string, quantity: number): Promise<void> {
+    const e = entry(holder, quantity);
+    const values = { ':q': quantity, ':e': new Set([e]), ':h': e, ':n': 'N' };
+    if (await this.update(productId, 'SET inventory = inventory + :q DELETE holds :e', 'contains(holds, :h) AND attribute_type(inventory, :n)', values)) return;
+    // The product became unlimited meanwhile: only the hold goes.
+    await this.commit(productId, holder, quantity);
+  }
+
+  async commit(productId: string, holder: string, quantity: number): Promise<void> {
+    const e = entry(holder, quantity);
+    await this.update(productId, 'DELETE holds :e', 'contains(holds, :h)', { ':e': new Set([e]), ':h': e });
   }
 }

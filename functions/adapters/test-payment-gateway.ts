@@ -1,11 +1,13 @@
 /**
  * The built-in test payment handler (locally, and on any stage without a payment provider configured):
  * the shared payment token `spt_test_ok` succeeds, `spt_test_declined` is declined the way ACP describes
- * a decline; any other token is declined too. No money moves.
+ * a decline; any other token is declined too. No money moves. Like a real provider it remembers each
+ * idempotency key's outcome (for the life of the process), so a retried charge is answered, not repeated.
  */
 import { TEST_PAYMENT_HANDLER_ID, type PaymentHandlerView } from '../domain/acp/checkout';
 import { ACP_VERSION } from '../domain/acp/discovery';
-import type { PaymentGateway, PaymentOutcome } from '../ports/acp';
+import type { ChargeRequest, PaymentGateway, PaymentOutcome } from '../ports/acp';
+import { sharedPaymentToken } from './stripe-payment-gateway';
 
 export const TEST_TOKENS = { ok: 'spt_test_ok', declined: 'spt_test_declined' } as const;
 
@@ -23,15 +25,26 @@ const HANDLER: PaymentHandlerView = {
   config: { test_tokens: [TEST_TOKENS.ok, TEST_TOKENS.declined] },
 };
 
+/** Idempotency keys remembered at most (oldest forgotten first), so a long-running local process stays bounded. */
+const REMEMBERED_KEYS = 10_000;
+
 export class TestPaymentGateway implements PaymentGateway {
+  private readonly outcomes = new Map<string, PaymentOutcome>();
+
   handlers(): readonly PaymentHandlerView[] {
     return [HANDLER];
   }
 
-  async charge(input: { sessionId: string; amount: number; currency: string; paymentData: Record<string, unknown> }): Promise<PaymentOutcome> {
-    const instrument = input.paymentData.instrument as { credential?: { token?: unknown } } | undefined;
-    const token = instrument?.credential?.token ?? input.paymentData.token;
-    if (token === TEST_TOKENS.ok) return { status: 'succeeded', reference: `test_charge_${input.sessionId.slice(0, 8)}` };
-    return { status: 'declined', message: token === TEST_TOKENS.declined ? 'The card was declined' : 'The payment token was not accepted' };
+  async charge(input: ChargeRequest): Promise<PaymentOutcome> {
+    const known = this.outcomes.get(input.idempotencyKey);
+    if (known) return known;
+    const token = sharedPaymentToken(input.paymentData);
+    const outcome: PaymentOutcome =
+      token === TEST_TOKENS.ok
+        ? { status: 'succeeded', reference: `test_charge_${input.idempotencyKey.replace(/^acp-complete-/, '').slice(0, 40)}` }
+        : { status: 'declined', message: token === TEST_TOKENS.declined ? 'The card was declined' : 'The payment token was not accepted' };
+    if (this.outcomes.size >= REMEMBERED_KEYS) this.outcomes.delete(this.outcomes.keys().next().value!);
+    this.outcomes.set(input.idempotencyKey, outcome);
+    return outcome;
   }
 }

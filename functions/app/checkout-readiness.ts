@@ -17,7 +17,14 @@ export interface Readiness {
 
 export async function readiness(
   deps: AcpPorts,
-  input: { appId: string; requested: readonly RequestedLine[]; currency: string | undefined; lineId: (productId: string) => string },
+  input: {
+    appId: string;
+    requested: readonly RequestedLine[];
+    currency: string | undefined;
+    lineId: (productId: string) => string;
+    /** Off in a complete, where the stock holds themselves are the check (and may already include this complete's own). @default true */
+    checkStock?: boolean;
+  },
 ): Promise<Readiness> {
   const products = await Promise.all(input.requested.map((r) => deps.products.get(r.productId)));
   const messages: CheckoutMessage[] = [];
@@ -26,7 +33,7 @@ export async function readiness(
     // Another app's product is as unknown as a missing one.
     if (!product || product.appId !== input.appId) throw invalid('invalid_item_id', `Unknown product: ${r.productId}`, `$.line_items[${i}]`);
     if (!product.active) messages.push({ type: 'error', code: 'invalid', param: `$.line_items[${i}]`, content: `${product.title} is no longer sold` });
-    else if (product.inventory !== null && product.inventory < r.quantity) {
+    else if ((input.checkStock ?? true) && product.inventory !== null && product.inventory < r.quantity) {
       messages.push({ type: 'error', code: 'out_of_stock', param: `$.line_items[${i}].quantity`, content: `${product.title}: only ${product.inventory} left` });
     }
     return { lineId: input.lineId(product.id), productId: product.id, title: product.title, unitAmount: product.priceMinor, quantity: r.quantity };

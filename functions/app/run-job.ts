@@ -1,5 +1,6 @@
 import { finishPendingRemovals } from './delete-resources';
 import { cleanupFiles } from './manage-files';
+import { recoverCompletions } from './run-checkout';
 import { sweepAppDeletions } from './process-app-deletion';
 import { cleanEmptySessions, expireAnonymousConsumers } from './run-retention-jobs';
 import type { Deps } from '../ports/deps';
@@ -12,7 +13,9 @@ export const SCHEDULED_BATCH = 1000;
  * Runs one scheduled job by name; shared by the schedule handlers, the local timers and the admin API.
  * `maxItems` bounds the work of one run (the admin API passes a smaller number to answer within 29 s).
  */
-export async function runJob(deps: Pick<Deps, 'apps' | 'jobs' | 'sessions' | 'consumers' | 'tombstones' | 'files' | 'objects' | 'variables' | 'ids' | 'clock' | 'settings'>, name: JobName, maxItems = SCHEDULED_BATCH): Promise<Record<string, number>> {
+export async function runJob(
+  deps: Pick<Deps, 'apps' | 'jobs' | 'sessions' | 'consumers' | 'tombstones' | 'files' | 'objects' | 'variables' | 'ids' | 'clock' | 'settings' | 'products' | 'checkouts' | 'inventory' | 'payments' | 'idempotency'>,
+  name: JobName, maxItems = SCHEDULED_BATCH): Promise<Record<string, number>> {
   switch (name) {
     case 'retention-expiry':
       return expireAnonymousConsumers(deps, { maxConsumers: maxItems });
@@ -25,5 +28,7 @@ export async function runJob(deps: Pick<Deps, 'apps' | 'jobs' | 'sessions' | 'co
     }
     case 'file-cleanup':
       return cleanupFiles(deps, { maxFiles: maxItems });
+    case 'checkout-recovery':
+      return recoverCompletions(deps, { maxSessions: maxItems });
   }
 }

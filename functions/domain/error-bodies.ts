@@ -38,7 +38,8 @@ export function shownCode(area: ErrorArea, code: ErrorCode): string {
  * - area B: `{ error: string }`, except an error with a detail code (the 422 image codes): `{ error: <detail>, message }`;
  * - area C: authentication errors `{ error: { code, message } }`, a 429 `{ error: string }` (the spec's
  *   table), and every other error (validation, not found, state, idempotency, version) the ACP `Error`
- *   object `{ type, code, message, param? }`, with the detail as its `code` when there is one.
+ *   object `{ type, code, message, param? }`, with the detail as its `code` when there is one (a
+ *   validation error without one is `invalid`).
  * The spec leaves area D's answer to an invalid create body open: 400 `bad_request` (docs/adr/0011).
  */
 /** Codes area C answers with the ACP `Error` object (the spec fixes only its auth and 429 bodies). */
@@ -48,7 +49,8 @@ export function renderErrorBody(area: ErrorArea, code: string, message: string, 
   if (area === 'chat') return detail !== undefined ? { error: detail, message } : { error: message };
   if (area === 'acp' && code === 'rate_limited') return { error: message };
   if (area === 'acp' && ACP_ERROR_CODES.has(code)) {
-    return { type: code === 'unavailable' ? 'service_unavailable' : 'invalid_request', code: detail ?? code, message, ...(param !== undefined ? { param } : {}) };
+    // A validation error without its own detail answers ACP's well-known `invalid`.
+    return { type: code === 'unavailable' ? 'service_unavailable' : 'invalid_request', code: detail ?? (code === 'bad_request' ? 'invalid' : code), message, ...(param !== undefined ? { param } : {}) };
   }
   return { error: { code, message } };
 }

@@ -44,6 +44,7 @@ export function checkoutRoute(
       return acpError(400, 'unsupported_api_version', `Unsupported API-Version: ${version.slice(0, 40)}`, { supported_versions: [...ACP_SUPPORTED_VERSIONS].reverse() }, echo);
     }
     const body = route.method === 'POST' ? (req.textBody().trim() ? req.jsonBody() : {}) : {};
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalid('invalid', 'The request body must be a JSON object');
     const idempotencyKey = route.method === 'POST' ? req.header('idempotency-key') : undefined;
     const execute = async (): Promise<HttpResult> => {
       const { status, session } = await run(req, body);

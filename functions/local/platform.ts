@@ -17,6 +17,8 @@ import { TesseractOcrEngine } from '../adapters/tesseract-ocr-engine';
 import { createS3Client } from '../adapters/aws-s3-client';
 import { ENV, ENV_DEFAULTS, type EnvVars } from '../env';
 import { runJob } from '../app/run-job';
+import { TestPaymentGateway } from '../adapters/test-payment-gateway';
+import type { PaymentGateway } from '../ports/acp';
 import type { ToolGateway } from '../ports/chat';
 import type { Clock, IdGenerator } from '../ports/platform';
 import type { HostResolver, WebhookNetworkPolicy } from '../ports/release-notes';
@@ -54,6 +56,8 @@ export interface PlatformOptions {
    * `npm start` never sets it (functions/local/main-options.ts) and no environment variable can.
    */
   readonly webhookNetwork?: WebhookNetworkPolicy;
+  /** Replaces the built-in test payment handler (tests only: a gateway that fails or counts charges). */
+  readonly payments?: PaymentGateway;
   /** Run the scheduled jobs on timers (npm start); tests run them through the admin API instead. */
   readonly timers?: boolean;
   /** Consume the queues (default). The fan-out benchmark turns it off to drive the worker itself. */
@@ -143,6 +147,8 @@ export async function startPlatform(opts: PlatformOptions): Promise<RunningPlatf
       ...(opts.clock ? { clock: opts.clock } : {}),
       ...(opts.ids ? { ids: opts.ids } : {}),
       ...(opts.tools ? { tools: opts.tools } : {}),
+      // Locally payments go through the built-in test handler: no money moves (spt_test_ok / spt_test_declined).
+      payments: opts.payments ?? new TestPaymentGateway(),
       ocr,
     });
     const log = (line: object) => logger.info('local', line as Record<string, unknown>);

@@ -28,22 +28,51 @@ export interface CheckoutStore {
   listCompletedByApp(appId: string, limit: number): Promise<CheckoutSession[]>;
   /** Writes `next` (version = expected + 1) if the stored version is still `expectedVersion`; false otherwise. */
   replace(next: CheckoutSession, expectedVersion: number): Promise<boolean>;
+  /** Sessions whose complete still owes work (`completion` set), oldest claim first: the recovery job's queue. */
+  listOwingCompletion(limit: number): Promise<CheckoutSession[]>;
 }
 
-/** Stock of limited products, moved atomically so concurrent completes never oversell. */
+export type HoldResult = 'held' | 'unlimited' | 'out_of_stock';
+
+/**
+ * Stock of limited products. Units are taken by a named hold recorded on the product in the same
+ * conditional write as the decrement, so stock never goes below zero under concurrent completes, and a
+ * complete finished by recovery after a crash knows exactly which units it holds. Every call is
+ * idempotent for one (holder, quantity).
+ */
 export interface InventoryStore {
-  /** Takes `quantity` units if that many are left; false (nothing taken) otherwise. Unlimited products always succeed. */
-  reserve(productId: string, quantity: number): Promise<boolean>;
-  /** Gives back units taken by `reserve` (a declined payment, a lost race on the session). */
-  release(productId: string, quantity: number): Promise<void>;
+  /** Takes `quantity` units for `holder` if that many are left ('held', also when it already holds them); unlimited products take nothing. */
+  hold(productId: string, holder: string, quantity: number): Promise<HoldResult>;
+  /** Gives the holder's units back (a decline, stock that ran out on another line, a failure before the charge). */
+  release(productId: string, holder: string, quantity: number): Promise<void>;
+  /** The holder's units are sold: forgets the hold and keeps the stock taken. */
+  commit(productId: string, holder: string, quantity: number): Promise<void>;
 }
 
-export type PaymentOutcome = { readonly status: 'succeeded'; readonly reference: string } | { readonly status: 'declined'; readonly message: string };
+/**
+ * `declined`: the buyer's payment was refused (the session stays payable); `failed`: the provider
+ * refused the request for a reason of the merchant's (configuration, an invalid request), nothing was
+ * charged. An unknown outcome (timeout, network, 5xx) throws: the charge is then retried later under
+ * the same idempotency key.
+ */
+export type PaymentOutcome =
+  | { readonly status: 'succeeded'; readonly reference: string }
+  | { readonly status: 'declined'; readonly message: string }
+  | { readonly status: 'failed'; readonly message: string };
+
+export interface ChargeRequest {
+  readonly sessionId: string;
+  /** The same for every retry of one attempt, so the provider charges it at most once. */
+  readonly idempotencyKey: string;
+  readonly amount: number;
+  readonly currency: string;
+  readonly paymentData: Record<string, unknown>;
+}
 
 /** The payment handlers of a platform and the charge itself (the test handler locally; Stripe on AWS). */
 export interface PaymentGateway {
   handlers(): readonly PaymentHandlerView[];
-  charge(input: { readonly sessionId: string; readonly amount: number; readonly currency: string; readonly paymentData: Record<string, unknown> }): Promise<PaymentOutcome>;
+  charge(input: ChargeRequest): Promise<PaymentOutcome>;
 }
 
 export type IdempotencyBegin =

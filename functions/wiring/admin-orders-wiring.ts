@@ -10,5 +10,5 @@ export type AdminOrdersDeps = AdminBaseDeps & CheckoutPorts;
 
 export const adminOrdersProductionDeps = onFirstUse((opts): AdminOrdersDeps => {
   const db = createDocumentClient(opts.aws ?? {});
-  return { ...buildAdminBaseDeps(opts, db), ...buildCheckoutPorts(db, opts.env[ENV.tableName]) };
+  return { ...buildAdminBaseDeps(opts, db), ...buildCheckoutPorts(opts, db, opts.env[ENV.tableName]) };
 });

@@ -5,6 +5,7 @@
  */
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
+import type { PaymentGateway } from '../ports/acp';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient, type AwsClientOptions } from '../adapters/aws-clients';
 import { CryptoIds } from '../adapters/crypto-ids';
@@ -47,6 +48,11 @@ export interface WiringOptions {
   readonly gatewayKeys?: GatewayKeys;
   /** The local process's OCR engine (tesseract.js); on AWS Textract, built from the environment. */
   readonly ocr?: OcrEngine;
+  /**
+   * The local process's payment handler (the built-in test handler, or a test's own). The Lambda
+   * wiring never passes one: on AWS it is always Stripe (acp-checkout-wiring.ts).
+   */
+  readonly payments?: PaymentGateway;
 }
 
 /** What the HTTP kit, the queue kit and the job kit need of every function. */

@@ -7,7 +7,10 @@
 import { createDocumentClient } from '../adapters/aws-clients';
 import { DynamoSessionVariableStore } from '../adapters/dynamo-session-variable-store';
 import { ENV } from '../env';
+import type { AcpPorts, CheckoutPorts } from '../ports/acp';
 import type { ChatPorts } from '../ports/chat';
+import { buildAcpPorts } from './acp-wiring';
+import { buildCheckoutPorts } from './acp-checkout-wiring';
 import type { ConversationPorts } from '../ports/conversations';
 import type { ObjectStore } from '../ports/files';
 import type { JobQueue } from '../ports/platform';
@@ -16,7 +19,7 @@ import { buildJobQueue } from './job-queue-wiring';
 import { buildObjectStore } from './object-store-wiring';
 import { buildCoreDeps, onFirstUse, type CoreDeps, type WiringOptions } from './core-wiring';
 
-export type LifecycleDeps = CoreDeps & ConversationPorts & Pick<ChatPorts, 'variables'> & { readonly jobs: JobQueue; readonly objects: ObjectStore };
+export type LifecycleDeps = CoreDeps & ConversationPorts & Pick<ChatPorts, 'variables'> & AcpPorts & CheckoutPorts & { readonly jobs: JobQueue; readonly objects: ObjectStore };
 
 export function buildLifecycleDeps(opts: WiringOptions): LifecycleDeps {
   const db = createDocumentClient(opts.aws ?? {});
@@ -28,6 +31,9 @@ export function buildLifecycleDeps(opts: WiringOptions): LifecycleDeps {
     jobs: buildJobQueue(opts),
     // The file-cleanup job removes objects; S3Client is built lazily by the SDK (no connection until used).
     objects: buildObjectStore(opts),
+    // The checkout-recovery job finishes interrupted completes (charging only where granted payments:charge).
+    ...buildAcpPorts(db, table),
+    ...buildCheckoutPorts(opts, db, table),
   };
 }
 

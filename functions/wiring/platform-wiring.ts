@@ -30,7 +30,7 @@ export function buildDeps(opts: WiringOptions): PlatformDeps {
     ...buildChatPorts(opts, db),
     ...buildFilePorts(opts),
     ...buildAcpPorts(db, table),
-    ...buildCheckoutPorts(db, table),
+    ...buildCheckoutPorts(opts, db, table),
     ...buildReleaseNotesPorts(opts, db),
     ...buildWebhookDeliveryPorts(opts),
     ...buildExportPorts(db, table),

@@ -4,6 +4,7 @@
  */
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as kms from 'aws-cdk-lib/aws-kms';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { KeyClass } from '../../functions/gateway';
 import type { StageConfig } from '../stage-config';
@@ -27,6 +28,8 @@ export interface FunctionContext {
   readonly gateway?: GatewayTargets;
   /** What the `ocr:start` grant points at: Textract's completion topic and the role Textract publishes with. */
   readonly ocr?: OcrTargets;
+  /** What the `payments:charge` grant points at: the secret holding the Stripe API key. */
+  readonly paymentSecret?: secretsmanager.ISecret;
 }
 
 export interface OcrTargets {
@@ -37,7 +40,7 @@ export interface OcrTargets {
 /** The context of a stack's functions: the stage and the shared data resources, plus per-stack extras. */
 export function functionContextOf(
   config: StageConfig,
-  data: Pick<FunctionContext, 'table' | 'uploadsBucketName' | 'webhookSecretsKey' | 'ocr'> & { readonly jobs: { readonly queue: sqs.IQueue }; readonly webhooks: { readonly queue: sqs.IQueue } },
+  data: Pick<FunctionContext, 'table' | 'uploadsBucketName' | 'webhookSecretsKey' | 'ocr' | 'paymentSecret'> & { readonly jobs: { readonly queue: sqs.IQueue }; readonly webhooks: { readonly queue: sqs.IQueue } },
   extras: Pick<FunctionContext, 'trustViewerAddress' | 'gateway'> = {},
 ): FunctionContext {
   return {
@@ -48,6 +51,7 @@ export function functionContextOf(
     webhooksQueue: data.webhooks.queue,
     webhookSecretsKey: data.webhookSecretsKey,
     ...(data.ocr ? { ocr: data.ocr } : {}),
+    ...(data.paymentSecret ? { paymentSecret: data.paymentSecret } : {}),
     ...extras,
   };
 }

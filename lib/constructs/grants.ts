@@ -25,7 +25,8 @@ type GrantScoped =
   | typeof ENV.gatewayUsagePlans
   | typeof ENV.gatewayAuthorizerStages
   | typeof ENV.ocrTopicArn
-  | typeof ENV.ocrRoleArn;
+  | typeof ENV.ocrRoleArn
+  | typeof ENV.paymentSecretArn;
 
 /** The variables every function and the upload service start from (functions/env.ts checks them). */
 export function baseEnvironment(context: FunctionContext): Record<Exclude<(typeof ENV)[keyof typeof ENV], typeof ENV.openAiBaseUrl | typeof ENV.openAiApiKey | GrantScoped>, string> & Record<string, string> {
@@ -102,6 +103,14 @@ export class GrantPolicy {
       case 'ocr:read':
         this.allowTextract('textract:GetDocumentTextDetection');
         return;
+      case 'payments:charge': {
+        // The one secret; it is encrypted with the account's aws/secretsmanager key, which needs no grant.
+        const secret = this.context.paymentSecret;
+        if (!secret) throw new Error('the payments:charge grant needs FunctionContext.paymentSecret');
+        this.allow(['secretsmanager:GetSecretValue'], [secret.secretArn]);
+        this.setEnv(ENV.paymentSecretArn, secret.secretArn);
+        return;
+      }
       default: {
         const unknown: never = grant;
         throw new Error(`Unknown grant ${String(unknown)}`);

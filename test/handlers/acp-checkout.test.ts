@@ -229,6 +229,86 @@ describe('ACP checkout sessions', () => {
     });
   });
 
+  describe('request fields (ACP request objects are closed)', () => {
+    it('refuses a field the operation does not define, naming it, on every POST', async () => {
+      const created = session(await post(base(), { line_items: [{ product_id: ebook.id, quantity: 1 }] }), 201);
+      const unknown = (res: TestResponse, param: string) => expect(acpError(res, 400, 'invalid').param).toBe(param);
+      unknown(await post(base(), { line_items: [{ product_id: ebook.id, quantity: 1 }], shipping: 'fast' }), '$.shipping');
+      unknown(await post(`${base()}/${created.id}`, { payment_data: OK }), '$.payment_data');
+      unknown(await post(`${base()}/${created.id}/complete`, { payment_data: OK, line_items: [] }), '$.line_items');
+      unknown(await post(`${base()}/${created.id}/cancel`, { reason: 'changed my mind' }), '$.reason');
+      acpError(await post(base(), [{ product_id: ebook.id }]), 400, 'invalid');
+      acpError(await post(base(), { line_items: [{ product_id: ebook.id, quantity: 1 }], capabilities: 'all' }), 400, 'invalid');
+    });
+
+    it('keeps fulfillment details, locale, timezone and metadata, and shows them on the session', async () => {
+      const fulfillment_details = {
+        name: 'Ada Lovelace',
+        email: 'ada@example.com',
+        phone_number: '+15551234567',
+        address: { name: 'Ada Lovelace', line_one: '1 Main St', city: 'Springfield', state: 'IL', country: 'US', postal_code: '62701' },
+      };
+      const created = session(
+        await post(base(), {
+          line_items: [{ product_id: ebook.id, quantity: 1 }],
+          currency: 'usd',
+          capabilities: {},
+          fulfillment_details,
+          locale: 'en-US',
+          timezone: 'America/Chicago',
+          metadata: { campaign: 'fall' },
+        }),
+        201,
+      );
+      expect(created).toMatchObject({ fulfillment_details, locale: 'en-US', timezone: 'America/Chicago', metadata: { campaign: 'fall' } });
+      const lineId = created.line_items[0].id;
+      const updated = session(
+        await post(`${base()}/${created.id}`, {
+          fulfillment_details: { ...fulfillment_details, name: 'A. Lovelace' },
+          selected_fulfillment_options: [{ type: 'digital', option_id: 'digital', item_ids: [lineId] }],
+          order_notes: 'Gift, please',
+        }),
+        200,
+      );
+      expect(updated.fulfillment_details.name).toBe('A. Lovelace');
+      expect(updated.locale).toBe('en-US');
+      expect(session(await p.call('GET', `${base()}/${created.id}`, { token: key.key }), 200)).toEqual(updated);
+      const badAddress = await post(`${base()}/${created.id}`, { fulfillment_details: { address: { line_one: '1 Main St' } } });
+      expect(acpError(badAddress, 400, 'missing').param).toBe('$.fulfillment_details.address.name');
+      const badOption = await post(`${base()}/${created.id}`, { selected_fulfillment_options: [{ type: 'shipping', option_id: 'express', item_ids: [lineId] }] });
+      expect(acpError(badOption, 400, 'invalid').param).toBe('$.selected_fulfillment_options[0]');
+      const badItem = await post(`${base()}/${created.id}`, { selected_fulfillment_options: [{ type: 'digital', option_id: 'digital', item_ids: ['li_nope'] }] });
+      expect(acpError(badItem, 400, 'invalid').param).toBe('$.selected_fulfillment_options[0].item_ids[0]');
+    });
+
+    it('answers discount codes as rejected (this platform has none), in the discounts extension', async () => {
+      const created = session(await post(base(), { line_items: [{ product_id: ebook.id, quantity: 1 }], discounts: { codes: ['FALL10'] }, coupons: ['OLD5'] }), 201);
+      expect(created.discounts).toEqual({
+        codes: ['FALL10', 'OLD5'],
+        applied: [],
+        rejected: [
+          { code: 'FALL10', reason: 'discount_code_invalid', message: expect.any(String) },
+          { code: 'OLD5', reason: 'discount_code_invalid', message: expect.any(String) },
+        ],
+      });
+      expect(created.totals.find((t: { type: string }) => t.type === 'total').amount).toBe(999);
+    });
+
+    it('takes the buyer, order notes and the ACP hints on complete, and intent_trace on cancel', async () => {
+      const a = session(await post(base(), { line_items: [{ product_id: ebook.id, quantity: 1 }] }), 201);
+      const done = session(
+        await post(`${base()}/${a.id}/complete`, { payment_data: OK, buyer: { email: 'buyer@example.com' }, order_notes: 'Thanks', risk_signals: {}, marketing_consents: [] }),
+        200,
+        'CheckoutSessionWithOrder',
+      );
+      expect(done.buyer).toEqual({ email: 'buyer@example.com' });
+      const b = session(await post(base(), { line_items: [{ product_id: ebook.id, quantity: 1 }] }), 201);
+      expect(session(await post(`${base()}/${b.id}/cancel`, { intent_trace: { reason_code: 'buyer_cancelled' } }), 200).status).toBe('canceled');
+      const tooLong = await post(base(), { line_items: [{ product_id: ebook.id, quantity: 1 }], order_notes: 'x'.repeat(5001) });
+      expect(acpError(tooLong, 400, 'invalid').param).toBe('$.order_notes');
+    });
+  });
+
   describe('Idempotency-Key, API-Version and Request-Id', () => {
     it('replays the stored answer with Idempotent-Replayed: true, and refuses the key with another body (422)', async () => {
       const body = { line_items: [{ product_id: mug.id, quantity: 1 }] };

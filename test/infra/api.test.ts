@@ -168,7 +168,43 @@ describe('grants become IAM permissions', () => {
     expect(actions.has('bedrock:InvokeModelWithResponseStream')).toBe(route.grants.includes('model:invoke'));
     expect(actions.has('kms:Encrypt')).toBe(route.grants.includes('secrets:seal'));
     expect(actions.has('kms:Decrypt')).toBe(route.grants.includes('secrets:open'));
+    expect(actions.has('secretsmanager:GetSecretValue')).toBe(route.grants.includes('payments:charge'));
     expect([...actions].some((a) => a.endsWith('*'))).toBe(false);
+  });
+});
+
+describe('area C: the payment provider key', () => {
+  const policies = Object.values(resourcesOfType(apiTemplate, 'AWS::IAM::Policy'));
+  const secrets = resourcesOfType(dataTemplate, 'AWS::SecretsManager::Secret');
+  const [secretId, secret] = Object.entries(secrets).find(([, r]) => String(r.Properties!.Name).endsWith('/stripe-api-key'))!;
+
+  it('is a secret of the stage created with the placeholder the adapter refuses to charge with', () => {
+    expect(secret.Properties!.Name).toBe('platform-prod/stripe-api-key');
+    expect(secret.Properties!.SecretString).toBe('not-configured');
+    expect(secret.Properties!.GenerateSecretString).toBeUndefined();
+  });
+
+  it.each([
+    ['http/acp-checkout-complete'],
+    ['jobs/checkout-recovery'],
+    ['http/admin-job-run'],
+  ])('%s may read exactly that secret, and knows its ARN', (description) => {
+    const fn = functionFor(description);
+    const roleId = refId(fn.props.Role);
+    const statements = policies
+      .filter((p) => (p.Properties!.Roles as unknown[]).some((r) => refId(r) === roleId))
+      .flatMap((p) => p.Properties!.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[])
+      .filter((st) => [st.Action].flat().some((a) => a.startsWith('secretsmanager:')));
+    expect(statements).toHaveLength(1);
+    expect(statements[0]!.Action).toBe('secretsmanager:GetSecretValue');
+    expect(importedId(statements[0]!.Resource, dataTemplate)).toBe(secretId);
+    expect(importedId(fn.props.Environment.Variables[ENV.paymentSecretArn], dataTemplate)).toBe(secretId);
+  });
+
+  it('no other checkout function can read it', () => {
+    for (const handler of ['acp-checkout-create', 'acp-checkout-get', 'acp-checkout-update', 'acp-checkout-cancel']) {
+      expect(functionFor(`http/${handler}`).props.Environment.Variables[ENV.paymentSecretArn], handler).toBeUndefined();
+    }
   });
 });
 

@@ -8,6 +8,7 @@ import { DomainError } from '../errors';
 import { microsToIso, type Micros } from '../time';
 import { ACP_VERSION } from './discovery';
 import { isUuid } from '../ids';
+import { detailsView, type CheckoutDetails } from './checkout-request';
 
 /** `complete_in_progress` holds the session while one complete reserves stock and charges; nothing else may write it then. */
 export type CheckoutStatus = 'not_ready_for_payment' | 'ready_for_payment' | 'complete_in_progress' | 'completed' | 'canceled' | 'expired';
@@ -35,6 +36,19 @@ export interface CheckoutOrder {
   readonly paymentReference: string;
 }
 
+/**
+ * The write-ahead record of a complete (`complete_in_progress`, then `completed` until its holds are
+ * committed): what a complete interrupted by a crash or an unknown payment outcome needs to be finished
+ * by the recovery job exactly as it would have finished. See docs/adr/0018.
+ */
+export interface CheckoutCompletion {
+  /** The session version the claim wrote: it names this attempt's stock holds and its payment idempotency key. */
+  readonly claimVersion: number;
+  readonly startedAtUs: Micros;
+  /** Kept until the charge settles, so a retry re-sends the same request under the same idempotency key; null after. */
+  readonly paymentData: Record<string, unknown> | null;
+}
+
 export interface CheckoutSession {
   readonly id: string;
   readonly orgId: string;
@@ -45,6 +59,10 @@ export interface CheckoutSession {
   readonly buyerEmail: string | null;
   readonly messages: readonly CheckoutMessage[];
   readonly order: CheckoutOrder | null;
+  /** What the session keeps of its requests beyond lines and buyer (fulfillment details, locale, discount codes...). */
+  readonly details: CheckoutDetails;
+  /** Set while a complete owes work (charging, or committing its stock holds); null otherwise. */
+  readonly completion: CheckoutCompletion | null;
   readonly createdAtUs: Micros;
   readonly updatedAtUs: Micros;
   readonly expiresAtUs: Micros;
@@ -55,6 +73,16 @@ export interface CheckoutSession {
 /** Sessions expire after this long without completing. */
 export const CHECKOUT_TTL_MS = 6 * 60 * 60 * 1000;
 export const MAX_LINE_ITEMS = 100;
+/**
+ * A `complete_in_progress` session untouched this long is finished by recovery (its request is gone:
+ * the checkout functions time out after 29 s, a crash, or a payment outcome that was unknown).
+ */
+export const COMPLETION_LEASE_MS = 2 * 60 * 1000;
+
+/** The holder name of a complete's stock holds and the payment idempotency key of its charge. */
+export function completionHolder(s: Pick<CheckoutSession, 'id'>, c: CheckoutCompletion): string {
+  return `${s.id}:${c.claimVersion}`;
+}
 export const MAX_QUANTITY = 10_000;
 
 
@@ -163,6 +191,7 @@ export function checkoutView(s: CheckoutSession, handlers: readonly PaymentHandl
     links: [],
     capabilities: handlers.length ? { payment: { handlers: handlers.map((h) => ({ ...h, instrument_schemas: [...h.instrument_schemas] })) } } : {},
     ...(s.buyerEmail ? { buyer: { email: s.buyerEmail } } : {}),
+    ...detailsView(s.details ?? {}),
     created_at: microsToIso(s.createdAtUs),
     updated_at: microsToIso(s.updatedAtUs),
     expires_at: microsToIso(s.expiresAtUs),

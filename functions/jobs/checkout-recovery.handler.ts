@@ -1,0 +1,4 @@
+import { lambdaJob } from './job-kit';
+
+/** Scheduled job `checkout-recovery` (functions/workers.ts): checkout completes whose request is gone. */
+export const handler = lambdaJob('checkout-recovery');
