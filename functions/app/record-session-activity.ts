@@ -23,8 +23,8 @@ async function liveSession(deps: ActivityDeps, sessionId: string): Promise<Sessi
   return session;
 }
 
-/** Starts a session of an app, for an anonymous consumer, a known one (by id), or none. */
-export async function startSession(
+/** A new session of an app (for an anonymous consumer, a known one by id, or none), not written yet. */
+export async function newSession(
   deps: ActivityDeps,
   input: { appId: string; consumerId?: string | null; title?: string; source?: string; externalId?: string | null; queryParams?: readonly QueryParam[] },
 ): Promise<Session> {
@@ -33,7 +33,7 @@ export async function startSession(
   const consumer = input.consumerId ? await deps.consumers.get(input.consumerId) : undefined;
   if (input.consumerId && (!consumer || consumer.appId !== app.id)) throw notFound('Consumer not found');
   const now = deps.clock.nowUs();
-  const session: Session = {
+  return {
     id: deps.ids.uuid(),
     orgId: app.orgId,
     appId: app.id,
@@ -47,9 +47,22 @@ export async function startSession(
     lastMessageAtUs: null,
     touchedAtUs: now,
   };
+}
+
+/** Writes a session built by newSession (a chat turn writes it only once it has something to record). */
+export async function createSession(deps: ActivityDeps, session: Session): Promise<void> {
   await deps.sessions.create(session);
   // A create that committed late would sit below a checkpoint a reader took meanwhile (DESIGN.md §3).
-  await retouchIfSlow(deps, session.id, now);
+  await retouchIfSlow(deps, session.id, session.touchedAtUs);
+}
+
+/** Starts a session of an app, for an anonymous consumer, a known one (by id), or none. */
+export async function startSession(
+  deps: ActivityDeps,
+  input: { appId: string; consumerId?: string | null; title?: string; source?: string; externalId?: string | null; queryParams?: readonly QueryParam[] },
+): Promise<Session> {
+  const session = await newSession(deps, input);
+  await createSession(deps, session);
   return session;
 }
 

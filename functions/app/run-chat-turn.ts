@@ -10,7 +10,7 @@ import { parseModelSetting, type ModelMessage, type ModelResponse, type ModelToo
 import { costPicoUsd, formatUsd, parseUsd } from '../domain/pricing';
 import type { MessageFile, Session, ToolMarker } from '../domain/session';
 import { microsToMs } from '../domain/time';
-import type { ChatModel, ConnectedTool } from '../ports/chat';
+import type { ChatModel, ListedTools } from '../ports/chat';
 import type { Deps } from '../ports/deps';
 import type { ChatPrincipal } from './authenticate-chat-key';
 import {
@@ -24,7 +24,7 @@ import {
   resolveAttachments,
   type TurnAttachment,
 } from './chat-attachments';
-import { appendToSession, startSession, type TurnMessage, type TurnUsage } from './record-session-activity';
+import { appendToSession, createSession, newSession, type TurnMessage, type TurnUsage } from './record-session-activity';
 import { isUuid } from '../domain/ids';
 
 type ChatDeps = Pick<Deps, 'apps' | 'sessions' | 'consumers' | 'usage' | 'files' | 'objects' | 'ids' | 'clock' | 'settings' | 'models' | 'tools' | 'variables' | 'billing'>;
@@ -36,7 +36,13 @@ export const SESSION_SOURCE = 'API';
 
 export interface PreparedTurn {
   readonly session: Session;
+  /**
+   * A first call: the session is not written until the turn has something to record, so a turn that
+   * fails before its first message leaves no session behind (issue 11).
+   */
   readonly created: boolean;
+  /** The variables the request binds (written with a new session). */
+  readonly requestVariables: Readonly<Record<string, string>>;
   readonly completionId: string;
   readonly createdUnix: number;
   readonly model: ChatModel;
@@ -107,10 +113,10 @@ export async function prepareChatTurn(deps: ChatDeps, input: { principal: ChatPr
   else {
     const firstUser = request.messages.find((m) => m.role === 'user')?.content ?? '';
     // The title would be message text: a Zero Data Retention app keeps none.
-    session = await startSession(deps, { appId: app.id, title: zdr ? '' : firstUser.slice(0, 80), source: SESSION_SOURCE });
+    session = await newSession(deps, { appId: app.id, title: zdr ? '' : firstUser.slice(0, 80), source: SESSION_SOURCE });
     created = true;
   }
-  const variables = await deps.variables.merge(session.id, request.variables);
+  const variables = created ? { ...request.variables } : await deps.variables.merge(session.id, request.variables);
 
   // Rule 7: the new user message carries its files; documents are read through tools, not inlined.
   const files: MessageFile[] = attachments.map(({ fileId, fileName, kind }) => ({ fileId, fileName, kind }));
@@ -139,6 +145,7 @@ export async function prepareChatTurn(deps: ChatDeps, input: { principal: ChatPr
     system,
     newMessages,
     variables,
+    requestVariables: request.variables,
     attachments,
     documents,
     documentTools: documentToolsFor([...documents.values()]),
@@ -158,12 +165,14 @@ function resolveSessionId(body: string | undefined, header: string | undefined):
  */
 export async function* runChatTurn(deps: ChatDeps, turn: PreparedTurn, input: { principal: ChatPrincipal; request: ChatRequest }): AsyncGenerator<TurnEvent, TurnResult> {
   const { app } = input.principal;
+  // A tool connection that is down, too slow or failing is unavailable for this turn (a marker with
+  // success: false says so in the export); the model answers with what is left.
+  const listed: ListedTools = app.settings.mcpConnections.length ? await deps.tools.listTools(app.settings.mcpConnections, turn.variables) : { tools: [], unavailable: [] };
   // The built-in document tools take precedence over an MCP tool of the same name.
-  const mcpTools: ConnectedTool[] = app.settings.mcpConnections.length ? await deps.tools.listTools(app.settings.mcpConnections, turn.variables) : [];
-  const tools = mcpTools.filter((t) => !turn.documentTools.some((d) => d.name === t.spec.name));
+  const tools = listed.tools.filter((t) => !turn.documentTools.some((d) => d.name === t.spec.name));
   const toolSpecs = [...turn.documentTools, ...tools.map((t) => t.spec)];
   const messages: ModelMessage[] = [...turn.context];
-  const markers: ToolMarker[] = [];
+  const markers: ToolMarker[] = listed.unavailable.map((u, i) => ({ id: `mcp_unavailable_${i + 1}`, name: u.connection, type: 'mcp_connection', success: false }));
   const usage: TurnUsage[] = [];
   let text = '';
   let response: ModelResponse | undefined;
@@ -209,10 +218,14 @@ export async function* runChatTurn(deps: ChatDeps, turn: PreparedTurn, input: { 
   } catch (err) {
     // The model calls that completed before the failure were made and cost money: their usage rows
     // and charge are recorded even though the turn itself (its messages) is not.
-    if (usage.length > 0) await recordUsage(deps, turn, input.principal, usage);
+    if (usage.length > 0) {
+      await persistNewSession(deps, turn);
+      await recordUsage(deps, turn, input.principal, usage);
+    }
     throw err;
   }
   const final = response!;
+  await persistNewSession(deps, turn);
   // Before the messages: a crash in between leaves files referenced by the session (removed with it).
   if (turn.attachments.length) await deps.files.attach(turn.session.id, turn.attachments.map((a) => a.file), deps.clock.nowUs());
   await appendToSession(deps, {
@@ -227,6 +240,13 @@ export async function* runChatTurn(deps: ChatDeps, turn: PreparedTurn, input: { 
   const promptTokens = usage.reduce((s, u) => s + u.inputTokens + u.cacheReadInputTokens + u.cacheCreationInputTokens, 0);
   const completionTokens = usage.reduce((s, u) => s + u.outputTokens, 0);
   return { text, stopReason: final.stopReason, promptTokens, completionTokens };
+}
+
+/** The session of a first call, written once the turn has something to record, then its variables. */
+async function persistNewSession(deps: ChatDeps, turn: PreparedTurn): Promise<void> {
+  if (!turn.created) return;
+  await createSession(deps, turn.session);
+  if (Object.keys(turn.requestVariables).length) await deps.variables.merge(turn.session.id, turn.requestVariables);
 }
 
 async function charge(deps: ChatDeps, principal: ChatPrincipal, usage: readonly TurnUsage[]): Promise<void> {

@@ -27,8 +27,15 @@ export interface ToolCallResult {
  * External tools over MCP (Streamable HTTP). Header templates of a connection are rendered with the
  * session's variables (`{{session.<name>}}`) on every call; rendered values never leave this port.
  */
+/** The tools a turn may use, and the connections that could not offer theirs (unreachable, too slow, an error). */
+export interface ListedTools {
+  readonly tools: ConnectedTool[];
+  readonly unavailable: readonly { readonly connection: string; readonly reason: string }[];
+}
+
 export interface ToolGateway {
-  listTools(connections: readonly McpConnection[], variables: Readonly<Record<string, string>>): Promise<ConnectedTool[]>;
+  /** Never throws for one connection's failure: that connection is `unavailable` for the turn. */
+  listTools(connections: readonly McpConnection[], variables: Readonly<Record<string, string>>): Promise<ListedTools>;
   callTool(
     connection: McpConnection,
     variables: Readonly<Record<string, string>>,

@@ -161,20 +161,20 @@ describe('chat turns with a real MCP server and session variables', () => {
   });
 
   it('logs failures without the variable values', async () => {
-    // A rejected request that carries variables, and a turn whose tool connection is down (a logged 500).
+    // A rejected request that carries variables, and a turn one of whose tool connections is down
+    // (unavailable for the turn, which still answers).
     const rejected = await call({ messages: [{ role: 'user', content: 'hi' }], variables: { crmToken: CRM_TOKEN, tenant: TENANT }, unknownField: 1 });
     expect(rejected.status).toBe(400);
     await patchSettings(p, w.appId, { mcpConnections: [{ name: 'crm', url: mcp.url, headers: HEADER_TEMPLATES }, { name: 'down', url: await closedPortUrl(), headers: HEADER_TEMPLATES }] });
-    const failed = await call({ messages: [{ role: 'user', content: 'use lookup_order {"orderId":"46"}' }], chatSessionId: sessionId, variables: { crmToken: CRM_TOKEN } });
-    expect(failed.status).toBe(500);
-    expect(failed.body).toEqual({ error: 'Internal server error' });
+    const degraded = await call({ messages: [{ role: 'user', content: 'use lookup_order {"orderId":"46"}' }], chatSessionId: sessionId, variables: { crmToken: CRM_TOKEN } });
+    expect(degraded.status, degraded.text).toBe(200);
+    expect(degraded.body.choices[0].message.content).toContain('Order 46: shipped');
 
     const ours = logOutput
       .join('')
       .split('\n')
       .filter((l) => l.includes(`"service":"${SERVICE}"`));
     expect(ours.some((l) => l.includes('request rejected'))).toBe(true);
-    expect(ours.some((l) => l.includes('unexpected error'))).toBe(true);
     const all = logOutput.join('');
     for (const secret of SECRETS) expect(all).not.toContain(secret);
   });

@@ -4,7 +4,7 @@
  */
 import { expect } from 'vitest';
 import type { McpConnection } from '../../functions/domain/app';
-import type { ConnectedTool, ToolCallResult, ToolGateway } from '../../functions/ports/chat';
+import type { ListedTools, ToolCallResult, ToolGateway } from '../../functions/ports/chat';
 import type { TestPlatform, TestResponse } from './platform';
 
 export const COMPLETIONS = '/api/v1/chat/completions';
@@ -90,13 +90,16 @@ export function sseData(text: string): string[] {
 export class ScriptedTools implements ToolGateway {
   readonly calls: { connection: string; variables: Record<string, string>; name: string; input: Record<string, unknown> }[] = [];
 
-  async listTools(connections: readonly McpConnection[]): Promise<ConnectedTool[]> {
-    if (connections.length === 0) return [];
+  async listTools(connections: readonly McpConnection[]): Promise<ListedTools> {
+    if (connections.length === 0) return { tools: [], unavailable: [] };
     const connection = connections[0]!.name;
-    return [
-      { connection, spec: { name: 'lookup_order', description: 'Looks up an order', inputSchema: { type: 'object', properties: { orderId: { type: 'string' } } } } },
-      { connection, spec: { name: 'broken_tool', description: 'Always fails', inputSchema: { type: 'object' } } },
-    ];
+    return {
+      tools: [
+        { connection, spec: { name: 'lookup_order', description: 'Looks up an order', inputSchema: { type: 'object', properties: { orderId: { type: 'string' } } } } },
+        { connection, spec: { name: 'broken_tool', description: 'Always fails', inputSchema: { type: 'object' } } },
+      ],
+      unavailable: [],
+    };
   }
 
   async callTool(connection: McpConnection, variables: Readonly<Record<string, string>>, call: { name: string; input: Record<string, unknown> }): Promise<ToolCallResult> {
