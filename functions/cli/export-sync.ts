@@ -1,24 +1,52 @@
 /**
- * `npm run export-sync -- --base-url <url> --key svc_org_… [--dir .export-sync] [--once] [--interval 300]`:
- * the reference Org Export sync client (functions/cli/export-sync/sync-client.ts) as a command. Keeps a
- * local copy (sessions with transcripts, usage rows, checkpoints) as JSON files under --dir and prints
- * one JSON summary line per run. Without --once it runs again every --interval seconds until stopped.
+ * `npm run export-sync -- --base-url <url> --key svc_org_… [--dir .export-sync | --duckdb <file>] [--every 5m]`:
+ * the reference Org Export sync client (functions/cli/export-sync/sync-client.ts) as a command, shaped
+ * for schedulers: it runs one pass and exits, unless `--every` makes it loop. It keeps a local copy
+ * (apps, sessions with transcripts, usage rows, tombstones, checkpoints) as JSON files under --dir, or
+ * in a DuckDB database with --duckdb, and prints exactly one JSON summary line per pass on stdout.
+ * Progress lines go to stderr (at most one every 2 s, and one per finished list) unless --quiet.
  *
  * The key may come from EXPORT_SYNC_KEY instead of --key, which keeps it out of the process list.
- * Exit code: 0 after a successful --once run, 1 when the run failed, 2 on a usage error.
+ * Exit code: 0 after a successful pass (or a loop stopped by SIGINT/SIGTERM), 1 when the pass failed,
+ * 2 on a usage error or when another client holds the target.
  */
 import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { DuckDbStore } from './export-sync/duckdb-store';
 import { ExportApiError, fetchTransport } from './export-sync/export-api';
-import { JsonDirStore } from './export-sync/local-store';
+import { JsonDirStore, type LocalStore } from './export-sync/local-store';
+import { progressPrinter } from './export-sync/progress';
 import { syncOnce } from './export-sync/sync-client';
 
-const USAGE = 'usage: npm run export-sync -- --base-url <url> --key <svc_org_…> [--dir .export-sync] [--once] [--interval <seconds>]';
+const USAGE = `usage: npm run export-sync -- --base-url <url> --key <svc_org_…> [--dir <dir> | --duckdb <file>] [--every <duration>] [--quiet]
 
-function fail(message: string, code: number): never {
+Runs one sync pass, prints one JSON summary line on stdout and exits.
+  --dir <dir>            keep the copy as JSON files under <dir> (the default, .export-sync)
+  --duckdb <file>        keep the copy in a DuckDB database file instead (tables apps, sessions,
+                         messages, usage, tombstones, sync_checkpoint)
+  --every <duration>     run a pass every <duration> (30s, 5m, 1h) until SIGINT or SIGTERM, which stop
+                         it after the current pass; a second signal aborts at once
+  --once                 one pass: the default, accepted for older scripts (not with --every)
+  --interval <seconds>   deprecated: the same as --every <seconds>s
+  --quiet                no progress lines on stderr
+The key may come from EXPORT_SYNC_KEY instead of --key.
+Exit code: 0 ok (or a loop stopped by a signal), 1 the pass failed, 2 usage error or target in use.`;
+
+function fail(message: string, code: number, usage = false): never {
   console.log(JSON.stringify({ ok: false, error: { code: 'cli_error', message } }));
+  if (usage) console.error(USAGE);
   process.exit(code);
+}
+
+/** `30s`, `5m`, `1h` in milliseconds; a bare number is refused, so a unit is never guessed. */
+function parseDuration(flag: string, text: string): number {
+  const m = /^([1-9]\d*)(s|m|h)$/.exec(text.trim());
+  if (!m) {
+    const hint = /^\d+$/.test(text.trim()) ? `a bare number has no unit: write ${text.trim()}s, ${text.trim()}m or ${text.trim()}h` : 'write a whole number with s, m or h, e.g. 30s, 5m or 1h';
+    fail(`${flag} ${JSON.stringify(text)} is not a duration: ${hint}`, 2, true);
+  }
+  return Number(m[1]) * { s: 1000, m: 60_000, h: 3_600_000 }[m[2] as 's' | 'm' | 'h'];
 }
 
 function isAlive(pid: number): boolean {
@@ -56,73 +84,122 @@ function lockDir(dir: string): () => void {
   fail(`cannot lock ${dir}`, 2);
 }
 
+/** The store for the target; DuckDB locks its own file (a second client fails to open it). */
+async function openTarget(values: { dir?: string; duckdb?: string }): Promise<{ store: LocalStore; release: () => Promise<void> }> {
+  if (values.duckdb === undefined) {
+    const dir = values.dir ?? '.export-sync';
+    const unlock = lockDir(dir);
+    return { store: new JsonDirStore(dir), release: async () => unlock() };
+  }
+  mkdirSync(dirname(values.duckdb), { recursive: true });
+  try {
+    const store = await DuckDbStore.open(values.duckdb);
+    return { store, release: () => store.close() };
+  } catch (err) {
+    fail(`cannot open ${values.duckdb}: ${err instanceof Error ? err.message : String(err)}`, 2);
+  }
+}
+
 function errorLine(err: unknown): object {
   if (err instanceof ExportApiError) return { ok: false, error: { status: err.status, path: err.path, message: err.message, body: err.body } };
   return { ok: false, error: { message: err instanceof Error ? err.message : String(err) } };
 }
 
-async function main(): Promise<void> {
-  let values;
+function parse() {
   try {
-    ({ values } = parseArgs({
+    return parseArgs({
       options: {
         'base-url': { type: 'string' },
         key: { type: 'string' },
-        dir: { type: 'string', default: '.export-sync' },
+        dir: { type: 'string' },
+        duckdb: { type: 'string' },
+        every: { type: 'string' },
         once: { type: 'boolean', default: false },
-        interval: { type: 'string', default: '300' },
+        interval: { type: 'string' },
+        quiet: { type: 'boolean', default: false },
         help: { type: 'boolean', default: false },
       },
       strict: true,
-    }));
+    }).values;
   } catch (err) {
-    fail(`${(err as Error).message}\n${USAGE}`, 2);
+    fail((err as Error).message, 2, true);
   }
+}
+
+async function main(): Promise<void> {
+  const values = parse();
   if (values.help) {
     console.error(USAGE);
     return;
   }
   const baseUrl = values['base-url'];
   const key = values.key ?? process.env.EXPORT_SYNC_KEY;
-  if (!baseUrl || !/^https?:\/\//.test(baseUrl)) fail(`--base-url must be an http(s) URL\n${USAGE}`, 2);
-  if (!key) fail(`--key (or EXPORT_SYNC_KEY) is required\n${USAGE}`, 2);
-  const intervalMs = Number(values.interval) * 1000;
-  if (!Number.isFinite(intervalMs) || intervalMs < 1000) fail('--interval must be at least 1 (seconds)', 2);
+  if (!baseUrl || !/^https?:\/\//.test(baseUrl)) fail('--base-url must be an http(s) URL', 2, true);
+  if (!key) fail('--key (or EXPORT_SYNC_KEY) is required', 2, true);
+  if (values.dir !== undefined && values.duckdb !== undefined) fail('--dir and --duckdb name two targets: choose one', 2, true);
+  if (values.interval !== undefined) {
+    if (values.every !== undefined) fail('--interval is a deprecated alias of --every: give only --every', 2, true);
+    console.error(`export-sync: --interval is deprecated and will be removed; use --every ${values.interval}s`);
+  }
+  const everyText = values.every ?? (values.interval !== undefined ? `${values.interval}s` : undefined);
+  const everyMs = everyText === undefined ? undefined : parseDuration(values.every !== undefined ? '--every' : '--interval', everyText);
+  if (everyMs !== undefined && values.once) fail(`--once and ${values.every !== undefined ? '--every' : '--interval'} contradict each other: give one`, 2, true);
 
-  const release = lockDir(values.dir);
-  let stopping = false;
+  const { store, release } = await openTarget(values);
+  let stopping: NodeJS.Signals | undefined;
   let wake: (() => void) | undefined;
-  const stop = () => {
-    stopping = true;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      // A second signal: abort now. Every commit is atomic, so the copy stays at its last checkpoint.
+      console.error(`export-sync: ${signal} again, aborting`);
+      void release().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+      return;
+    }
+    stopping = signal;
+    console.error(`export-sync: ${signal}: stopping after the current pass (send it again to abort)`);
     wake?.();
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
 
-  const deps = { transport: fetchTransport(baseUrl, key), store: new JsonDirStore(values.dir) };
-  let failed = false;
+  const deps = {
+    transport: fetchTransport(baseUrl, key),
+    store,
+    onProgress: values.quiet ? undefined : progressPrinter((line) => process.stderr.write(`${line}\n`)),
+  };
+  let passes = 0;
+  let lastOk = false;
   try {
-    do {
+    for (;;) {
+      passes++;
       try {
-        console.log(JSON.stringify(await syncOnce(deps)));
-        failed = false;
+        const summary = await syncOnce(deps);
+        console.log(JSON.stringify(summary));
+        if (summary.apps.skipped) console.error(`export-sync: apps not synced: ${summary.apps.skipped}`);
+        lastOk = true;
       } catch (err) {
         console.log(JSON.stringify(errorLine(err)));
-        failed = true;
+        lastOk = false;
       }
-      if (values.once || stopping) break;
+      if (everyMs === undefined || stopping) break;
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, intervalMs);
+        const timer = setTimeout(resolve, everyMs);
         wake = () => {
           clearTimeout(timer);
           resolve();
         };
       });
-    } while (!stopping);
+      if (stopping) break;
+    }
   } finally {
-    release();
+    await release();
   }
-  process.exitCode = failed ? 1 : 0;
+  if (everyMs === undefined) {
+    process.exitCode = lastOk ? 0 : 1;
+    return;
+  }
+  console.log(JSON.stringify({ ok: true, stopped: stopping, passes, last_pass_ok: lastOk }));
+  process.exitCode = 0;
 }
 
 await main();

@@ -2,15 +2,19 @@
  * reference/export-sync.md, "Tests that prove it": the reference sync client (functions/cli/export-sync)
  * follows the spec's sync rules against the local server while concurrent writers create, change and
  * delete, some of them committing late; afterwards its copy equals the truth field for field, and no
- * deleted session came back. Plus: a pass that fails midway persists nothing, and the next run converges.
+ * deleted session came back. Plus: a pass that fails midway persists nothing, a process killed inside
+ * the commit transaction of the DuckDB store leaves neither rows nor checkpoint behind, and the next
+ * run converges. Every case runs against both stores: the JSON directory and DuckDB.
  */
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendToSession, deleteMessage, editMessage, renameSession, startSession, type TurnMessage, type TurnUsage } from '../../functions/app/record-session-activity';
+import { DuckDbStore } from '../../functions/cli/export-sync/duckdb-store';
 import { fetchTransport, type ExportApiError } from '../../functions/cli/export-sync/export-api';
-import { JsonDirStore } from '../../functions/cli/export-sync/local-store';
+import { JsonDirStore, type LocalStore } from '../../functions/cli/export-sync/local-store';
 import { syncOnce, type SyncDeps, type SyncSummary } from '../../functions/cli/export-sync/sync-client';
 import { DomainError } from '../../functions/domain/errors';
 import { TestClock } from '../support/clock';
@@ -49,15 +53,39 @@ function usageOf(n: number): TurnUsage {
   return { model: 'offline', source: 'consumer', inputTokens: 10 + n, outputTokens: 20 + n, cacheReadInputTokens: n % 5, cacheCreationInputTokens: n % 2, costUsd: `0.${String(1000 + n).padStart(6, '0')}` };
 }
 
-describe('the reference export sync client', () => {
+const STORES = ['json', 'duckdb'] as const;
+
+type Writable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** Runs a command without blocking this process (the platform under test serves the child). */
+function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ signal: NodeJS.Signals | null; code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+}
+
+describe.each(STORES)('the reference export sync client (%s store)', (kind) => {
   let clock: TestClock;
   let p: TestPlatform;
   let t: PlatformTable;
   const dirs: string[] = [];
+  const stores: LocalStore[] = [];
   const newDir = () => {
     const d = mkdtempSync(join(tmpdir(), 'export-sync-'));
     dirs.push(d);
     return d;
+  };
+  /** A store of this run's kind: a JSON directory, or a DuckDB file inside a fresh directory. */
+  const openStore = async (dir = newDir()): Promise<LocalStore> => {
+    const store = kind === 'json' ? new JsonDirStore(dir) : await DuckDbStore.open(join(dir, 'copy.duckdb'));
+    stores.push(store);
+    return store;
   };
   /**
    * Waiting (Retry-After, backoff) moves the platform's clock instead of the test's wall time. With
@@ -91,6 +119,7 @@ describe('the reference export sync client', () => {
     t = tableOf(p);
   });
   afterAll(async () => {
+    for (const s of stores) await s.close?.();
     await p?.stop();
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
   });
@@ -103,9 +132,9 @@ describe('the reference export sync client', () => {
       Array.from({ length: 25 }, (_, i) => ({ email: i % 2 ? `user${i % 4}@example.com` : null, messages: ['2026-01-01T00:00:01Z', '2026-01-01T00:00:02Z'] })),
     );
     const dir = newDir();
-    const deps: SyncDeps = {
+    const deps: Writable<SyncDeps> = {
       transport: fetchTransport(p.baseUrl, f.orgKey),
-      store: new JsonDirStore(dir),
+      store: await openStore(dir),
       sleep: waitWithoutWriters,
       pageSize: 10,
       retry: { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 5, maxRateLimitWaits: 3 },
@@ -118,9 +147,12 @@ describe('the reference export sync client', () => {
     const first = await syncOnce(deps);
     expect(first.sessions).toMatchObject({ pages: 3, seen: 25, transcripts: 25, checkpoint: expect.stringMatching(/Z$/) });
     expect(first.requests.rate_limited).toBe(1);
+    // What the target holds: the JSON files byte for byte, or everything the DuckDB tables read back as.
     const files = () => Object.fromEntries(readdirSync(dir).map((name) => [name, readFileSync(join(dir, name), 'utf8')]));
-    const before = files();
-    expect(Object.keys(before).sort()).toEqual(['sessions.json', 'state.json']);
+    const persisted = async () => (kind === 'json' ? files() : deps.store.load());
+    const before = await persisted();
+    if (kind === 'json') expect(Object.keys(before).sort()).toEqual(['apps.json', 'sessions.json', 'state.json']);
+    else expect((before as Awaited<ReturnType<LocalStore['load']>>).sessions.size).toBe(25);
 
     for (const [i, id] of ids.slice(0, 15).entries()) {
       await appendToSession(p.deps, { sessionId: id, messages: turn(i), usage: [usageOf(i)] });
@@ -144,7 +176,21 @@ describe('the reference export sync client', () => {
     expect(fault.fired).toBe(3);
     expect(failure).toMatchObject({ name: 'ExportApiError', status: 500, body: { error: { code: 'unavailable', message: 'Internal server error' } } });
     // Neither the checkpoint nor the rows of page 1 were written, and no temporary file is left.
-    expect(files()).toEqual(before);
+    expect(await persisted()).toEqual(before);
+
+    if (kind === 'duckdb') {
+      // A process killed inside the sessions commit, after its rows were written and before COMMIT:
+      // on reopening, neither those rows nor the new checkpoint are there.
+      await deps.store.close!();
+      const child = await run(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'export-sync-crash-child.ts'), join(dir, 'copy.duckdb'), p.baseUrl], {
+        ...process.env,
+        EXPORT_SYNC_KEY: f.orgKey,
+      });
+      expect(child.signal, child.stderr).toBe('SIGKILL');
+      expect(child.stdout).toContain('"killing":"sessions"');
+      deps.store = await openStore(dir);
+      expect(await persisted()).toEqual(before);
+    }
 
     const next = await syncOnce(deps);
     expect(next.sessions.transcripts).toBe(20);
@@ -159,7 +205,7 @@ describe('the reference export sync client', () => {
       const f = await p.fixture();
       const extraKeys = await Promise.all(
         Array.from({ length: 11 }, async () => {
-          const res = await p.admin('POST', `/orgs/${f.orgId}/keys`, { scopes: ['transcripts:read', 'usage:read', 'tombstones:read'] });
+          const res = await p.admin('POST', `/orgs/${f.orgId}/keys`, { scopes: ['apps:read', 'transcripts:read', 'usage:read', 'tombstones:read'] });
           return res.body.data.key as string;
         }),
       );
@@ -199,10 +245,11 @@ describe('the reference export sync client', () => {
 
       // The customer already had a copy when the writers start. Small pages: every pass pages.
       const dir = newDir();
-      const deps: SyncDeps = { transport: rotatingTransport(p.baseUrl, [f.orgKey, ...extraKeys]), store: new JsonDirStore(dir), sleep: waitBesideWriters, pageSize: 10 };
+      const deps: SyncDeps = { transport: rotatingTransport(p.baseUrl, [f.orgKey, ...extraKeys]), store: await openStore(dir), sleep: waitBesideWriters, pageSize: 10 };
       clock.advance(VISIBILITY_DELAY_MS + 100);
       const baseline = await syncOnce(deps);
       expect(baseline.copy.sessions).toBe(338);
+      expect(baseline.copy.apps).toBe(3);
 
       // Slow writers: some session creates, messages, usage rows, tombstones and renames commit late:
       // half ~1 s after their time was stamped (over half the visibility delay), half 2.2 s (over the
@@ -333,6 +380,10 @@ describe('the reference export sync client', () => {
       // The export itself, paged in full now that nothing is held back, agrees with the table.
       expect(await pageAll(`/api/v1/org/sessions`, extraKeys[0]!)).toEqual(Object.fromEntries(Object.entries(truth.sessions).map(([id, s]) => [id, s.session])));
       expect(await pageAll(`/api/v1/org/usage`, extraKeys[1]!)).toEqual(truth.usage);
+      // The deleted app left the copy's apps with the list.
+      const apps = (await p.call('GET', '/api/v1/org/apps', { token: extraKeys[2]! })).body.data as { id: string }[];
+      expect(Object.fromEntries(local.apps)).toEqual(Object.fromEntries(apps.map((a) => [a.id, a])));
+      expect(local.apps.has(doomedApp)).toBe(false);
 
       // No deleted session is in the copy: not the app's, not the consumers', not the single deletes.
       const tombstones = await tombstonesOf(t, f.orgId);

@@ -1,11 +1,14 @@
 /**
- * The sync client's local copy: the rows as the export shows them, plus the checkpoints. The JSON
- * directory store keeps three files under one directory, each replaced atomically (temp file, fsync,
- * rename) and only when a pass has completed:
+ * The sync client's local copy: the rows as the export shows them, plus the checkpoints, behind one
+ * port (`LocalStore`) with two adapters: this JSON directory store (the default) and the DuckDB store
+ * (duckdb-store.ts). The JSON directory store keeps its files under one directory, each replaced
+ * atomically (temp file, fsync, rename) and only when a pass has completed:
  *
- *   sessions.json  { sessions: { <id>: { session: <list row>, messages: [...], zdr } } }
- *   usage.json     { usage: { <id>: <usage row> } }
- *   state.json     checkpoints, ingested tombstone ids, tombstoned session ids, erased consumer ids
+ *   apps.json        { apps: { <id>: <app row> } }
+ *   sessions.json    { sessions: { <id>: { session: <list row>, messages: [...], zdr } } }
+ *   usage.json       { usage: { <id>: <usage row> } }
+ *   tombstones.json  { tombstones: { <id>: <tombstone row> } }
+ *   state.json       checkpoints, ingested tombstone ids, tombstoned session ids, erased consumer ids
  *
  * state.json is always written last: a crash between two files leaves data that is at least as new as
  * the checkpoints, so the next run re-pulls from the older checkpoint and converges (upserts and
@@ -24,9 +27,25 @@ export interface ExportedSession {
   readonly [field: string]: unknown;
 }
 
+/** An app as `GET /apps` lists it. */
+export interface ExportedApp {
+  readonly id: string;
+  readonly [field: string]: unknown;
+}
+
 export interface ExportedUsageRow {
   readonly id: number | string;
   readonly created_at: string;
+  readonly [field: string]: unknown;
+}
+
+/** A row of the deletion feed. */
+export interface Tombstone {
+  readonly id: string;
+  readonly resource_type: string;
+  readonly resource_id: string;
+  readonly cause: string;
+  readonly deleted_at: string;
   readonly [field: string]: unknown;
 }
 
@@ -51,21 +70,42 @@ export interface SyncState {
 }
 
 export interface LocalCopy {
+  /** The org's apps as the last apps pass listed them (the list has no deletion feed: it is replaced). */
+  readonly apps: Map<string, ExportedApp>;
   readonly sessions: Map<string, StoredSession>;
   readonly usage: Map<string, ExportedUsageRow>;
+  /** The tombstones applied so far, by id. */
+  readonly tombstones: Map<string, Tombstone>;
   state: SyncState;
 }
 
+/** Which parts of the copy a pass changed; the state is always saved. */
+export interface SavedParts {
+  readonly apps?: boolean;
+  readonly sessions?: boolean;
+  readonly usage?: boolean;
+  readonly tombstones?: boolean;
+}
+
+/**
+ * Where the sync client keeps its copy. `save` is the commit step of one pass: it must never leave the
+ * saved state (checkpoints, ingested tombstones) ahead of the saved rows, even if the process dies
+ * halfway (the JSON store writes the state file last, the DuckDB store writes both in one transaction).
+ */
 export interface LocalStore {
   load(): Promise<LocalCopy>;
-  /** Persists the named data files, then the state. Called only when a pass has completed. */
-  save(copy: LocalCopy, parts: { readonly sessions?: boolean; readonly usage?: boolean }): Promise<void>;
+  /** Persists the named parts, then the state. Called only when a pass has completed. */
+  save(copy: LocalCopy, parts: SavedParts): Promise<void>;
+  /** Releases the target (file handles, locks); the store is not used afterwards. */
+  close?(): Promise<void>;
 }
 
 export function emptyCopy(): LocalCopy {
   return {
+    apps: new Map(),
     sessions: new Map(),
     usage: new Map(),
+    tombstones: new Map(),
     state: { sessionsCheckpoint: null, usageCheckpoint: null, ingestedTombstoneIds: [], tombstonedSessionIds: [], erasedConsumerIds: [] },
   };
 }
@@ -123,6 +163,10 @@ export class JsonDirStore implements LocalStore {
 
   async load(): Promise<LocalCopy> {
     const copy = emptyCopy();
+    const apps = await readJson<{ apps?: Record<string, ExportedApp> }>(join(this.dir, 'apps.json'));
+    for (const [id, a] of Object.entries(apps?.apps ?? {})) copy.apps.set(id, a);
+    const tombstones = await readJson<{ tombstones?: Record<string, Tombstone> }>(join(this.dir, 'tombstones.json'));
+    for (const [id, t] of Object.entries(tombstones?.tombstones ?? {})) copy.tombstones.set(id, t);
     const sessions = await readJson<{ sessions?: Record<string, StoredSession> }>(join(this.dir, 'sessions.json'));
     for (const [id, s] of Object.entries(sessions?.sessions ?? {})) copy.sessions.set(id, s);
     const usage = await readJson<{ usage?: Record<string, ExportedUsageRow> }>(join(this.dir, 'usage.json'));
@@ -141,10 +185,12 @@ export class JsonDirStore implements LocalStore {
     return copy;
   }
 
-  async save(copy: LocalCopy, parts: { readonly sessions?: boolean; readonly usage?: boolean }): Promise<void> {
+  async save(copy: LocalCopy, parts: SavedParts): Promise<void> {
     await mkdir(this.dir, { recursive: true });
+    if (parts.apps) await writeFileAtomic(join(this.dir, 'apps.json'), JSON.stringify({ apps: sortedObject(copy.apps) }) + '\n');
     if (parts.sessions) await writeFileAtomic(join(this.dir, 'sessions.json'), JSON.stringify({ sessions: sortedObject(copy.sessions) }) + '\n');
     if (parts.usage) await writeFileAtomic(join(this.dir, 'usage.json'), JSON.stringify({ usage: sortedObject(copy.usage) }) + '\n');
+    if (parts.tombstones) await writeFileAtomic(join(this.dir, 'tombstones.json'), JSON.stringify({ tombstones: sortedObject(copy.tombstones) }) + '\n');
     const s = copy.state;
     const file: StateFile = {
       version: STATE_VERSION,

@@ -1,7 +1,9 @@
 /**
  * The reference Org Export sync client: the starting point of a customer's warehouse pull. One run
- * (`syncOnce`) is three passes, each following the spec's sync rules (platform-api.md, area A):
+ * (`syncOnce`) is four passes, each following the spec's sync rules (platform-api.md, area A):
  *
+ * 0. Apps: `GET /apps` lists every non-deleted app in one response; the copy's apps are replaced by it.
+ *    A key without the apps:read scope (403) skips this pass and says so in the summary.
  * 1. Sessions: a fresh pass (no cursor) with `updated_after` = the persisted checkpoint, following
  *    `next_cursor` while `has_more`; rows are upserted by id (duplicates across runs are expected), and
  *    every new session or session whose `last_activity_at` changed gets its transcript fetched. The new
@@ -14,7 +16,19 @@
  * Every pass works on staged changes and commits them with its checkpoint in one save.
  */
 import { DEFAULT_RETRY_POLICY, ExportApi, ExportApiError, type HttpTransport, type RetryPolicy } from './export-api';
-import type { ExportedSession, ExportedUsageRow, LocalCopy, LocalStore, StoredSession } from './local-store';
+import type { ExportedApp, ExportedSession, ExportedUsageRow, LocalCopy, LocalStore, StoredSession, Tombstone } from './local-store';
+
+export type { Tombstone } from './local-store';
+
+/** The lists a run reads; `messages` are the transcripts fetched during the sessions pass. */
+export type ListName = 'apps' | 'sessions' | 'messages' | 'tombstones' | 'usage';
+
+/** Rows read so far from one list in this run; `done` once the list has been read to its end. */
+export interface ProgressEvent {
+  readonly list: ListName;
+  readonly rows: number;
+  readonly done: boolean;
+}
 
 export interface SyncDeps {
   readonly transport: HttpTransport;
@@ -24,28 +38,26 @@ export interface SyncDeps {
   readonly retry?: RetryPolicy;
   /** Page size of the list calls: 1 to 100 (the API's maximum), default 100. */
   readonly pageSize?: number;
+  /** Told when a list starts (rows 0), after every page or transcript, and when the list is done. */
+  readonly onProgress?: (event: ProgressEvent) => void;
 }
+
+type Progress = (list: ListName, rows: number, done?: boolean) => void;
 
 /** Tombstone causes whose meaning the client knows. Anything else, `unknown` included, is a conservative erasure. */
 const KNOWN_CAUSES: ReadonlySet<string> = new Set(['consumer_deleted', 'app_deleted', 'retention_expiry', 'support_erasure']);
-
-export interface Tombstone {
-  readonly id: string;
-  readonly resource_type: string;
-  readonly resource_id: string;
-  readonly cause: string;
-  readonly deleted_at: string;
-}
 
 export interface SyncSummary {
   readonly ok: true;
   readonly started_at: string;
   readonly duration_ms: number;
+  /** `skipped` names why the apps pass did not run (a key without apps:read), else null. */
+  readonly apps: { seen: number; upserted: number; removed: number; skipped: string | null };
   readonly sessions: { pages: number; seen: number; upserted: number; transcripts: number; gone: number; skipped_tombstoned: number; checkpoint: string | null };
   readonly tombstones: { pages: number; new: number; sessions_deleted: number; consumers_erased: number; conservative: number };
   readonly usage: { pages: number; seen: number; upserted: number; checkpoint: string | null };
   readonly requests: { total: number; retries: number; rate_limited: number };
-  readonly copy: { sessions: number; messages: number; usage: number };
+  readonly copy: { apps: number; sessions: number; messages: number; usage: number; tombstones: number };
 }
 
 interface Page<T> {
@@ -104,7 +116,43 @@ async function fetchTranscript(api: ExportApi, sessionId: string): Promise<Trans
   return { messages: body.data.messages, zdr: body.data.zdr === true };
 }
 
-async function pullSessions(api: ExportApi, copy: LocalCopy, store: LocalStore, limit: string): Promise<SyncSummary['sessions']> {
+async function pullApps(api: ExportApi, copy: LocalCopy, store: LocalStore, progress: Progress): Promise<SyncSummary['apps']> {
+  const path = '/api/v1/org/apps';
+  progress('apps', 0);
+  let body: unknown;
+  try {
+    body = await api.get(path);
+  } catch (err) {
+    if (err instanceof ExportApiError && err.status === 403) {
+      progress('apps', 0, true);
+      return { seen: 0, upserted: 0, removed: 0, skipped: 'the key lacks the apps:read scope (HTTP 403)' };
+    }
+    throw err;
+  }
+  const b = body as { data?: unknown } | null;
+  if (!b || !Array.isArray(b.data)) throw new ExportApiError(200, path, body, `GET ${path}: unexpected response shape`);
+  const listed = new Map<string, ExportedApp>();
+  for (const row of b.data as ExportedApp[]) listed.set(row.id, row);
+  progress('apps', listed.size, true);
+  let upserted = 0;
+  let removed = 0;
+  for (const [id, row] of listed) {
+    const prev = copy.apps.get(id);
+    if (prev && JSON.stringify(prev) === JSON.stringify(row)) continue;
+    copy.apps.set(id, row);
+    upserted++;
+  }
+  // Deleted apps leave the list (their sessions leave through tombstones): the copy follows the list.
+  for (const id of [...copy.apps.keys()]) {
+    if (listed.has(id)) continue;
+    copy.apps.delete(id);
+    removed++;
+  }
+  if (upserted > 0 || removed > 0) await store.save(copy, { apps: true });
+  return { seen: listed.size, upserted, removed, skipped: null };
+}
+
+async function pullSessions(api: ExportApi, copy: LocalCopy, store: LocalStore, limit: string, progress: Progress): Promise<SyncSummary['sessions']> {
   const out = { pages: 0, seen: 0, upserted: 0, transcripts: 0, gone: 0, skipped_tombstoned: 0, checkpoint: copy.state.sessionsCheckpoint };
   // A session stays listed until the removal step of its deletion commits, which is after its tombstone
   // was written (tombstone first) and possibly after this client applied that tombstone. Without this
@@ -112,6 +160,9 @@ async function pullSessions(api: ExportApi, copy: LocalCopy, store: LocalStore, 
   const tombstoned = new Set(copy.state.tombstonedSessionIds);
   const staged = new Map<string, StoredSession | null>();
   let maxSeen = copy.state.sessionsCheckpoint;
+  let messages = 0;
+  progress('sessions', 0);
+  progress('messages', 0);
   out.pages = await pages<ExportedSession>(api, '/api/v1/org/sessions', { limit, updated_after: copy.state.sessionsCheckpoint ?? undefined }, async (rows) => {
     for (const row of rows) {
       out.seen++;
@@ -137,8 +188,13 @@ async function pullSessions(api: ExportApi, copy: LocalCopy, store: LocalStore, 
       }
       out.upserted++;
       staged.set(row.id, { session: row, messages: transcript.messages, zdr: transcript.zdr });
+      messages += transcript.messages.length;
+      progress('messages', messages);
     }
+    progress('sessions', out.seen);
   });
+  progress('sessions', out.seen, true);
+  progress('messages', messages, true);
   // Rule 4: the pass ended with has_more false; only now do its rows and its checkpoint land.
   for (const [id, s] of staged) {
     if (s === null) copy.sessions.delete(id);
@@ -182,18 +238,23 @@ export function applyTombstone(copy: LocalCopy, t: Tombstone, tombstoned: Set<st
   return { sessionsDeleted, consumerErased: t.resource_type !== 'session', conservative };
 }
 
-async function pullTombstones(api: ExportApi, copy: LocalCopy, store: LocalStore, limit: string): Promise<SyncSummary['tombstones']> {
+async function pullTombstones(api: ExportApi, copy: LocalCopy, store: LocalStore, limit: string, progress: Progress): Promise<SyncSummary['tombstones']> {
   const out = { pages: 0, new: 0, sessions_deleted: 0, consumers_erased: 0, conservative: 0 };
   const ingested = new Set(copy.state.ingestedTombstoneIds);
   const fresh = new Map<string, Tombstone>();
+  let read = 0;
+  progress('tombstones', 0);
   out.pages = await pages<Tombstone>(api, '/api/v1/org/tombstones', { limit }, async (rows) => {
     let reachedIngested = false;
     for (const t of rows) {
       if (ingested.has(t.id)) reachedIngested = true;
       else fresh.set(t.id, t);
     }
+    read += rows.length;
+    progress('tombstones', read);
     return !reachedIngested;
   });
+  progress('tombstones', read, true);
   const tombstoned = new Set(copy.state.tombstonedSessionIds);
   const erased = new Set(copy.state.erasedConsumerIds);
   for (const t of fresh.values()) {
@@ -202,18 +263,20 @@ async function pullTombstones(api: ExportApi, copy: LocalCopy, store: LocalStore
     out.sessions_deleted += r.sessionsDeleted;
     if (r.consumerErased) out.consumers_erased++;
     if (r.conservative) out.conservative++;
+    copy.tombstones.set(t.id, t);
   }
   copy.state.ingestedTombstoneIds = [...copy.state.ingestedTombstoneIds, ...fresh.keys()];
   copy.state.tombstonedSessionIds = [...tombstoned];
   copy.state.erasedConsumerIds = [...erased];
-  if (fresh.size > 0) await store.save(copy, { sessions: true });
+  if (fresh.size > 0) await store.save(copy, { sessions: true, tombstones: true });
   return out;
 }
 
-async function pullUsage(api: ExportApi, copy: LocalCopy, store: LocalStore, limit: string): Promise<SyncSummary['usage']> {
+async function pullUsage(api: ExportApi, copy: LocalCopy, store: LocalStore, limit: string, progress: Progress): Promise<SyncSummary['usage']> {
   const out = { pages: 0, seen: 0, upserted: 0 };
   const staged = new Map<string, ExportedUsageRow>();
   let maxSeen = copy.state.usageCheckpoint;
+  progress('usage', 0);
   out.pages = await pages<ExportedUsageRow>(api, '/api/v1/org/usage', { limit, since: copy.state.usageCheckpoint ?? undefined }, async (rows) => {
     for (const row of rows) {
       out.seen++;
@@ -221,7 +284,9 @@ async function pullUsage(api: ExportApi, copy: LocalCopy, store: LocalStore, lim
       // A usage row whose write committed late is re-stamped under the same id: the upsert moves it.
       staged.set(String(row.id), row);
     }
+    progress('usage', out.seen);
   });
+  progress('usage', out.seen, true);
   for (const [id, row] of staged) copy.usage.set(id, row);
   out.upserted = staged.size;
   const moved = maxSeen !== copy.state.usageCheckpoint;
@@ -232,27 +297,31 @@ async function pullUsage(api: ExportApi, copy: LocalCopy, store: LocalStore, lim
 
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** One sync run: sessions, then tombstones, then usage. Throws (ExportApiError) when a pass fails. */
+/** One sync run: apps, sessions, then tombstones, then usage. Throws (ExportApiError) when a pass fails. */
 export async function syncOnce(deps: SyncDeps): Promise<SyncSummary> {
   const started = Date.now();
   const pageSize = deps.pageSize ?? 100;
   if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 100) throw new Error(`pageSize must be an integer from 1 to 100, not ${pageSize}`);
   const limit = String(pageSize);
   const api = new ExportApi(deps.transport, deps.sleep ?? realSleep, deps.retry ?? DEFAULT_RETRY_POLICY);
+  const onProgress = deps.onProgress;
+  const progress: Progress = (list, rows, done = false) => onProgress?.({ list, rows, done });
   const copy = await deps.store.load();
-  const sessions = await pullSessions(api, copy, deps.store, limit);
-  const tombstones = await pullTombstones(api, copy, deps.store, limit);
-  const usage = await pullUsage(api, copy, deps.store, limit);
+  const apps = await pullApps(api, copy, deps.store, progress);
+  const sessions = await pullSessions(api, copy, deps.store, limit, progress);
+  const tombstones = await pullTombstones(api, copy, deps.store, limit, progress);
+  const usage = await pullUsage(api, copy, deps.store, limit, progress);
   let messages = 0;
   for (const s of copy.sessions.values()) messages += s.messages.length;
   return {
     ok: true,
     started_at: new Date(started).toISOString(),
     duration_ms: Date.now() - started,
+    apps,
     sessions,
     tombstones,
     usage,
     requests: { total: api.stats.requests, retries: api.stats.retries, rate_limited: api.stats.rateLimited },
-    copy: { sessions: copy.sessions.size, messages, usage: copy.usage.size },
+    copy: { apps: copy.apps.size, sessions: copy.sessions.size, messages, usage: copy.usage.size, tombstones: copy.tombstones.size },
   };
 }
