@@ -212,10 +212,6 @@ function streamBody(req: IncomingMessage, res: ServerResponse): Readable {
   return req;
 }
 
-export function createLocalServer(routes: CompiledRoute[], gateway: LocalGateway | undefined, log: (line: object) => void): Server {
-  return createServer(requestListener(routes, gateway, log));
-}
-
 /** The server's request handling, for servers that add their own paths (the upload service's health check). */
 export function requestListener(routes: CompiledRoute[], gateway: LocalGateway | undefined, log: (line: object) => void): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const prefixes = areaPrefixes(routes);

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { Logger } from '@aws-lambda-powertools/logger';
@@ -27,7 +27,9 @@ import { buildDeps, type PlatformDeps } from '../wiring/platform-wiring';
 import { QUEUES, SCHEDULES, rateIntervalMs } from '../workers';
 import { startBackends, LOCAL_CREDENTIALS, LOCAL_REGION } from './backends';
 import { ensureBucket, ensureQueues, ensureTable } from './bootstrap';
-import { createLocalServer } from './http-server';
+import { DevWebhookListeners } from './dev-webhook-listeners';
+import { requestListener } from './http-server';
+import { withReference } from '../openapi/docs-site';
 import { loadRoutes } from './load-routes';
 import { LocalGateway } from './local-gateway';
 import { acquireDataDirLock } from './lock';
@@ -56,6 +58,12 @@ export interface PlatformOptions {
    * `npm start` never sets it (functions/local/main-options.ts) and no environment variable can.
    */
   readonly webhookNetwork?: WebhookNetworkPolicy;
+  /**
+   * The development switch of `webhooks listen` (`PLATFORM_DEV_WEBHOOKS=1`): serves the local-only
+   * listener registration path, and lets the queue workers deliver to exactly the registered
+   * listeners (functions/local/dev-webhook-listeners.ts). The public routes stay strict.
+   */
+  readonly devWebhookListeners?: boolean;
   /** Replaces the built-in test payment handler (tests only: a gateway that fails or counts charges). */
   readonly payments?: PaymentGateway;
   /** Run the scheduled jobs on timers (npm start); tests run them through the admin API instead. */
@@ -152,15 +160,19 @@ export async function startPlatform(opts: PlatformOptions): Promise<RunningPlatf
       ocr,
     });
     const log = (line: object) => logger.info('local', line as Record<string, unknown>);
+    const devListeners = opts.devWebhookListeners ? new DevWebhookListeners(deps, adminToken) : undefined;
 
     const runners: QueueRunner[] = [];
-    if (opts.queueRunners ?? true) for (const q of QUEUES) runners.push(await startQueueRunner(sqs, deps, q, queueUrls[q.id]!, log));
+    const workerDeps = devListeners?.workerDeps ?? deps;
+    if (opts.queueRunners ?? true) for (const q of QUEUES) runners.push(await startQueueRunner(sqs, workerDeps, q, queueUrls[q.id]!, log));
     cleanups.push(async () => {
       for (const r of runners) await r.stop();
     });
 
     await gateway.load(deps);
-    const server: Server = createLocalServer(await loadRoutes(deps), gateway, log);
+    // The API reference (/docs, /api/v1/openapi.json) in front of the routes, as the front door's bucket is on AWS.
+    const routes = withReference(requestListener(await loadRoutes(deps), gateway, log));
+    const server: Server = createServer(devListeners ? devListeners.requestListener(routes) : routes);
     await new Promise<void>((resolveListen, reject) => {
       server.once('error', reject);
       server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => resolveListen());
@@ -172,6 +184,7 @@ export async function startPlatform(opts: PlatformOptions): Promise<RunningPlatf
           server.closeAllConnections();
         }),
     );
+    if (devListeners) cleanups.push(() => devListeners.close());
     const address = server.address() as AddressInfo;
     const baseUrl = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
 
