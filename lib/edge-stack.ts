@@ -4,11 +4,14 @@
  * cached (every answer depends on the caller's key); CloudFront adds the origin header the area WAFs
  * require, so the APIs serve nothing that bypassed it.
  */
-import { CfnOutput, CrossStackReferences, Duration, ReferenceStrength, SecretValue, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, CrossStackReferences, Duration, ReferenceStrength, RemovalPolicy, SecretValue, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
 import type * as elbv2 from 'aws-cdk-lib/aws-elasticloadbalancingv2';
 import type { Construct } from 'constructs';
+import { DOCS_CSP, DOCS_PATH, OPENAPI_PATH, docsFiles } from '../functions/openapi/docs-site';
 import type { Area } from '../functions/routes';
 import type { AreaStack } from './area-stack';
 import type { DataStack } from './data-stack';
@@ -77,6 +80,7 @@ export class EdgeStack extends Stack {
       }
     }
     this.uploadPaths = Object.keys(uploadBehaviors);
+    const referenceBehaviors = this.apiReference(props);
     const [first] = props.areas;
     if (!first) throw new Error('the front door needs at least one area');
     this.patterns = new Map(props.areas.map((a) => [a.pattern, a.stack.area]));
@@ -85,7 +89,7 @@ export class EdgeStack extends Stack {
       // Paths of no area reach the first area's API, which answers its documented 404.
       defaultBehavior: behavior(first.stack),
       // Exact upload paths first: CloudFront matches behaviors in this order.
-      additionalBehaviors: { ...uploadBehaviors, ...Object.fromEntries(props.areas.map((a) => [a.pattern, behavior(a.stack)])) },
+      additionalBehaviors: { ...uploadBehaviors, ...referenceBehaviors, ...Object.fromEntries(props.areas.map((a) => [a.pattern, behavior(a.stack)])) },
       priceClass: cloudfront.PriceClass.PRICE_CLASS_100,
       // Standard logs (viewer address, edge result, time to first byte) beside the area APIs' own access
       // logs: what CloudFront refuses or fails on (malformed requests, origin timeouts) never reaches those.
@@ -106,6 +110,68 @@ export class EdgeStack extends Stack {
       reason: 'The default CloudFront domain certificate is used until a custom domain is configured; viewers are held to HTTPS only, and a custom domain with its own certificate (TLS 1.2 minimum) is the documented next step.',
     });
     new CfnOutput(this, 'BaseUrl', { value: `https://${this.distribution.distributionDomainName}`, description: 'The {base_url} of every area of the spec' });
+  }
+
+  /**
+   * The API reference (`/docs`, `/api/v1/openapi.json`): the same files the local server serves
+   * (functions/openapi/docs-site.ts), generated at synth into a private bucket that only this
+   * distribution reads (origin access control), cached at the edge, with a same-origin CSP.
+   */
+  private apiReference(props: EdgeStackProps): Record<string, cloudfront.BehaviorOptions> {
+    const bucket = new s3.Bucket(this, 'ApiReference', {
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      minimumTLSVersion: 1.2,
+      serverAccessLogsBucket: props.data.accessLogsBucket,
+      serverAccessLogsPrefix: 'api-reference/',
+      removalPolicy: RemovalPolicy.DESTROY,
+      autoDeleteObjects: true,
+    });
+    const files = docsFiles('/');
+    // One deployment per content type: S3 serves each object with the type it was written with.
+    const byType = new Map<string, s3deploy.ISource[]>();
+    for (const [path, file] of Object.entries(files)) {
+      const list = byType.get(file.contentType) ?? [];
+      list.push(s3deploy.Source.data(path.slice(1), file.body.toString()));
+      byType.set(file.contentType, list);
+    }
+    let n = 0;
+    for (const [contentType, sources] of byType) {
+      new s3deploy.BucketDeployment(this, `ApiReferenceFiles${++n}`, { destinationBucket: bucket, sources, contentType, prune: false, memoryLimit: 256 });
+    }
+    // The deployments' shared handler is CDK's own singleton, created beside them at stack level.
+    const { account, region, partition } = Stack.of(this);
+    const bucketId = this.getLogicalId(bucket.node.defaultChild as s3.CfnBucket);
+    for (const child of this.node.children.filter((c) => c.node.id.startsWith('Custom::CDKBucketDeployment'))) {
+      Validations.of(child).acknowledge(
+        { id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]', reason: "CDK's BucketDeployment handler uses the AWS managed basic execution role (its own log group only)." },
+        ...['s3:GetBucket*', 's3:GetObject*', 's3:List*', 's3:Abort*', 's3:DeleteObject*'].map((action) => ({
+          id: `AwsSolutions-IAM5[Action::${action}]`,
+          reason: "CDK's BucketDeployment handler copies the synthesized reference files from the CDK asset bucket into the reference bucket; CDK grants it these action groups on those two buckets only.",
+        })),
+        { id: `AwsSolutions-IAM5[Resource::arn:${partition === 'aws' || !partition ? 'aws' : partition}:s3:::cdk-hnb659fds-assets-${account}-${region}/*]`, reason: 'The objects of the CDK asset bucket the reference files are staged in.' },
+        { id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/*]`, reason: 'The objects of the reference bucket the handler writes.' },
+        { id: 'AwsSolutions-L1', reason: "The runtime of CDK's BucketDeployment handler is chosen by aws-cdk-lib and moves with it." },
+      );
+    }
+    const headers = new cloudfront.ResponseHeadersPolicy(this, 'ApiReferenceHeaders', {
+      securityHeadersBehavior: {
+        contentSecurityPolicy: { contentSecurityPolicy: DOCS_CSP, override: true },
+        contentTypeOptions: { override: true },
+        frameOptions: { frameOption: cloudfront.HeadersFrameOption.DENY, override: true },
+        strictTransportSecurity: { accessControlMaxAge: Duration.days(365), includeSubdomains: true, override: true },
+      },
+    });
+    const reference: cloudfront.BehaviorOptions = {
+      origin: origins.S3BucketOrigin.withOriginAccessControl(bucket),
+      viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.HTTPS_ONLY,
+      allowedMethods: cloudfront.AllowedMethods.ALLOW_GET_HEAD,
+      cachePolicy: cloudfront.CachePolicy.CACHING_OPTIMIZED,
+      responseHeadersPolicy: headers,
+      compress: true,
+    };
+    return { [OPENAPI_PATH]: reference, [DOCS_PATH]: reference, [`${DOCS_PATH}/*`]: reference };
   }
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CfnBucket } from 'aws-cdk-lib/aws-s3';
 import { ENV } from '../../functions/env';
+import { DOCS_PATH, OPENAPI_PATH } from '../../functions/openapi/docs-site';
 import { ROUTES, type Area, type RouteDef } from '../../functions/routes';
 import { areaPrefix, frontDoorPatterns, VIEWER_IP_HEADER } from '../../lib/front-door';
 import { importedId, refId, resourcePaths, resourcesOfType, synthPlatform } from './platform-fixture';
@@ -25,7 +26,10 @@ describe('one front door', () => {
   const distribution = Object.values(resourcesOfType(templates.get(edge.stackName)!, 'AWS::CloudFront::Distribution'))[0]!.Properties!.DistributionConfig;
   const origins = distribution.Origins as { Id: string; DomainName: unknown; OriginPath?: unknown; OriginCustomHeaders?: { HeaderName: string; HeaderValue: string }[] }[];
   type Behavior = { PathPattern: string; TargetOriginId: string; AllowedMethods: string[]; CachePolicyId: unknown; OriginRequestPolicyId: unknown; ViewerProtocolPolicy: string; FunctionAssociations?: { EventType: string; FunctionARN: unknown }[] };
-  const behaviors = distribution.CacheBehaviors as Behavior[];
+  // The API reference's behaviors (a cached bucket) are checked on their own below.
+  const referencePaths = new Set<string>([OPENAPI_PATH, DOCS_PATH, `${DOCS_PATH}/*`]);
+  const referenceBehaviors = (distribution.CacheBehaviors as Behavior[]).filter((b) => referencePaths.has(b.PathPattern));
+  const behaviors = (distribution.CacheBehaviors as Behavior[]).filter((b) => !referencePaths.has(b.PathPattern));
   /** Every behavior, the default one (paths of no area) included. */
   const allBehaviors = [...behaviors, distribution.DefaultCacheBehavior as Behavior];
   const uploadPaths = new Set<string>(ROUTES.filter((r) => r.origin === 'uploadService').map((r) => r.path));
@@ -61,7 +65,7 @@ describe('one front door', () => {
       expect(b.OriginRequestPolicyId).toBe('b689b0a8-53d0-40ab-baf2-68738e2966ac'); // AllViewerExceptHostHeader
     }
     // The API origins carry the origin check; the upload service's VPC origin is unreachable from outside the VPC.
-    for (const o of origins.filter((x) => !('VpcOriginConfig' in x))) expect(o.OriginCustomHeaders?.map((h) => h.HeaderName)).toEqual(['X-Origin-Verify']);
+    for (const o of origins.filter((x) => !('VpcOriginConfig' in x) && !('S3OriginConfig' in x))) expect(o.OriginCustomHeaders?.map((h) => h.HeaderName)).toEqual(['X-Origin-Verify']);
     for (const [area, stack] of areas) {
       const acl = Object.values(resourcesOfType(templates.get(stack.stackName)!, 'AWS::WAFv2::WebACL'))[0]!.Properties!;
       const rule = (acl.Rules as { Name: string; Statement: any; Action: any }[]).find((r) => r.Name === 'OnlyThroughFrontDoor');
@@ -119,6 +123,22 @@ describe('one front door', () => {
         expect(rate.ForwardedIPConfig).toEqual({ HeaderName: VIEWER_IP_HEADER, FallbackBehavior: 'MATCH' });
       }
     }
+  });
+
+  it('serves the API reference from a private bucket through origin access control, cached, GET/HEAD only, with a same-origin CSP', () => {
+    expect(referenceBehaviors.map((b) => b.PathPattern).sort()).toEqual([...referencePaths].sort());
+    const template = templates.get(edge.stackName)!;
+    const oac = Object.keys(resourcesOfType(template, 'AWS::CloudFront::OriginAccessControl'));
+    expect(oac).toHaveLength(1);
+    const policies = Object.values(resourcesOfType(template, 'AWS::CloudFront::ResponseHeadersPolicy'));
+    expect(JSON.stringify(policies)).toContain("script-src 'self'");
+    for (const b of referenceBehaviors as (Behavior & { AllowedMethods?: string[] })[]) {
+      expect(b.ViewerProtocolPolicy).toBe('https-only');
+      expect(b.CachePolicyId).toBe('658327ea-f89d-4fab-a63d-7e88639e58f6'); // Managed-CachingOptimized
+      expect(b.AllowedMethods).toEqual(['GET', 'HEAD']);
+    }
+    const bucket = Object.values(resourcesOfType(template, 'AWS::S3::Bucket'))[0]!.Properties!;
+    expect(bucket.PublicAccessBlockConfiguration).toEqual({ BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true });
   });
 
   it('derives one prefix per area from the route table and refuses overlapping areas', () => {

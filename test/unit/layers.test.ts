@@ -123,6 +123,8 @@ const isBuiltin = (r: ImportRef) => !r.local && r.specifier.startsWith('node:');
 /** Folders of Lambda entry points: thin, composed by the wiring, never by each other. */
 const ENTRY_LAYERS = ['functions/http', 'functions/queue', 'functions/jobs', 'functions/authorizers'];
 const SYNTH_SAFE = ['functions/routes.ts', 'functions/workers.ts', 'functions/table-design.ts', 'functions/env.ts', 'functions/gateway.ts'];
+/** The API reference, generated at synth into the front door's bucket: zod, node: builtins, the route table and its own folder. */
+const REFERENCE = 'functions/openapi';
 /**
  * Packages the domain may use: pure computation with no I/O, no globals and no dependencies of their
  * own (address ranges for the SSRF rules, markdown rendering for the feed). Anything else stays out.
@@ -166,12 +168,15 @@ function layerViolations(files: readonly SourceFile[], exists: (p: string) => bo
         const own = ENTRY_LAYERS.find((l) => under(p, l))!;
         const allowed = ['functions/app', 'functions/domain', 'functions/ports', 'functions/wiring', own, ...SYNTH_SAFE];
         if (r.local && !allowed.some((a) => under(r.target, a))) report(r, `${own} may import only app, domain, ports, wiring, its own folder and the synth-safe tables (never adapters, local, cli or another entry layer)`);
+      } else if (under(p, REFERENCE)) {
+        const ok = isBuiltin(r) || r.specifier === 'zod' || (r.local && (under(r.target, REFERENCE) || SYNTH_SAFE.includes(r.target)));
+        if (!ok) report(r, `${REFERENCE} is loaded by synth: zod, node: builtins, the synth-safe tables and its own folder only`);
       } else if (SYNTH_SAFE.includes(p)) {
         const allowed = (p === 'functions/env.ts' && r.specifier === 'zod') || isLeaf(r);
         if (!r.typeOnly && !allowed) report(r, `${p} is loaded by synth: type imports and leaf domain modules only${p === 'functions/env.ts' ? ' (and zod)' : ''}`);
       } else if (under(p, 'lib') || under(p, 'bin')) {
         if (r.local && under(r.target, 'functions')) {
-          const ok = SYNTH_SAFE.includes(r.target) || (r.typeOnly && under(r.target, 'functions/domain')) || isLeaf(r);
+          const ok = SYNTH_SAFE.includes(r.target) || under(r.target, REFERENCE) || (r.typeOnly && under(r.target, 'functions/domain')) || isLeaf(r);
           if (!ok) report(r, `lib/ and bin/ may import from functions/ only ${SYNTH_SAFE.join(', ')}, leaf domain modules and domain types`);
         }
       }
