@@ -10,7 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ROUTES } from '../routes';
-import { COMMANDS, type Command, type Flags } from './commands';
+import { COMMANDS, type AdminTarget, type Flags, type RouteCommand } from './commands';
 import { signedFetch } from './sigv4-fetch';
 
 function usage(): string {
@@ -30,12 +30,7 @@ function fail(message: string, code = 2): never {
   process.exit(code);
 }
 
-interface Target {
-  readonly baseUrl: string;
-  readonly token?: string;
-}
-
-function target(): Target {
+function target(): AdminTarget {
   const dataDir = process.env.DATA_DIR ?? '.data';
   if (process.env.ADMIN_API_URL) {
     return { baseUrl: process.env.ADMIN_API_URL.replace(/\/+$/, ''), ...(process.env.ADMIN_TOKEN ? { token: process.env.ADMIN_TOKEN } : {}) };
@@ -49,7 +44,7 @@ function target(): Target {
   return { baseUrl: demo.baseUrl, token: process.env.ADMIN_TOKEN ?? readFileSync(tokenFile, 'utf8').trim() };
 }
 
-function buildPath(command: Command, flags: Flags): string {
+function buildPath(command: RouteCommand, flags: Flags): string {
   const route = ROUTES.find((r) => r.id === command.routeId);
   if (!route) fail(`internal: no route ${command.routeId}`);
   return route.path.replace(/\{(\w+)\}/g, (_, p: string) => encodeURIComponent(flags[command.params?.[p] ?? p] ?? ''));
@@ -72,6 +67,7 @@ async function main(): Promise<void> {
   }
   const missing = command.required.filter((f) => flags[f] === undefined);
   if (missing.length) fail(`missing ${missing.map((m) => `--${m}`).join(', ')}`);
+  if ('run' in command) process.exit(await command.run(flags, target()));
 
   const route = ROUTES.find((r) => r.id === command.routeId)!;
   let body: string | undefined;

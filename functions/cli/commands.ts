@@ -3,14 +3,31 @@
  * path parameters and body come from the flags, and the flags it needs.
  */
 import { readFileSync } from 'node:fs';
+import { runWebhooksListen } from './webhooks-listen';
 
 export type Flags = Record<string, string | undefined>;
 
-export interface Command {
-  readonly routeId: string;
+/** Where a command goes: the local server (with its admin token) or a deployed stack (SigV4 unless a token is set). */
+export interface AdminTarget {
+  readonly baseUrl: string;
+  readonly token?: string;
+}
+
+interface CommandBase {
   readonly summary: string;
   readonly required: readonly string[];
   readonly optional?: readonly string[];
+}
+
+/** A command that runs by itself (not one call of one route) until it stops; resolves with the exit code. */
+export interface RunCommand extends CommandBase {
+  readonly run: (flags: Flags, target: AdminTarget) => Promise<number>;
+}
+
+export type Command = RouteCommand | RunCommand;
+
+export interface RouteCommand extends CommandBase {
+  readonly routeId: string;
   /** Path parameter -> flag. */
   readonly params?: Readonly<Record<string, string>>;
   readonly body?: (f: Flags) => unknown;
@@ -197,6 +214,15 @@ export const COMMANDS: Record<string, Record<string, Command>> = {
       summary: 'publish a release-note period from a .md (front matter) or .json file: in the feed at once, delivered to matching webhooks',
       required: ['file'],
       rawBody: (f) => ({ contentType: /\.json$/i.test(f.file!) ? 'application/json' : 'text/markdown', text: readFileSync(f.file!, 'utf8') }),
+    },
+  },
+  webhooks: {
+    listen: {
+      summary:
+        'local platform started with PLATFORM_DEV_WEBHOOKS=1 only: subscribe a local HTTPS listener (127.0.0.1, self-signed certificate made at start), print its subscription id and secret, then every delivery (event, headers, body, signature check); answers 200, or forwards body and headers to --forward-to <url> and answers its status. Runs until Ctrl-C, which deletes the subscription and exits 0',
+      required: [],
+      optional: ['forward-to', 'areas', 'categories'],
+      run: runWebhooksListen,
     },
   },
 };

@@ -2,6 +2,15 @@
  * The options `npm start` runs the local platform with, read from the environment (README,
  * "Configuration"). Kept apart from main.ts so a test can prove what they can and cannot turn on:
  * none of them reaches the webhook SSRF exceptions, which only test wiring sets.
+ *
+ * `PLATFORM_DEV_WEBHOOKS=1` is the development switch of `npm run admin -- webhooks listen`: it turns
+ * on `devWebhookListeners`, nothing else. The platform then accepts listener registrations from this
+ * machine (admin token, loopback peer) that present the self-signed certificate they register, and its
+ * queue workers deliver to exactly the URL it built for each (127.0.0.1, that port), trusting that
+ * certificate for that URL alone (functions/local/dev-webhook-listeners.ts).
+ * Every other callback, public subscriptions to loopback included, stays refused. Unset, empty or `0`:
+ * off, as strict as on AWS. Any other value is a configuration error. It exists only in this local
+ * process: the Lambda environment schema (functions/env.ts) has no such variable.
  */
 import { ENV_DEFAULTS } from '../env';
 import type { PlatformOptions } from './platform';
@@ -14,6 +23,13 @@ function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 0) throw new ConfigError(`${name} must be a non-negative integer, got "${raw}"`);
   return n;
+}
+
+function devSwitch(env: NodeJS.ProcessEnv, name: string): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '' || raw === '0') return false;
+  if (raw === '1') return true;
+  throw new ConfigError(`${name} must be 1 (on) or 0 (off), got "${raw}"`);
 }
 
 export function localPlatformOptions(env: NodeJS.ProcessEnv): PlatformOptions {
@@ -29,5 +45,6 @@ export function localPlatformOptions(env: NodeJS.ProcessEnv): PlatformOptions {
     emptySessionMaxAgeHours: intFrom(env, 'EMPTY_SESSION_MAX_AGE_HOURS', ENV_DEFAULTS.emptySessionMaxAgeHours),
     appDeletionBatchSize: intFrom(env, 'APP_DELETION_BATCH_SIZE', ENV_DEFAULTS.appDeletionBatchSize),
     ...(env.ADMIN_TOKEN ? { adminToken: env.ADMIN_TOKEN } : {}),
+    ...(devSwitch(env, 'PLATFORM_DEV_WEBHOOKS') ? { devWebhookListeners: true } : {}),
   };
 }

@@ -11,8 +11,12 @@ async function main(): Promise<void> {
   // Versions are pinned in the lockfile; the SDK's notice about future releases is noise here.
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   process.env.POWERTOOLS_LOG_LEVEL ??= process.env.LOG_LEVEL ?? 'WARN';
-  const platform = await startPlatform(localPlatformOptions(process.env));
+  const options = localPlatformOptions(process.env);
+  const platform = await startPlatform(options);
   const demo = platform.demo!;
+  const devWebhooks = options.devWebhookListeners
+    ? ['', '  PLATFORM_DEV_WEBHOOKS=1: local webhook listeners accepted (development only); in another terminal:', '  npm run admin -- webhooks listen']
+    : [];
   console.log(
     [
       `Application Platform API running at ${platform.baseUrl}`,
@@ -26,6 +30,7 @@ async function main(): Promise<void> {
       '',
       `  saved to ${process.env.DATA_DIR ?? '.data'}/demo.json; try:`,
       `  curl -H "Authorization: Bearer ${demo.orgKey}" ${platform.baseUrl}/api/v1/org/apps`,
+      ...devWebhooks,
       '',
       'Press Ctrl+C to stop.',
     ].join('\n'),

@@ -9,10 +9,10 @@ const ROUTES = ALL_ROUTES.filter((r) => (r.origin ?? 'api') === 'api');
 import { QUEUES, SCHEDULES } from '../../functions/workers';
 import { handlerEntry } from '../../lib/constructs/app-function';
 import type { CfnQueue } from 'aws-cdk-lib/aws-sqs';
-import { importedId, refId, resourcePaths, resourcesOfType, synthPlatform } from './platform-fixture';
+import { importedId, platformFunctions, refId, resourcePaths, resourcesOfType, synthPlatform } from './platform-fixture';
 
 const { apiTemplate, dataTemplate, data, areas, templates } = synthPlatform('prod');
-const functions = resourcesOfType(apiTemplate, 'AWS::Lambda::Function');
+const functions = platformFunctions(apiTemplate);
 const methods = Object.values(resourcesOfType(apiTemplate, 'AWS::ApiGateway::Method'));
 const paths = resourcePaths(apiTemplate);
 

@@ -78,6 +78,16 @@ export function resourcesOfType(template: Template, type: string): Resources {
   return template.findResources(type) as Resources;
 }
 
+/**
+ * The platform's own functions (AppFunction: `http/…`, `authorizers/…`, `queue/…`, `jobs/…`), without
+ * the handlers CDK adds for its custom resources (the API reference bucket's deployment and clean-up).
+ */
+export function platformFunctions(template: Template): Resources {
+  return Object.fromEntries(
+    Object.entries(resourcesOfType(template, 'AWS::Lambda::Function')).filter(([, f]) => /^(http|authorizers|queue|jobs)\//.test(String(f.Properties?.Description ?? ''))),
+  ) as Resources;
+}
+
 /** API Gateway resource logical id -> full path ("/admin/v1/orgs/{orgId}"). */
 export function resourcePaths(template: Template): Map<string, string> {
   const resources = resourcesOfType(template, 'AWS::ApiGateway::Resource');

@@ -16,7 +16,7 @@ import { QUEUES } from '../../functions/workers';
 import { privateLoadBalancerTarget } from '../../lib/constructs/api-firewall';
 import { VIEWER_IP_HEADER } from '../../lib/front-door';
 import { UPLOAD_SERVICE_HEALTH_PATH, UPLOAD_SERVICE_PORT } from '../../lib/upload-stack';
-import { importedId, newTestApp, resourcesOfType, synthPlatform, TEST_ENV } from './platform-fixture';
+import { importedId, newTestApp, platformFunctions, resourcesOfType, synthPlatform, TEST_ENV } from './platform-fixture';
 
 const platform = synthPlatform('prod');
 const { templates, edge, data, dataTemplate, uploads, areas } = platform;
@@ -170,7 +170,7 @@ describe('the OCR pipeline', () => {
     const def = QUEUES.find((q) => q.id === 'ocr')!;
     expect(def.grants).toContain('ocr:read');
     expect(def.grants).not.toContain('ocr:start');
-    const functions = resourcesOfType(platform.apiTemplate, 'AWS::Lambda::Function');
+    const functions = platformFunctions(platform.apiTemplate);
     const [workerId] = Object.keys(functions).filter((id) => functions[id]!.Properties!.Description === `queue/${def.handler}`);
     platform.apiTemplate.hasResourceProperties('AWS::Lambda::EventSourceMapping', { FunctionName: { Ref: workerId }, FunctionResponseTypes: ['ReportBatchItemFailures'] });
     const roleId = (functions[workerId!]!.Properties!.Role as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0]!;

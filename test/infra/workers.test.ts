@@ -2,11 +2,11 @@ import { describe, it, expect } from 'vitest';
 import { Match } from 'aws-cdk-lib/assertions';
 import type { CfnQueue } from 'aws-cdk-lib/aws-sqs';
 import { QUEUES, SCHEDULES } from '../../functions/workers';
-import { importedId, refId, resourcesOfType, synthPlatform } from './platform-fixture';
+import { importedId, platformFunctions, refId, resourcesOfType, synthPlatform } from './platform-fixture';
 
 const { data, dataTemplate, apiTemplate } = synthPlatform('prod');
 const queues = resourcesOfType(dataTemplate, 'AWS::SQS::Queue');
-const functions = resourcesOfType(apiTemplate, 'AWS::Lambda::Function');
+const functions = platformFunctions(apiTemplate);
 const alarms = Object.values(resourcesOfType(apiTemplate, 'AWS::CloudWatch::Alarm')).map((a) => a.Properties!);
 
 function functionIdFor(description: string): string {
