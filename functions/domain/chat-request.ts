@@ -39,6 +39,28 @@ export interface ChatRequest {
 
 export const VARIABLE_LIMITS = { maxEntries: 20, maxValueLength: 2048, namePattern: /^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$/ } as const;
 export const MAX_FILE_REFERENCES = 100;
+/**
+ * One message's content: 256 KiB of UTF-8. A message is stored as one DynamoDB item (400 KB at most,
+ * with its attributes), so a larger one could never be recorded; it is refused before anything is written.
+ */
+export const MAX_MESSAGE_BYTES = 256 * 1024;
+/** The whole request body: 5 MiB (a Lambda takes at most 6 MB of request; the gateway's own limit is 10 MB). */
+export const MAX_CHAT_REQUEST_BYTES = 5 * 1024 * 1024;
+
+/** UTF-8 length of a string without encoding it. */
+export function utf8Length(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      n += 4;
+      i++;
+    } else n += 3;
+  }
+  return n;
+}
 const ROLES: readonly string[] = ['user', 'assistant', 'system'];
 const KNOWN_FIELDS = new Set(['model', 'messages', 'stream', 'chatSessionId', 'variables', 'files', 'temperature', 'top_p', 'max_tokens', 'max_completion_tokens', 'stop', 'stream_options']);
 
@@ -64,6 +86,7 @@ export function parseChatRequest(body: Record<string, unknown>, appNameId: strin
     }
     const extra = Object.keys(m).filter((k) => k !== 'role' && k !== 'content');
     if (extra.length) throw badRequest(`messages[${i}] has unsupported fields: ${extra.join(', ')}`);
+    if (utf8Length(m.content) > MAX_MESSAGE_BYTES) throw badRequest(`messages[${i}].content is too large: at most ${MAX_MESSAGE_BYTES} bytes (256 KiB) of UTF-8 per message`);
     return { role: m.role as MessageRole, content: m.content };
   });
   if (body.model !== appNameId) throw notFound(`Model not found: ${body.model.slice(0, 200)}`);

@@ -1,6 +1,6 @@
 import { prepareChatTurn, runChatTurn } from '../app/run-chat-turn';
-import { parseChatRequest } from '../domain/chat-request';
-import { badRequest } from '../domain/errors';
+import { MAX_CHAT_REQUEST_BYTES, parseChatRequest, utf8Length } from '../domain/chat-request';
+import { badRequest, DomainError } from '../domain/errors';
 import { chatCompletion, sseStream } from './chat-presenters';
 import { httpRoute } from './kit';
 import { lambdaStreamHandler } from './lambda';
@@ -14,6 +14,9 @@ import { chatProductionDeps, type ChatFunctionDeps } from '../wiring/chat-wiring
 export const createHandler = (deps: ChatFunctionDeps) =>
   httpRoute('chatCompletionsCreate', deps, async (req) => {
     if (!/^application\/json\s*(;|$)/i.test(req.header('content-type') ?? '')) throw badRequest('Content-Type must be application/json');
+    if (utf8Length(req.textBody()) > MAX_CHAT_REQUEST_BYTES) {
+      throw new DomainError('payload_too_large', `Request body too large: at most ${MAX_CHAT_REQUEST_BYTES} bytes (5 MiB)`);
+    }
     const request = parseChatRequest(req.jsonBody(), req.chat!.app.appNameId);
     const headerSessionId = req.header('x-chat-session-id');
     const input = { principal: req.chat!, request };

@@ -40,20 +40,44 @@ export function compile(route: RouteDef, handler: HttpHandler): CompiledRoute {
   return { route, pattern: new RegExp(`^${source}$`), params, handler };
 }
 
+/** A body over API Gateway's ceiling: refused with the gateway's 413, never read to its end. */
+class BodyTooLarge extends Error {}
+
 function readBody(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) return reject(new BodyTooLarge());
     const chunks: Buffer[] = [];
     let size = 0;
-    req.on('data', (c: Buffer) => {
+    const onData = (c: Buffer) => {
       size += c.length;
-      if (size > MAX_BODY_BYTES) {
-        reject(Object.assign(new Error('body too large'), { status: 413 }));
-        req.destroy();
-      } else chunks.push(c);
-    });
+      if (size <= MAX_BODY_BYTES) return void chunks.push(c);
+      // Stop keeping it: the caller answers, and the rest is thrown away (discardRest).
+      req.off('data', onData);
+      reject(new BodyTooLarge());
+    };
+    req.on('data', onData);
     req.on('end', () => resolve(Buffer.concat(chunks)));
     req.on('error', reject);
   });
+}
+
+/** The most of a refused body read and thrown away so its client can read the answer; past it, the connection drops. */
+const DISCARD_LIMIT_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The rest of a refused body is read and thrown away (as a lingering close does), so the client, which
+ * is still sending, reads the answer instead of a reset; a body past DISCARD_LIMIT_BYTES drops the
+ * connection. Nothing of it is kept.
+ */
+function discardRest(req: IncomingMessage): void {
+  let discarded = 0;
+  req.removeAllListeners('data');
+  req.on('data', (c: Buffer) => {
+    discarded += c.length;
+    if (discarded > DISCARD_LIMIT_BYTES) req.destroy();
+  });
+  req.resume();
 }
 
 function isTextual(contentType: string | undefined): boolean {
@@ -231,14 +255,23 @@ export function requestListener(routes: CompiledRoute[], gateway: LocalGateway |
         return sendError(res, 404, 'not_found', `No route for ${req.method} ${url.pathname}`);
       }
       const streamed = hit.r.route.body === 'multipart';
-      const body = streamed ? Buffer.alloc(0) : await readBody(req);
+      let body: Buffer = Buffer.alloc(0);
+      if (!streamed) {
+        try {
+          body = await readBody(req);
+        } catch (err) {
+          if (!(err instanceof BodyTooLarge)) throw err;
+          // API Gateway's own answer to a body over its 10 MB quota, in the area's error shape.
+          discardRest(req);
+          return sendGatewayAnswer(res, hit.r.route, toEvent(req, url, hit.r, hit.m!.slice(1), Buffer.alloc(0)), 'REQUEST_TOO_LARGE');
+        }
+      }
       const event: StreamedBodyEvent = { ...toEvent(req, url, hit.r, hit.m!.slice(1), body), ...(streamed ? { bodyStream: streamBody(req, res) } : {}) };
       if (streamed && !req.complete) res.setHeader('Connection', 'close');
       // Without a gateway (the upload service on AWS) the kit resolves keys itself, as on a direct invocation.
       if (gateway && !(await passGateway(gateway, hit.r.route, event, res, log))) return;
       await send(res, await hit.r.handler(event, lambdaContext(hit.r.route)));
     } catch (err) {
-      if ((err as { status?: number }).status === 413) return sendError(res, 413, 'payload_too_large', 'Request body too large');
       // A path parameter with a malformed percent-escape (`%ZZ`) cannot be decoded: the client's error.
       if (err instanceof URIError) return sendError(res, 400, 'bad_request', 'Malformed percent-encoding in the URL path');
       log({ level: 'ERROR', message: 'local server error', error: String(err) });
