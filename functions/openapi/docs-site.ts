@@ -45,7 +45,7 @@ export interface StaticFile {
 }
 
 function swaggerUiDir(): string {
-  return dirname(createRequire(__filename).resolve('swagger-ui-dist/package.json'));
+  return dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 }
 
 /** Every file of the reference, by URL path (what the bucket holds on AWS). */
@@ -67,8 +67,10 @@ let cached: Record<string, StaticFile> | undefined;
 
 /** The file for a GET of `path` (`/docs/` too), or undefined when it is not part of the reference. */
 export function docsFile(path: string): StaticFile | undefined {
+  const key = path === `${DOCS_PATH}/` ? DOCS_PATH : path;
+  if (key !== OPENAPI_PATH && key !== DOCS_PATH && !key.startsWith(`${DOCS_PATH}/`)) return undefined;
   cached ??= docsFiles();
-  return cached[path === `${DOCS_PATH}/` ? DOCS_PATH : path];
+  return cached[key];
 }
 
 type Listener = (req: IncomingMessage, res: ServerResponse) => Promise<void> | void;
@@ -77,7 +79,14 @@ type Listener = (req: IncomingMessage, res: ServerResponse) => Promise<void> | v
 export function withReference(listener: Listener): Listener {
   return (req, res) => {
     const path = new URL(req.url ?? '/', 'http://local').pathname;
-    const file = req.method === 'GET' || req.method === 'HEAD' ? docsFile(path) : undefined;
+    let file: StaticFile | undefined;
+    try {
+      file = req.method === 'GET' || req.method === 'HEAD' ? docsFile(path) : undefined;
+    } catch {
+      // The reference could not be built (a broken install): the API itself keeps serving.
+      res.writeHead(500, { 'Content-Type': 'application/json; charset=utf-8' }).end(JSON.stringify({ error: { code: 'internal', message: 'The API reference is unavailable' } }));
+      return;
+    }
     if (!file) return listener(req, res);
     res.writeHead(200, { 'Content-Type': file.contentType, 'Content-Security-Policy': DOCS_CSP, 'Cache-Control': 'public, max-age=300', 'X-Content-Type-Options': 'nosniff' });
     res.end(req.method === 'HEAD' ? undefined : file.body);

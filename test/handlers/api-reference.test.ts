@@ -51,6 +51,12 @@ describe('API reference', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  it('builds the reference outside the test runner too (plain Node ESM, as npm start and cdk synth load it)', () => {
+    const run = spawnSync(process.execPath, ['--import', 'tsx', '-e', "import('./functions/openapi/docs-site.ts').then((m) => console.log(Object.keys(m.docsFiles()).length))"], { encoding: 'utf8' });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout.trim()).toBe('5');
+  });
+
   const executablePath = chromiumPath();
   it.skipIf(!executablePath)('renders every public route in a headless browser, loading nothing from elsewhere', { timeout: 60_000 }, async () => {
     let browser: Browser | undefined;
