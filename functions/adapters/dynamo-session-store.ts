@@ -113,6 +113,34 @@ export class DynamoSessionStore implements SessionStore {
     throw new Error(`session ${id}: too much contention on touch`);
   }
 
+  private async conditionalUpdate(input: { id: string; update: string; condition: string; values: Record<string, unknown> }): Promise<boolean> {
+    try {
+      await this.db.send(new UpdateCommand({ TableName: this.table, Key: key(input.id), UpdateExpression: input.update, ConditionExpression: input.condition, ExpressionAttributeValues: input.values }));
+      return true;
+    } catch (err) {
+      if (err instanceof ConditionalCheckFailedException) return false;
+      throw err;
+    }
+  }
+
+  /** One conditional write on the session item; `version` is not touched, so leases never race the touch clock. */
+  acquireTurnLease(id: string, leaseId: string, nowUs: number, untilUs: number): Promise<boolean> {
+    return this.conditionalUpdate({
+      id,
+      update: 'SET turnLeaseId = :l, turnLeaseUntilUs = :u',
+      condition: 'attribute_exists(pk) AND attribute_not_exists(deletedAtUs) AND (attribute_not_exists(turnLeaseUntilUs) OR turnLeaseUntilUs < :now)',
+      values: { ':l': leaseId, ':u': untilUs, ':now': nowUs },
+    });
+  }
+
+  renewTurnLease(id: string, leaseId: string, untilUs: number): Promise<boolean> {
+    return this.conditionalUpdate({ id, update: 'SET turnLeaseUntilUs = :u', condition: 'turnLeaseId = :l', values: { ':l': leaseId, ':u': untilUs } });
+  }
+
+  async releaseTurnLease(id: string, leaseId: string): Promise<void> {
+    await this.conditionalUpdate({ id, update: 'REMOVE turnLeaseId, turnLeaseUntilUs', condition: 'turnLeaseId = :l', values: { ':l': leaseId } });
+  }
+
   async putMessage(m: Message): Promise<void> {
     await this.db.send(
       new PutCommand({

@@ -5,11 +5,11 @@
  */
 import type { ChatRequest } from '../domain/chat-request';
 import { newTurnMessages } from '../domain/chat-request';
-import { DomainError, notFound } from '../domain/errors';
+import { BusyError, DomainError, notFound } from '../domain/errors';
 import { parseModelSetting, type ModelMessage, type ModelResponse, type ModelToolSpec, type StopReason } from '../domain/model';
 import { costPicoUsd, formatUsd, parseUsd } from '../domain/pricing';
 import type { MessageFile, Session, ToolMarker } from '../domain/session';
-import { microsToMs } from '../domain/time';
+import { microsToMs, msToMicros } from '../domain/time';
 import type { ChatModel, ListedTools } from '../ports/chat';
 import type { Deps } from '../ports/deps';
 import type { ChatPrincipal } from './authenticate-chat-key';
@@ -29,6 +29,17 @@ import { isUuid } from '../domain/ids';
 
 type ChatDeps = Pick<Deps, 'apps' | 'sessions' | 'consumers' | 'usage' | 'files' | 'objects' | 'ids' | 'clock' | 'settings' | 'models' | 'tools' | 'variables' | 'billing'>;
 
+/**
+ * One turn at a time per session (docs/adr/0022): a turn holds the session's lease from before it reads
+ * the history until its last write, renewing it while it runs; a crashed turn's lease runs out after
+ * TURN_LEASE_MS. A turn that finds the session busy waits up to TURN_LEASE_WAIT_MS, then answers 409 with
+ * Retry-After, having written nothing.
+ */
+export const TURN_LEASE_MS = 60_000;
+export const TURN_LEASE_RENEW_MS = 20_000;
+export const TURN_LEASE_WAIT_MS = 3_000;
+export const SESSION_BUSY_MESSAGE = 'Session busy: another turn of this chat session is in progress; retry when it has finished';
+
 /** Model calls one turn may make: tool rounds plus the final answer. */
 export const MAX_MODEL_CALLS = 6;
 export const USAGE_SOURCE = 'api';
@@ -43,6 +54,8 @@ export interface PreparedTurn {
   readonly created: boolean;
   /** The variables the request binds (written with a new session). */
   readonly requestVariables: Readonly<Record<string, string>>;
+  /** The turn lease held on an existing session (a new one is invisible to others until recorded). */
+  readonly leaseId?: string;
   readonly completionId: string;
   readonly createdUnix: number;
   readonly model: ChatModel;
@@ -89,6 +102,36 @@ export async function prepareChatTurn(deps: ChatDeps, input: { principal: ChatPr
     if (!found || found.appId !== app.id) throw notFound('Chat session not found');
     existing = found;
   }
+  const leaseId = existing ? await acquireTurnLease(deps, existing.id) : undefined;
+  try {
+    return await prepareWithSession(deps, { ...input, existing, ...(leaseId ? { leaseId } : {}) });
+  } catch (err) {
+    if (leaseId) await deps.sessions.releaseTurnLease(existing!.id, leaseId).catch(() => undefined);
+    throw err;
+  }
+}
+
+/** Waits up to TURN_LEASE_WAIT_MS for the session's lease; a session still busy then is a 409 with Retry-After. */
+async function acquireTurnLease(deps: ChatDeps, sessionId: string): Promise<string> {
+  const leaseId = deps.ids.uuid();
+  const deadline = Date.now() + TURN_LEASE_WAIT_MS;
+  for (let wait = 25; ; wait = Math.min(wait * 2, 400)) {
+    const now = deps.clock.nowUs();
+    if (await deps.sessions.acquireTurnLease(sessionId, leaseId, now, now + msToMicros(TURN_LEASE_MS))) return leaseId;
+    if (Date.now() + wait > deadline) throw new BusyError(SESSION_BUSY_MESSAGE, 1);
+    await new Promise((r) => setTimeout(r, wait + Math.floor(Math.random() * wait)));
+  }
+}
+
+async function prepareWithSession(
+  deps: ChatDeps,
+  input: { principal: ChatPrincipal; request: ChatRequest; existing: Session | undefined; leaseId?: string },
+): Promise<PreparedTurn> {
+  const { principal, request } = input;
+  const app = principal.app;
+  // Read again under the lease: what the session holds now is what this turn continues.
+  const existing = input.existing && input.leaseId ? await deps.sessions.get(input.existing.id) : input.existing;
+  if (input.existing && !existing) throw notFound('Chat session not found');
   const zdr = app.settings.zeroDataRetention;
   const newMessages: TurnMessage[] = newTurnMessages(request.messages, existing !== undefined && !zdr);
   const lastUser = newMessages.map((m) => m.role).lastIndexOf('user');
@@ -146,6 +189,7 @@ export async function prepareChatTurn(deps: ChatDeps, input: { principal: ChatPr
     newMessages,
     variables,
     requestVariables: request.variables,
+    ...(input.leaseId ? { leaseId: input.leaseId } : {}),
     attachments,
     documents,
     documentTools: documentToolsFor([...documents.values()]),
@@ -164,6 +208,22 @@ function resolveSessionId(body: string | undefined, header: string | undefined):
  * `stream` is set, then records the turn and charges it. Returns the final answer.
  */
 export async function* runChatTurn(deps: ChatDeps, turn: PreparedTurn, input: { principal: ChatPrincipal; request: ChatRequest }): AsyncGenerator<TurnEvent, TurnResult> {
+  const leaseId = turn.leaseId;
+  if (!leaseId) return yield* runTurn(deps, turn, input);
+  // The turn keeps the session's lease while it runs (a streamed turn may outlast one lease period).
+  const renew = setInterval(() => {
+    void deps.sessions.renewTurnLease(turn.session.id, leaseId, deps.clock.nowUs() + msToMicros(TURN_LEASE_MS)).catch(() => undefined);
+  }, TURN_LEASE_RENEW_MS);
+  renew.unref();
+  try {
+    return yield* runTurn(deps, turn, input);
+  } finally {
+    clearInterval(renew);
+    await deps.sessions.releaseTurnLease(turn.session.id, leaseId).catch(() => undefined);
+  }
+}
+
+async function* runTurn(deps: ChatDeps, turn: PreparedTurn, input: { principal: ChatPrincipal; request: ChatRequest }): AsyncGenerator<TurnEvent, TurnResult> {
   const { app } = input.principal;
   // A tool connection that is down, too slow or failing is unavailable for this turn (a marker with
   // success: false says so in the export); the model answers with what is left.

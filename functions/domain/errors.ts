@@ -56,5 +56,16 @@ export class RateLimitedError extends DomainError {
   }
 }
 
+/** The resource is busy with another request right now (a chat session's running turn): 409 with `Retry-After`. */
+export class BusyError extends DomainError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super('conflict', message);
+    this.name = 'BusyError';
+  }
+}
+
 export const badRequest = (message: string): DomainError => new DomainError('bad_request', message);
 export const notFound = (message: string): DomainError => new DomainError('not_found', message);

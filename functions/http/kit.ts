@@ -18,7 +18,7 @@ import type { KeyClass } from '../domain/auth-messages';
 import { bearerToken } from '../domain/credentials';
 import { CORRELATION_HEADER, correlationIdOf, headerOf } from '../domain/http-headers';
 import { errorBody, GENERIC_500_MESSAGE, STATUS_OF } from '../domain/error-bodies';
-import { DomainError, RateLimitedError, TemporarilyUnavailableError, badRequest } from '../domain/errors';
+import { badRequest, BusyError, DomainError, RateLimitedError, TemporarilyUnavailableError } from '../domain/errors';
 import { grantFromContext, type KeyGrant } from '../domain/key-grant';
 import { RATE_LIMITS, type RateLimitClass } from '../domain/rate-limits';
 import { VIEWER_IP_HEADER } from '../gateway';
@@ -313,7 +313,7 @@ export function httpRoute(routeId: string, deps: KitDeps, fn: (req: HttpRequest)
 function errorResponse(deps: KitDeps, route: RouteDef, err: unknown, base: Record<string, string>): APIGatewayProxyResult {
   if (err instanceof DomainError) {
     const status = STATUS_OF[err.code];
-    const retryAfter = err instanceof RateLimitedError || err instanceof TemporarilyUnavailableError ? err.retryAfterSeconds : undefined;
+    const retryAfter = err instanceof RateLimitedError || err instanceof TemporarilyUnavailableError || err instanceof BusyError ? err.retryAfterSeconds : undefined;
     const headers = retryAfter !== undefined ? { ...base, 'Retry-After': String(retryAfter) } : base;
     if (status >= 500) deps.logger.error('request failed', { code: err.code, message: err.message });
     else deps.logger.info('request rejected', { code: err.code, status });

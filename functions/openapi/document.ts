@@ -93,7 +93,7 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     headers: { 'X-Chat-Session-ID': { schema: z.string().meta({ format: 'uuid' }), description: 'Continues this session (as chatSessionId)' } },
     body: { contentType: 'application/json', schema: s.chatRequest, required: true },
     ok: { status: 200, description: 'The answer', content: { 'application/json': s.chatCompletion, 'text/event-stream': s.chatStream } },
-    errors: [400, 401, 402, 403, 404, 413, 422, 429, 500, 503],
+    errors: [400, 401, 402, 403, 404, 409, 413, 422, 429, 500, 503],
   },
   chatFilesCreate: {
     tag: 'Chat',
@@ -173,7 +173,7 @@ const STATUS_TEXT: Record<number, string> = {
   403: 'Missing scope, or another app',
   404: 'Not found',
   405: 'Not allowed in the resource’s state',
-  409: 'In flight or conflicting (Retry-After)',
+  409: 'Busy or in flight (a chat session running another turn, an ACP request with the same Idempotency-Key), or conflicting; Retry-After says when to retry',
   413: 'Body too large',
   422: 'Unprocessable (idempotency conflict, file content, image limits)',
   429: 'Rate limit exceeded (Retry-After seconds)',

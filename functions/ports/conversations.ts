@@ -23,6 +23,15 @@ export interface SessionStore {
    * Returns false when the session does not exist.
    */
   touch(id: string, atUs: Micros, lastMessageAtUs?: Micros, changes?: SessionChanges): Promise<boolean>;
+  /**
+   * Takes the session's turn lease (one chat turn at a time per session) until `untilUs`, if nobody
+   * holds an unexpired one; false when another turn holds it or the session is gone.
+   */
+  acquireTurnLease(id: string, leaseId: string, nowUs: Micros, untilUs: Micros): Promise<boolean>;
+  /** Extends a lease this holder still holds; false when it lost it. */
+  renewTurnLease(id: string, leaseId: string, untilUs: Micros): Promise<boolean>;
+  /** Gives a lease back (nothing when another holder has it now). */
+  releaseTurnLease(id: string, leaseId: string): Promise<void>;
   /** Writes a message, or overwrites the message with the same id and creation time (an edit). */
   putMessage(message: Message): Promise<void>;
   removeMessage(sessionId: string, message: Pick<Message, 'id' | 'createdAtUs'>): Promise<void>;
