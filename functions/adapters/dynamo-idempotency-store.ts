@@ -1,14 +1,16 @@
 /**
- * Idempotency keys of area C (`IDEMP#<scope>` / `IDEMP`): claimed with a conditional put (the first
- * request of a key runs, a concurrent one sees it in flight), then the answer is stored for replays.
- * Items carry a 24-hour TTL; an expired key behaves as new.
+ * Idempotency keys (`IDEMP#<scope>` / `IDEMP`): claimed with a conditional put (the first request of a
+ * key runs, a concurrent one sees it in flight), then the answer is stored for replays. Items carry a
+ * 24-hour TTL; an expired key behaves as new, and so does one left in flight past its request's time.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { IdempotencyBegin, IdempotencyStore } from '../ports/acp';
+import type { IdempotencyBegin, IdempotencyStore } from '../ports/platform';
 
 const key = (scope: string) => ({ pk: `IDEMP#${scope}`, sk: 'IDEMP' });
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+/** A request in flight longer than this is gone (the checkout functions time out after 29 s). */
+export const DEFAULT_IN_FLIGHT_MS = 60_000;
 
 export class DynamoIdempotencyStore implements IdempotencyStore {
   constructor(
@@ -16,16 +18,18 @@ export class DynamoIdempotencyStore implements IdempotencyStore {
     private readonly table: string,
   ) {}
 
-  async begin(scope: string, fingerprint: string, nowMs: number): Promise<IdempotencyBegin> {
+  async begin(scope: string, fingerprint: string, nowMs: number, inFlightMs = DEFAULT_IN_FLIGHT_MS): Promise<IdempotencyBegin> {
     const expiresAtMs = nowMs + IDEMPOTENCY_TTL_MS;
     try {
       await this.db.send(
         new PutCommand({
           TableName: this.table,
-          Item: { ...key(scope), type: 'idempotency', fingerprint, state: 'in_flight', expiresAtMs, expiresAt: Math.ceil(expiresAtMs / 1000) },
-          // A key whose 24 hours are over is taken over (DynamoDB TTL deletes it eventually, dynalite never).
-          ConditionExpression: 'attribute_not_exists(pk) OR expiresAtMs < :now',
-          ExpressionAttributeValues: { ':now': nowMs },
+          Item: { ...key(scope), type: 'idempotency', fingerprint, state: 'in_flight', inFlightUntilMs: nowMs + inFlightMs, expiresAtMs, expiresAt: Math.ceil(expiresAtMs / 1000) },
+          // A key whose 24 hours are over is taken over (DynamoDB TTL deletes it eventually, dynalite
+          // never), and so is one whose request died in flight.
+          ConditionExpression: 'attribute_not_exists(pk) OR expiresAtMs < :now OR (#state = :inflight AND inFlightUntilMs < :now)',
+          ExpressionAttributeNames: { '#state': 'state' },
+          ExpressionAttributeValues: { ':now': nowMs, ':inflight': 'in_flight' },
         }),
       );
       return { state: 'new' };
@@ -34,7 +38,7 @@ export class DynamoIdempotencyStore implements IdempotencyStore {
     }
     const res = await this.db.send(new GetCommand({ TableName: this.table, Key: key(scope), ConsistentRead: true }));
     const item = res.Item;
-    if (!item) return this.begin(scope, fingerprint, nowMs);
+    if (!item) return this.begin(scope, fingerprint, nowMs, inFlightMs);
     if (item.fingerprint !== fingerprint) return { state: 'conflict' };
     if (item.state !== 'done') return { state: 'in_flight' };
     return { state: 'replay', status: Number(item.status), body: JSON.parse(String(item.body)) as unknown };

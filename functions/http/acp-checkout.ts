@@ -5,26 +5,16 @@
  * same key with another body is 422 `idempotency_conflict`, one still running is 409 with `Retry-After`.
  * The answer is the session in the official `CheckoutSession` shape.
  */
-import { createHash } from 'node:crypto';
 import { checkoutView, invalid, type CheckoutSession } from '../domain/acp/checkout';
+import { canonicalJson, requestFingerprint } from '../domain/digest';
+
+export { canonicalJson };
 import { ACP_SUPPORTED_VERSIONS } from '../domain/acp/discovery';
 import type { AcpCheckoutDeps } from '../wiring/acp-checkout-wiring';
 import { publicBaseUrl } from './base-url';
 import { httpRoute, routeById, type HttpHandler, type HttpRequest, type HttpResult } from './kit';
 
 const IN_FLIGHT_RETRY_SECONDS = 1;
-
-/** JSON with object keys sorted at every level: two bodies that mean the same fingerprint the same. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    return `{${Object.keys(value)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
 
 function acpError(status: number, code: string, message: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}): HttpResult {
   return { status, headers, body: { type: 'invalid_request', code, message, ...extra } };
@@ -57,7 +47,7 @@ export function checkoutRoute(
     if (idempotencyKey.length < 1 || idempotencyKey.length > 255) throw invalid('invalid', 'Idempotency-Key must be 1 to 255 characters');
     const headers = { ...echo, 'Idempotency-Key': idempotencyKey };
     const scope = `${req.grant!.keyId}:${route.id}:${req.path.checkoutSessionId ?? ''}:${idempotencyKey}`;
-    const fingerprint = createHash('sha256').update(canonicalJson(body)).digest('hex');
+    const fingerprint = requestFingerprint(body);
     const begun = await deps.idempotency.begin(scope, fingerprint, Date.now());
     if (begun.state === 'replay') return { status: begun.status, body: begun.body, headers: { ...headers, 'Idempotent-Replayed': 'true' } };
     if (begun.state === 'conflict') return acpError(422, 'idempotency_conflict', 'This Idempotency-Key was used with a different request body', {}, headers);

@@ -60,3 +60,15 @@ async function drain(run: AsyncGenerator<TurnEvent, TurnResult>, logger: Logger)
     logger.error('chat turn failed after the client disconnected', err as Error);
   }
 }
+
+/** A completed answer replayed (an Idempotency-Key's stored answer) as the chunks a stream would have sent. */
+export async function* replayedStream(stored: ReturnType<typeof chatCompletion>, request: ChatRequest): AsyncIterable<string> {
+  const base = { id: stored.id, object: 'chat.completion.chunk', created: stored.created, model: stored.model };
+  const event = (choices: unknown[], extra: Record<string, unknown> = {}) => `data: ${JSON.stringify({ ...base, choices, chatSessionId: stored.chatSessionId, ...extra })}\n\n`;
+  const choice = stored.choices[0]!;
+  yield event([{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }]);
+  if (choice.message.content) yield event([{ index: 0, delta: { content: choice.message.content }, finish_reason: null }]);
+  yield event([{ index: 0, delta: {}, finish_reason: choice.finish_reason }]);
+  if (request.streamUsage) yield event([], { usage: stored.usage });
+  yield 'data: [DONE]\n\n';
+}

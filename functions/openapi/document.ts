@@ -90,7 +90,10 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     tag: 'Chat',
     summary: 'Run a chat turn',
     description: 'The OpenAI chat-completion shape plus `chatSessionId`. With `stream: true` the answer is Server-Sent Events.',
-    headers: { 'X-Chat-Session-ID': { schema: z.string().meta({ format: 'uuid' }), description: 'Continues this session (as chatSessionId)' } },
+    headers: {
+      'X-Chat-Session-ID': { schema: z.string().meta({ format: 'uuid' }), description: 'Continues this session (as chatSessionId)' },
+      'Idempotency-Key': { schema: z.string().min(1).max(255), description: 'A retry with the same key gets the first answer (Idempotent-Replayed: true) and runs nothing again; another request with the same key is 422; one still running is 409 with Retry-After' },
+    },
     body: { contentType: 'application/json', schema: s.chatRequest, required: true },
     ok: { status: 200, description: 'The answer', content: { 'application/json': s.chatCompletion, 'text/event-stream': s.chatStream } },
     errors: [400, 401, 402, 403, 404, 409, 413, 422, 429, 500, 503],

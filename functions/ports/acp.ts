@@ -75,18 +75,8 @@ export interface PaymentGateway {
   charge(input: ChargeRequest): Promise<PaymentOutcome>;
 }
 
-export type IdempotencyBegin =
-  | { readonly state: 'new' }
-  | { readonly state: 'replay'; readonly status: number; readonly body: unknown }
-  | { readonly state: 'conflict' }
-  | { readonly state: 'in_flight' };
-
-/** Idempotency keys of area C POSTs, scoped to (API key, route, key), kept 24 hours. */
-export interface IdempotencyStore {
-  begin(scope: string, fingerprint: string, nowMs: number): Promise<IdempotencyBegin>;
-  /** Stores the answer for replays (never a 5xx: the key is then forgotten, so a retry is a new request). */
-  finish(scope: string, response: { readonly status: number; readonly body: unknown } | undefined): Promise<void>;
-}
+export type { IdempotencyBegin, IdempotencyStore } from './platform';
+import type { IdempotencyStore } from './platform';
 
 /** Every port of area C's checkout. */
 export interface CheckoutPorts {

@@ -115,3 +115,20 @@ export interface AdminPorts {
   readonly jobs: JobQueue;
   readonly gatewayKeys: GatewayKeys;
 }
+
+export type IdempotencyBegin =
+  | { readonly state: 'new' }
+  | { readonly state: 'replay'; readonly status: number; readonly body: unknown }
+  | { readonly state: 'conflict' }
+  | { readonly state: 'in_flight' };
+
+/**
+ * Idempotency keys of POSTs (area C's checkout, area B's chat turns), scoped to (API key, route, key),
+ * kept 24 hours. A key still in flight after `inFlightMs` (its request crashed or timed out) is taken
+ * over by the next request with it.
+ */
+export interface IdempotencyStore {
+  begin(scope: string, fingerprint: string, nowMs: number, inFlightMs?: number): Promise<IdempotencyBegin>;
+  /** Stores the answer for replays (never a 5xx: the key is then forgotten, so a retry is a new request). */
+  finish(scope: string, response: { readonly status: number; readonly body: unknown } | undefined): Promise<void>;
+}

@@ -2,6 +2,7 @@
 import { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
 import { createDocumentClient } from '../adapters/aws-clients';
 import { DynamoBillingStore } from '../adapters/dynamo-billing-store';
+import { DynamoIdempotencyStore } from '../adapters/dynamo-idempotency-store';
 import { DynamoSessionVariableStore } from '../adapters/dynamo-session-variable-store';
 import { McpToolGateway } from '../adapters/mcp-tool-gateway';
 import { ConfiguredModelCatalog } from '../adapters/model-catalog';
@@ -9,11 +10,13 @@ import { ENV } from '../env';
 import type { ChatPorts } from '../ports/chat';
 import type { ConversationPorts } from '../ports/conversations';
 import type { FilePorts } from '../ports/files';
+import type { IdempotencyStore } from '../ports/platform';
 import { buildConversationPorts } from './conversation-wiring';
 import { buildCoreDeps, onFirstUse, type CoreDeps, type WiringOptions } from './core-wiring';
 import { buildObjectStore } from './object-store-wiring';
 
-export type ChatFunctionDeps = CoreDeps & ConversationPorts & ChatPorts & Pick<FilePorts, 'objects'>;
+/** Chat turns keep their Idempotency-Key answers in the same store as area C's POSTs. */
+export type ChatFunctionDeps = CoreDeps & ConversationPorts & ChatPorts & Pick<FilePorts, 'objects'> & { readonly idempotency: IdempotencyStore };
 
 export function buildChatPorts(opts: WiringOptions, db = createDocumentClient(opts.aws ?? {})): ChatPorts {
   const env = opts.env;
@@ -34,7 +37,13 @@ export function buildChatPorts(opts: WiringOptions, db = createDocumentClient(op
 export function buildChatDeps(opts: WiringOptions): ChatFunctionDeps {
   const db = createDocumentClient(opts.aws ?? {});
   // The bucket: images of a turn go to the model, and readPDF/readDocument read extracted text.
-  return { ...buildCoreDeps(opts, db), ...buildConversationPorts(db, opts.env[ENV.tableName]), ...buildChatPorts(opts, db), objects: buildObjectStore(opts) };
+  return {
+    ...buildCoreDeps(opts, db),
+    ...buildConversationPorts(db, opts.env[ENV.tableName]),
+    ...buildChatPorts(opts, db),
+    objects: buildObjectStore(opts),
+    idempotency: new DynamoIdempotencyStore(db, opts.env[ENV.tableName]),
+  };
 }
 
 export const chatProductionDeps = onFirstUse(buildChatDeps);
