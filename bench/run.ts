@@ -4,6 +4,7 @@
  */
 import { benchAcp } from './acp.bench';
 import { benchBundles } from './bundles.bench';
+import { benchChatLoad } from './chat-load.bench';
 import { benchChatTurns } from './chat-turns.bench';
 import { benchFiles } from './files.bench';
 import { benchOrgApps } from './org-apps.bench';
@@ -15,7 +16,7 @@ process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 const only = process.argv[2];
-const suites: Record<string, () => Promise<void>> = { bundles: benchBundles, 'org-apps': benchOrgApps, 'org-sessions': benchOrgSessions, 'chat-turns': benchChatTurns, 'webhook-fanout': benchWebhookFanout, files: benchFiles, acp: benchAcp };
+const suites: Record<string, () => Promise<void>> = { bundles: benchBundles, 'org-apps': benchOrgApps, 'org-sessions': benchOrgSessions, 'chat-turns': benchChatTurns, 'webhook-fanout': benchWebhookFanout, files: benchFiles, acp: benchAcp, 'chat-load': benchChatLoad };
 if (only && !(only in suites)) throw new Error(`unknown suite ${only}: one of ${Object.keys(suites).join(', ')}`);
 
 for (const [name, run] of Object.entries(suites)) {
