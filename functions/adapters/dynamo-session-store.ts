@@ -48,9 +48,11 @@ export function sessionItem(s: Session): Record<string, unknown> {
 }
 
 function messageFromItem(item: Record<string, unknown>): Message {
-  const { id, sessionId, role, content, createdAtUs, tools, files } = item as unknown as Message;
-  return { id, sessionId, role, content, createdAtUs, ...(tools ? { tools } : {}), ...(files ? { files } : {}) };
+  const { id, sessionId, role, content, createdAtUs, tools, files, turnId } = item as unknown as Message;
+  return { id, sessionId, role, content, createdAtUs, ...(tools ? { tools } : {}), ...(files ? { files } : {}), ...(turnId ? { turnId } : {}) };
 }
+
+const removeClause = (names: readonly string[]) => (names.length ? ` REMOVE ${names.join(', ')}` : '');
 
 export class DynamoSessionStore implements SessionStore {
   constructor(
@@ -92,7 +94,9 @@ export class DynamoSessionStore implements SessionStore {
             UpdateExpression:
               'SET touchedAtUs = :t, lastMessageAtUs = :m, lastActivityUs = :a, gsi1sk = :pos, gsi2sk = :pos, version = :next' +
               (changes.title !== undefined ? ', title = :title' : '') +
-              (lastMsg !== null ? ' REMOVE gsi4pk, gsi4sk' : ', gsi4sk = :pos'),
+              (typeof changes.openTurnId === 'string' ? ', openTurnId = :turn' : '') +
+              (lastMsg !== null ? '' : ', gsi4sk = :pos') +
+              removeClause([...(lastMsg !== null ? ['gsi4pk', 'gsi4sk'] : []), ...(changes.openTurnId === null ? ['openTurnId'] : [])]),
             ConditionExpression: 'version = :v AND attribute_not_exists(deletedAtUs)',
             ExpressionAttributeValues: {
               ':t': touchedAtUs,
@@ -102,6 +106,7 @@ export class DynamoSessionStore implements SessionStore {
               ':v': item.version,
               ':next': Number(item.version) + 1,
               ...(changes.title !== undefined ? { ':title': changes.title } : {}),
+              ...(typeof changes.openTurnId === 'string' ? { ':turn': changes.openTurnId } : {}),
             },
           }),
         );
@@ -154,23 +159,39 @@ export class DynamoSessionStore implements SessionStore {
     await this.db.send(new DeleteCommand({ TableName: this.table, Key: { pk: pk(sessionId), sk: `MSG#${timeIdKey(message.createdAtUs, message.id)}` } }));
   }
 
-  async listMessages(sessionId: string): Promise<Message[]> {
-    const out: Message[] = [];
+  /** The partition in one pass: the messages (`MSG#…`) and, after them, the session item with its open turn. */
+  private async partition(sessionId: string): Promise<{ messages: Message[]; openTurnId: string | undefined }> {
+    const messages: Message[] = [];
+    let openTurnId: string | undefined;
     let start: Record<string, unknown> | undefined;
     do {
       const res = await this.db.send(
-        new QueryCommand({
-          TableName: this.table,
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :msg)',
-          ExpressionAttributeValues: { ':pk': pk(sessionId), ':msg': 'MSG#' },
-          ConsistentRead: true,
-          ExclusiveStartKey: start,
-        }),
+        new QueryCommand({ TableName: this.table, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk(sessionId) }, ConsistentRead: true, ExclusiveStartKey: start }),
       );
-      for (const item of res.Items ?? []) out.push(messageFromItem(item));
+      for (const item of res.Items ?? []) {
+        if (String(item.sk).startsWith('MSG#')) messages.push(messageFromItem(item));
+        else if (item.sk === 'SESSION' && typeof item.openTurnId === 'string') openTurnId = item.openTurnId;
+      }
       start = res.LastEvaluatedKey;
     } while (start);
-    return out;
+    return { messages, openTurnId };
+  }
+
+  async listMessages(sessionId: string): Promise<Message[]> {
+    const { messages, openTurnId } = await this.partition(sessionId);
+    return openTurnId ? messages.filter((m) => m.turnId !== openTurnId) : messages;
+  }
+
+  async discardOpenTurn(sessionId: string): Promise<boolean> {
+    // Almost always nothing is open: one small read decides.
+    const head = await this.db.send(new GetCommand({ TableName: this.table, Key: key(sessionId), ConsistentRead: true, ProjectionExpression: 'openTurnId' }));
+    if (typeof head.Item?.openTurnId !== 'string') return false;
+    const { messages, openTurnId } = await this.partition(sessionId);
+    if (!openTurnId) return false;
+    for (const m of messages.filter((x) => x.turnId === openTurnId)) await this.removeMessage(sessionId, m);
+    // Closed only once its messages are gone; a crash in between leaves it open, and the next turn repeats this.
+    await this.conditionalUpdate({ id: sessionId, update: 'REMOVE openTurnId', condition: 'openTurnId = :t', values: { ':t': openTurnId } });
+    return true;
   }
 
   async remove(id: string, atUs: number): Promise<void> {

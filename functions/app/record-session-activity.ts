@@ -81,16 +81,28 @@ export type TurnUsage = Omit<UsageRow, 'id' | 'orgId' | 'appId' | 'sessionId' | 
  */
 export async function appendToSession(
   deps: ActivityDeps,
-  input: { sessionId: string; messages: readonly TurnMessage[]; usage?: readonly TurnUsage[] },
+  input: { sessionId: string; messages: readonly TurnMessage[]; usage?: readonly TurnUsage[]; turnId?: string },
 ): Promise<{ messages: Message[]; usage: UsageRow[] }> {
   const session = await liveSession(deps, input.sessionId);
   const app = await deps.apps.get(session.appId);
   const stamp = deps.clock.nowUs();
-  if (!(await deps.sessions.touch(session.id, stamp))) throw notFound('Session not found');
   const keep = !(app?.settings.zeroDataRetention ?? false);
+  // A chat turn's messages are written under an open turn, hidden until the last touch closes it: the
+  // export shows the turn whole or not at all, also after a crash between two of its writes.
+  const turnId = input.turnId && keep && input.messages.length ? input.turnId : undefined;
+  if (!(await deps.sessions.touch(session.id, stamp, undefined, turnId ? { openTurnId: turnId } : {}))) throw notFound('Session not found');
   const messages: Message[] = [];
   for (const m of keep ? input.messages : []) {
-    const message: Message = { id: deps.ids.uuid(), sessionId: session.id, role: m.role, content: m.content, createdAtUs: deps.clock.nowUs(), ...(m.tools ? { tools: m.tools } : {}), ...(m.files?.length ? { files: m.files } : {}) };
+    const message: Message = {
+      id: deps.ids.uuid(),
+      sessionId: session.id,
+      role: m.role,
+      content: m.content,
+      createdAtUs: deps.clock.nowUs(),
+      ...(m.tools ? { tools: m.tools } : {}),
+      ...(m.files?.length ? { files: m.files } : {}),
+      ...(turnId ? { turnId } : {}),
+    };
     await deps.sessions.putMessage(message);
     messages.push(message);
   }
@@ -103,7 +115,7 @@ export async function appendToSession(
   }
   const lastAt = messages.length ? messages[messages.length - 1]!.createdAtUs : undefined;
   if (lastAt !== undefined) {
-    if (!(await deps.sessions.touch(session.id, lastAt, lastAt))) {
+    if (!(await deps.sessions.touch(session.id, lastAt, lastAt, turnId ? { openTurnId: null } : {}))) {
       // The session was removed while this turn was being written: its removal may have listed the
       // messages before these were written, so take them back out rather than leave content behind.
       for (const m of messages) await deps.sessions.removeMessage(session.id, m);

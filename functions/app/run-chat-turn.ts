@@ -130,6 +130,8 @@ async function prepareWithSession(
   const { principal, request } = input;
   const app = principal.app;
   // Read again under the lease: what the session holds now is what this turn continues.
+  // A turn a crash left half-written is taken out first (its messages were never visible).
+  if (input.existing && input.leaseId) await deps.sessions.discardOpenTurn(input.existing.id);
   const existing = input.existing && input.leaseId ? await deps.sessions.get(input.existing.id) : input.existing;
   if (input.existing && !existing) throw notFound('Chat session not found');
   const zdr = app.settings.zeroDataRetention;
@@ -290,6 +292,7 @@ async function* runTurn(deps: ChatDeps, turn: PreparedTurn, input: { principal: 
   if (turn.attachments.length) await deps.files.attach(turn.session.id, turn.attachments.map((a) => a.file), deps.clock.nowUs());
   await appendToSession(deps, {
     sessionId: turn.session.id,
+    turnId: turn.completionId,
     messages: [
       ...turn.newMessages.map((m) => ({ role: m.role, content: m.content, ...(m.files ? { files: m.files } : {}) })),
       { role: 'assistant', content: text, ...(markers.length ? { tools: markers } : {}) },

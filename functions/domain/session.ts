@@ -70,4 +70,9 @@ export interface Message {
   readonly createdAtUs: Micros;
   readonly tools?: readonly ToolMarker[];
   readonly files?: readonly MessageFile[];
+  /**
+   * The chat turn that wrote it. A turn's messages stay hidden while the session names it as its open
+   * turn, so the export shows a turn whole or not at all (docs/adr/0022).
+   */
+  readonly turnId?: string;
 }

@@ -8,6 +8,8 @@ import type { UsageRow } from '../domain/usage';
 /** Metadata a touch may change in the same write. */
 export interface SessionChanges {
   readonly title?: string;
+  /** Opens a turn (its messages hidden until it closes) or closes the open one (null). */
+  readonly openTurnId?: string | null;
 }
 
 export interface SessionStore {
@@ -35,7 +37,10 @@ export interface SessionStore {
   /** Writes a message, or overwrites the message with the same id and creation time (an edit). */
   putMessage(message: Message): Promise<void>;
   removeMessage(sessionId: string, message: Pick<Message, 'id' | 'createdAtUs'>): Promise<void>;
+  /** The session's messages, without those of its open turn (being written, or left by a crash). */
   listMessages(sessionId: string): Promise<Message[]>;
+  /** Deletes the messages of a turn a crash left open and closes it; false when no turn was open. */
+  discardOpenTurn(sessionId: string): Promise<boolean>;
   /**
    * Hides the session from every export list and `get`, then removes its messages and the session item.
    * Idempotent, and a crash at any point leaves it findable by `listForRemovalByApp`/`listByConsumer`.

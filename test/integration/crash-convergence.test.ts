@@ -1,10 +1,13 @@
 /**
  * DESIGN.md §3: deletions are sequences of idempotent single-item writes, tombstone first, so a crash
- * anywhere converges when the same deletion runs again. Faults are injected into the real DynamoDB
- * client in front of the real adapters: the Nth matching command fails as if the process died there.
+ * anywhere converges when the same deletion runs again. A chat turn writes its messages under an open
+ * turn, so a crash between them leaves nothing visible, and the session's next turn takes them out.
+ * Faults are injected into the real DynamoDB client in front of the real adapters: the Nth matching
+ * command fails as if the process died there.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Tombstone } from '../../functions/domain/tombstone';
+import { chat, chatWorld } from '../support/chat';
 import { seedSessions } from '../support/imports';
 import type { TestPlatform } from '../support/platform';
 import { appLeftovers, injectFault, itemsUnder, orgSessionIds, tombstonesOf, usePlatformAndTable, type Fault, type PlatformTable } from '../support/store';
@@ -140,5 +143,49 @@ describe('crash between two writes of a deletion', () => {
     expect(await appLeftovers(t, f.appId)).toEqual([]);
     for (const id of sessionIds) expect(await itemsUnder(t, `SESSION#${id}`)).toEqual([]);
     expect(await visibleAfterTombstone(f.orgId)).toEqual([]);
+  });
+});
+
+/** The writes of one continued chat turn after its model answered, in order, each a possible crash point. */
+const TURN_CRASH_POINTS: { name: string; command: string; match: (input: Input) => boolean }[] = [
+  { name: 'after opening the turn, before its user message', command: 'PutItemCommand', match: (i) => (i.Item as { role?: string } | undefined)?.role === 'user' },
+  { name: 'between its user and assistant messages', command: 'PutItemCommand', match: (i) => (i.Item as { role?: string } | undefined)?.role === 'assistant' },
+  { name: 'at the last touch that closes the turn', command: 'UpdateItemCommand', match: (i) => key(i).sk === 'SESSION' && /REMOVE.*openTurnId/.test(String(i.UpdateExpression)) && !String(i.ConditionExpression).includes(':t') },
+];
+
+describe('crash between two writes of a chat turn (issue 12, item 4)', () => {
+  let p: TestPlatform;
+  let t: PlatformTable;
+  let fault: Fault | undefined;
+  usePlatformAndTable({ visibilityDelayMs: 0 }, (started) => ({ p, t } = started));
+  afterAll(() => fault?.remove());
+
+  it.each(TURN_CRASH_POINTS)('a turn crashing $name is never half-visible, and the next turn takes it out', async ({ command, match }) => {
+    const w = await chatWorld(p);
+    const say = (content: string, chatSessionId?: string) => chat(p, w.chatKey, { model: w.appNameId, messages: [{ role: 'user', content }], ...(chatSessionId ? { chatSessionId } : {}) });
+    const exported = async (id: string) => ((await p.call('GET', `/api/v1/org/sessions/${id}/messages`, { token: w.orgKey })).body.data.messages as { content: string }[]).map((m) => m.content);
+    const first = await say('first turn');
+    const id = first.body.chatSessionId as string;
+
+    fault = injectFault(t, { command, match });
+    const crashed = await say('crashed turn', id);
+    fault.remove();
+    expect(fault.fired).toBe(true);
+    expect(crashed.status).toBe(500);
+    // Whole or nothing: the crashed turn's messages are not in the export, not even its user message.
+    const afterCrash = await exported(id);
+    expect(afterCrash).toHaveLength(2);
+    expect(afterCrash.some((c) => c.includes('crashed turn'))).toBe(false);
+
+    const next = await say('next turn', id);
+    expect(next.status, next.text).toBe(200);
+    const contents = await exported(id);
+    expect(contents).toHaveLength(4);
+    expect(contents[2]).toBe('next turn');
+    expect(contents.some((c) => c.includes('crashed turn'))).toBe(false);
+    // Taken out of the table too, not only hidden; and the turn is closed.
+    const items = await itemsUnder(t, `SESSION#${id}`);
+    expect(items.filter((x) => String(x.sk).startsWith('MSG#'))).toHaveLength(4);
+    expect(items.find((x) => x.sk === 'SESSION')?.openTurnId).toBeUndefined();
   });
 });
