@@ -1,5 +1,5 @@
 /**
- * Retries cannot duplicate a chat turn (issue 12, item 2; docs/adr/0023), over HTTP against the local
+ * Retries cannot duplicate a chat turn or an upload (issue 12, item 2; docs/adr/0023), over HTTP against the local
  * platform: a request with an `Idempotency-Key` seen before gets the first answer
  * (`Idempotent-Replayed: true`, a stream as the completed answer) and writes nothing; the same key with
  * another request is a 422; one still running is a 409 with Retry-After; a failed turn forgets its key.
@@ -12,6 +12,8 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestFingerprint } from '../../functions/domain/digest';
 import { chat, chatWorld, patchSettings, type ChatWorld } from '../support/chat';
+import { png } from '../support/file-fixtures';
+import { upload } from '../support/uploads';
 import { startTestPlatform, type TestPlatform } from '../support/platform';
 
 describe('Idempotency-Key on chat turns', () => {
@@ -82,6 +84,23 @@ describe('Idempotency-Key on chat turns', () => {
     const retried = await withKey(body('Try me'), 'key-4');
     expect(retried.status, retried.text).toBe(200);
     expect(retried.headers.get('idempotent-replayed')).toBeNull();
+  });
+
+  it('an upload repeated with its key gets the first file and stores nothing again; another file with the key is a 422', async () => {
+    const image = png(4, 4);
+    const filesOfApp = async () => (await p.deps.files.listRemovable(Number.MAX_SAFE_INTEGER, 1000)).filter((f) => f.appId === w.appId).length;
+    const before = await filesOfApp();
+    const first = await upload(p, w.chatKey, { name: 'dot.png', bytes: image }, { 'Idempotency-Key': 'upload-1' });
+    expect(first.status, first.text).toBe(201);
+    const again = await upload(p, w.chatKey, { name: 'dot.png', bytes: image }, { 'Idempotency-Key': 'upload-1' });
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body).toEqual(first.body);
+    expect(await filesOfApp()).toBe(before + 1);
+    const other = await upload(p, w.chatKey, { name: 'dot.png', bytes: png(5, 5) }, { 'Idempotency-Key': 'upload-1' });
+    expect(other.status).toBe(422);
+    expect(other.body).toEqual({ error: 'This Idempotency-Key was used with a different request' });
+    expect(await filesOfApp()).toBe(before + 1);
   });
 
   describe('the official openai package', () => {
