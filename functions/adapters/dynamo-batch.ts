@@ -1,5 +1,18 @@
-/** Batch writes and paged queries shared by the DynamoDB adapters. */
-import { BatchWriteCommand, QueryCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+/** Batch writes, paged queries and conditional writes shared by the DynamoDB adapters. */
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { BatchWriteCommand, QueryCommand, type DynamoDBDocumentClient, type PutCommand, type QueryCommandInput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+
+/** Sends a conditional write; false when its condition did not hold (a lost race, not an error). */
+export async function sendConditional(db: DynamoDBDocumentClient, command: PutCommand | UpdateCommand): Promise<boolean> {
+  try {
+    // The client's send is overloaded per command; either one goes through the same call.
+    await (command instanceof UpdateCommand ? db.send(command) : db.send(command));
+    return true;
+  } catch (err) {
+    if (err instanceof ConditionalCheckFailedException) return false;
+    throw err;
+  }
+}
 
 /** Deletes keys in batches of 25, retrying unprocessed items with a short backoff. */
 export async function batchDelete(db: DynamoDBDocumentClient, table: string, keys: Record<string, unknown>[]): Promise<void> {

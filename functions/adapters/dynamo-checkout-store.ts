@@ -1,8 +1,8 @@
 /** Checkout sessions (`CHECKOUT#<id>` / `CHECKOUT`), each write conditioned on the version it read. */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { CheckoutSession } from '../domain/acp/checkout';
 import type { CheckoutStore } from '../ports/acp';
+import { sendConditional } from './dynamo-batch';
 import { timeIdKey } from './dynamo-keys';
 
 const key = (id: string) => ({ pk: `CHECKOUT#${id}`, sk: 'CHECKOUT' });
@@ -69,20 +69,10 @@ export class DynamoCheckoutStore implements CheckoutStore {
     return (res.Items ?? []).map(fromItem);
   }
 
-  async replace(next: CheckoutSession, expectedVersion: number): Promise<boolean> {
-    try {
-      await this.db.send(
-        new PutCommand({
-          TableName: this.table,
-          Item: itemOf({ ...next, version: expectedVersion + 1 }),
-          ConditionExpression: 'version = :v',
-          ExpressionAttributeValues: { ':v': expectedVersion },
-        }),
-      );
-      return true;
-    } catch (err) {
-      if (err instanceof ConditionalCheckFailedException) return false;
-      throw err;
-    }
+  replace(next: CheckoutSession, expectedVersion: number): Promise<boolean> {
+    return sendConditional(
+      this.db,
+      new PutCommand({ TableName: this.table, Item: itemOf({ ...next, version: expectedVersion + 1 }), ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': expectedVersion } }),
+    );
   }
 }

@@ -4,9 +4,9 @@
  * zero and what a holder took is always known (no transaction needed: dynalite has none). Every call
  * is idempotent for one (holder, quantity).
  */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { HoldResult, InventoryStore } from '../ports/acp';
+import { sendConditional } from './dynamo-batch';
 
 const key = (id: string) => ({ pk: `PRODUCT#${id}`, sk: 'PRODUCT' });
 const entry = (holder: string, quantity: number) => `${holder}:${quantity}`;
@@ -17,14 +17,8 @@ export class DynamoInventoryStore implements InventoryStore {
     private readonly table: string,
   ) {}
 
-  private async update(productId: string, expression: string, condition: string, values: Record<string, unknown>): Promise<boolean> {
-    try {
-      await this.db.send(new UpdateCommand({ TableName: this.table, Key: key(productId), UpdateExpression: expression, ConditionExpression: condition, ExpressionAttributeValues: values }));
-      return true;
-    } catch (err) {
-      if (err instanceof ConditionalCheckFailedException) return false;
-      throw err;
-    }
+  private update(productId: string, expression: string, condition: string, values: Record<string, unknown>): Promise<boolean> {
+    return sendConditional(this.db, new UpdateCommand({ TableName: this.table, Key: key(productId), UpdateExpression: expression, ConditionExpression: condition, ExpressionAttributeValues: values }));
   }
 
   async hold(productId: string, holder: string, quantity: number): Promise<HoldResult> {

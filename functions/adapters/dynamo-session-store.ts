@@ -10,7 +10,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { lastActivityOf, type Message, type Session } from '../domain/session';
 import type { SessionChanges, SessionStore } from '../ports/conversations';
-import { batchDelete } from './dynamo-batch';
+import { batchDelete, sendConditional } from './dynamo-batch';
 import { timeIdKey } from './dynamo-keys';
 
 const pk = (id: string) => `SESSION#${id}`;
@@ -118,14 +118,8 @@ export class DynamoSessionStore implements SessionStore {
     throw new Error(`session ${id}: too much contention on touch`);
   }
 
-  private async conditionalUpdate(input: { id: string; update: string; condition: string; values: Record<string, unknown> }): Promise<boolean> {
-    try {
-      await this.db.send(new UpdateCommand({ TableName: this.table, Key: key(input.id), UpdateExpression: input.update, ConditionExpression: input.condition, ExpressionAttributeValues: input.values }));
-      return true;
-    } catch (err) {
-      if (err instanceof ConditionalCheckFailedException) return false;
-      throw err;
-    }
+  private conditionalUpdate(input: { id: string; update: string; condition: string; values: Record<string, unknown> }): Promise<boolean> {
+    return sendConditional(this.db, new UpdateCommand({ TableName: this.table, Key: key(input.id), UpdateExpression: input.update, ConditionExpression: input.condition, ExpressionAttributeValues: input.values }));
   }
 
   /** One conditional write on the session item; `version` is not touched, so leases never race the touch clock. */
