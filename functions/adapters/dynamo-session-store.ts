@@ -65,9 +65,13 @@ export class DynamoSessionStore implements SessionStore {
   }
 
   async get(id: string): Promise<Session | undefined> {
+    return (await this.getForTurn(id))?.session;
+  }
+
+  async getForTurn(id: string): Promise<{ session: Session; openTurnId: string | null } | undefined> {
     const res = await this.db.send(new GetCommand({ TableName: this.table, Key: key(id), ConsistentRead: true }));
     if (!res.Item || res.Item.deletedAtUs !== undefined) return undefined;
-    return sessionFromItem(res.Item);
+    return { session: sessionFromItem(res.Item), openTurnId: typeof res.Item.openTurnId === 'string' ? res.Item.openTurnId : null };
   }
 
   async getForRemoval(id: string): Promise<Session | undefined> {
@@ -176,16 +180,11 @@ export class DynamoSessionStore implements SessionStore {
     return openTurnId ? messages.filter((m) => m.turnId !== openTurnId) : messages;
   }
 
-  async discardOpenTurn(sessionId: string): Promise<boolean> {
-    // Almost always nothing is open: one small read decides.
-    const head = await this.db.send(new GetCommand({ TableName: this.table, Key: key(sessionId), ConsistentRead: true, ProjectionExpression: 'openTurnId' }));
-    if (typeof head.Item?.openTurnId !== 'string') return false;
-    const { messages, openTurnId } = await this.partition(sessionId);
-    if (!openTurnId) return false;
+  async discardOpenTurn(sessionId: string, openTurnId: string): Promise<void> {
+    const { messages } = await this.partition(sessionId);
     for (const m of messages.filter((x) => x.turnId === openTurnId)) await this.removeMessage(sessionId, m);
     // Closed only once its messages are gone; a crash in between leaves it open, and the next turn repeats this.
     await this.conditionalUpdate({ id: sessionId, update: 'REMOVE openTurnId', condition: 'openTurnId = :t', values: { ':t': openTurnId } });
-    return true;
   }
 
   async remove(id: string, atUs: number): Promise<void> {

@@ -129,11 +129,12 @@ async function prepareWithSession(
 ): Promise<PreparedTurn> {
   const { principal, request } = input;
   const app = principal.app;
-  // Read again under the lease: what the session holds now is what this turn continues.
-  // A turn a crash left half-written is taken out first (its messages were never visible).
-  if (input.existing && input.leaseId) await deps.sessions.discardOpenTurn(input.existing.id);
-  const existing = input.existing && input.leaseId ? await deps.sessions.get(input.existing.id) : input.existing;
-  if (input.existing && !existing) throw notFound('Chat session not found');
+  // Read again under the lease: what the session holds now is what this turn continues. A turn a
+  // crash left half-written is taken out first (its messages were never visible).
+  const leased = input.existing && input.leaseId ? await deps.sessions.getForTurn(input.existing.id) : undefined;
+  if (input.existing && !leased) throw notFound('Chat session not found');
+  if (leased?.openTurnId) await deps.sessions.discardOpenTurn(leased.session.id, leased.openTurnId);
+  const existing = leased?.session;
   const zdr = app.settings.zeroDataRetention;
   const newMessages: TurnMessage[] = newTurnMessages(request.messages, existing !== undefined && !zdr);
   const lastUser = newMessages.map((m) => m.role).lastIndexOf('user');

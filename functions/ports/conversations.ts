@@ -39,8 +39,10 @@ export interface SessionStore {
   removeMessage(sessionId: string, message: Pick<Message, 'id' | 'createdAtUs'>): Promise<void>;
   /** The session's messages, without those of its open turn (being written, or left by a crash). */
   listMessages(sessionId: string): Promise<Message[]>;
-  /** Deletes the messages of a turn a crash left open and closes it; false when no turn was open. */
-  discardOpenTurn(sessionId: string): Promise<boolean>;
+  /** The session with the turn it has open (null when none): what a chat turn reads under its lease. */
+  getForTurn(id: string): Promise<{ readonly session: Session; readonly openTurnId: string | null } | undefined>;
+  /** Deletes the messages of a turn a crash left open, then closes it (idempotent). */
+  discardOpenTurn(sessionId: string, openTurnId: string): Promise<void>;
   /**
    * Hides the session from every export list and `get`, then removes its messages and the session item.
    * Idempotent, and a crash at any point leaves it findable by `listForRemovalByApp`/`listByConsumer`.
