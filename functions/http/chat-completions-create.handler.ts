@@ -1,8 +1,8 @@
 import { prepareChatTurn, runChatTurn, type TurnEvent, type TurnResult } from '../app/run-chat-turn';
-import { requestFingerprint } from '../domain/digest';
 import { MAX_CHAT_REQUEST_BYTES, parseChatRequest, utf8Length } from '../domain/chat-request';
-import { badRequest, BusyError, DomainError } from '../domain/errors';
+import { badRequest, DomainError } from '../domain/errors';
 import { chatCompletion, replayedStream, sseStream } from './chat-presenters';
+import { claimIdempotencyKey } from './idempotency-key';
 import { httpRoute } from './kit';
 import { lambdaStreamHandler } from './lambda';
 import { chatProductionDeps, type ChatFunctionDeps } from '../wiring/chat-wiring';
@@ -26,30 +26,17 @@ export const createHandler = (deps: ChatFunctionDeps) =>
     const headerSessionId = req.header('x-chat-session-id');
 
     // Idempotency-Key (docs/adr/0023): a retry gets the first answer and runs nothing again.
-    const idempotencyKey = req.header('idempotency-key');
-    let scope: string | undefined;
-    if (idempotencyKey !== undefined) {
-      if (idempotencyKey.length < 1 || idempotencyKey.length > 255) throw badRequest('Idempotency-Key must be 1 to 255 characters');
-      scope = `chat:${req.chat!.keyId}:chatCompletionsCreate:${idempotencyKey}`;
-      const begun = await deps.idempotency.begin(scope, requestFingerprint({ body, headerSessionId: headerSessionId ?? null }), Date.now(), CHAT_IN_FLIGHT_MS);
-      if (begun.state === 'conflict') throw new DomainError('unprocessable', 'This Idempotency-Key was used with a different request');
-      if (begun.state === 'in_flight') throw new BusyError('A request with this Idempotency-Key is still running; retry when it has finished', 1);
-      if (begun.state === 'replay') {
-        const stored = begun.body as ReturnType<typeof chatCompletion>;
-        const headers = { 'X-Chat-Session-ID': stored.chatSessionId, 'Idempotent-Replayed': 'true' };
-        if (request.stream) return { status: 200, headers: { ...headers, 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache' }, stream: replayedStream(stored, request) };
-        return { status: begun.status, headers, body: stored };
-      }
+    const claim = await claimIdempotencyKey(deps, req, { routeId: 'chatCompletionsCreate', request: () => ({ body, headerSessionId: headerSessionId ?? null }), inFlightMs: CHAT_IN_FLIGHT_MS });
+    if (claim.state === 'replay') {
+      const stored = claim.body as ReturnType<typeof chatCompletion>;
+      const headers = { 'X-Chat-Session-ID': stored.chatSessionId, 'Idempotent-Replayed': 'true' };
+      if (request.stream) return { status: 200, headers: { ...headers, 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache' }, stream: replayedStream(stored, request) };
+      return { status: claim.status, headers, body: stored };
     }
-    const forget = async () => {
-      if (scope) await deps.idempotency.finish(scope, undefined).catch(() => undefined);
-    };
     try {
       const input = { principal: req.chat!, request };
       const turn = await prepareChatTurn(deps, { ...input, ...(headerSessionId !== undefined ? { headerSessionId } : {}) });
-      const run = remembered(runChatTurn(deps, turn, input), async (result) => {
-        if (scope) await deps.idempotency.finish(scope, { status: 200, body: chatCompletion(turn, request, result) }).catch((err: unknown) => deps.logger.error('idempotency answer not stored', err as Error));
-      }, forget);
+      const run = remembered(runChatTurn(deps, turn, input), (result) => claim.remember(200, chatCompletion(turn, request, result)), claim.forget);
       const sessionHeader = { 'X-Chat-Session-ID': turn.session.id };
       if (request.stream) {
         return { status: 200, headers: { ...sessionHeader, 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache' }, stream: sseStream(turn, request, run, deps.logger) };
@@ -59,7 +46,7 @@ export const createHandler = (deps: ChatFunctionDeps) =>
       return { status: 200, headers: sessionHeader, body: chatCompletion(turn, request, step.value) };
     } catch (err) {
       // Refused before the turn ran (or failed in it): the key is forgotten, a retry runs afresh.
-      await forget();
+      await claim.forget();
       throw err;
     }
   });

@@ -1,8 +1,9 @@
 import { MAX_UPLOAD_LABEL, uploadFile } from '../app/upload-file';
-import { requestFingerprint, sha256Hex } from '../domain/digest';
-import { badRequest, BusyError, DomainError } from '../domain/errors';
+import { sha256Hex } from '../domain/digest';
+import { badRequest } from '../domain/errors';
 import { MAX_UPLOAD_BYTES, MULTIPART_OVERHEAD_BYTES, uploadedFileView } from '../domain/file';
 import { fileProductionDeps, type FileFunctionDeps } from '../wiring/file-wiring';
+import { claimIdempotencyKey } from './idempotency-key';
 import { httpRoute } from './kit';
 import { lambdaHandler } from './lambda';
 import { readSingleFile } from './multipart';
@@ -23,25 +24,17 @@ export const createHandler = (deps: FileFunctionDeps) =>
     const sessionId = req.header('x-chat-session-id');
 
     // Idempotency-Key (docs/adr/0023): decided once the bytes are in, before anything is written.
-    const idempotencyKey = req.header('idempotency-key');
-    let scope: string | undefined;
-    if (idempotencyKey !== undefined) {
-      if (idempotencyKey.length < 1 || idempotencyKey.length > 255) throw badRequest('Idempotency-Key must be 1 to 255 characters');
-      scope = `files:${req.chat!.keyId}:chatFilesCreate:${idempotencyKey}`;
-      const fingerprint = requestFingerprint({ fileName: received.fileName, sha256: sha256Hex(received.bytes), sessionId: sessionId ?? null });
-      const begun = await deps.idempotency.begin(scope, fingerprint, Date.now(), UPLOAD_IN_FLIGHT_MS);
-      if (begun.state === 'conflict') throw new DomainError('unprocessable', 'This Idempotency-Key was used with a different request');
-      if (begun.state === 'in_flight') throw new BusyError('A request with this Idempotency-Key is still running; retry when it has finished', 1);
-      if (begun.state === 'replay') return { status: begun.status, headers: { 'Idempotent-Replayed': 'true' }, body: begun.body };
-    }
+    const request = () => ({ fileName: received.fileName, sha256: sha256Hex(received.bytes), sessionId: sessionId ?? null });
+    const claim = await claimIdempotencyKey(deps, req, { routeId: 'chatFilesCreate', request, inFlightMs: UPLOAD_IN_FLIGHT_MS });
+    if (claim.state === 'replay') return { status: claim.status, headers: { 'Idempotent-Replayed': 'true' }, body: claim.body };
     try {
       const file = await uploadFile(deps, { principal: req.chat!, fileName: received.fileName, bytes: received.bytes, ...(sessionId !== undefined ? { sessionId } : {}) });
       const body = uploadedFileView(file);
-      if (scope) await deps.idempotency.finish(scope, { status: 201, body }).catch((err: unknown) => deps.logger.error('idempotency answer not stored', err as Error));
+      await claim.remember(201, body);
       return { status: 201, body };
     } catch (err) {
       // Refused or failed: nothing was recorded as ready, so a retry runs afresh.
-      if (scope) await deps.idempotency.finish(scope, undefined).catch(() => undefined);
+      await claim.forget();
       throw err;
     }
   });
