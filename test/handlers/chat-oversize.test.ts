@@ -7,49 +7,23 @@
  * - a body over the transport limit (10 MB, API Gateway's) is answered with the gateway's 413, with or
  *   without a Content-Length, and never read to its end: the client reads the answer instead of a reset.
  */
-import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_CHAT_REQUEST_BYTES, MAX_MESSAGE_BYTES } from '../../functions/domain/chat-request';
 import { chat, chatWorld, type ChatWorld } from '../support/chat';
 import { startTestPlatform, type TestPlatform } from '../support/platform';
+import { sendUntilAnswered } from '../support/uploads';
 
 /** Sends `totalBytes` of a JSON-looking body in 64 KiB chunks on a raw connection; stops when answered. */
-function sendLarge(p: TestPlatform, token: string, totalBytes: number, declareLength: boolean): Promise<{ status: number; body: string; sentBeforeAnswer: number }> {
-  const url = new URL(`${p.baseUrl}/api/v1/chat/completions`);
-  return new Promise((resolve, reject) => {
-    let sent = 0;
-    let answered = false;
-    const req = request(
-      {
-        host: url.hostname,
-        port: url.port,
-        path: url.pathname,
-        method: 'POST',
-        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', ...(declareLength ? { 'Content-Length': String(totalBytes) } : { 'Transfer-Encoding': 'chunked' }) },
-      },
-      (res) => {
-        answered = true;
-        const before = sent;
-        let body = '';
-        res.setEncoding('utf8');
-        res.on('data', (c: string) => (body += c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body, sentBeforeAnswer: before }));
-      },
-    );
-    req.on('error', (err) => {
-      if (!answered) reject(err);
-    });
-    const chunk = Buffer.alloc(64 * 1024, 0x61);
-    const pump = () => {
-      while (!answered && !req.destroyed && sent < totalBytes) {
-        const piece = chunk.subarray(0, Math.min(chunk.length, totalBytes - sent));
-        sent += piece.length;
-        if (!req.write(piece)) return void req.once('drain', pump);
-      }
-      if (!answered && sent >= totalBytes) req.end();
-    };
-    pump();
-  });
+function sendLarge(p: TestPlatform, token: string, totalBytes: number, declareLength: boolean) {
+  const chunk = Buffer.alloc(64 * 1024, 0x61);
+  let left = totalBytes;
+  const next = () => {
+    if (left <= 0) return undefined;
+    const piece = chunk.subarray(0, Math.min(chunk.length, left));
+    left -= piece.length;
+    return piece;
+  };
+  return sendUntilAnswered(new URL(`${p.baseUrl}/api/v1/chat/completions`), { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, { totalBytes, declareLength, next });
 }
 
 describe('oversize chat input', () => {

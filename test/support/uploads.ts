@@ -74,6 +74,52 @@ export interface StreamedUploadResult {
 }
 
 /**
+ * Sends a request body piece by piece over a raw HTTP connection (chunked, or with the given
+ * Content-Length) and stops writing as soon as the answer arrives: for servers that refuse a body
+ * before it is all sent. `next` gives the next piece, or undefined once the body is complete.
+ */
+export function sendUntilAnswered(
+  url: URL,
+  headers: Record<string, string>,
+  opts: { readonly totalBytes: number; readonly declareLength: boolean; readonly next: () => Buffer | undefined },
+): Promise<StreamedUploadResult> {
+  return new Promise((resolve, reject) => {
+    let sent = 0;
+    let answered = false;
+    const req = request(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: 'POST',
+        headers: { ...headers, ...(opts.declareLength ? { 'Content-Length': String(opts.totalBytes) } : { 'Transfer-Encoding': 'chunked' }) },
+      },
+      (res) => {
+        answered = true;
+        const sentBeforeAnswer = sent;
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (body += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body, sentBeforeAnswer, totalBytes: opts.totalBytes }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', (err) => {
+      if (!answered) reject(err);
+    });
+    const pump = () => {
+      while (!answered && !req.destroyed) {
+        const piece = opts.next();
+        if (!piece) return void req.end();
+        sent += piece.length;
+        if (!req.write(piece)) return void req.once('drain', pump);
+      }
+    };
+    pump();
+  });
+}
+
+/**
  * Streams a multipart body of `fileBytes` filler bytes (PNG signature first) in 64 KiB chunks over a
  * raw HTTP connection, chunked or with a Content-Length, and stops writing once the answer arrives.
  */
@@ -85,62 +131,31 @@ export function streamedUpload(
   const boundary = 'stream-boundary-91c2';
   const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${opts.fileName ?? 'big.png'}"\r\nContent-Type: image/png\r\n\r\n`);
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-  const total = head.length + opts.fileBytes + tail.length;
-  const url = new URL(p.baseUrl + FILES);
-  return new Promise((resolve, reject) => {
-    let sent = 0;
-    let answered = false;
-    const req = request(
-      {
-        host: url.hostname,
-        port: url.port,
-        path: url.pathname,
-        method: 'POST',
-        headers: {
-          Authorization: `Bearer ${token}`,
-          'Content-Type': `multipart/form-data; boundary=${boundary}`,
-          ...(opts.declareLength ? { 'Content-Length': String(total) } : { 'Transfer-Encoding': 'chunked' }),
-        },
-      },
-      (res) => {
-        answered = true;
-        const sentBeforeAnswer = sent;
-        let body = '';
-        res.setEncoding('utf8');
-        res.on('data', (c: string) => (body += c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body, sentBeforeAnswer, totalBytes: total }));
-        res.on('error', reject);
-      },
-    );
-    req.on('error', (err) => {
-      if (!answered) reject(err);
-    });
-    const chunk = Buffer.alloc(64 * 1024, 0x41);
-    const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-    let fileLeft = opts.fileBytes;
-    let first = true;
-    const pump = () => {
-      while (!answered && !req.destroyed) {
-        let piece: Buffer;
-        if (first) {
-          piece = Buffer.concat([head, signature.subarray(0, Math.min(8, fileLeft))]);
-          fileLeft -= Math.min(8, fileLeft);
-          first = false;
-        } else if (fileLeft > 0) {
-          piece = chunk.subarray(0, Math.min(chunk.length, fileLeft));
-          fileLeft -= piece.length;
-        } else {
-          sent += tail.length;
-          req.end(tail);
-          return;
-        }
-        sent += piece.length;
-        if (!req.write(piece)) {
-          req.once('drain', pump);
-          return;
-        }
-      }
-    };
-    pump();
-  });
+  const chunk = Buffer.alloc(64 * 1024, 0x41);
+  const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  let fileLeft = opts.fileBytes;
+  let stage: 'head' | 'file' | 'tail' | 'done' = 'head';
+  const next = (): Buffer | undefined => {
+    if (stage === 'head') {
+      stage = 'file';
+      const first = Math.min(8, fileLeft);
+      fileLeft -= first;
+      return Buffer.concat([head, signature.subarray(0, first)]);
+    }
+    if (stage === 'file' && fileLeft > 0) {
+      const piece = chunk.subarray(0, Math.min(chunk.length, fileLeft));
+      fileLeft -= piece.length;
+      return piece;
+    }
+    if (stage !== 'done') {
+      stage = 'done';
+      return tail;
+    }
+    return undefined;
+  };
+  return sendUntilAnswered(
+    new URL(p.baseUrl + FILES),
+    { Authorization: `Bearer ${token}`, 'Content-Type': `multipart/form-data; boundary=${boundary}` },
+    { totalBytes: head.length + opts.fileBytes + tail.length, declareLength: opts.declareLength, next },
+  );
 }
