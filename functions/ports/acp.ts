@@ -1,6 +1,7 @@
 import type { CheckoutSession, PaymentHandlerView } from '../domain/acp/checkout';
 import type { Product, ProductPatch } from '../domain/acp/product';
 import type { Micros } from '../domain/time';
+import type { IdempotencyStore } from './platform';
 
 /** The products of the apps' catalogs (area C). */
 export interface ProductStore {
@@ -74,9 +75,6 @@ export interface PaymentGateway {
   handlers(): readonly PaymentHandlerView[];
   charge(input: ChargeRequest): Promise<PaymentOutcome>;
 }
-
-export type { IdempotencyBegin, IdempotencyStore } from './platform';
-import type { IdempotencyStore } from './platform';
 
 /** Every port of area C's checkout. */
 export interface CheckoutPorts {
