@@ -2,9 +2,12 @@
  * Idempotency keys (`IDEMP#<scope>` / `IDEMP`): claimed with a conditional put (the first request of a
  * key runs, a concurrent one sees it in flight), then the answer is stored for replays. Items carry a
  * 24-hour TTL; an expired key behaves as new, and so does one left in flight past its request's time.
+ * The answer is stored gzipped (`bodyGz`): a chat answer may be 256 KiB of text, more once JSON-escaped,
+ * and a replay must never be lost to DynamoDB's 400 KB item limit. Items written before carry `body`.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import type { IdempotencyBegin, IdempotencyStore } from '../ports/platform';
 
 const key = (scope: string) => ({ pk: `IDEMP#${scope}`, sk: 'IDEMP' });
@@ -41,7 +44,8 @@ export class DynamoIdempotencyStore implements IdempotencyStore {
     if (!item) return this.begin(scope, fingerprint, nowMs, inFlightMs);
     if (item.fingerprint !== fingerprint) return { state: 'conflict' };
     if (item.state !== 'done') return { state: 'in_flight' };
-    return { state: 'replay', status: Number(item.status), body: JSON.parse(String(item.body)) as unknown };
+    const json = item.bodyGz instanceof Uint8Array ? gunzipSync(item.bodyGz).toString('utf8') : String(item.body);
+    return { state: 'replay', status: Number(item.status), body: JSON.parse(json) as unknown };
   }
 
   async finish(scope: string, response: { readonly status: number; readonly body: unknown } | undefined): Promise<void> {
@@ -53,9 +57,9 @@ export class DynamoIdempotencyStore implements IdempotencyStore {
       new UpdateCommand({
         TableName: this.table,
         Key: key(scope),
-        UpdateExpression: 'SET #state = :done, #status = :status, body = :body',
+        UpdateExpression: 'SET #state = :done, #status = :status, bodyGz = :body',
         ExpressionAttributeNames: { '#state': 'state', '#status': 'status' },
-        ExpressionAttributeValues: { ':done': 'done', ':status': response.status, ':body': JSON.stringify(response.body) },
+        ExpressionAttributeValues: { ':done': 'done', ':status': response.status, ':body': gzipSync(JSON.stringify(response.body)) },
       }),
     );
   }

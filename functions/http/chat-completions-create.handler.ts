@@ -1,4 +1,5 @@
-import { prepareChatTurn, runChatTurn, type TurnEvent, type TurnResult } from '../app/run-chat-turn';
+import { prepareChatTurn } from '../app/prepare-chat-turn';
+import { runChatTurn, type TurnEvent, type TurnResult } from '../app/run-chat-turn';
 import { MAX_CHAT_REQUEST_BYTES, parseChatRequest, utf8Length } from '../domain/chat-request';
 import { badRequest, DomainError } from '../domain/errors';
 import { chatCompletion, replayedStream, sseStream } from './chat-presenters';

@@ -1,6 +1,7 @@
 /** The OpenAI chat-completion wire shapes of area B, plus the platform's `chatSessionId`. */
 import type { Logger } from '@aws-lambda-powertools/logger';
-import type { PreparedTurn, TurnEvent, TurnResult } from '../app/run-chat-turn';
+import type { PreparedTurn } from '../app/prepare-chat-turn';
+import type { TurnEvent, TurnResult } from '../app/run-chat-turn';
 import type { ChatRequest } from '../domain/chat-request';
 import { finishReasonOf } from '../domain/model';
 

@@ -5,7 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authenticateChatKey } from '../../functions/app/authenticate-chat-key';
-import { prepareChatTurn, runChatTurn } from '../../functions/app/run-chat-turn';
+import { prepareChatTurn } from '../../functions/app/prepare-chat-turn';
+import { runChatTurn } from '../../functions/app/run-chat-turn';
 import { parseChatRequest } from '../../functions/domain/chat-request';
 import type { ModelRequest, ModelResponse, ModelStreamEvent } from '../../functions/domain/model';
 import type { ChatModel } from '../../functions/ports/chat';

@@ -1,0 +1,185 @@
+/**
+ * The first half of a chat turn of area B: everything that can fail with a status before the first
+ * byte (app, session and its turn lease, files, credits, caps), and the context the model will see.
+ */
+import type { ChatRequest } from '../domain/chat-request';
+import { newTurnMessages } from '../domain/chat-request';
+import { BusyError, DomainError, notFound } from '../domain/errors';
+import { isUuid } from '../domain/ids';
+import { parseModelSetting, type ModelMessage, type ModelToolSpec } from '../domain/model';
+import { parseUsd } from '../domain/pricing';
+import type { MessageFile, Session } from '../domain/session';
+import { microsToMs, msToMicros } from '../domain/time';
+import type { ChatModel } from '../ports/chat';
+import type { Deps } from '../ports/deps';
+import type { ChatPrincipal } from './authenticate-chat-key';
+import { attachmentNote, checkImageInput, documentToolsFor, loadImages, requireUserMessageFor, resolveAttachments, type TurnAttachment } from './chat-attachments';
+import { newSession, type TurnMessage } from './record-session-activity';
+
+export type ChatDeps = Pick<Deps, 'apps' | 'sessions' | 'consumers' | 'usage' | 'files' | 'objects' | 'ids' | 'clock' | 'settings' | 'models' | 'tools' | 'variables' | 'billing'>;
+
+/**
+ * One turn at a time per session (docs/adr/0022): a turn holds the session's lease from before it reads
+ * the history until its last write, renewing it while it runs; a crashed turn's lease runs out after
+ * TURN_LEASE_MS. A turn that finds the session busy waits up to TURN_LEASE_WAIT_MS, then answers 409 with
+ * Retry-After, having written nothing.
+ */
+export const TURN_LEASE_MS = 60_000;
+export const TURN_LEASE_RENEW_MS = 20_000;
+export const TURN_LEASE_WAIT_MS = 3_000;
+export const SESSION_BUSY_MESSAGE = 'Session busy: another turn of this chat session is in progress; retry when it has finished';
+
+export const SESSION_SOURCE = 'API';
+
+export interface PreparedTurn {
+  readonly session: Session;
+  /**
+   * A first call: the session is not written until the turn has something to record, so a turn that
+   * fails before its first message leaves no session behind (issue 11).
+   */
+  readonly created: boolean;
+  /** The variables the request binds (written with a new session). */
+  readonly requestVariables: Readonly<Record<string, string>>;
+  /** The turn lease held on an existing session (a new one is invisible to others until recorded). */
+  readonly leaseId?: string;
+  readonly completionId: string;
+  readonly createdUnix: number;
+  readonly model: ChatModel;
+  readonly modelId: string;
+  readonly context: ModelMessage[];
+  readonly system: string[];
+  readonly newMessages: TurnMessage[];
+  readonly variables: Record<string, string>;
+  /** The files this turn references (rule 5), attached to the session when the turn is recorded. */
+  readonly attachments: readonly TurnAttachment[];
+  /** Documents of the conversation (this turn's and earlier ones), by fileId: what readPDF/readDocument may read. */
+  readonly documents: ReadonlyMap<string, MessageFile>;
+  readonly documentTools: readonly ModelToolSpec[];
+}
+
+/** The billing month (`YYYY-MM`, UTC) of an instant. */
+export function billingMonth(nowUs: number): string {
+  return new Date(microsToMs(nowUs)).toISOString().slice(0, 7);
+}
+
+/**
+ * Validation rule 3 onwards, and everything else that must answer with a status before streaming:
+ * the app (404), the session (400 on conflicting ids, 404 when unknown or another app's), files (404),
+ * credits and the app's monthly cap (402). Creates the session of a first call.
+ */
+export async function prepareChatTurn(deps: ChatDeps, input: { principal: ChatPrincipal; request: ChatRequest; headerSessionId?: string }): Promise<PreparedTurn> {
+  const { principal, request } = input;
+  // Rule 3. A key only reaches its own app: any other model name answers like an unknown one.
+  if (request.model !== principal.app.appNameId) throw notFound(`Model not found: ${request.model}`);
+  const app = principal.app;
+  const sessionId = resolveSessionId(request.chatSessionId, input.headerSessionId);
+  let existing: Session | undefined;
+  if (sessionId !== undefined) {
+    // Session ids are UUIDs: anything else names no session, and never reaches DynamoDB as a key.
+    const found = isUuid(sessionId) ? await deps.sessions.get(sessionId) : undefined;
+    if (!found || found.appId !== app.id) throw notFound('Chat session not found');
+    existing = found;
+  }
+  const leaseId = existing ? await acquireTurnLease(deps, existing.id) : undefined;
+  try {
+    return await prepareWithSession(deps, { ...input, existing, ...(leaseId ? { leaseId } : {}) });
+  } catch (err) {
+    if (leaseId) await deps.sessions.releaseTurnLease(existing!.id, leaseId).catch(() => undefined);
+    throw err;
+  }
+}
+
+/** Waits up to TURN_LEASE_WAIT_MS for the session's lease; a session still busy then is a 409 with Retry-After. */
+async function acquireTurnLease(deps: ChatDeps, sessionId: string): Promise<string> {
+  const leaseId = deps.ids.uuid();
+  const deadline = Date.now() + TURN_LEASE_WAIT_MS;
+  for (let wait = 25; ; wait = Math.min(wait * 2, 400)) {
+    const now = deps.clock.nowUs();
+    if (await deps.sessions.acquireTurnLease(sessionId, leaseId, now, now + msToMicros(TURN_LEASE_MS))) return leaseId;
+    if (Date.now() + wait > deadline) throw new BusyError(SESSION_BUSY_MESSAGE, 1);
+    await new Promise((r) => setTimeout(r, wait + Math.floor(Math.random() * wait)));
+  }
+}
+
+async function prepareWithSession(
+  deps: ChatDeps,
+  input: { principal: ChatPrincipal; request: ChatRequest; existing: Session | undefined; leaseId?: string },
+): Promise<PreparedTurn> {
+  const { principal, request } = input;
+  const app = principal.app;
+  // Read again under the lease: what the session holds now is what this turn continues. A turn a
+  // crash left half-written is taken out first (its messages were never visible).
+  const leased = input.existing && input.leaseId ? await deps.sessions.getForTurn(input.existing.id) : undefined;
+  if (input.existing && !leased) throw notFound('Chat session not found');
+  if (leased?.openTurnId) await deps.sessions.discardOpenTurn(leased.session.id, leased.openTurnId);
+  const existing = leased?.session;
+  const zdr = app.settings.zeroDataRetention;
+  const newMessages: TurnMessage[] = newTurnMessages(request.messages, existing !== undefined && !zdr);
+  const lastUser = newMessages.map((m) => m.role).lastIndexOf('user');
+  requireUserMessageFor(request.files, lastUser >= 0);
+  // Rules 5 and 6: every reference reachable, images allowed and within the conversation's limit.
+  const attachments = request.files.length ? await resolveAttachments(deps, { app, session: existing, refs: request.files }) : [];
+  await checkImageInput(deps, { app, session: existing, attachments });
+
+  const selection = parseModelSetting(app.settings.model);
+  const model = selection ? deps.models.modelFor(selection) : undefined;
+  if (!selection || !model) throw new DomainError('unavailable', `The app's model "${app.settings.model}" is not available on this platform`);
+
+  const [credits, spend] = await Promise.all([deps.billing.credits(principal.org.id), deps.billing.monthSpend(app.id, billingMonth(deps.clock.nowUs()))]);
+  if (credits !== undefined && credits <= 0n) throw new DomainError('payment_required', 'Insufficient credits: add credits to the organization');
+  const cap = app.settings.monthlyUsageCapUsd !== null ? parseUsd(app.settings.monthlyUsageCapUsd) : undefined;
+  if (cap !== undefined && spend >= cap) throw new DomainError('payment_required', "Usage cap reached: the app's monthly usage cap is used up");
+
+  const images = await loadImages(deps, attachments);
+  let session: Session;
+  let created = false;
+  if (existing) session = existing;
+  else {
+    const firstUser = request.messages.find((m) => m.role === 'user')?.content ?? '';
+    // The title would be message text: a Zero Data Retention app keeps none.
+    session = await newSession(deps, { appId: app.id, title: zdr ? '' : firstUser.slice(0, 80), source: SESSION_SOURCE });
+    created = true;
+  }
+  const variables = created ? { ...request.variables } : await deps.variables.merge(session.id, request.variables);
+
+  // Rule 7: the new user message carries its files; documents are read through tools, not inlined.
+  const files: MessageFile[] = attachments.map(({ fileId, fileName, kind }) => ({ fileId, fileName, kind }));
+  if (files.length) newMessages[lastUser] = { ...newMessages[lastUser]!, files };
+  // A Zero Data Retention session has no stored transcript: the history the client resends is the context.
+  const history = created || zdr ? [] : await deps.sessions.listMessages(session.id);
+  const all: TurnMessage[] = [...history, ...newMessages];
+  const system = all.filter((m) => m.role === 'system').map((m) => m.content);
+  const current = all.length - newMessages.length + lastUser;
+  const context: ModelMessage[] = [];
+  all.forEach((m, i) => {
+    if (m.role === 'system') return;
+    const note = m.files?.length ? attachmentNote(m.files, i === current) : '';
+    if (m.role === 'user' && i === current && images.length) context.push({ role: 'user', content: m.content + note, images });
+    else context.push({ role: m.role, content: m.content + note });
+  });
+  const documents = new Map(all.flatMap((m) => m.files ?? []).filter((f) => f.kind !== 'image').map((f) => [f.fileId, f]));
+  return {
+    session,
+    created,
+    completionId: `chatcmpl-${deps.ids.uuid().replace(/-/g, '')}`,
+    createdUnix: Math.floor(microsToMs(deps.clock.nowUs()) / 1000),
+    model,
+    modelId: selection.modelId,
+    context,
+    system,
+    newMessages,
+    variables,
+    requestVariables: request.variables,
+    ...(input.leaseId ? { leaseId: input.leaseId } : {}),
+    attachments,
+    documents,
+    documentTools: documentToolsFor([...documents.values()]),
+  };
+}
+
+function resolveSessionId(body: string | undefined, header: string | undefined): string | undefined {
+  if (body !== undefined && header !== undefined && body !== header) {
+    throw new DomainError('bad_request', 'chatSessionId and the X-Chat-Session-ID header name different sessions');
+  }
+  return body ?? header;
+}
