@@ -13,12 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { verifySvcSignature } from '../domain/webhook-delivery';
 import { DEV_LISTENERS_PATH } from '../local/dev-webhook-listeners';
 import { selfSignedCertificate } from './self-signed-cert';
-
-/** What a receiver forwards: everything but the hop-by-hop and framing headers fetch sets itself. */
-const NOT_FORWARDED = new Set(['host', 'connection', 'keep-alive', 'content-length', 'transfer-encoding', 'upgrade', 'expect']);
-/** Below the platform's 10 s delivery timeout, so a slow forward is still answered (502). */
-const FORWARD_TIMEOUT_MS = 9_000;
-const MAX_BODY_BYTES = 1024 * 1024;
+import { forward, headersOf, parsedBody, readBody } from './webhook-delivery-request';
 
 export const RESTART_HINT = 'restart the platform with the development switch: `PLATFORM_DEV_WEBHOOKS=1 npm start`';
 
@@ -54,46 +49,6 @@ export interface RunningListener {
 
 /** The platform refused the listener, or cannot be reached: the message says what to do. */
 export class ListenRefused extends Error {}
-
-function headersOf(req: IncomingMessage): Record<string, string> {
-  return Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]));
-}
-
-function readBody(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > MAX_BODY_BYTES) req.destroy(new Error('body too large'));
-      else chunks.push(c);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
-}
-
-async function forward(url: string, req: IncomingMessage, body: Buffer): Promise<{ status?: number; error?: string }> {
-  const headers: [string, string][] = [];
-  for (let i = 0; i < req.rawHeaders.length; i += 2) {
-    if (!NOT_FORWARDED.has(req.rawHeaders[i]!.toLowerCase())) headers.push([req.rawHeaders[i]!, req.rawHeaders[i + 1]!]);
-  }
-  try {
-    const res = await fetch(url, { method: req.method ?? 'POST', headers, body, redirect: 'manual', signal: AbortSignal.timeout(FORWARD_TIMEOUT_MS) });
-    await res.arrayBuffer().catch(() => undefined);
-    return { status: res.status };
-  } catch (err) {
-    return { error: (err as Error).message };
-  }
-}
-
-function parsedBody(body: Buffer): unknown {
-  try {
-    return JSON.parse(body.toString('utf8'));
-  } catch {
-    return body.toString('utf8');
-  }
-}
 
 async function register(opts: ListenOptions, port: number, certificatePem: string): Promise<{ id: string; secret: string; callbackUrl: string }> {
   let res: Response;

@@ -17,6 +17,8 @@
  */
 import { DEFAULT_RETRY_POLICY, ExportApi, ExportApiError, type HttpTransport, type RetryPolicy } from './export-api';
 import type { ExportedApp, ExportedSession, ExportedUsageRow, LocalCopy, LocalStore, StoredSession, Tombstone } from './local-store';
+import { fetchTranscript, pages } from './export-reader';
+import { applyTombstone } from './tombstone-rules';
 
 export type { Tombstone } from './local-store';
 
@@ -44,9 +46,6 @@ export interface SyncDeps {
 
 type Progress = (list: ListName, rows: number, done?: boolean) => void;
 
-/** Tombstone causes whose meaning the client knows. Anything else, `unknown` included, is a conservative erasure. */
-const KNOWN_CAUSES: ReadonlySet<string> = new Set(['consumer_deleted', 'app_deleted', 'retention_expiry', 'support_erasure']);
-
 export interface SyncSummary {
   readonly ok: true;
   readonly started_at: string;
@@ -60,21 +59,6 @@ export interface SyncSummary {
   readonly copy: { apps: number; sessions: number; messages: number; usage: number; tombstones: number };
 }
 
-interface Page<T> {
-  readonly data: T[];
-  readonly hasMore: boolean;
-  readonly nextCursor: string | undefined;
-}
-
-function asPage<T>(body: unknown, path: string): Page<T> {
-  const b = body as { data?: unknown; pagination?: { next_cursor?: unknown; has_more?: unknown } } | null;
-  if (!b || !Array.isArray(b.data) || typeof b.pagination?.has_more !== 'boolean') {
-    throw new ExportApiError(200, path, body, `GET ${path}: unexpected response shape`);
-  }
-  const next = b.pagination.next_cursor;
-  return { data: b.data as T[], hasMore: b.pagination.has_more, nextCursor: typeof next === 'string' ? next : undefined };
-}
-
 /** Later of two ISO timestamps (null is "none yet"). */
 export function laterOf(a: string | null, b: string | null): string | null {
   if (a === null) return b;
@@ -83,37 +67,6 @@ export function laterOf(a: string | null, b: string | null): string | null {
   const tb = Date.parse(b);
   if (Number.isNaN(ta) || Number.isNaN(tb)) return a >= b ? a : b;
   return tb > ta ? b : a;
-}
-
-/**
- * Follows one list from its first page (no cursor: rule 5, a stale cursor is never resumed) until
- * `has_more` is false, or until `onPage` answers false.
- */
-async function pages<T>(api: ExportApi, path: string, query: Record<string, string | undefined>, onPage: (rows: T[]) => Promise<boolean | void>): Promise<number> {
-  let cursor: string | undefined;
-  const used = new Set<string>();
-  for (let n = 1; ; n++) {
-    const page = asPage<T>(await api.get(path, { ...query, ...(cursor !== undefined ? { cursor } : {}) }), path);
-    if ((await onPage(page.data)) === false || !page.hasMore) return n;
-    if (page.nextCursor === undefined || used.has(page.nextCursor)) {
-      throw new ExportApiError(200, path, page, `GET ${path}: has_more without a new next_cursor`);
-    }
-    used.add(page.nextCursor);
-    cursor = page.nextCursor;
-  }
-}
-
-interface Transcript {
-  readonly messages: unknown[];
-  readonly zdr: boolean;
-}
-
-async function fetchTranscript(api: ExportApi, sessionId: string): Promise<Transcript | null> {
-  const path = `/api/v1/org/sessions/${encodeURIComponent(sessionId)}/messages`;
-  const body = (await api.get(path, { include: 'tool_details' }, { notFoundAsNull: true })) as { data?: { messages?: unknown; zdr?: unknown } } | null;
-  if (body === null) return null;
-  if (!body.data || !Array.isArray(body.data.messages)) throw new ExportApiError(200, path, body, `GET ${path}: unexpected response shape`);
-  return { messages: body.data.messages, zdr: body.data.zdr === true };
 }
 
 async function pullApps(api: ExportApi, copy: LocalCopy, store: LocalStore, progress: Progress): Promise<SyncSummary['apps']> {
@@ -204,38 +157,6 @@ async function pullSessions(api: ExportApi, copy: LocalCopy, store: LocalStore, 
   copy.state.sessionsCheckpoint = maxSeen;
   if (staged.size > 0 || moved) await store.save(copy, { sessions: true });
   return { ...out, checkpoint: maxSeen };
-}
-
-/** Applies one tombstone to the copy; returns whether it was a conservative erasure. */
-export function applyTombstone(copy: LocalCopy, t: Tombstone, tombstoned: Set<string>, erased: Set<string>): { sessionsDeleted: number; consumerErased: boolean; conservative: boolean } {
-  const conservative = !KNOWN_CAUSES.has(t.cause) || (t.resource_type !== 'session' && t.resource_type !== 'consumer');
-  let sessionsDeleted = 0;
-  const dropSession = (id: string) => {
-    if (copy.sessions.delete(id)) sessionsDeleted++;
-    tombstoned.add(id);
-  };
-  if (t.resource_type === 'session') {
-    // A session tombstone covers the session's messages: both leave the copy, whatever the cause.
-    dropSession(t.resource_id);
-  } else if (t.resource_type === 'consumer') {
-    // A consumer tombstone does not imply the consumer's sessions were deleted (each deleted session
-    // has its own tombstone): the consumer is recorded as erased, and sessions keep consumer_id and
-    // consumer_email as the export shows them.
-    erased.add(t.resource_id);
-  } else {
-    // A resource type this client does not know: erase anything the id names.
-    if (copy.sessions.has(t.resource_id)) dropSession(t.resource_id);
-    erased.add(t.resource_id);
-  }
-  if (conservative && t.resource_type !== 'session') {
-    // Unknown cause (the historical `unknown` included): nothing says the consumer's sessions survived,
-    // so they leave the copy too. They are not marked tombstoned: if the export lists one again after
-    // a later change, it is live and comes back.
-    for (const [id, s] of copy.sessions) {
-      if (s.session.consumer_id === t.resource_id && copy.sessions.delete(id)) sessionsDeleted++;
-    }
-  }
-  return { sessionsDeleted, consumerErased: t.resource_type !== 'session', conservative };
 }
 
 async function pullTombstones(api: ExportApi, copy: LocalCopy, store: LocalStore, limit: string, progress: Progress): Promise<SyncSummary['tombstones']> {
