@@ -44,7 +44,7 @@ export type Grant =
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
 /**
- * What a route reads from the request body (functions/http/kit.ts gives the handler only those readers):
+ * What a route reads from the request body (functions/http/kit-request.ts gives the handler only those readers):
  * `none` for GET and DELETE, `json` an object, `text` a text body of any type (NDJSON imports, markdown),
  * `multipart` a `multipart/form-data` body read as raw bytes (uploads).
  */

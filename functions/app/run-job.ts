@@ -1,6 +1,6 @@
 import { finishPendingRemovals } from './delete-resources';
 import { cleanupFiles } from './manage-files';
-import { recoverCompletions } from './run-checkout';
+import { recoverCompletions } from './recover-checkout-completions';
 import { sweepAppDeletions } from './process-app-deletion';
 import { cleanEmptySessions, expireAnonymousConsumers } from './run-retention-jobs';
 import type { Deps } from '../ports/deps';

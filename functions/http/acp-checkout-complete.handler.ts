@@ -1,4 +1,4 @@
-import { completeCheckout } from '../app/run-checkout';
+import { completeCheckout } from '../app/complete-checkout';
 import { acpCheckoutProductionDeps, type AcpCheckoutDeps } from '../wiring/acp-checkout-wiring';
 import { checkoutRoute } from './acp-checkout';
 import { lambdaHandler } from './lambda';

@@ -12,7 +12,8 @@ export { canonicalJson };
 import { ACP_SUPPORTED_VERSIONS } from '../domain/acp/discovery';
 import type { AcpCheckoutDeps } from '../wiring/acp-checkout-wiring';
 import { publicBaseUrl } from './base-url';
-import { httpRoute, routeById, type HttpHandler, type HttpRequest, type HttpResult } from './kit';
+import { httpRoute, routeById, type HttpHandler, type HttpResult } from './kit';
+import type { HttpRequest } from './kit-request';
 
 const IN_FLIGHT_RETRY_SECONDS = 1;
 

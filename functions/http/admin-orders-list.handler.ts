@@ -1,4 +1,4 @@
-import { listOrders } from '../app/run-checkout';
+import { listOrders } from '../app/list-orders';
 import { badRequest } from '../domain/errors';
 import { adminOrdersProductionDeps, type AdminOrdersDeps } from '../wiring/admin-orders-wiring';
 import { adminOrder } from './admin-presenters';

@@ -4,7 +4,8 @@
  * `X-Viewer-Host`; elsewhere (the local server) the request's own `Host`, over http.
  */
 import { VIEWER_HOST_HEADER } from '../gateway';
-import type { HttpRequest, KitDeps } from './kit';
+import type { KitDeps } from './kit';
+import type { HttpRequest } from './kit-request';
 
 /** A host name or address with an optional port: nothing a client could use to inject a URL. */
 const HOST = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;

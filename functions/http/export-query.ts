@@ -6,7 +6,7 @@ import { badRequest } from '../domain/errors';
 import { parseLimit } from '../domain/export-params';
 import { checkUnknownQueryParams } from '../domain/query-policy';
 import type { Micros } from '../domain/time';
-import type { HttpRequest } from './kit';
+import type { HttpRequest } from './kit-request';
 
 export interface ExportQuery {
   /** The recognized parameters only; unrecognized ones never reach a filter. */

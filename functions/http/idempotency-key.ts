@@ -9,7 +9,7 @@ import { requestFingerprint } from '../domain/digest';
 import { badRequest, BusyError, DomainError } from '../domain/errors';
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { IdempotencyStore } from '../ports/platform';
-import type { HttpRequest } from './kit';
+import type { HttpRequest } from './kit-request';
 
 export type IdempotencyClaim =
   | { readonly state: 'replay'; readonly status: number; readonly body: unknown }

@@ -1,7 +1,8 @@
 import { listReleaseFeed } from '../app/list-release-feed';
 import { badRequest } from '../domain/errors';
 import { renderRssFeed } from '../domain/rss-feed';
-import { httpRoute, type HttpRequest } from './kit';
+import { httpRoute } from './kit';
+import type { HttpRequest } from './kit-request';
 import { lambdaHandler } from './lambda';
 import { releaseNotesReadProductionDeps, type ReleaseNotesReadDeps } from '../wiring/release-notes-read-wiring';
 

@@ -52,7 +52,7 @@ export function discardRest(req: IncomingMessage): void {
 }
 
 /**
- * A `multipart` route reads its body itself, as it arrives (functions/http/kit.ts `bodyStream`), and
+ * A `multipart` route reads its body itself, as it arrives (functions/http/kit-request.ts `bodyStream`), and
  * may answer before the client has sent it all (an upload over the limit). Such a connection stops
  * being read: once the answer is written, the server closes its side and drops the connection a moment
  * later, so a 200 MB body is never read past the point of refusal, and the client still reads the answer.

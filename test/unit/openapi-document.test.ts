@@ -5,7 +5,8 @@
  */
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
-import { OPERATIONS, PUBLIC_ROUTES, buildOpenApiDocument } from '../../functions/openapi/document';
+import { PUBLIC_ROUTES, buildOpenApiDocument } from '../../functions/openapi/document';
+import { OPERATIONS } from '../../functions/openapi/operations';
 import { ROUTES } from '../../functions/routes';
 
 type Doc = { openapi: string; paths: Record<string, Record<string, { operationId: string; security: unknown[]; parameters: { name: string; in: string }[]; responses: Record<string, { headers?: Record<string, unknown> }> }>> };
