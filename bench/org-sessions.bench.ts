@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { BatchWriteCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { padMicros } from '../functions/adapters/dynamo-keys';
-import { sessionItem } from '../functions/adapters/dynamo-session-store';
+import { sessionItem } from '../functions/adapters/dynamo-session-items';
 import type { Session } from '../functions/domain/session';
 import { startPlatform, type RunningPlatform } from '../functions/local/platform';
 import { percentile, table } from './stats';

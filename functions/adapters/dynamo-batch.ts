@@ -1,12 +1,12 @@
 /** Batch writes, paged queries and conditional writes shared by the DynamoDB adapters. */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, QueryCommand, type DynamoDBDocumentClient, type PutCommand, type QueryCommandInput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, DeleteCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient, type QueryCommandInput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 
 /** Sends a conditional write; false when its condition did not hold (a lost race, not an error). */
-export async function sendConditional(db: DynamoDBDocumentClient, command: PutCommand | UpdateCommand): Promise<boolean> {
+export async function sendConditional(db: DynamoDBDocumentClient, command: PutCommand | UpdateCommand | DeleteCommand): Promise<boolean> {
   try {
-    // The client's send is overloaded per command; either one goes through the same call.
-    await (command instanceof UpdateCommand ? db.send(command) : db.send(command));
+    // The client's send is overloaded per command; each goes through the same call.
+    await (command instanceof UpdateCommand ? db.send(command) : command instanceof PutCommand ? db.send(command) : db.send(command));
     return true;
   } catch (err) {
     if (err instanceof ConditionalCheckFailedException) return false;

@@ -11,7 +11,7 @@ import type { Tombstone } from '../domain/tombstone';
 import type { UsageRow } from '../domain/usage';
 import type { ExportReader, KeysetPage, KeysetWindow } from '../ports/export';
 import { padMicros, timeIdKey } from './dynamo-keys';
-import { sessionFromItem } from './dynamo-session-store';
+import { sessionFromItem } from './dynamo-session-items';
 import { toTombstone } from './dynamo-tombstone-store';
 import { usageFromItem } from './dynamo-usage-store';
 

@@ -1,7 +1,10 @@
 /**
- * Sessions and their messages share a partition (`SESSION#<id>`). The session item carries the keyset
- * positions of area A: gsi1 (org) and gsi2 (app) on (last_activity_at, id); gsi3 lists a consumer's
- * sessions; the sparse gsi4 lists sessions that never had a message by last activity, for the cleanup job.
+ * Sessions and their messages share a partition (`SESSION#<id>`, item shapes in dynamo-session-items.ts).
+ *
+ * A first chat turn reserves its session's id before the session exists: the reservation sits where the
+ * session item will be, holds the turn lease (so a turn continuing that id waits like on any busy
+ * session), has no index keys (no list shows it, `get` ignores it), and is replaced by the session when
+ * the turn records it, deleted when the turn fails, and expires by TTL when a crash leaves it.
  *
  * Every activity change is an optimistic read-modify-write on `version`, so the touch clock and
  * `last_message_at` only move forward even under concurrent writers, without transactions.
@@ -9,49 +12,16 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { lastActivityOf, type Message, type Session } from '../domain/session';
-import type { SessionChanges, SessionStore } from '../ports/conversations';
+import { microsToMs } from '../domain/time';
+import type { SessionChanges, SessionStore, TurnLease } from '../ports/conversations';
+import { TABLE_DESIGN } from '../table-design';
 import { batchDelete, sendConditional } from './dynamo-batch';
 import { timeIdKey } from './dynamo-keys';
+import { appSessionsPartition, EMPTY_SESSIONS, messageFromItem, sessionFromItem, sessionItem, sessionKey, sessionPk } from './dynamo-session-items';
 
-const pk = (id: string) => `SESSION#${id}`;
-const key = (id: string) => ({ pk: pk(id), sk: 'SESSION' });
-const EMPTY = 'EMPTYSESS';
-const appPartition = (appId: string) => `APPSESS#${appId}`;
+/** A reservation outlives its lease by a day before TTL deletes it (nothing reads an expired one). */
+const RESERVATION_TTL_MS = 24 * 60 * 60 * 1000;
 const removingPartition = (appId: string) => `APPSESSDEL#${appId}`;
-
-const SESSION_FIELDS = ['id', 'orgId', 'appId', 'consumerId', 'consumerEmail', 'title', 'source', 'externalId', 'queryParams', 'startedAtUs', 'lastMessageAtUs', 'touchedAtUs'] as const;
-
-export function sessionFromItem(item: Record<string, unknown>): Session {
-  const out: Record<string, unknown> = {};
-  for (const f of SESSION_FIELDS) out[f] = item[f] ?? null;
-  return out as unknown as Session;
-}
-
-/** The item `create` writes for a new session (also used by bench/ to seed a table directly). */
-export function sessionItem(s: Session): Record<string, unknown> {
-  const activity = lastActivityOf(s);
-  const position = timeIdKey(activity, s.id);
-  return {
-    ...key(s.id),
-    type: 'session',
-    ...s,
-    queryParams: [...s.queryParams],
-    lastActivityUs: activity,
-    version: 1,
-    gsi1pk: `ORGSESS#${s.orgId}`,
-    gsi1sk: position,
-    gsi2pk: appPartition(s.appId),
-    gsi2sk: position,
-    ...(s.consumerId ? { gsi3pk: `CONSSESS#${s.consumerId}`, gsi3sk: timeIdKey(s.startedAtUs, s.id) } : {}),
-    ...(s.lastMessageAtUs === null ? { gsi4pk: EMPTY, gsi4sk: position } : {}),
-  };
-}
-
-function messageFromItem(item: Record<string, unknown>): Message {
-  const { id, sessionId, role, content, createdAtUs, tools, files, turnId } = item as unknown as Message;
-  return { id, sessionId, role, content, createdAtUs, ...(tools ? { tools } : {}), ...(files ? { files } : {}), ...(turnId ? { turnId } : {}) };
-}
-
 const removeClause = (names: readonly string[]) => (names.length ? ` REMOVE ${names.join(', ')}` : '');
 
 export class DynamoSessionStore implements SessionStore {
@@ -60,8 +30,43 @@ export class DynamoSessionStore implements SessionStore {
     private readonly table: string,
   ) {}
 
-  async create(s: Session): Promise<void> {
-    await this.db.send(new PutCommand({ TableName: this.table, Item: sessionItem(s), ConditionExpression: 'attribute_not_exists(pk)' }));
+  async create(s: Session, lease?: TurnLease): Promise<void> {
+    if (!lease) {
+      await this.db.send(new PutCommand({ TableName: this.table, Item: sessionItem(s), ConditionExpression: 'attribute_not_exists(pk)' }));
+      return;
+    }
+    // Replaces the reservation of this id (only its first turn ever knew the id), keeping the lease.
+    await this.db.send(
+      new PutCommand({
+        TableName: this.table,
+        Item: { ...sessionItem(s), turnLeaseId: lease.leaseId, turnLeaseUntilUs: lease.untilUs },
+        ConditionExpression: 'attribute_not_exists(pk) OR reserved = :true',
+        ExpressionAttributeValues: { ':true': true },
+      }),
+    );
+  }
+
+  async reserve(id: string, appId: string, lease: TurnLease): Promise<void> {
+    const expiresAtMs = microsToMs(lease.untilUs) + RESERVATION_TTL_MS;
+    await this.db.send(
+      new PutCommand({
+        TableName: this.table,
+        Item: { ...sessionKey(id), type: 'session_reservation', reserved: true, appId, turnLeaseId: lease.leaseId, turnLeaseUntilUs: lease.untilUs, [TABLE_DESIGN.ttlAttribute]: Math.ceil(expiresAtMs / 1000) },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+  }
+
+  async reservedFor(id: string): Promise<string | undefined> {
+    const res = await this.db.send(new GetCommand({ TableName: this.table, Key: sessionKey(id), ConsistentRead: true }));
+    return res.Item?.reserved === true ? String(res.Item.appId) : undefined;
+  }
+
+  unreserve(id: string, leaseId: string): Promise<boolean> {
+    return sendConditional(
+      this.db,
+      new DeleteCommand({ TableName: this.table, Key: sessionKey(id), ConditionExpression: 'reserved = :true AND turnLeaseId = :l', ExpressionAttributeValues: { ':true': true, ':l': leaseId } }),
+    );
   }
 
   async get(id: string): Promise<Session | undefined> {
@@ -69,19 +74,19 @@ export class DynamoSessionStore implements SessionStore {
   }
 
   async getForTurn(id: string): Promise<{ session: Session; openTurnId: string | null } | undefined> {
-    const res = await this.db.send(new GetCommand({ TableName: this.table, Key: key(id), ConsistentRead: true }));
-    if (!res.Item || res.Item.deletedAtUs !== undefined) return undefined;
+    const res = await this.db.send(new GetCommand({ TableName: this.table, Key: sessionKey(id), ConsistentRead: true }));
+    if (!res.Item || res.Item.deletedAtUs !== undefined || res.Item.reserved === true) return undefined;
     return { session: sessionFromItem(res.Item), openTurnId: typeof res.Item.openTurnId === 'string' ? res.Item.openTurnId : null };
   }
 
   async getForRemoval(id: string): Promise<Session | undefined> {
-    const res = await this.db.send(new GetCommand({ TableName: this.table, Key: key(id), ConsistentRead: true }));
-    return res.Item ? sessionFromItem(res.Item) : undefined;
+    const res = await this.db.send(new GetCommand({ TableName: this.table, Key: sessionKey(id), ConsistentRead: true }));
+    return res.Item && res.Item.reserved !== true ? sessionFromItem(res.Item) : undefined;
   }
 
   async touch(id: string, atUs: number, lastMessageAtUs?: number, changes: SessionChanges = {}): Promise<boolean> {
     for (let attempt = 0; attempt < 20; attempt++) {
-      const res = await this.db.send(new GetCommand({ TableName: this.table, Key: key(id), ConsistentRead: true }));
+      const res = await this.db.send(new GetCommand({ TableName: this.table, Key: sessionKey(id), ConsistentRead: true }));
       const item = res.Item;
       if (!item || item.deletedAtUs !== undefined) return false;
       const current = sessionFromItem(item);
@@ -94,7 +99,7 @@ export class DynamoSessionStore implements SessionStore {
         await this.db.send(
           new UpdateCommand({
             TableName: this.table,
-            Key: key(id),
+            Key: sessionKey(id),
             UpdateExpression:
               'SET touchedAtUs = :t, lastMessageAtUs = :m, lastActivityUs = :a, gsi1sk = :pos, gsi2sk = :pos, version = :next' +
               (changes.title !== undefined ? ', title = :title' : '') +
@@ -123,7 +128,7 @@ export class DynamoSessionStore implements SessionStore {
   }
 
   private conditionalUpdate(input: { id: string; update: string; condition: string; values: Record<string, unknown> }): Promise<boolean> {
-    return sendConditional(this.db, new UpdateCommand({ TableName: this.table, Key: key(input.id), UpdateExpression: input.update, ConditionExpression: input.condition, ExpressionAttributeValues: input.values }));
+    return sendConditional(this.db, new UpdateCommand({ TableName: this.table, Key: sessionKey(input.id), UpdateExpression: input.update, ConditionExpression: input.condition, ExpressionAttributeValues: input.values }));
   }
 
   /** One conditional write on the session item; `version` is not touched, so leases never race the touch clock. */
@@ -148,13 +153,13 @@ export class DynamoSessionStore implements SessionStore {
     await this.db.send(
       new PutCommand({
         TableName: this.table,
-        Item: { pk: pk(m.sessionId), sk: `MSG#${timeIdKey(m.createdAtUs, m.id)}`, type: 'message', ...m, ...(m.tools ? { tools: [...m.tools] } : {}), ...(m.files ? { files: [...m.files] } : {}) },
+        Item: { pk: sessionPk(m.sessionId), sk: `MSG#${timeIdKey(m.createdAtUs, m.id)}`, type: 'message', ...m, ...(m.tools ? { tools: [...m.tools] } : {}), ...(m.files ? { files: [...m.files] } : {}) },
       }),
     );
   }
 
   async removeMessage(sessionId: string, message: Pick<Message, 'id' | 'createdAtUs'>): Promise<void> {
-    await this.db.send(new DeleteCommand({ TableName: this.table, Key: { pk: pk(sessionId), sk: `MSG#${timeIdKey(message.createdAtUs, message.id)}` } }));
+    await this.db.send(new DeleteCommand({ TableName: this.table, Key: { pk: sessionPk(sessionId), sk: `MSG#${timeIdKey(message.createdAtUs, message.id)}` } }));
   }
 
   /** The partition in one pass: the messages (`MSG#…`) and, after them, the session item with its open turn. */
@@ -164,7 +169,7 @@ export class DynamoSessionStore implements SessionStore {
     let start: Record<string, unknown> | undefined;
     do {
       const res = await this.db.send(
-        new QueryCommand({ TableName: this.table, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk(sessionId) }, ConsistentRead: true, ExclusiveStartKey: start }),
+        new QueryCommand({ TableName: this.table, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': sessionPk(sessionId) }, ConsistentRead: true, ExclusiveStartKey: start }),
       );
       for (const item of res.Items ?? []) {
         if (String(item.sk).startsWith('MSG#')) messages.push(messageFromItem(item));
@@ -188,7 +193,7 @@ export class DynamoSessionStore implements SessionStore {
   }
 
   async remove(id: string, atUs: number): Promise<void> {
-    const res = await this.db.send(new GetCommand({ TableName: this.table, Key: key(id), ConsistentRead: true }));
+    const res = await this.db.send(new GetCommand({ TableName: this.table, Key: sessionKey(id), ConsistentRead: true }));
     if (!res.Item) return;
     if (res.Item.deletedAtUs === undefined) {
       // Step 1: leave the export lists and `get` at once; stay findable for a retry of this removal.
@@ -196,7 +201,7 @@ export class DynamoSessionStore implements SessionStore {
         await this.db.send(
           new UpdateCommand({
             TableName: this.table,
-            Key: key(id),
+            Key: sessionKey(id),
             UpdateExpression: 'SET deletedAtUs = :at, gsi2pk = :removing REMOVE gsi1pk, gsi1sk',
             ConditionExpression: 'attribute_exists(pk)',
             ExpressionAttributeValues: { ':at': atUs, ':removing': removingPartition(String(res.Item.appId)) },
@@ -217,7 +222,7 @@ export class DynamoSessionStore implements SessionStore {
         new QueryCommand({
           TableName: this.table,
           KeyConditionExpression: 'pk = :pk',
-          ExpressionAttributeValues: { ':pk': pk(id) },
+          ExpressionAttributeValues: { ':pk': sessionPk(id) },
           ProjectionExpression: 'pk, sk',
           ExclusiveStartKey: start,
         }),
@@ -226,12 +231,12 @@ export class DynamoSessionStore implements SessionStore {
       await batchDelete(this.db, this.table, dependents.map((i) => ({ pk: i.pk, sk: i.sk })));
       start = page.LastEvaluatedKey;
     } while (start);
-    await this.db.send(new DeleteCommand({ TableName: this.table, Key: key(id) }));
+    await this.db.send(new DeleteCommand({ TableName: this.table, Key: sessionKey(id) }));
   }
 
   async listForRemovalByApp(appId: string, limit: number): Promise<Session[]> {
     const out: Session[] = [];
-    for (const partition of [removingPartition(appId), appPartition(appId)]) {
+    for (const partition of [removingPartition(appId), appSessionsPartition(appId)]) {
       if (out.length >= limit) break;
       const res = await this.db.send(
         new QueryCommand({
@@ -272,7 +277,7 @@ export class DynamoSessionStore implements SessionStore {
         TableName: this.table,
         IndexName: 'gsi4',
         KeyConditionExpression: 'gsi4pk = :pk AND gsi4sk < :before',
-        ExpressionAttributeValues: { ':pk': EMPTY, ':before': timeIdKey(beforeUs, '') },
+        ExpressionAttributeValues: { ':pk': EMPTY_SESSIONS, ':before': timeIdKey(beforeUs, '') },
         Limit: limit,
       }),
     );

@@ -40,8 +40,11 @@ export interface PreparedTurn {
   readonly created: boolean;
   /** The variables the request binds (written with a new session). */
   readonly requestVariables: Readonly<Record<string, string>>;
-  /** The turn lease held on an existing session (a new one is invisible to others until recorded). */
-  readonly leaseId?: string;
+  /**
+   * The turn lease this turn holds: on the session it continues, or on the reservation of the session
+   * it will create (a turn continuing that id before it is recorded waits on it, then gets a 409).
+   */
+  readonly leaseId: string;
   readonly completionId: string;
   readonly createdUnix: number;
   readonly model: ChatModel;
@@ -73,20 +76,27 @@ export async function prepareChatTurn(deps: ChatDeps, input: { principal: ChatPr
   if (request.model !== principal.app.appNameId) throw notFound(`Model not found: ${request.model}`);
   const app = principal.app;
   const sessionId = resolveSessionId(request.chatSessionId, input.headerSessionId);
-  let existing: Session | undefined;
-  if (sessionId !== undefined) {
-    // Session ids are UUIDs: anything else names no session, and never reaches DynamoDB as a key.
-    const found = isUuid(sessionId) ? await deps.sessions.get(sessionId) : undefined;
-    if (!found || found.appId !== app.id) throw notFound('Chat session not found');
-    existing = found;
-  }
-  const leaseId = existing ? await acquireTurnLease(deps, existing.id) : undefined;
+  if (sessionId === undefined) return prepareWithSession(deps, { ...input, continued: undefined });
+  await requireSessionOfApp(deps, sessionId, app.id);
+  const leaseId = await acquireTurnLease(deps, sessionId);
   try {
-    return await prepareWithSession(deps, { ...input, existing, ...(leaseId ? { leaseId } : {}) });
+    return await prepareWithSession(deps, { ...input, continued: { sessionId, leaseId } });
   } catch (err) {
-    if (leaseId) await deps.sessions.releaseTurnLease(existing!.id, leaseId).catch(() => undefined);
+    await deps.sessions.releaseTurnLease(sessionId, leaseId).catch(() => undefined);
     throw err;
   }
+}
+
+/**
+ * A turn may continue a session of its app, or one a first turn of its app is still creating (its id
+ * is known from that turn's X-Chat-Session-ID before the turn is recorded): it then waits on that
+ * turn's lease. Anything else is a 404 that says nothing about other apps.
+ */
+async function requireSessionOfApp(deps: ChatDeps, sessionId: string, appId: string): Promise<void> {
+  // Session ids are UUIDs: anything else names no session, and never reaches DynamoDB as a key.
+  const found = isUuid(sessionId) ? await deps.sessions.get(sessionId) : undefined;
+  if (found?.appId === appId) return;
+  if (found || !isUuid(sessionId) || (await deps.sessions.reservedFor(sessionId)) !== appId) throw notFound('Chat session not found');
 }
 
 /** Waits up to TURN_LEASE_WAIT_MS for the session's lease; a session still busy then is a 409 with Retry-After. */
@@ -103,14 +113,15 @@ async function acquireTurnLease(deps: ChatDeps, sessionId: string): Promise<stri
 
 async function prepareWithSession(
   deps: ChatDeps,
-  input: { principal: ChatPrincipal; request: ChatRequest; existing: Session | undefined; leaseId?: string },
+  input: { principal: ChatPrincipal; request: ChatRequest; continued: { readonly sessionId: string; readonly leaseId: string } | undefined },
 ): Promise<PreparedTurn> {
   const { principal, request } = input;
   const app = principal.app;
   // Read again under the lease: what the session holds now is what this turn continues. A turn a
   // crash left half-written is taken out first (its messages were never visible).
-  const leased = input.existing && input.leaseId ? await deps.sessions.getForTurn(input.existing.id) : undefined;
-  if (input.existing && !leased) throw notFound('Chat session not found');
+  // A reservation whose first turn failed or crashed is no session.
+  const leased = input.continued ? await deps.sessions.getForTurn(input.continued.sessionId) : undefined;
+  if (input.continued && leased?.session.appId !== app.id) throw notFound('Chat session not found');
   if (leased?.openTurnId) await deps.sessions.discardOpenTurn(leased.session.id, leased.openTurnId);
   const existing = leased?.session;
   const zdr = app.settings.zeroDataRetention;
@@ -170,11 +181,18 @@ async function prepareWithSession(
     newMessages,
     variables,
     requestVariables: request.variables,
-    ...(input.leaseId ? { leaseId: input.leaseId } : {}),
+    leaseId: input.continued?.leaseId ?? (await reserveSession(deps, session)),
     attachments,
     documents,
     documentTools: documentToolsFor([...documents.values()]),
   };
+}
+
+/** Reserves the id of the session a first turn creates, holding its lease (the last step of preparing: nothing after it can fail). */
+async function reserveSession(deps: ChatDeps, session: Session): Promise<string> {
+  const leaseId = deps.ids.uuid();
+  await deps.sessions.reserve(session.id, session.appId, { leaseId, untilUs: deps.clock.nowUs() + msToMicros(TURN_LEASE_MS) });
+  return leaseId;
 }
 
 function resolveSessionId(body: string | undefined, header: string | undefined): string | undefined {

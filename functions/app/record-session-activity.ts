@@ -8,6 +8,7 @@ import { notFound } from '../domain/errors';
 import { exportableQueryParams, type Message, type MessageFile, type MessageRole, type QueryParam, type Session, type ToolMarker } from '../domain/session';
 import type { Micros } from '../domain/time';
 import type { UsageRow } from '../domain/usage';
+import type { TurnLease } from '../ports/conversations';
 import type { Deps } from '../ports/deps';
 
 type ActivityDeps = Pick<Deps, 'apps' | 'sessions' | 'consumers' | 'usage' | 'ids' | 'clock' | 'settings'>;
@@ -50,8 +51,8 @@ export async function newSession(
 }
 
 /** Writes a session built by newSession (a chat turn writes it only once it has something to record). */
-export async function createSession(deps: ActivityDeps, session: Session): Promise<void> {
-  await deps.sessions.create(session);
+export async function createSession(deps: ActivityDeps, session: Session, lease?: TurnLease): Promise<void> {
+  await deps.sessions.create(session, lease);
   // A create that committed late would sit below a checkpoint a reader took meanwhile (DESIGN.md §3).
   await retouchIfSlow(deps, session.id, session.touchedAtUs);
 }

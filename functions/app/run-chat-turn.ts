@@ -34,22 +34,29 @@ export interface TurnResult {
  * `stream` is set, then records the turn and charges it. Returns the final answer.
  */
 export async function* runChatTurn(deps: ChatDeps, turn: PreparedTurn, input: { principal: ChatPrincipal; request: ChatRequest }): AsyncGenerator<TurnEvent, TurnResult> {
-  const leaseId = turn.leaseId;
-  if (!leaseId) return yield* runTurn(deps, turn, input);
+  const { leaseId } = turn;
   // The turn keeps the session's lease while it runs (a streamed turn may outlast one lease period).
   const renew = setInterval(() => {
     void deps.sessions.renewTurnLease(turn.session.id, leaseId, deps.clock.nowUs() + msToMicros(TURN_LEASE_MS)).catch(() => undefined);
   }, TURN_LEASE_RENEW_MS);
   renew.unref();
+  const written = { session: !turn.created };
   try {
-    return yield* runTurn(deps, turn, input);
+    return yield* runTurn(deps, turn, input, written);
   } finally {
     clearInterval(renew);
-    await deps.sessions.releaseTurnLease(turn.session.id, leaseId).catch(() => undefined);
+    // A first turn that failed before writing its session takes its reservation back.
+    const unreserved = !written.session && (await deps.sessions.unreserve(turn.session.id, leaseId).catch(() => false));
+    if (!unreserved) await deps.sessions.releaseTurnLease(turn.session.id, leaseId).catch(() => undefined);
   }
 }
 
-async function* runTurn(deps: ChatDeps, turn: PreparedTurn, input: { principal: ChatPrincipal; request: ChatRequest }): AsyncGenerator<TurnEvent, TurnResult> {
+async function* runTurn(
+  deps: ChatDeps,
+  turn: PreparedTurn,
+  input: { principal: ChatPrincipal; request: ChatRequest },
+  written: { session: boolean },
+): AsyncGenerator<TurnEvent, TurnResult> {
   const { app } = input.principal;
   // A tool connection that is down, too slow or failing is unavailable for this turn (a marker with
   // success: false says so in the export); the model answers with what is left.
@@ -95,13 +102,13 @@ async function* runTurn(deps: ChatDeps, turn: PreparedTurn, input: { principal: 
     // The model calls that completed before the failure were made and cost money: their usage rows
     // and charge are recorded even though the turn itself (its messages) is not.
     if (usage.length > 0) {
-      await persistNewSession(deps, turn);
+      await persistNewSession(deps, turn, written);
       await recordUsage(deps, turn, input.principal, usage);
     }
     throw err;
   }
   const final = response!;
-  await persistNewSession(deps, turn);
+  await persistNewSession(deps, turn, written);
   // Before the messages: a crash in between leaves files referenced by the session (removed with it).
   if (turn.attachments.length) await deps.files.attach(turn.session.id, turn.attachments.map((a) => a.file), deps.clock.nowUs());
   await appendToSession(deps, {
@@ -137,9 +144,11 @@ async function callTurnTool(
 }
 
 /** The session of a first call, written once the turn has something to record, then its variables. */
-async function persistNewSession(deps: ChatDeps, turn: PreparedTurn): Promise<void> {
-  if (!turn.created) return;
-  await createSession(deps, turn.session);
+async function persistNewSession(deps: ChatDeps, turn: PreparedTurn, written: { session: boolean }): Promise<void> {
+  if (written.session) return;
+  // It replaces the turn's reservation and keeps its lease until the turn ends.
+  await createSession(deps, turn.session, { leaseId: turn.leaseId, untilUs: deps.clock.nowUs() + msToMicros(TURN_LEASE_MS) });
+  written.session = true;
   if (Object.keys(turn.requestVariables).length) await deps.variables.merge(turn.session.id, turn.requestVariables);
 }
 

@@ -12,8 +12,24 @@ export interface SessionChanges {
   readonly openTurnId?: string | null;
 }
 
+/** A chat turn's hold on a session (docs/adr/0022). */
+export interface TurnLease {
+  readonly leaseId: string;
+  readonly untilUs: Micros;
+}
+
 export interface SessionStore {
-  create(session: Session): Promise<void>;
+  /** Writes a new session; with `lease`, the session of a first turn, replacing its reservation and keeping the lease. */
+  create(session: Session, lease?: TurnLease): Promise<void>;
+  /**
+   * Reserves the id of the session a first turn will create, holding its turn lease: a turn continuing
+   * that id waits on it like on a busy session. Not a session: no list shows it and `get` ignores it.
+   */
+  reserve(id: string, appId: string, lease: TurnLease): Promise<void>;
+  /** The app of a reservation of this id, if one is there (held, or left by a crash). */
+  reservedFor(id: string): Promise<string | undefined>;
+  /** Deletes the reservation of a first turn that failed; false (nothing done) when it is a session by now. */
+  unreserve(id: string, leaseId: string): Promise<boolean>;
   get(id: string): Promise<Session | undefined>;
   /**
    * The session even while a removal is under way (hidden from `get` and the lists, not yet deleted), so

@@ -5,7 +5,7 @@
  * and two middlewares for the real DynamoDB client, a write delayer (slow writers) and a persistent fault.
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { sessionFromItem } from '../../functions/adapters/dynamo-session-store';
+import { sessionFromItem } from '../../functions/adapters/dynamo-session-items';
 import { usageFromItem } from '../../functions/adapters/dynamo-usage-store';
 import { fetchTransport, type HttpTransport } from '../../functions/cli/export-sync/export-api';
 import type { LocalCopy } from '../../functions/cli/export-sync/local-store';

@@ -5,7 +5,7 @@
  * The platform does not publish its backend endpoints; its adapters share the one document client the
  * composition root built, so the helpers take that client from the session store.
  */
-import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Tombstone } from '../../functions/domain/tombstone';
 import type { PlatformOptions, RunningPlatform } from '../../functions/local/platform';
 import { usePlatform, type TestPlatform } from './platform';
@@ -59,6 +59,20 @@ export async function orgSessionIds(t: PlatformTable, orgId: string): Promise<st
 /** Every item stored under a partition key (a session and its messages share `SESSION#<id>`). */
 export async function itemsUnder(t: PlatformTable, pk: string): Promise<Record<string, unknown>[]> {
   return queryAll(t, { KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk } });
+}
+
+/** Session reservations of an app's first chat turns (no index holds them: a scan, fine for a test table). */
+export async function reservationsOf(t: PlatformTable, appId: string): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const res = await t.db.send(
+      new ScanCommand({ TableName: t.table, FilterExpression: '#type = :r AND appId = :a', ExpressionAttributeNames: { '#type': 'type' }, ExpressionAttributeValues: { ':r': 'session_reservation', ':a': appId }, ExclusiveStartKey: start }),
+    );
+    items.push(...(res.Items ?? []));
+    start = res.LastEvaluatedKey;
+  } while (start);
+  return items;
 }
 
 /** Items of an app's session and consumer indexes (gsi2), half-removed sessions included. */
