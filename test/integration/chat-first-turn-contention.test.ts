@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SESSION_BUSY_MESSAGE, TURN_LEASE_MS, TURN_LEASE_WAIT_MS } from '../../functions/app/prepare-chat-turn';
+import { SESSION_BUSY_MESSAGE, TURN_LEASE_MS } from '../../functions/app/prepare-chat-turn';
 import type { McpConnection } from '../../functions/domain/app';
 import type { ListedTools, ToolCallResult, ToolGateway } from '../../functions/ports/chat';
 import { chat, chatWorld, COMPLETIONS, patchSettings, secondApp, type ChatWorld } from '../support/chat';
@@ -72,7 +72,10 @@ describe('continuing a session while its first turn still runs', () => {
     expect(res.status).toBe(200);
     const id = res.headers.get('x-chat-session-id')!;
     await tools.inside;
-    return { id, body: res.text() };
+    const body = res.text();
+    // Awaited by the test; a test that fails before then must not leave an unhandled rejection behind.
+    body.catch(() => undefined);
+    return { id, body };
   }
 
   it('waits for the first turn, then continues the session it recorded', async () => {
@@ -89,14 +92,12 @@ describe('continuing a session while its first turn still runs', () => {
     expect(await exported(first.id)).toEqual(['use hold', 'Tool result: released', 'and then?', 'Offline reply #2: and then?']);
   });
 
-  it('answers 409 with Retry-After when the first turn outlasts the wait, having written nothing', async () => {
+  it('answers 409 with Retry-After when the first turn outlasts the bounded wait, having written nothing', async () => {
     const first = await heldFirstTurn('use hold again');
-    const started = Date.now();
     const busy = await turn('too early', first.id);
     expect(busy.status, busy.text).toBe(409);
     expect(busy.body).toEqual({ error: SESSION_BUSY_MESSAGE });
     expect(busy.headers.get('retry-after')).toBe('1');
-    expect(Date.now() - started).toBeGreaterThanOrEqual(TURN_LEASE_WAIT_MS - 100);
     // Another app's key learns nothing about the reservation: a 404 at once.
     const other = await secondApp(p, w.orgId, 'Other App');
     const foreign = await turn('not mine', first.id, other.chatKey, other.appNameId);
