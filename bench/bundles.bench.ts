@@ -20,6 +20,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type Metafile } from 'esbuild';
+import { lambdaEsbuildOptions } from './lambda-esbuild';
 import { percentile } from './stats';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -27,8 +28,6 @@ const RUNS = positiveInt(process.env.BENCH_BUNDLE_RUNS, 7);
 const BUILD_CONCURRENCY = 2;
 const TARGET_RATIO = 1.3;
 const KINDS = ['http', 'queue', 'jobs', 'authorizers'] as const;
-/** lib/constructs/app-function.ts, ESM_REQUIRE_SHIM. */
-const BANNER = "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);";
 /** Package names (under node_modules) that mean a function calls a model or reads documents. */
 const MODEL_DOC_PACKAGE = /^(@aws-sdk\/client-bedrock-runtime|openai|mammoth|(@[^/]+\/)?[^/]*pdf[^/]*|(@[^/]+\/)?[^/]*tesseract[^/]*)$/;
 /** Entry names that are model calls whatever their bundle holds. */
@@ -105,21 +104,10 @@ async function bundle(entry: string, outDir: string, kind: string, name: string)
   const dir = join(outDir, `${kind}-${name}`);
   const file = join(dir, 'index.mjs');
   const result = await build({
-    absWorkingDir: ROOT,
-    entryPoints: [entry],
+    ...lambdaEsbuildOptions(ROOT, entry),
     outfile: file,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node22',
-    mainFields: ['module', 'main'],
-    minify: true,
-    sourcemap: false,
-    banner: { js: BANNER },
     // The bare handler lives in the temp dir; it resolves the SDK from the repository's node_modules.
     nodePaths: [join(ROOT, 'node_modules')],
-    metafile: true,
-    logLevel: 'error',
   });
   const packages = new Set(Object.keys(result.metafile.inputs).map(packageOf).filter((p) => p !== undefined));
   const modelDoc = [...(MODEL_DOC_NAME.test(name) ? ['chat completions'] : []), ...[...packages].filter((p) => MODEL_DOC_PACKAGE.test(p)).sort()];

@@ -1,4 +1,5 @@
+import { lifecycleQueueProductionDeps } from '../wiring/lifecycle-queue-wiring';
 import { lambdaJob } from './job-kit';
 
-/** Scheduled job `deletion-sweep` (functions/workers.ts). */
-export const handler = lambdaJob('deletion-sweep');
+/** Scheduled job `deletion-sweep` (functions/workers.ts): re-queues unfinished app deletions, finishes pending removals. */
+export const handler = lambdaJob('deletion-sweep', lifecycleQueueProductionDeps);

@@ -3,16 +3,19 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import type { Context } from 'aws-lambda';
-import { lifecycleProductionDeps, type LifecycleDeps } from '../wiring/lifecycle-wiring';
+import type { Telemetry } from '../ports/platform';
 import type { JobName } from '../workers';
-import { runJob } from '../app/run-job';
+import { runJob, type JobDeps } from '../app/run-job';
 
 export type JobHandler = (event: unknown, context: Context) => Promise<Record<string, number>>;
 
+/** What the Lambda of job `N` needs: that job's ports (app/run-job.ts `JOBS`), logs and metrics. */
+export type ScheduledJobDeps<N extends JobName> = JobDeps<N> & Telemetry;
+
 /** A scheduled job's Lambda: runs the job, logs and counts what it did. A failure propagates, so the schedule retries. */
-export function scheduledJob(name: JobName, deps: LifecycleDeps): JobHandler {
+export function scheduledJob<N extends JobName>(name: N, deps: ScheduledJobDeps<N>): JobHandler {
   const core = async (): Promise<Record<string, number>> => {
-    const result = await runJob(deps, name);
+    const result = await runJob<N>(deps, name);
     deps.logger.info('job finished', { job: name, ...result });
     for (const [k, v] of Object.entries(result)) deps.metrics.addMetric(`${name}.${k}`, MetricUnit.Count, v);
     return result;
@@ -20,10 +23,11 @@ export function scheduledJob(name: JobName, deps: LifecycleDeps): JobHandler {
   return middy(core).use(injectLambdaContext(deps.logger, { logEvent: false })).use(logMetrics(deps.metrics)) as unknown as JobHandler;
 }
 
-export function lambdaJob(name: JobName): JobHandler {
+/** The Lambda `handler` of job `name`, with deps from `productionDeps` (a builder that wires only that job's ports) on first call. */
+export function lambdaJob<N extends JobName>(name: N, productionDeps: () => ScheduledJobDeps<N>): JobHandler {
   let built: JobHandler | undefined;
   return (event, context) => {
-    built ??= scheduledJob(name, lifecycleProductionDeps());
+    built ??= scheduledJob(name, productionDeps());
     return built(event, context);
   };
 }

@@ -1,4 +1,5 @@
+import { lifecycleProductionDeps } from '../wiring/lifecycle-wiring';
 import { lambdaJob } from './job-kit';
 
 /** Scheduled job `retention-expiry` (functions/workers.ts). */
-export const handler = lambdaJob('retention-expiry');
+export const handler = lambdaJob('retention-expiry', lifecycleProductionDeps);

@@ -4,11 +4,11 @@
  * continuation message instead of running past the function timeout.
  */
 import { processAppDeletion } from '../app/process-app-deletion';
-import { lifecycleProductionDeps, type LifecycleDeps } from '../wiring/lifecycle-wiring';
+import { lifecycleQueueProductionDeps, type LifecycleQueueDeps } from '../wiring/lifecycle-queue-wiring';
 import type { JobMessage } from '../ports/platform';
 import { lambdaQueueHandler, sqsConsumer, type QueueHandler } from './queue-kit';
 
-async function runMessage(deps: LifecycleDeps, job: JobMessage): Promise<void> {
+async function runMessage(deps: LifecycleQueueDeps, job: JobMessage): Promise<void> {
   switch (job.type) {
     case 'app-deletion': {
       const { done, removed } = await processAppDeletion(deps, { appId: job.appId });
@@ -21,7 +21,7 @@ async function runMessage(deps: LifecycleDeps, job: JobMessage): Promise<void> {
   }
 }
 
-export const createHandler = (deps: LifecycleDeps): QueueHandler =>
+export const createHandler = (deps: LifecycleQueueDeps): QueueHandler =>
   sqsConsumer(deps, { name: 'job', concurrent: false, handle: (record) => runMessage(deps, JSON.parse(record.body) as JobMessage) });
 
-export const handler = lambdaQueueHandler(createHandler, lifecycleProductionDeps);
+export const handler = lambdaQueueHandler(createHandler, lifecycleQueueProductionDeps);

@@ -1,40 +1,28 @@
 /**
- * The lifecycle functions (the jobs worker and the scheduled jobs): the conversation stores and the jobs
- * queue. Deleting a session also removes its variables, so the variable store comes along, and the file
- * cleanup removes objects, so the bucket does; no model,
- * no MCP client, no webhook delivery.
+ * The lifecycle functions (the jobs worker and the scheduled jobs), each composing only what its use
+ * case needs (ADR 0014): every one has the conversation stores on top of the core; the jobs queue
+ * (lifecycle-queue-wiring.ts), the bucket (file-cleanup-wiring.ts) and the checkout ports
+ * (acp-checkout-wiring.ts) come with the functions that use them, each builder in its own module, so
+ * the retention and empty-session jobs bundle neither SQS, S3, Secrets Manager nor Stripe. Deleting a
+ * session removes its variables with it (the session store), so no variable store is needed here.
  */
 import { createDocumentClient } from '../adapters/aws-clients';
-import { DynamoSessionVariableStore } from '../adapters/dynamo-session-variable-store';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ENV } from '../env';
-import type { AcpPorts, CheckoutPorts } from '../ports/acp';
-import type { ChatPorts } from '../ports/chat';
-import { buildAcpPorts } from './acp-wiring';
-import { buildCheckoutPorts } from './acp-checkout-wiring';
 import type { ConversationPorts } from '../ports/conversations';
-import type { ObjectStore } from '../ports/files';
-import type { JobQueue } from '../ports/platform';
 import { buildConversationPorts } from './conversation-wiring';
-import { buildJobQueue } from './job-queue-wiring';
-import { buildObjectStore } from './object-store-wiring';
 import { buildCoreDeps, onFirstUse, type CoreDeps, type WiringOptions } from './core-wiring';
 
-export type LifecycleDeps = CoreDeps & ConversationPorts & Pick<ChatPorts, 'variables'> & AcpPorts & CheckoutPorts & { readonly jobs: JobQueue; readonly objects: ObjectStore };
+export type LifecycleDeps = CoreDeps & ConversationPorts;
 
-export function buildLifecycleDeps(opts: WiringOptions): LifecycleDeps {
-  const db = createDocumentClient(opts.aws ?? {});
-  const table = opts.env[ENV.tableName];
-  return {
-    ...buildCoreDeps(opts, db),
-    ...buildConversationPorts(db, table),
-    variables: new DynamoSessionVariableStore(db, table),
-    jobs: buildJobQueue(opts),
-    // The file-cleanup job removes objects; S3Client is built lazily by the SDK (no connection until used).
-    objects: buildObjectStore(opts),
-    // The checkout-recovery job finishes interrupted completes (charging only where granted payments:charge).
-    ...buildAcpPorts(db, table),
-    ...buildCheckoutPorts(opts, db, table),
-  };
+export function buildLifecycleDeps(opts: WiringOptions, db: DynamoDBDocumentClient = createDocumentClient(opts.aws ?? {})): LifecycleDeps {
+  return { ...buildCoreDeps(opts, db), ...buildConversationPorts(db, opts.env[ENV.tableName]) };
 }
 
-export const lifecycleProductionDeps = onFirstUse(buildLifecycleDeps);
+/** The lifecycle deps plus `extra`'s ports (one client each), built once per cold start. */
+export function lifecycleProductionDepsWith<E extends object>(extra: (opts: WiringOptions) => E): () => LifecycleDeps & E {
+  return onFirstUse((opts) => ({ ...buildLifecycleDeps(opts), ...extra(opts) }));
+}
+
+/** The retention-expiry and empty-session-cleanup jobs: the table only. */
+export const lifecycleProductionDeps = onFirstUse((opts) => buildLifecycleDeps(opts));
