@@ -77,6 +77,13 @@ export interface RouteDef {
    */
   readonly stream?: boolean;
   /**
+   * The largest request body the route's handler accepts (it answers 413 above it). On AWS the area's
+   * WAF answers a larger declared Content-Length with the same 413 before the function is invoked: a
+   * Lambda takes at most 6 MB of request, so a 6 to 10 MB body would otherwise fail as a 502.
+   * Keep it equal to the handler's limit (test/unit/body-limits.test.ts).
+   */
+  readonly maxBodyBytes?: number;
+  /**
    * Where the front door sends the route. `api` (default): the area's REST API (API Gateway + Lambda).
    * `uploadService`: the upload service (ALB + Fargate running the same handler), because the route's
    * body (20 MB) is beyond API Gateway's 10 MB and Lambda's 6 MB (docs/adr/0015-chat-file-uploads.md).
@@ -99,7 +106,7 @@ export const ROUTES: readonly RouteDef[] = [
   { id: 'orgTombstonesList', method: 'GET', path: `${ORG}/tombstones`, handler: 'org-tombstones-list', area: 'export', auth: 'orgKey', scope: 'tombstones:read', rateLimit: 'orgKey', body: 'none', grants: ['table:read', 'table:write'] },
 
   // Area B: Chat Completions API
-  { id: 'chatCompletionsCreate', method: 'POST', path: `${CHAT}/completions`, handler: 'chat-completions-create', area: 'chat', auth: 'chatKey', rateLimit: 'chatKey', body: 'json', grants: ['table:read', 'table:write', 'model:invoke', 'bucket:read'], timeoutSeconds: 300, memoryMb: 1024, stream: true },
+  { id: 'chatCompletionsCreate', method: 'POST', path: `${CHAT}/completions`, handler: 'chat-completions-create', area: 'chat', auth: 'chatKey', rateLimit: 'chatKey', body: 'json', grants: ['table:read', 'table:write', 'model:invoke', 'bucket:read'], timeoutSeconds: 300, memoryMb: 1024, stream: true, maxBodyBytes: 5 * 1024 * 1024 },
   { id: 'chatFilesCreate', method: 'POST', path: `${CHAT}/files`, handler: 'chat-files-create', area: 'chat', auth: 'chatKey', rateLimit: 'chatKey', body: 'multipart', grants: ['table:read', 'table:write', 'bucket:read', 'bucket:write', 'ocr:start'], timeoutSeconds: 120, memoryMb: 1024, origin: 'uploadService' },
 
   // Area C: ACP checkout API: public discovery (200 a minute per client IP)

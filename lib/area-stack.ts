@@ -6,6 +6,7 @@
  */
 import { CfnOutput, CrossStackReferences, ReferenceStrength, SecretValue, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
+import { bodyTooLargeMessage } from '../functions/domain/body-limits';
 import type { Area, RouteDef } from '../functions/routes';
 import { ApiFirewall, stageTarget } from './constructs/api-firewall';
 import { functionContextOf, type FunctionContext } from './constructs/function-context';
@@ -40,8 +41,12 @@ export class AreaStack extends Stack {
     this.area = props.area;
     const context = functionContextOf(config, data, { trustViewerAddress: props.behindFrontDoor, ...(props.gateway ? { gateway: props.gateway } : {}) });
     this.http = new AreaApi(this, 'Http', { context, area: props.area, routes: props.routes });
+    // The largest body a route of this area takes: above it no function can answer but with a 413.
+    const bodyLimits = props.routes.flatMap((r) => (r.maxBodyBytes !== undefined ? [r.maxBodyBytes] : []));
+    const maxBodyBytes = bodyLimits.length ? Math.max(...bodyLimits) : undefined;
     this.firewall = new ApiFirewall(this, 'Firewall', {
       target: stageTarget(this.http.api.deploymentStage),
+      ...(maxBodyBytes !== undefined ? { maxBody: { bytes: maxBodyBytes, message: bodyTooLargeMessage(maxBodyBytes) } } : {}),
       requestsPerIpPer5Min: config.wafRequestsPerIpPer5Min,
       logRetention: config.logRetention,
       retainLogs: config.retainData,

@@ -44,8 +44,6 @@ export const MAX_FILE_REFERENCES = 100;
  * with its attributes), so a larger one could never be recorded; it is refused before anything is written.
  */
 export const MAX_MESSAGE_BYTES = 256 * 1024;
-/** The whole request body: 5 MiB (a Lambda takes at most 6 MB of request; the gateway's own limit is 10 MB). */
-export const MAX_CHAT_REQUEST_BYTES = 5 * 1024 * 1024;
 
 /** UTF-8 length of a string without encoding it. */
 export function utf8Length(s: string): number {

@@ -1,6 +1,7 @@
 import { prepareChatTurn } from '../app/prepare-chat-turn';
 import { runChatTurn, type TurnEvent, type TurnResult } from '../app/run-chat-turn';
-import { MAX_CHAT_REQUEST_BYTES, parseChatRequest, utf8Length } from '../domain/chat-request';
+import { bodyTooLargeMessage, MAX_CHAT_REQUEST_BYTES } from '../domain/body-limits';
+import { parseChatRequest, utf8Length } from '../domain/chat-request';
 import { badRequest, DomainError } from '../domain/errors';
 import { chatCompletion, replayedStream, sseStream } from './chat-presenters';
 import { claimIdempotencyKey } from './idempotency-key';
@@ -20,7 +21,7 @@ export const createHandler = (deps: ChatFunctionDeps) =>
   httpRoute('chatCompletionsCreate', deps, async (req) => {
     if (!/^application\/json\s*(;|$)/i.test(req.header('content-type') ?? '')) throw badRequest('Content-Type must be application/json');
     if (utf8Length(req.textBody()) > MAX_CHAT_REQUEST_BYTES) {
-      throw new DomainError('payload_too_large', `Request body too large: at most ${MAX_CHAT_REQUEST_BYTES} bytes (5 MiB)`);
+      throw new DomainError('payload_too_large', bodyTooLargeMessage(MAX_CHAT_REQUEST_BYTES));
     }
     const body = req.jsonBody();
     const request = parseChatRequest(body, req.chat!.app.appNameId);

@@ -11,6 +11,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
 import { Construct, type IDependable } from 'constructs';
 import { renderErrorBody, type ErrorArea } from '../../functions/domain/error-bodies';
+import { decimalAbove } from './decimal-regex';
 
 /** The regional resource a web ACL is associated with. */
 export interface FirewallTarget {
@@ -61,6 +62,12 @@ export interface ApiFirewallProps {
    * door reaches the rate rule). Absent: the peer address.
    */
   readonly clientIpHeader?: string;
+  /**
+   * Requests declaring a `Content-Length` over `bytes` are answered 413 `message` in the area's shape
+   * before they reach a function (the routes' own limit; functions/routes.ts `maxBodyBytes`). A body
+   * sent chunked, without the header, still gets the handler's 413, or the gateway's over 10 MB.
+   */
+  readonly maxBody?: { readonly bytes: number; readonly message: string };
 }
 
 /**
@@ -118,6 +125,7 @@ export class ApiFirewall extends Construct {
       customResponseBodies: {
         rateLimited: { contentType: 'APPLICATION_JSON', content: JSON.stringify(renderErrorBody(props.area, 'rate_limited', 'Rate limit exceeded')) },
         notThroughFrontDoor: { contentType: 'APPLICATION_JSON', content: JSON.stringify(renderErrorBody(props.area, 'forbidden', 'Use the API through its public base URL')) },
+        ...(props.maxBody ? { bodyTooLarge: { contentType: 'APPLICATION_JSON', content: JSON.stringify(renderErrorBody(props.area, 'payload_too_large', props.maxBody.message)) } } : {}),
       },
       rules: [
         ...(props.originVerify ? [originVerifyRule(props.originVerify, visibility('OriginVerify'))] : []),
@@ -145,9 +153,10 @@ export class ApiFirewall extends Construct {
           },
           visibilityConfig: visibility('RateLimitPerIp'),
         },
-        managed(2, 'AWSManagedRulesAmazonIpReputationList'),
-        managed(3, 'AWSManagedRulesKnownBadInputsRuleSet'),
-        managed(4, 'AWSManagedRulesCommonRuleSet', CRS_BODY_RULES_COUNT_ONLY),
+        ...(props.maxBody ? [bodyTooLargeRule(props.maxBody.bytes, visibility('BodyTooLarge'))] : []),
+        managed(3, 'AWSManagedRulesAmazonIpReputationList'),
+        managed(4, 'AWSManagedRulesKnownBadInputsRuleSet'),
+        managed(5, 'AWSManagedRulesCommonRuleSet', CRS_BODY_RULES_COUNT_ONLY),
       ],
     });
 
@@ -178,6 +187,23 @@ export class ApiFirewall extends Construct {
       redactedFields: [{ singleHeader: { Name: 'authorization' } }],
     });
   }
+}
+
+/** Answers 413 (the `bodyTooLarge` body) to a request whose Content-Length is over `bytes`. */
+function bodyTooLargeRule(bytes: number, visibilityConfig: wafv2.CfnWebACL.VisibilityConfigProperty): wafv2.CfnWebACL.RuleProperty {
+  return {
+    name: 'BodyTooLarge',
+    priority: 2,
+    action: { block: { customResponse: { responseCode: 413, customResponseBodyKey: 'bodyTooLarge' } } },
+    statement: {
+      regexMatchStatement: {
+        fieldToMatch: { singleHeader: { Name: 'content-length' } },
+        regexString: decimalAbove(bytes),
+        textTransformations: [{ priority: 0, type: 'NONE' }],
+      },
+    },
+    visibilityConfig,
+  };
 }
 
 /** Blocks (403 in the area's shape) every request without the front door's origin header and value. */

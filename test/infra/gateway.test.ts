@@ -17,6 +17,8 @@ import {
 } from '../../functions/gateway';
 import { ROUTES, type Area } from '../../functions/routes';
 import { keyClassOf } from '../../lib/constructs/area-api';
+import { decimalAbove } from '../../lib/constructs/decimal-regex';
+import { MAX_CHAT_REQUEST_BYTES } from '../../functions/domain/body-limits';
 import { refId, resourcesOfType, synthPlatform, TEST_ENV } from './platform-fixture';
 
 const { areas, templates } = synthPlatform('prod');
@@ -176,6 +178,32 @@ describe("API Gateway's own answers in each area's error shape", () => {
       expect(responses.find((r) => r.ResponseType === 'ACCESS_DENIED')!.ResponseTemplates['application/json']).toBe(
         '{"error":{"code":"$context.authorizer.errorCode","message":"$context.authorizer.errorMessage"}}',
       );
+    }
+  });
+
+  it('answers a declared Content-Length over a route limit with 413 in WAF, before a function (whose 6 MB payload limit would make it a 502) is invoked', () => {
+    for (const [area, stack] of areas) {
+      const acl = Object.values(resourcesOfType(templates.get(stack.stackName)!, 'AWS::WAFv2::WebACL'))[0]!.Properties!;
+      const rule = (acl.Rules as { Name: string }[]).find((r) => r.Name === 'BodyTooLarge');
+      if (area !== 'chat') {
+        expect(rule, area).toBeUndefined();
+        continue;
+      }
+      expect(rule).toEqual({
+        Name: 'BodyTooLarge',
+        Priority: 2,
+        Action: { Block: { CustomResponse: { ResponseCode: 413, CustomResponseBodyKey: 'bodyTooLarge' } } },
+        Statement: {
+          RegexMatchStatement: {
+            FieldToMatch: { SingleHeader: { Name: 'content-length' } },
+            RegexString: decimalAbove(MAX_CHAT_REQUEST_BYTES),
+            TextTransformations: [{ Priority: 0, Type: 'NONE' }],
+          },
+        },
+        VisibilityConfig: { CloudWatchMetricsEnabled: true, MetricName: 'BodyTooLarge', SampledRequestsEnabled: true },
+      });
+      // The handler's own 413 body, word for word (test/handlers/chat-oversize.test.ts).
+      expect(JSON.parse(acl.CustomResponseBodies.bodyTooLarge.Content)).toEqual({ error: `Request body too large: at most ${MAX_CHAT_REQUEST_BYTES} bytes (5 MiB)` });
     }
   });
 
