@@ -3,7 +3,7 @@ import { badRequest } from '../domain/errors';
 import { SCHEDULES, type JobName } from '../workers';
 import { httpRoute } from './kit';
 import { lambdaHandler } from './lambda';
-import { adminJobRunProductionDeps, type AdminJobRunDeps } from '../wiring/admin-jobs-wiring';
+import { adminJobRunProductionDeps, type AdminJobRunDeps } from '../wiring/admin-job-run-wiring';
 
 /** Items one admin-triggered run handles, so it answers within API Gateway's 29 s; run it again for more. */
 const ADMIN_RUN_BATCH = 200;

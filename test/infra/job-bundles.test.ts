@@ -30,6 +30,9 @@ const EXPECTED: Record<string, readonly Heavy[]> = {
   // Stripe's key is read from Secrets Manager on the first charge.
   'functions/jobs/checkout-recovery.handler.ts': ['stripe', 'secretsManager'],
   'functions/queue/jobs-worker.handler.ts': ['sqs'],
+  // The admin routes that start lifecycle work: an app deletion only queues it; a job run now may run any job.
+  'functions/http/admin-app-delete.handler.ts': ['sqs'],
+  'functions/http/admin-job-run.handler.ts': ['s3', 'secretsManager', 'sqs', 'stripe'],
 };
 
 async function heavyClientsOf(entry: string): Promise<Heavy[]> {
