@@ -19,7 +19,7 @@ import { X509Certificate, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { connect } from 'node:tls';
 import * as z from 'zod/mini';
-import { UndiciWebhookSender } from '../adapters/undici-webhook-sender';
+import { NodeHttpsWebhookSender } from '../adapters/node-https-webhook-sender';
 import { createWebhookSubscription } from '../app/create-webhook-subscription';
 import { CHANGE_KINDS } from '../domain/release-notes';
 import { microsToIso } from '../domain/time';
@@ -173,7 +173,7 @@ export class DevWebhookListeners {
     }
     await probe(input.port, cert);
     const callbackUrl = `https://${LISTENER_ADDRESS}:${input.port}/${randomBytes(12).toString('base64url')}`;
-    const listener: Listener = { sender: new UndiciWebhookSender({ trustedCaPem: cert.toString() }) };
+    const listener: Listener = { sender: new NodeHttpsWebhookSender({ trustedCaPem: cert.toString() }) };
     // Registered before the subscription exists: its backfill may be delivered before create returns.
     this.byUrl.set(callbackUrl, listener);
     this.syncExceptions();

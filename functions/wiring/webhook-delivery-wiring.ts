@@ -1,5 +1,5 @@
 /** The webhooks worker: the release-notes ports plus the pinned, SSRF-checked HTTP client that delivers. */
-import { UndiciWebhookSender } from '../adapters/undici-webhook-sender';
+import { NodeHttpsWebhookSender } from '../adapters/node-https-webhook-sender';
 import type { WebhookDeliveryPorts } from '../ports/release-notes';
 import { onFirstUse, type WiringOptions } from './core-wiring';
 import { buildReleaseNotesDeps, type ReleaseNotesFunctionDeps } from './release-notes-wiring';
@@ -7,7 +7,7 @@ import { buildReleaseNotesDeps, type ReleaseNotesFunctionDeps } from './release-
 export type WebhookWorkerDeps = ReleaseNotesFunctionDeps & WebhookDeliveryPorts;
 
 export function buildWebhookDeliveryPorts(opts: WiringOptions): WebhookDeliveryPorts {
-  return { webhookSender: new UndiciWebhookSender(opts.webhookNetwork?.trustedCaPem ? { trustedCaPem: opts.webhookNetwork.trustedCaPem } : {}) };
+  return { webhookSender: new NodeHttpsWebhookSender(opts.webhookNetwork?.trustedCaPem ? { trustedCaPem: opts.webhookNetwork.trustedCaPem } : {}) };
 }
 
 export function buildWebhookWorkerDeps(opts: WiringOptions): WebhookWorkerDeps {
