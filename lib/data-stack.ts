@@ -4,33 +4,25 @@
  * be replaced freely without touching data.
  */
 import { Duration, RemovalPolicy, SecretValue, Stack, Validations, type StackProps } from 'aws-cdk-lib';
-import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
-import * as s3 from 'aws-cdk-lib/aws-s3';
+import type * as s3 from 'aws-cdk-lib/aws-s3';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { PAYMENT_SECRET_PLACEHOLDER } from '../functions/env';
-import { TABLE_DESIGN } from '../functions/table-design';
-import { QUEUES, type QueueDef } from '../functions/workers';
+import { addDataBuckets } from './constructs/data-buckets';
 import type { OcrTargets } from './constructs/function-context';
+import { addPlatformTable } from './constructs/platform-table';
+import { addQueuePair, queueDef, type QueuePair } from './constructs/queue-pair';
 import type { StageConfig } from './stage-config';
 
 export interface DataStackProps extends StackProps {
   readonly config: StageConfig;
 }
-
-/** A queue the platform sends to and the dead-letter queue its poison messages end in. */
-export interface QueuePair {
-  readonly queue: sqs.Queue;
-  readonly deadLetterQueue: sqs.Queue;
-}
-
-/** AWS guidance for SQS -> Lambda: visibility timeout at least six times the function timeout. */
-const VISIBILITY_FACTOR = 6;
 
 export class DataStack extends Stack {
   public readonly table: dynamodb.TableV2;
@@ -66,78 +58,19 @@ export class DataStack extends Stack {
     const { config } = props;
     const removalPolicy = config.retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
 
-    const attr = (name: string): dynamodb.Attribute => ({ name, type: dynamodb.AttributeType.STRING });
-    this.table = new dynamodb.TableV2(this, 'Table', {
-      partitionKey: attr(TABLE_DESIGN.partitionKey),
-      sortKey: attr(TABLE_DESIGN.sortKey),
-      billing: dynamodb.Billing.onDemand(),
-      timeToLiveAttribute: TABLE_DESIGN.ttlAttribute,
-      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
-      // The AWS managed key (aws/dynamodb): unlike the default AWS owned key its use shows in
-      // CloudTrail; unlike a customer-managed key there is no key policy to get wrong, no monthly key
-      // fee, and callers need no KMS permissions (DynamoDB caches the table key, so request charges
-      // stay small). A customer-managed key would pay off only for cross-account access or
-      // crypto-shredding, neither of which the design needs.
-      encryption: dynamodb.TableEncryptionV2.awsManagedKey(),
-      deletionProtection: config.retainData,
-      // Contributor Insights names the hottest partition keys, the first signal of the per-org GSI
-      // limit in docs/adr/0007-scale-limits.md. Worth its cost where real traffic is.
-      contributorInsightsSpecification: { enabled: config.retainData },
-      globalSecondaryIndexes: TABLE_DESIGN.indexes.map((index) => ({
-        indexName: index.name,
-        partitionKey: attr(index.partitionKey),
-        sortKey: attr(index.sortKey),
-        projectionType: dynamodb.ProjectionType.ALL,
-      })),
-      removalPolicy,
-    });
+    this.table = addPlatformTable(this, config, removalPolicy);
 
-    const accessLogs = new s3.Bucket(this, 'AccessLogs', {
-      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
-      // Server access log delivery does not support SSE-KMS targets.
-      encryption: s3.BucketEncryption.S3_MANAGED,
-      enforceSSL: true,
-      minimumTLSVersion: 1.2,
-      // CloudFront standard logs arrive through an ACL grant to its log-delivery account, so ACLs stay
-      // enabled here (and only here); the bucket owner still owns every object, and public ACLs are blocked.
-      objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_PREFERRED,
-      lifecycleRules: [{ expiration: Duration.days(365) }],
-      removalPolicy,
-      autoDeleteObjects: !config.retainData,
-    });
-    this.accessLogsBucket = accessLogs;
-    Validations.of(accessLogs).acknowledge({
-      id: 'AwsSolutions-S1',
-      reason: 'This bucket is the server-access-log destination of the uploads bucket; logging it into itself would log its own log deliveries.',
-    });
+    const buckets = addDataBuckets(this, config, removalPolicy);
+    this.accessLogsBucket = buckets.accessLogsBucket;
+    this.uploadsBucketName = buckets.uploadsBucketName;
+    this.uploadsBucket = buckets.uploadsBucket;
 
-    this.uploadsBucketName = `platform-${config.stage}-uploads-${this.account}-${this.region}`;
-    this.uploadsBucket = new s3.Bucket(this, 'Uploads', {
-      bucketName: this.uploadsBucketName,
-      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
-      // SSE-S3: functions need no KMS permissions and there is no per-request KMS cost or quota.
-      encryption: s3.BucketEncryption.S3_MANAGED,
-      enforceSSL: true,
-      minimumTLSVersion: 1.2,
-      objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
-      versioned: true,
-      lifecycleRules: [
-        { abortIncompleteMultipartUploadAfter: Duration.days(1) },
-        // Versioning guards against overwrites by mistake; a deleted file must still be gone for good
-        // within a bounded time.
-        { noncurrentVersionExpiration: Duration.days(30), expiredObjectDeleteMarker: true },
-      ],
-      removalPolicy,
-      autoDeleteObjects: !config.retainData,
-    });
-    this.logAccessTo(this.uploadsBucket, this.uploadsBucketName, accessLogs, 'uploads/');
-
-    this.jobs = this.queuePair('Jobs', queueDef('jobs'), removalPolicy);
-    this.webhooks = this.queuePair('Webhooks', queueDef('webhooks'), removalPolicy);
+    this.jobs = addQueuePair(this, 'Jobs', queueDef('jobs'), removalPolicy);
+    this.webhooks = addQueuePair(this, 'Webhooks', queueDef('webhooks'), removalPolicy);
 
     // OCR (docs/adr/0015): Textract -> SNS -> the OCR queue -> the OCR worker. The topic uses the AWS
     // managed SNS key; the queue is SSE-SQS, so SNS needs no key grant to deliver to it.
-    this.ocrQueue = this.queuePair('Ocr', queueDef('ocr'), removalPolicy);
+    this.ocrQueue = addQueuePair(this, 'Ocr', queueDef('ocr'), removalPolicy);
     this.ocrTopic = new sns.Topic(this, 'OcrTopic', {
       displayName: `platform-${config.stage} Textract completions`,
       masterKey: kms.Alias.fromAliasName(this, 'SnsManagedKey', 'alias/aws/sns'),
@@ -204,59 +137,4 @@ export class DataStack extends Stack {
       { name: 'ocr', ...this.ocrQueue },
     ];
   }
-
-  /**
-   * Server access logging through a bucket policy scoped to one source bucket and prefix. (The L2
-   * `serverAccessLogsBucket` falls back to the legacy LogDeliveryWrite ACL, which any bucket's logs
-   * could use, unless the `@aws-cdk/aws-s3:serverAccessLogsUseBucketPolicy` flag is set.)
-   */
-  private logAccessTo(source: s3.Bucket, sourceName: string, target: s3.Bucket, prefix: string): void {
-    // The source ARN from its fixed name, not a reference: the source bucket must wait for this policy
-    // (below), and a reference back to it would make that a cycle.
-    const sourceArn = this.formatArn({ service: 's3', region: '', account: '', resource: sourceName });
-    target.addToResourcePolicy(
-      new iam.PolicyStatement({
-        principals: [new iam.ServicePrincipal('logging.s3.amazonaws.com')],
-        actions: ['s3:PutObject'],
-        resources: [target.arnForObjects(`${prefix}*`)],
-        conditions: {
-          ArnLike: { 'aws:SourceArn': sourceArn },
-          StringEquals: { 'aws:SourceAccount': this.account },
-        },
-      }),
-    );
-    (source.node.defaultChild as s3.CfnBucket).loggingConfiguration = {
-      destinationBucketName: target.bucketName,
-      logFilePrefix: prefix,
-    };
-    if (target.policy) source.node.addDependency(target.policy);
-  }
-
-  /** Work queues hold only in-flight work and go with the stack; their DLQs keep evidence (`removalPolicy`). */
-  private queuePair(
-    id: string,
-    def: Pick<QueueDef, 'timeoutSeconds' | 'maxReceiveCount'>,
-    removalPolicy: RemovalPolicy,
-  ): QueuePair {
-    const deadLetterQueue = new sqs.Queue(this, `${id}Dlq`, {
-      encryption: sqs.QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      retentionPeriod: Duration.days(14),
-      removalPolicy,
-    });
-    const queue = new sqs.Queue(this, `${id}Queue`, {
-      encryption: sqs.QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      visibilityTimeout: Duration.seconds(def.timeoutSeconds * VISIBILITY_FACTOR),
-      retentionPeriod: Duration.days(4),
-      deadLetterQueue: { queue: deadLetterQueue, maxReceiveCount: def.maxReceiveCount },
-    });
-    return { queue, deadLetterQueue };
-  }
-}
-
-function queueDef(id: QueueDef['id']): QueueDef {
-  const def = QUEUES.find((q) => q.id === id);
-  if (!def) throw new Error(`functions/workers.ts declares no queue "${id}"`);
-  return def;
 }

@@ -15,13 +15,13 @@ import { lastActivityOf, type Message, type Session } from '../domain/session';
 import { microsToMs } from '../domain/time';
 import type { SessionChanges, SessionStore, TurnLease } from '../ports/conversations';
 import { TABLE_DESIGN } from '../table-design';
-import { batchDelete, sendConditional } from './dynamo-batch';
+import { sendConditional } from './dynamo-batch';
 import { timeIdKey } from './dynamo-keys';
-import { appSessionsPartition, EMPTY_SESSIONS, messageFromItem, sessionFromItem, sessionItem, sessionKey, sessionPk } from './dynamo-session-items';
+import { EMPTY_SESSIONS, messageFromItem, sessionFromItem, sessionItem, sessionKey, sessionPk } from './dynamo-session-items';
+import { listSessionsForRemovalByApp, removeSession } from './dynamo-session-removal';
 
 /** A reservation outlives its lease by a day before TTL deletes it (nothing reads an expired one). */
 const RESERVATION_TTL_MS = 24 * 60 * 60 * 1000;
-const removingPartition = (appId: string) => `APPSESSDEL#${appId}`;
 const removeClause = (names: readonly string[]) => (names.length ? ` REMOVE ${names.join(', ')}` : '');
 
 export class DynamoSessionStore implements SessionStore {
@@ -192,64 +192,12 @@ export class DynamoSessionStore implements SessionStore {
     await this.conditionalUpdate({ id: sessionId, update: 'REMOVE openTurnId', condition: 'openTurnId = :t', values: { ':t': openTurnId } });
   }
 
-  async remove(id: string, atUs: number): Promise<void> {
-    const res = await this.db.send(new GetCommand({ TableName: this.table, Key: sessionKey(id), ConsistentRead: true }));
-    if (!res.Item) return;
-    if (res.Item.deletedAtUs === undefined) {
-      // Step 1: leave the export lists and `get` at once; stay findable for a retry of this removal.
-      try {
-        await this.db.send(
-          new UpdateCommand({
-            TableName: this.table,
-            Key: sessionKey(id),
-            UpdateExpression: 'SET deletedAtUs = :at, gsi2pk = :removing REMOVE gsi1pk, gsi1sk',
-            ConditionExpression: 'attribute_exists(pk)',
-            ExpressionAttributeValues: { ':at': atUs, ':removing': removingPartition(String(res.Item.appId)) },
-          }),
-        );
-      } catch (err) {
-        // A concurrent removal of the same session (a session delete racing its consumer's delete)
-        // deleted the item, its last step, between the read above and this write: nothing is left to do.
-        if (err instanceof ConditionalCheckFailedException) return;
-        throw err;
-      }
-    }
-    // Step 2: the messages and everything else stored with the session (its variables).
-    // Step 3: the session item itself.
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await this.db.send(
-        new QueryCommand({
-          TableName: this.table,
-          KeyConditionExpression: 'pk = :pk',
-          ExpressionAttributeValues: { ':pk': sessionPk(id) },
-          ProjectionExpression: 'pk, sk',
-          ExclusiveStartKey: start,
-        }),
-      );
-      const dependents = (page.Items ?? []).filter((i) => i.sk !== 'SESSION');
-      await batchDelete(this.db, this.table, dependents.map((i) => ({ pk: i.pk, sk: i.sk })));
-      start = page.LastEvaluatedKey;
-    } while (start);
-    await this.db.send(new DeleteCommand({ TableName: this.table, Key: sessionKey(id) }));
+  remove(id: string, atUs: number): Promise<void> {
+    return removeSession(this.db, this.table, id, atUs);
   }
 
-  async listForRemovalByApp(appId: string, limit: number): Promise<Session[]> {
-    const out: Session[] = [];
-    for (const partition of [removingPartition(appId), appSessionsPartition(appId)]) {
-      if (out.length >= limit) break;
-      const res = await this.db.send(
-        new QueryCommand({
-          TableName: this.table,
-          IndexName: 'gsi2',
-          KeyConditionExpression: 'gsi2pk = :pk',
-          ExpressionAttributeValues: { ':pk': partition },
-          Limit: limit - out.length,
-        }),
-      );
-      for (const item of res.Items ?? []) out.push(sessionFromItem(item));
-    }
-    return out;
+  listForRemovalByApp(appId: string, limit: number): Promise<Session[]> {
+    return listSessionsForRemovalByApp(this.db, this.table, appId, limit);
   }
 
   async listByConsumer(consumerId: string): Promise<Session[]> {

@@ -4,7 +4,9 @@
  * a page takes ~0.1-0.3 s after that.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { TesseractOcrEngine, encodeGreyPng, toGrey } from '../../functions/adapters/tesseract-ocr-engine';
+import { encodeGreyPng } from '../../functions/adapters/grey-png-encoder';
+import { toGrey } from '../../functions/adapters/pdfjs-page-images';
+import { TesseractOcrEngine } from '../../functions/adapters/tesseract-ocr-engine';
 import type { ObjectStore, OcrCompletion } from '../../functions/ports/files';
 import { scannedPdf, textPdf } from '../support/file-fixtures';
 
