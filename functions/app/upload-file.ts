@@ -80,8 +80,11 @@ export async function uploadFile(
   let consumerId: string | null = null;
   if (input.sessionId !== undefined) {
     const session = isUuid(input.sessionId) ? await deps.sessions.get(input.sessionId) : undefined;
-    if (!session || session.appId !== principal.app.id) throw notFound('Chat session not found');
-    consumerId = session.consumerId;
+    // A session whose first chat turn is still running (its id came in that turn's X-Chat-Session-ID)
+    // is the app's too; a chat turn's session has no consumer (docs/adr/0022).
+    const beingCreated = !session && isUuid(input.sessionId) && (await deps.sessions.reservedFor(input.sessionId)) === principal.app.id;
+    if (!beingCreated && (!session || session.appId !== principal.app.id)) throw notFound('Chat session not found');
+    consumerId = session?.consumerId ?? null;
   }
 
   const inspection = type.kind === 'pdf' ? await deps.documents.inspectPdf(bytes) : type.kind === 'docx' ? await deps.documents.inspectDocx(bytes) : undefined;

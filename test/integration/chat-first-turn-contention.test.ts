@@ -13,6 +13,7 @@ import type { ListedTools, ToolCallResult, ToolGateway } from '../../functions/p
 import { chat, chatWorld, COMPLETIONS, patchSettings, secondApp, type ChatWorld } from '../support/chat';
 import { TestClock } from '../support/clock';
 import { startTestPlatform, type TestPlatform } from '../support/platform';
+import { png } from '../support/file-fixtures';
 import { reservationsOf, tableOf } from '../support/store';
 
 /** One tool, `hold`, whose calls wait until the test opens the gate: a first turn held mid-way. */
@@ -90,6 +91,21 @@ describe('continuing a session while its first turn still runs', () => {
     // The second turn saw the first one: the offline model counts the user messages it was given.
     expect(res.body.choices[0].message.content).toBe('Offline reply #2: and then?');
     expect(await exported(first.id)).toEqual(['use hold', 'Tool result: released', 'and then?', 'Offline reply #2: and then?']);
+  });
+
+  it('takes an upload that names the session while its first turn runs, like one naming any session of the app', async () => {
+    const first = await heldFirstTurn('use hold while I upload');
+    const form = new FormData();
+    form.append('file', new Blob([png(4, 4)], { type: 'image/png' }), 'shot.png');
+    const upload = await fetch(`${p.baseUrl}/api/v1/chat/files`, { method: 'POST', headers: { Authorization: `Bearer ${w.chatKey}`, 'X-Chat-Session-ID': first.id }, body: form });
+    expect(upload.status, await upload.clone().text()).toBe(201);
+    // Another app's key learns nothing about the reservation.
+    const other = await secondApp(p, w.orgId, 'Uploading App');
+    const foreign = await fetch(`${p.baseUrl}/api/v1/chat/files`, { method: 'POST', headers: { Authorization: `Bearer ${other.chatKey}`, 'X-Chat-Session-ID': first.id }, body: form });
+    expect(foreign.status).toBe(404);
+    expect(await foreign.json()).toEqual({ error: 'Chat session not found' });
+    tools.release();
+    await first.body;
   });
 
   it('answers 409 with Retry-After when the first turn outlasts the bounded wait, having written nothing', async () => {
