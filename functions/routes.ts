@@ -1,8 +1,9 @@
 /**
  * The one route table. The API stack builds an API Gateway method and a function per entry; the local
  * server serves the same entries. A path is written here and nowhere else.
- * No runtime imports: synth loads this file.
+ * Synth loads this file: no runtime imports but leaf domain constants.
  */
+import { MAX_CHAT_REQUEST_BYTES } from './domain/body-limits';
 import type { ErrorArea } from './domain/error-bodies';
 import type { RateLimitClass } from './domain/rate-limits';
 import type { OrgScope } from './domain/scopes';
@@ -80,7 +81,6 @@ export interface RouteDef {
    * The largest request body the route's handler accepts (it answers 413 above it). On AWS the area's
    * WAF answers a larger declared Content-Length with the same 413 before the function is invoked: a
    * Lambda takes at most 6 MB of request, so a 6 to 10 MB body would otherwise fail as a 502.
-   * Keep it equal to the handler's limit (test/unit/body-limits.test.ts).
    */
   readonly maxBodyBytes?: number;
   /**
@@ -106,7 +106,7 @@ export const ROUTES: readonly RouteDef[] = [
   { id: 'orgTombstonesList', method: 'GET', path: `${ORG}/tombstones`, handler: 'org-tombstones-list', area: 'export', auth: 'orgKey', scope: 'tombstones:read', rateLimit: 'orgKey', body: 'none', grants: ['table:read', 'table:write'] },
 
   // Area B: Chat Completions API
-  { id: 'chatCompletionsCreate', method: 'POST', path: `${CHAT}/completions`, handler: 'chat-completions-create', area: 'chat', auth: 'chatKey', rateLimit: 'chatKey', body: 'json', grants: ['table:read', 'table:write', 'model:invoke', 'bucket:read'], timeoutSeconds: 300, memoryMb: 1024, stream: true, maxBodyBytes: 5 * 1024 * 1024 },
+  { id: 'chatCompletionsCreate', method: 'POST', path: `${CHAT}/completions`, handler: 'chat-completions-create', area: 'chat', auth: 'chatKey', rateLimit: 'chatKey', body: 'json', grants: ['table:read', 'table:write', 'model:invoke', 'bucket:read'], timeoutSeconds: 300, memoryMb: 1024, stream: true, maxBodyBytes: MAX_CHAT_REQUEST_BYTES },
   { id: 'chatFilesCreate', method: 'POST', path: `${CHAT}/files`, handler: 'chat-files-create', area: 'chat', auth: 'chatKey', rateLimit: 'chatKey', body: 'multipart', grants: ['table:read', 'table:write', 'bucket:read', 'bucket:write', 'ocr:start'], timeoutSeconds: 120, memoryMb: 1024, origin: 'uploadService' },
 
   // Area C: ACP checkout API: public discovery (200 a minute per client IP)

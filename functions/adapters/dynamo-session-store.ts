@@ -57,9 +57,10 @@ export class DynamoSessionStore implements SessionStore {
     );
   }
 
-  async reservedFor(id: string): Promise<string | undefined> {
+  async lookup(id: string): Promise<{ session: Session } | { reservedFor: string } | undefined> {
     const res = await this.db.send(new GetCommand({ TableName: this.table, Key: sessionKey(id), ConsistentRead: true }));
-    return res.Item?.reserved === true ? String(res.Item.appId) : undefined;
+    if (!res.Item || res.Item.deletedAtUs !== undefined) return undefined;
+    return res.Item.reserved === true ? { reservedFor: String(res.Item.appId) } : { session: sessionFromItem(res.Item) };
   }
 
   unreserve(id: string, leaseId: string): Promise<boolean> {

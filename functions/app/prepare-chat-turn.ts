@@ -5,7 +5,6 @@
 import type { ChatRequest } from '../domain/chat-request';
 import { newTurnMessages } from '../domain/chat-request';
 import { BusyError, DomainError, notFound } from '../domain/errors';
-import { isUuid } from '../domain/ids';
 import { parseModelSetting, type ModelMessage, type ModelToolSpec } from '../domain/model';
 import { parseUsd } from '../domain/pricing';
 import type { MessageFile, Session } from '../domain/session';
@@ -15,6 +14,7 @@ import type { Deps } from '../ports/deps';
 import type { ChatPrincipal } from './authenticate-chat-key';
 import { attachmentNote, checkImageInput, documentToolsFor, loadImages, requireUserMessageFor, resolveAttachments, type TurnAttachment } from './chat-attachments';
 import { newSession, type TurnMessage } from './record-session-activity';
+import { requireChatSessionOfApp } from './resolve-chat-session';
 
 export type ChatDeps = Pick<Deps, 'apps' | 'sessions' | 'consumers' | 'usage' | 'files' | 'objects' | 'ids' | 'clock' | 'settings' | 'models' | 'tools' | 'variables' | 'billing'>;
 
@@ -77,7 +77,8 @@ export async function prepareChatTurn(deps: ChatDeps, input: { principal: ChatPr
   const app = principal.app;
   const sessionId = resolveSessionId(request.chatSessionId, input.headerSessionId);
   if (sessionId === undefined) return prepareWithSession(deps, { ...input, continued: undefined });
-  await requireSessionOfApp(deps, sessionId, app.id);
+  // A session still being created is waited on through its first turn's lease, like a busy one.
+  await requireChatSessionOfApp(deps, sessionId, app.id);
   const leaseId = await acquireTurnLease(deps, sessionId);
   try {
     return await prepareWithSession(deps, { ...input, continued: { sessionId, leaseId } });
@@ -87,17 +88,6 @@ export async function prepareChatTurn(deps: ChatDeps, input: { principal: ChatPr
   }
 }
 
-/**
- * A turn may continue a session of its app, or one a first turn of its app is still creating (its id
- * is known from that turn's X-Chat-Session-ID before the turn is recorded): it then waits on that
- * turn's lease. Anything else is a 404 that says nothing about other apps.
- */
-async function requireSessionOfApp(deps: ChatDeps, sessionId: string, appId: string): Promise<void> {
-  // Session ids are UUIDs: anything else names no session, and never reaches DynamoDB as a key.
-  const found = isUuid(sessionId) ? await deps.sessions.get(sessionId) : undefined;
-  if (found?.appId === appId) return;
-  if (found || !isUuid(sessionId) || (await deps.sessions.reservedFor(sessionId)) !== appId) throw notFound('Chat session not found');
-}
 
 /** Waits up to TURN_LEASE_WAIT_MS for the session's lease; a session still busy then is a 409 with Retry-After. */
 async function acquireTurnLease(deps: ChatDeps, sessionId: string): Promise<string> {

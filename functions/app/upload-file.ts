@@ -6,14 +6,14 @@
  * no reference can reach and the file-cleanup job removes.
  */
 import { sha256Hex } from '../domain/digest';
-import { DomainError, TemporarilyUnavailableError, badRequest, notFound } from '../domain/errors';
+import { DomainError, TemporarilyUnavailableError, badRequest } from '../domain/errors';
 import { ACCEPTED_EXTENSIONS, MAX_UPLOAD_BYTES, acceptedTypeOf, storageKeyOf, textKeyOf, type StoredFile } from '../domain/file';
 import type { Deps } from '../ports/deps';
 import type { FilePorts } from '../ports/files';
 import type { Telemetry } from '../ports/platform';
 import { StorageUnavailableError } from '../ports/files';
 import type { ChatPrincipal } from './authenticate-chat-key';
-import { isUuid } from '../domain/ids';
+import { requireChatSessionOfApp } from './resolve-chat-session';
 
 type UploadDeps = Pick<Deps, 'files' | 'sessions' | 'clock' | 'ids'> & FilePorts & Telemetry;
 
@@ -79,12 +79,7 @@ export async function uploadFile(
 
   let consumerId: string | null = null;
   if (input.sessionId !== undefined) {
-    const session = isUuid(input.sessionId) ? await deps.sessions.get(input.sessionId) : undefined;
-    // A session whose first chat turn is still running (its id came in that turn's X-Chat-Session-ID)
-    // is the app's too; a chat turn's session has no consumer (docs/adr/0022).
-    const beingCreated = !session && isUuid(input.sessionId) && (await deps.sessions.reservedFor(input.sessionId)) === principal.app.id;
-    if (!beingCreated && (!session || session.appId !== principal.app.id)) throw notFound('Chat session not found');
-    consumerId = session?.consumerId ?? null;
+    consumerId = (await requireChatSessionOfApp(deps, input.sessionId, principal.app.id))?.consumerId ?? null;
   }
 
   const inspection = type.kind === 'pdf' ? await deps.documents.inspectPdf(bytes) : type.kind === 'docx' ? await deps.documents.inspectDocx(bytes) : undefined;

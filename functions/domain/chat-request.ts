@@ -6,6 +6,7 @@
  */
 import { badRequest, notFound } from './errors';
 import type { MessageRole } from './session';
+import { utf8Length } from './utf8';
 
 export interface ChatMessageInput {
   readonly role: MessageRole;
@@ -45,20 +46,6 @@ export const MAX_FILE_REFERENCES = 100;
  */
 export const MAX_MESSAGE_BYTES = 256 * 1024;
 
-/** UTF-8 length of a string without encoding it. */
-export function utf8Length(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) n += 1;
-    else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
-      n += 4;
-      i++;
-    } else n += 3;
-  }
-  return n;
-}
 const ROLES: readonly string[] = ['user', 'assistant', 'system'];
 const KNOWN_FIELDS = new Set(['model', 'messages', 'stream', 'chatSessionId', 'variables', 'files', 'temperature', 'top_p', 'max_tokens', 'max_completion_tokens', 'stop', 'stream_options']);
 

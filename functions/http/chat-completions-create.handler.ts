@@ -1,7 +1,8 @@
 import { prepareChatTurn } from '../app/prepare-chat-turn';
 import { runChatTurn, type TurnEvent, type TurnResult } from '../app/run-chat-turn';
 import { bodyTooLargeMessage, MAX_CHAT_REQUEST_BYTES } from '../domain/body-limits';
-import { parseChatRequest, utf8Length } from '../domain/chat-request';
+import { parseChatRequest } from '../domain/chat-request';
+import { utf8Length } from '../domain/utf8';
 import { badRequest, DomainError } from '../domain/errors';
 import { chatCompletion, replayedStream, sseStream } from './chat-presenters';
 import { claimIdempotencyKey } from './idempotency-key';

@@ -26,8 +26,8 @@ export interface SessionStore {
    * that id waits on it like on a busy session. Not a session: no list shows it and `get` ignores it.
    */
   reserve(id: string, appId: string, lease: TurnLease): Promise<void>;
-  /** The app of a reservation of this id, if one is there (held, or left by a crash). */
-  reservedFor(id: string): Promise<string | undefined>;
+  /** In one read: the live session of this id, or the app of a reservation of it (held, or left by a crash). */
+  lookup(id: string): Promise<{ readonly session: Session } | { readonly reservedFor: string } | undefined>;
   /** Deletes the reservation of a first turn that failed; false (nothing done) when it is a session by now. */
   unreserve(id: string, leaseId: string): Promise<boolean>;
   get(id: string): Promise<Session | undefined>;
