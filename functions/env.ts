@@ -30,6 +30,13 @@ export const ENV = {
    * through it: the client address is then the front door's `X-Viewer-Ip`, not the socket peer.
    */
   trustViewerAddress: 'TRUST_VIEWER_ADDRESS',
+  /**
+   * The `{base_url}` clients use (`https://api.example.com`), for documents that name absolute URLs (ACP
+   * discovery, agent cards, the feed's links). Unset on AWS, where the front door names the viewer's
+   * host; the local server sets it to its own address unless `PUBLIC_BASE_URL` says otherwise. Never
+   * taken from a request's `Host`, which is the client's word.
+   */
+  publicBaseUrl: 'PUBLIC_BASE_URL',
   /** Set only with `ocr:start`: the SNS topic Textract announces completions on (raw delivery to the OCR queue). */
   ocrTopicArn: 'OCR_TOPIC_ARN',
   /** Set only with `ocr:start`: the role Textract assumes to publish to that topic. */
@@ -59,9 +66,21 @@ export interface EnvVars {
   readonly GATEWAY_USAGE_PLANS?: Partial<Record<KeyClass, string>>;
   readonly GATEWAY_AUTHORIZER_STAGES?: readonly { readonly restApiId: string; readonly stageName: string }[];
   readonly TRUST_VIEWER_ADDRESS: 'true' | 'false';
+  readonly PUBLIC_BASE_URL?: string;
   readonly OCR_TOPIC_ARN?: string;
   readonly OCR_ROLE_ARN?: string;
   readonly PAYMENT_SECRET_ARN?: string;
+}
+
+/**
+ * An http(s) origin, optionally with a path prefix, with no query, fragment, credentials or trailing
+ * slash (`https://api.example.com`): the form `PUBLIC_BASE_URL` must have. Undefined when `value` is not one.
+ */
+export function normalizeBaseUrl(value: string): string | undefined {
+  if (!URL.canParse(value)) return undefined;
+  const u = new URL(value);
+  if ((u.protocol !== 'http:' && u.protocol !== 'https:') || u.username || u.password || u.search || u.hash || value.includes('?') || value.includes('#')) return undefined;
+  return `${u.origin}${u.pathname.replace(/\/+$/, '')}`;
 }
 
 /** Every variable the schema knows, by its name in the environment. */
@@ -91,6 +110,7 @@ export function parseEnvVars(source: Readonly<Record<string, string | undefined>
     return v ?? '';
   };
   const isUrl = (v: string) => URL.canParse(v);
+  const isBaseUrl = (v: string) => normalizeBaseUrl(v) === v;
   const int = (name: string, min: number, max = Number.MAX_SAFE_INTEGER): number => {
     const raw = required(name);
     const n = Number(raw);
@@ -136,6 +156,7 @@ export function parseEnvVars(source: Readonly<Record<string, string | undefined>
         : stagesRaw.split(',').map((pair) => ({ restApiId: pair.split('/')[0]!, stageName: pair.split('/')[1]! })),
     ),
     [ENV.trustViewerAddress]: flag(ENV.trustViewerAddress),
+    ...optional(ENV.publicBaseUrl, text(ENV.publicBaseUrl, isBaseUrl)),
     ...optional(ENV.ocrTopicArn, text(ENV.ocrTopicArn, (v) => v.startsWith('arn:'))),
     ...optional(ENV.ocrRoleArn, text(ENV.ocrRoleArn, (v) => v.startsWith('arn:'))),
     ...optional(ENV.paymentSecretArn, text(ENV.paymentSecretArn, (v) => v.startsWith('arn:'))),

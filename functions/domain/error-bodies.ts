@@ -20,6 +20,8 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   conflict: 409,
   not_allowed: 405,
   payload_too_large: 413,
+  uri_too_long: 414,
+  headers_too_large: 431,
   unprocessable: 422,
   rate_limited: 429,
   unavailable: 503,
@@ -43,7 +45,7 @@ export function shownCode(area: ErrorArea, code: ErrorCode): string {
  * The spec leaves area D's answer to an invalid create body open: 400 `bad_request` (docs/adr/0011).
  */
 /** Codes area C answers with the ACP `Error` object (the spec fixes only its auth and 429 bodies). */
-const ACP_ERROR_CODES: ReadonlySet<string> = new Set(['bad_request', 'not_found', 'conflict', 'not_allowed', 'payload_too_large', 'payment_required', 'unprocessable', 'unavailable']);
+const ACP_ERROR_CODES: ReadonlySet<string> = new Set(['bad_request', 'not_found', 'conflict', 'not_allowed', 'method_not_allowed', 'payload_too_large', 'uri_too_long', 'headers_too_large', 'payment_required', 'unprocessable', 'unavailable']);
 
 export function renderErrorBody(area: ErrorArea, code: string, message: string, detail?: string, param?: string): unknown {
   if (area === 'chat') return detail !== undefined ? { error: detail, message } : { error: message };

@@ -12,6 +12,10 @@ export type ErrorCode =
   | 'conflict'
   | 'not_allowed'
   | 'payload_too_large'
+  /** The request-target is longer than the front door forwards (414). */
+  | 'uri_too_long'
+  /** The request's header section is larger than the front door reads (431). */
+  | 'headers_too_large'
   | 'payment_required'
   | 'unprocessable'
   | 'rate_limited'

@@ -10,7 +10,8 @@ export function renderHeaders(templates: Readonly<Record<string, string>>, varia
   for (const [name, template] of Object.entries(templates)) {
     let missing = false;
     const value = template.replace(PLACEHOLDER, (_, v: string) => {
-      const found = variables[v];
+      // Own entries only: a template naming `constructor` must not render Object.prototype's function.
+      const found = Object.hasOwn(variables, v) ? variables[v] : undefined;
       if (found === undefined) missing = true;
       return found ?? '';
     });

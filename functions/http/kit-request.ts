@@ -92,13 +92,16 @@ function parseJsonObject(text: string): Record<string, unknown> {
 
 export function buildRequest(deps: KitDeps, event: APIGatewayProxyEvent, correlationId: string, route: RouteDef): HttpRequest {
   const bytes = () => (event.body == null ? Buffer.alloc(0) : Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8'));
-  const query: Record<string, string> = {};
+  // Null-prototype maps: a parameter named `constructor` or `__proto__` is an entry, never Object.prototype's.
+  const query = Object.create(null) as Record<string, string>;
   for (const [k, v] of Object.entries(event.multiValueQueryStringParameters ?? {})) if (v && v.length) query[k] = v[v.length - 1] ?? '';
-  for (const [k, v] of Object.entries(event.queryStringParameters ?? {})) if (!(k in query)) query[k] = v ?? '';
+  for (const [k, v] of Object.entries(event.queryStringParameters ?? {})) if (!Object.hasOwn(query, k)) query[k] = v ?? '';
+  const path = Object.create(null) as Record<string, string>;
+  for (const [k, v] of Object.entries(event.pathParameters ?? {})) path[k] = v ?? '';
   return {
     event,
     correlationId,
-    path: Object.fromEntries(Object.entries(event.pathParameters ?? {}).map(([k, v]) => [k, v ?? ''])),
+    path,
     query,
     clientIp: clientIpOf(deps, event),
     header: (name) => headerOf(event.headers, name),

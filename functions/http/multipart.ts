@@ -51,6 +51,9 @@ export function readSingleFile(body: Readable, contentType: string | undefined, 
       reject(err);
     };
     parser.on('file', (name, stream, info) => {
+      // busboy fails a part's own stream when the body ends inside it ("Unexpected end of form"): an
+      // 'error' with no listener would take the whole process down with this one request.
+      stream.on('error', (err: Error) => fail(badRequest(`Malformed multipart payload: ${err.message}`)));
       if (name !== FILE_PART) {
         stream.resume();
         return fail(badRequest(`Unexpected multipart part "${name.slice(0, 100)}": the file must be in a part named "file"`));

@@ -1,6 +1,7 @@
 import { listReleaseFeed } from '../app/list-release-feed';
 import { badRequest } from '../domain/errors';
 import { renderRssFeed } from '../domain/rss-feed';
+import { publicBaseUrl } from './base-url';
 import { httpRoute } from './kit';
 import type { HttpRequest } from './kit-request';
 import { lambdaHandler } from './lambda';
@@ -8,13 +9,10 @@ import { releaseNotesReadProductionDeps, type ReleaseNotesReadDeps } from '../wi
 
 const AREA_MAX_CHARS = 200;
 
-/** The URL the client requested: API Gateway's domain and stage path, or the local server's Host. */
-function servedUrl(req: HttpRequest): { self: string; page: string } {
-  const ctx = req.event.requestContext as { domainName?: string; path?: string } | undefined;
-  const host = ctx?.domainName ?? req.header('host') ?? 'localhost';
-  const proto = req.header('x-forwarded-proto')?.split(',')[0]?.trim() || (ctx?.domainName ? 'https' : 'http');
-  const page = `${proto}://${host}${ctx?.path ?? req.event.path}`;
-  const query = new URLSearchParams(req.query).toString();
+/** The feed's own URL under the platform's `{base_url}` (configuration, never the request's Host). */
+function servedUrl(deps: ReleaseNotesReadDeps, req: HttpRequest): { self: string; page: string } {
+  const page = `${publicBaseUrl(deps, req)}${req.event.path}`;
+  const query = new URLSearchParams(Object.entries(req.query)).toString();
   return { self: query ? `${page}?${query}` : page, page };
 }
 
@@ -27,7 +25,7 @@ export const createHandler = (deps: ReleaseNotesReadDeps) =>
     const area = req.query.area;
     if (area !== undefined && area.length > AREA_MAX_CHARS) throw badRequest(`Invalid area: at most ${AREA_MAX_CHARS} characters`);
     const periods = await listReleaseFeed(deps, area !== undefined ? { area } : {});
-    const url = servedUrl(req);
+    const url = servedUrl(deps, req);
     const xml = renderRssFeed(
       { selfUrl: url.self, pageUrl: url.page, title: 'Platform release notes', description: 'Dated changes to the Application Platform API' },
       periods,

@@ -27,6 +27,7 @@ import { classifyAddress } from '../domain/webhook-callback';
 import { SUBSCRIPTION_LIMITS } from '../domain/webhook-subscription';
 import type { WebhookRequest, WebhookSender } from '../ports/release-notes';
 import type { PlatformDeps } from '../wiring/platform-wiring';
+import { decodePathValue, parseRequestTarget } from './request-target';
 
 /** The only path this module serves: POST registers a listener, DELETE …/{subscriptionId} removes it. */
 export const DEV_LISTENERS_PATH = '/admin/v1/dev/webhook-listeners';
@@ -128,14 +129,14 @@ export class DevWebhookListeners {
   /** The local server's request handling with this module's path in front of the route table's. */
   requestListener(next: (req: IncomingMessage, res: ServerResponse) => Promise<void> | void): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
     return async (req, res) => {
-      const path = new URL(req.url ?? '/', 'http://local').pathname;
+      const path = parseRequestTarget(req.url).pathname;
       if (path !== DEV_LISTENERS_PATH && !path.startsWith(`${DEV_LISTENERS_PATH}/`)) return void (await next(req, res));
       try {
         if (!isLoopbackPeer(req)) throw new Refusal(403, 'forbidden', 'webhook listeners register from this machine only');
         if (!this.authorized(req.headers.authorization)) throw new Refusal(401, 'unauthorized', 'admin token required');
         if (req.method === 'POST' && path === DEV_LISTENERS_PATH) return reply(res, 201, { data: await this.register(await readJson(req)) });
         if (req.method === 'DELETE' && path !== DEV_LISTENERS_PATH) {
-          await this.remove(decodeURIComponent(path.slice(DEV_LISTENERS_PATH.length + 1)));
+          await this.remove(decodePathValue(path.slice(DEV_LISTENERS_PATH.length + 1)));
           return reply(res, 204);
         }
         throw new Refusal(405, 'method_not_allowed', `${req.method} is not allowed on ${path}`);

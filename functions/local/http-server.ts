@@ -3,68 +3,61 @@
  * building the same event for the same handler modules the Lambdas run.
  */
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
-import type { ErrorArea } from '../domain/error-bodies';
+import { GENERIC_500_MESSAGE, type ErrorArea } from '../domain/error-bodies';
 import { CORRELATION_HEADER, correlationIdOf, headerOf } from '../domain/http-headers';
-import { gatewayAnswers, KEY_CLASS_OF_AUTH, renderGatewayAnswer, staticPrefixOf, type GatewayResponseType } from '../gateway';
+import { gatewayAnswers, KEY_CLASS_OF_AUTH, renderGatewayAnswer, type GatewayResponseType } from '../gateway';
 import type { HttpHandler, HttpResponse } from '../http/kit';
 import type { StreamedBodyEvent } from '../http/kit-request';
 import type { RouteDef } from '../routes';
 import type { LocalGateway } from './local-gateway';
-import { BodyTooLarge, discardRest, readBody, streamBody } from './request-body';
+import { BodyAborted, BodyTooLarge, discardRest, readBody, streamBody } from './request-body';
+import { clientErrorListener } from './client-errors';
+import { MAX_TARGET_BYTES, parseRequestTarget, type RequestTarget } from './request-target';
+import { Router, type CompiledRoute, type RouterAnswer } from './router';
 
-export interface CompiledRoute {
-  readonly route: RouteDef;
-  readonly pattern: RegExp;
-  readonly params: string[];
-  readonly handler: HttpHandler;
-}
-
-export function compile(route: RouteDef, handler: HttpHandler): CompiledRoute {
-  const params: string[] = [];
-  const source = route.path
-    .split('/')
-    .map((seg) => {
-      const m = /^\{(\w+)\}$/.exec(seg);
-      if (!m) return seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-      params.push(m[1]!);
-      return '([^/]+)';
-    })
-    .join('/');
-  return { route, pattern: new RegExp(`^${source}$`), params, handler };
-}
+export { compile, type CompiledRoute } from './router';
 
 function isTextual(contentType: string | undefined): boolean {
   return !contentType || /^(application\/(json|x-ndjson|jsonl|x-www-form-urlencoded)|text\/)/i.test(contentType);
 }
 
-function toEvent(req: IncomingMessage, url: URL, match: CompiledRoute, values: string[], body: Buffer): APIGatewayProxyEvent {
-  const headers: Record<string, string> = {};
-  const multiValueHeaders: Record<string, string[]> = {};
+/**
+ * Header and query maps are null-prototype objects: a name such as `constructor` or `__proto__` is
+ * an entry like any other, never a property of Object.prototype (on AWS the event arrives as parsed
+ * JSON, where such names are own properties too).
+ */
+function dictionary<T>(): Record<string, T> {
+  return Object.create(null) as Record<string, T>;
+}
+
+function toEvent(req: IncomingMessage, target: RequestTarget, route: RouteDef, params: Readonly<Record<string, string>> | null, body: Buffer): APIGatewayProxyEvent {
+  const headers = dictionary<string>();
+  const multiValueHeaders = dictionary<string[]>();
   for (let i = 0; i < req.rawHeaders.length; i += 2) {
     const k = req.rawHeaders[i]!;
     const v = req.rawHeaders[i + 1]!;
     headers[k] = v;
     (multiValueHeaders[k] ??= []).push(v);
   }
-  const query: Record<string, string> = {};
-  const multiQuery: Record<string, string[]> = {};
-  for (const [k, v] of url.searchParams) {
+  const query = dictionary<string>();
+  const multiQuery = dictionary<string[]>();
+  for (const [k, v] of target.query) {
     query[k] = v;
     (multiQuery[k] ??= []).push(v);
   }
   const textual = isTextual(req.headers['content-type']);
-  const hasQuery = url.searchParams.size > 0;
+  const hasQuery = target.query.length > 0;
   return {
-    resource: match.route.path,
-    path: url.pathname,
+    resource: route.path,
+    path: target.pathname,
     httpMethod: req.method ?? 'GET',
     headers,
     multiValueHeaders,
     queryStringParameters: hasQuery ? query : null,
     multiValueQueryStringParameters: hasQuery ? multiQuery : null,
-    pathParameters: match.params.length ? Object.fromEntries(match.params.map((p, i) => [p, decodeURIComponent(values[i]!)])) : null,
+    pathParameters: params && Object.keys(params).length ? params : null,
     stageVariables: null,
     body: body.length ? (textual ? body.toString('utf8') : body.toString('base64')) : null,
     isBase64Encoded: body.length > 0 && !textual,
@@ -74,12 +67,12 @@ function toEvent(req: IncomingMessage, url: URL, match: CompiledRoute, values: s
       authorizer: null,
       protocol: 'HTTP/1.1',
       httpMethod: req.method ?? 'GET',
-      path: url.pathname,
+      path: target.pathname,
       stage: 'local',
       requestId: randomUUID(),
       requestTimeEpoch: Date.now(),
-      resourceId: match.route.id,
-      resourcePath: match.route.path,
+      resourceId: route.id,
+      resourcePath: route.path,
       identity: { sourceIp: req.socket.remoteAddress ?? '127.0.0.1', userAgent: req.headers['user-agent'] ?? null } as APIGatewayProxyEvent['requestContext']['identity'],
     },
   };
@@ -111,21 +104,20 @@ async function send(res: ServerResponse, result: HttpResponse): Promise<void> {
   if (result.stream) {
     // Like Lambda response streaming: each chunk goes out as soon as the handler yields it.
     res.flushHeaders();
-    for await (const piece of result.stream) {
-      if (res.destroyed) break;
-      res.write(piece);
+    try {
+      for await (const piece of result.stream) {
+        if (res.destroyed) break;
+        res.write(piece);
+      }
+    } catch (err) {
+      // The status line is out: the one honest way left to say the answer is incomplete is to cut it.
+      res.destroy(err as Error);
+      throw err;
     }
     res.end();
     return;
   }
   res.end(result.body ? Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8') : undefined);
-}
-
-/** Each area's path prefix with one of its routes, to answer an unknown path under it in that area's shape. */
-function areaPrefixes(routes: readonly CompiledRoute[]): { readonly prefix: string; readonly route: CompiledRoute }[] {
-  const byArea = new Map<string, CompiledRoute[]>();
-  for (const r of routes) byArea.set(r.route.area, [...(byArea.get(r.route.area) ?? []), r]);
-  return [...byArea.values()].map((members) => ({ prefix: `${staticPrefixOf(members.map((m) => m.route.path))}/`, route: members[0]! }));
 }
 
 function sendGatewayAnswer(res: ServerResponse, route: RouteDef, event: APIGatewayProxyEvent, type: GatewayResponseType, authorizer?: Readonly<Record<string, unknown>>): void {
@@ -166,51 +158,68 @@ async function passGateway(gateway: LocalGateway, route: RouteDef, event: APIGat
   return true;
 }
 
-function sendError(res: ServerResponse, status: number, code: string, message: string): void {
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8' });
-  res.end(JSON.stringify({ error: { code, message } }));
+function sendAnswer(res: ServerResponse, req: IncomingMessage, answer: RouterAnswer): void {
+  res.writeHead(answer.status, { ...answer.headers, [CORRELATION_HEADER]: correlationIdOf(req.headers as Record<string, string>, randomUUID) });
+  res.end(answer.body);
 }
 
-/** The server's request handling, for servers that add their own paths (the upload service's health check). */
+/**
+ * The server's request handling, for servers that add their own paths (the upload service's health
+ * check). Whatever fails while a request is parsed, routed, read or answered ends that request alone:
+ * an answer in its area's shape while none was sent, a cut connection after that, and a log line.
+ */
 export function requestListener(routes: CompiledRoute[], gateway: LocalGateway | undefined, log: (line: object) => void): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
-  const prefixes = areaPrefixes(routes);
+  const router = new Router(routes);
   return async (req, res) => {
+    const target = parseRequestTarget(req.url);
+    let area: RouteDef | undefined;
     try {
-      const url = new URL(req.url ?? '/', 'http://local');
-      const byPath = routes.map((r) => ({ r, m: r.pattern.exec(url.pathname) })).filter((x) => x.m);
-      const hit = byPath.find((x) => x.r.route.method === req.method);
-      if (!hit) {
-        if (byPath.length) {
-          res.setHeader('Allow', byPath.map((x) => x.r.route.method).join(', '));
-          return sendError(res, 405, 'method_not_allowed', `Method ${req.method} is not allowed on ${url.pathname}`);
-        }
-        // Under an area's prefix, API Gateway answers in that area's shape (MISSING_AUTHENTICATION_TOKEN).
-        const area = prefixes.find((p) => url.pathname.startsWith(p.prefix))?.route;
-        if (area) return sendGatewayAnswer(res, area.route, toEvent(req, url, area, [], Buffer.alloc(0)), 'MISSING_AUTHENTICATION_TOKEN');
-        return sendError(res, 404, 'not_found', `No route for ${req.method} ${url.pathname}`);
-      }
-      const streamed = hit.r.route.body === 'multipart';
+      area = router.areaOf(target.pathname);
+      if ((req.url ?? '').length > MAX_TARGET_BYTES) return sendAnswer(res, req, router.answer(area, 'uri_too_long', `The request-target is longer than ${MAX_TARGET_BYTES} bytes`));
+      const match = router.match(req.method ?? '', target.pathname);
+      if (match.kind !== 'route') return sendAnswer(res, req, router.unmatched(req.method ?? '', target.pathname, match));
+      const { hit, params } = match;
+      area = hit.route;
+      const streamed = hit.route.body === 'multipart';
       let body: Buffer = Buffer.alloc(0);
       if (!streamed) {
         try {
           body = await readBody(req);
         } catch (err) {
+          if (err instanceof BodyAborted) return void res.destroy();
           if (!(err instanceof BodyTooLarge)) throw err;
           // API Gateway's own answer to a body over its 10 MB quota, in the area's error shape.
-          discardRest(req);
-          return sendGatewayAnswer(res, hit.r.route, toEvent(req, url, hit.r, hit.m!.slice(1), Buffer.alloc(0)), 'REQUEST_TOO_LARGE');
+          discardRest(req, res);
+          return sendGatewayAnswer(res, hit.route, toEvent(req, target, hit.route, params, Buffer.alloc(0)), 'REQUEST_TOO_LARGE');
         }
       }
-      const event: StreamedBodyEvent = { ...toEvent(req, url, hit.r, hit.m!.slice(1), body), ...(streamed ? { bodyStream: streamBody(req, res) } : {}) };
+      const event: StreamedBodyEvent = { ...toEvent(req, target, hit.route, params, body), ...(streamed ? { bodyStream: streamBody(req, res) } : {}) };
       if (streamed && !req.complete) res.setHeader('Connection', 'close');
       // Without a gateway (the upload service on AWS) the kit resolves keys itself, as on a direct invocation.
-      if (gateway && !(await passGateway(gateway, hit.r.route, event, res, log))) return;
-      await send(res, await hit.r.handler(event, lambdaContext(hit.r.route)));
+      if (gateway && !(await passGateway(gateway, hit.route, event, res, log))) return;
+      await send(res, await hit.handler(event, lambdaContext(hit.route)));
     } catch (err) {
-      // A path parameter with a malformed percent-escape (`%ZZ`) cannot be decoded: the client's error.
-      if (err instanceof URIError) return sendError(res, 400, 'bad_request', 'Malformed percent-encoding in the URL path');
-      log({ level: 'ERROR', message: 'local server error', error: String(err) });
-      if (!res.headersSent) sendError(res, 500, 'internal', 'Internal server error');
+      log({ level: 'ERROR', message: 'local server error', error: String(err), stack: (err as Error)?.stack });
+      if (!res.headersSent && !res.destroyed) return sendAnswer(res, req, router.internalError(area));
+      res.destroy();
     }
   };
+}
+
+/**
+ * Serves `listener` on `server`, and answers what Node's parser refuses in the router's shapes
+ * (functions/local/client-errors.ts). The local platform and the upload service both serve through it.
+ */
+export function attachFrontDoor(server: Server, routes: CompiledRoute[], listener: (req: IncomingMessage, res: ServerResponse) => unknown, log: (line: object) => void): Server {
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    Promise.resolve()
+      .then(() => listener(req, res))
+      .catch((err: unknown) => {
+        log({ level: 'ERROR', message: 'request listener failed', error: String(err) });
+        if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json; charset=utf-8' }).end(JSON.stringify({ error: { code: 'unavailable', message: GENERIC_500_MESSAGE } }));
+        else res.destroy();
+      });
+  });
+  server.on('clientError', clientErrorListener(new Router(routes), log));
+  return server;
 }

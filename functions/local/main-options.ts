@@ -12,7 +12,7 @@
  * off, as strict as on AWS. Any other value is a configuration error. It exists only in this local
  * process: the Lambda environment schema (functions/env.ts) has no such variable.
  */
-import { ENV_DEFAULTS } from '../env';
+import { ENV_DEFAULTS, normalizeBaseUrl } from '../env';
 import type { PlatformOptions } from './platform';
 
 export class ConfigError extends Error {}
@@ -32,7 +32,17 @@ function devSwitch(env: NodeJS.ProcessEnv, name: string): boolean {
   throw new ConfigError(`${name} must be 1 (on) or 0 (off), got "${raw}"`);
 }
 
+/** `PUBLIC_BASE_URL`: the `{base_url}` clients reach this platform at (behind a proxy, say). */
+function baseUrlFrom(env: NodeJS.ProcessEnv): string | undefined {
+  const raw = env.PUBLIC_BASE_URL;
+  if (raw === undefined || raw === '') return undefined;
+  const url = normalizeBaseUrl(raw);
+  if (url === undefined) throw new ConfigError(`PUBLIC_BASE_URL must be an http(s) URL with no query or credentials, such as https://api.example.com, got "${raw}"`);
+  return url;
+}
+
 export function localPlatformOptions(env: NodeJS.ProcessEnv): PlatformOptions {
+  const publicBaseUrl = baseUrlFrom(env);
   return {
     dataDir: env.DATA_DIR ?? '.data',
     port: intFrom(env, 'PORT', 3000),
@@ -45,6 +55,7 @@ export function localPlatformOptions(env: NodeJS.ProcessEnv): PlatformOptions {
     emptySessionMaxAgeHours: intFrom(env, 'EMPTY_SESSION_MAX_AGE_HOURS', ENV_DEFAULTS.emptySessionMaxAgeHours),
     appDeletionBatchSize: intFrom(env, 'APP_DELETION_BATCH_SIZE', ENV_DEFAULTS.appDeletionBatchSize),
     ...(env.ADMIN_TOKEN ? { adminToken: env.ADMIN_TOKEN } : {}),
+    ...(publicBaseUrl ? { publicBaseUrl } : {}),
     ...(devSwitch(env, 'PLATFORM_DEV_WEBHOOKS') ? { devWebhookListeners: true } : {}),
   };
 }

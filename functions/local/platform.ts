@@ -28,7 +28,7 @@ import { QUEUES, SCHEDULES, rateIntervalMs } from '../workers';
 import { startBackends, LOCAL_CREDENTIALS, LOCAL_REGION } from './backends';
 import { ensureBucket, ensureQueues, ensureTable } from './bootstrap';
 import { DevWebhookListeners } from './dev-webhook-listeners';
-import { requestListener } from './http-server';
+import { attachFrontDoor, requestListener } from './http-server';
 import { withReference } from '../openapi/docs-site';
 import { loadRoutes } from './load-routes';
 import { LocalGateway } from './local-gateway';
@@ -40,6 +40,11 @@ export interface PlatformOptions {
   readonly dataDir: string;
   readonly port?: number;
   readonly host?: string;
+  /**
+   * The `{base_url}` the platform names in absolute URLs (ACP discovery, agent cards, the feed). Default:
+   * the address the server listens on. Never taken from a request's `Host` header.
+   */
+  readonly publicBaseUrl?: string;
   /** Tables on disk (npm start) or in memory (tests). */
   readonly persist?: boolean;
   readonly visibilityDelayMs?: number;
@@ -105,6 +110,21 @@ export async function startPlatform(opts: PlatformOptions): Promise<RunningPlatf
     for (const c of cleanups.reverse()) await c();
   };
   try {
+    // Listening first: the base URL the platform names in its documents is the address it really has.
+    const server: Server = createServer();
+    await new Promise<void>((resolveListen, reject) => {
+      server.once('error', reject);
+      server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => resolveListen());
+    });
+    cleanups.push(
+      () =>
+        new Promise<void>((r) => {
+          server.close(() => r());
+          server.closeAllConnections();
+        }),
+    );
+    const address = server.address() as AddressInfo;
+    const baseUrl = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
     const backends = await startBackends(dataDir, opts.persist ?? true);
     cleanups.push(() => backends.stop());
     const aws: AwsClientOptions = { region: LOCAL_REGION, endpoints: backends.endpoints, credentials: LOCAL_CREDENTIALS };
@@ -126,6 +146,7 @@ export async function startPlatform(opts: PlatformOptions): Promise<RunningPlatf
       [ENV.appDeletionBatchSize]: opts.appDeletionBatchSize ?? ENV_DEFAULTS.appDeletionBatchSize,
       [ENV.bedrockEnabled]: 'false',
       [ENV.trustViewerAddress]: 'false',
+      [ENV.publicBaseUrl]: opts.publicBaseUrl ?? baseUrl,
       ...(opts.openAiBaseUrl !== undefined ? { [ENV.openAiBaseUrl]: opts.openAiBaseUrl } : {}),
       ...(opts.openAiApiKey !== undefined ? { [ENV.openAiApiKey]: opts.openAiApiKey } : {}),
     };
@@ -171,22 +192,9 @@ export async function startPlatform(opts: PlatformOptions): Promise<RunningPlatf
 
     await gateway.load(deps);
     // The API reference (/docs, /api/v1/openapi.json) in front of the routes, as the front door's bucket is on AWS.
-    const routes = withReference(requestListener(await loadRoutes(deps), gateway, log));
-    const server: Server = createServer(devListeners ? devListeners.requestListener(routes) : routes);
-    await new Promise<void>((resolveListen, reject) => {
-      server.once('error', reject);
-      server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => resolveListen());
-    });
-    cleanups.push(
-      () =>
-        new Promise<void>((r) => {
-          server.close(() => r());
-          server.closeAllConnections();
-        }),
-    );
-    if (devListeners) cleanups.push(() => devListeners.close());
-    const address = server.address() as AddressInfo;
-    const baseUrl = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+    const compiled = await loadRoutes(deps);
+    const routes = withReference(requestListener(compiled, gateway, log));
+    attachFrontDoor(server, compiled, devListeners ? devListeners.requestListener(routes) : routes, log);
 
     if (opts.timers) {
       const timers = SCHEDULES.map((s) =>

@@ -78,7 +78,8 @@ type Listener = (req: IncomingMessage, res: ServerResponse) => Promise<void> | v
 /** The local server's listener with the reference in front of the routes. */
 export function withReference(listener: Listener): Listener {
   return (req, res) => {
-    const path = new URL(req.url ?? '/', 'http://local').pathname;
+    // Only the path counts here, and reading it must never throw: `new URL` refuses targets such as `//`.
+    const path = (req.url ?? '/').split(/[?#]/, 1)[0]!;
     let file: StaticFile | undefined;
     try {
       file = req.method === 'GET' || req.method === 'HEAD' ? docsFile(path) : undefined;

@@ -76,6 +76,8 @@ export interface PlatformSettings {
    * client address is the front door's `X-Viewer-Ip` (functions/gateway.ts) instead of the connection's peer.
    */
   readonly trustViewerAddress: boolean;
+  /** The configured `{base_url}` (`PUBLIC_BASE_URL`), when there is one. */
+  readonly publicBaseUrl?: string;
 }
 
 /**

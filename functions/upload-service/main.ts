@@ -5,11 +5,12 @@
  * Built from the environment like a Lambda (functions/env.ts). Listens on PORT (default 8080);
  * GET /healthz answers 200 for the load balancer. SIGTERM stops accepting and lets uploads in flight finish.
  */
-import { createServer } from 'node:http';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { createHandler } from '../http/chat-files-create.handler';
 import { routeById } from '../http/kit';
-import { compile, requestListener } from '../local/http-server';
+import { createServer } from 'node:http';
+import { attachFrontDoor, requestListener } from '../local/http-server';
+import { compile } from '../local/router';
 import { ROUTES } from '../routes';
 import { parseEnv } from '../wiring/core-wiring';
 import { buildFileDeps } from '../wiring/file-wiring';
@@ -25,14 +26,22 @@ const routes = served.map((r) => {
   return compile(routeById(r.id), factory(deps));
 });
 // Behind the front door there is no API Gateway authorizer: the kit resolves keys itself.
-const listener = requestListener(routes, undefined, (line) => logger.info('upload service', line as Record<string, unknown>));
-const server = createServer((req, res) => {
-  if (req.method === 'GET' && req.url === '/healthz') {
-    res.writeHead(200, { 'Content-Type': 'text/plain' }).end('ok');
-    return;
-  }
-  void listener(req, res);
-});
+const log = (line: object) => logger.info('upload service', line as Record<string, unknown>);
+const listener = requestListener(routes, undefined, log);
+// The same front door as `npm start`: a request Node's parser refuses, or one whose body stream fails,
+// ends alone with an answer in the route's area shape; the uploads in flight on this task go on.
+const server = attachFrontDoor(
+  createServer(),
+  routes,
+  (req, res) => {
+    if (req.method === 'GET' && req.url === '/healthz') {
+      res.writeHead(200, { 'Content-Type': 'text/plain' }).end('ok');
+      return;
+    }
+    return listener(req, res);
+  },
+  log,
+);
 // Longer than the load balancer's idle timeout, so the balancer closes idle connections first.
 server.keepAliveTimeout = 65_000;
 server.listen(Number(process.env.PORT ?? 8080), () => logger.info('upload service listening', { port: Number(process.env.PORT ?? 8080), routes: served.map((r) => r.path) }));

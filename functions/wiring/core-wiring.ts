@@ -78,6 +78,7 @@ export function buildCoreDeps(opts: WiringOptions, db: DynamoDBDocumentClient = 
       emptySessionMaxAgeHours: env[ENV.emptySessionMaxAgeHours],
       appDeletionBatchSize: env[ENV.appDeletionBatchSize],
       trustViewerAddress: env[ENV.trustViewerAddress] === 'true',
+      ...(env[ENV.publicBaseUrl] !== undefined ? { publicBaseUrl: env[ENV.publicBaseUrl] } : {}),
     },
     logger: opts.logger ?? new Logger(),
     metrics: new Metrics(),

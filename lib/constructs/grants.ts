@@ -29,7 +29,7 @@ type GrantScoped =
   | typeof ENV.paymentSecretArn;
 
 /** The variables every function and the upload service start from (functions/env.ts checks them). */
-export function baseEnvironment(context: FunctionContext): Record<Exclude<(typeof ENV)[keyof typeof ENV], typeof ENV.openAiBaseUrl | typeof ENV.openAiApiKey | GrantScoped>, string> & Record<string, string> {
+export function baseEnvironment(context: FunctionContext): Record<Exclude<(typeof ENV)[keyof typeof ENV], typeof ENV.openAiBaseUrl | typeof ENV.openAiApiKey | typeof ENV.publicBaseUrl | GrantScoped>, string> & Record<string, string> {
   const { config, table, jobsQueue } = context;
   return {
     [ENV.stage]: config.stage,

@@ -1,20 +1,47 @@
 import { describe, expect, it } from 'vitest';
+import { normalizeBaseUrl } from '../../functions/env';
 import { publicBaseUrl } from '../../functions/http/base-url';
 
-const req = (headers: Record<string, string>) => ({ header: (name: string) => headers[name.toLowerCase()] });
-const settings = (trustViewerAddress: boolean) => ({ settings: { trustViewerAddress } as never });
+const req = (headers: Record<string, string>, domainName?: string) => ({
+  header: (name: string) => headers[name.toLowerCase()],
+  event: { requestContext: domainName ? { domainName } : {} } as never,
+});
+const settings = (trustViewerAddress: boolean, configured?: string) => ({ settings: { trustViewerAddress, ...(configured ? { publicBaseUrl: configured } : {}) } as never });
+const HOSTILE_HOSTS = ['evil.example.com', 'evil.example/path', 'a b', 'x@evil.example', '', 'host:port:9', '127.0.0.1:3000'];
 
 describe('publicBaseUrl', () => {
+  it('a configured base URL wins over every header', () => {
+    for (const host of HOSTILE_HOSTS) {
+      expect(publicBaseUrl(settings(false, 'http://127.0.0.1:3000'), req({ host, 'x-viewer-host': host }))).toBe('http://127.0.0.1:3000');
+      expect(publicBaseUrl(settings(true, 'https://api.example.com'), req({ host, 'x-viewer-host': host }))).toBe('https://api.example.com');
+    }
+  });
   it('behind the front door: https and the host the front door wrote, never the Host API Gateway saw', () => {
     expect(publicBaseUrl(settings(true), req({ 'x-viewer-host': 'api.example.com', host: 'abc.execute-api.eu-west-1.amazonaws.com' }))).toBe('https://api.example.com');
   });
-  it('locally: http and the Host header', () => {
-    expect(publicBaseUrl(settings(false), req({ host: '127.0.0.1:3000', 'x-viewer-host': 'ignored.example' }))).toBe('http://127.0.0.1:3000');
-    expect(publicBaseUrl(settings(false), req({ host: '[::1]:3000' }))).toBe('http://[::1]:3000');
+  it('without configuration or a front door: the domain API Gateway reports, never the Host header', () => {
+    for (const host of HOSTILE_HOSTS) {
+      expect(publicBaseUrl(settings(false), req({ host }, 'abc.execute-api.eu-west-1.amazonaws.com'))).toBe('https://abc.execute-api.eu-west-1.amazonaws.com');
+      expect(publicBaseUrl(settings(false), req({ host }))).toBe('https://localhost');
+    }
   });
-  it('refuses anything that is not a host name or address (no URL injection)', () => {
+  it('refuses a viewer host that is not a host name or address (no URL injection)', () => {
     for (const host of ['evil.example/path', 'a b', 'x@evil.example', '', 'host:port:9']) {
-      expect(publicBaseUrl(settings(false), req({ host }))).toBe('http://localhost');
+      expect(publicBaseUrl(settings(true), req({ 'x-viewer-host': host }))).toBe('https://localhost');
+    }
+  });
+});
+
+describe('normalizeBaseUrl (the form PUBLIC_BASE_URL must have)', () => {
+  it('takes an http(s) origin with an optional path prefix, without a trailing slash', () => {
+    expect(normalizeBaseUrl('https://api.example.com')).toBe('https://api.example.com');
+    expect(normalizeBaseUrl('https://api.example.com/')).toBe('https://api.example.com');
+    expect(normalizeBaseUrl('http://127.0.0.1:3000')).toBe('http://127.0.0.1:3000');
+    expect(normalizeBaseUrl('https://example.com/platform/')).toBe('https://example.com/platform');
+  });
+  it('refuses everything else', () => {
+    for (const bad of ['', 'example.com', 'ftp://example.com', 'https://u:p@example.com', 'https://example.com/?q=1', 'https://example.com/#x', 'javascript:alert(1)']) {
+      expect(normalizeBaseUrl(bad)).toBeUndefined();
     }
   });
 });
