@@ -14,16 +14,18 @@ import * as s from './schemas';
 const SECURITY: Readonly<Record<AuthKind, string | undefined>> = { orgKey: 'orgKey', chatKey: 'chatKey', acpKey: 'acpKey', signingSecret: 'signingSecret', public: undefined, iam: undefined };
 
 const STATUS_TEXT: Record<number, string> = {
-  400: 'Invalid request',
+  400: 'Invalid request: a parameter, header or body the operation refuses, or a request the HTTP layer cannot parse',
   401: 'Missing, invalid, revoked or expired credentials',
   402: 'Insufficient credits, or the monthly usage cap is reached',
   403: 'Missing scope, or another app',
   404: 'Not found',
   405: 'Not allowed in the resource’s state',
   409: 'Busy or in flight (a chat session running another turn, an ACP request with the same Idempotency-Key), or conflicting; Retry-After says when to retry',
-  413: 'Body too large',
+  413: 'Body too large (over the operation’s limit, or over 10 MB for any operation)',
+  414: 'Request-target (path and query) over 8192 bytes',
   422: 'Unprocessable (idempotency conflict, file content, image limits)',
   429: 'Rate limit exceeded (Retry-After seconds)',
+  431: 'Request headers too large',
   500: 'Internal server error',
   503: 'A dependency is down for a while (Retry-After)',
 };
@@ -47,6 +49,13 @@ function errorSchema(route: RouteDef, status: number): ZodSchema {
   }
 }
 
+/**
+ * What any operation can answer before or around its own logic: a request the HTTP layer cannot parse
+ * (400), a body over the transport's 10 MB (413), a request-target over 8192 bytes (414), headers over
+ * the limit (431), and an unexpected failure (500). The front door answers them in the area's shape.
+ */
+const TRANSPORT_ERRORS: readonly number[] = [400, 413, 414, 431, 500];
+
 const retryAfter = { 'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } } };
 const correlation = { 'X-Correlation-ID': { description: 'The request’s correlation id (yours if you sent one)', schema: { type: 'string' } } };
 
@@ -61,7 +70,7 @@ function operation(route: RouteDef, doc: OperationDoc): Record<string, unknown> 
       ...(doc.ok.content ? { content: Object.fromEntries(Object.entries(doc.ok.content).map(([type, schema]) => [type, { schema: toSchema(schema) }])) } : {}),
     },
   };
-  for (const status of doc.errors) {
+  for (const status of [...new Set([...doc.errors, ...TRANSPORT_ERRORS])].sort((a, b) => a - b)) {
     responses[String(status)] = {
       description: STATUS_TEXT[status] ?? 'Error',
       headers: status === 429 || status === 503 || status === 409 ? { ...correlation, ...retryAfter } : correlation,

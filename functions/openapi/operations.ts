@@ -32,7 +32,7 @@ const iso = (description: string): QueryParamDoc => ({ schema: z.string().meta({
 
 const EXPORT_ERRORS = [400, 401, 403, 429, 500];
 const ACP_PUBLIC_ERRORS = [404, 429, 500];
-const ACP_CHECKOUT_ERRORS = [400, 401, 403, 404, 405, 409, 422, 429, 500, 503];
+const ACP_CHECKOUT_ERRORS = [400, 401, 403, 404, 405, 409, 413, 422, 429, 500, 503];
 const acpHeaders: Record<string, QueryParamDoc> = {
   'API-Version': { schema: z.string(), description: 'ACP version, default 2026-04-17; another is a 400 with supported_versions' },
   'Request-Id': { schema: z.string(), description: 'Echoed in the response' },
@@ -104,7 +104,7 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     },
     body: { contentType: 'multipart/form-data', schema: s.uploadRequest, required: true },
     ok: { status: 201, description: 'The stored file', content: json(s.uploadedFile) },
-    errors: [400, 401, 403, 409, 413, 422, 429, 500, 503],
+    errors: [400, 401, 403, 404, 409, 413, 422, 429, 500, 503],
   },
   acpProductsList: { tag: 'ACP checkout', summary: "The app's catalog (ACP feed ProductsResponse)", ok: { status: 200, description: 'Active products', content: json(s.acpProducts) }, errors: ACP_PUBLIC_ERRORS },
   acpAgentCard: { tag: 'ACP checkout', summary: 'A2A agent card of the checkout', ok: { status: 200, description: 'The agent card', content: json(s.agentCard) }, errors: ACP_PUBLIC_ERRORS },
@@ -159,7 +159,7 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     summary: 'Subscribe a webhook',
     body: { contentType: 'application/json', schema: s.subscriptionCreate, required: true },
     ok: { status: 201, description: 'The subscription and its signing secret (shown once)', content: json(s.subscriptionCreated) },
-    errors: [400, 429, 500, 503],
+    errors: [400, 413, 429, 500, 503],
   },
   releaseNotesSubscriptionsList: { tag: 'Release notes', summary: 'The subscriptions of a signing secret', ok: { status: 200, description: 'Subscriptions', content: json(s.subscriptionsList) }, errors: [401, 429, 500] },
   releaseNotesSubscriptionDelete: { tag: 'Release notes', summary: 'Delete a subscription', ok: { status: 204, description: 'Deleted' }, errors: [401, 404, 429, 500] },
