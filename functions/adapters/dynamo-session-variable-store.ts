@@ -10,7 +10,9 @@ const key = (sessionId: string) => ({ pk: `SESSION#${sessionId}`, sk: 'VARS' });
 const PREFIX = 'v_';
 
 function fromItem(item: Record<string, unknown> | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
+  // A variable may be named `__proto__` (the name pattern allows it): on a plain object that assignment
+  // would set the prototype and the variable would be gone.
+  const out = Object.create(null) as Record<string, string>;
   for (const [k, v] of Object.entries(item ?? {})) if (k.startsWith(PREFIX) && typeof v === 'string') out[k.slice(PREFIX.length)] = v;
   return out;
 }

@@ -6,7 +6,8 @@
 const PLACEHOLDER = /\{\{\s*session\.([a-zA-Z_][a-zA-Z0-9_-]{0,63})\s*\}\}/g;
 
 export function renderHeaders(templates: Readonly<Record<string, string>>, variables: Readonly<Record<string, string>>): Record<string, string> {
-  const out: Record<string, string> = {};
+  // Null prototype: a header named `__proto__` is a header, not an assignment to the prototype.
+  const out = Object.create(null) as Record<string, string>;
   for (const [name, template] of Object.entries(templates)) {
     let missing = false;
     const value = template.replace(PLACEHOLDER, (_, v: string) => {

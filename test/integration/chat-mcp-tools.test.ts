@@ -111,6 +111,23 @@ describe('chat turns with a real MCP server and session variables', () => {
     }
   });
 
+  it("takes variables named like Object.prototype's members (__proto__, constructor, toString) as plain variables, bound and kept", async () => {
+    await patchSettings(p, w.appId, { mcpConnections: [{ name: 'crm', url: mcp.url, headers: { 'X-Proto': '{{session.__proto__}}', 'X-Ctor': '{{session.constructor}}', 'X-Str': '{{session.toString}}', 'X-Static': 'fixed' } }] });
+    try {
+      let from = mcp.requests.length;
+      const first = await call({ messages: [{ role: 'user', content: 'use lookup_order {"orderId":"7"}' }], variables: JSON.parse('{"__proto__":"p-1","constructor":"c-1"}') });
+      expect(first.status, first.text).toBe(200);
+      // `toString` is no variable of the session: its header is left out, never Object.prototype's function.
+      for (const h of receivedSince(from)) expect([h['x-proto'], h['x-ctor'], h['x-str'], h['x-static']]).toEqual(['p-1', 'c-1', undefined, 'fixed']);
+      from = mcp.requests.length;
+      const later = await call({ messages: [{ role: 'user', content: 'use lookup_order {"orderId":"8"}' }], chatSessionId: first.body.chatSessionId, variables: { toString: 's-2' } });
+      expect(later.status, later.text).toBe(200);
+      for (const h of receivedSince(from)) expect([h['x-proto'], h['x-ctor'], h['x-str']]).toEqual(['p-1', 'c-1', 's-2']);
+    } finally {
+      await patchSettings(p, w.appId, { mcpConnections: [{ name: 'crm', url: mcp.url, headers: HEADER_TEMPLATES }] });
+    }
+  });
+
   it('does not share variables between sessions', async () => {
     const from = mcp.requests.length;
     const res = await call({ messages: [{ role: 'user', content: 'use lookup_order {"orderId":"1"}' }] });
