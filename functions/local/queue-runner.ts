@@ -1,17 +1,20 @@
 /**
  * Locally, the part of Lambda's SQS event source mapping the platform relies on: long-poll a queue,
  * hand the batch to the same queue handler module, delete what succeeded and let partial batch
- * failures come back (after a short visibility timeout here) until the redrive policy dead-letters them.
+ * failures come back (after a short visibility timeout here) until the redrive policy dead-letters them
+ * (fauxqs moves a message to the DLQ on the receive after maxReceiveCount, as SQS does). The response
+ * is read as Lambda reads it: no response or no failures means the whole batch succeeded, a failure
+ * naming no message of the batch fails the whole batch, and so does a handler that throws; the runner
+ * itself carries on either way.
  * A queue with `maxConcurrency` gets that many pollers (at most 8), as Lambda runs concurrent batches:
  * a slow batch (a webhook receiver that hangs for 10 s) does not hold up the others.
  */
 import { randomUUID } from 'node:crypto';
-import { ChangeMessageVisibilityCommand, DeleteMessageCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import type { Context, SQSEvent } from 'aws-lambda';
+import { ChangeMessageVisibilityCommand, DeleteMessageCommand, ReceiveMessageCommand, type Message, type SQSClient } from '@aws-sdk/client-sqs';
+import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import type { PlatformDeps } from '../wiring/platform-wiring';
 import type { QueueHandler } from '../queue/queue-kit';
 import type { QueueDef } from '../workers';
-
 
 const RETRY_VISIBILITY_SECONDS = 2;
 const MAX_LOCAL_POLLERS = 8;
@@ -24,7 +27,23 @@ export interface QueueRunner {
 
 export async function startQueueRunner(sqs: SQSClient, deps: PlatformDeps, queue: QueueDef, queueUrl: string, log: (line: object) => void): Promise<QueueRunner> {
   const mod = (await import(`../queue/${queue.handler}.handler.ts`)) as { createHandler: (d: PlatformDeps) => QueueHandler };
-  const handler = mod.createHandler(deps);
+  return consumeQueue(sqs, mod.createHandler(deps), queue, queueUrl, log);
+}
+
+/**
+ * The message ids to retry, from what a handler returned, as Lambda decides: a missing response or
+ * failure list is success; a failure whose identifier is empty or names no message of the batch makes
+ * the whole batch a failure.
+ */
+export function failedMessageIds(messages: readonly Message[], response: Partial<SQSBatchResponse> | null | undefined): Set<string> {
+  const all = new Set(messages.map((m) => m.MessageId!));
+  const failures = response?.batchItemFailures ?? [];
+  if (failures.some((f) => typeof f?.itemIdentifier !== 'string' || !all.has(f.itemIdentifier))) return all;
+  return new Set(failures.map((f) => f.itemIdentifier));
+}
+
+/** Polls `queueUrl` with `handler` (a queue module's handler, or a test's) until stopped. */
+export function consumeQueue(sqs: SQSClient, handler: QueueHandler, queue: QueueDef, queueUrl: string, log: (line: object) => void): QueueRunner {
   const abort = new AbortController();
 
   const pollOnce = async (waitSeconds: number): Promise<number> => {
@@ -48,10 +67,9 @@ export async function startQueueRunner(sqs: SQSClient, deps: PlatformDeps, queue
       })),
     };
     const context = { awsRequestId: randomUUID(), functionName: queue.handler, getRemainingTimeInMillis: () => queue.timeoutSeconds * 1000 } as Context;
-    let failed = new Set<string>();
+    let failed: Set<string>;
     try {
-      const out = await handler(event, context);
-      failed = new Set(out.batchItemFailures.map((f) => f.itemIdentifier));
+      failed = failedMessageIds(messages, await handler(event, context));
     } catch (err) {
       log({ level: 'ERROR', message: 'queue handler threw; whole batch retried', queue: queue.id, error: String(err) });
       failed = new Set(messages.map((m) => m.MessageId!));

@@ -58,7 +58,10 @@ export interface RateCounter {
   hit(subject: string, windowMs: number, nowMs: number): Promise<RateLimitWindow>;
 }
 
-/** Messages of the jobs queue: the asynchronous halves of lifecycle operations. */
+/**
+ * Messages of the jobs queue: the asynchronous halves of lifecycle operations. `appId` is a UUID; the
+ * jobs worker refuses any other body as poison (docs/adr/0025).
+ */
 export type JobMessage = { readonly type: 'app-deletion'; readonly appId: string };
 
 export interface JobQueue {

@@ -3,24 +3,21 @@
  * continuation message before the invocation runs out of time) and delivery attempts (one POST each,
  * the next attempt queued with a delay on a retryable failure). The records of a batch run
  * concurrently. A delivery that failed at the receiver is a finished attempt, not a failed record:
- * only infrastructure errors (table, KMS, queue) are reported as partial batch failures.
+ * only a body that is not a webhook message (poison) and infrastructure errors (table, KMS, queue) are
+ * reported as partial batch failures.
  */
 import * as z from 'zod/mini';
-import en from 'zod/v4/locales/en.js';
 import { deliverWebhook } from '../app/deliver-webhook';
 import { fanOutReleasePeriod } from '../app/fan-out-release-period';
 import { MAX_ATTEMPTS } from '../domain/webhook-delivery';
 import { webhookWorkerProductionDeps, type WebhookWorkerDeps } from '../wiring/webhook-delivery-wiring';
 import type { WebhookMessage } from '../ports/release-notes';
-import { lambdaQueueHandler, sqsConsumer, type QueueHandler } from './queue-kit';
+import { jsonBody, lambdaQueueHandler, sqsConsumer, type QueueHandler } from './queue-kit';
 
 /** A fan-out stops queueing pages this long before the function's timeout and continues in a new message. */
 export const FANOUT_SAFETY_MS = 15_000;
 
-/** `zod/mini` registers no locale: English messages keep a malformed message's logged error as it read with classic zod. */
-const ENGLISH = en().localeError;
-
-const message = z.discriminatedUnion('type', [
+const webhookMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('fan-out'), periodId: z.string().check(z.minLength(1)), revision: z.string().check(z.minLength(1)), cursor: z.optional(z.string()) }),
   z.object({
     type: z.literal('deliver'),
@@ -30,6 +27,9 @@ const message = z.discriminatedUnion('type', [
     attempt: z.int().check(z.minimum(1), z.maximum(MAX_ATTEMPTS)),
   }),
 ]);
+
+/** Typed against the port, so the schema cannot drift from what the senders write. */
+export const parseWebhookMessage: (body: string) => WebhookMessage = jsonBody(webhookMessage);
 
 async function runMessage(deps: WebhookWorkerDeps, msg: WebhookMessage, shouldYield: () => boolean): Promise<void> {
   if (msg.type === 'fan-out') {
@@ -53,9 +53,10 @@ export const createHandler = (deps: WebhookWorkerDeps): QueueHandler =>
   sqsConsumer(deps, {
     name: 'webhook',
     concurrent: true,
-    handle: (record, context) => {
+    parse: parseWebhookMessage,
+    handle: (msg, _record, context) => {
       const deadline = Date.now() + context.getRemainingTimeInMillis() - FANOUT_SAFETY_MS;
-      return runMessage(deps, message.parse(JSON.parse(record.body), { error: ENGLISH }) as WebhookMessage, () => Date.now() >= deadline);
+      return runMessage(deps, msg, () => Date.now() >= deadline);
     },
   });
 
