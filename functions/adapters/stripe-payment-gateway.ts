@@ -10,7 +10,7 @@
  * - a timeout, a network error, a 5xx, a 409 (the same key still running), a 429, or `processing`:
  *   unknown, so it throws and the complete is retried later under the same key.
  */
-import type { PaymentHandlerView } from '../domain/acp/checkout';
+import type { PaymentHandler } from '../domain/acp/payment-data';
 import { ACP_VERSION } from '../domain/acp/discovery';
 import { PAYMENT_SECRET_PLACEHOLDER } from '../env';
 import type { ChargeRequest, PaymentGateway, PaymentOutcome } from '../ports/acp';
@@ -31,7 +31,7 @@ export const STRIPE_HANDLER_ID = 'stripe_spt';
 const STRIPE_KEY = /^(sk|rk)_(live|test)_[A-Za-z0-9]+$/;
 export const STRIPE_API_VERSION = '2026-04-22.preview';
 
-const HANDLER: PaymentHandlerView = {
+const HANDLER: PaymentHandler = {
   id: STRIPE_HANDLER_ID,
   name: 'dev.acp.tokenized.card',
   display_name: 'Card (Stripe shared payment token)',
@@ -43,6 +43,8 @@ const HANDLER: PaymentHandlerView = {
   config_schema: 'https://docs.stripe.com/agentic-commerce',
   instrument_schemas: ['https://docs.stripe.com/agentic-commerce'],
   config: {},
+  instrumentTypes: ['card'],
+  credentialTypes: ['spt'],
 };
 
 /** The token of an ACP `payment_data` (2026-04-17 `instrument.credential.token`, or the older top-level `token`). */
@@ -55,7 +57,7 @@ export function sharedPaymentToken(paymentData: Record<string, unknown>): string
 export class StripePaymentGateway implements PaymentGateway {
   constructor(private readonly config: StripeConfig) {}
 
-  handlers(): readonly PaymentHandlerView[] {
+  handlers(): readonly PaymentHandler[] {
     return [HANDLER];
   }
 

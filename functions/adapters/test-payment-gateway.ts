@@ -4,14 +4,15 @@
  * a decline; any other token is declined too. No money moves. Like a real provider it remembers each
  * idempotency key's outcome (for the life of the process), so a retried charge is answered, not repeated.
  */
-import { TEST_PAYMENT_HANDLER_ID, type PaymentHandlerView } from '../domain/acp/checkout';
+import { TEST_PAYMENT_HANDLER_ID } from '../domain/acp/checkout';
+import type { PaymentHandler } from '../domain/acp/payment-data';
 import { ACP_VERSION } from '../domain/acp/discovery';
 import type { ChargeRequest, PaymentGateway, PaymentOutcome } from '../ports/acp';
 import { sharedPaymentToken } from './stripe-payment-gateway';
 
 export const TEST_TOKENS = { ok: 'spt_test_ok', declined: 'spt_test_declined' } as const;
 
-const HANDLER: PaymentHandlerView = {
+const HANDLER: PaymentHandler = {
   id: TEST_PAYMENT_HANDLER_ID,
   name: 'dev.acp.tokenized.card',
   display_name: 'Test card (no money moves)',
@@ -23,6 +24,8 @@ const HANDLER: PaymentHandlerView = {
   config_schema: 'https://github.com/agentic-commerce-protocol/agentic-commerce-protocol',
   instrument_schemas: ['https://github.com/agentic-commerce-protocol/agentic-commerce-protocol'],
   config: { test_tokens: [TEST_TOKENS.ok, TEST_TOKENS.declined] },
+  instrumentTypes: ['card'],
+  credentialTypes: ['spt'],
 };
 
 /** Idempotency keys remembered at most (oldest forgotten first), so a long-running local process stays bounded. */
@@ -31,7 +34,7 @@ const REMEMBERED_KEYS = 10_000;
 export class TestPaymentGateway implements PaymentGateway {
   private readonly outcomes = new Map<string, PaymentOutcome>();
 
-  handlers(): readonly PaymentHandlerView[] {
+  handlers(): readonly PaymentHandler[] {
     return [HANDLER];
   }
 

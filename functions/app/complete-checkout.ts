@@ -1,38 +1,14 @@
 /**
- * Completing a checkout session of area C (`../shared/reference/acp.md` §2): inventory is reserved
- * only here, with one conditional decrement per product, so concurrent completes never oversell.
+ * Completing a checkout session of area C (ACP's complete): inventory is reserved only here, with
+ * one conditional decrement per product, so concurrent completes never oversell.
  */
 import { CHECKOUT_TERMINAL_MESSAGE, readiness } from './checkout-readiness';
-import { buyerEmailOf, completing, getCheckout, isRecord, notAllowed, type CheckoutDeps } from './run-checkout';
-import { TERMINAL, completionHolder, invalid, totalsOf, type CheckoutMessage, type CheckoutSession } from '../domain/acp/checkout';
+import { buyerEmailOf, completing, getCheckout, notAllowed, type CheckoutDeps } from './run-checkout';
+import { TERMINAL, completionHolder, totalsOf, type CheckoutMessage, type CheckoutSession } from '../domain/acp/checkout';
 import { checkRequestFields } from '../domain/acp/checkout-request';
+import { checkPaymentData } from '../domain/acp/payment-data';
 import { DomainError } from '../domain/errors';
 import type { PaymentOutcome } from '../ports/acp';
-
-/**
- * The `payment_data` of a complete: ACP 2026-04-17 `{handler_id, instrument: {type, credential: {type,
- * token}}, billing_address?, ...}`, or the 2025-09-29 `{token, provider, billing_address?}`. A handler
- * the session does not offer is a 400.
- */
-function paymentDataOf(deps: CheckoutDeps, body: Record<string, unknown>): Record<string, unknown> {
-  const data = body.payment_data;
-  if (!isRecord(data)) throw invalid('missing', 'payment_data is required: { handler_id, instrument: { type, credential: { type, token } } }', '$.payment_data');
-  const handlerId = data.handler_id;
-  if (handlerId !== undefined && !deps.payments.handlers().some((h) => h.id === handlerId)) {
-    throw invalid('invalid', `Unknown payment handler: ${String(handlerId).slice(0, 100)}`, '$.payment_data.handler_id');
-  }
-  const instrument = data.instrument;
-  if (instrument !== undefined) {
-    const credential = isRecord(instrument) ? instrument.credential : undefined;
-    if (!isRecord(instrument) || typeof instrument.type !== 'string' || !isRecord(credential) || typeof credential.token !== 'string' || !credential.token) {
-      throw invalid('invalid', 'payment_data.instrument must be { type, credential: { type, token } }', '$.payment_data.instrument');
-    }
-  } else if (typeof data.token !== 'string' || !data.token) {
-    throw invalid('missing', 'payment_data needs instrument.credential.token (or the 2025-09-29 token)', '$.payment_data.instrument');
-  }
-  if (data.provider !== undefined && typeof data.provider !== 'string') throw invalid('invalid', 'payment_data.provider must be a string', '$.payment_data.provider');
-  return data;
-}
 
 /**
  * Complete: claims the session (`complete_in_progress`, with the write-ahead `completion` record), then
@@ -42,7 +18,8 @@ function paymentDataOf(deps: CheckoutDeps, body: Record<string, unknown>): Recor
 export async function completeCheckout(deps: CheckoutDeps, input: { appId: string; id: string; body: Record<string, unknown> }): Promise<CheckoutSession> {
   const details = checkRequestFields(input.body, 'complete');
   const buyerEmail = buyerEmailOf(input.body);
-  const paymentData = paymentDataOf(deps, input.body);
+  // A fresh object of the checked members: what the charge, and recovery after a crash, will send.
+  const paymentData = checkPaymentData(Object.hasOwn(input.body, 'payment_data') ? input.body.payment_data : undefined, deps.payments.handlers());
   const current = await getCheckout(deps, input);
   if (TERMINAL.has(current.status)) throw notAllowed(`${CHECKOUT_TERMINAL_MESSAGE} ${current.status}`);
   if (current.status === 'complete_in_progress') throw completing();

@@ -1,4 +1,5 @@
-import type { CheckoutSession, PaymentHandlerView } from '../domain/acp/checkout';
+import type { CheckoutSession } from '../domain/acp/checkout';
+import type { PaymentHandler } from '../domain/acp/payment-data';
 import type { Product, ProductPatch } from '../domain/acp/product';
 import type { Micros } from '../domain/time';
 import type { IdempotencyStore } from './platform';
@@ -72,7 +73,8 @@ export interface ChargeRequest {
 
 /** The payment handlers of a platform and the charge itself (the test handler locally; Stripe on AWS). */
 export interface PaymentGateway {
-  handlers(): readonly PaymentHandlerView[];
+  /** The handlers a session offers, each with the instrument and credential types its charges take (a complete with others is a 400). */
+  handlers(): readonly PaymentHandler[];
   charge(input: ChargeRequest): Promise<PaymentOutcome>;
 }
 

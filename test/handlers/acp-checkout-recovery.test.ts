@@ -208,6 +208,24 @@ describe('ACP checkout: completes finished by recovery', () => {
     expect(await stock(cap.id)).toEqual({ inventory: 1, holds: [] });
   });
 
+  it('keeps for recovery a fresh payment_data of the checked members only, and charges with exactly that', async () => {
+    const notebook = await product({ title: 'Notebook', price: 300, currency: 'usd' });
+    const id = await open([{ product_id: notebook.id, quantity: 1 }]);
+    const billing_address = { name: 'Ada Lovelace', line_one: '1 Main St', city: 'Springfield', state: 'IL', country: 'US', postal_code: '62701' };
+    // No handler_id (the only handler is chosen), and B2B members that are checked but mean nothing here.
+    const sent = { instrument: OK.instrument, billing_address, payment_terms: 'immediate', due_date: '2026-07-01T10:00:00Z', approval_required: false };
+    gateway.mode = 'lose-answer';
+    expect(session(await post(`${base()}/${id}/complete`, { payment_data: sent }), 200).status).toBe('complete_in_progress');
+    const kept = { handler_id: 'platform_test_card', instrument: OK.instrument, billing_address };
+    const [item] = await itemsUnder(t, `CHECKOUT#${id}`);
+    expect((item!.completion as { paymentData: unknown }).paymentData).toEqual(kept);
+    expect(gateway.calls[0]!.paymentData).toStrictEqual(kept);
+    gateway.mode = 'normal';
+    clock.advance(LEASE_MS + 1_000);
+    expect(await recover()).toMatchObject({ completed: 1 });
+    expect(gateway.calls[1]!.paymentData).toStrictEqual(kept);
+  });
+
   it('accepts the 2025-09-29 payment_data { token, provider } and refuses payment_data without a token', async () => {
     const pen = await product({ title: 'Pen', price: 200, currency: 'usd' });
     const id = await open([{ product_id: pen.id, quantity: 1 }]);
@@ -217,7 +235,7 @@ describe('ACP checkout: completes finished by recovery', () => {
     expect(missing.body).toMatchObject({ code: 'missing', param: '$.payment_data.instrument' });
     const malformed = await post(`${base()}/${id}/complete`, { payment_data: { instrument: { type: 'card', credential: {} } } });
     expect(malformed.status, malformed.text).toBe(400);
-    expect(malformed.body).toMatchObject({ code: 'invalid', param: '$.payment_data.instrument' });
+    expect(malformed.body).toMatchObject({ code: 'missing', param: '$.payment_data.instrument.credential.type' });
     const legacy = session(await post(`${base()}/${id}/complete`, { payment_data: { token: 'spt_test_ok', provider: 'stripe' } }), 200);
     expect(legacy.status).toBe('completed');
   });

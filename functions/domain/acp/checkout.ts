@@ -1,14 +1,18 @@
 /**
- * Checkout sessions of area C (Agentic Commerce Protocol 2026-04-17, `../shared/reference/acp.md`):
- * the stored session, the lenient line-item parser (the spec's `{product_id, quantity}`, ACP's `{id}`,
- * `{item:{id}}` and the older `items` key), server-computed totals in minor units, and the response in
- * the official `CheckoutSession` shape (closed objects: nothing extra, no empty `extensions`).
+ * Checkout sessions of area C (Agentic Commerce Protocol 2026-04-17): the stored session, the lenient
+ * line-item parser (the spec's `{product_id, quantity}`, ACP's `{id}`, `{item:{id}}` and the older
+ * `items` key), server-computed totals in minor units, and the response in the official
+ * `CheckoutSession` shape (closed objects: nothing extra, no empty `extensions`).
  */
-import { DomainError } from '../errors';
 import { microsToIso, type Micros } from '../time';
 import { ACP_VERSION } from './discovery';
 import { isUuid } from '../ids';
 import { detailsView, type CheckoutDetails } from './checkout-request';
+import { handlerView } from './payment-data';
+import { LINE_ITEM } from './request-objects';
+import { invalid, isRecord, label, own } from './request-shape';
+
+export { invalid };
 
 /** `complete_in_progress` holds the session while one complete reserves stock and charges; nothing else may write it then. */
 export type CheckoutStatus = 'not_ready_for_payment' | 'ready_for_payment' | 'complete_in_progress' | 'completed' | 'canceled' | 'expired';
@@ -86,28 +90,22 @@ export function completionHolder(s: Pick<CheckoutSession, 'id'>, c: CheckoutComp
 export const MAX_QUANTITY = 10_000;
 
 
-/** A 400 in the ACP `Error` shape, with the ACP code and the JSONPath of the field at fault. */
-export function invalid(code: string, message: string, param?: string): DomainError {
-  return new DomainError('bad_request', message, code, param);
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 export interface RequestedLine {
   readonly productId: string;
   readonly quantity: number;
 }
 
 /**
- * `line_items` (or ACP's older `items`): each entry names its product as `product_id`, `id` or
- * `item.id`, with `quantity` (default 1, ACP SEP #272). Duplicates merge by adding quantities.
+ * `line_items` (or ACP's older `items`): each entry is a closed LINE_ITEM naming its product as
+ * `product_id`, `id` or `item.id` (the first present), with `quantity` (default 1, as ACP's proposed
+ * line-item quantity has it). Duplicates merge by adding quantities.
  */
 export function parseLineItems(body: Record<string, unknown>, required: boolean): RequestedLine[] | undefined {
-  if (body.line_items !== undefined && body.items !== undefined) throw invalid('invalid', 'Send line_items or items, not both', '$.line_items');
-  const key = body.items !== undefined ? 'items' : 'line_items';
-  const raw = body[key];
+  const lineItems = own(body, 'line_items');
+  const items = own(body, 'items');
+  if (lineItems !== undefined && items !== undefined) throw invalid('invalid', 'Send line_items or items, not both', '$.line_items');
+  const key = items !== undefined ? 'items' : 'line_items';
+  const raw = items !== undefined ? items : lineItems;
   if (raw === undefined) {
     if (required) throw invalid('missing', 'line_items is required: [{ product_id, quantity }]', '$.line_items');
     return undefined;
@@ -115,16 +113,16 @@ export function parseLineItems(body: Record<string, unknown>, required: boolean)
   if (!Array.isArray(raw) || raw.length === 0) throw invalid('invalid', 'line_items must be a non-empty array of { product_id, quantity }', `$.${key}`);
   if (raw.length > MAX_LINE_ITEMS) throw invalid('invalid', `line_items: at most ${MAX_LINE_ITEMS} entries`, `$.${key}`);
   const merged = new Map<string, number>();
-  raw.forEach((entry, i) => {
+  raw.forEach((entry: unknown, i) => {
     const at = `$.${key}[${i}]`;
     if (!isRecord(entry)) throw invalid('invalid', `${key}[${i}] must be an object { product_id, quantity }`, at);
-    const nested = isRecord(entry.item) ? entry.item.id : undefined;
-    const id = entry.product_id ?? entry.id ?? nested;
-    if (typeof id !== 'string' || !isUuid(id)) throw invalid('invalid_item_id', `${key}[${i}]: product_id must be the UUID of a product`, `${at}.product_id`);
-    const quantity = entry.quantity ?? 1;
-    if (typeof quantity !== 'number' || !Number.isInteger(quantity) || quantity < 1 || quantity > MAX_QUANTITY) {
-      throw invalid('invalid', `${key}[${i}].quantity must be a whole number from 1 to ${MAX_QUANTITY}`, `${at}.quantity`);
-    }
+    LINE_ITEM(entry, at);
+    const item = own(entry, 'item') as Record<string, unknown> | undefined;
+    const [path, id] = own(entry, 'product_id') !== undefined ? [`${at}.product_id`, entry.product_id] : own(entry, 'id') !== undefined ? [`${at}.id`, entry.id] : [`${at}.item.id`, item?.id];
+    if (id === undefined) throw invalid('missing', `${key}[${i}] must name its product: product_id, id or item.id`, `${at}.product_id`);
+    if (typeof id !== 'string' || !isUuid(id)) throw invalid('invalid_item_id', `${label(path)} must be the UUID of a product`, path);
+    const quantity = (own(entry, 'quantity') ?? 1) as number;
+    if (quantity < 1 || quantity > MAX_QUANTITY) throw invalid('invalid', `${key}[${i}].quantity must be a whole number from 1 to ${MAX_QUANTITY}`, `${at}.quantity`);
     merged.set(id.toLowerCase(), Math.min(MAX_QUANTITY, (merged.get(id.toLowerCase()) ?? 0) + quantity));
   });
   return [...merged].map(([productId, quantity]) => ({ productId, quantity }));
@@ -189,7 +187,7 @@ export function checkoutView(s: CheckoutSession, handlers: readonly PaymentHandl
         : { type: 'info', ...(m.param ? { param: m.param } : {}), content_type: 'plain', content: m.content },
     ),
     links: [],
-    capabilities: handlers.length ? { payment: { handlers: handlers.map((h) => ({ ...h, instrument_schemas: [...h.instrument_schemas] })) } } : {},
+    capabilities: handlers.length ? { payment: { handlers: handlers.map(handlerView) } } : {},
     ...(s.buyerEmail ? { buyer: { email: s.buyerEmail } } : {}),
     ...detailsView(s.details ?? {}),
     created_at: microsToIso(s.createdAtUs),
