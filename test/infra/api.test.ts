@@ -131,8 +131,8 @@ describe('function defaults', () => {
     expect(fn.TracingConfig).toEqual({ Mode: 'Active' });
     expect(fn.LoggingConfig.LogGroup).toEqual({ Ref: expect.any(String) });
     const names = Object.keys(fn.Environment.Variables);
-    // The OpenAI-compatible endpoint is optional per stage; its key is never put in the environment.
-    const required = Object.values(ENV).filter((n) => n !== ENV.openAiBaseUrl && n !== ENV.openAiApiKey && !GRANT_SCOPED_ENV.includes(n));
+    // The OpenAI-compatible endpoint and the public base URL are optional per stage; the OpenAI key is never put in the environment.
+    const required = Object.values(ENV).filter((n) => n !== ENV.openAiBaseUrl && n !== ENV.openAiApiKey && n !== ENV.publicBaseUrl && !GRANT_SCOPED_ENV.includes(n));
     expect(names).toEqual(expect.arrayContaining([...required, 'NODE_OPTIONS']));
     expect(names).not.toContain(ENV.openAiApiKey);
     expect(fn.Environment.Variables[ENV.bedrockEnabled]).toBe('true');
