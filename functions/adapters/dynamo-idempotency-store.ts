@@ -1,5 +1,5 @@
 /**
- * Idempotency keys (`IDEMP#<scope>` / `IDEMP`): claimed with a conditional put (the first request of a
+ * Idempotency keys (`IDEMP#<SHA-256 of the scope>` / `IDEMP`): claimed with a conditional put (the first request of a
  * key runs, a concurrent one sees it in flight), then the answer is stored for replays. Items carry a
  * 24-hour TTL; an expired key behaves as new, and so does one left in flight past its request's time.
  * The answer is stored gzipped (`bodyGz`): a chat answer may be 256 KiB of text, more once JSON-escaped,
@@ -7,10 +7,15 @@
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { createHash } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { IdempotencyBegin, IdempotencyStore } from '../ports/platform';
 
-const key = (scope: string) => ({ pk: `IDEMP#${scope}`, sk: 'IDEMP' });
+/**
+ * A scope holds client input of any length (the client's key, a path id), and a partition key takes
+ * at most 2048 bytes: the key is the scope's digest, so no scope can fail the write.
+ */
+const key = (scope: string) => ({ pk: `IDEMP#${createHash('sha256').update(scope).digest('hex')}`, sk: 'IDEMP' });
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 /** A request in flight longer than this is gone (the checkout functions time out after 29 s). */
 export const DEFAULT_IN_FLIGHT_MS = 60_000;

@@ -79,7 +79,31 @@ const BODY_READERS = {
   }),
 } satisfies Record<BodyMode, (route: RouteDef, bytes: () => Buffer, event: StreamedBodyEvent) => BodyReaders>;
 
+/**
+ * No request the API defines nests deeper than this. Deeper JSON parses, but every check that walks it
+ * (and the DynamoDB marshaller) recurses, and 10,000 levels overflow the stack: a 400 before parsing.
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/** The deepest nesting of arrays and objects in `text`, counted outside strings, stopping past `limit`. */
+function jsonDepthOver(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > limit) return true;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return false;
+}
+
 function parseJsonObject(text: string): Record<string, unknown> {
+  if (jsonDepthOver(text, MAX_JSON_DEPTH)) throw badRequest(`Invalid JSON body: nested deeper than ${MAX_JSON_DEPTH} levels`);
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

@@ -27,6 +27,11 @@ export const FILE_PART = 'file';
  * `file`, a second file, a missing `file` part, and a file over the limit (as soon as it passes it;
  * the caller then stops reading the connection). An empty file is returned as is (the use case's rule).
  */
+/** A part's name as an error message repeats it: busboy gives none for a part without one. */
+function shownName(name: string | undefined): string {
+  return typeof name === 'string' ? name.slice(0, 100) : '';
+}
+
 export function readSingleFile(body: Readable, contentType: string | undefined, limits: MultipartLimits): Promise<ReceivedFile> {
   if (!contentType || !/^multipart\/form-data\s*;/i.test(contentType) || !/boundary=/i.test(contentType)) {
     return Promise.reject(badRequest('Content-Type must be multipart/form-data with a boundary, with the file in a part named "file"'));
@@ -50,13 +55,26 @@ export function readSingleFile(body: Readable, contentType: string | undefined, 
       parser.on('error', () => undefined);
       reject(err);
     };
-    parser.on('file', (name, stream, info) => {
+    /**
+     * busboy calls its listeners while it parses inside the request stream's pipe: a throw there would
+     * escape every handler and end the process, so any failure of a listener fails this request alone.
+     */
+    const guarded =
+      <A extends unknown[]>(listener: (...args: A) => void) =>
+      (...args: A) => {
+        try {
+          listener(...args);
+        } catch (err) {
+          fail(badRequest(`Malformed multipart payload: ${(err as Error).message}`));
+        }
+      };
+    parser.on('file', guarded((name: string | undefined, stream: Readable, info: busboy.FileInfo) => {
       // busboy fails a part's own stream when the body ends inside it ("Unexpected end of form"): an
       // 'error' with no listener would take the whole process down with this one request.
       stream.on('error', (err: Error) => fail(badRequest(`Malformed multipart payload: ${err.message}`)));
       if (name !== FILE_PART) {
         stream.resume();
-        return fail(badRequest(`Unexpected multipart part "${name.slice(0, 100)}": the file must be in a part named "file"`));
+        return fail(badRequest(`Unexpected multipart part "${shownName(name)}": the file must be in a part named "file"`));
       }
       const fileName = (info.filename ?? '').trim();
       if (!fileName) {
@@ -73,8 +91,8 @@ export function readSingleFile(body: Readable, contentType: string | undefined, 
       stream.on('end', () => {
         current.done = true;
       });
-    });
-    parser.on('field', (name) => fail(badRequest(`Unexpected multipart field "${name.slice(0, 100)}": the body must be a single part named "file"`)));
+    }));
+    parser.on('field', guarded((name: string | undefined) => fail(badRequest(`Unexpected multipart field "${shownName(name)}": the body must be a single part named "file"`))));
     parser.on('filesLimit', () => fail(badRequest('One file per upload: the body must be a single part named "file"')));
     parser.on('fieldsLimit', () => fail(badRequest('Unexpected multipart field: the body must be a single part named "file"')));
     parser.on('error', (err: Error) => fail(badRequest(`Malformed multipart payload: ${err.message}`)));

@@ -42,16 +42,20 @@ function requestLineOf(packet: Buffer | undefined): { method: string; target: st
   return m ? { method: m[1]!, target: m[2]!, complete: end >= 0 } : undefined;
 }
 
-/** The answer to a request the parser refused. */
-export function parserRefusal(router: Router, err: ParserError): RouterAnswer {
+/**
+ * The answer to a request the parser refused. `pending` is the target of the request the failure
+ * interrupted, when its head had already been read (a body that ends early): its area decides the shape.
+ */
+export function parserRefusal(router: Router, err: ParserError, pending?: string): RouterAnswer {
   const line = requestLineOf(err.rawPacket);
-  const pathname = line ? parseRequestTarget(line.target).pathname : '';
-  const area = line ? router.areaOf(pathname) : undefined;
+  const target = pending ?? line?.target;
+  const pathname = target !== undefined ? parseRequestTarget(target).pathname : '';
+  const area = target !== undefined ? router.areaOf(pathname) : undefined;
   if (err.code === 'HPE_HEADER_OVERFLOW') {
     if (!line || !line.complete || line.target.length > MAX_TARGET_BYTES) return router.answer(area, 'uri_too_long', `The request-target is longer than ${MAX_TARGET_BYTES} bytes`);
     return router.answer(area, 'headers_too_large', 'The request headers are too large');
   }
-  if (err.code === 'HPE_INVALID_METHOD' && line) {
+  if (err.code === 'HPE_INVALID_METHOD' && line && pending === undefined) {
     const match = router.match(line.method, pathname);
     if (match.kind !== 'route') return router.unmatched(line.method, pathname, match);
   }
@@ -62,17 +66,23 @@ export function parserRefusal(router: Router, err: ParserError): RouterAnswer {
 export function clientErrorListener(router: Router, log: (line: object) => void): (err: ParserError, socket: Duplex) => void {
   return (err, socket) => {
     socket.on('error', () => undefined);
-    const current = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+    const current = (socket as Duplex & { _httpMessage?: { headersSent?: boolean; req?: { url?: string } } })._httpMessage;
     if (CONNECTION_FAILURES.has(err.code ?? '') || !socket.writable || current?.headersSent) {
       socket.destroy();
       return;
     }
-    const answer = parserRefusal(router, err);
+    const answer = parserRefusal(router, err, current?.req?.url);
     log({ level: 'WARN', message: 'request refused by the HTTP parser', code: err.code, status: answer.status });
-    const headers = { ...answer.headers, 'Content-Length': String(Buffer.byteLength(answer.body)), Connection: 'close' };
-    const head = [`HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? ''}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)].join('\r\n');
-    socket.end(`${head}\r\n\r\n${answer.body}`);
-    // The client may still be sending what the parser refused: give it a moment to read the answer.
-    setTimeout(() => socket.destroy(), 2_000).unref();
+    writeRawAnswer(socket, answer);
   };
+}
+
+/** Writes `answer` straight to a connection no response object owns any more, and closes it. */
+export function writeRawAnswer(socket: Duplex, answer: RouterAnswer): void {
+  socket.on('error', () => undefined);
+  const headers = { ...answer.headers, 'Content-Length': String(Buffer.byteLength(answer.body)), Connection: 'close' };
+  const head = [`HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? ''}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)].join('\r\n');
+  socket.end(`${head}\r\n\r\n${answer.body}`);
+  // The client may still be sending what was refused: give it a moment to read the answer.
+  setTimeout(() => socket.destroy(), 2_000).unref();
 }

@@ -3,7 +3,8 @@
  * building the same event for the same handler modules the Lambdas run.
  */
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { GENERIC_500_MESSAGE, type ErrorArea } from '../domain/error-bodies';
 import { CORRELATION_HEADER, correlationIdOf, headerOf } from '../domain/http-headers';
@@ -13,7 +14,7 @@ import type { StreamedBodyEvent } from '../http/kit-request';
 import type { RouteDef } from '../routes';
 import type { LocalGateway } from './local-gateway';
 import { BodyAborted, BodyTooLarge, discardRest, readBody, streamBody } from './request-body';
-import { clientErrorListener } from './client-errors';
+import { clientErrorListener, writeRawAnswer } from './client-errors';
 import { MAX_TARGET_BYTES, parseRequestTarget, type RequestTarget } from './request-target';
 import { Router, type CompiledRoute, type RouterAnswer } from './router';
 
@@ -176,6 +177,7 @@ export function requestListener(routes: CompiledRoute[], gateway: LocalGateway |
     try {
       area = router.areaOf(target.pathname);
       if ((req.url ?? '').length > MAX_TARGET_BYTES) return sendAnswer(res, req, router.answer(area, 'uri_too_long', `The request-target is longer than ${MAX_TARGET_BYTES} bytes`));
+      if (req.headers.host === undefined && req.httpVersion === '1.1') return sendAnswer(res, req, router.answer(area, 'bad_request', 'An HTTP/1.1 request needs a Host header'));
       const match = router.match(req.method ?? '', target.pathname);
       if (match.kind !== 'route') return sendAnswer(res, req, router.unmatched(req.method ?? '', target.pathname, match));
       const { hit, params } = match;
@@ -207,11 +209,20 @@ export function requestListener(routes: CompiledRoute[], gateway: LocalGateway |
 }
 
 /**
+ * The HTTP server a front door runs on. Node answers a request without `Host` with its own empty 400;
+ * here the listener does, in the area's shape (HTTP/1.1 still requires the header).
+ */
+export function frontDoorServer(): Server {
+  return createServer({ requireHostHeader: false });
+}
+
+/**
  * Serves `listener` on `server`, and answers what Node's parser refuses in the router's shapes
  * (functions/local/client-errors.ts). The local platform and the upload service both serve through it.
  */
 export function attachFrontDoor(server: Server, routes: CompiledRoute[], listener: (req: IncomingMessage, res: ServerResponse) => unknown, log: (line: object) => void): Server {
-  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+  const router = new Router(routes);
+  const serve = (req: IncomingMessage, res: ServerResponse) => {
     Promise.resolve()
       .then(() => listener(req, res))
       .catch((err: unknown) => {
@@ -219,7 +230,17 @@ export function attachFrontDoor(server: Server, routes: CompiledRoute[], listene
         if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json; charset=utf-8' }).end(JSON.stringify({ error: { code: 'unavailable', message: GENERIC_500_MESSAGE } }));
         else res.destroy();
       });
+  };
+  server.on('request', serve);
+  // An `Expect` other than 100-continue: Node would answer 417 with no body. RFC 9110 lets a server
+  // ignore an expectation it does not know, so the request is served like any other.
+  server.on('checkExpectation', serve);
+  // CONNECT has no route here; without a listener Node drops the connection with no answer at all.
+  server.on('connect', (req: IncomingMessage, socket: Duplex) => {
+    const pathname = parseRequestTarget(req.url).pathname;
+    const match = router.match(req.method ?? 'CONNECT', pathname);
+    writeRawAnswer(socket, match.kind === 'route' ? router.answer(match.hit.route, 'not_allowed', 'CONNECT is not supported', {}, 'method_not_allowed') : router.unmatched(req.method ?? 'CONNECT', pathname, match));
   });
-  server.on('clientError', clientErrorListener(new Router(routes), log));
+  server.on('clientError', clientErrorListener(router, log));
   return server;
 }

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { Logger } from '@aws-lambda-powertools/logger';
@@ -28,7 +28,7 @@ import { QUEUES, SCHEDULES, rateIntervalMs } from '../workers';
 import { startBackends, LOCAL_CREDENTIALS, LOCAL_REGION } from './backends';
 import { ensureBucket, ensureQueues, ensureTable } from './bootstrap';
 import { DevWebhookListeners } from './dev-webhook-listeners';
-import { attachFrontDoor, requestListener } from './http-server';
+import { attachFrontDoor, frontDoorServer, requestListener } from './http-server';
 import { withReference } from '../openapi/docs-site';
 import { loadRoutes } from './load-routes';
 import { LocalGateway } from './local-gateway';
@@ -111,7 +111,7 @@ export async function startPlatform(opts: PlatformOptions): Promise<RunningPlatf
   };
   try {
     // Listening first: the base URL the platform names in its documents is the address it really has.
-    const server: Server = createServer();
+    const server: Server = frontDoorServer();
     await new Promise<void>((resolveListen, reject) => {
       server.once('error', reject);
       server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => resolveListen());

@@ -8,8 +8,7 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { createHandler } from '../http/chat-files-create.handler';
 import { routeById } from '../http/kit';
-import { createServer } from 'node:http';
-import { attachFrontDoor, requestListener } from '../local/http-server';
+import { attachFrontDoor, frontDoorServer, requestListener } from '../local/http-server';
 import { compile } from '../local/router';
 import { ROUTES } from '../routes';
 import { parseEnv } from '../wiring/core-wiring';
@@ -31,7 +30,7 @@ const listener = requestListener(routes, undefined, log);
 // The same front door as `npm start`: a request Node's parser refuses, or one whose body stream fails,
 // ends alone with an answer in the route's area shape; the uploads in flight on this task go on.
 const server = attachFrontDoor(
-  createServer(),
+  frontDoorServer(),
   routes,
   (req, res) => {
     if (req.method === 'GET' && req.url === '/healthz') {

@@ -1,0 +1,175 @@
+/**
+ * The valid base request of each operation, built from the document and the tenants' real credentials
+ * and resources; every hostile request is one mutation of it (`render`), so what breaks is the mutated
+ * aspect, not a missing key or an unknown id.
+ */
+import fc from 'fast-check';
+import { png } from '../support/file-fixtures';
+import { CALLBACK_HOST, type Tenant } from './credentials';
+import type { BodySpec, HeaderLine, HostileClass, HostileRequest } from './hostile-request';
+import { validArb, type Hints, type Json } from './json-schema-arb';
+import type { ApiModel, Operation } from './openapi-model';
+
+export interface FuzzContext {
+  readonly model: ApiModel;
+  readonly tenants: readonly Tenant[];
+  /** The Host header of a well-formed request. */
+  readonly hostHeader: string;
+  readonly adminToken: string;
+}
+
+export type Pairs = readonly HeaderLine[];
+/** Query pairs as written on the wire; a null value is a name without `=`. */
+export type QueryPairs = readonly (readonly [string, string | null])[];
+
+export interface Base {
+  readonly op: Operation;
+  readonly tenant: Tenant;
+  readonly path: string;
+  readonly query: QueryPairs;
+  readonly headers: Pairs;
+  /** The bearer credential the base sends, if the operation needs one. */
+  readonly credential?: string;
+  readonly body?: { readonly contentType: string; readonly json?: Json; readonly bytes: string };
+}
+
+export const BOUNDARY = 'fuzz-boundary-7MA4YWxkTrZu0gW';
+export const PNG = Buffer.from(png(2, 2)).toString('latin1');
+
+export function multipartFile(content: string, fileName = 'pixel.png', name = 'file', type = 'image/png'): string {
+  return `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"; filename="${fileName}"\r\nContent-Type: ${type}\r\n\r\n${content}\r\n`;
+}
+
+export const MULTIPART_END = `--${BOUNDARY}--\r\n`;
+
+function pathValue(op: Operation, name: string, t: Tenant): string {
+  switch (name) {
+    case 'appId':
+      return t.appId;
+    case 'checkoutSessionId':
+      return t.checkoutSessions[op.id] ?? t.checkoutSessions.acpCheckoutGet!;
+    case 'sessionId':
+      return t.chatSessionId;
+    case 'subscriptionId':
+      return t.subscriptions[op.id === 'releaseNotesSubscriptionDelete' ? 1 : 0]!.id;
+    default:
+      return '00000000-0000-4000-8000-000000000000';
+  }
+}
+
+function fillPath(op: Operation, t: Tenant): string {
+  return op.template.replace(/\{([^}]+)\}/g, (_m, name: string) => encodeURIComponent(pathValue(op, name, t)));
+}
+
+function credentialOf(op: Operation, t: Tenant, k: number): string | undefined {
+  switch (op.security) {
+    case 'orgKey':
+      return t.orgKey;
+    case 'chatKey':
+      return t.chatKeys[k % t.chatKeys.length];
+    case 'acpKey':
+      return t.acpKeys[k % t.acpKeys.length];
+    case 'signingSecret':
+      return t.subscriptions[op.id === 'releaseNotesSubscriptionDelete' ? 1 : 0]!.secret;
+    default:
+      return undefined;
+  }
+}
+
+/** Every credential a tenant holds, of every class: "a key of another class" comes from here. */
+export function credentialsOf(t: Tenant, ctx: FuzzContext): string[] {
+  return [t.orgKey, ...t.chatKeys, ...t.acpKeys, ...t.subscriptions.map((s) => s.secret), ctx.adminToken];
+}
+
+function hintsOf(t: Tenant): Hints {
+  return {
+    model: t.appNameId,
+    'line_items[].product_id': t.productId,
+    callbackUrl: `https://${CALLBACK_HOST}/hook`,
+    'payment_data.handler_id': 'platform_test_card',
+    'payment_data.instrument.type': 'card',
+    'payment_data.instrument.credential.type': 'spt',
+    'payment_data.instrument.credential.token': 'spt_test_ok',
+  };
+}
+
+/** Header values the platform must accept for the base request to get past them. */
+const HEADER_HINTS: Readonly<Record<string, string>> = { 'API-Version': '2026-04-17' };
+
+/** A value one time in four, so the base stays close to the minimal valid request. */
+function sometimes<T>(arb: fc.Arbitrary<T>): fc.Arbitrary<T | undefined> {
+  return fc.oneof({ weight: 3, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: arb });
+}
+
+export function baseArb(ctx: FuzzContext, op: Operation): fc.Arbitrary<Base> {
+  const optionalQuery = op.query.map((p) => sometimes(validArb(p.schema).map((v) => [p.name, encodeURIComponent(String(v))] as const)));
+  const optionalHeaders = op.headers.map((p) =>
+    sometimes((p.name in HEADER_HINTS ? fc.constant(HEADER_HINTS[p.name]!) : validArb(p.schema)).map((v) => [p.name, String(v).replace(/[^\x20-\x7e]/g, '')] as const)),
+  );
+  return fc
+    .record({ t: fc.nat(ctx.tenants.length - 1), k: fc.nat(7), query: fc.tuple(...optionalQuery), headers: fc.tuple(...optionalHeaders) })
+    .chain(({ t, k, query, headers }) => {
+      const tenant = ctx.tenants[t]!;
+      const credential = credentialOf(op, tenant, k);
+      const common: Omit<Base, 'body'> = {
+        op,
+        tenant,
+        path: fillPath(op, tenant),
+        query: query.filter((q) => q !== undefined),
+        headers: [['Host', ctx.hostHeader], ...(credential ? [['Authorization', `Bearer ${credential}`] as const] : []), ...headers.filter((h) => h !== undefined)],
+        ...(credential ? { credential } : {}),
+      };
+      if (!op.body) return fc.constant<Base>(common);
+      if (op.body.contentType === 'multipart/form-data') {
+        return fc.constant<Base>({ ...common, body: { contentType: `multipart/form-data; boundary=${BOUNDARY}`, bytes: multipartFile(PNG) + MULTIPART_END } });
+      }
+      return validArb(op.body.schema, hintsOf(tenant)).map((json): Base => ({ ...common, body: { contentType: op.body!.contentType, json, bytes: Buffer.from(JSON.stringify(json), 'utf8').toString('latin1') } }));
+    });
+}
+
+/** One mutation of a base request: what replaces which part, and what the contract then demands. */
+export interface Mutation {
+  readonly cls: HostileClass;
+  readonly variant: string;
+  readonly method?: string;
+  readonly path?: string;
+  /** Replaces the whole target (path and query). */
+  readonly target?: string;
+  readonly query?: QueryPairs;
+  readonly headers?: Pairs;
+  /** Null: no body and no Content-Type. */
+  readonly body?: BodySpec | null;
+  readonly contentType?: string | null;
+  readonly framing?: HostileRequest['framing'];
+  readonly keepAlive?: boolean;
+  readonly abandon?: boolean;
+  readonly expect?: readonly number[];
+}
+
+function queryString(query: QueryPairs): string {
+  return query.length ? `?${query.map(([k, v]) => (v === null ? k : `${k}=${v}`)).join('&')}` : '';
+}
+
+export function render(base: Base, m: Mutation): HostileRequest {
+  const body = m.body === null ? undefined : (m.body ?? (base.body ? { bytes: base.body.bytes } : undefined));
+  const contentType = m.contentType === null || m.body === null ? undefined : (m.contentType ?? base.body?.contentType);
+  const headers = m.headers ?? [...base.headers, ...(contentType !== undefined ? [['Content-Type', contentType] as const] : [])];
+  return {
+    op: base.op.id,
+    cls: m.cls,
+    variant: m.variant,
+    method: m.method ?? base.op.method,
+    target: m.target ?? (m.path ?? base.path) + queryString(m.query ?? base.query),
+    headers,
+    ...(body ? { body } : {}),
+    framing: m.framing ?? 'length',
+    ...(m.keepAlive ? { keepAlive: true } : {}),
+    ...(m.abandon ? { abandon: true } : {}),
+    ...(m.expect ? { expect: m.expect } : {}),
+  };
+}
+
+/** The base's headers with Content-Type (as `render` would add it), for mutations that rewrite headers. */
+export function headersWithType(base: Base): Pairs {
+  return [...base.headers, ...(base.body ? [['Content-Type', base.body.contentType] as const] : [])];
+}

@@ -1,0 +1,72 @@
+/**
+ * Real credentials and resources for the base requests, created through the admin and public APIs the
+ * way the handler tests create them: without them every mutation would stop at authentication and the
+ * fuzzer would never reach validation. Several tenants and several keys each, so rotating them keeps
+ * most requests under the per-org and per-key rate limits.
+ */
+
+/** The only callback host that resolves in the fuzzed platform (platform-child.ts), to a public address; no period is ever published, so nothing is delivered. */
+export const CALLBACK_HOST = 'hooks.fuzz.example';
+export const CALLBACK_HOST_ADDRESS = '93.184.215.14';
+
+export interface Tenant {
+  readonly orgId: string;
+  readonly appId: string;
+  readonly appNameId: string;
+  readonly orgKey: string;
+  readonly chatKeys: readonly string[];
+  readonly acpKeys: readonly string[];
+  readonly productId: string;
+  /** One checkout session per checkout operation, so completing or canceling one leaves the others open. */
+  readonly checkoutSessions: Readonly<Record<string, string>>;
+  readonly chatSessionId: string;
+  /** [0] is listed and read, [1] may be deleted by a base request. */
+  readonly subscriptions: readonly { readonly id: string; readonly secret: string }[];
+}
+
+interface Api {
+  readonly baseUrl: string;
+  readonly adminToken: string;
+}
+
+async function call(api: Api, method: string, path: string, token: string, body: unknown, expected: number): Promise<Record<string, any>> {
+  const res = await fetch(api.baseUrl + path, {
+    method,
+    headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (res.status !== expected) throw new Error(`fuzz setup: ${method} ${path} answered ${res.status}: ${text.slice(0, 300)}`);
+  return JSON.parse(text) as Record<string, any>;
+}
+
+const CHECKOUT_OPS = ['acpCheckoutGet', 'acpCheckoutUpdate', 'acpCheckoutComplete', 'acpCheckoutCancel'];
+
+async function createTenant(api: Api, n: number): Promise<Tenant> {
+  const admin = (method: string, path: string, body: unknown, expected = 201) => call(api, method, `/admin/v1${path}`, api.adminToken, body, expected);
+  const org = (await admin('POST', '/orgs', { name: `Fuzz Org ${n}`, plan: 'paid' })).data;
+  const app = (await admin('POST', `/orgs/${org.id}/apps`, { name: `Fuzz App ${n}` })).data;
+  const orgKey = (await admin('POST', `/orgs/${org.id}/keys`, { scopes: ['apps:read', 'transcripts:read', 'usage:read', 'tombstones:read'] })).data.key as string;
+  await admin('POST', `/orgs/${org.id}/credits`, { amountUsd: '1000' }, 200);
+  const chatKeys = [(await admin('POST', `/apps/${app.id}/chat-keys`, {})).data.key, (await admin('POST', `/apps/${app.id}/chat-keys`, {})).data.key];
+  const acpKeys = [(await admin('POST', `/apps/${app.id}/acp-keys`, {})).data.key, (await admin('POST', `/apps/${app.id}/acp-keys`, {})).data.key];
+  const product = (await admin('POST', `/apps/${app.id}/products`, { title: 'Fuzz mug', price: 1800, currency: 'usd', inventory: 1_000_000 })).data;
+  const checkoutSessions: Record<string, string> = {};
+  for (const op of CHECKOUT_OPS) {
+    const created = await call(api, 'POST', `/acp/${app.id}/checkout_sessions`, acpKeys[0], { line_items: [{ product_id: product.id, quantity: 1 }] }, 201);
+    checkoutSessions[op] = created.id as string;
+  }
+  const turn = await call(api, 'POST', '/api/v1/chat/completions', chatKeys[0], { model: app.appNameId, messages: [{ role: 'user', content: 'hello' }] }, 200);
+  const subscriptions = [];
+  for (let i = 0; i < 2; i++) {
+    const created = (await call(api, 'POST', '/api/v1/release-notes/subscriptions', '', { callbackUrl: `https://${CALLBACK_HOST}/hook/${n}/${i}` }, 201)).data;
+    subscriptions.push({ id: created.id as string, secret: created.secret as string });
+  }
+  return { orgId: org.id, appId: app.id, appNameId: app.appNameId, orgKey, chatKeys, acpKeys, productId: product.id, checkoutSessions, chatSessionId: turn.chatSessionId, subscriptions };
+}
+
+export async function createTenants(api: Api, count: number): Promise<Tenant[]> {
+  const tenants: Tenant[] = [];
+  for (let n = 0; n < count; n++) tenants.push(await createTenant(api, n));
+  return tenants;
+}
