@@ -9,6 +9,7 @@ import { GENERIC_500_MESSAGE, renderErrorBody, shownCode, type ErrorArea } from 
 import type { ErrorCode } from './domain/errors';
 import { RATE_LIMITS } from './domain/rate-limits';
 
+import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import type { AuthKind } from './routes';
 
 export type { KeyClass };
@@ -65,6 +66,33 @@ export const VIEWER_HOST_HEADER = 'X-Viewer-Host';
 
 /** The request header the authorizers read and their cache is keyed by. */
 export const AUTHORIZER_IDENTITY_HEADER = 'Authorization';
+
+/**
+ * The event API Gateway gives a REQUEST authorizer in front of `event`'s method: the request's
+ * headers, parameters and context, without an authorizer yet. The local gateway and the tests that
+ * play API Gateway in front of the deployment bundles build it the same way.
+ */
+export function authorizerEventFor(event: APIGatewayProxyEvent, methodArn: string): APIGatewayRequestAuthorizerEvent {
+  return {
+    type: 'REQUEST',
+    methodArn,
+    resource: event.resource,
+    path: event.path,
+    httpMethod: event.httpMethod,
+    headers: event.headers,
+    multiValueHeaders: event.multiValueHeaders,
+    pathParameters: event.pathParameters,
+    queryStringParameters: event.queryStringParameters,
+    multiValueQueryStringParameters: event.multiValueQueryStringParameters,
+    stageVariables: event.stageVariables,
+    requestContext: { ...event.requestContext, authorizer: undefined },
+  };
+}
+
+/** API Gateway lets a request through only when every statement of the authorizer's policy allows it. */
+export function policyAllows(result: APIGatewayAuthorizerResult): boolean {
+  return result.policyDocument.Statement.every((s) => 'Effect' in s && s.Effect === 'Allow');
+}
 
 /** The Lambda module under functions/authorizers/ that resolves each key class. */
 export const AUTHORIZER_HANDLER: Record<KeyClass, string> = {

@@ -6,7 +6,7 @@
  */
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type { KeyAuthorizer, KeyAuthorizerResult } from '../authorizers/key-authorizer';
-import { AUTHORIZER_CACHE_TTL_SECONDS, AUTHORIZER_HANDLER, type KeyClass } from '../gateway';
+import { AUTHORIZER_CACHE_TTL_SECONDS, AUTHORIZER_HANDLER, authorizerEventFor, policyAllows, type KeyClass } from '../gateway';
 import type { GatewayKeys } from '../ports/platform';
 import type { PlatformDeps } from '../wiring/platform-wiring';
 
@@ -36,24 +36,10 @@ export class LocalGateway implements GatewayKeys {
     if (!result) {
       const authorizer = this.authorizers[keyClass];
       if (!authorizer) throw new Error(`no ${keyClass} authorizer loaded`);
-      result = await authorizer({
-        type: 'REQUEST',
-        methodArn: `arn:aws:execute-api:local:000000000000:local/local/${event.httpMethod}${event.resource}`,
-        resource: event.resource,
-        path: event.path,
-        httpMethod: event.httpMethod,
-        headers: event.headers,
-        multiValueHeaders: event.multiValueHeaders,
-        pathParameters: event.pathParameters,
-        queryStringParameters: event.queryStringParameters,
-        multiValueQueryStringParameters: event.multiValueQueryStringParameters,
-        stageVariables: null,
-        requestContext: { ...event.requestContext, authorizer: undefined },
-      });
+      result = await authorizer(authorizerEventFor(event, `arn:aws:execute-api:local:000000000000:local/local/${event.httpMethod}${event.resource}`));
       this.cache.set(cacheKey, { result, until: this.now() + AUTHORIZER_CACHE_TTL_SECONDS * 1000 });
     }
-    const allowed = result.policyDocument.Statement.every((s) => 'Effect' in s && s.Effect === 'Allow');
-    if (!allowed) return { allowed: false, context: result.context ?? {} };
+    if (!policyAllows(result)) return { allowed: false, context: result.context ?? {} };
     const context = Object.fromEntries(Object.entries(result.context ?? {}).map(([k, v]) => [k, String(v)]));
     return { allowed: true, context, principalId: result.principalId };
   }

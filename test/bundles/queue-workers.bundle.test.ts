@@ -12,11 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOrg } from '../../functions/app/create-org';
 import { importSessions } from '../../functions/app/import-sessions';
 import { createApp } from '../../functions/app/manage-apps';
-import { buildPeriod } from '../../functions/domain/release-notes';
-import { parseIsoToMicros } from '../../functions/domain/time';
-import { hashSecret } from '../../functions/domain/webhook-subscription';
 import { synthPlatform } from '../infra/platform-fixture';
 import { buildLambdaBundle, invokeLambdaBundle, lambdaEnvironment, lambdaTimeoutMs, localResources, type LambdaBundle, type LocalResources } from '../support/lambda-bundle';
+import { seedRefusedDelivery } from '../support/refused-delivery';
 import { startTestPlatform, type TestPlatform } from '../support/platform';
 
 const JOBS = 'queue/jobs-worker';
@@ -133,23 +131,7 @@ describe('the jobs worker bundle', () => {
 
 describe('the webhooks worker bundle', () => {
   it('fails only the malformed records and records the valid delivery attempt once', async () => {
-    const now = p.deps.clock.nowUs();
-    const id = randomUUID();
-    // A private address: the attempt is refused by the SSRF check and recorded, with no network and no KMS.
-    await p.deps.subscriptions.create({
-      id,
-      callbackUrl: 'https://10.1.2.3/hook',
-      areas: [],
-      categories: [],
-      isActive: true,
-      secretHash: hashSecret(`whsec_${id}`),
-      secretLast4: id.slice(-4),
-      sealedSecret: 'never-opened',
-      createdAtUs: now,
-      updatedAtUs: now,
-    });
-    const period = buildPeriod({ periodStartUs: parseIsoToMicros('2026-03-01T00:00:00Z')!, periodEndUs: parseIsoToMicros('2026-03-02T00:00:00Z')!, markdown: '', items: [{ title: 'Bundles', body: '', kind: 'fix' }] }, now);
-    await p.deps.releaseNotes.put(period);
+    const { subscriptionId: id, period } = await seedRefusedDelivery(p.deps, { title: 'Bundles', day: '2026-03-01' });
 
     const secret = `poison-${randomUUID()}`;
     const key = { subscriptionId: id, periodId: period.id, revision: period.revision };

@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayEventIdentity, APIGatewayProxyEvent, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import type { KeyAuthorizerResult } from '../../functions/authorizers/key-authorizer';
+import { authorizerEventFor } from '../../functions/gateway';
 import type { RouteDef } from '../../functions/routes';
 
 /** One HTTP request as a client sends it: `target` is the path and query, percent-encoded. */
@@ -156,25 +157,7 @@ function clfTime(d: Date): string {
 
 /** The event of a REQUEST authorizer in front of `event`'s method (identity source: the Authorization header). */
 export function requestAuthorizerEvent(event: APIGatewayProxyEvent, stage: ApiStage): APIGatewayRequestAuthorizerEvent {
-  return {
-    type: 'REQUEST',
-    methodArn: `arn:aws:execute-api:${stage.region}:${stage.accountId}:${stage.apiId}/${stage.stage}/${event.httpMethod}${event.resource}`,
-    resource: event.resource,
-    path: event.path,
-    httpMethod: event.httpMethod,
-    headers: event.headers,
-    multiValueHeaders: event.multiValueHeaders,
-    pathParameters: event.pathParameters,
-    queryStringParameters: event.queryStringParameters,
-    multiValueQueryStringParameters: event.multiValueQueryStringParameters,
-    stageVariables: event.stageVariables,
-    requestContext: { ...event.requestContext, authorizer: undefined },
-  };
-}
-
-/** Whether every statement of the authorizer's policy allows (API Gateway denies on any Deny). */
-export function allows(result: KeyAuthorizerResult): boolean {
-  return result.policyDocument.Statement.every((s) => 'Effect' in s && s.Effect === 'Allow');
+  return authorizerEventFor(event, `arn:aws:execute-api:${stage.region}:${stage.accountId}:${stage.apiId}/${stage.stage}/${event.httpMethod}${event.resource}`);
 }
 
 /**

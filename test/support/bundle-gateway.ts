@@ -10,9 +10,9 @@ import type { Template } from 'aws-cdk-lib/assertions';
 import type { KeyAuthorizerResult } from '../../functions/authorizers/key-authorizer';
 import { CORRELATION_HEADER, headerOf } from '../../functions/domain/http-headers';
 import { grantFromContext } from '../../functions/domain/key-grant';
-import { AUTHORIZER_HANDLER, gatewayAnswers, KEY_CLASS_OF_AUTH, renderGatewayAnswer, type GatewayResponseType } from '../../functions/gateway';
+import { AUTHORIZER_HANDLER, gatewayAnswers, KEY_CLASS_OF_AUTH, policyAllows, renderGatewayAnswer, type GatewayResponseType } from '../../functions/gateway';
 import type { RouteDef } from '../../functions/routes';
-import { allows, requestAuthorizerEvent, restProxyEvent, withAuthorizer, type ApiStage, type ClientRequest } from './apigw-events';
+import { requestAuthorizerEvent, restProxyEvent, withAuthorizer, type ApiStage, type ClientRequest } from './apigw-events';
 import { buildLambdaBundle, invokeLambdaBundle, lambdaEnvironment, lambdaTimeoutMs, type LambdaBundle, type LocalResources } from './lambda-bundle';
 
 /** KMS has no local twin: functions granted `secrets:*` get a key ARN that nothing here opens. */
@@ -106,7 +106,7 @@ export class BundleGateway {
         }
         this.verdicts.set(cacheKey, verdict);
       }
-      if (!allows(verdict)) return this.gatewayAnswer(route, request, 'ACCESS_DENIED', verdict.context ?? {});
+      if (!policyAllows(verdict)) return this.gatewayAnswer(route, request, 'ACCESS_DENIED', verdict.context ?? {});
       event = withAuthorizer(event, verdict, Date.now() - started);
       // A context the functions do not take as a grant would pass unnoticed: they resolve the key again.
       if (grantFromContext(event.requestContext.authorizer)?.keyClass !== keyClass) throw new Error(`the ${keyClass} authorizer's context is not a grant the functions take: ${JSON.stringify(verdict.context)}`);

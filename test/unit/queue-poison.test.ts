@@ -12,15 +12,13 @@ import type { Context, SQSRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createOrg } from '../../functions/app/create-org';
 import { createApp } from '../../functions/app/manage-apps';
-import { buildPeriod } from '../../functions/domain/release-notes';
-import { parseIsoToMicros } from '../../functions/domain/time';
-import { hashSecret } from '../../functions/domain/webhook-subscription';
 import type { AppStore } from '../../functions/ports/platform';
 import { createHandler as jobsWorker } from '../../functions/queue/jobs-worker.handler';
 import { createHandler as ocrWorker } from '../../functions/queue/ocr-worker.handler';
 import { sqsConsumer, type QueueHandler } from '../../functions/queue/queue-kit';
 import { createHandler as webhooksWorker } from '../../functions/queue/webhooks-worker.handler';
 import type { PlatformDeps } from '../../functions/wiring/platform-wiring';
+import { seedRefusedDelivery } from '../support/refused-delivery';
 import { startTestPlatform, type TestPlatform } from '../support/platform';
 
 let p: TestPlatform;
@@ -157,23 +155,7 @@ describe('the jobs worker', () => {
 
 describe('the webhooks worker', () => {
   it('fails each malformed message alone and records the valid delivery attempt once', async () => {
-    const now = p.deps.clock.nowUs();
-    const id = randomUUID();
-    // A private address: the attempt ends at the SSRF check and is recorded without a network call.
-    await p.deps.subscriptions.create({
-      id,
-      callbackUrl: 'https://10.1.2.3/hook',
-      areas: [],
-      categories: [],
-      isActive: true,
-      secretHash: hashSecret(`whsec_${id}`),
-      secretLast4: id.slice(-4),
-      sealedSecret: 'never-opened',
-      createdAtUs: now,
-      updatedAtUs: now,
-    });
-    const period = buildPeriod({ periodStartUs: parseIsoToMicros('2026-05-01T00:00:00Z')!, periodEndUs: parseIsoToMicros('2026-05-02T00:00:00Z')!, markdown: '', items: [{ title: 'Poison', body: '', kind: 'fix' }] }, now);
-    await p.deps.releaseNotes.put(period);
+    const { subscriptionId: id, period } = await seedRefusedDelivery(p.deps, { title: 'Poison', day: '2026-05-01' });
     const completed: unknown[] = [];
     const deliveryLog: PlatformDeps['deliveryLog'] = Object.create(p.deps.deliveryLog, {
       complete: { value: async (r: Parameters<PlatformDeps['deliveryLog']['complete']>[0]) => (completed.push(r), p.deps.deliveryLog.complete(r)) },
