@@ -72,7 +72,7 @@ export function clientErrorListener(router: Router, log: (line: object) => void)
       return;
     }
     const answer = parserRefusal(router, err, current?.req?.url);
-    log({ level: 'WARN', message: 'request refused by the HTTP parser', code: err.code, status: answer.status });
+    log({ level: 'INFO', message: 'request refused by the HTTP parser', code: err.code, status: answer.status });
     writeRawAnswer(socket, answer);
   };
 }

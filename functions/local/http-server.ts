@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
+import type { Logger } from '@aws-lambda-powertools/logger';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { GENERIC_500_MESSAGE, type ErrorArea } from '../domain/error-bodies';
 import { CORRELATION_HEADER, correlationIdOf, headerOf } from '../domain/http-headers';
@@ -205,6 +206,20 @@ export function requestListener(routes: CompiledRoute[], gateway: LocalGateway |
       if (!res.headersSent && !res.destroyed) return sendAnswer(res, req, router.internalError(area));
       res.destroy();
     }
+  };
+}
+
+/**
+ * A front door's log: each line at the level it names (`ERROR`, `WARN`, otherwise INFO) with its own
+ * message, so an alarm on ERROR lines sees the server's failures as it sees the functions'.
+ */
+export function frontDoorLog(logger: Logger, fallbackMessage: string): (line: object) => void {
+  return (line) => {
+    const { level, message, ...rest } = line as { level?: unknown; message?: unknown } & Record<string, unknown>;
+    const text = typeof message === 'string' ? message : fallbackMessage;
+    if (level === 'ERROR') logger.error(text, rest);
+    else if (level === 'WARN') logger.warn(text, rest);
+    else logger.info(text, rest);
   };
 }
 

@@ -28,7 +28,7 @@ import { QUEUES, SCHEDULES, rateIntervalMs } from '../workers';
 import { startBackends, LOCAL_CREDENTIALS, LOCAL_REGION } from './backends';
 import { ensureBucket, ensureQueues, ensureTable } from './bootstrap';
 import { DevWebhookListeners } from './dev-webhook-listeners';
-import { attachFrontDoor, frontDoorServer, requestListener } from './http-server';
+import { attachFrontDoor, frontDoorLog, frontDoorServer, requestListener } from './http-server';
 import { withReference } from '../openapi/docs-site';
 import { loadRoutes } from './load-routes';
 import { LocalGateway } from './local-gateway';
@@ -180,7 +180,7 @@ export async function startPlatform(opts: PlatformOptions): Promise<RunningPlatf
       payments: opts.payments ?? new TestPaymentGateway(),
       ocr,
     });
-    const log = (line: object) => logger.info('local', line as Record<string, unknown>);
+    const log = frontDoorLog(logger, 'local');
     const devListeners = opts.devWebhookListeners ? new DevWebhookListeners(deps, adminToken) : undefined;
 
     const runners: QueueRunner[] = [];

@@ -8,7 +8,7 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { createHandler } from '../http/chat-files-create.handler';
 import { routeById } from '../http/kit';
-import { attachFrontDoor, frontDoorServer, requestListener } from '../local/http-server';
+import { attachFrontDoor, frontDoorLog, frontDoorServer, requestListener } from '../local/http-server';
 import { compile } from '../local/router';
 import { ROUTES } from '../routes';
 import { parseEnv } from '../wiring/core-wiring';
@@ -25,7 +25,7 @@ const routes = served.map((r) => {
   return compile(routeById(r.id), factory(deps));
 });
 // Behind the front door there is no API Gateway authorizer: the kit resolves keys itself.
-const log = (line: object) => logger.info('upload service', line as Record<string, unknown>);
+const log = frontDoorLog(logger, 'upload service');
 const listener = requestListener(routes, undefined, log);
 // The same front door as `npm start`: a request Node's parser refuses, or one whose body stream fails,
 // ends alone with an answer in the route's area shape; the uploads in flight on this task go on.

@@ -7,9 +7,8 @@
  * A scheduled job's bundle runs on the event EventBridge Scheduler sends.
  *
  * Left out: what touches S3 (the admin job run, the file-cleanup job; chat file uploads are no Lambda
- * but the upload service), because a bundle reaches the S3 emulator through `AWS_ENDPOINT_URL_S3`
- * alone, and `createS3Client` turns on the path-style addressing the emulator needs only for an
- * explicit endpoint. The chat turn here references no file, so its bucket client stays unused.
+ * but the upload service, whose own bundle test stores a file in the S3 emulator). The chat turn here
+ * references no file, so its bucket client stays unused.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -15,6 +15,7 @@ import { Queue } from 'aws-cdk-lib/aws-sqs';
 import { ROUTES } from '../../functions/routes';
 import { AppFunction } from '../../lib/constructs/app-function';
 import { stageConfig } from '../../lib/stage-config';
+import { buildUploadServiceBundle } from '../support/upload-service-bundle';
 import { newTestApp, TEST_ENV } from './platform-fixture';
 
 const route = ROUTES[0]!;
@@ -58,24 +59,9 @@ describe(`real bundle of http/${route.handler}`, () => {
 
 describe('real bundle of the upload service (functions/upload-service/main.ts)', () => {
   it('bundles as the Dockerfile does, starts from a Lambda-like environment, answers /healthz and refuses a keyless upload', async () => {
-    const { mkdtempSync, rmSync } = await import('node:fs');
-    const { tmpdir } = await import('node:os');
     const { spawn } = await import('node:child_process');
-    const dir = mkdtempSync(path.join(tmpdir(), 'upload-service-'));
+    const bundle = await buildUploadServiceBundle();
     try {
-      const dockerfile = readFileSync(path.join(process.cwd(), 'docker/upload-service/Dockerfile'), 'utf8');
-      expect(dockerfile).toContain('npx esbuild functions/upload-service/main.ts');
-      execFileSync(
-        path.join(process.cwd(), 'node_modules/.bin/esbuild'),
-        [
-          'functions/upload-service/main.ts',
-          '--bundle', '--platform=node', '--target=node22', '--format=esm', '--main-fields=module,main', '--minify',
-          `--outfile=${path.join(dir, 'main.mjs')}`,
-          "--banner:js=import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
-          '--log-level=error',
-        ],
-        { cwd: process.cwd() },
-      );
       const port = 20000 + Math.floor(Math.random() * 20000);
       const env = {
         PATH: process.env.PATH ?? '', STAGE: 'dev', TABLE_NAME: 'table', BUCKET_NAME: 'uploads', JOBS_QUEUE_URL: 'https://sqs.eu-west-1.amazonaws.com/123456789012/jobs',
@@ -83,7 +69,7 @@ describe('real bundle of the upload service (functions/upload-service/main.ts)',
         TRUST_VIEWER_ADDRESS: 'true', OCR_TOPIC_ARN: 'arn:aws:sns:eu-west-1:123456789012:ocr', OCR_ROLE_ARN: 'arn:aws:iam::123456789012:role/textract', AWS_REGION: 'eu-west-1',
         PORT: String(port), POWERTOOLS_LOG_LEVEL: 'SILENT', POWERTOOLS_METRICS_DISABLED: 'true',
       };
-      const child = spawn(process.execPath, [path.join(dir, 'main.mjs')], { env, stdio: 'ignore' });
+      const child = spawn(process.execPath, [bundle.path], { env, stdio: 'ignore' });
       try {
         let health: Response | undefined;
         for (let i = 0; i < 50 && !health; i++) {
@@ -98,7 +84,7 @@ describe('real bundle of the upload service (functions/upload-service/main.ts)',
         child.kill('SIGTERM');
       }
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      bundle.remove();
     }
   }, 60_000);
 });
