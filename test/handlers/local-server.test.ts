@@ -206,4 +206,21 @@ describe('local HTTP server', () => {
       expect(res.body).toEqual({ type: 'invalid_request', code: 'not_found', message: expect.any(String) });
     }
   });
+
+  it('names its configured base URL in absolute URLs, never the Host header a client sends', async () => {
+    const f = await p.fixture();
+    for (const host of ['evil.example.com', 'evil.example.com:443', '127.0.0.1:1']) {
+      const get = (target: string) => raw(`GET ${target} HTTP/1.1\r\nHost: ${host}\r\n\r\n`);
+      const discovery = json(await get(`/acp/${f.appId}/.well-known/acp.json`));
+      expect(discovery.api_base_url).toBe(`${p.baseUrl}/acp/${f.appId}`);
+      for (const card of ['agent.json', 'agent-card.json']) {
+        const text = (await get(`/acp/${f.appId}/.well-known/${card}`)).body.toString('utf8');
+        expect(text, card).toContain(p.baseUrl);
+        expect(text, card).not.toContain(host);
+      }
+      const feed = (await get('/api/v1/release-notes/feed')).body.toString('utf8');
+      expect(feed).toContain(`${p.baseUrl}/api/v1/release-notes/feed`);
+      expect(feed).not.toContain(host);
+    }
+  });
 });
