@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Duplex } from 'node:stream';
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
-import { GENERIC_500_MESSAGE, type ErrorArea } from '../domain/error-bodies';
+import type { ErrorArea } from '../domain/error-bodies';
 import { CORRELATION_HEADER, correlationIdOf, headerOf } from '../domain/http-headers';
 import { gatewayAnswers, KEY_CLASS_OF_AUTH, renderGatewayAnswer, type GatewayResponseType } from '../gateway';
 import type { HttpHandler, HttpResponse } from '../http/kit';
@@ -242,7 +242,7 @@ export function attachFrontDoor(server: Server, routes: CompiledRoute[], listene
       .then(() => listener(req, res))
       .catch((err: unknown) => {
         log({ level: 'ERROR', message: 'request listener failed', error: String(err) });
-        if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json; charset=utf-8' }).end(JSON.stringify({ error: { code: 'unavailable', message: GENERIC_500_MESSAGE } }));
+        if (!res.headersSent && !res.destroyed) sendAnswer(res, req, router.internalError(router.areaOf(parseRequestTarget(req.url).pathname)));
         else res.destroy();
       });
   };
