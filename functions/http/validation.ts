@@ -13,8 +13,24 @@ import { parseIsoToMicros } from '../domain/time';
  */
 const ENGLISH = en().localeError;
 
+/**
+ * The path of the first own `__proto__` key in `value`, if any. zod skips such a key when it builds a
+ * record (so the prototype is never touched), which would drop what the client sent without a word.
+ */
+function protoKeyPath(value: unknown, path: string): string | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  if (!Array.isArray(value) && Object.hasOwn(value, '__proto__')) return path ? `${path}.__proto__` : '__proto__';
+  for (const [k, v] of Object.entries(value)) {
+    const found = protoKeyPath(v, path ? `${path}.${k}` : k);
+    if (found) return found;
+  }
+  return undefined;
+}
+
 /** Parses `value` with `schema`; the first issue becomes a 400 naming the field. */
 export function parseWith<T extends z.ZodMiniType>(schema: T, value: unknown): z.infer<T> {
+  const proto = protoKeyPath(value, '');
+  if (proto) throw badRequest(`Invalid ${proto}: __proto__ is not accepted as a name`);
   const parsed = schema.safeParse(value, { error: ENGLISH });
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];

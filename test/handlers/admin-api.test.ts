@@ -199,6 +199,8 @@ describe('admin API', () => {
         JSON.stringify({ settings: { zeroDataRetention: 'yes' } }),
         JSON.stringify({ settings: { imageInput: { enabled: 1 } } }),
         JSON.stringify({ settings: { mcpConnections: 'none' } }),
+        // A header named __proto__ would vanish from the stored record: refused, never silently dropped.
+        `{"settings":{"mcpConnections":[{"name":"a","url":"https://mcp.example.com/mcp","headers":{"__proto__":"x"}}]}}`,
       ]);
       add('POST', `/apps/${f.appId}/chat-keys`, ['{', '[]', 'null', JSON.stringify({ expiresAt: 'soon' }), JSON.stringify({ scopes: ['apps:read'] }), JSON.stringify({ name: '' })]);
       const line = (o: unknown) => JSON.stringify(o);
