@@ -3,7 +3,7 @@
  * and an org with 50,000 sessions in the same table: page latency over HTTP, DynamoDB read capacity per
  * page (ReturnConsumedCapacity on every Query, through middleware on the platform's document client),
  * DynamoDB calls per request, and the bare Query of the same page without the platform around it.
- * The page cost must not grow with the org's size (reference/export-sync.md: one Query per page).
+ * The page cost must not grow with the org's size (one Query per page, ADR 0009).
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * Webhook POSTs over Node's own `node:https` (reference/webhooks.md, step 3); https only, as the SSRF
+ * Webhook POSTs over Node's own `node:https`, pinned to the checked addresses; https only, as the SSRF
  * rules allow no other scheme. Each attempt has a fresh agent (`agent: false`) whose connect-time
  * `lookup` hands back only the addresses the SSRF check accepted, so the socket is pinned to a checked
  * IP while TLS SNI, certificate checks and the Host header keep the hostname. IP literals never reach

@@ -1,5 +1,5 @@
 /**
- * Files referenced by a chat turn (spec area B, rules 5–8): which references a turn may use, the app's
+ * Files referenced by a chat turn (spec area B): which references a turn may use, the app's
  * image-input settings, how attachments reach the model (images as vision input, documents named in
  * the message and read through the built-in `readPDF` / `readDocument` tools), and those tools.
  */
@@ -40,7 +40,7 @@ export const DOCUMENT_TOOLS: Readonly<Record<'pdf' | 'docx', ModelToolSpec>> = {
 };
 
 /**
- * Rule 5: every reference must name a ready file uploaded with a key of the same app, or one that
+ * Every file reference must name a ready file uploaded with a key of the same app, or one that
  * belongs to the current session's consumer; anything else is a 404 that names only the reference.
  * A file referenced twice counts once. The reference's `fileName` is the name the model is shown.
  */
@@ -59,7 +59,7 @@ export async function resolveAttachments(deps: AttachmentDeps, input: { app: App
 
 
 /**
- * Rule 6: images need the app's image input enabled, and the conversation's images (those already
+ * Images need the app's image input enabled, and the conversation's images (those already
  * attached to the session plus the new ones) may not pass the app's per-conversation limit.
  */
 export async function checkImageInput(deps: AttachmentDeps, input: { app: App; session: Session | undefined; attachments: readonly TurnAttachment[] }): Promise<void> {

@@ -6,7 +6,7 @@ export type CallbackCheck =
   | { readonly ok: false; readonly reason: 'invalid_url' | 'refused_address' | 'dns_not_found' | 'dns_temporary'; readonly detail: string };
 
 /**
- * The SSRF check of reference/webhooks.md, run at subscribe time and again before every delivery
+ * The SSRF check of webhook callbacks (ADR 0011), run at subscribe time and again before every delivery
  * attempt: parse the URL (https, no userinfo, no fragment, no control characters), resolve the host
  * to all its A/AAAA answers (IP literals are taken as they are), and accept only when every address
  * is ordinary public unicast. The accepted addresses are the only ones the sender may connect to.

@@ -1,5 +1,5 @@
 /**
- * The readiness check of a checkout session (`../shared/reference/acp.md` §2, R): every line names an
+ * The readiness check of a checkout session under the Agentic Commerce Protocol: every line names an
  * active product of this app, in one currency, with enough stock; then the session is
  * `ready_for_payment`, else `not_ready_for_payment` with a message per problem. Unknown products are a 400.
  */

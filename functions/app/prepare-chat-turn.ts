@@ -35,7 +35,7 @@ export interface PreparedTurn {
   readonly session: Session;
   /**
    * A first call: the session is not written until the turn has something to record, so a turn that
-   * fails before its first message leaves no session behind (issue 11).
+   * fails before its first message leaves no session behind (ADR 0020).
    */
   readonly created: boolean;
   /** The variables the request binds (written with a new session). */
@@ -53,7 +53,7 @@ export interface PreparedTurn {
   readonly system: string[];
   readonly newMessages: TurnMessage[];
   readonly variables: Record<string, string>;
-  /** The files this turn references (rule 5), attached to the session when the turn is recorded. */
+  /** The files this turn references, attached to the session when the turn is recorded. */
   readonly attachments: readonly TurnAttachment[];
   /** Documents of the conversation (this turn's and earlier ones), by fileId: what readPDF/readDocument may read. */
   readonly documents: ReadonlyMap<string, MessageFile>;
@@ -66,13 +66,13 @@ export function billingMonth(nowUs: number): string {
 }
 
 /**
- * Validation rule 3 onwards, and everything else that must answer with a status before streaming:
+ * Validation from the app lookup on, and everything else that must answer with a status before streaming:
  * the app (404), the session (400 on conflicting ids, 404 when unknown or another app's), files (404),
  * credits and the app's monthly cap (402). Creates the session of a first call.
  */
 export async function prepareChatTurn(deps: ChatDeps, input: { principal: ChatPrincipal; request: ChatRequest; headerSessionId?: string }): Promise<PreparedTurn> {
   const { principal, request } = input;
-  // Rule 3. A key only reaches its own app: any other model name answers like an unknown one.
+  // A model naming no app is 404; a key only reaches its own app, so any other model name is unknown.
   if (request.model !== principal.app.appNameId) throw notFound(`Model not found: ${request.model}`);
   const app = principal.app;
   const sessionId = resolveSessionId(request.chatSessionId, input.headerSessionId);
@@ -118,7 +118,7 @@ async function prepareWithSession(
   const newMessages: TurnMessage[] = newTurnMessages(request.messages, existing !== undefined && !zdr);
   const lastUser = newMessages.map((m) => m.role).lastIndexOf('user');
   requireUserMessageFor(request.files, lastUser >= 0);
-  // Rules 5 and 6: every reference reachable, images allowed and within the conversation's limit.
+  // Every file reference reachable, images allowed and within the conversation's limit.
   const attachments = request.files.length ? await resolveAttachments(deps, { app, session: existing, refs: request.files }) : [];
   await checkImageInput(deps, { app, session: existing, attachments });
 
@@ -143,7 +143,7 @@ async function prepareWithSession(
   }
   const variables = created ? { ...request.variables } : await deps.variables.merge(session.id, request.variables);
 
-  // Rule 7: the new user message carries its files; documents are read through tools, not inlined.
+  // The new user message carries its files; documents are read through tools, not inlined.
   const files: MessageFile[] = attachments.map(({ fileId, fileName, kind }) => ({ fileId, fileName, kind }));
   if (files.length) newMessages[lastUser] = { ...newMessages[lastUser]!, files };
   // A Zero Data Retention session has no stored transcript: the history the client resends is the context.

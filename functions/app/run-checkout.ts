@@ -1,7 +1,8 @@
 /**
- * Checkout sessions of area C: create, read, update, complete and cancel, with the state machine of
- * `../shared/reference/acp.md` §2. Totals are computed here from the catalog; inventory is reserved
- * only on complete, with one conditional decrement per product, so concurrent completes never oversell.
+ * Checkout sessions of area C: create, read, update, complete and cancel, with the Agentic Commerce
+ * Protocol's checkout state machine (ADR 0017). Totals are computed here from the catalog; inventory is
+ * reserved only on complete, with one conditional decrement per product, so concurrent completes never
+ * oversell.
  * Completing a session is complete-checkout.ts; finishing a complete whose request is gone is
  * recover-checkout-completions.ts.
  */

@@ -38,7 +38,8 @@ export async function expireAnonymousConsumers(
 
 /**
  * The empty-session cleanup job: removes sessions that never had a message and saw no activity for
- * `emptySessionMaxAgeHours`. It leaves no tombstone (the spec's sync rule 6 names this limitation).
+ * `emptySessionMaxAgeHours`. It leaves no tombstone: a known limitation, such sessions vanish from
+ * exports without trace.
  */
 export async function cleanEmptySessions(
   deps: Pick<Deps, 'sessions' | 'files' | 'clock' | 'settings'>,

@@ -54,9 +54,10 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 }
 
 /**
- * Rules 1 to 3, then the shape of every other field (rules 4 and 5 included). `appNameId` is the app
- * the API key belongs to: a key reaches only its own app, so any other `model` names no app (404), and
- * that answer comes before any variable or file rule is looked at.
+ * `model` a string, `messages` a non-empty array, a `model` naming an app; then the shape of every
+ * other field (`variables` and `files` included). `appNameId` is the app the API key belongs to: a
+ * key reaches only its own app, so any other `model` names no app (404), and that answer comes before
+ * any variable or file rule is looked at.
  */
 export function parseChatRequest(body: Record<string, unknown>, appNameId: string): ChatRequest {
   if (typeof body.model !== 'string') throw badRequest('model must be a string');
@@ -93,7 +94,7 @@ export function parseChatRequest(body: Record<string, unknown>, appNameId: strin
   };
 }
 
-/** Rule 4: at most 20 entries, names matching the pattern, values strings of at most 2048 characters. */
+/** `variables`: at most 20 entries, names matching the pattern, values strings of at most 2048 characters. */
 export function parseVariables(raw: unknown): Record<string, string> {
   if (raw === undefined) return {};
   if (!isRecord(raw)) throw badRequest('variables must be an object of string values');
@@ -107,7 +108,7 @@ export function parseVariables(raw: unknown): Record<string, string> {
   return Object.fromEntries(entries) as Record<string, string>;
 }
 
-/** Rule 5's shape: up to 100 `{ fileId, fileName }` references (existence is checked by the use case). */
+/** The shape of `files`: up to 100 `{ fileId, fileName }` references (existence is checked by the use case). */
 export function parseFileReferences(raw: unknown): FileReference[] {
   if (raw === undefined) return [];
   if (!Array.isArray(raw)) throw badRequest('files must be an array of { fileId, fileName }');

@@ -1,5 +1,5 @@
 /**
- * The release-notes feed as RSS 2.0 (spec, area D; reference/webhooks.md "RSS 2.0 rules"): the Atom
+ * The release-notes feed as RSS 2.0 (spec, area D; the rules feed validators enforce): the Atom
  * and content namespaces on <rss>, an atom:link rel="self" with the served URL, one item per period
  * newest first with guid isPermaLink="false", pubDate (RFC 822) from periodStart, atom:updated
  * (RFC 3339) from periodEnd, one category per distinct change kind, and the rendered body in

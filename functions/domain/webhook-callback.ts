@@ -1,5 +1,5 @@
 /**
- * The SSRF rules for webhook callback URLs (reference/webhooks.md, "SSRF: the mechanism"), as pure
+ * The SSRF rules for webhook callback URLs (ADR 0011), as pure
  * functions: parsing the URL, and classifying each address the host resolves to. Only ordinary public
  * unicast passes. The same rules run at subscribe time and before every delivery attempt.
  *

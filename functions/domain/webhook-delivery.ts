@@ -43,7 +43,7 @@ export function svcSignature(secret: string, body: Uint8Array): string {
 const SIGNATURE_FORMAT = /^sha256=[0-9a-f]{64}$/;
 
 /**
- * The receiver's check (reference/webhooks.md): only `^sha256=[0-9a-f]{64}$`, decoded to exactly 32
+ * The receiver's check: only `^sha256=[0-9a-f]{64}$`, decoded to exactly 32
  * bytes and compared in constant time. Exported for receivers written against this module and for tests.
  */
 export function verifySvcSignature(secret: string, body: Uint8Array, header: string | undefined): boolean {

@@ -113,14 +113,14 @@ describe('POST /api/v1/chat/completions', () => {
       v = await chatWorld(p);
     });
 
-    it('rule 1: model not a string is 400, even when messages is bad too', async () => {
+    it('model not a string is 400, even when messages is bad too', async () => {
       const w = v;
       for (const body of [{ messages: HELLO }, { model: 12, messages: HELLO }, { model: null, messages: [] }, { model: ['x'], messages: 'hi' }, { model: { id: w.appNameId } }]) {
         expectChatError(await chat(p, w.chatKey, body), 400, /model must be a string/);
       }
     });
 
-    it('rule 2: messages not a non-empty array is 400, even when the model names no app', async () => {
+    it('messages not a non-empty array is 400, even when the model names no app', async () => {
       const w = v;
       for (const messages of [undefined, [], 'Hello', { role: 'user', content: 'Hello' }, null]) {
         expectChatError(await chat(p, w.chatKey, { model: w.appNameId, messages }), 400, /messages must be a non-empty array/);
@@ -129,7 +129,7 @@ describe('POST /api/v1/chat/completions', () => {
       expectChatError(await chat(p, w.chatKey, { model: w.appNameId, messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }] }), 400, /messages\[0\]\.content/);
     });
 
-    it('rule 3: a model naming no app is 404, and so is another app\'s appNameId with this key', async () => {
+    it('a model naming no app is 404, and so is another app\'s appNameId with this key', async () => {
       const w = v;
       const other = await chatWorld(p);
       const sibling = await secondApp(p, w.orgId);
@@ -141,7 +141,7 @@ describe('POST /api/v1/chat/completions', () => {
       await turn(p, sibling, 'mine too');
     });
 
-    it('rule 4: variables violations are 400, but only once rules 1 to 3 pass (a bad model with bad variables is 404)', async () => {
+    it('variables violations are 400, but only once model, messages and the app lookup pass (a bad model with bad variables is 404)', async () => {
       const w = v;
       const tooMany = Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`v${i}`, 'x']));
       const violations: Record<string, unknown>[] = [tooMany, { v: 'x'.repeat(2049) }, { '9lives': 'x' }, { 'a.b': 'x' }, { [`a${'b'.repeat(64)}`]: 'x' }, { v: 5 }];
@@ -155,7 +155,7 @@ describe('POST /api/v1/chat/completions', () => {
       await turn(p, w, 'limits', { variables: atLimit });
     });
 
-    it('rule 5: more than 100 file references is 400; an unknown fileId is 404 and never silently ignored', async () => {
+    it('more than 100 file references is 400; an unknown fileId is 404 and never silently ignored', async () => {
       const w = v;
       const files = (n: number) => Array.from({ length: n }, (_, i) => ({ fileId: randomUUID(), fileName: `f${i}.png` }));
       expectChatError(await chat(p, w.chatKey, { model: w.appNameId, messages: HELLO, files: files(101) }), 400, /files/);

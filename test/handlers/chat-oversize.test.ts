@@ -1,5 +1,5 @@
 /**
- * Oversize chat input (issue 12, item 3), over HTTP against the local platform, decided before anything
+ * Oversize chat input, over HTTP against the local platform, decided before anything
  * is written, in area B's `{ error: string }` shape:
  * - one message: at most 256 KiB of UTF-8 (a message is one DynamoDB item): exactly 256 KiB is a turn
  *   exported whole, one byte more is a 400, ASCII and multi-byte alike;

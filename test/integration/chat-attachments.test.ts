@@ -1,5 +1,5 @@
 /**
- * Files in chat turns over HTTP against the local platform (spec area B, rules 5–8): images as vision
+ * Files in chat turns over HTTP against the local platform (spec area B): images as vision
  * input, PDF and DOCX read through readPDF / readDocument (OCR for a scanned PDF, offline), the tool
  * markers in area A's export, the app's image-input settings, references another tenant cannot use,
  * and the file lifecycle (session and app deletion, unreferenced files cleaned up after 24 hours).
@@ -47,7 +47,7 @@ describe('chat turns with files', () => {
     expect(quoted.length).toBe(OFFLINE_QUOTE_CHARS);
     expect(quoted.replace(/\s+/g, ' ')).toBe(CONTRACT.replace(/\s+/g, ' ').slice(0, quoted.replace(/\s+/g, ' ').length));
     const messages = await transcript(w, res.body.chatSessionId);
-    // The user's message is stored as sent: the document is not inlined (rule 7).
+    // The user's message is stored as sent: the document is not inlined.
     expect(messages.map((m) => [m.role, m.content])[0]).toEqual(['user', 'Summarize the contract']);
     expect(messages[1]!.tools).toEqual([expect.objectContaining({ name: 'readPDF', success: true })]);
   });
@@ -95,7 +95,7 @@ describe('chat turns with files', () => {
     expect(next.choices[0]!.message.content).toBe('Offline reply #2: Thanks');
   });
 
-  describe('rule 5: references the caller may use', () => {
+  describe('references the caller may use', () => {
     it('answers 404 for a file of another app of the same org, naming only the reference', async () => {
       const other = await secondApp(p, w.orgId);
       const theirs = await uploaded(p, other.chatKey, 'secret.pdf', textPdf('secret'));
@@ -127,7 +127,7 @@ describe('chat turns with files', () => {
     });
   });
 
-  describe('rule 8: no remote URLs, base64 or multipart on /chat/completions', () => {
+  describe('no remote URLs, base64 or multipart on /chat/completions', () => {
     it('answers 400 to image_url parts (remote or data URL) and to a multipart body', async () => {
       const png64 = Buffer.from(png(2, 2)).toString('base64');
       for (const url of ['https://example.com/cat.png', `data:image/png;base64,${png64}`]) {
@@ -143,7 +143,7 @@ describe('chat turns with files', () => {
     });
   });
 
-  describe('rule 6: image-input settings', () => {
+  describe('image-input settings', () => {
     it('answers 422 IMAGE_INPUT_DISABLED when the app disables images (documents still work)', async () => {
       const v = await chatWorld(p);
       await patchSettings(p, v.appId, { imageInput: { enabled: false } });

@@ -1,5 +1,5 @@
 /**
- * Concurrent turns on one chat session (issue 12, item 1; docs/adr/0022), over HTTP against the local
+ * Concurrent turns on one chat session (docs/adr/0022), over HTTP against the local
  * platform: one turn at a time holds the session's lease; the others wait for it (bounded) or answer
  * 409 with Retry-After having written nothing. Never a 500; every 200 turn is exported exactly once, its
  * user and assistant messages next to each other; a failed turn gives the lease back; a crashed turn's

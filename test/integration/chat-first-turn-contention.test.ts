@@ -1,5 +1,5 @@
 /**
- * A turn that continues a session whose first turn is still running (issue 12, item 1; docs/adr/0022):
+ * A turn that continues a session whose first turn is still running (one turn at a time, docs/adr/0022):
  * a streamed first turn hands out its session id (X-Chat-Session-ID) before the session is recorded.
  * A turn continuing that id waits for the first turn like on any busy session, then continues it (or
  * answers 409 with Retry-After after its bounded wait), never a 404 for a session that is on its way;

@@ -1,5 +1,5 @@
 /**
- * Retries cannot duplicate a chat turn or an upload (issue 12, item 2; docs/adr/0023), over HTTP against the local
+ * Retries cannot duplicate a chat turn or an upload (docs/adr/0023), over HTTP against the local
  * platform: a request with an `Idempotency-Key` seen before gets the first answer
  * (`Idempotent-Replayed: true`, a stream as the completed answer) and writes nothing; the same key with
  * another request is a 422; one still running is a 409 with Retry-After; a failed turn forgets its key.

@@ -1,5 +1,5 @@
 /**
- * Tools fail, the chat does not (issue 11): an MCP connection that is unreachable (a dead port), slow
+ * Tools fail, the chat does not (ADR 0020): an MCP connection that is unreachable (a dead port), slow
  * (a server that accepts and never answers, bounded by the listing timeout) or erroring (HTTP 500 on
  * every request) is unavailable for the turn: the model still answers, the turn is recorded and billed
  * as usual, and the export shows a tool marker with `success: false` naming the connection. A turn that

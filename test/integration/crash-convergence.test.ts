@@ -153,7 +153,7 @@ const TURN_CRASH_POINTS: { name: string; command: string; match: (input: Input) 
   { name: 'at the last touch that closes the turn', command: 'UpdateItemCommand', match: (i) => key(i).sk === 'SESSION' && /REMOVE.*openTurnId/.test(String(i.UpdateExpression)) && !String(i.ConditionExpression).includes(':t') },
 ];
 
-describe('crash between two writes of a chat turn (issue 12, item 4)', () => {
+describe('crash between two writes of a chat turn', () => {
   let p: TestPlatform;
   let t: PlatformTable;
   let fault: Fault | undefined;

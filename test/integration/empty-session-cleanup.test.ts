@@ -6,7 +6,7 @@ import { itemsUnder, orgSessionIds, tombstonesOf, usePlatformAndTable, type Plat
 
 const HOUR_MS = 3_600_000;
 
-/** The empty-session cleanup job: message-less, inactive sessions go, with no tombstone (sync rule 6). */
+/** The empty-session cleanup job: message-less, inactive sessions go, with no tombstone (a known limitation). */
 describe('empty-session-cleanup job', () => {
   const clock = new TestClock('2026-06-01T00:00:00Z');
   let p: TestPlatform;

@@ -1,10 +1,10 @@
 /**
- * reference/export-sync.md, "Tests that prove it": the reference sync client (functions/cli/export-sync)
- * follows the spec's sync rules against the local server while concurrent writers create, change and
- * delete, some of them committing late; afterwards its copy equals the truth field for field, and no
- * deleted session came back. Plus: a pass that fails midway persists nothing, a process killed inside
- * the commit transaction of the DuckDB store leaves neither rows nor checkpoint behind, and the next
- * run converges. Every case runs against both stores: the JSON directory and DuckDB.
+ * Export convergence: the reference sync client (functions/cli/export-sync) follows the spec's sync
+ * rules against the local server while concurrent writers create, change and delete, some of them
+ * committing late; afterwards its copy equals the truth field for field, and no deleted session came
+ * back. Plus: a pass that fails midway persists nothing, a process killed inside the commit
+ * transaction of the DuckDB store leaves neither rows nor checkpoint behind, and the next run
+ * converges. Every case runs against both stores: the JSON directory and DuckDB.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';

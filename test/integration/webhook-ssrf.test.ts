@@ -1,6 +1,6 @@
 /**
  * The SSRF policy at both checkpoints, with the production policy (no exceptions) and a fake DNS:
- * every hostile callback URL and every hostile DNS answer (reference/webhooks.md) is refused when
+ * every hostile callback URL and every hostile DNS answer (ADR 0011) is refused when
  * subscribing, and again at delivery time: a host that answered with a public address when the
  * subscription was made and with an internal one afterwards (DNS rebinding), and a hostile URL that is
  * already stored, are refused before any connection is made.

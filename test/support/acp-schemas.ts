@@ -1,5 +1,5 @@
 /**
- * The official ACP JSON Schemas (2026-04-17, `../shared/reference/acp/`, Apache-2.0) compiled with Ajv's
+ * The official ACP 2026-04-17 JSON Schemas (Apache-2.0) compiled with Ajv's
  * draft 2020-12 build: every ACP document a test sees is checked against the definition it claims.
  */
 import { readFileSync } from 'node:fs';

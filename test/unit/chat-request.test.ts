@@ -32,7 +32,7 @@ function files(n: number) {
 }
 
 describe('parseChatRequest: validation order', () => {
-  it('rule 1: model must be a string, checked before anything else', () => {
+  it('model must be a string, checked before anything else', () => {
     for (const model of [undefined, null, 7, true, ['x'], { name: APP }]) {
       rejects({ model, messages: USER }, 'bad_request', 'model must be a string');
       // Even when every later rule is broken too.
@@ -40,25 +40,25 @@ describe('parseChatRequest: validation order', () => {
     }
   });
 
-  it('rule 2: messages must be a non-empty array, checked before the app lookup and the other fields', () => {
+  it('messages must be a non-empty array, checked before the app lookup and the other fields', () => {
     for (const messages of [undefined, null, [], 'hi', { role: 'user', content: 'hi' }, 3]) {
       rejects({ model: APP, messages }, 'bad_request', 'messages must be a non-empty array');
       rejects({ model: 'no-such-app-1', messages, variables: { '9bad': 'x' } }, 'bad_request', 'messages must be a non-empty array');
     }
   });
 
-  it('rule 2: every message is { role: user|assistant|system, content: string } and nothing else', () => {
+  it('every message is { role: user|assistant|system, content: string } and nothing else', () => {
     rejects({ model: APP, messages: [{ role: 'user', content: 'ok' }, { role: 'tool', content: 'x' }] }, 'bad_request', 'messages[1].role must be one of user, assistant, system');
     rejects({ model: APP, messages: ['hi'] }, 'bad_request', 'messages[0].role must be one of user, assistant, system');
     rejects({ model: APP, messages: [{ content: 'hi' }] }, 'bad_request', 'messages[0].role must be one of user, assistant, system');
-    // Rule 8: no multipart content parts, no remote URLs, no base64.
+    // No multipart content parts, no remote URLs, no base64.
     const parts = [{ type: 'image_url', image_url: { url: 'https://example.com/cat.png' } }];
     rejects({ model: APP, messages: [{ role: 'user', content: parts }] }, 'bad_request', /^messages\[0\]\.content must be a string \(remote URLs, base64 and multipart content are not supported\)$/);
     rejects({ model: APP, messages: [{ role: 'user', content: null }] }, 'bad_request', /^messages\[0\]\.content must be a string/);
     rejects({ model: APP, messages: [{ role: 'user', content: 'hi', name: 'bob' }] }, 'bad_request', 'messages[0] has unsupported fields: name');
   });
 
-  it('rule 3: a model other than the key\'s app names no app (404), before variables, files and other fields are looked at', () => {
+  it('a model other than the key\'s app names no app (404), before variables, files and other fields are looked at', () => {
     rejects({ model: 'other-app-1', messages: USER }, 'not_found', 'Model not found: other-app-1');
     rejects({ model: '', messages: USER }, 'not_found', /^Model not found/);
     rejects({ model: 'other-app-1', messages: USER, variables: variables(21) }, 'not_found', /^Model not found/);
@@ -67,11 +67,11 @@ describe('parseChatRequest: validation order', () => {
     rejects({ model: 'other-app-1', messages: USER, bogus: true }, 'not_found', /^Model not found/);
   });
 
-  it('rule 4 after rule 3: variables are validated once the model names the app', () => {
+  it('variables are validated once the model names the app', () => {
     rejects({ model: APP, messages: USER, variables: variables(21) }, 'bad_request', 'variables: at most 20 entries per request');
   });
 
-  it('rule 5 after rule 4: files are validated after variables', () => {
+  it('files are validated after variables', () => {
     rejects({ model: APP, messages: USER, variables: variables(21), files: files(101) }, 'bad_request', /^variables:/);
     rejects({ model: APP, messages: USER, files: files(101) }, 'bad_request', 'files: at most 100 references per request');
   });
@@ -148,7 +148,7 @@ describe('parseChatRequest: a valid request', () => {
   });
 });
 
-describe('parseVariables (rule 4)', () => {
+describe('parseVariables', () => {
   it('accepts exactly 20 entries and refuses 21', () => {
     expect(Object.keys(parseVariables(variables(VARIABLE_LIMITS.maxEntries)))).toHaveLength(20);
     expect(errorOf(() => parseVariables(variables(21))).message).toBe('variables: at most 20 entries per request');
@@ -184,7 +184,7 @@ describe('parseVariables (rule 4)', () => {
   });
 });
 
-describe('parseFileReferences (rule 5 shape)', () => {
+describe('parseFileReferences (shape only)', () => {
   it('accepts up to 100 references and refuses 101', () => {
     expect(parseFileReferences(files(MAX_FILE_REFERENCES))).toHaveLength(100);
     expect(errorOf(() => parseFileReferences(files(101))).message).toBe('files: at most 100 references per request');

@@ -1,5 +1,5 @@
 /**
- * The feed against reference/webhooks.md's RSS rules, read by a strict namespace-aware XML parser
+ * The feed against the RSS 2.0 rules feed validators enforce, read by a strict namespace-aware XML parser
  * (saxes with xmlns: it rejects what XML 1.0 forbids) and by a real feed reader (rss-parser).
  */
 import Parser from 'rss-parser';

@@ -20,8 +20,8 @@ function asPage<T>(body: unknown, path: string): Page<T> {
 }
 
 /**
- * Follows one list from its first page (no cursor: rule 5, a stale cursor is never resumed) until
- * `has_more` is false, or until `onPage` answers false.
+ * Follows one list from its first page (no cursor: each run starts fresh, a stale cursor is never
+ * resumed) until `has_more` is false, or until `onPage` answers false.
  */
 export async function pages<T>(api: ExportApi, path: string, query: Record<string, string | undefined>, onPage: (rows: T[]) => Promise<boolean | void>): Promise<number> {
   let cursor: string | undefined;

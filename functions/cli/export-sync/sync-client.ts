@@ -1,6 +1,6 @@
 /**
  * The reference Org Export sync client: the starting point of a customer's warehouse pull. One run
- * (`syncOnce`) is four passes, each following the spec's sync rules (platform-api.md, area A):
+ * (`syncOnce`) is four passes, each following the spec's sync rules (area A):
  *
  * 0. Apps: `GET /apps` lists every non-deleted app in one response; the copy's apps are replaced by it.
  *    A key without the apps:read scope (403) skips this pass and says so in the summary.
@@ -148,7 +148,7 @@ async function pullSessions(api: ExportApi, copy: LocalCopy, store: LocalStore, 
   });
   progress('sessions', out.seen, true);
   progress('messages', messages, true);
-  // Rule 4: the pass ended with has_more false; only now do its rows and its checkpoint land.
+  // The pass ended with has_more false; only now do its rows and its checkpoint land.
   for (const [id, s] of staged) {
     if (s === null) copy.sessions.delete(id);
     else copy.sessions.set(id, s);
