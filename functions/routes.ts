@@ -129,7 +129,7 @@ export const ROUTES: readonly RouteDef[] = [
   { id: 'releaseNotesSubscriptionDelete', method: 'DELETE', path: `${RELEASE_NOTES}/subscriptions/{subscriptionId}`, handler: 'release-notes-subscription-delete', area: 'releaseNotes', auth: 'signingSecret', rateLimit: 'releaseNotesIp', body: 'none', grants: ['table:read', 'table:write'] },
   { id: 'releaseNotesDeliveriesList', method: 'GET', path: `${RELEASE_NOTES}/subscriptions/{subscriptionId}/deliveries`, handler: 'release-notes-deliveries-list', area: 'releaseNotes', auth: 'signingSecret', rateLimit: 'releaseNotesIp', body: 'none', grants: ['table:read', 'table:write'] },
 
-  // Admin API (DESIGN.md §6)
+  // Admin API (docs/design.md §6)
   { id: 'adminOrgCreate', method: 'POST', path: `${ADMIN}/orgs`, handler: 'admin-org-create', area: 'admin', auth: 'iam', rateLimit: 'none', body: 'json', grants: ['table:write'] },
   { id: 'adminOrgGet', method: 'GET', path: `${ADMIN}/orgs/{orgId}`, handler: 'admin-org-get', area: 'admin', auth: 'iam', rateLimit: 'none', body: 'none', grants: ['table:read'] },
   { id: 'adminOrgKeyCreate', method: 'POST', path: `${ADMIN}/orgs/{orgId}/keys`, handler: 'admin-org-key-create', area: 'admin', auth: 'iam', rateLimit: 'none', body: 'json', grants: ['table:read', 'table:write', 'gatewayKeys:manage'] },

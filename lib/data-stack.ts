@@ -43,7 +43,7 @@ export class DataStack extends Stack {
   public readonly ocr: OcrTargets;
   /** Receives schedule invocations EventBridge Scheduler could not deliver and job runs that failed. */
   public readonly scheduledJobsDeadLetterQueue: sqs.Queue;
-  /** Encrypts webhook signing secrets at rest (DESIGN.md §4): `secrets:seal` / `secrets:open` grants. */
+  /** Encrypts webhook signing secrets at rest (docs/design.md §4): `secrets:seal` / `secrets:open` grants. */
   public readonly webhookSecretsKey: kms.Key;
   /**
    * The value CloudFront sends to the area APIs in its origin header and their WAF requires. Named, so
@@ -122,7 +122,7 @@ export class DataStack extends Stack {
 
     this.webhookSecretsKey = new kms.Key(this, 'WebhookSecretsKey', {
       alias: `alias/platform-${config.stage}-webhook-secrets`,
-      description: 'Encrypts webhook signing secrets at rest (DESIGN.md section 4)',
+      description: 'Encrypts webhook signing secrets at rest (docs/design.md section 4)',
       enableKeyRotation: true,
       removalPolicy,
       pendingWindow: Duration.days(config.retainData ? 30 : 7),

@@ -14,7 +14,7 @@ export interface StageConfig {
    */
   readonly retainData: boolean;
   readonly logRetention: RetentionDays;
-  /** Stage-wide API Gateway throttle: a guard for the account quota, not the spec's limits (DESIGN.md §5). */
+  /** Stage-wide API Gateway throttle: a guard for the account quota, not the spec's limits (docs/design.md §5). */
   readonly apiThrottle: { readonly rateLimit: number; readonly burstLimit: number };
   /**
    * Requests per client IP per 5 minutes before AWS WAF blocks. Set well above the spec's tightest

@@ -162,7 +162,7 @@ export class UploadStack extends Stack {
       deregistrationDelay: Duration.seconds(60),
     });
 
-    // The upload path's outer guard (DESIGN.md §5), as on every area API: only the front door reaches
+    // The upload path's outer guard (docs/design.md §5), as on every area API: only the front door reaches
     // the balancer, so the rate rule counts by the viewer address the front door writes.
     this.firewall = new ApiFirewall(this, 'Firewall', {
       target: privateLoadBalancerTarget(this.loadBalancer, `platform-${config.stage}-uploads`),

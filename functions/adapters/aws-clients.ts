@@ -1,6 +1,6 @@
 /**
  * AWS SDK clients. On AWS they use the Lambda's region and role; locally the same clients point at the
- * embedded backends, which speak the same wire protocols (DESIGN.md §1).
+ * embedded backends, which speak the same wire protocols (docs/design.md §1).
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';

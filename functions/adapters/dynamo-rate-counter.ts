@@ -1,5 +1,5 @@
 /**
- * Fixed one-minute windows as DynamoDB counters (DESIGN.md §5): one atomic ADD per request, the item
+ * Fixed one-minute windows as DynamoDB counters (docs/design.md §5): one atomic ADD per request, the item
  * expiring through TTL after its window. The same code runs on dynalite, where TTL is a no-op.
  */
 import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';

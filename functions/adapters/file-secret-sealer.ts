@@ -1,5 +1,5 @@
 /**
- * The local twin of the KMS sealer (DESIGN.md §4): AES-256-GCM with a 32-byte key kept in a file of
+ * The local twin of the KMS sealer (docs/design.md §4): AES-256-GCM with a 32-byte key kept in a file of
  * the data directory (mode 0600, created on first use). The purpose and subscription id are the
  * additional authenticated data, as the encryption context is on KMS.
  */

@@ -1,5 +1,5 @@
 /**
- * Webhook signing secrets encrypted with the stage's KMS key (DESIGN.md §4). The encryption context
+ * Webhook signing secrets encrypted with the stage's KMS key (docs/design.md §4). The encryption context
  * binds each ciphertext to its purpose and subscription: KMS refuses to decrypt it under any other
  * context, and the IAM grants (lib/constructs/app-function.ts) only allow this purpose.
  */

@@ -1,5 +1,5 @@
 /**
- * Deletions that leave tombstones. Each follows "tombstone first" (DESIGN.md §3): the tombstone is
+ * Deletions that leave tombstones. Each follows "tombstone first" (docs/design.md §3): the tombstone is
  * written before anything is removed, and every step is idempotent, so a crash anywhere converges when
  * the same deletion runs again.
  */

@@ -1,7 +1,7 @@
 /**
  * The org export lists (area A). Each page is a keyset window: rows newer than the visibility cutoff
  * (now minus VISIBILITY_DELAY_MS) are held back until everything that could sort below them has
- * committed (DESIGN.md §3), and a signed cursor continues strictly below the last row of the page.
+ * committed (docs/design.md §3), and a signed cursor continues strictly below the last row of the page.
  */
 import { decodeCursor, encodeCursor, type CursorBinding, type KeysetPosition } from '../domain/cursor';
 import { notFound } from '../domain/errors';

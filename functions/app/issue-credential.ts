@@ -21,7 +21,7 @@ const KEY_CLASS_OF_KIND: Record<CredentialKind, KeyClass> = { org: 'orgKey', cha
 
 /**
  * Issues a credential of any kind for an org (and, for chat and ACP keys, one of its apps): CSPRNG
- * characters behind the kind's prefix, stored only as its SHA-256 hash (DESIGN.md §4). Its usage-plan
+ * characters behind the kind's prefix, stored only as its SHA-256 hash (docs/design.md §4). Its usage-plan
  * key is registered at the gateway first: a crash in between leaves a gateway key no credential uses
  * (harmless), never a credential the gateway refuses.
  */

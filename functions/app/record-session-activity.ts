@@ -1,5 +1,5 @@
 /**
- * Writes that change a session, each ordered "touch first" (DESIGN.md §3): the session's touch clock
+ * Writes that change a session, each ordered "touch first" (docs/design.md §3): the session's touch clock
  * moves before any dependent item is written, so a reader that sees the new `last_activity_at` finds
  * the dependents once the row is visible; a sequence that ran longer than half the visibility delay
  * touches again so a late commit re-surfaces above any checkpoint taken meanwhile.
@@ -53,7 +53,7 @@ export async function newSession(
 /** Writes a session built by newSession (a chat turn writes it only once it has something to record). */
 export async function createSession(deps: ActivityDeps, session: Session, lease?: TurnLease): Promise<void> {
   await deps.sessions.create(session, lease);
-  // A create that committed late would sit below a checkpoint a reader took meanwhile (DESIGN.md §3).
+  // A create that committed late would sit below a checkpoint a reader took meanwhile (docs/design.md §3).
   await retouchIfSlow(deps, session.id, session.touchedAtUs);
 }
 

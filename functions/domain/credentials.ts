@@ -1,5 +1,5 @@
 /**
- * Credentials of every kind (DESIGN.md §4): at least 32 random characters behind a kind prefix, shown
+ * Credentials of every kind (docs/design.md §4): at least 32 random characters behind a kind prefix, shown
  * once, stored only as a SHA-256 hash and looked up by it.
  */
 import { createHash } from 'node:crypto';

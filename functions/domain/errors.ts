@@ -49,7 +49,7 @@ export class TemporarilyUnavailableError extends DomainError {
   }
 }
 
-/** A request over its window's limit; `retryAfterSeconds` is computed from the window (DESIGN.md §5). */
+/** A request over its window's limit; `retryAfterSeconds` is computed from the window (docs/design.md §5). */
 export class RateLimitedError extends DomainError {
   constructor(
     readonly retryAfterSeconds: number,

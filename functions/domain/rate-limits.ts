@@ -1,5 +1,5 @@
 /**
- * The spec's per-key and per-IP limits, enforced exactly in fixed one-minute windows (DESIGN.md §5).
+ * The spec's per-key and per-IP limits, enforced exactly in fixed one-minute windows (docs/design.md §5).
  * The release-notes numbers are the platform's choice (the spec leaves them open).
  */
 export type RateLimitClass = 'orgKey' | 'chatKey' | 'acpKey' | 'acpPublicIp' | 'releaseNotesIp' | 'none';

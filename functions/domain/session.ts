@@ -2,7 +2,7 @@
  * Chat sessions and their messages as the platform stores them.
  *
  * `last_activity_at` = GREATEST(COALESCE(last_message_at, started_at), touch clock): every persisted
- * change first advances the touch clock (DESIGN.md §3, "touch first"), so the export's watermark moves
+ * change first advances the touch clock (docs/design.md §3, "touch first"), so the export's watermark moves
  * before any dependent item becomes visible.
  */
 import type { Micros } from './time';

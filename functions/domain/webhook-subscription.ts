@@ -1,5 +1,5 @@
 /**
- * Webhook subscriptions and their signing secrets (spec, area D; DESIGN.md §4). A secret is `whsec_`
+ * Webhook subscriptions and their signing secrets (spec, area D; docs/design.md §4). A secret is `whsec_`
  * plus 40 CSPRNG base62 characters, shown once. It must stay usable for HMAC, so it is kept encrypted,
  * beside its SHA-256 (the lookup key of list and delete) and its last four characters (maskedSecret).
  */

@@ -1,5 +1,5 @@
 /**
- * The embedded backends of the local platform (DESIGN.md §1): dynalite (DynamoDB API, LevelDB under the
+ * The embedded backends of the local platform (docs/design.md §1): dynalite (DynamoDB API, LevelDB under the
  * data directory), s3rver (S3 API, files under the data directory) and fauxqs (SQS API, in memory).
  * Each listens on an ephemeral loopback port; only this process talks to them.
  */

@@ -1,7 +1,7 @@
 import type { McpConnection } from '../domain/app';
 import type { ModelRequest, ModelResponse, ModelSelection, ModelStreamEvent, ModelToolSpec } from '../domain/model';
 
-/** One model provider behind the platform (DESIGN.md §1: Bedrock on AWS, offline locally, or any OpenAI-compatible server). */
+/** One model provider behind the platform (docs/design.md §1: Bedrock on AWS, offline locally, or any OpenAI-compatible server). */
 export interface ChatModel {
   converse(request: ModelRequest): Promise<ModelResponse>;
   stream(request: ModelRequest): AsyncIterable<ModelStreamEvent>;

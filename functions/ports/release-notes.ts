@@ -65,7 +65,7 @@ export interface SealContext {
   readonly subscriptionId: string;
 }
 
-/** Encrypts webhook signing secrets at rest (DESIGN.md §4): KMS on AWS, a key file in the data directory locally. */
+/** Encrypts webhook signing secrets at rest (docs/design.md §4): KMS on AWS, a key file in the data directory locally. */
 export interface SecretSealer {
   seal(plaintext: string, context: SealContext): Promise<string>;
   open(sealed: string, context: SealContext): Promise<string>;

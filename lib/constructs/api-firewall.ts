@@ -1,6 +1,6 @@
 /**
  * AWS WAF in front of an API stage or the upload service's load balancer: the outer guard of
- * DESIGN.md §5. It blocks floods and known-bad traffic; the spec's exact per-key and per-IP limits are
+ * docs/design.md §5. It blocks floods and known-bad traffic; the spec's exact per-key and per-IP limits are
  * enforced in the application, because WAF rate rules are coarse (5-minute windows, up to ~30 s
  * enforcement lag).
  */
@@ -183,7 +183,7 @@ export class ApiFirewall extends Construct {
           arnFormat: ArnFormat.COLON_RESOURCE_NAME,
         }),
       ],
-      // Bearer keys must never reach a log (DESIGN.md §4).
+      // Bearer keys must never reach a log (docs/design.md §4).
       redactedFields: [{ singleHeader: { Name: 'authorization' } }],
     });
   }

@@ -108,7 +108,7 @@ export class AreaApi extends Construct {
     const throttle = usagePlanThrottle(keyClass);
     const plan = this.api.addUsagePlan(`${keyClass}UsagePlan`, {
       name: `platform-${context.config.stage}-${keyClass}`,
-      description: `Outer per-key guard of ${keyClass} keys; the exact limit is enforced in the functions (DESIGN.md section 5)`,
+      description: `Outer per-key guard of ${keyClass} keys; the exact limit is enforced in the functions (docs/design.md section 5)`,
       throttle: { rateLimit: throttle.rateLimit, burstLimit: throttle.burstLimit },
     });
     plan.addApiStage({ stage: this.api.deploymentStage });
@@ -159,7 +159,7 @@ export class AreaApi extends Construct {
     if (route.auth === 'iam') {
       Validations.of(method).acknowledge({
         id: 'AwsSolutions-COG4',
-        reason: 'The admin API is called by operators and the admin CLI with IAM (SigV4) credentials (DESIGN.md section 6); there are no Cognito users.',
+        reason: 'The admin API is called by operators and the admin CLI with IAM (SigV4) credentials (docs/design.md section 6); there are no Cognito users.',
       });
     } else if (keyClass) {
       Validations.of(method).acknowledge({

@@ -1,5 +1,5 @@
 /**
- * Alarms and the dashboard (DESIGN.md §7): an alarm on every dead-letter queue, on API 5xx, on each
+ * Alarms and the dashboard (docs/design.md §7): an alarm on every dead-letter queue, on API 5xx, on each
  * function's errors and on a load-balanced service's 5xx and healthy tasks, all sent to one encrypted
  * SNS topic.
  */

@@ -55,7 +55,7 @@ export class Workers extends Construct {
       timeoutSeconds: def.timeoutSeconds,
     });
     // Failed records are reported individually and retried until maxReceiveCount sends them to the
-    // DLQ; nothing is dropped (STYLE.md, Errors).
+    // DLQ; nothing is dropped (docs/design.md §2).
     fn.function.addEventSource(
       new SqsEventSource(props.sourceQueues[def.id], {
         batchSize: def.batchSize,

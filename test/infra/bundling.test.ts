@@ -50,7 +50,7 @@ describe(`real bundle of http/${route.handler}`, () => {
     expect(code).toMatch(/\/\/# sourceMappingURL=index\.mjs\.map\s*$/);
     expect(existsSync(`${bundle}.map`)).toBe(true);
 
-    // Importing a handler module has no side effects (STYLE.md), so it loads without any env.
+    // Importing a handler module has no side effects (docs/design.md §2: production deps are built on first use), so it loads without any env.
     const probe = `const m = await import(${JSON.stringify(pathToFileURL(bundle).href)}); console.log(typeof m.handler);`;
     const out = execFileSync(process.execPath, ['--input-type=module', '-e', probe], { encoding: 'utf8', env: {} });
     expect(out.trim()).toBe('function');

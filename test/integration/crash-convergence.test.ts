@@ -1,5 +1,5 @@
 /**
- * DESIGN.md §3: deletions are sequences of idempotent single-item writes, tombstone first, so a crash
+ * docs/design.md §3: deletions are sequences of idempotent single-item writes, tombstone first, so a crash
  * anywhere converges when the same deletion runs again. A chat turn writes its messages under an open
  * turn, so a crash between them leaves nothing visible, and the session's next turn takes them out.
  * Faults are injected into the real DynamoDB client in front of the real adapters: the Nth matching

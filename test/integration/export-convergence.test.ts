@@ -257,7 +257,7 @@ describe.each(STORES)('the reference export sync client (%s store)', (kind) => {
 
       // Slow writers: some session creates, messages, usage rows, tombstones and renames commit late:
       // half ~1 s after their time was stamped (over half the visibility delay), half 2.2 s (over the
-      // whole delay: only the re-touch and re-stamp rules of DESIGN.md §3 save those).
+      // whole delay: only the re-touch and re-stamp rules of docs/design.md §3 save those).
       const lateBy = (n: number) => (n % 2 === 0 ? 2200 : 900 + (n % 4) * 100);
       const slowType = (type: string, every: number) =>
         delayWrites(t, { every, delayMs: lateBy, match: (command, input) => command === 'PutItemCommand' && itemType(input) === type });

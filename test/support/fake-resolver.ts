@@ -1,5 +1,5 @@
 /**
- * A DNS fake for webhook callback hosts (a small fake of an external peer, DESIGN.md §1). Each host
+ * A DNS fake for webhook callback hosts (a small fake of an external peer, docs/design.md §1). Each host
  * has a sequence of answers, used one per lookup with the last one repeated: `['93.184.215.14'],
  * ['10.0.0.1']` is a host that resolves publicly at subscribe time and privately afterwards (DNS
  * rebinding). Unknown hosts do not resolve.

@@ -1,5 +1,5 @@
 /**
- * The dependency rule of STYLE.md and DESIGN.md §2, checked over the source text: nothing imports
+ * The dependency rule of STYLE.md and docs/design.md §2, checked over the source text: nothing imports
  * upward, the domain stays pure, and the CDK app only reaches into functions/ through the files synth
  * may load. Imports are read with regular expressions after comments are stripped, so the check needs
  * no compiler API (TypeScript 7 ships none).
