@@ -111,9 +111,7 @@ export async function listenForWebhooks(opts: ListenOptions): Promise<RunningLis
             ...(fwd ? { forward: fwd } : {}),
             answered,
           },
-        },
-        null,
-        2,
+        }
       ),
     );
     res.writeHead(answered, { 'Content-Type': 'text/plain' }).end(String(answered));
@@ -154,9 +152,7 @@ export async function listenForWebhooks(opts: ListenOptions): Promise<RunningLis
           ...(opts.forwardTo ? { forwardTo: opts.forwardTo } : {}),
           stop: 'Ctrl-C deletes the subscription and exits',
         },
-      },
-      null,
-      2,
+      }
     ),
   );
 
@@ -212,7 +208,7 @@ export async function runWebhooksListen(flags: Readonly<Record<string, string | 
   });
   try {
     await listener.stop();
-    console.log(JSON.stringify({ stopped: { subscriptionId: listener.subscriptionId, deleted: true } }, null, 2));
+    console.log(JSON.stringify({ stopped: { subscriptionId: listener.subscriptionId, deleted: true } }));
     return 0;
   } catch (err) {
     error(`stopped, but the subscription was not deleted: ${(err as Error).message}`);

@@ -70,6 +70,8 @@ describe('with PLATFORM_DEV_WEBHOOKS=1', () => {
       expect(new Webhook(listener.secret).verify(d!.body.toString('utf8'), d!.headers)).toMatchObject({ periodStart: period.periodStart, periodEnd: period.periodEnd });
       expect(Object.keys(d!.headers)).toEqual(expect.arrayContaining(['x-svc-signature', 'webhook-id', 'webhook-timestamp', 'webhook-signature', 'content-type']));
 
+      // One JSON object per line, as a log shipper or `jq -c` reads it.
+      expect(printed.filter((t) => t.includes('\n'))).toEqual([]);
       const out = JSON.parse(printed.at(-1)!) as { delivery: Record<string, any> };
       expect(out.delivery).toMatchObject({ event: 'release_notes.period_published', answered: 200, body: { periodStart: period.periodStart, areas: ['Listen flow works offline'] } });
       expect(out.delivery.signature).toMatch(/^verified/);
@@ -178,7 +180,7 @@ describe('with PLATFORM_DEV_WEBHOOKS=1', () => {
     expect(await p.deps.subscriptions.get(subscriptionId)).toMatchObject({ categories: ['fix'] });
     child.kill('SIGINT');
     expect(await exited).toBe(0);
-    expect(stdout).toContain('"deleted": true');
+    expect(stdout).toContain('"deleted":true');
     expect(await p.deps.subscriptions.get(subscriptionId)).toBeUndefined();
   });
 });
