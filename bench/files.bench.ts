@@ -150,7 +150,7 @@ export async function benchFiles(): Promise<void> {
   }
 
   // Extraction, in-process.
-  const pages = Array.from({ length: 20 }, (_, i) => `Page ${i + 1}. ` + 'The quick brown fox jumps over the lazy dog. '.repeat(40));
+  const pages = Array.from({ length: 20 }, (_, i) => `Page ${i + 1}. ${'The quick brown fox jumps over the lazy dog. '.repeat(40)}`);
   const pdf = textPdf(pages);
   const parser = new PdfDocxDocumentParser();
   const adapter: number[] = [];

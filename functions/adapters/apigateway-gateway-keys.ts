@@ -4,7 +4,7 @@
  * the authorizer cache of every area API first, so the revoked key is refused at once (docs/adr/0012).
  */
 import {
-  APIGatewayClient,
+  type APIGatewayClient,
   ConflictException,
   CreateApiKeyCommand,
   CreateUsagePlanKeyCommand,

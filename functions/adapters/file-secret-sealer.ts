@@ -25,7 +25,7 @@ export class FileSecretSealer implements SecretSealer {
   private loadKey(): Buffer {
     if (this.key) return this.key;
     try {
-      writeFileSync(this.keyFile, randomBytes(32).toString('base64') + '\n', { mode: 0o600, flag: 'wx' });
+      writeFileSync(this.keyFile, `${randomBytes(32).toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }

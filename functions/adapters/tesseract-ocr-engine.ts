@@ -78,7 +78,7 @@ export class TesseractOcrEngine implements OcrEngine {
   private tesseract(): Promise<TesseractWorker> {
     this.worker ??= import('tesseract.js')
       .then(async (mod) => {
-        const m = mod as unknown as { createWorker?: Function; default?: { createWorker: Function } };
+        const m = mod as unknown as { createWorker?: (...args: unknown[]) => unknown; default?: { createWorker: (...args: unknown[]) => unknown } };
         const createWorker = (m.createWorker ?? m.default!.createWorker) as (langs: string, oem: number, options: object) => Promise<TesseractWorker>;
         return createWorker('eng', 1, {
           langPath: englishDataPath(),

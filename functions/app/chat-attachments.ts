@@ -51,7 +51,7 @@ export async function resolveAttachments(deps: AttachmentDeps, input: { app: App
       const file = isUuid(ref.fileId) ? await deps.files.get(ref.fileId) : undefined;
       const ownApp = file?.appId === input.app.id;
       const ownConsumer = file !== undefined && input.session?.consumerId != null && file.consumerId === input.session.consumerId;
-      if (!file || file.status !== 'ready' || !(ownApp || ownConsumer)) throw notFound(`File not found: ${ref.fileId.slice(0, 100)}`);
+      if (file?.status !== 'ready' || !(ownApp || ownConsumer)) throw notFound(`File not found: ${ref.fileId.slice(0, 100)}`);
       return { fileId: file.id, fileName: ref.fileName, kind: file.kind, file };
     }),
   );

@@ -43,7 +43,7 @@ export async function deliverWebhook(
   key: DeliveryKey,
 ): Promise<DeliveryOutcome> {
   const subscription = await deps.subscriptions.get(key.subscriptionId);
-  if (!subscription || !subscription.isActive) return { outcome: 'skipped', reason: 'subscription_gone' };
+  if (!subscription?.isActive) return { outcome: 'skipped', reason: 'subscription_gone' };
   const period = await deps.releaseNotes.get(key.periodId);
   if (!period || period.revision !== key.revision) return { outcome: 'skipped', reason: 'superseded' };
 

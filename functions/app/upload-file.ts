@@ -53,7 +53,7 @@ async function verifyContent(deps: UploadDeps, kind: StoredFile['kind'], extensi
   throw badRequest(`The file's content does not match its extension ${extension}${detected ? ` (the bytes are ${detected})` : ''}`);
 }
 
-function storageDown(err: unknown): never {
+function storageDown(_err: unknown): never {
   throw new TemporarilyUnavailableError(`File storage is temporarily unavailable: retry in ${STORAGE_RETRY_AFTER_SECONDS} seconds`, STORAGE_RETRY_AFTER_SECONDS);
 }
 

@@ -124,5 +124,5 @@ export function markdownFromItems(items: readonly ReleaseItem[]): string {
     });
     sections.push(`## ${SECTION_TITLE[kind]}\n\n${lines.join('\n')}`);
   }
-  return sections.join('\n\n') + '\n';
+  return `${sections.join('\n\n')}\n`;
 }

@@ -118,7 +118,7 @@ export function buildRequest(deps: KitDeps, event: APIGatewayProxyEvent, correla
   const bytes = () => (event.body == null ? Buffer.alloc(0) : Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8'));
   // Null-prototype maps: a parameter named `constructor` or `__proto__` is an entry, never Object.prototype's.
   const query = Object.create(null) as Record<string, string>;
-  for (const [k, v] of Object.entries(event.multiValueQueryStringParameters ?? {})) if (v && v.length) query[k] = v[v.length - 1] ?? '';
+  for (const [k, v] of Object.entries(event.multiValueQueryStringParameters ?? {})) if (v?.length) query[k] = v[v.length - 1] ?? '';
   for (const [k, v] of Object.entries(event.queryStringParameters ?? {})) if (!Object.hasOwn(query, k)) query[k] = v ?? '';
   const path = Object.create(null) as Record<string, string>;
   for (const [k, v] of Object.entries(event.pathParameters ?? {})) path[k] = v ?? '';

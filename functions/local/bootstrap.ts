@@ -2,7 +2,7 @@
  * Creates what the CDK data stack creates on AWS, on the embedded backends: the table (from the same
  * TABLE_DESIGN), the bucket, and the queues with their dead-letter queues. Idempotent.
  */
-import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, DescribeTableCommand, type DynamoDBClient, ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
 import { CreateBucketCommand, HeadBucketCommand, type S3Client } from '@aws-sdk/client-s3';
 import { CreateQueueCommand, GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { TABLE_DESIGN } from '../table-design';

@@ -10,7 +10,7 @@ import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import type { ErrorArea } from '../domain/error-bodies';
 import { CORRELATION_HEADER, correlationIdOf, headerOf } from '../domain/http-headers';
 import { gatewayAnswers, KEY_CLASS_OF_AUTH, renderGatewayAnswer, type GatewayResponseType } from '../gateway';
-import type { HttpHandler, HttpResponse } from '../http/kit';
+import type { HttpResponse } from '../http/kit';
 import type { StreamedBodyEvent } from '../http/kit-request';
 import type { RouteDef } from '../routes';
 import type { LocalGateway } from './local-gateway';

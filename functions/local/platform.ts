@@ -97,7 +97,7 @@ function adminTokenFor(dataDir: string, given: string | undefined): string {
   const file = join(dataDir, 'admin-token');
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   const token = `adm_${randomBytes(24).toString('base64url')}`;
-  writeFileSync(file, token + '\n', { mode: 0o600 });
+  writeFileSync(file, `${token}\n`, { mode: 0o600 });
   return token;
 }
 

@@ -65,7 +65,9 @@ export class Router {
     const found = onPath.find((x) => x.hit.route.method === method);
     if (found) {
       const params: Record<string, string> = Object.create(null);
-      found.hit.params.forEach((name, i) => (params[name] = decodePathValue(found.values[i]!)));
+      found.hit.params.forEach((name, i) => {
+        params[name] = decodePathValue(found.values[i]!);
+      });
       return { kind: 'route', hit: found.hit, params };
     }
     if (onPath.length) return { kind: 'method', allow: [...new Set(onPath.map((x) => x.hit.route.method))], area: onPath[0]!.hit.route };

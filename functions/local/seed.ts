@@ -25,7 +25,7 @@ export async function seedDemo(deps: Deps, dataDir: string, baseUrl: string, adm
   if (existsSync(file)) {
     const saved = JSON.parse(readFileSync(file, 'utf8')) as DemoCredentials;
     const demo = { ...saved, baseUrl, adminToken };
-    writeFileSync(file, JSON.stringify(demo, null, 2) + '\n', { mode: 0o600 });
+    writeFileSync(file, `${JSON.stringify(demo, null, 2)}\n`, { mode: 0o600 });
     return demo;
   }
   const org = await createOrg(deps, { name: 'Demo Org', plan: 'paid' });
@@ -33,6 +33,6 @@ export async function seedDemo(deps: Deps, dataDir: string, baseUrl: string, adm
   const app = await createApp(deps, { orgId: org.id, name: 'Demo Assistant' });
   const chatKey = await issueCredential(deps, { kind: 'chat', appId: app.id, name: 'demo chat key' });
   const demo: DemoCredentials = { baseUrl, orgId: org.id, orgKey: orgKey.key, appId: app.id, appNameId: app.appNameId, chatKey: chatKey.key, adminToken };
-  writeFileSync(file, JSON.stringify(demo, null, 2) + '\n', { mode: 0o600 });
+  writeFileSync(file, `${JSON.stringify(demo, null, 2)}\n`, { mode: 0o600 });
   return demo;
 }

@@ -13,7 +13,7 @@ import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import * as z from 'zod/mini';
+import type * as z from 'zod/mini';
 import en from 'zod/v4/locales/en.js';
 import type { CoreDeps } from '../wiring/core-wiring';
 

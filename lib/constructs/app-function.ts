@@ -5,12 +5,11 @@
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Duration, Fn, RemovalPolicy, Stack, Token, Validations } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { LogLevel, NodejsFunction, OutputFormat, SourceMapMode } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
-import { RegionInfo } from 'aws-cdk-lib/region-info';
 import { Construct } from 'constructs';
 import type { Grant } from '../../functions/routes';
 import type { FunctionContext } from './function-context';
@@ -59,7 +58,7 @@ export class AppFunction extends Construct {
 
   constructor(scope: Construct, id: string, props: AppFunctionProps) {
     super(scope, id);
-    const { config, table, jobsQueue } = props.context;
+    const { config } = props.context;
 
     const entry = handlerEntry(props.kind, props.handler);
     if (!existsSync(entry)) {

@@ -51,7 +51,7 @@ const CASES: readonly Case[] = [
   { name: 'org apps list without a key', route: 'orgAppsList', request: () => ({ target: '/api/v1/org/apps' }) },
   { name: 'org sessions list, malformed updated_after', route: 'orgSessionsList', request: (w) => ({ target: '/api/v1/org/sessions?updated_after=yesterday', token: w.orgKey }) },
   { name: 'org sessions list, unknown parameter constructor', route: 'orgSessionsList', request: (w) => ({ target: '/api/v1/org/sessions?constructor=x', token: w.orgKey }) },
-  { name: 'org sessions list, unknown parameter __proto__', route: 'orgSessionsList', request: (w) => ({ target: '/api/v1/org/sessions?__proto__=x&app_id=' + w.appId, token: w.orgKey }) },
+  { name: 'org sessions list, unknown parameter __proto__', route: 'orgSessionsList', request: (w) => ({ target: `/api/v1/org/sessions?__proto__=x&app_id=${w.appId}`, token: w.orgKey }) },
   { name: 'org session messages of an unknown session', route: 'orgSessionMessages', request: (w) => ({ target: `/api/v1/org/sessions/${randomUUID()}/messages`, token: w.orgKey }) },
   { name: 'chat completion, one turn', route: 'chatCompletionsCreate', request: (w) => ({ target: '/api/v1/chat/completions', token: w.chatKey, body: { model: w.appNameId, messages: [{ role: 'user', content: 'hello bundle' }] } }) },
   { name: 'chat completion without messages', route: 'chatCompletionsCreate', request: (w) => ({ target: '/api/v1/chat/completions', token: w.chatKey, body: { model: w.appNameId } }) },
@@ -141,7 +141,7 @@ function clientRequest(c: Case, i: number): ClientRequest {
     headers: {
       Accept: 'application/json',
       'User-Agent': 'bundle-parity-test/1.0',
-      [`X-Correlation-ID`]: `parity-${i}`,
+      'X-Correlation-ID': `parity-${i}`,
       ...(route.auth === 'iam' ? { Authorization: `Bearer ${p.adminToken}` } : token !== undefined ? { Authorization: `Bearer ${token}` } : {}),
       ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),
     },
@@ -170,7 +170,11 @@ function normalized(a: BundleAnswer): unknown {
   const headers = Object.fromEntries(Object.entries(a.headers).map(([k, v]) => [k.toLowerCase(), v] as const).filter(([k]) => !TRANSPORT.has(k)).sort(([x], [y]) => x.localeCompare(y)));
   const known = new Set([w.orgId, w.appId, w.orgKeyId, w.productId, w.subscriptionId, w.periodId]);
   const minted = new Map<string, string>();
-  const mint = (id: string) => (known.has(id) ? id : (minted.get(id) ?? (minted.set(id, `<id ${minted.size + 1}>`), minted.get(id)!)));
+  const mint = (id: string): string => {
+    if (known.has(id)) return id;
+    if (!minted.has(id)) minted.set(id, `<id ${minted.size + 1}>`);
+    return minted.get(id)!;
+  };
   const text = JSON.stringify({ status: a.status, headers, body })
     .replaceAll(p.baseUrl, '{base_url}')
     .replaceAll(`https://${viewerHost}`, '{base_url}')

@@ -21,7 +21,7 @@ function numberOption(value: string | undefined, name: string): number | undefin
 }
 
 async function main(): Promise<number> {
-  let options;
+  let options: { seconds?: number; seed: number; requests?: number; concurrency?: number; replay?: number };
   try {
     const { values } = parseArgs({
       options: { seconds: { type: 'string' }, seed: { type: 'string' }, requests: { type: 'string' }, concurrency: { type: 'string' }, replay: { type: 'string' } },

@@ -56,7 +56,7 @@ export function jsonBodyArbFor(base: Base): fc.Arbitrary<HostileRequest> {
       .tuple(fc.constantFrom(...objects), fc.constantFrom(...PROTO_NAMES, 'unknown_field', ''), fc.constantFrom<Json>({ polluted: true }, { prototype: { polluted: true } }, 'x', null, 1))
       .map(([at, key, value]) => withJson('extra property', setAt(json, [...at, key], value))),
     fc.tuple(anyPlace, fc.constantFrom(1000, 10_000, 100_000), fc.boolean()).map(([at, depth, arrays]) => {
-      const deep = arrays ? '['.repeat(depth) + ']'.repeat(depth) : '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
+      const deep = arrays ? '['.repeat(depth) + ']'.repeat(depth) : `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
       const [before, after] = around(json, at);
       return withBytes(`nesting ${depth} deep`, before + deep + after);
     }),

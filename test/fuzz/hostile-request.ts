@@ -81,7 +81,7 @@ export function compact(s: string, max = 600): string {
     JSON.stringify(t)
       .slice(1, -1)
       .replace(/[\u007f-\u00ff]/g, (c) => `\\x${c.charCodeAt(0).toString(16).toUpperCase()}`);
-  const out = s.replace(/(.)\1{63,}|[^]/gs, (m: string) => (m.length > 1 ? `⟨'${escaped(m[0]!)}'×${m.length}⟩` : escaped(m)));
+  const out = s.replace(/(.)\1{63,}|[\s\S]/gs, (m: string) => (m.length > 1 ? `⟨'${escaped(m[0]!)}'×${m.length}⟩` : escaped(m)));
   const json = `"${out}"`;
   return json.length > max ? `${json.slice(0, max)}…(${json.length} chars)` : json;
 }

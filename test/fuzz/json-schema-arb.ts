@@ -93,6 +93,7 @@ export function jsonType(v: Json | undefined): JsonType | undefined {
 }
 
 /** One value of each JSON type, and hostile values within a type. */
+// biome-ignore lint/correctness/noPrecisionLoss: 2^53 + 1 is the point: a number JSON carries that a double cannot hold.
 const SAMPLES: readonly Json[] = [null, true, false, 0, -1, 1.5, 1e308, -0.000001, 9007199254740993, '', 'x', '0', 'null', [], [1, 'a'], {}, { a: 1 }];
 export const EDGE_VALUES: readonly Json[] = ['', ' ', '\u0000', '\u202e', '\ud800', 'é'.repeat(50), '__proto__', -1, 0, 2 ** 53, 1e-300, -1e308, [[]], [null], { '': null }];
 
@@ -108,7 +109,9 @@ export type JsonPath = readonly (string | number)[];
 export function placesOf(value: Json, schema: JsonSchema, at: JsonPath = []): JsonPath[] {
   const out: JsonPath[] = [];
   if (Array.isArray(value)) {
-    value.forEach((v, i) => out.push([...at, i], ...placesOf(v, (schema.items ?? {}) as JsonSchema, [...at, i])));
+    value.forEach((v, i) => {
+      out.push([...at, i], ...placesOf(v, (schema.items ?? {}) as JsonSchema, [...at, i]));
+    });
   } else if (value && typeof value === 'object') {
     const props = (schema.properties ?? {}) as Record<string, JsonSchema>;
     for (const name of new Set([...Object.keys(value), ...Object.keys(props)])) {

@@ -150,7 +150,9 @@ describe('admin API', () => {
     it('answers every invalid body with 400 bad_request, never 500', async () => {
       const f = await p.fixture();
       const cases: [method: string, path: string, body: string | undefined][] = [];
-      const add = (method: string, path: string, bodies: (string | undefined)[]) => bodies.forEach((b) => cases.push([method, path, b]));
+      const add = (method: string, path: string, bodies: (string | undefined)[]) => {
+        for (const b of bodies) cases.push([method, path, b]);
+      };
       const common = [undefined, '', '{', 'not json', '[]', '[1]', 'null', '"text"', '42', 'true'];
       add('POST', '/orgs', [
         ...common,

@@ -193,7 +193,7 @@ describe('POST /api/v1/chat/files', () => {
 
   describe('503: object storage down', () => {
     it('answers 503 with Retry-After, and the file it did not store cannot be referenced', async () => {
-      const s3 = (p.deps.objects as unknown as { s3: { middlewareStack: { add: Function; remove: Function } } }).s3;
+      const s3 = (p.deps.objects as unknown as { s3: { middlewareStack: { add: (...args: unknown[]) => void; remove: (name: string) => void } } }).s3;
       const name = 'fail-s3';
       s3.middlewareStack.add(
         () => async () => {
@@ -201,7 +201,7 @@ describe('POST /api/v1/chat/files', () => {
         },
         { step: 'finalizeRequest', name },
       );
-      let res;
+      let res: Awaited<ReturnType<typeof upload>>;
       try {
         res = await upload(p, w.chatKey, { name: 'down.png', bytes: png(2, 2) });
       } finally {

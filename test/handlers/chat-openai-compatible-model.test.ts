@@ -124,7 +124,7 @@ describe('an app whose model is openai:<model>, end to end', () => {
 
     it('is cut at the limit on a character boundary, ends with finish_reason length, and is exported whole as sent', async () => {
       // 'é' is two bytes and the limit is even: one leading ASCII byte puts the limit inside an 'é'.
-      const long = 'x' + 'é'.repeat(200_000);
+      const long = `x${'é'.repeat(200_000)}`;
       upstream.reply({ kind: 'json', body: answer(long, {}, { prompt_tokens: 3, completion_tokens: 90_000 }) });
       const a = await turn(p, w, 'Say a lot', {}, { 'Idempotency-Key': 'long-answer-1' });
       const content = a.choices[0]!.message.content;
@@ -147,7 +147,7 @@ describe('an app whose model is openai:<model>, end to end', () => {
 
     it('is kept whole when it is exactly the limit, and replayed even when its JSON outgrows a DynamoDB item', async () => {
       // Quotes double when JSON-escaped: the stored answer is over 500 KB before it is gzipped.
-      const exact = '"'.repeat(MAX_ANSWER_BYTES - 4) + '😀';
+      const exact = `${'"'.repeat(MAX_ANSWER_BYTES - 4)}😀`;
       upstream.reply({ kind: 'json', body: answer(exact) });
       const a = await turn(p, w, 'Exactly enough', {}, { 'Idempotency-Key': 'exact-answer-1' });
       expect(a.choices[0]!.message.content).toBe(exact);
@@ -156,7 +156,7 @@ describe('an app whose model is openai:<model>, end to end', () => {
       expect(replay.status, replay.text.slice(0, 200)).toBe(200);
       expect(replay.headers.get('idempotent-replayed')).toBe('true');
       expect(replay.body).toEqual(a);
-      upstream.reply({ kind: 'json', body: answer(exact + 'z') });
+      upstream.reply({ kind: 'json', body: answer(`${exact}z`) });
       const over = await turn(p, w, 'One byte more');
       expect(over.choices[0]!.message.content).toBe(exact);
       expect(over.choices[0]!.finish_reason).toBe('length');
@@ -190,7 +190,7 @@ describe('an app whose model is openai:<model>, end to end', () => {
       const content = chunks.map((c) => c.choices[0]?.delta.content ?? '').join('');
       // 2 ASCII bytes, then whole 4-byte characters: the last one that fits ends 2 bytes short of the limit.
       expect(bytes(content)).toBe(MAX_ANSWER_BYTES - 2);
-      expect(content).toBe('ab' + '😀'.repeat((MAX_ANSWER_BYTES - 4) / 4));
+      expect(content).toBe(`ab${'😀'.repeat((MAX_ANSWER_BYTES - 4) / 4)}`);
       expect(chunks.flatMap((c) => c.choices.map((x: { finish_reason: string | null }) => x.finish_reason)).filter(Boolean)).toEqual(['length']);
       expect(chunks.at(-1).usage).toEqual({ prompt_tokens: 9, completion_tokens: 98_000, total_tokens: 98_009 });
       expect(upstream.requests).toHaveLength(1);

@@ -49,8 +49,8 @@ describe('oversize chat input', () => {
 
   it.each([
     ['ASCII', 'x'.repeat(MAX_MESSAGE_BYTES + 1)],
-    ['two-byte characters', 'é'.repeat(MAX_MESSAGE_BYTES / 2) + 'x'],
-    ['four-byte characters', '😀'.repeat(MAX_MESSAGE_BYTES / 4) + 'x'],
+    ['two-byte characters', `${'é'.repeat(MAX_MESSAGE_BYTES / 2)}x`],
+    ['four-byte characters', `${'😀'.repeat(MAX_MESSAGE_BYTES / 4)}x`],
   ])('refuses one byte over 256 KiB (%s) with a 400, writing nothing', async (_, content) => {
     const before = await sessionIds();
     const res = await turn([{ role: 'user', content }]);

@@ -117,7 +117,7 @@ describe('POST /subscriptions', () => {
 describe('GET /subscriptions', () => {
   it('answers an empty list for a secret that matches nothing, a malformed one or none', async () => {
     const sub = await created('/listing');
-    for (const token of [undefined, 'whsec_' + 'x'.repeat(40), `${sub.secret}x`, sub.secret.slice(0, -1), 'garbage']) {
+    for (const token of [undefined, `whsec_${'x'.repeat(40)}`, `${sub.secret}x`, sub.secret.slice(0, -1), 'garbage']) {
       const res = await p.call('GET', SUBS, token ? { token } : {});
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ data: [] });

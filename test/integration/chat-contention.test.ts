@@ -45,7 +45,9 @@ describe('concurrent turns on one chat session', () => {
     const users = messages.filter((m) => m.role === 'user').map((m) => m.content);
     expect(users.slice(1).sort()).toEqual([...ok].sort());
     // Turns never interleave: each user message is followed by its assistant answer.
-    messages.forEach((m, i) => expect(m.role).toBe(i % 2 === 0 ? 'user' : 'assistant'));
+    messages.forEach((m, i) => {
+      expect(m.role).toBe(i % 2 === 0 ? 'user' : 'assistant');
+    });
     for (let i = 0; i < messages.length; i += 2) expect(messages[i + 1]!.content).toContain(messages[i]!.content);
   });
 

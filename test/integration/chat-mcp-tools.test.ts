@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { chat, chatWorld, patchSettings, turn, type ChatWorld } from '../support/chat';
+import { chat, chatWorld, patchSettings, type ChatWorld } from '../support/chat';
 import { startMcpTestServer, type McpTestServer } from '../support/mcp-test-server';
 import { startTestPlatform, type TestPlatform, type TestResponse } from '../support/platform';
 

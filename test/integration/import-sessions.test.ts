@@ -14,7 +14,7 @@ describe('JSONL import (POST /admin/v1/apps/{appId}/imports)', () => {
     p.call('POST', `/admin/v1/apps/${appId}/imports`, {
       token: p.adminToken,
       headers: { 'Content-Type': 'application/x-ndjson' },
-      body: lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n') + '\n',
+      body: `${lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n')}\n`,
     });
 
   function records() {

@@ -27,7 +27,7 @@ export interface FakeOpenAiServer {
 
 /** The SSE wire text of `events`, each as one `data:` line, ending with `data: [DONE]`. */
 export function sseText(events: readonly unknown[]): string {
-  return events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join('') + 'data: [DONE]\n\n';
+  return `${events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join('')}data: [DONE]\n\n`;
 }
 
 export async function startFakeOpenAiServer(): Promise<FakeOpenAiServer> {

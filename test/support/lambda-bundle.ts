@@ -132,7 +132,7 @@ export async function invokeLambdaBundle<R = unknown>(path: string, env: Readonl
     rmSync(outFile, { force: true });
   }
   if (!outcome.ok) throw new Error(`handler threw ${outcome.error.name}: ${outcome.error.message}\n${outcome.error.stack}\nstdout:\n${stdout}\nstderr:\n${stderr}`);
-  return { result: outcome.result, logs: jsonLines(stdout + '\n' + stderr), stdout, stderr };
+  return { result: outcome.result, logs: jsonLines(`${stdout}\n${stderr}`), stdout, stderr };
 }
 
 function jsonLines(text: string): Record<string, unknown>[] {

@@ -50,7 +50,7 @@ export async function startTestPlatform(opts: Partial<PlatformOptions> = {}): Pr
     }
     const res = await fetch(platform.baseUrl + path, { method, headers, body });
     const text = await res.text();
-    let parsed: unknown = undefined;
+    let parsed: unknown ;
     try {
       parsed = text ? JSON.parse(text) : undefined;
     } catch {

@@ -36,7 +36,7 @@ describe('parseLimit', () => {
     ['150', '150'],
     ['1000', '1000'],
     ['a 20-digit integer', '99999999999999999999'],
-    ['a 301-digit integer', '1' + '0'.repeat(300)],
+    ['a 301-digit integer', `1${'0'.repeat(300)}`],
     ['a 1000-digit integer', '9'.repeat(1000)],
   ])('clamps %s to 100 with Warning and X-Svc-Limit-Clamped', (_label, raw) => {
     const out = parseLimit(raw);

@@ -57,7 +57,9 @@ const transcript = (text: string) => ({ status: 200, body: { data: { session: {}
 const tombstone = (id: string, type: string, resourceId: string, cause: string) => ({ id, resource_type: type, resource_id: resourceId, cause, deleted_at: '2026-01-02T00:00:00.000Z' });
 
 const dirs: string[] = [];
-afterAll(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
+afterAll(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
 const tempDir = () => {
   const d = mkdtempSync(join(tmpdir(), 'export-sync-unit-'));
   dirs.push(d);

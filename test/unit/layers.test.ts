@@ -5,7 +5,7 @@
  * no compiler API (TypeScript 7 ships none).
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
@@ -290,6 +290,7 @@ describe('the layer check itself', () => {
     expect(check('lib/api-stack.ts', "import { buildDeps } from '../functions/wiring';")).toHaveLength(1);
     expect(check('lib/api-stack.ts', "import { a } from '../functions/domain/a';")).toHaveLength(1);
     expect(check('lib/api-stack.ts', "import { ROUTES } from '../functions/routes';\nimport type { A } from '../functions/domain/a';")).toEqual([]);
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the source text under test holds a template literal.
     expect(check('bin/app.ts', "const k = await import(`../functions/http/${name}.handler.ts`);")).toHaveLength(1);
   });
 

@@ -90,7 +90,7 @@ describe('LocalGateway', () => {
   });
 
   it('caches a denial too, until a revoke (unregister) empties the cache', async () => {
-    const unknown = 'Bearer svc_org_' + 'U'.repeat(40);
+    const unknown = `Bearer svc_org_${'U'.repeat(40)}`;
     expect(await authorize('orgKey', unknown)).toEqual({ allowed: false, context: { errorCode: 'unauthorized', errorMessage: 'Invalid API key' } });
     await authorize('orgKey', `Bearer ${orgKey}`);
     const fault = storeDown();

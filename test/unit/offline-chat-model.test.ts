@@ -37,7 +37,7 @@ describe('OfflineChatModel', () => {
 
   it('counts the system prompt and the offered tools in the input tokens (ceil(characters / 4))', async () => {
     const r = await model.converse(request([user('hi')], { system: ['Be brief.'], tools: [LOOKUP] }));
-    expect(r.usage.inputTokens).toBe(tokens('Be brief.' + 'hi' + JSON.stringify([LOOKUP])));
+    expect(r.usage.inputTokens).toBe(tokens(`Be brief.hi${JSON.stringify([LOOKUP])}`));
   });
 
   it('is deterministic', async () => {

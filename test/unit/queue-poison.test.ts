@@ -126,7 +126,10 @@ describe('the jobs worker', () => {
     await p.deps.apps.markDeleted(app.id, p.deps.clock.nowUs());
     const completed: string[] = [];
     const apps: AppStore = Object.create(p.deps.apps, {
-      completeDeletion: { value: async (id: string) => (completed.push(id), p.deps.apps.completeDeletion(id)) },
+      completeDeletion: { value: async (id: string) => {
+          completed.push(id);
+          return p.deps.apps.completeDeletion(id);
+        } },
     });
     const o = observedLogger();
     const handler = jobsWorker({ ...p.deps, apps, logger: o.logger });
@@ -158,7 +161,10 @@ describe('the webhooks worker', () => {
     const { subscriptionId: id, period } = await seedRefusedDelivery(p.deps, { title: 'Poison', day: '2026-05-01' });
     const completed: unknown[] = [];
     const deliveryLog: PlatformDeps['deliveryLog'] = Object.create(p.deps.deliveryLog, {
-      complete: { value: async (r: Parameters<PlatformDeps['deliveryLog']['complete']>[0]) => (completed.push(r), p.deps.deliveryLog.complete(r)) },
+      complete: { value: async (r: Parameters<PlatformDeps['deliveryLog']['complete']>[0]) => {
+          completed.push(r);
+          return p.deps.deliveryLog.complete(r);
+        } },
     });
     const o = observedLogger();
     const handler = webhooksWorker({ ...p.deps, deliveryLog, logger: o.logger });
@@ -201,7 +207,10 @@ describe('the OCR worker', () => {
     });
     const outcomes: unknown[] = [];
     const files: PlatformDeps['files'] = Object.create(p.deps.files, {
-      setExtraction: { value: async (...args: Parameters<PlatformDeps['files']['setExtraction']>) => (outcomes.push(args), p.deps.files.setExtraction(...args)) },
+      setExtraction: { value: async (...args: Parameters<PlatformDeps['files']['setExtraction']>) => {
+          outcomes.push(args);
+          return p.deps.files.setExtraction(...args);
+        } },
     });
     const o = observedLogger();
     const handler = ocrWorker({ ...p.deps, files, logger: o.logger });

@@ -25,7 +25,7 @@
  * (TargetInUseError), which keeps one client per copy, and readers open it between runs.
  */
 import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
-import { APPS, columnsOf, fromColumns, ID_SETS, type Kind, MESSAGES, placeholder, type Row, SCHEMA, selectList, SESSIONS, type Table, TOMBSTONES, toColumns, toSql, USAGE } from './duckdb-tables';
+import { APPS, columnsOf, fromColumns, type ID_SETS, type Kind, MESSAGES, placeholder, type Row, SCHEMA, selectList, SESSIONS, type Table, TOMBSTONES, toColumns, toSql, USAGE } from './duckdb-tables';
 import { emptyCopy, type ExportedApp, type ExportedUsageRow, type LocalCopy, type LocalStore, type SavedParts, type StoredSession, type Tombstone } from './local-store';
 
 /** Another process holds the target. */
@@ -104,7 +104,8 @@ export class DuckDbStore implements LocalStore {
   }
 
   async save(copy: LocalCopy, parts: SavedParts): Promise<void> {
-    const before = this.snapshot ?? (await this.load(), this.snapshot!);
+    if (!this.snapshot) await this.load();
+    const before = this.snapshot!;
     await this.db.run('BEGIN TRANSACTION');
     try {
       if (parts.apps) await this.sync(APPS, before.apps, copy.apps, (a) => toColumns(APPS, a));
@@ -143,7 +144,9 @@ export class DuckDbStore implements LocalStore {
     const messageRows: DuckDBValue[][] = [];
     for (const id of refetched) {
       const byId = new Map<string, DuckDBValue[]>();
-      now.get(id)!.messages.forEach((m, seq) => byId.set(String((m as Row).id), toColumns(MESSAGES, m as Row, { session_id: id, seq })));
+      now.get(id)!.messages.forEach((m, seq) => {
+        byId.set(String((m as Row).id), toColumns(MESSAGES, m as Row, { session_id: id, seq }));
+      });
       messageRows.push(...byId.values());
     }
     await this.upsert(MESSAGES, messageRows);

@@ -187,10 +187,10 @@ export class JsonDirStore implements LocalStore {
 
   async save(copy: LocalCopy, parts: SavedParts): Promise<void> {
     await mkdir(this.dir, { recursive: true });
-    if (parts.apps) await writeFileAtomic(join(this.dir, 'apps.json'), JSON.stringify({ apps: sortedObject(copy.apps) }) + '\n');
-    if (parts.sessions) await writeFileAtomic(join(this.dir, 'sessions.json'), JSON.stringify({ sessions: sortedObject(copy.sessions) }) + '\n');
-    if (parts.usage) await writeFileAtomic(join(this.dir, 'usage.json'), JSON.stringify({ usage: sortedObject(copy.usage) }) + '\n');
-    if (parts.tombstones) await writeFileAtomic(join(this.dir, 'tombstones.json'), JSON.stringify({ tombstones: sortedObject(copy.tombstones) }) + '\n');
+    if (parts.apps) await writeFileAtomic(join(this.dir, 'apps.json'), `${JSON.stringify({ apps: sortedObject(copy.apps) })}\n`);
+    if (parts.sessions) await writeFileAtomic(join(this.dir, 'sessions.json'), `${JSON.stringify({ sessions: sortedObject(copy.sessions) })}\n`);
+    if (parts.usage) await writeFileAtomic(join(this.dir, 'usage.json'), `${JSON.stringify({ usage: sortedObject(copy.usage) })}\n`);
+    if (parts.tombstones) await writeFileAtomic(join(this.dir, 'tombstones.json'), `${JSON.stringify({ tombstones: sortedObject(copy.tombstones) })}\n`);
     const s = copy.state;
     const file: StateFile = {
       version: STATE_VERSION,
@@ -200,6 +200,6 @@ export class JsonDirStore implements LocalStore {
       tombstoned_session_ids: s.tombstonedSessionIds,
       erased_consumer_ids: s.erasedConsumerIds,
     };
-    await writeFileAtomic(join(this.dir, 'state.json'), JSON.stringify(file, null, 2) + '\n');
+    await writeFileAtomic(join(this.dir, 'state.json'), `${JSON.stringify(file, null, 2)}\n`);
   }
 }

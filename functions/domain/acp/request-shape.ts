@@ -82,7 +82,9 @@ export const anyObject: Check = (v, at) => {
 export function arrayOf(item: Check): Check {
   return (v, at) => {
     if (!Array.isArray(v)) throw invalid('invalid', `${label(at)} must be an array`, at);
-    v.forEach((entry, i) => item(entry, `${at}[${i}]`));
+    v.forEach((entry, i) => {
+      item(entry, `${at}[${i}]`);
+    });
   };
 }
 
@@ -155,7 +157,12 @@ export function storableJson(maxDepth: number): Check {
     }
     if (typeof v !== 'object' || v === null) return;
     if (depth >= maxDepth) throw invalid('invalid', `${label(at)} nests deeper than ${maxDepth} levels`, at);
-    if (Array.isArray(v)) return v.forEach((entry, i) => walk(entry, `${at}[${i}]`, depth + 1));
+    if (Array.isArray(v)) {
+      v.forEach((entry, i) => {
+        walk(entry, `${at}[${i}]`, depth + 1);
+      });
+      return;
+    }
     for (const [k, value] of Object.entries(v)) {
       if (PROTOTYPE_NAMES.has(k)) throw invalid('invalid', `${label(memberPath(at, k))}: this key name is reserved`, memberPath(at, k));
       walk(value, memberPath(at, k), depth + 1);
