@@ -18,7 +18,11 @@ export async function benchAcp(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'platform-bench-acp-'));
   const p = await startPlatform({ dataDir, persist: false, timers: false, seed: false, logger: new Logger({ logLevel: 'SILENT' }) });
   const admin = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${p.baseUrl}/admin/v1${path}`, { method, headers: { Authorization: `Bearer ${p.adminToken}`, 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(`${p.baseUrl}/admin/v1${path}`, {
+      method,
+      headers: { Authorization: `Bearer ${p.adminToken}`, 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     return ((await res.json()) as { data: Record<string, unknown> }).data;
   };
   try {
@@ -39,7 +43,11 @@ export async function benchAcp(): Promise<void> {
     };
     const call = async (path: string, body: unknown, token?: string) => {
       const t0 = performance.now();
-      const res = await fetch(`${p.baseUrl}/acp/${appId}${path}`, { method: 'POST', headers: { Authorization: `Bearer ${token ?? (await nextKey())}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+      const res = await fetch(`${p.baseUrl}/acp/${appId}${path}`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token ?? (await nextKey())}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
       const json = (await res.json()) as { id?: string; status?: string };
       return { ms: performance.now() - t0, status: res.status, body: json };
     };
@@ -61,9 +69,27 @@ export async function benchAcp(): Promise<void> {
     const w = percentile(putItem, 50);
     console.log('\nCheckout calls (70 samples each, sequential; bare = one DynamoDB call on the same client)\n');
     table([
-      { call: 'POST /checkout_sessions', 'p50 ms': percentile(creates, 50).toFixed(1), 'p99 ms': percentile(creates, 99).toFixed(1), 'x bare GetItem': (percentile(creates, 50) / g).toFixed(1), 'x bare PutItem': (percentile(creates, 50) / w).toFixed(1) },
-      { call: 'POST …/complete', 'p50 ms': percentile(completes, 50).toFixed(1), 'p99 ms': percentile(completes, 99).toFixed(1), 'x bare GetItem': (percentile(completes, 50) / g).toFixed(1), 'x bare PutItem': (percentile(completes, 50) / w).toFixed(1) },
-      { call: 'bare GetItem / PutItem', 'p50 ms': `${g.toFixed(2)} / ${w.toFixed(2)}`, 'p99 ms': `${percentile(getItem, 99).toFixed(2)} / ${percentile(putItem, 99).toFixed(2)}`, 'x bare GetItem': '1', 'x bare PutItem': '1' },
+      {
+        call: 'POST /checkout_sessions',
+        'p50 ms': percentile(creates, 50).toFixed(1),
+        'p99 ms': percentile(creates, 99).toFixed(1),
+        'x bare GetItem': (percentile(creates, 50) / g).toFixed(1),
+        'x bare PutItem': (percentile(creates, 50) / w).toFixed(1),
+      },
+      {
+        call: 'POST …/complete',
+        'p50 ms': percentile(completes, 50).toFixed(1),
+        'p99 ms': percentile(completes, 99).toFixed(1),
+        'x bare GetItem': (percentile(completes, 50) / g).toFixed(1),
+        'x bare PutItem': (percentile(completes, 50) / w).toFixed(1),
+      },
+      {
+        call: 'bare GetItem / PutItem',
+        'p50 ms': `${g.toFixed(2)} / ${w.toFixed(2)}`,
+        'p99 ms': `${percentile(getItem, 99).toFixed(2)} / ${percentile(putItem, 99).toFixed(2)}`,
+        'x bare GetItem': '1',
+        'x bare PutItem': '1',
+      },
     ]);
 
     // Contention: 60 sessions of one unit each on a product with 20 units, completed all at once.
@@ -82,10 +108,26 @@ export async function benchAcp(): Promise<void> {
     const won = results.filter((r) => r.body.status === 'completed').length;
     const outOfStock = results.filter((r) => r.status === 200 && r.body.status === 'not_ready_for_payment').length;
     const conflicts = results.filter((r) => r.status === 409).length;
-    const other = results.filter((r) => !(r.body.status === 'completed' || (r.status === 200 && r.body.status === 'not_ready_for_payment') || r.status === 409)).map((r) => r.status);
-    const left = ((await admin('GET', `/apps/${appId}/products`)) as unknown as { id: string; inventory: number }[]).find((x) => x.id === limited.id)!.inventory;
+    const other = results
+      .filter((r) => !(r.body.status === 'completed' || (r.status === 200 && r.body.status === 'not_ready_for_payment') || r.status === 409))
+      .map((r) => r.status);
+    const left = ((await admin('GET', `/apps/${appId}/products`)) as unknown as { id: string; inventory: number }[]).find(
+      (x) => x.id === limited.id,
+    )!.inventory;
     console.log(`\nContention: 60 parallel completes on ${units} units\n`);
-    table([{ completes: results.length, seconds: seconds.toFixed(2), 'completes/s': (results.length / seconds).toFixed(0), completed: won, 'out of stock': outOfStock, '409 conflicts': conflicts, other: other.length ? other.join(',') : 0, 'units left': left, oversold: won > units || left < 0 ? 'YES' : 'no' }]);
+    table([
+      {
+        completes: results.length,
+        seconds: seconds.toFixed(2),
+        'completes/s': (results.length / seconds).toFixed(0),
+        completed: won,
+        'out of stock': outOfStock,
+        '409 conflicts': conflicts,
+        other: other.length ? other.join(',') : 0,
+        'units left': left,
+        oversold: won > units || left < 0 ? 'YES' : 'no',
+      },
+    ]);
   } finally {
     await p.stop();
     rmSync(dataDir, { recursive: true, force: true });

@@ -109,7 +109,11 @@ async function bundle(entry: string, outDir: string, kind: string, name: string)
     // The bare handler lives in the temp dir; it resolves the SDK from the repository's node_modules.
     nodePaths: [join(ROOT, 'node_modules')],
   });
-  const packages = new Set(Object.keys(result.metafile.inputs).map(packageOf).filter((p) => p !== undefined));
+  const packages = new Set(
+    Object.keys(result.metafile.inputs)
+      .map(packageOf)
+      .filter((p) => p !== undefined),
+  );
   const modelDoc = [...(MODEL_DOC_NAME.test(name) ? ['chat completions'] : []), ...[...packages].filter((p) => MODEL_DOC_PACKAGE.test(p)).sort()];
   return { name, kind, file, bytes: statSync(file).size, metafile: result.metafile, modelDoc };
 }
@@ -135,7 +139,10 @@ function importMs(file: string): Promise<number> {
   const script = `const t=performance.now();await import(${JSON.stringify(pathToFileURL(file).href)});const ms=performance.now()-t;process.stdout.write('\\n${MARK}'+ms+'\\n');`;
   return new Promise((done, fail) => {
     // A clean environment: nothing of the parent's (tsx loader, npm variables) reaches the measured process.
-    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { env: { ...IMPORT_ENV, PATH: process.env.PATH ?? '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+      env: { ...IMPORT_ENV, PATH: process.env.PATH ?? '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d));
@@ -185,7 +192,9 @@ export async function benchBundles(): Promise<void> {
     mkdirSync(join(outDir, 'src'));
     const bareEntry = join(outDir, 'src', 'bare-dynamodb-query.handler.mjs');
     writeFileSync(bareEntry, BARE_SOURCE);
-    const built = await pool([{ kind: 'bare', name: 'bare-dynamodb-query', entry: bareEntry }, ...entries], BUILD_CONCURRENCY, (e) => bundle(e.entry, outDir, e.kind, e.name));
+    const built = await pool([{ kind: 'bare', name: 'bare-dynamodb-query', entry: bareEntry }, ...entries], BUILD_CONCURRENCY, (e) =>
+      bundle(e.entry, outDir, e.kind, e.name),
+    );
     const bare = built[0]!;
     const bundles = built.slice(1);
     const buildSeconds = (performance.now() - started) / 1000;
@@ -221,7 +230,14 @@ export async function benchBundles(): Promise<void> {
     );
     grid(
       ['function', 'kind', 'size KB', '× bare', 'import ms (median)', '× bare'],
-      rows.map(({ b, ms, sizeX, msX }) => [b.name, b.modelDoc.length ? `${b.kind}, model/doc` : b.kind, kb(b.bytes), x(sizeX), Number.isFinite(ms) ? ms.toFixed(1) : 'failed', x(msX)]),
+      rows.map(({ b, ms, sizeX, msX }) => [
+        b.name,
+        b.modelDoc.length ? `${b.kind}, model/doc` : b.kind,
+        kb(b.bytes),
+        x(sizeX),
+        Number.isFinite(ms) ? ms.toFixed(1) : 'failed',
+        x(msX),
+      ]),
       new Set([2, 3, 4, 5]),
     );
     console.log(
@@ -233,7 +249,9 @@ export async function benchBundles(): Promise<void> {
     const heavy = rows.filter((r) => r.b.modelDoc.length > 0);
     const within = plain.filter((r) => r.sizeX <= TARGET_RATIO && r.msX <= TARGET_RATIO);
     const over = plain.filter((r) => !within.includes(r));
-    console.log(`\n**${within.length} of ${plain.length}** functions (model/doc excluded) are within ${TARGET_RATIO}× of the bare handler on both size and import time.`);
+    console.log(
+      `\n**${within.length} of ${plain.length}** functions (model/doc excluded) are within ${TARGET_RATIO}× of the bare handler on both size and import time.`,
+    );
     if (over.length) {
       console.log(`\nNot within ${TARGET_RATIO}× (${over.length}):`);
       for (const r of over) {
@@ -253,7 +271,9 @@ export async function benchBundles(): Promise<void> {
       console.log(`\n${r.b.kind}/${r.b.name}: ${kb(r.b.bytes)} KB\n`);
       grid(
         ['package', 'KB', 'share'],
-        packageBytes(r.b).slice(0, 8).map(([p, n]) => [p, kb(n), `${((100 * n) / total).toFixed(0)}%`]),
+        packageBytes(r.b)
+          .slice(0, 8)
+          .map(([p, n]) => [p, kb(n), `${((100 * n) / total).toFixed(0)}%`]),
         new Set([1, 2]),
       );
     }

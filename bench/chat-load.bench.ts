@@ -28,7 +28,11 @@ export async function benchChatLoad(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'platform-bench-'));
   const p = await startPlatform({ dataDir, persist: false, timers: false, seed: false, logger: new Logger({ logLevel: 'SILENT' }) });
   const admin = async (method: string, path: string, body: unknown) => {
-    const res = await fetch(`${p.baseUrl}/admin/v1${path}`, { method, headers: { Authorization: `Bearer ${p.adminToken}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(`${p.baseUrl}/admin/v1${path}`, {
+      method,
+      headers: { Authorization: `Bearer ${p.adminToken}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     return ((await res.json()) as { data: Record<string, unknown> }).data;
   };
   const store = p.deps.sessions as unknown as { db?: DynamoDBDocumentClient; table?: string };
@@ -69,7 +73,12 @@ export async function benchChatLoad(): Promise<void> {
         const res = await fetch(`${p.baseUrl}/api/v1/chat/completions`, {
           method: 'POST',
           headers: { Authorization: `Bearer ${await nextKey()}`, 'Content-Type': 'application/json' },
-          body: JSON.stringify({ model, messages: [{ role: 'user', content }], ...(sessionId ? { chatSessionId: sessionId } : {}), ...(stream ? { stream: true } : {}) }),
+          body: JSON.stringify({
+            model,
+            messages: [{ role: 'user', content }],
+            ...(sessionId ? { chatSessionId: sessionId } : {}),
+            ...(stream ? { stream: true } : {}),
+          }),
         });
         const text = await res.text();
         status = res.status;
@@ -115,7 +124,9 @@ export async function benchChatLoad(): Promise<void> {
     const byStatus = new Map<number, number>();
     for (const s of sent) byStatus.set(s.status, (byStatus.get(s.status) ?? 0) + 1);
 
-    console.log(`\n${connections} connections for ${seconds} s on loopback (offline model); new sessions, own sessions, one shared hot session; every third turn streamed\n`);
+    console.log(
+      `\n${connections} connections for ${seconds} s on loopback (offline model); new sessions, own sessions, one shared hot session; every third turn streamed\n`,
+    );
     table([
       {
         turns: sent.length,
@@ -128,9 +139,20 @@ export async function benchChatLoad(): Promise<void> {
       },
     ]);
     console.log('');
-    table([...byStatus].sort((a, b) => a[0] - b[0]).map(([status, count]) => ({ status: status === 0 ? 'connection failed' : status >= 598 ? `${status} (stream error)` : String(status), count })));
+    table(
+      [...byStatus]
+        .sort((a, b) => a[0] - b[0])
+        .map(([status, count]) => ({ status: status === 0 ? 'connection failed' : status >= 598 ? `${status} (stream error)` : String(status), count })),
+    );
     console.log('');
-    table([{ '5xx': sent.filter((s) => s.status >= 500).length, 'lost (200 not recorded)': lost, 'duplicated (200 recorded twice)': duplicated, 'phantom (error recorded)': phantom }]);
+    table([
+      {
+        '5xx': sent.filter((s) => s.status >= 500).length,
+        'lost (200 not recorded)': lost,
+        'duplicated (200 recorded twice)': duplicated,
+        'phantom (error recorded)': phantom,
+      },
+    ]);
   } finally {
     await p.stop();
     rmSync(dataDir, { recursive: true, force: true });

@@ -40,8 +40,17 @@ export async function benchChatTurns(): Promise<void> {
   try {
     const org = await admin('POST', '/orgs', { name: 'bench', plan: 'paid' });
     const app = await admin('POST', `/orgs/${String(org.id)}/apps`, { name: 'Bench Bot' });
-    const history = Array.from({ length: 200 }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: `earlier message ${i} `.repeat(8), createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString() }));
-    const imported = await admin('POST', `/apps/${String(app.id)}/imports`, JSON.stringify({ session: { title: 'long', startedAt: '2026-01-01T00:00:00Z' }, consumer: null, messages: history }), 'application/x-ndjson');
+    const history = Array.from({ length: 200 }, (_, i) => ({
+      role: i % 2 ? 'assistant' : 'user',
+      content: `earlier message ${i} `.repeat(8),
+      createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(),
+    }));
+    const imported = await admin(
+      'POST',
+      `/apps/${String(app.id)}/imports`,
+      JSON.stringify({ session: { title: 'long', startedAt: '2026-01-01T00:00:00Z' }, consumer: null, messages: history }),
+      'application/x-ndjson',
+    );
     const longSession = (imported.sessionIds as string[])[0]!;
     let key = '';
     let used = 100;
@@ -58,7 +67,12 @@ export async function benchChatTurns(): Promise<void> {
       const res = await fetch(`${p.baseUrl}/api/v1/chat/completions`, {
         method: 'POST',
         headers: { Authorization: `Bearer ${await nextKey()}`, 'Content-Type': 'application/json' },
-        body: JSON.stringify({ model: app.appNameId, messages: [{ role: 'user', content: 'How are my orders doing today?' }], stream, ...(sessionId ? { chatSessionId: sessionId } : {}) }),
+        body: JSON.stringify({
+          model: app.appNameId,
+          messages: [{ role: 'user', content: 'How are my orders doing today?' }],
+          stream,
+          ...(sessionId ? { chatSessionId: sessionId } : {}),
+        }),
       });
       const reader = res.body!.getReader();
       const first = await reader.read();
@@ -75,7 +89,10 @@ export async function benchChatTurns(): Promise<void> {
     const bareGet = await bare(() => db.send(new GetCommand({ TableName: tableName, Key: { pk: 'BENCH#probe', sk: 'BENCH' } })));
     const barePut = await bare(() => db.send(new PutCommand({ TableName: tableName, Item: { pk: 'BENCH#probe', sk: 'BENCH', n: 1 } })));
     const rows: Record<string, string | number>[] = [];
-    for (const [label, session] of [['new session', undefined], ['200 earlier messages', longSession]] as const) {
+    for (const [label, session] of [
+      ['new session', undefined],
+      ['200 earlier messages', longSession],
+    ] as const) {
       const plain: number[] = [];
       const perTurnCalls: number[] = [];
       calls.clear();
@@ -86,7 +103,10 @@ export async function benchChatTurns(): Promise<void> {
         plain.push((await turn(false, session)).total);
         perTurnCalls.push(callCount() - before);
       }
-      const signature = [...calls.entries()].sort().map(([name, n]) => `${name.replace(/Command$/, '')} ${(n / TURNS).toFixed(1)}`).join(', ');
+      const signature = [...calls.entries()]
+        .sort()
+        .map(([name, n]) => `${name.replace(/Command$/, '')} ${(n / TURNS).toFixed(1)}`)
+        .join(', ');
       for (let i = 0; i < TURNS; i++) {
         const r = await turn(true, session);
         firstByte.push(r.ttfb);

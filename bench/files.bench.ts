@@ -51,7 +51,9 @@ const BARE_SERVER = `require('node:http').createServer((q, s) => { q.resume(); q
 
 function multipartBody(name: string, bytes: Uint8Array): { body: Buffer; contentType: string } {
   const boundary = 'bench-boundary-5d1e';
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: application/octet-stream\r\n\r\n`);
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+  );
   return { body: Buffer.concat([head, bytes, Buffer.from(`\r\n--${boundary}--\r\n`)]), contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
@@ -60,7 +62,13 @@ function paddedPng(size: number): Buffer {
   return Buffer.concat([head, Buffer.alloc(size - head.length, 7)]);
 }
 
-async function post(url: string, token: string, body: Buffer, contentType: string, sampler?: { pid: number; peak: number }): Promise<{ ms: number; status: number }> {
+async function post(
+  url: string,
+  token: string,
+  body: Buffer,
+  contentType: string,
+  sampler?: { pid: number; peak: number },
+): Promise<{ ms: number; status: number }> {
   let timer: NodeJS.Timeout | undefined;
   if (sampler) timer = setInterval(() => (sampler.peak = Math.max(sampler.peak, rssOf(sampler.pid))), 5);
   const t0 = performance.now();
@@ -92,7 +100,10 @@ export async function benchFiles(): Promise<void> {
 
     // Uploads: warm-up, then samples. Each upload is counted in the key's 120/min window: stay below.
     const rows: Record<string, string | number>[] = [];
-    for (const [label, size, n] of [['1 MiB', MiB, 30], ['20 MiB', 20 * MiB, 8]] as const) {
+    for (const [label, size, n] of [
+      ['1 MiB', MiB, 30],
+      ['20 MiB', 20 * MiB, 8],
+    ] as const) {
       const { body, contentType } = multipartBody('bench.png', paddedPng(size));
       for (let i = 0; i < 3; i++) {
         await post(url, demo.chatKey, body, contentType);
@@ -121,7 +132,7 @@ export async function benchFiles(): Promise<void> {
         'bare p50 ms': bare50.toFixed(1),
         ratio: (p50 / bare50).toFixed(1),
         'peak RSS growth / size (max)': Math.max(...growth).toFixed(2),
-        'median': percentile(growth, 50).toFixed(2),
+        median: percentile(growth, 50).toFixed(2),
       });
     }
     console.log('\nUploads (server in its own process; bare = the same body to a Node server that discards it)\n');
@@ -175,7 +186,10 @@ export async function benchFiles(): Promise<void> {
   };
   const scanPages = 3;
   // A page of 30 lines of 40 characters, about what a scanned letter page holds.
-  const scan = scannedPdf(Array.from({ length: 30 }, (_, i) => `LINE ${String(i + 1).padStart(2, '0')} THE QUICK BROWN FOX JUMPS OVER`), scanPages);
+  const scan = scannedPdf(
+    Array.from({ length: 30 }, (_, i) => `LINE ${String(i + 1).padStart(2, '0')} THE QUICK BROWN FOX JUMPS OVER`),
+    scanPages,
+  );
   images.set('scan', Buffer.from(scan));
   const done: OcrCompletion[] = [];
   const ocr = new TesseractOcrEngine({ objects, bucket: 'bench', notify: async (c) => void done.push(c) });
@@ -192,7 +206,17 @@ export async function benchFiles(): Promise<void> {
   }
   console.log('\nText extraction and OCR per page\n');
   table([
-    { step: 'PDF text layer (parser adapter)', 'ms / page (p50)': percentile(adapter, 50).toFixed(2), 'bare unpdf ms / page': percentile(bareUnpdf, 50).toFixed(2), ratio: (percentile(adapter, 50) / percentile(bareUnpdf, 50)).toFixed(2) },
-    { step: `OCR, tesseract.js (${scanPages} pages of 30 lines)`, 'ms / page (p50)': percentile(ocrTimes, 50).toFixed(0), 'bare unpdf ms / page': '-', ratio: '-' },
+    {
+      step: 'PDF text layer (parser adapter)',
+      'ms / page (p50)': percentile(adapter, 50).toFixed(2),
+      'bare unpdf ms / page': percentile(bareUnpdf, 50).toFixed(2),
+      ratio: (percentile(adapter, 50) / percentile(bareUnpdf, 50)).toFixed(2),
+    },
+    {
+      step: `OCR, tesseract.js (${scanPages} pages of 30 lines)`,
+      'ms / page (p50)': percentile(ocrTimes, 50).toFixed(0),
+      'bare unpdf ms / page': '-',
+      ratio: '-',
+    },
   ]);
 }

@@ -13,7 +13,11 @@ export async function benchOrgApps(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'platform-bench-'));
   const p = await startPlatform({ dataDir, persist: false, timers: false, seed: false, logger: new Logger({ logLevel: 'SILENT' }) });
   const admin = async (path: string, body: unknown) => {
-    const res = await fetch(`${p.baseUrl}/admin/v1${path}`, { method: 'POST', headers: { Authorization: `Bearer ${p.adminToken}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(`${p.baseUrl}/admin/v1${path}`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${p.adminToken}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     return ((await res.json()) as { data: { id: string; key: string } }).data;
   };
   const rows: Record<string, string | number>[] = [];

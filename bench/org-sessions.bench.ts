@@ -154,7 +154,11 @@ export async function benchOrgSessions(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'platform-bench-'));
   const p = await startPlatform({ dataDir, persist: false, timers: false, seed: false, visibilityDelayMs: 0, logger: new Logger({ logLevel: 'SILENT' }) });
   const admin = async (path: string, body: unknown) => {
-    const res = await fetch(`${p.baseUrl}/admin/v1${path}`, { method: 'POST', headers: { Authorization: `Bearer ${p.adminToken}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(`${p.baseUrl}/admin/v1${path}`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${p.adminToken}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     if (res.status !== 201 && res.status !== 200) throw new Error(`admin ${path}: ${res.status} ${await res.text()}`);
     return ((await res.json()) as { data: { id: string; key: string } }).data;
   };
@@ -175,7 +179,9 @@ export async function benchOrgSessions(): Promise<void> {
       const t0 = performance.now();
       await seed(t, items);
       const seconds = (performance.now() - t0) / 1000;
-      seedNotes.push(`${plan.sessions} sessions seeded in ${seconds.toFixed(1)} s (${Math.round(plan.sessions / seconds)} items/s, ${SEED_CONCURRENCY} BatchWriteItem in flight)`);
+      seedNotes.push(
+        `${plan.sessions} sessions seeded in ${seconds.toFixed(1)} s (${Math.round(plan.sessions / seconds)} items/s, ${SEED_CONCURRENCY} BatchWriteItem in flight)`,
+      );
       // The export order: (last_activity, id) descending, i.e. gsi1sk descending.
       const expected = items.map((i) => i.gsi1sk as string).sort((a, b) => (a < b ? 1 : a > b ? -1 : 0));
       orgs.unshift({ plan, orgId: org.id, expected });
@@ -298,5 +304,7 @@ export async function benchOrgSessions(): Promise<void> {
   table(callRows);
   console.log('');
   for (const note of seedNotes) console.log(`- ${note}`);
-  console.log(`- suite total ${((performance.now() - started) / 1000).toFixed(1)} s; bare = the same gsi1 Query (Limit ${PAGE + 2}, descending, BETWEEN) sent directly on the platform's document client`);
+  console.log(
+    `- suite total ${((performance.now() - started) / 1000).toFixed(1)} s; bare = the same gsi1 Query (Limit ${PAGE + 2}, descending, BETWEEN) sent directly on the platform's document client`,
+  );
 }

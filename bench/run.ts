@@ -16,7 +16,16 @@ process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 const only = process.argv[2];
-const suites: Record<string, () => Promise<void>> = { bundles: benchBundles, 'org-apps': benchOrgApps, 'org-sessions': benchOrgSessions, 'chat-turns': benchChatTurns, 'webhook-fanout': benchWebhookFanout, files: benchFiles, acp: benchAcp, 'chat-load': benchChatLoad };
+const suites: Record<string, () => Promise<void>> = {
+  bundles: benchBundles,
+  'org-apps': benchOrgApps,
+  'org-sessions': benchOrgSessions,
+  'chat-turns': benchChatTurns,
+  'webhook-fanout': benchWebhookFanout,
+  files: benchFiles,
+  acp: benchAcp,
+  'chat-load': benchChatLoad,
+};
 if (only && !(only in suites)) throw new Error(`unknown suite ${only}: one of ${Object.keys(suites).join(', ')}`);
 
 for (const [name, run] of Object.entries(suites)) {

@@ -83,7 +83,15 @@ export async function benchWebhookFanout(): Promise<void> {
       const store = p.deps.subscriptions as unknown as { db: DynamoDBDocumentClient; table: string };
       const queue = p.deps.webhookQueue as unknown as { sqs: SQSClient; queueUrl: string };
       await seed(store.db, store.table, SUBSCRIPTIONS, scenario.categoryOf);
-      const period = buildPeriod({ periodStartUs: Date.UTC(2026, 10, 1) * 1000, periodEndUs: Date.UTC(2026, 10, 15) * 1000, markdown: '', items: [{ title: 'Bench', body: '', kind: 'fix' }] }, Date.now() * 1000);
+      const period = buildPeriod(
+        {
+          periodStartUs: Date.UTC(2026, 10, 1) * 1000,
+          periodEndUs: Date.UTC(2026, 10, 15) * 1000,
+          markdown: '',
+          items: [{ title: 'Bench', body: '', kind: 'fix' }],
+        },
+        Date.now() * 1000,
+      );
       await p.deps.releaseNotes.put(period);
 
       const counts = new Map<string, number>();
@@ -99,7 +107,10 @@ export async function benchWebhookFanout(): Promise<void> {
       const intercepting: WebhookQueue = {
         send: async (messages, delay) => {
           pending.push(...messages.filter((m) => m.type === 'fan-out'));
-          await p.deps.webhookQueue.send(messages.filter((m) => m.type !== 'fan-out'), delay);
+          await p.deps.webhookQueue.send(
+            messages.filter((m) => m.type !== 'fan-out'),
+            delay,
+          );
         },
       };
       const handler = createHandler({ ...p.deps, webhookQueue: intercepting });
@@ -109,7 +120,11 @@ export async function benchWebhookFanout(): Promise<void> {
       while (pending.length) {
         invocations++;
         const started = Date.now();
-        const out = await handler({ Records: [record(pending.shift()!, invocations)] }, { getRemainingTimeInMillis: () => timeoutMs - (Date.now() - started), awsRequestId: `bench-${invocations}`, functionName: 'webhooks-worker' } as unknown as Context);
+        const out = await handler({ Records: [record(pending.shift()!, invocations)] }, {
+          getRemainingTimeInMillis: () => timeoutMs - (Date.now() - started),
+          awsRequestId: `bench-${invocations}`,
+          functionName: 'webhooks-worker',
+        } as unknown as Context);
         if (out.batchItemFailures.length) throw new Error('fan-out failed');
       }
       const ms = performance.now() - t0;

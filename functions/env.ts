@@ -79,7 +79,8 @@ export interface EnvVars {
 export function normalizeBaseUrl(value: string): string | undefined {
   if (!URL.canParse(value)) return undefined;
   const u = new URL(value);
-  if ((u.protocol !== 'http:' && u.protocol !== 'https:') || u.username || u.password || u.search || u.hash || value.includes('?') || value.includes('#')) return undefined;
+  if ((u.protocol !== 'http:' && u.protocol !== 'https:') || u.username || u.password || u.search || u.hash || value.includes('?') || value.includes('#'))
+    return undefined;
   return `${u.origin}${u.pathname.replace(/\/+$/, '')}`;
 }
 
@@ -125,7 +126,11 @@ export function parseEnvVars(source: Readonly<Record<string, string | undefined>
   text(ENV.gatewayUsagePlans, (v) => {
     try {
       const parsed = JSON.parse(v) as unknown;
-      const ok = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) && Object.entries(parsed).every(([k, id]) => KEY_CLASSES.includes(k) && typeof id === 'string' && id.length > 0);
+      const ok =
+        typeof parsed === 'object' &&
+        parsed !== null &&
+        !Array.isArray(parsed) &&
+        Object.entries(parsed).every(([k, id]) => KEY_CLASSES.includes(k) && typeof id === 'string' && id.length > 0);
       if (ok) plans = parsed as Partial<Record<KeyClass, string>>;
       return ok;
     } catch {
@@ -140,7 +145,10 @@ export function parseEnvVars(source: Readonly<Record<string, string | undefined>
     [ENV.bucketName]: required(ENV.bucketName),
     [ENV.jobsQueueUrl]: required(ENV.jobsQueueUrl, isUrl),
     ...optional(ENV.webhooksQueueUrl, text(ENV.webhooksQueueUrl, isUrl)),
-    ...optional(ENV.webhookSecretsKeyArn, text(ENV.webhookSecretsKeyArn, (v) => v.startsWith('arn:'))),
+    ...optional(
+      ENV.webhookSecretsKeyArn,
+      text(ENV.webhookSecretsKeyArn, (v) => v.startsWith('arn:')),
+    ),
     [ENV.visibilityDelayMs]: int(ENV.visibilityDelayMs, 0),
     [ENV.anonRetentionDays]: int(ENV.anonRetentionDays, 1),
     [ENV.emptySessionMaxAgeHours]: int(ENV.emptySessionMaxAgeHours, 1),
@@ -157,15 +165,32 @@ export function parseEnvVars(source: Readonly<Record<string, string | undefined>
     ),
     [ENV.trustViewerAddress]: flag(ENV.trustViewerAddress),
     ...optional(ENV.publicBaseUrl, text(ENV.publicBaseUrl, isBaseUrl)),
-    ...optional(ENV.ocrTopicArn, text(ENV.ocrTopicArn, (v) => v.startsWith('arn:'))),
-    ...optional(ENV.ocrRoleArn, text(ENV.ocrRoleArn, (v) => v.startsWith('arn:'))),
-    ...optional(ENV.paymentSecretArn, text(ENV.paymentSecretArn, (v) => v.startsWith('arn:'))),
+    ...optional(
+      ENV.ocrTopicArn,
+      text(ENV.ocrTopicArn, (v) => v.startsWith('arn:')),
+    ),
+    ...optional(
+      ENV.ocrRoleArn,
+      text(ENV.ocrRoleArn, (v) => v.startsWith('arn:')),
+    ),
+    ...optional(
+      ENV.paymentSecretArn,
+      text(ENV.paymentSecretArn, (v) => v.startsWith('arn:')),
+    ),
   } as unknown as EnvVars;
   return invalid.length ? { success: false, invalid } : { success: true, data };
 }
 
 /** Variables a grant sets (lib/constructs/app-function.ts), present only on the functions that hold it. */
-export const GRANT_SCOPED_ENV: readonly string[] = [ENV.webhooksQueueUrl, ENV.webhookSecretsKeyArn, ENV.gatewayUsagePlans, ENV.gatewayAuthorizerStages, ENV.ocrTopicArn, ENV.ocrRoleArn, ENV.paymentSecretArn];
+export const GRANT_SCOPED_ENV: readonly string[] = [
+  ENV.webhooksQueueUrl,
+  ENV.webhookSecretsKeyArn,
+  ENV.gatewayUsagePlans,
+  ENV.gatewayAuthorizerStages,
+  ENV.ocrTopicArn,
+  ENV.ocrRoleArn,
+  ENV.paymentSecretArn,
+];
 
 /** The value the stage's payment secret is created with until the operator stores a real Stripe key (the adapter refuses to charge with it). */
 export const PAYMENT_SECRET_PLACEHOLDER = 'not-configured';

@@ -30,8 +30,7 @@ export const TABLE_DESIGN = {
       name: 'gsi2',
       partitionKey: 'gsi2pk',
       sortKey: 'gsi2sk',
-      serves:
-        'narrower keysets: sessions by app (last_activity_at, id), tombstones by org and cause (deleted_at, id), consumers by app',
+      serves: 'narrower keysets: sessions by app (last_activity_at, id), tombstones by org and cause (deleted_at, id), consumers by app',
     },
     {
       name: 'gsi3',
@@ -43,8 +42,7 @@ export const TABLE_DESIGN = {
       name: 'gsi4',
       partitionKey: 'gsi4pk',
       sortKey: 'gsi4sk',
-      serves:
-        'sparse work queues for jobs: empty sessions by start, anonymous consumers by last activity, apps pending deletion',
+      serves: 'sparse work queues for jobs: empty sessions by start, anonymous consumers by last activity, apps pending deletion',
     },
   ] as const satisfies readonly IndexDesign[],
 } as const;

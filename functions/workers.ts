@@ -39,19 +39,47 @@ export const QUEUES: readonly QueueDef[] = [
   // Deliveries of a batch run concurrently: one 10 s attempt each, plus a fan-out message that yields
   // with 15 s to spare. The retries of area D go through per-message delays, not through redrive.
   // At most 50 batches at once (500 deliveries in flight) bounds the load on the table and KMS.
-  { id: 'webhooks', handler: 'webhooks-worker', batchSize: 10, timeoutSeconds: 60, maxReceiveCount: 5, maxConcurrency: 50, grants: ['table:read', 'table:write', 'webhooks:send', 'secrets:open'] },
+  {
+    id: 'webhooks',
+    handler: 'webhooks-worker',
+    batchSize: 10,
+    timeoutSeconds: 60,
+    maxReceiveCount: 5,
+    maxConcurrency: 50,
+    grants: ['table:read', 'table:write', 'webhooks:send', 'secrets:open'],
+  },
   // Textract completions (SNS -> SQS): fetch the text and store it. Locally the tesseract engine posts the same notice.
-  { id: 'ocr', handler: 'ocr-worker', batchSize: 5, timeoutSeconds: 120, maxReceiveCount: 5, source: 'textract', grants: ['table:read', 'table:write', 'bucket:write', 'ocr:read'] },
+  {
+    id: 'ocr',
+    handler: 'ocr-worker',
+    batchSize: 5,
+    timeoutSeconds: 120,
+    maxReceiveCount: 5,
+    source: 'textract',
+    grants: ['table:read', 'table:write', 'bucket:write', 'ocr:read'],
+  },
 ];
 
 export const SCHEDULES: readonly ScheduleDef[] = [
   { id: 'retention-expiry', handler: 'retention-expiry', expression: 'rate(1 hour)', timeoutSeconds: 300, grants: ['table:read', 'table:write'] },
   { id: 'empty-session-cleanup', handler: 'empty-session-cleanup', expression: 'rate(1 hour)', timeoutSeconds: 300, grants: ['table:read', 'table:write'] },
   // Files uploaded and never referenced, and uploads a crash left pending (domain/file.ts).
-  { id: 'file-cleanup', handler: 'file-cleanup', expression: 'rate(1 hour)', timeoutSeconds: 300, grants: ['table:read', 'table:write', 'bucket:read', 'bucket:write'] },
+  {
+    id: 'file-cleanup',
+    handler: 'file-cleanup',
+    expression: 'rate(1 hour)',
+    timeoutSeconds: 300,
+    grants: ['table:read', 'table:write', 'bucket:read', 'bucket:write'],
+  },
   // Checkout completes whose request is gone (a crash, a timeout, an unknown payment outcome): finished
   // under the same payment idempotency key once their 2-minute lease runs out (docs/adr/0018).
-  { id: 'checkout-recovery', handler: 'checkout-recovery', expression: 'rate(1 minute)', timeoutSeconds: 120, grants: ['table:read', 'table:write', 'payments:charge'] },
+  {
+    id: 'checkout-recovery',
+    handler: 'checkout-recovery',
+    expression: 'rate(1 minute)',
+    timeoutSeconds: 120,
+    grants: ['table:read', 'table:write', 'payments:charge'],
+  },
   { id: 'deletion-sweep', handler: 'deletion-sweep', expression: 'rate(10 minutes)', timeoutSeconds: 300, grants: ['table:read', 'table:write', 'jobs:send'] },
 ];
 

@@ -69,6 +69,9 @@ export class AreaStack extends Stack {
       ],
       ...(config.alarmEmail ? { alarmEmail: config.alarmEmail } : {}),
     });
-    new CfnOutput(this, 'ApiUrl', { value: this.http.api.url, description: `The ${props.area} REST API stage (reach it through the front door unless this is the admin API)` });
+    new CfnOutput(this, 'ApiUrl', {
+      value: this.http.api.url,
+      description: `The ${props.area} REST API stage (reach it through the front door unless this is the admin API)`,
+    });
   }
 }

@@ -92,7 +92,8 @@ export class DataStack extends Stack {
     });
     Validations.of(this.scheduledJobsDeadLetterQueue).acknowledge({
       id: 'AwsSolutions-SQS3',
-      reason: 'This queue is itself a dead-letter queue: the DeadLetterConfig of the EventBridge Scheduler targets and the on-failure destination of the job functions, which cdk-nag does not recognise as DLQ use.',
+      reason:
+        'This queue is itself a dead-letter queue: the DeadLetterConfig of the EventBridge Scheduler targets and the on-failure destination of the job functions, which cdk-nag does not recognise as DLQ use.',
     });
 
     this.originVerifySecretName = `platform-${config.stage}/origin-verify`;
@@ -104,7 +105,8 @@ export class DataStack extends Stack {
     });
     Validations.of(originVerify).acknowledge({
       id: 'AwsSolutions-SMG4',
-      reason: 'Rotating it needs CloudFront and every WAF rule updated in step (the documented follow-up in docs/adr/0013); until then it is rotated by a redeploy with a new value. It is not a credential of any caller: it only proves a request came through the front door.',
+      reason:
+        'Rotating it needs CloudFront and every WAF rule updated in step (the documented follow-up in docs/adr/0013); until then it is rotated by a redeploy with a new value. It is not a credential of any caller: it only proves a request came through the front door.',
     });
 
     // A placeholder until the operator stores the key (README "Deploying to AWS"); until then every
@@ -117,7 +119,8 @@ export class DataStack extends Stack {
     });
     Validations.of(this.paymentSecret).acknowledge({
       id: 'AwsSolutions-SMG4',
-      reason: 'A Stripe API key is rolled in the Stripe dashboard, which no rotation Lambda can do; the operator puts the new key into this secret (README), and functions read it again on their next cold start.',
+      reason:
+        'A Stripe API key is rolled in the Stripe dashboard, which no rotation Lambda can do; the operator puts the new key into this secret (README), and functions read it again on their next cold start.',
     });
 
     this.webhookSecretsKey = new kms.Key(this, 'WebhookSecretsKey', {

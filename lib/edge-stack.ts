@@ -45,10 +45,12 @@ export class EdgeStack extends Stack {
       code: cloudfront.FunctionCode.fromInline(viewerIpFunctionCode()),
     });
     const behavior = (stack: AreaStack): cloudfront.BehaviorOptions => ({
-      origin: new origins.RestApiOrigin(stack.http.api, { customHeaders: { [ORIGIN_VERIFY_HEADER]: verify },
+      origin: new origins.RestApiOrigin(stack.http.api, {
+        customHeaders: { [ORIGIN_VERIFY_HEADER]: verify },
         // The longest wait without a quota increase: a streamed chat turn sends chunks well within it;
         // a buffered one past it needs the origin-timeout quota raised (docs/adr/0013).
-        readTimeout: Duration.seconds(60) }),
+        readTimeout: Duration.seconds(60),
+      }),
       viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.HTTPS_ONLY,
       allowedMethods: cloudfront.AllowedMethods.ALLOW_ALL,
       cachePolicy: cloudfront.CachePolicy.CACHING_DISABLED,
@@ -103,11 +105,13 @@ export class EdgeStack extends Stack {
     });
     Validations.of(this.distribution).acknowledge({
       id: 'AwsSolutions-CFR2',
-      reason: 'Each area API stage has its own regional AWS WAF web ACL (managed rules, per-IP rate rule, origin check); a CLOUDFRONT-scope ACL would have to live in us-east-1 (follow-up in docs/adr/0013).',
+      reason:
+        'Each area API stage has its own regional AWS WAF web ACL (managed rules, per-IP rate rule, origin check); a CLOUDFRONT-scope ACL would have to live in us-east-1 (follow-up in docs/adr/0013).',
     });
     Validations.of(this.distribution).acknowledge({
       id: 'AwsSolutions-CFR4',
-      reason: 'The default CloudFront domain certificate is used until a custom domain is configured; viewers are held to HTTPS only, and a custom domain with its own certificate (TLS 1.2 minimum) is the documented next step.',
+      reason:
+        'The default CloudFront domain certificate is used until a custom domain is configured; viewers are held to HTTPS only, and a custom domain with its own certificate (TLS 1.2 minimum) is the documented next step.',
     });
     new CfnOutput(this, 'BaseUrl', { value: `https://${this.distribution.distributionDomainName}`, description: 'The {base_url} of every area of the spec' });
   }
@@ -145,12 +149,19 @@ export class EdgeStack extends Stack {
     const bucketId = this.getLogicalId(bucket.node.defaultChild as s3.CfnBucket);
     for (const child of this.node.children.filter((c) => c.node.id.startsWith('Custom::CDKBucketDeployment'))) {
       Validations.of(child).acknowledge(
-        { id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]', reason: "CDK's BucketDeployment handler uses the AWS managed basic execution role (its own log group only)." },
+        {
+          id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+          reason: "CDK's BucketDeployment handler uses the AWS managed basic execution role (its own log group only).",
+        },
         ...['s3:GetBucket*', 's3:GetObject*', 's3:List*', 's3:Abort*', 's3:DeleteObject*'].map((action) => ({
           id: `AwsSolutions-IAM5[Action::${action}]`,
-          reason: "CDK's BucketDeployment handler copies the synthesized reference files from the CDK asset bucket into the reference bucket; CDK grants it these action groups on those two buckets only.",
+          reason:
+            "CDK's BucketDeployment handler copies the synthesized reference files from the CDK asset bucket into the reference bucket; CDK grants it these action groups on those two buckets only.",
         })),
-        { id: `AwsSolutions-IAM5[Resource::arn:${partition === 'aws' || !partition ? 'aws' : partition}:s3:::cdk-hnb659fds-assets-${account}-${region}/*]`, reason: 'The objects of the CDK asset bucket the reference files are staged in.' },
+        {
+          id: `AwsSolutions-IAM5[Resource::arn:${partition === 'aws' || !partition ? 'aws' : partition}:s3:::cdk-hnb659fds-assets-${account}-${region}/*]`,
+          reason: 'The objects of the CDK asset bucket the reference files are staged in.',
+        },
         { id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/*]`, reason: 'The objects of the reference bucket the handler writes.' },
         { id: 'AwsSolutions-L1', reason: "The runtime of CDK's BucketDeployment handler is chosen by aws-cdk-lib and moves with it." },
       );

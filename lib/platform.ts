@@ -52,15 +52,18 @@ export function addPlatformStacks(app: App, { config, env, routes = ROUTES }: Pl
   const onApi = (r: RouteDef) => (r.origin ?? 'api') === 'api';
   const areas = new Map<Area, AreaStack>();
   for (const [area, areaRoutes] of publicAreas) {
-    areas.set(area, new AreaStack(app, `${prefix}-${STACK_NAME[area]}`, {
-      env,
-      config,
-      data,
+    areas.set(
       area,
-      routes: areaRoutes.filter(onApi),
-      behindFrontDoor: true,
-      description: `Application Platform API (${config.stage}): area ${area} API and functions`,
-    }));
+      new AreaStack(app, `${prefix}-${STACK_NAME[area]}`, {
+        env,
+        config,
+        data,
+        area,
+        routes: areaRoutes.filter(onApi),
+        behindFrontDoor: true,
+        description: `Application Platform API (${config.stage}): area ${area} API and functions`,
+      }),
+    );
   }
 
   // The admin API creates and removes the usage-plan keys of the platform's keys and flushes the
@@ -73,16 +76,19 @@ export function addPlatformStacks(app: App, { config, env, routes = ROUTES }: Pl
   }
   const adminRoutes = byArea.get('admin') ?? [];
   if (adminRoutes.length) {
-    areas.set('admin', new AreaStack(app, `${prefix}-Admin`, {
-      env,
-      config,
-      data,
-      area: 'admin',
-      routes: adminRoutes,
-      behindFrontDoor: false,
-      gateway: { usagePlans, authorizerStages },
-      description: `Application Platform API (${config.stage}): admin API (IAM) and its functions`,
-    }));
+    areas.set(
+      'admin',
+      new AreaStack(app, `${prefix}-Admin`, {
+        env,
+        config,
+        data,
+        area: 'admin',
+        routes: adminRoutes,
+        behindFrontDoor: false,
+        gateway: { usagePlans, authorizerStages },
+        description: `Application Platform API (${config.stage}): admin API (IAM) and its functions`,
+      }),
+    );
   }
 
   const workers = new WorkersStack(app, `${prefix}-Workers`, {

@@ -91,7 +91,12 @@ export class UploadStack extends Stack {
     // The task role holds exactly the grants of the routes it serves, translated like a Lambda's.
     this.taskRole = new iam.Role(this, 'TaskRole', { assumedBy: new iam.ServicePrincipal('ecs-tasks.amazonaws.com') });
     const context = functionContextOf(config, data, { trustViewerAddress: true });
-    const environment: Record<string, string> = { ...baseEnvironment(context), PORT: String(UPLOAD_SERVICE_PORT), NODE_OPTIONS: '--enable-source-maps', AWS_REGION: this.region };
+    const environment: Record<string, string> = {
+      ...baseEnvironment(context),
+      PORT: String(UPLOAD_SERVICE_PORT),
+      NODE_OPTIONS: '--enable-source-maps',
+      AWS_REGION: this.region,
+    };
     const grants = new GrantPolicy(this.taskRole, context, (name, value) => (environment[name] = value));
     for (const grant of new Set(props.routes.flatMap((r) => r.grants))) grants.grant(grant);
 
@@ -111,7 +116,12 @@ export class UploadStack extends Stack {
       readonlyRootFilesystem: true,
       stopTimeout: Duration.seconds(60),
       healthCheck: {
-        command: ['CMD', 'node', '-e', `fetch('http://127.0.0.1:${UPLOAD_SERVICE_PORT}${UPLOAD_SERVICE_HEALTH_PATH}').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))`],
+        command: [
+          'CMD',
+          'node',
+          '-e',
+          `fetch('http://127.0.0.1:${UPLOAD_SERVICE_PORT}${UPLOAD_SERVICE_HEALTH_PATH}').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))`,
+        ],
         interval: Duration.seconds(15),
         timeout: Duration.seconds(5),
         retries: 3,
@@ -119,7 +129,11 @@ export class UploadStack extends Stack {
       },
     });
 
-    const albSecurityGroup = new ec2.SecurityGroup(this, 'AlbSecurityGroup', { vpc: this.vpc, description: 'Upload service load balancer: HTTP from the CloudFront VPC origin inside the VPC', allowAllOutbound: false });
+    const albSecurityGroup = new ec2.SecurityGroup(this, 'AlbSecurityGroup', {
+      vpc: this.vpc,
+      description: 'Upload service load balancer: HTTP from the CloudFront VPC origin inside the VPC',
+      allowAllOutbound: false,
+    });
     // The VPC origin's network interfaces sit in this VPC: nothing outside it can reach the internal balancer.
     albSecurityGroup.addIngressRule(ec2.Peer.ipv4(this.vpc.vpcCidrBlock), ec2.Port.tcp(80), 'CloudFront VPC origin');
     this.loadBalancer = new elbv2.ApplicationLoadBalancer(this, 'Alb', {
@@ -133,7 +147,10 @@ export class UploadStack extends Stack {
     });
     this.loadBalancer.logAccessLogs(data.accessLogsBucket, 'upload-alb');
 
-    const serviceSecurityGroup = new ec2.SecurityGroup(this, 'ServiceSecurityGroup', { vpc: this.vpc, description: 'Upload service tasks: the container port from the load balancer only' });
+    const serviceSecurityGroup = new ec2.SecurityGroup(this, 'ServiceSecurityGroup', {
+      vpc: this.vpc,
+      description: 'Upload service tasks: the container port from the load balancer only',
+    });
     serviceSecurityGroup.addIngressRule(albSecurityGroup, ec2.Port.tcp(UPLOAD_SERVICE_PORT), 'load balancer');
     albSecurityGroup.addEgressRule(serviceSecurityGroup, ec2.Port.tcp(UPLOAD_SERVICE_PORT), 'to the upload tasks');
 
@@ -187,13 +204,16 @@ export class UploadStack extends Stack {
     });
     Validations.of(task.obtainExecutionRole()).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
-      reason: 'The execution role pulls the image: ecr:GetAuthorizationToken supports no resource-level permissions (the repository actions are scoped to the asset repository).',
+      reason:
+        'The execution role pulls the image: ecr:GetAuthorizationToken supports no resource-level permissions (the repository actions are scoped to the asset repository).',
     });
     Validations.of(albSecurityGroup).acknowledge({
       id: 'AwsSolutions-EC23',
       reason: 'The internal balancer admits the VPC CIDR on port 80 only: the CloudFront VPC origin reaches it from inside the VPC and nothing else can.',
     });
-    new CfnOutput(this, 'LoadBalancerArn', { value: this.loadBalancer.loadBalancerArn, description: 'The internal balancer of the upload service (a CloudFront VPC origin)' });
+    new CfnOutput(this, 'LoadBalancerArn', {
+      value: this.loadBalancer.loadBalancerArn,
+      description: 'The internal balancer of the upload service (a CloudFront VPC origin)',
+    });
   }
 }
-

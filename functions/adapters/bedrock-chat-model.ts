@@ -48,7 +48,11 @@ export function toConverseInput(request: ModelRequest): ConverseCommandInput {
     ...(request.system.length ? { system: request.system.map((text) => ({ text })) } : {}),
     ...(Object.keys(inference).length ? { inferenceConfig: inference } : {}),
     ...(request.tools.length
-      ? { toolConfig: { tools: request.tools.map((t) => ({ toolSpec: { name: t.name, description: t.description, inputSchema: { json: t.inputSchema as never } } })) } }
+      ? {
+          toolConfig: {
+            tools: request.tools.map((t) => ({ toolSpec: { name: t.name, description: t.description, inputSchema: { json: t.inputSchema as never } } })),
+          },
+        }
       : {}),
   };
 }
@@ -87,7 +91,8 @@ export class BedrockChatModel implements ChatModel {
     const toolCalls: ModelToolCall[] = [];
     for (const block of out.output?.message?.content ?? []) {
       if (block.text !== undefined) text += block.text;
-      if (block.toolUse) toolCalls.push({ id: block.toolUse.toolUseId ?? '', name: block.toolUse.name ?? '', input: (block.toolUse.input ?? {}) as Record<string, unknown> });
+      if (block.toolUse)
+        toolCalls.push({ id: block.toolUse.toolUseId ?? '', name: block.toolUse.name ?? '', input: (block.toolUse.input ?? {}) as Record<string, unknown> });
     }
     return { text, toolCalls, stopReason: stopReasonOf(out.stopReason), usage: usageOf(out.usage) };
   }
@@ -116,7 +121,12 @@ export class BedrockChatModel implements ChatModel {
       } else if (event.metadata) {
         usage = event.metadata.usage;
       } else {
-        const failure = event.internalServerException ?? event.modelStreamErrorException ?? event.validationException ?? event.throttlingException ?? event.serviceUnavailableException;
+        const failure =
+          event.internalServerException ??
+          event.modelStreamErrorException ??
+          event.validationException ??
+          event.throttlingException ??
+          event.serviceUnavailableException;
         if (failure) throw new Error(`Bedrock stream failed: ${failure.message ?? 'unknown error'}`);
       }
     }

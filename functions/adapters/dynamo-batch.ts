@@ -1,6 +1,14 @@
 /** Batch writes, paged queries and conditional writes shared by the DynamoDB adapters. */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, type DeleteCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient, type QueryCommandInput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchWriteCommand,
+  type DeleteCommand,
+  PutCommand,
+  QueryCommand,
+  type DynamoDBDocumentClient,
+  type QueryCommandInput,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 
 /** Sends a conditional write; false when its condition did not hold (a lost race, not an error). */
 export async function sendConditional(db: DynamoDBDocumentClient, command: PutCommand | UpdateCommand | DeleteCommand): Promise<boolean> {

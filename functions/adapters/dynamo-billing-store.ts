@@ -17,7 +17,9 @@ export class DynamoBillingStore implements BillingStore {
   ) {}
 
   async credits(orgId: string): Promise<bigint | undefined> {
-    const res = await this.db.send(new GetItemCommand({ TableName: this.table, Key: orgKey(orgId), ConsistentRead: true, ProjectionExpression: 'creditsPico' }));
+    const res = await this.db.send(
+      new GetItemCommand({ TableName: this.table, Key: orgKey(orgId), ConsistentRead: true, ProjectionExpression: 'creditsPico' }),
+    );
     const n = res.Item?.creditsPico?.N;
     return n === undefined ? undefined : BigInt(n);
   }

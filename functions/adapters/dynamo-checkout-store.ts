@@ -6,7 +6,23 @@ import { sendConditional } from './dynamo-batch';
 import { timeIdKey } from './dynamo-keys';
 
 const key = (id: string) => ({ pk: `CHECKOUT#${id}`, sk: 'CHECKOUT' });
-const FIELDS = ['id', 'orgId', 'appId', 'status', 'currency', 'lines', 'buyerEmail', 'messages', 'order', 'completion', 'details', 'createdAtUs', 'updatedAtUs', 'expiresAtUs', 'version'] as const;
+const FIELDS = [
+  'id',
+  'orgId',
+  'appId',
+  'status',
+  'currency',
+  'lines',
+  'buyerEmail',
+  'messages',
+  'order',
+  'completion',
+  'details',
+  'createdAtUs',
+  'updatedAtUs',
+  'expiresAtUs',
+  'version',
+] as const;
 
 function fromItem(item: Record<string, unknown>): CheckoutSession {
   const out: Record<string, unknown> = {};
@@ -63,7 +79,13 @@ export class DynamoCheckoutStore implements CheckoutStore {
 
   async listOwingCompletion(limit: number): Promise<CheckoutSession[]> {
     const res = await this.db.send(
-      new QueryCommand({ TableName: this.table, IndexName: 'gsi4', KeyConditionExpression: 'gsi4pk = :pk', ExpressionAttributeValues: { ':pk': OWING }, Limit: limit }),
+      new QueryCommand({
+        TableName: this.table,
+        IndexName: 'gsi4',
+        KeyConditionExpression: 'gsi4pk = :pk',
+        ExpressionAttributeValues: { ':pk': OWING },
+        Limit: limit,
+      }),
     );
     // The index is eventually consistent: read each session itself before acting on it.
     return (res.Items ?? []).map(fromItem);
@@ -72,7 +94,12 @@ export class DynamoCheckoutStore implements CheckoutStore {
   replace(next: CheckoutSession, expectedVersion: number): Promise<boolean> {
     return sendConditional(
       this.db,
-      new PutCommand({ TableName: this.table, Item: itemOf({ ...next, version: expectedVersion + 1 }), ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': expectedVersion } }),
+      new PutCommand({
+        TableName: this.table,
+        Item: itemOf({ ...next, version: expectedVersion + 1 }),
+        ConditionExpression: 'version = :v',
+        ExpressionAttributeValues: { ':v': expectedVersion },
+      }),
     );
   }
 }

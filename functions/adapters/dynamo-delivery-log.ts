@@ -15,7 +15,19 @@ const partition = (subscriptionId: string) => `WHDLV#${subscriptionId}`;
 const itemKey = (k: DeliveryKey) => ({ pk: partition(k.subscriptionId), sk: `${k.periodId}#${k.revision}#${k.attempt}` });
 const expiresAt = (atUs: Micros) => Math.floor(atUs / 1_000_000) + RETENTION_SECONDS;
 
-const RECORD_FIELDS = ['subscriptionId', 'periodId', 'revision', 'attempt', 'periodStartUs', 'periodEndUs', 'attemptedAtUs', 'latencyMs', 'outcome', 'httpStatus', 'error'] as const;
+const RECORD_FIELDS = [
+  'subscriptionId',
+  'periodId',
+  'revision',
+  'attempt',
+  'periodStartUs',
+  'periodEndUs',
+  'attemptedAtUs',
+  'latencyMs',
+  'outcome',
+  'httpStatus',
+  'error',
+] as const;
 
 function toRecord(item: Record<string, unknown>): DeliveryAttemptRecord {
   const out: Record<string, unknown> = {};
@@ -64,7 +76,11 @@ export class DynamoDeliveryLog implements DeliveryLog {
 
   async removeAll(subscriptionId: string): Promise<void> {
     const items = await this.items(subscriptionId);
-    await batchDelete(this.db, this.table, items.map((i) => ({ pk: i.pk, sk: i.sk })));
+    await batchDelete(
+      this.db,
+      this.table,
+      items.map((i) => ({ pk: i.pk, sk: i.sk })),
+    );
   }
 
   private async items(subscriptionId: string): Promise<Record<string, unknown>[]> {

@@ -36,7 +36,11 @@ export class DynamoExportReader implements ExportReader {
     private readonly table: string,
   ) {}
 
-  async sessions(orgId: string, window: KeysetWindow, filter: { appId?: string; startedFromUs?: number; startedBeforeUs?: number }): Promise<KeysetPage<Session>> {
+  async sessions(
+    orgId: string,
+    window: KeysetWindow,
+    filter: { appId?: string; startedFromUs?: number; startedBeforeUs?: number },
+  ): Promise<KeysetPage<Session>> {
     const conditions: string[] = [];
     const values: Record<string, unknown> = {};
     if (filter.startedFromUs !== undefined) {

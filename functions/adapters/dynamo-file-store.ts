@@ -20,8 +20,24 @@ const PURGE = 'FILEPURGE';
 const appFiles = (appId: string) => `APPFILES#${appId}`;
 
 const FIELDS = [
-  'id', 'orgId', 'appId', 'uploaderKeyId', 'consumerId', 'fileName', 'mimeType', 'kind', 'size', 'sha256', 'storageKey', 'status',
-  'extraction', 'textKey', 'pages', 'ocrJobId', 'createdAtUs', 'referencedAtUs',
+  'id',
+  'orgId',
+  'appId',
+  'uploaderKeyId',
+  'consumerId',
+  'fileName',
+  'mimeType',
+  'kind',
+  'size',
+  'sha256',
+  'storageKey',
+  'status',
+  'extraction',
+  'textKey',
+  'pages',
+  'ocrJobId',
+  'createdAtUs',
+  'referencedAtUs',
 ] as const;
 
 function fromItem(item: Record<string, unknown>): StoredFile {
@@ -101,7 +117,9 @@ export class DynamoFileStore implements FileStore {
   async attach(sessionId: string, files: readonly Pick<StoredFile, 'id' | 'kind'>[], atUs: Micros): Promise<void> {
     await Promise.all(
       files.map(async (f) => {
-        await this.db.send(new PutCommand({ TableName: this.table, Item: { ...linkKey(sessionId, f.id), type: 'file-link', fileId: f.id, kind: f.kind, attachedAtUs: atUs } }));
+        await this.db.send(
+          new PutCommand({ TableName: this.table, Item: { ...linkKey(sessionId, f.id), type: 'file-link', fileId: f.id, kind: f.kind, attachedAtUs: atUs } }),
+        );
         try {
           // First reference only; a file marked for removal keeps its FILEPURGE position.
           await this.db.send(

@@ -32,7 +32,15 @@ export class DynamoIdempotencyStore implements IdempotencyStore {
       await this.db.send(
         new PutCommand({
           TableName: this.table,
-          Item: { ...key(scope), type: 'idempotency', fingerprint, state: 'in_flight', inFlightUntilMs: nowMs + inFlightMs, expiresAtMs, expiresAt: Math.ceil(expiresAtMs / 1000) },
+          Item: {
+            ...key(scope),
+            type: 'idempotency',
+            fingerprint,
+            state: 'in_flight',
+            inFlightUntilMs: nowMs + inFlightMs,
+            expiresAtMs,
+            expiresAt: Math.ceil(expiresAtMs / 1000),
+          },
           // A key whose 24 hours are over is taken over (DynamoDB TTL deletes it eventually, dynalite
           // never), and so is one whose request died in flight.
           ConditionExpression: 'attribute_not_exists(pk) OR expiresAtMs < :now OR (#state = :inflight AND inFlightUntilMs < :now)',

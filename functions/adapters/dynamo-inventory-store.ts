@@ -18,7 +18,16 @@ export class DynamoInventoryStore implements InventoryStore {
   ) {}
 
   private update(productId: string, expression: string, condition: string, values: Record<string, unknown>): Promise<boolean> {
-    return sendConditional(this.db, new UpdateCommand({ TableName: this.table, Key: key(productId), UpdateExpression: expression, ConditionExpression: condition, ExpressionAttributeValues: values }));
+    return sendConditional(
+      this.db,
+      new UpdateCommand({
+        TableName: this.table,
+        Key: key(productId),
+        UpdateExpression: expression,
+        ConditionExpression: condition,
+        ExpressionAttributeValues: values,
+      }),
+    );
   }
 
   async hold(productId: string, holder: string, quantity: number): Promise<HoldResult> {
@@ -31,7 +40,9 @@ export class DynamoInventoryStore implements InventoryStore {
     );
     if (took) return 'held';
     // Already held by this holder (a retried step), no limit at all, or too few left: read which.
-    const res = await this.db.send(new GetCommand({ TableName: this.table, Key: key(productId), ConsistentRead: true, ProjectionExpression: 'inventory, holds' }));
+    const res = await this.db.send(
+      new GetCommand({ TableName: this.table, Key: key(productId), ConsistentRead: true, ProjectionExpression: 'inventory, holds' }),
+    );
     const holds = res.Item?.holds as Set<string> | undefined;
     if (holds?.has(e)) return 'held';
     if (res.Item && res.Item.inventory === null) return 'unlimited';

@@ -10,7 +10,20 @@ import { queryAll } from './dynamo-batch';
 import { timeIdKey } from './dynamo-keys';
 
 const key = (id: string) => ({ pk: `PRODUCT#${id}`, sk: 'PRODUCT' });
-const FIELDS = ['id', 'orgId', 'appId', 'title', 'description', 'priceMinor', 'currency', 'inventory', 'active', 'imageUrl', 'createdAtUs', 'updatedAtUs'] as const;
+const FIELDS = [
+  'id',
+  'orgId',
+  'appId',
+  'title',
+  'description',
+  'priceMinor',
+  'currency',
+  'inventory',
+  'active',
+  'imageUrl',
+  'createdAtUs',
+  'updatedAtUs',
+] as const;
 
 function fromItem(item: Record<string, unknown>): Product {
   const out: Record<string, unknown> = {};

@@ -29,7 +29,19 @@ export class DynamoReleaseNoteStore implements ReleaseNoteStore {
     await this.db.send(
       new PutCommand({
         TableName: this.table,
-        Item: { pk: FEED_PK, sk: sortKey(period), type: 'release-period', id, periodStartUs, periodEndUs, title, markdown, items: items.map((i) => ({ ...i })), revision, publishedAtUs },
+        Item: {
+          pk: FEED_PK,
+          sk: sortKey(period),
+          type: 'release-period',
+          id,
+          periodStartUs,
+          periodEndUs,
+          title,
+          markdown,
+          items: items.map((i) => ({ ...i })),
+          revision,
+          publishedAtUs,
+        },
       }),
     );
     await this.db.send(new PutCommand({ TableName: this.table, Item: { ...pointerKey(id), type: 'release-period-id', sk2: sortKey(period) } }));

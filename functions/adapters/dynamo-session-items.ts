@@ -11,7 +11,20 @@ export const sessionKey = (id: string) => ({ pk: sessionPk(id), sk: 'SESSION' })
 export const EMPTY_SESSIONS = 'EMPTYSESS';
 export const appSessionsPartition = (appId: string) => `APPSESS#${appId}`;
 
-const SESSION_FIELDS = ['id', 'orgId', 'appId', 'consumerId', 'consumerEmail', 'title', 'source', 'externalId', 'queryParams', 'startedAtUs', 'lastMessageAtUs', 'touchedAtUs'] as const;
+const SESSION_FIELDS = [
+  'id',
+  'orgId',
+  'appId',
+  'consumerId',
+  'consumerEmail',
+  'title',
+  'source',
+  'externalId',
+  'queryParams',
+  'startedAtUs',
+  'lastMessageAtUs',
+  'touchedAtUs',
+] as const;
 
 export function sessionFromItem(item: Record<string, unknown>): Session {
   const out: Record<string, unknown> = {};

@@ -48,7 +48,11 @@ export async function removeSession(db: DynamoDBDocumentClient, table: string, i
       }),
     );
     const dependents = (page.Items ?? []).filter((i) => i.sk !== 'SESSION');
-    await batchDelete(db, table, dependents.map((i) => ({ pk: i.pk, sk: i.sk })));
+    await batchDelete(
+      db,
+      table,
+      dependents.map((i) => ({ pk: i.pk, sk: i.sk })),
+    );
     start = page.LastEvaluatedKey;
   } while (start);
   await db.send(new DeleteCommand({ TableName: table, Key: sessionKey(id) }));

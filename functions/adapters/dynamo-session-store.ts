@@ -51,7 +51,15 @@ export class DynamoSessionStore implements SessionStore {
     await this.db.send(
       new PutCommand({
         TableName: this.table,
-        Item: { ...sessionKey(id), type: 'session_reservation', reserved: true, appId, turnLeaseId: lease.leaseId, turnLeaseUntilUs: lease.untilUs, [TABLE_DESIGN.ttlAttribute]: Math.ceil(expiresAtMs / 1000) },
+        Item: {
+          ...sessionKey(id),
+          type: 'session_reservation',
+          reserved: true,
+          appId,
+          turnLeaseId: lease.leaseId,
+          turnLeaseUntilUs: lease.untilUs,
+          [TABLE_DESIGN.ttlAttribute]: Math.ceil(expiresAtMs / 1000),
+        },
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
     );
@@ -66,7 +74,12 @@ export class DynamoSessionStore implements SessionStore {
   unreserve(id: string, leaseId: string): Promise<boolean> {
     return sendConditional(
       this.db,
-      new DeleteCommand({ TableName: this.table, Key: sessionKey(id), ConditionExpression: 'reserved = :true AND turnLeaseId = :l', ExpressionAttributeValues: { ':true': true, ':l': leaseId } }),
+      new DeleteCommand({
+        TableName: this.table,
+        Key: sessionKey(id),
+        ConditionExpression: 'reserved = :true AND turnLeaseId = :l',
+        ExpressionAttributeValues: { ':true': true, ':l': leaseId },
+      }),
     );
   }
 
@@ -92,8 +105,7 @@ export class DynamoSessionStore implements SessionStore {
       if (!item || item.deletedAtUs !== undefined) return false;
       const current = sessionFromItem(item);
       const touchedAtUs = Math.max(current.touchedAtUs, atUs);
-      const lastMsg =
-        lastMessageAtUs === undefined ? current.lastMessageAtUs : Math.max(current.lastMessageAtUs ?? 0, lastMessageAtUs);
+      const lastMsg = lastMessageAtUs === undefined ? current.lastMessageAtUs : Math.max(current.lastMessageAtUs ?? 0, lastMessageAtUs);
       const activity = lastActivityOf({ startedAtUs: current.startedAtUs, lastMessageAtUs: lastMsg, touchedAtUs });
       const position = timeIdKey(activity, id);
       try {
@@ -129,7 +141,16 @@ export class DynamoSessionStore implements SessionStore {
   }
 
   private conditionalUpdate(input: { id: string; update: string; condition: string; values: Record<string, unknown> }): Promise<boolean> {
-    return sendConditional(this.db, new UpdateCommand({ TableName: this.table, Key: sessionKey(input.id), UpdateExpression: input.update, ConditionExpression: input.condition, ExpressionAttributeValues: input.values }));
+    return sendConditional(
+      this.db,
+      new UpdateCommand({
+        TableName: this.table,
+        Key: sessionKey(input.id),
+        UpdateExpression: input.update,
+        ConditionExpression: input.condition,
+        ExpressionAttributeValues: input.values,
+      }),
+    );
   }
 
   /** One conditional write on the session item; `version` is not touched, so leases never race the touch clock. */
@@ -154,13 +175,22 @@ export class DynamoSessionStore implements SessionStore {
     await this.db.send(
       new PutCommand({
         TableName: this.table,
-        Item: { pk: sessionPk(m.sessionId), sk: `MSG#${timeIdKey(m.createdAtUs, m.id)}`, type: 'message', ...m, ...(m.tools ? { tools: [...m.tools] } : {}), ...(m.files ? { files: [...m.files] } : {}) },
+        Item: {
+          pk: sessionPk(m.sessionId),
+          sk: `MSG#${timeIdKey(m.createdAtUs, m.id)}`,
+          type: 'message',
+          ...m,
+          ...(m.tools ? { tools: [...m.tools] } : {}),
+          ...(m.files ? { files: [...m.files] } : {}),
+        },
       }),
     );
   }
 
   async removeMessage(sessionId: string, message: Pick<Message, 'id' | 'createdAtUs'>): Promise<void> {
-    await this.db.send(new DeleteCommand({ TableName: this.table, Key: { pk: sessionPk(sessionId), sk: `MSG#${timeIdKey(message.createdAtUs, message.id)}` } }));
+    await this.db.send(
+      new DeleteCommand({ TableName: this.table, Key: { pk: sessionPk(sessionId), sk: `MSG#${timeIdKey(message.createdAtUs, message.id)}` } }),
+    );
   }
 
   /** The partition in one pass: the messages (`MSG#…`) and, after them, the session item with its open turn. */
@@ -170,7 +200,13 @@ export class DynamoSessionStore implements SessionStore {
     let start: Record<string, unknown> | undefined;
     do {
       const res = await this.db.send(
-        new QueryCommand({ TableName: this.table, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': sessionPk(sessionId) }, ConsistentRead: true, ExclusiveStartKey: start }),
+        new QueryCommand({
+          TableName: this.table,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': sessionPk(sessionId) },
+          ConsistentRead: true,
+          ExclusiveStartKey: start,
+        }),
       );
       for (const item of res.Items ?? []) {
         if (String(item.sk).startsWith('MSG#')) messages.push(messageFromItem(item));

@@ -33,7 +33,8 @@ export function subscriptionItems(sub: WebhookSubscription): Record<string, unkn
 }
 
 function toSubscription(item: Record<string, unknown>): WebhookSubscription {
-  const { id, callbackUrl, areas, categories, isActive, secretHash, secretLast4, sealedSecret, createdAtUs, updatedAtUs } = item as unknown as WebhookSubscription;
+  const { id, callbackUrl, areas, categories, isActive, secretHash, secretLast4, sealedSecret, createdAtUs, updatedAtUs } =
+    item as unknown as WebhookSubscription;
   return { id, callbackUrl, areas: areas ?? [], categories: categories ?? [], isActive, secretHash, secretLast4, sealedSecret, createdAtUs, updatedAtUs };
 }
 

@@ -6,7 +6,21 @@ import { timeIdKey } from './dynamo-keys';
 /** Usage ids are integers from one atomic counter; padded to 16 digits they sort as numbers. */
 export const usageIdKey = (id: number) => String(id).padStart(16, '0');
 
-const USAGE_FIELDS = ['id', 'orgId', 'appId', 'sessionId', 'consumerId', 'model', 'source', 'inputTokens', 'outputTokens', 'cacheReadInputTokens', 'cacheCreationInputTokens', 'costUsd', 'createdAtUs'] as const;
+const USAGE_FIELDS = [
+  'id',
+  'orgId',
+  'appId',
+  'sessionId',
+  'consumerId',
+  'model',
+  'source',
+  'inputTokens',
+  'outputTokens',
+  'cacheReadInputTokens',
+  'cacheCreationInputTokens',
+  'costUsd',
+  'createdAtUs',
+] as const;
 
 export function usageFromItem(item: Record<string, unknown>): UsageRow {
   const out: Record<string, unknown> = {};

@@ -33,7 +33,12 @@ export class McpToolGateway implements ToolGateway {
     private readonly listTimeoutMs = MCP_LIST_TIMEOUT_MS,
   ) {}
 
-  private async withClient<T>(connection: McpConnection, variables: Readonly<Record<string, string>>, timeoutMs: number, fn: (c: Client) => Promise<T>): Promise<T> {
+  private async withClient<T>(
+    connection: McpConnection,
+    variables: Readonly<Record<string, string>>,
+    timeoutMs: number,
+    fn: (c: Client) => Promise<T>,
+  ): Promise<T> {
     // One deadline for the whole exchange (connect, initialize, the request), which also aborts the HTTP requests.
     const signal = AbortSignal.timeout(timeoutMs);
     const transport = new StreamableHTTPClientTransport(new URL(connection.url), {
@@ -54,7 +59,9 @@ export class McpToolGateway implements ToolGateway {
     const tools: ConnectedTool[] = [];
     const unavailable: { connection: string; reason: string }[] = [];
     const results = await Promise.allSettled(
-      connections.map((connection) => this.withClient(connection, variables, this.listTimeoutMs, (c) => c.listTools(undefined, { timeout: this.listTimeoutMs }))),
+      connections.map((connection) =>
+        this.withClient(connection, variables, this.listTimeoutMs, (c) => c.listTools(undefined, { timeout: this.listTimeoutMs })),
+      ),
     );
     for (const [i, settled] of results.entries()) {
       const connection = connections[i]!;
@@ -69,15 +76,25 @@ export class McpToolGateway implements ToolGateway {
         seen.add(tool.name);
         tools.push({
           connection: connection.name,
-          spec: { name: tool.name, description: tool.description ?? tool.name, inputSchema: (tool.inputSchema ?? { type: 'object' }) as Record<string, unknown> },
+          spec: {
+            name: tool.name,
+            description: tool.description ?? tool.name,
+            inputSchema: (tool.inputSchema ?? { type: 'object' }) as Record<string, unknown>,
+          },
         });
       }
     }
     return { tools, unavailable };
   }
 
-  async callTool(connection: McpConnection, variables: Readonly<Record<string, string>>, call: { name: string; input: Record<string, unknown> }): Promise<ToolCallResult> {
-    const result = await this.withClient(connection, variables, this.timeoutMs, (c) => c.callTool({ name: call.name, arguments: call.input }, undefined, { timeout: this.timeoutMs }));
+  async callTool(
+    connection: McpConnection,
+    variables: Readonly<Record<string, string>>,
+    call: { name: string; input: Record<string, unknown> },
+  ): Promise<ToolCallResult> {
+    const result = await this.withClient(connection, variables, this.timeoutMs, (c) =>
+      c.callTool({ name: call.name, arguments: call.input }, undefined, { timeout: this.timeoutMs }),
+    );
     const parts = Array.isArray(result.content) ? (result.content as { type: string; text?: string }[]) : [];
     const text = parts.map((p) => (p.type === 'text' ? (p.text ?? '') : `[${p.type}]`)).join('\n');
     return { content: text, isError: result.isError === true };

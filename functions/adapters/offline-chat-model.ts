@@ -79,7 +79,12 @@ export class OfflineChatModel implements ChatModel {
     if (tool) {
       const userTurns = request.messages.filter((m) => m.role === 'user').length;
       const call: ModelToolCall = { id: `call_offline_${userTurns}_${tool.name}`, name: tool.name, input: firstJsonObject(said) };
-      return { text: '', toolCalls: [call], stopReason: 'tool_use', usage: { inputTokens: input, outputTokens: tokens(JSON.stringify(call)), cacheReadInputTokens: 0, cacheCreationInputTokens: 0 } };
+      return {
+        text: '',
+        toolCalls: [call],
+        stopReason: 'tool_use',
+        usage: { inputTokens: input, outputTokens: tokens(JSON.stringify(call)), cacheReadInputTokens: 0, cacheCreationInputTokens: 0 },
+      };
     }
     const userTurns = request.messages.filter((m) => m.role === 'user').length;
     return this.finish(request, `Offline reply #${userTurns}: ${said}`, [], input);
@@ -90,15 +95,27 @@ export class OfflineChatModel implements ChatModel {
     const after = request.messages.slice(lastUserIndex + 1);
     const calls = after.flatMap((m) => (m.role === 'assistant' ? (m.toolCalls ?? []) : []));
     const userTurns = request.messages.filter((m) => m.role === 'user').length;
-    const unread = attached.filter((f) => f.kind === 'document' && request.tools.some((t) => t.name === f.tool) && !calls.some((c) => c.input.fileId === f.fileId));
+    const unread = attached.filter(
+      (f) => f.kind === 'document' && request.tools.some((t) => t.name === f.tool) && !calls.some((c) => c.input.fileId === f.fileId),
+    );
     if (unread.length && calls.length === 0) {
-      const toolCalls: ModelToolCall[] = unread.map((f, i) => ({ id: `call_offline_${userTurns}_${i}_${f.tool}`, name: f.tool!, input: { fileId: f.fileId! } }));
-      return { text: '', toolCalls, stopReason: 'tool_use', usage: { inputTokens: input, outputTokens: tokens(JSON.stringify(toolCalls)), cacheReadInputTokens: 0, cacheCreationInputTokens: 0 } };
+      const toolCalls: ModelToolCall[] = unread.map((f, i) => ({
+        id: `call_offline_${userTurns}_${i}_${f.tool}`,
+        name: f.tool!,
+        input: { fileId: f.fileId! },
+      }));
+      return {
+        text: '',
+        toolCalls,
+        stopReason: 'tool_use',
+        usage: { inputTokens: input, outputTokens: tokens(JSON.stringify(toolCalls)), cacheReadInputTokens: 0, cacheCreationInputTokens: 0 },
+      };
     }
     const results = new Map(after.flatMap((m) => (m.role === 'tool' ? [[m.toolCallId, m] as const] : [])));
     const parts = attached.map((f) => {
       if (f.kind === 'image') {
-        const images = request.messages[lastUserIndex]!.role === 'user' ? ((request.messages[lastUserIndex] as { images?: readonly unknown[] }).images?.length ?? 0) : 0;
+        const images =
+          request.messages[lastUserIndex]!.role === 'user' ? ((request.messages[lastUserIndex] as { images?: readonly unknown[] }).images?.length ?? 0) : 0;
         return `${f.name} (image${images ? ', seen' : ''})`;
       }
       const call = calls.find((c) => c.input.fileId === f.fileId);
@@ -107,7 +124,12 @@ export class OfflineChatModel implements ChatModel {
       if (result.isError) return `${f.name} (${f.tool} failed: ${result.content.slice(0, OFFLINE_QUOTE_CHARS)})`;
       return `${f.name}: "${result.content.slice(0, OFFLINE_QUOTE_CHARS)}"`;
     });
-    return this.finish(request, `Offline reply #${userTurns}: I see ${attached.length} attached file${attached.length > 1 ? 's' : ''}. ${parts.join('; ')}`, [], input);
+    return this.finish(
+      request,
+      `Offline reply #${userTurns}: I see ${attached.length} attached file${attached.length > 1 ? 's' : ''}. ${parts.join('; ')}`,
+      [],
+      input,
+    );
   }
 
   async *stream(request: ModelRequest): AsyncIterable<ModelStreamEvent> {

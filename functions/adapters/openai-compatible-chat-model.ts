@@ -22,14 +22,21 @@ function toWireMessages(request: ModelRequest): unknown[] {
   for (const m of request.messages as ModelMessage[]) {
     if (m.role === 'tool') out.push({ role: 'tool', tool_call_id: m.toolCallId, content: m.content });
     else if (m.role === 'assistant' && m.toolCalls?.length) {
-      out.push({ role: 'assistant', content: m.content || null, tool_calls: m.toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.input) } })) });
+      out.push({
+        role: 'assistant',
+        content: m.content || null,
+        tool_calls: m.toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.input) } })),
+      });
     } else if (m.role === 'user' && m.images?.length) {
       // Vision input: the text part, then each image as a data URL (OpenAI's `image_url` content part).
       out.push({
         role: 'user',
         content: [
           { type: 'text', text: m.content },
-          ...m.images.map((image) => ({ type: 'image_url', image_url: { url: `data:image/${image.format};base64,${Buffer.from(image.bytes).toString('base64')}` } })),
+          ...m.images.map((image) => ({
+            type: 'image_url',
+            image_url: { url: `data:image/${image.format};base64,${Buffer.from(image.bytes).toString('base64')}` },
+          })),
         ],
       });
     } else out.push({ role: m.role, content: m.content });
@@ -79,7 +86,9 @@ export class OpenAiCompatibleChatModel implements ChatModel {
     return JSON.stringify({
       model: request.modelId,
       messages: toWireMessages(request),
-      ...(request.tools.length ? { tools: request.tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.inputSchema } })) } : {}),
+      ...(request.tools.length
+        ? { tools: request.tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.inputSchema } })) }
+        : {}),
       ...(request.options.temperature !== undefined ? { temperature: request.options.temperature } : {}),
       ...(request.options.topP !== undefined ? { top_p: request.options.topP } : {}),
       ...(request.options.maxTokens !== undefined ? { max_tokens: request.options.maxTokens } : {}),
@@ -101,10 +110,22 @@ export class OpenAiCompatibleChatModel implements ChatModel {
 
   async converse(request: ModelRequest): Promise<ModelResponse> {
     const res = await this.post(request, false);
-    const body = (await res.json()) as { choices?: { message?: { content?: string | null; tool_calls?: WireToolCall[] }; finish_reason?: string }[]; usage?: WireUsage };
+    const body = (await res.json()) as {
+      choices?: { message?: { content?: string | null; tool_calls?: WireToolCall[] }; finish_reason?: string }[];
+      usage?: WireUsage;
+    };
     const choice = body.choices?.[0];
-    const toolCalls: ModelToolCall[] = (choice?.message?.tool_calls ?? []).map((c, i) => ({ id: c.id ?? `call_${i}`, name: c.function?.name ?? '', input: parseArguments(c.function?.arguments) }));
-    return { text: choice?.message?.content ?? '', toolCalls, stopReason: toolCalls.length ? 'tool_use' : stopReasonOf(choice?.finish_reason), usage: usageOf(body.usage) };
+    const toolCalls: ModelToolCall[] = (choice?.message?.tool_calls ?? []).map((c, i) => ({
+      id: c.id ?? `call_${i}`,
+      name: c.function?.name ?? '',
+      input: parseArguments(c.function?.arguments),
+    }));
+    return {
+      text: choice?.message?.content ?? '',
+      toolCalls,
+      stopReason: toolCalls.length ? 'tool_use' : stopReasonOf(choice?.finish_reason),
+      usage: usageOf(body.usage),
+    };
   }
 
   async *stream(request: ModelRequest): AsyncIterable<ModelStreamEvent> {
@@ -124,7 +145,10 @@ export class OpenAiCompatibleChatModel implements ChatModel {
         if (!line.startsWith('data:')) continue;
         const data = line.slice(5).trim();
         if (data === '[DONE]') continue;
-        const event = JSON.parse(data) as { choices?: { delta?: { content?: string | null; tool_calls?: WireToolCall[] }; finish_reason?: string | null }[]; usage?: WireUsage };
+        const event = JSON.parse(data) as {
+          choices?: { delta?: { content?: string | null; tool_calls?: WireToolCall[] }; finish_reason?: string | null }[];
+          usage?: WireUsage;
+        };
         if (event.usage) usage = event.usage;
         for (const choice of event.choices ?? []) {
           if (choice.finish_reason) finish = choice.finish_reason;

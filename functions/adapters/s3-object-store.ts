@@ -7,7 +7,11 @@ import { DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, NoSuchKey
 import { StorageUnavailableError, type ObjectStore } from '../ports/files';
 
 function isMissing(err: unknown): boolean {
-  return err instanceof NoSuchKey || (err as { name?: string })?.name === 'NoSuchKey' || (err as { $metadata?: { httpStatusCode?: number } })?.$metadata?.httpStatusCode === 404;
+  return (
+    err instanceof NoSuchKey ||
+    (err as { name?: string })?.name === 'NoSuchKey' ||
+    (err as { $metadata?: { httpStatusCode?: number } })?.$metadata?.httpStatusCode === 404
+  );
 }
 
 /** Errors that are the store's state, not the request's: the network, throttling, 5xx. */
@@ -33,7 +37,9 @@ export class S3ObjectStore implements ObjectStore {
   ) {}
 
   async put(key: string, body: Uint8Array, contentType: string): Promise<void> {
-    await guarded(() => this.s3.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentType: contentType, ContentLength: body.byteLength })));
+    await guarded(() =>
+      this.s3.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentType: contentType, ContentLength: body.byteLength })),
+    );
   }
 
   async get(key: string): Promise<Buffer | undefined> {

@@ -8,8 +8,6 @@ export class SqsJobQueue implements JobQueue {
   ) {}
 
   async send(job: JobMessage, delaySeconds = 0): Promise<void> {
-    await this.sqs.send(
-      new SendMessageCommand({ QueueUrl: this.queueUrl, MessageBody: JSON.stringify(job), DelaySeconds: delaySeconds }),
-    );
+    await this.sqs.send(new SendMessageCommand({ QueueUrl: this.queueUrl, MessageBody: JSON.stringify(job), DelaySeconds: delaySeconds }));
   }
 }

@@ -97,11 +97,19 @@ export class StripePaymentGateway implements PaymentGateway {
       body: form.toString(),
       signal: AbortSignal.timeout(this.config.timeoutMs ?? 20_000),
     });
-    const body = (await res.json().catch(() => ({}))) as { id?: string; status?: string; error?: { type?: string; code?: string; message?: string; payment_intent?: { id?: string } } };
+    const body = (await res.json().catch(() => ({}))) as {
+      id?: string;
+      status?: string;
+      error?: { type?: string; code?: string; message?: string; payment_intent?: { id?: string } };
+    };
     if (res.ok && body.status === 'succeeded' && body.id) return { status: 'succeeded', reference: body.id };
     if (res.status === 402 && body.error?.type === 'card_error') return { status: 'declined', message: body.error.message ?? 'The card was declined' };
     const definite = (res.ok && body.status !== 'processing') || (res.status >= 400 && res.status < 500 && res.status !== 409 && res.status !== 429);
-    if (definite) return { status: 'failed', message: `Stripe answered ${res.status}${body.error?.code ? ` (${body.error.code})` : ''}${body.status ? ` with status ${body.status}` : ''}` };
+    if (definite)
+      return {
+        status: 'failed',
+        message: `Stripe answered ${res.status}${body.error?.code ? ` (${body.error.code})` : ''}${body.status ? ` with status ${body.status}` : ''}`,
+      };
     throw new Error(`Stripe answered ${res.status}${body.error?.code ? ` (${body.error.code})` : ''}${body.status ? ` with status ${body.status}` : ''}`);
   }
 }

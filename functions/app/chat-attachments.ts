@@ -35,7 +35,11 @@ const FILE_ID_INPUT = {
 
 /** The built-in document tools, offered when the conversation has an attached document of their kind. */
 export const DOCUMENT_TOOLS: Readonly<Record<'pdf' | 'docx', ModelToolSpec>> = {
-  pdf: { name: READ_PDF, description: 'Returns the text of an attached PDF document (scanned PDFs are read with OCR, which can take 15-30 seconds).', inputSchema: FILE_ID_INPUT },
+  pdf: {
+    name: READ_PDF,
+    description: 'Returns the text of an attached PDF document (scanned PDFs are read with OCR, which can take 15-30 seconds).',
+    inputSchema: FILE_ID_INPUT,
+  },
   docx: { name: READ_DOCUMENT, description: 'Returns the text of an attached Word (.docx) document.', inputSchema: FILE_ID_INPUT },
 };
 
@@ -44,7 +48,10 @@ export const DOCUMENT_TOOLS: Readonly<Record<'pdf' | 'docx', ModelToolSpec>> = {
  * belongs to the current session's consumer; anything else is a 404 that names only the reference.
  * A file referenced twice counts once. The reference's `fileName` is the name the model is shown.
  */
-export async function resolveAttachments(deps: AttachmentDeps, input: { app: App; session: Session | undefined; refs: readonly FileReference[] }): Promise<TurnAttachment[]> {
+export async function resolveAttachments(
+  deps: AttachmentDeps,
+  input: { app: App; session: Session | undefined; refs: readonly FileReference[] },
+): Promise<TurnAttachment[]> {
   const unique = [...new Map(input.refs.map((r) => [r.fileId, r])).values()];
   return Promise.all(
     unique.map(async (ref) => {
@@ -57,12 +64,14 @@ export async function resolveAttachments(deps: AttachmentDeps, input: { app: App
   );
 }
 
-
 /**
  * Images need the app's image input enabled, and the conversation's images (those already
  * attached to the session plus the new ones) may not pass the app's per-conversation limit.
  */
-export async function checkImageInput(deps: AttachmentDeps, input: { app: App; session: Session | undefined; attachments: readonly TurnAttachment[] }): Promise<void> {
+export async function checkImageInput(
+  deps: AttachmentDeps,
+  input: { app: App; session: Session | undefined; attachments: readonly TurnAttachment[] },
+): Promise<void> {
   const images = input.attachments.filter((a) => a.kind === 'image');
   if (images.length === 0) return;
   const settings = input.app.settings.imageInput;

@@ -41,7 +41,11 @@ export async function readiness(
   const currencies = new Set(products.map((p) => p!.currency));
   const currency = input.currency ?? [...currencies][0]!;
   if (currencies.size > 1 || !currencies.has(currency)) {
-    throw invalid('invalid', `All line items must be in the session's currency (${[...currencies].join(', ')} given${input.currency ? `, session in ${input.currency}` : ''})`, '$.currency');
+    throw invalid(
+      'invalid',
+      `All line items must be in the session's currency (${[...currencies].join(', ')} given${input.currency ? `, session in ${input.currency}` : ''})`,
+      '$.currency',
+    );
   }
   return { status: messages.length ? 'not_ready_for_payment' : 'ready_for_payment', currency, lines, messages };
 }

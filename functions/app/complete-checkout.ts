@@ -102,7 +102,13 @@ export async function finishCompletion(deps: CheckoutDeps, s: CheckoutSession, b
   }
   let outcome: PaymentOutcome;
   try {
-    outcome = await deps.payments.charge({ sessionId: s.id, idempotencyKey: `acp-complete-${holder}`, amount, currency: s.currency, paymentData: c.paymentData ?? {} });
+    outcome = await deps.payments.charge({
+      sessionId: s.id,
+      idempotencyKey: `acp-complete-${holder}`,
+      amount,
+      currency: s.currency,
+      paymentData: c.paymentData ?? {},
+    });
   } catch {
     // Charged or not, nobody knows yet: the claim stays, and recovery retries under the same key.
     return s;
@@ -110,7 +116,11 @@ export async function finishCompletion(deps: CheckoutDeps, s: CheckoutSession, b
   if (outcome.status !== 'succeeded') {
     await releaseAll();
     const content = outcome.status === 'declined' ? outcome.message : `The payment provider refused the charge (${outcome.message}); nothing was charged`;
-    return settle({ status: 'ready_for_payment', completion: null, messages: [{ type: 'error', code: outcome.status === 'declined' ? 'payment_declined' : 'invalid', param: '$.payment_data', content }] });
+    return settle({
+      status: 'ready_for_payment',
+      completion: null,
+      messages: [{ type: 'error', code: outcome.status === 'declined' ? 'payment_declined' : 'invalid', param: '$.payment_data', content }],
+    });
   }
   const now = deps.clock.nowUs();
   const completed = await settle({

@@ -30,11 +30,7 @@ async function writeTombstone(deps: DeletionDeps, t: Omit<Tombstone, 'id' | 'del
  * Tombstones one session (covering its messages), releases its attached files (unreachable at once;
  * the file cleanup removes their bytes), removes it, and closes the tombstone's pending mark.
  */
-export async function removeSession(
-  deps: DeletionDeps,
-  session: Pick<Session, 'id' | 'orgId'>,
-  cause: TombstoneCause,
-): Promise<Tombstone> {
+export async function removeSession(deps: DeletionDeps, session: Pick<Session, 'id' | 'orgId'>, cause: TombstoneCause): Promise<Tombstone> {
   const tombstone = await writeTombstone(deps, { orgId: session.orgId, resourceType: 'session', resourceId: session.id, cause });
   // Before the session: its links to the files go with it.
   await deps.files.releaseSession(session.id, tombstone.deletedAtUs);

@@ -39,7 +39,10 @@ function failureOf(check: Exclude<CallbackCheck, { ok: true }>): AttemptResult {
  * per (subscription, period, revision, attempt) even when its message arrives twice.
  */
 export async function deliverWebhook(
-  deps: Pick<Deps, 'subscriptions' | 'releaseNotes' | 'deliveryLog' | 'secrets' | 'resolver' | 'webhookExceptions' | 'webhookSender' | 'webhookQueue' | 'clock'>,
+  deps: Pick<
+    Deps,
+    'subscriptions' | 'releaseNotes' | 'deliveryLog' | 'secrets' | 'resolver' | 'webhookExceptions' | 'webhookSender' | 'webhookQueue' | 'clock'
+  >,
   key: DeliveryKey,
 ): Promise<DeliveryOutcome> {
   const subscription = await deps.subscriptions.get(key.subscriptionId);
@@ -60,7 +63,14 @@ export async function deliverWebhook(
     const deliveredAtUs = deps.clock.nowUs();
     const body = deliveryBody(period, deliveredAtUs);
     const headers = deliveryHeaders(secret, standardWebhookId(subscription.id, period.id, period.revision), deliveredAtUs, body);
-    result = await deps.webhookSender.send({ url: check.url, hostname: check.hostname, addresses: check.addresses, headers, body, timeoutMs: DELIVERY_TIMEOUT_MS });
+    result = await deps.webhookSender.send({
+      url: check.url,
+      hostname: check.hostname,
+      addresses: check.addresses,
+      headers,
+      body,
+      timeoutMs: DELIVERY_TIMEOUT_MS,
+    });
   }
   const latencyMs = Math.max(0, Math.round((deps.clock.nowUs() - startedUs) / 1000));
   const outcome = outcomeOf(result, key.attempt);

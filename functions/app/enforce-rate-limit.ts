@@ -7,10 +7,7 @@ import type { Deps } from '../ports/deps';
  * Counts one request of `subject` in its fixed window and rejects it once the window's limit is
  * passed, with the seconds until the window ends. The 121st request of a 120/min window is refused.
  */
-export async function enforceRateLimit(
-  deps: Pick<Deps, 'rateCounter' | 'clock'>,
-  input: { subject: string; limit: RateLimit },
-): Promise<void> {
+export async function enforceRateLimit(deps: Pick<Deps, 'rateCounter' | 'clock'>, input: { subject: string; limit: RateLimit }): Promise<void> {
   const nowMs = microsToMs(deps.clock.nowUs());
   const window = await deps.rateCounter.hit(input.subject, input.limit.windowMs, nowMs);
   if (window.count > input.limit.limit) {

@@ -86,7 +86,14 @@ async function importOne(deps: ImportDeps, orgId: string, appId: string, zdr: bo
     await deps.sessions.touch(id, startedUs, lastMessageAtUs ?? undefined);
   }
   for (const [i, m] of messages.entries()) {
-    await deps.sessions.putMessage({ id: m.id ?? `${id}-import-${i}`, sessionId: id, role: m.role, content: m.content, createdAtUs: m.createdAtUs, ...(m.tools ? { tools: m.tools } : {}) });
+    await deps.sessions.putMessage({
+      id: m.id ?? `${id}-import-${i}`,
+      sessionId: id,
+      role: m.role,
+      content: m.content,
+      createdAtUs: m.createdAtUs,
+      ...(m.tools ? { tools: m.tools } : {}),
+    });
   }
   if (consumer && lastMessageAtUs !== null) await deps.consumers.markActive(consumer.id, lastMessageAtUs);
   if (deps.clock.nowUs() - startedUs > (deps.settings.visibilityDelayMs * 1000) / 2) {

@@ -1,10 +1,4 @@
-import {
-  CREDENTIAL_PREFIX,
-  CREDENTIAL_RANDOM_LENGTH,
-  hashCredential,
-  type CredentialKind,
-  type StoredCredential,
-} from '../domain/credentials';
+import { CREDENTIAL_PREFIX, CREDENTIAL_RANDOM_LENGTH, hashCredential, type CredentialKind, type StoredCredential } from '../domain/credentials';
 import { badRequest, notFound } from '../domain/errors';
 import type { OrgScope } from '../domain/scopes';
 import type { KeyClass } from '../domain/auth-messages';

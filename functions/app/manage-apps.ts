@@ -30,10 +30,7 @@ export async function getApp(deps: Pick<Deps, 'apps'>, input: { appId: string })
 }
 
 /** Renames an app or changes its settings (merged over the current ones). */
-export async function updateApp(
-  deps: Pick<Deps, 'apps' | 'clock'>,
-  input: { appId: string; name?: string; settings?: Partial<AppSettings> },
-): Promise<App> {
+export async function updateApp(deps: Pick<Deps, 'apps' | 'clock'>, input: { appId: string; name?: string; settings?: Partial<AppSettings> }): Promise<App> {
   const current = await getApp(deps, input);
   if (input.name !== undefined && !input.name.trim()) throw badRequest('Invalid name: must not be empty');
   const updated = await deps.apps.update(

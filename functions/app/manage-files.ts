@@ -18,7 +18,7 @@ type OcrDeps = Pick<Deps, 'files' | 'objects' | 'ocr'> & Telemetry;
 export async function recordOcrCompletion(deps: OcrDeps, notice: OcrCompletion): Promise<'stored' | 'failed' | 'ignored'> {
   const fileId = notice.JobTag;
   const file = fileId ? await deps.files.get(fileId) : undefined;
-  if (!file || file.ocrJobId !== null && file.ocrJobId !== notice.JobId || file.extraction !== 'ocr_pending') {
+  if (!file || (file.ocrJobId !== null && file.ocrJobId !== notice.JobId) || file.extraction !== 'ocr_pending') {
     deps.logger.info('OCR notice ignored', { jobId: notice.JobId, fileId });
     return 'ignored';
   }

@@ -11,7 +11,6 @@ import { isUuid } from '../domain/ids';
 
 type CatalogDeps = Pick<Deps, 'apps' | 'ids' | 'clock'> & AcpPorts;
 
-
 /** A live app, or 404 (unknown, deleted, or not a UUID). */
 export async function liveApp(deps: Pick<Deps, 'apps'>, appId: string): Promise<App> {
   const app = isUuid(appId) ? await deps.apps.get(appId) : undefined;

@@ -12,11 +12,22 @@ import { microsToMs, msToMicros } from '../domain/time';
 import type { ChatModel } from '../ports/chat';
 import type { Deps } from '../ports/deps';
 import type { ChatPrincipal } from './authenticate-chat-key';
-import { attachmentNote, checkImageInput, documentToolsFor, loadImages, requireUserMessageFor, resolveAttachments, type TurnAttachment } from './chat-attachments';
+import {
+  attachmentNote,
+  checkImageInput,
+  documentToolsFor,
+  loadImages,
+  requireUserMessageFor,
+  resolveAttachments,
+  type TurnAttachment,
+} from './chat-attachments';
 import { newSession, type TurnMessage } from './record-session-activity';
 import { requireChatSessionOfApp } from './resolve-chat-session';
 
-export type ChatDeps = Pick<Deps, 'apps' | 'sessions' | 'consumers' | 'usage' | 'files' | 'objects' | 'ids' | 'clock' | 'settings' | 'models' | 'tools' | 'variables' | 'billing'>;
+export type ChatDeps = Pick<
+  Deps,
+  'apps' | 'sessions' | 'consumers' | 'usage' | 'files' | 'objects' | 'ids' | 'clock' | 'settings' | 'models' | 'tools' | 'variables' | 'billing'
+>;
 
 /**
  * One turn at a time per session (docs/adr/0022): a turn holds the session's lease from before it reads
@@ -70,7 +81,10 @@ export function billingMonth(nowUs: number): string {
  * the app (404), the session (400 on conflicting ids, 404 when unknown or another app's), files (404),
  * credits and the app's monthly cap (402). Creates the session of a first call.
  */
-export async function prepareChatTurn(deps: ChatDeps, input: { principal: ChatPrincipal; request: ChatRequest; headerSessionId?: string }): Promise<PreparedTurn> {
+export async function prepareChatTurn(
+  deps: ChatDeps,
+  input: { principal: ChatPrincipal; request: ChatRequest; headerSessionId?: string },
+): Promise<PreparedTurn> {
   const { principal, request } = input;
   // A model naming no app is 404; a key only reaches its own app, so any other model name is unknown.
   if (request.model !== principal.app.appNameId) throw notFound(`Model not found: ${request.model}`);
@@ -87,7 +101,6 @@ export async function prepareChatTurn(deps: ChatDeps, input: { principal: ChatPr
     throw err;
   }
 }
-
 
 /** Waits up to TURN_LEASE_WAIT_MS for the session's lease; a session still busy then is a 409 with Retry-After. */
 async function acquireTurnLease(deps: ChatDeps, sessionId: string): Promise<string> {
@@ -158,7 +171,12 @@ async function prepareWithSession(
     if (m.role === 'user' && i === current && images.length) context.push({ role: 'user', content: m.content + note, images });
     else context.push({ role: m.role, content: m.content + note });
   });
-  const documents = new Map(all.flatMap((m) => m.files ?? []).filter((f) => f.kind !== 'image').map((f) => [f.fileId, f]));
+  const documents = new Map(
+    all
+      .flatMap((m) => m.files ?? [])
+      .filter((f) => f.kind !== 'image')
+      .map((f) => [f.fileId, f]),
+  );
   return {
     session,
     created,

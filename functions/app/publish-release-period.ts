@@ -7,10 +7,7 @@ import type { Deps } from '../ports/deps';
  * replaces the period; a changed one is a new revision and is delivered again, an unchanged one is
  * not (each attempt is recorded per subscription, period, revision), so a retried publish is safe.
  */
-export async function publishReleasePeriod(
-  deps: Pick<Deps, 'releaseNotes' | 'webhookQueue' | 'clock'>,
-  draft: PeriodDraft,
-): Promise<ReleasePeriod> {
+export async function publishReleasePeriod(deps: Pick<Deps, 'releaseNotes' | 'webhookQueue' | 'clock'>, draft: PeriodDraft): Promise<ReleasePeriod> {
   const period = buildPeriod(draft, deps.clock.nowUs());
   await deps.releaseNotes.put(period);
   await deps.webhookQueue.send([{ type: 'fan-out', periodId: period.id, revision: period.revision }]);

@@ -109,7 +109,15 @@ export async function appendToSession(
   }
   const usage: UsageRow[] = [];
   for (const u of input.usage ?? []) {
-    const row: UsageRow = { ...u, id: await deps.usage.nextId(), orgId: session.orgId, appId: session.appId, sessionId: session.id, consumerId: session.consumerId, createdAtUs: deps.clock.nowUs() };
+    const row: UsageRow = {
+      ...u,
+      id: await deps.usage.nextId(),
+      orgId: session.orgId,
+      appId: session.appId,
+      sessionId: session.id,
+      consumerId: session.consumerId,
+      createdAtUs: deps.clock.nowUs(),
+    };
     await deps.usage.put(row);
     const now = deps.clock.nowUs();
     usage.push(now - row.createdAtUs > (deps.settings.visibilityDelayMs * 1000) / 2 ? await deps.usage.restamp(row, now) : row);

@@ -33,7 +33,11 @@ export interface TurnResult {
  * Runs the model (and the app's MCP tools) until it answers, yielding text as it is produced when
  * `stream` is set, then records the turn and charges it. Returns the final answer.
  */
-export async function* runChatTurn(deps: ChatDeps, turn: PreparedTurn, input: { principal: ChatPrincipal; request: ChatRequest }): AsyncGenerator<TurnEvent, TurnResult> {
+export async function* runChatTurn(
+  deps: ChatDeps,
+  turn: PreparedTurn,
+  input: { principal: ChatPrincipal; request: ChatRequest },
+): AsyncGenerator<TurnEvent, TurnResult> {
   const { leaseId } = turn;
   // The turn keeps the session's lease while it runs (a streamed turn may outlast one lease period).
   const renew = setInterval(() => {
@@ -60,12 +64,19 @@ async function* runTurn(
   const { app } = input.principal;
   // A tool connection that is down, too slow or failing is unavailable for this turn (a marker with
   // success: false says so in the export); the model answers with what is left.
-  const listed: ListedTools = app.settings.mcpConnections.length ? await deps.tools.listTools(app.settings.mcpConnections, turn.variables) : { tools: [], unavailable: [] };
+  const listed: ListedTools = app.settings.mcpConnections.length
+    ? await deps.tools.listTools(app.settings.mcpConnections, turn.variables)
+    : { tools: [], unavailable: [] };
   // The built-in document tools take precedence over an MCP tool of the same name.
   const tools = listed.tools.filter((t) => !turn.documentTools.some((d) => d.name === t.spec.name));
   const toolSpecs = [...turn.documentTools, ...tools.map((t) => t.spec)];
   const messages: ModelMessage[] = [...turn.context];
-  const markers: ToolMarker[] = listed.unavailable.map((u, i) => ({ id: `mcp_unavailable_${i + 1}`, name: u.connection, type: 'mcp_connection', success: false }));
+  const markers: ToolMarker[] = listed.unavailable.map((u, i) => ({
+    id: `mcp_unavailable_${i + 1}`,
+    name: u.connection,
+    type: 'mcp_connection',
+    success: false,
+  }));
   const usage: TurnUsage[] = [];
   // The answer is bounded like a message (docs/adr/0024): past the limit nothing more is sent or kept,
   // the model's output is still read to its end (its usage is billed), and no further tool round runs.
@@ -74,7 +85,13 @@ async function* runTurn(
   let response: ModelResponse | undefined;
   try {
     for (let call = 0; call < MAX_MODEL_CALLS; call++) {
-      const request = { modelId: turn.modelId, system: turn.system, messages, tools: call < MAX_MODEL_CALLS - 1 ? toolSpecs : [], options: input.request.options };
+      const request = {
+        modelId: turn.modelId,
+        system: turn.system,
+        messages,
+        tools: call < MAX_MODEL_CALLS - 1 ? toolSpecs : [],
+        options: input.request.options,
+      };
       if (input.request.stream) {
         for await (const event of turn.model.stream(request)) {
           if (event.type === 'done') response = event.response;
@@ -110,7 +127,12 @@ async function* runTurn(
   const final = response!;
   await persistNewSession(deps, turn, written);
   // Before the messages: a crash in between leaves files referenced by the session (removed with it).
-  if (turn.attachments.length) await deps.files.attach(turn.session.id, turn.attachments.map((a) => a.file), deps.clock.nowUs());
+  if (turn.attachments.length)
+    await deps.files.attach(
+      turn.session.id,
+      turn.attachments.map((a) => a.file),
+      deps.clock.nowUs(),
+    );
   await appendToSession(deps, {
     sessionId: turn.session.id,
     turnId: turn.completionId,
@@ -137,7 +159,9 @@ async function callTurnTool(
   const builtIn = isDocumentTool(toolCall.name) && turn.documentTools.some((d) => d.name === toolCall.name);
   if (!builtIn && !connection) return { content: `Unknown tool: ${toolCall.name}`, isError: true };
   try {
-    return builtIn ? await readDocumentTool(deps, turn.documents, toolCall) : await deps.tools.callTool(connection!, turn.variables, { name: toolCall.name, input: toolCall.input });
+    return builtIn
+      ? await readDocumentTool(deps, turn.documents, toolCall)
+      : await deps.tools.callTool(connection!, turn.variables, { name: toolCall.name, input: toolCall.input });
   } catch (err) {
     return { content: `Tool ${toolCall.name} failed: ${(err as Error).message}`, isError: true };
   }

@@ -59,10 +59,16 @@ export async function createCheckout(deps: CheckoutDeps, input: { appId: string;
   const details = checkRequestFields(input.body, 'create');
   const requested = parseLineItems(input.body, true)!;
   const currency = input.body.currency;
-  if (currency !== undefined && (typeof currency !== 'string' || !/^[A-Za-z]{3}$/.test(currency))) throw invalid('invalid', 'currency must be an ISO 4217 code such as usd', '$.currency');
+  if (currency !== undefined && (typeof currency !== 'string' || !/^[A-Za-z]{3}$/.test(currency)))
+    throw invalid('invalid', 'currency must be an ISO 4217 code such as usd', '$.currency');
   const buyerEmail = buyerEmailOf(input.body) ?? null;
   const now = deps.clock.nowUs();
-  const ready = await readiness(deps, { appId: input.appId, requested, currency: typeof currency === 'string' ? currency.toLowerCase() : undefined, lineId: () => `li_${deps.ids.secret(16)}` });
+  const ready = await readiness(deps, {
+    appId: input.appId,
+    requested,
+    currency: typeof currency === 'string' ? currency.toLowerCase() : undefined,
+    lineId: () => `li_${deps.ids.secret(16)}`,
+  });
   const session: CheckoutSession = {
     id: deps.ids.uuid(),
     orgId: input.orgId,
@@ -92,7 +98,11 @@ export async function updateCheckout(deps: CheckoutDeps, input: { appId: string;
     const current = await getCheckout(deps, input);
     if (TERMINAL.has(current.status)) throw notAllowed(`${CHECKOUT_TERMINAL_MESSAGE} ${current.status}`);
     if (current.status === 'complete_in_progress') throw completing();
-    const details = checkRequestFields(input.body, 'update', current.lines.map((l) => l.lineId));
+    const details = checkRequestFields(
+      input.body,
+      'update',
+      current.lines.map((l) => l.lineId),
+    );
     const ready = await readiness(deps, {
       appId: input.appId,
       requested: requested ?? current.lines.map((l) => ({ productId: l.productId, quantity: l.quantity })),

@@ -20,8 +20,7 @@ type DepsOf<F extends (deps: never, input: never) => unknown> = Parameters<F>[0]
 export const JOBS = {
   'retention-expiry': (deps: DepsOf<typeof expireAnonymousConsumers>, maxItems: number): JobResult =>
     expireAnonymousConsumers(deps, { maxConsumers: maxItems }),
-  'empty-session-cleanup': (deps: DepsOf<typeof cleanEmptySessions>, maxItems: number): JobResult =>
-    cleanEmptySessions(deps, { maxSessions: maxItems }),
+  'empty-session-cleanup': (deps: DepsOf<typeof cleanEmptySessions>, maxItems: number): JobResult => cleanEmptySessions(deps, { maxSessions: maxItems }),
   'deletion-sweep': async (deps: DepsOf<typeof sweepAppDeletions> & DepsOf<typeof finishPendingRemovals>, maxItems: number): JobResult => {
     const apps = await sweepAppDeletions(deps);
     const removals = await finishPendingRemovals(deps, { maxTombstones: maxItems });

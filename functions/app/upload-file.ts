@@ -54,7 +54,10 @@ async function verifyContent(deps: UploadDeps, kind: StoredFile['kind'], extensi
 }
 
 function storageDown(_err: unknown): never {
-  throw new TemporarilyUnavailableError(`File storage is temporarily unavailable: retry in ${STORAGE_RETRY_AFTER_SECONDS} seconds`, STORAGE_RETRY_AFTER_SECONDS);
+  throw new TemporarilyUnavailableError(
+    `File storage is temporarily unavailable: retry in ${STORAGE_RETRY_AFTER_SECONDS} seconds`,
+    STORAGE_RETRY_AFTER_SECONDS,
+  );
 }
 
 async function stored<T>(op: () => Promise<T>): Promise<T> {
@@ -122,7 +125,10 @@ export async function uploadFile(
       ({ jobId } = await deps.ocr.start({ fileId: id, storageKey: file.storageKey }));
     } catch (err) {
       deps.logger.error('OCR could not be started', { fileId: id, error: String(err) });
-      throw new TemporarilyUnavailableError(`Text recognition is temporarily unavailable: retry in ${STORAGE_RETRY_AFTER_SECONDS} seconds`, STORAGE_RETRY_AFTER_SECONDS);
+      throw new TemporarilyUnavailableError(
+        `Text recognition is temporarily unavailable: retry in ${STORAGE_RETRY_AFTER_SECONDS} seconds`,
+        STORAGE_RETRY_AFTER_SECONDS,
+      );
     }
     extraction = { ...extraction, extraction: 'ocr_pending', ocrJobId: jobId };
   }

@@ -61,7 +61,8 @@ async function main(): Promise<void> {
   const known = [...command.required, ...(command.optional ?? [])];
   let flags: Flags;
   try {
-    flags = parseArgs({ args: rest, options: Object.fromEntries(known.map((k) => [k, { type: 'string' as const }])), strict: true, allowPositionals: false }).values as Flags;
+    flags = parseArgs({ args: rest, options: Object.fromEntries(known.map((k) => [k, { type: 'string' as const }])), strict: true, allowPositionals: false })
+      .values as Flags;
   } catch (err) {
     fail(`${(err as Error).message}; flags of "${noun} ${verb}": ${known.map((k) => `--${k}`).join(' ')}`);
   }

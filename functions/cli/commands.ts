@@ -36,7 +36,12 @@ export interface RouteCommand extends CommandBase {
 }
 
 function list(value: string | undefined): string[] | undefined {
-  return value === undefined ? undefined : value.split(',').map((s) => s.trim()).filter(Boolean);
+  return value === undefined
+    ? undefined
+    : value
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
 }
 
 function json(value: string | undefined, flag: string): unknown {
@@ -133,7 +138,12 @@ export const COMMANDS: Record<string, Record<string, Command>> = {
       params: { appId: 'app' },
       body: (f) => defined({ name: f.name, settings: settingsFrom(f) }),
     },
-    delete: { routeId: 'adminAppDelete', summary: 'delete an app (its sessions are tombstoned in the background)', required: ['app'], params: { appId: 'app' } },
+    delete: {
+      routeId: 'adminAppDelete',
+      summary: 'delete an app (its sessions are tombstoned in the background)',
+      required: ['app'],
+      params: { appId: 'app' },
+    },
   },
   'chat-key': {
     create: {
@@ -165,7 +175,14 @@ export const COMMANDS: Record<string, Record<string, Command>> = {
       optional: ['description', 'inventory', 'image-url'],
       params: { appId: 'app' },
       body: (f) =>
-        defined({ title: f.title, price: count(f.price, 'price'), currency: f.currency, description: f.description, inventory: count(f.inventory, 'inventory'), imageUrl: f['image-url'] }),
+        defined({
+          title: f.title,
+          price: count(f.price, 'price'),
+          currency: f.currency,
+          description: f.description,
+          inventory: count(f.inventory, 'inventory'),
+          imageUrl: f['image-url'],
+        }),
     },
     list: { routeId: 'adminProductsList', summary: "list an app's products (inactive ones included)", required: ['app'], params: { appId: 'app' } },
     update: {
@@ -185,13 +202,24 @@ export const COMMANDS: Record<string, Record<string, Command>> = {
           active: bool(f.active, 'active'),
         }),
     },
-    deactivate: { routeId: 'adminProductUpdate', summary: 'hide a product from discovery and checkout', required: ['product'], params: { productId: 'product' }, body: () => ({ active: false }) },
+    deactivate: {
+      routeId: 'adminProductUpdate',
+      summary: 'hide a product from discovery and checkout',
+      required: ['product'],
+      params: { productId: 'product' },
+      body: () => ({ active: false }),
+    },
   },
   order: {
     list: { routeId: 'adminOrdersList', summary: "list an app's 50 newest orders (completed ACP checkouts)", required: ['app'], params: { appId: 'app' } },
   },
   session: {
-    delete: { routeId: 'adminSessionDelete', summary: 'delete a session (tombstone consumer_deleted)', required: ['session'], params: { sessionId: 'session' } },
+    delete: {
+      routeId: 'adminSessionDelete',
+      summary: 'delete a session (tombstone consumer_deleted)',
+      required: ['session'],
+      params: { sessionId: 'session' },
+    },
   },
   consumer: {
     delete: { routeId: 'adminConsumerDelete', summary: 'delete a consumer and its sessions', required: ['consumer'], params: { consumerId: 'consumer' } },

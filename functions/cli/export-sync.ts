@@ -43,7 +43,9 @@ function fail(message: string, code: number, usage = false): never {
 function parseDuration(flag: string, text: string): number {
   const m = /^([1-9]\d*)(s|m|h)$/.exec(text.trim());
   if (!m) {
-    const hint = /^\d+$/.test(text.trim()) ? `a bare number has no unit: write ${text.trim()}s, ${text.trim()}m or ${text.trim()}h` : 'write a whole number with s, m or h, e.g. 30s, 5m or 1h';
+    const hint = /^\d+$/.test(text.trim())
+      ? `a bare number has no unit: write ${text.trim()}s, ${text.trim()}m or ${text.trim()}h`
+      : 'write a whole number with s, m or h, e.g. 30s, 5m or 1h';
     fail(`${flag} ${JSON.stringify(text)} is not a duration: ${hint}`, 2, true);
   }
   return Number(m[1]) * { s: 1000, m: 60_000, h: 3_600_000 }[m[2] as 's' | 'm' | 'h'];
@@ -143,7 +145,8 @@ async function main(): Promise<void> {
   }
   const everyText = values.every ?? (values.interval !== undefined ? `${values.interval}s` : undefined);
   const everyMs = everyText === undefined ? undefined : parseDuration(values.every !== undefined ? '--every' : '--interval', everyText);
-  if (everyMs !== undefined && values.once) fail(`--once and ${values.every !== undefined ? '--every' : '--interval'} contradict each other: give one`, 2, true);
+  if (everyMs !== undefined && values.once)
+    fail(`--once and ${values.every !== undefined ? '--every' : '--interval'} contradict each other: give one`, 2, true);
 
   const { store, release } = await openTarget(values);
   let stopping: NodeJS.Signals | undefined;

@@ -11,7 +11,14 @@ import { buildOpenApiDocument } from '../openapi/document';
 const USAGE = 'usage: npm run openapi -- [--out docs/openapi.json] [--server-url https://<distribution>.cloudfront.net]';
 
 try {
-  const { values } = parseArgs({ options: { out: { type: 'string', default: 'docs/openapi.json' }, 'server-url': { type: 'string', default: '/' }, help: { type: 'boolean', default: false } }, strict: true });
+  const { values } = parseArgs({
+    options: {
+      out: { type: 'string', default: 'docs/openapi.json' },
+      'server-url': { type: 'string', default: '/' },
+      help: { type: 'boolean', default: false },
+    },
+    strict: true,
+  });
   if (values.help) {
     console.log(USAGE);
     process.exit(0);

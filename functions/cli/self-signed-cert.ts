@@ -48,7 +48,10 @@ function oid(dotted: string): Buffer {
 /** UTCTime (years 1950-2049, RFC 5280 4.1.2.5.1). */
 function utcTime(d: Date): Buffer {
   const iso = d.toISOString();
-  return tlv(0x17, Buffer.from(`${iso.slice(2, 4)}${iso.slice(5, 7)}${iso.slice(8, 10)}${iso.slice(11, 13)}${iso.slice(14, 16)}${iso.slice(17, 19)}Z`, 'ascii'));
+  return tlv(
+    0x17,
+    Buffer.from(`${iso.slice(2, 4)}${iso.slice(5, 7)}${iso.slice(8, 10)}${iso.slice(11, 13)}${iso.slice(14, 16)}${iso.slice(17, 19)}Z`, 'ascii'),
+  );
 }
 
 const ECDSA_WITH_SHA256 = seq(oid('1.2.840.10045.4.3.2'));

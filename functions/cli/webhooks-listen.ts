@@ -61,9 +61,13 @@ async function register(opts: ListenOptions, port: number, certificatePem: strin
   } catch (err) {
     throw new ListenRefused(`cannot reach ${opts.baseUrl}: ${(err as Error).message}; is the platform running (\`PLATFORM_DEV_WEBHOOKS=1 npm start\`)?`);
   }
-  const body = (await res.json().catch(() => ({}))) as { data?: { id: string; secret: string; callbackUrl: string }; error?: { code?: string; message?: string } };
+  const body = (await res.json().catch(() => ({}))) as {
+    data?: { id: string; secret: string; callbackUrl: string };
+    error?: { code?: string; message?: string };
+  };
   if (res.status === 201 && body.data) return body.data;
-  if (res.status === 401 && body.error?.code === 'unauthorized') throw new ListenRefused('the platform refused the admin token (ADMIN_TOKEN, or DATA_DIR/admin-token)');
+  if (res.status === 401 && body.error?.code === 'unauthorized')
+    throw new ListenRefused('the platform refused the admin token (ADMIN_TOKEN, or DATA_DIR/admin-token)');
   // Its own answers carry one of its codes; anything else comes from a platform without the switch.
   if (body.error?.code && ['bad_request', 'forbidden', 'listener_unreachable', 'listener_unverified'].includes(body.error.code)) {
     throw new ListenRefused(`the platform refused the listener (${res.status} ${body.error.code}): ${body.error.message ?? ''}`);
@@ -100,19 +104,19 @@ export async function listenForWebhooks(opts: ListenOptions): Promise<RunningLis
     };
     deliveries.push(delivery);
     print(
-      JSON.stringify(
-        {
-          delivery: {
-            receivedAt: new Date().toISOString(),
-            event: delivery.event ?? null,
-            signature: delivery.signatureVerified ? 'verified (X-Svc-Signature, HMAC-SHA256 of the raw body with the secret)' : 'INVALID: X-Svc-Signature does not match the body and the secret',
-            headers,
-            body: parsed,
-            ...(fwd ? { forward: fwd } : {}),
-            answered,
-          },
-        }
-      ),
+      JSON.stringify({
+        delivery: {
+          receivedAt: new Date().toISOString(),
+          event: delivery.event ?? null,
+          signature: delivery.signatureVerified
+            ? 'verified (X-Svc-Signature, HMAC-SHA256 of the raw body with the secret)'
+            : 'INVALID: X-Svc-Signature does not match the body and the secret',
+          headers,
+          body: parsed,
+          ...(fwd ? { forward: fwd } : {}),
+          answered,
+        },
+      }),
     );
     res.writeHead(answered, { 'Content-Type': 'text/plain' }).end(String(answered));
   };
@@ -142,18 +146,16 @@ export async function listenForWebhooks(opts: ListenOptions): Promise<RunningLis
   }
   secretKnown(subscription.secret);
   print(
-    JSON.stringify(
-      {
-        listening: {
-          subscriptionId: subscription.id,
-          secret: subscription.secret,
-          callbackUrl: subscription.callbackUrl,
-          certificateSha256: cert.fingerprint256,
-          ...(opts.forwardTo ? { forwardTo: opts.forwardTo } : {}),
-          stop: 'Ctrl-C deletes the subscription and exits',
-        },
-      }
-    ),
+    JSON.stringify({
+      listening: {
+        subscriptionId: subscription.id,
+        secret: subscription.secret,
+        callbackUrl: subscription.callbackUrl,
+        certificateSha256: cert.fingerprint256,
+        ...(opts.forwardTo ? { forwardTo: opts.forwardTo } : {}),
+        stop: 'Ctrl-C deletes the subscription and exits',
+      },
+    }),
   );
 
   return {
@@ -177,7 +179,12 @@ export async function listenForWebhooks(opts: ListenOptions): Promise<RunningLis
 }
 
 function list(value: string | undefined): string[] | undefined {
-  return value === undefined ? undefined : value.split(',').map((s) => s.trim()).filter(Boolean);
+  return value === undefined
+    ? undefined
+    : value
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
 }
 
 /** The CLI command: runs until SIGINT (Ctrl-C) or SIGTERM, then deletes the subscription; the exit code. */
@@ -196,7 +203,13 @@ export async function runWebhooksListen(flags: Readonly<Record<string, string | 
   const categories = list(flags.categories);
   let listener: RunningListener;
   try {
-    listener = await listenForWebhooks({ baseUrl: target.baseUrl, adminToken: target.token, ...(forwardTo ? { forwardTo } : {}), ...(areas ? { areas } : {}), ...(categories ? { categories } : {}) });
+    listener = await listenForWebhooks({
+      baseUrl: target.baseUrl,
+      adminToken: target.token,
+      ...(forwardTo ? { forwardTo } : {}),
+      ...(areas ? { areas } : {}),
+      ...(categories ? { categories } : {}),
+    });
   } catch (err) {
     if (!(err instanceof ListenRefused)) throw err;
     error(err.message);

@@ -47,7 +47,20 @@ export const MAX_FILE_REFERENCES = 100;
 export const MAX_MESSAGE_BYTES = 256 * 1024;
 
 const ROLES: readonly string[] = ['user', 'assistant', 'system'];
-const KNOWN_FIELDS = new Set(['model', 'messages', 'stream', 'chatSessionId', 'variables', 'files', 'temperature', 'top_p', 'max_tokens', 'max_completion_tokens', 'stop', 'stream_options']);
+const KNOWN_FIELDS = new Set([
+  'model',
+  'messages',
+  'stream',
+  'chatSessionId',
+  'variables',
+  'files',
+  'temperature',
+  'top_p',
+  'max_tokens',
+  'max_completion_tokens',
+  'stop',
+  'stream_options',
+]);
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -72,7 +85,8 @@ export function parseChatRequest(body: Record<string, unknown>, appNameId: strin
     }
     const extra = Object.keys(m).filter((k) => k !== 'role' && k !== 'content');
     if (extra.length) throw badRequest(`messages[${i}] has unsupported fields: ${extra.join(', ')}`);
-    if (utf8Length(m.content) > MAX_MESSAGE_BYTES) throw badRequest(`messages[${i}].content is too large: at most ${MAX_MESSAGE_BYTES} bytes (256 KiB) of UTF-8 per message`);
+    if (utf8Length(m.content) > MAX_MESSAGE_BYTES)
+      throw badRequest(`messages[${i}].content is too large: at most ${MAX_MESSAGE_BYTES} bytes (256 KiB) of UTF-8 per message`);
     return { role: m.role as MessageRole, content: m.content };
   });
   if (body.model !== appNameId) throw notFound(`Model not found: ${body.model.slice(0, 200)}`);

@@ -45,14 +45,31 @@ export function shownCode(area: ErrorArea, code: ErrorCode): string {
  * The spec leaves area D's answer to an invalid create body open: 400 `bad_request` (docs/adr/0011).
  */
 /** Codes area C answers with the ACP `Error` object (the spec fixes only its auth and 429 bodies). */
-const ACP_ERROR_CODES: ReadonlySet<string> = new Set(['bad_request', 'not_found', 'conflict', 'not_allowed', 'method_not_allowed', 'payload_too_large', 'uri_too_long', 'headers_too_large', 'payment_required', 'unprocessable', 'unavailable']);
+const ACP_ERROR_CODES: ReadonlySet<string> = new Set([
+  'bad_request',
+  'not_found',
+  'conflict',
+  'not_allowed',
+  'method_not_allowed',
+  'payload_too_large',
+  'uri_too_long',
+  'headers_too_large',
+  'payment_required',
+  'unprocessable',
+  'unavailable',
+]);
 
 export function renderErrorBody(area: ErrorArea, code: string, message: string, detail?: string, param?: string): unknown {
   if (area === 'chat') return detail !== undefined ? { error: detail, message } : { error: message };
   if (area === 'acp' && code === 'rate_limited') return { error: message };
   if (area === 'acp' && ACP_ERROR_CODES.has(code)) {
     // A validation error without its own detail answers ACP's well-known `invalid`.
-    return { type: code === 'unavailable' ? 'service_unavailable' : 'invalid_request', code: detail ?? (code === 'bad_request' ? 'invalid' : code), message, ...(param !== undefined ? { param } : {}) };
+    return {
+      type: code === 'unavailable' ? 'service_unavailable' : 'invalid_request',
+      code: detail ?? (code === 'bad_request' ? 'invalid' : code),
+      message,
+      ...(param !== undefined ? { param } : {}),
+    };
   }
   return { error: { code, message } };
 }

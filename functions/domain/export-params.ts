@@ -12,7 +12,6 @@ export const MAX_LIMIT = 100;
 export const TIMESTAMP_EXAMPLE = '2026-01-31T12:00:00.000Z';
 export const UUID_EXAMPLE = '123e4567-e89b-12d3-a456-426614174000';
 
-
 export interface LimitOutcome {
   readonly limit: number;
   /** The headers of a clamped limit (`Warning`, `X-Svc-Limit-Clamped`), empty otherwise. */

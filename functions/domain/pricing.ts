@@ -32,7 +32,7 @@ export interface TokenCounts {
 /** A price in USD per 1M tokens as pico-dollars per token (1 USD / 1M tokens = 1,000,000 pico-dollars per token). */
 function picoPerToken(decimal: string): bigint {
   const [whole = '0', frac = ''] = decimal.split('.');
-  return BigInt(whole) * 1_000_000n + BigInt((`${frac}000000`).slice(0, 6));
+  return BigInt(whole) * 1_000_000n + BigInt(`${frac}000000`.slice(0, 6));
 }
 
 /** Total cost in pico-dollars (1e-12 USD): exact for every price with up to six decimals. */

@@ -48,7 +48,8 @@ function frontMatter(text: string): { fields: Record<string, string>; body: stri
     const kv = /^([A-Za-z]+)\s*:\s*(.*?)\s*$/.exec(line);
     if (!kv) throw badRequest(`Invalid front matter line: ${JSON.stringify(line.slice(0, 80))}`);
     const key = kv[1]!;
-    if (!(FRONT_MATTER_KEYS as readonly string[]).includes(key)) throw badRequest(`Invalid front matter: unknown key ${key} (known: ${FRONT_MATTER_KEYS.join(', ')})`);
+    if (!(FRONT_MATTER_KEYS as readonly string[]).includes(key))
+      throw badRequest(`Invalid front matter: unknown key ${key} (known: ${FRONT_MATTER_KEYS.join(', ')})`);
     fields[key] = kv[2]!.replace(/^(["'])(.*)\1$/, '$2');
   }
   return { fields, body: normalized.slice(m[0].length).replace(/^\n+/, '') };

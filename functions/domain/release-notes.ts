@@ -46,7 +46,9 @@ const PERIOD_NAMESPACE = 'release-notes-period:v1';
 
 /** A UUID-shaped id derived from the period's range: stable across re-publishing. */
 export function periodIdOf(periodStartUs: Micros, periodEndUs: Micros): string {
-  const h = createHash('sha1').update(`${PERIOD_NAMESPACE}|${microsToIso(periodStartUs)}|${microsToIso(periodEndUs)}`).digest();
+  const h = createHash('sha1')
+    .update(`${PERIOD_NAMESPACE}|${microsToIso(periodStartUs)}|${microsToIso(periodEndUs)}`)
+    .digest();
   h[6] = (h[6]! & 0x0f) | 0x50;
   h[8] = (h[8]! & 0x3f) | 0x80;
   const hex = h.subarray(0, 16).toString('hex');
@@ -75,7 +77,8 @@ export function buildPeriod(draft: PeriodDraft, publishedAtUs: Micros): ReleaseP
   if (draft.items.length > PERIOD_LIMITS.items) throw badRequest(`Invalid items: at most ${PERIOD_LIMITS.items}`);
   draft.items.forEach((item, i) => {
     if (!CHANGE_KINDS.includes(item.kind)) throw badRequest(`Invalid items.${i}.kind: one of ${CHANGE_KINDS.join(', ')}`);
-    if (!item.title.trim() || item.title.length > PERIOD_LIMITS.titleChars) throw badRequest(`Invalid items.${i}.title: 1 to ${PERIOD_LIMITS.titleChars} characters`);
+    if (!item.title.trim() || item.title.length > PERIOD_LIMITS.titleChars)
+      throw badRequest(`Invalid items.${i}.title: 1 to ${PERIOD_LIMITS.titleChars} characters`);
     if (item.body.length > PERIOD_LIMITS.itemBodyChars) throw badRequest(`Invalid items.${i}.body: at most ${PERIOD_LIMITS.itemBodyChars} characters`);
   });
   const title = draft.title?.trim() || defaultPeriodTitle(draft.periodStartUs, draft.periodEndUs);

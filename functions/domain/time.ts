@@ -31,7 +31,7 @@ export function parseIsoToMicros(value: string): Micros | undefined {
   const m = ISO_TIMESTAMP.exec(value);
   if (!m) return undefined;
   const [, y, mo, d, h, mi, s, frac = '', zone] = m;
-  const ms = Number((`${frac}000`).slice(0, 3));
+  const ms = Number(`${frac}000`.slice(0, 3));
   const base = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s), ms);
   const check = new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s)));
   // Reject impossible calendar values (2026-02-30, 25:00) that Date.UTC would silently roll over.

@@ -5,6 +5,9 @@ import { lambdaHandler } from './lambda';
 
 /** POST /acp/{appId}/checkout_sessions/{id}/complete: pay with payment_data; the session comes back with its order. */
 export const createHandler = (deps: AcpCheckoutDeps) =>
-  checkoutRoute('acpCheckoutComplete', deps, async (req, body) => ({ status: 200, session: await completeCheckout(deps, { appId: req.grant!.appId!, id: req.path.checkoutSessionId ?? '', body }) }));
+  checkoutRoute('acpCheckoutComplete', deps, async (req, body) => ({
+    status: 200,
+    session: await completeCheckout(deps, { appId: req.grant!.appId!, id: req.path.checkoutSessionId ?? '', body }),
+  }));
 
 export const handler = lambdaHandler(createHandler, acpCheckoutProductionDeps);

@@ -5,6 +5,9 @@ import { lambdaHandler } from './lambda';
 
 /** GET /acp/{appId}/checkout_sessions/{id}: the session (404 when it is not this app's). */
 export const createHandler = (deps: AcpCheckoutDeps) =>
-  checkoutRoute('acpCheckoutGet', deps, async (req) => ({ status: 200, session: await getCheckout(deps, { appId: req.grant!.appId!, id: req.path.checkoutSessionId ?? '' }) }));
+  checkoutRoute('acpCheckoutGet', deps, async (req) => ({
+    status: 200,
+    session: await getCheckout(deps, { appId: req.grant!.appId!, id: req.path.checkoutSessionId ?? '' }),
+  }));
 
 export const handler = lambdaHandler(createHandler, acpCheckoutProductionDeps);

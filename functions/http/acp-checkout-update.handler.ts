@@ -5,6 +5,9 @@ import { lambdaHandler } from './lambda';
 
 /** POST /acp/{appId}/checkout_sessions/{id}: change line items or the buyer (405 once terminal). */
 export const createHandler = (deps: AcpCheckoutDeps) =>
-  checkoutRoute('acpCheckoutUpdate', deps, async (req, body) => ({ status: 200, session: await updateCheckout(deps, { appId: req.grant!.appId!, id: req.path.checkoutSessionId ?? '', body }) }));
+  checkoutRoute('acpCheckoutUpdate', deps, async (req, body) => ({
+    status: 200,
+    session: await updateCheckout(deps, { appId: req.grant!.appId!, id: req.path.checkoutSessionId ?? '', body }),
+  }));
 
 export const handler = lambdaHandler(createHandler, acpCheckoutProductionDeps);

@@ -32,7 +32,13 @@ export function checkoutRoute(
     const echo: Record<string, string> = requestId ? { 'Request-Id': requestId.slice(0, 200) } : {};
     const version = req.header('api-version');
     if (version !== undefined && !ACP_SUPPORTED_VERSIONS.includes(version.trim())) {
-      return acpError(400, 'unsupported_api_version', `Unsupported API-Version: ${version.slice(0, 40)}`, { supported_versions: [...ACP_SUPPORTED_VERSIONS].reverse() }, echo);
+      return acpError(
+        400,
+        'unsupported_api_version',
+        `Unsupported API-Version: ${version.slice(0, 40)}`,
+        { supported_versions: [...ACP_SUPPORTED_VERSIONS].reverse() },
+        echo,
+      );
     }
     const body = route.method === 'POST' ? (req.textBody().trim() ? req.jsonBody() : {}) : {};
     if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalid('invalid', 'The request body must be a JSON object');
@@ -53,7 +59,13 @@ export function checkoutRoute(
     if (begun.state === 'replay') return { status: begun.status, body: begun.body, headers: { ...headers, 'Idempotent-Replayed': 'true' } };
     if (begun.state === 'conflict') return acpError(422, 'idempotency_conflict', 'This Idempotency-Key was used with a different request body', {}, headers);
     if (begun.state === 'in_flight') {
-      return acpError(409, 'idempotency_in_flight', 'A request with this Idempotency-Key is still being processed', {}, { ...headers, 'Retry-After': String(IN_FLIGHT_RETRY_SECONDS) });
+      return acpError(
+        409,
+        'idempotency_in_flight',
+        'A request with this Idempotency-Key is still being processed',
+        {},
+        { ...headers, 'Retry-After': String(IN_FLIGHT_RETRY_SECONDS) },
+      );
     }
     let result: HttpResult;
     try {

@@ -7,7 +7,11 @@ import { adminApp } from './presenters';
 import { appSettingsPatch, parseWith } from './validation';
 import { adminProductionDeps, type AdminBaseDeps } from '../wiring/admin-wiring';
 
-const body = z.strictObject({ name: z.string().check(z.minLength(1), z.maxLength(200)), slug: z.optional(z.string().check(z.minLength(1), z.maxLength(48))), settings: z.optional(appSettingsPatch) });
+const body = z.strictObject({
+  name: z.string().check(z.minLength(1), z.maxLength(200)),
+  slug: z.optional(z.string().check(z.minLength(1), z.maxLength(48))),
+  settings: z.optional(appSettingsPatch),
+});
 
 /** POST /admin/v1/orgs/{orgId}/apps: creates an app; the response carries its `appNameId`. */
 export const createHandler = (deps: AdminBaseDeps) =>

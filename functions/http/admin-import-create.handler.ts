@@ -15,7 +15,10 @@ const line = z.strictObject({
     title: z._default(z.string().check(z.maxLength(500)), ''),
     source: z._default(z.string().check(z.minLength(1), z.maxLength(64)), 'APP'),
     externalId: z._default(z.nullable(z.string().check(z.maxLength(512))), null),
-    queryParams: z._default(z.array(z.strictObject({ name: z.string().check(z.maxLength(256)), value: z.string().check(z.maxLength(2048)) })).check(z.maxLength(100)), []),
+    queryParams: z._default(
+      z.array(z.strictObject({ name: z.string().check(z.maxLength(256)), value: z.string().check(z.maxLength(2048)) })).check(z.maxLength(100)),
+      [],
+    ),
     startedAt: isoTimestamp,
   }),
   consumer: z._default(z.nullable(z.strictObject({ email: z._default(z.nullable(z.email().check(z.maxLength(320))), null) })), null),
@@ -27,7 +30,9 @@ const line = z.strictObject({
           role: z.enum(['user', 'assistant', 'system']),
           content: z.string().check(z.maxLength(100_000)),
           createdAt: isoTimestamp,
-          tools: z.optional(z.array(z.partial(z.strictObject({ id: z.string(), name: z.string(), type: z.string(), component: z.string(), success: z.boolean() })))),
+          tools: z.optional(
+            z.array(z.partial(z.strictObject({ id: z.string(), name: z.string(), type: z.string(), component: z.string(), success: z.boolean() }))),
+          ),
         }),
       )
       .check(z.maxLength(2000)),
@@ -41,7 +46,10 @@ const line = z.strictObject({
  */
 export const createHandler = (deps: AdminBaseDeps) =>
   httpRoute('adminImportCreate', deps, async (req) => {
-    const lines = req.textBody().split('\n').map((l) => l.trim());
+    const lines = req
+      .textBody()
+      .split('\n')
+      .map((l) => l.trim());
     const records: ImportRecord[] = [];
     lines.forEach((text, i) => {
       if (!text) return;

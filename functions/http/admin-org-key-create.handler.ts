@@ -20,7 +20,7 @@ export const createHandler = (deps: AdminKeysDeps) =>
     const issued = await issueCredential(deps, {
       kind: 'org',
       orgId: req.path.orgId,
-      scopes: input.scopes as typeof ORG_SCOPES[number][],
+      scopes: input.scopes as (typeof ORG_SCOPES)[number][],
       ...(input.expiresAt !== undefined ? { expiresAtUs: input.expiresAt } : {}),
       ...(input.name ? { name: input.name } : {}),
     });

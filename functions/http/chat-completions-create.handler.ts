@@ -29,11 +29,20 @@ export const createHandler = (deps: ChatFunctionDeps) =>
     const headerSessionId = req.header('x-chat-session-id');
 
     // Idempotency-Key (docs/adr/0023): a retry gets the first answer and runs nothing again.
-    const claim = await claimIdempotencyKey(deps, req, { routeId: 'chatCompletionsCreate', request: () => ({ body, headerSessionId: headerSessionId ?? null }), inFlightMs: CHAT_IN_FLIGHT_MS });
+    const claim = await claimIdempotencyKey(deps, req, {
+      routeId: 'chatCompletionsCreate',
+      request: () => ({ body, headerSessionId: headerSessionId ?? null }),
+      inFlightMs: CHAT_IN_FLIGHT_MS,
+    });
     if (claim.state === 'replay') {
       const stored = claim.body as ReturnType<typeof chatCompletion>;
       const headers = { 'X-Chat-Session-ID': stored.chatSessionId, 'Idempotent-Replayed': 'true' };
-      if (request.stream) return { status: 200, headers: { ...headers, 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache' }, stream: replayedStream(stored, request) };
+      if (request.stream)
+        return {
+          status: 200,
+          headers: { ...headers, 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache' },
+          stream: replayedStream(stored, request),
+        };
       return { status: claim.status, headers, body: stored };
     }
     try {
@@ -42,7 +51,11 @@ export const createHandler = (deps: ChatFunctionDeps) =>
       const run = remembered(runChatTurn(deps, turn, input), (result) => claim.remember(200, chatCompletion(turn, request, result)), claim.forget);
       const sessionHeader = { 'X-Chat-Session-ID': turn.session.id };
       if (request.stream) {
-        return { status: 200, headers: { ...sessionHeader, 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache' }, stream: sseStream(turn, request, run, deps.logger) };
+        return {
+          status: 200,
+          headers: { ...sessionHeader, 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache' },
+          stream: sseStream(turn, request, run, deps.logger),
+        };
       }
       let step = await run.next();
       while (!step.done) step = await run.next();
@@ -55,7 +68,11 @@ export const createHandler = (deps: ChatFunctionDeps) =>
   });
 
 /** Passes a turn's events through; stores its answer once it completed, or forgets the key when it failed. */
-async function* remembered(run: AsyncGenerator<TurnEvent, TurnResult>, done: (result: TurnResult) => Promise<void>, failed: () => Promise<void>): AsyncGenerator<TurnEvent, TurnResult> {
+async function* remembered(
+  run: AsyncGenerator<TurnEvent, TurnResult>,
+  done: (result: TurnResult) => Promise<void>,
+  failed: () => Promise<void>,
+): AsyncGenerator<TurnEvent, TurnResult> {
   let result: TurnResult;
   try {
     result = yield* run;

@@ -28,7 +28,12 @@ export const createHandler = (deps: FileFunctionDeps) =>
     const claim = await claimIdempotencyKey(deps, req, { routeId: 'chatFilesCreate', request, inFlightMs: UPLOAD_IN_FLIGHT_MS });
     if (claim.state === 'replay') return { status: claim.status, headers: { 'Idempotent-Replayed': 'true' }, body: claim.body };
     try {
-      const file = await uploadFile(deps, { principal: req.chat!, fileName: received.fileName, bytes: received.bytes, ...(sessionId !== undefined ? { sessionId } : {}) });
+      const file = await uploadFile(deps, {
+        principal: req.chat!,
+        fileName: received.fileName,
+        bytes: received.bytes,
+        ...(sessionId !== undefined ? { sessionId } : {}),
+      });
       const body = uploadedFileView(file);
       await claim.remember(201, body);
       return { status: 201, body };

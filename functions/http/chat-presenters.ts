@@ -22,7 +22,15 @@ export function chatCompletion(turn: PreparedTurn, request: ChatRequest, result:
 }
 
 function chunk(turn: PreparedTurn, request: ChatRequest, choices: unknown[], extra: Record<string, unknown> = {}): string {
-  const body = { id: turn.completionId, object: 'chat.completion.chunk', created: turn.createdUnix, model: request.model, choices, chatSessionId: turn.session.id, ...extra };
+  const body = {
+    id: turn.completionId,
+    object: 'chat.completion.chunk',
+    created: turn.createdUnix,
+    model: request.model,
+    choices,
+    chatSessionId: turn.session.id,
+    ...extra,
+  };
   return `data: ${JSON.stringify(body)}\n\n`;
 }
 
@@ -65,7 +73,8 @@ async function drain(run: AsyncGenerator<TurnEvent, TurnResult>, logger: Logger)
 /** A completed answer replayed (an Idempotency-Key's stored answer) as the chunks a stream would have sent. */
 export async function* replayedStream(stored: ReturnType<typeof chatCompletion>, request: ChatRequest): AsyncIterable<string> {
   const base = { id: stored.id, object: 'chat.completion.chunk', created: stored.created, model: stored.model };
-  const event = (choices: unknown[], extra: Record<string, unknown> = {}) => `data: ${JSON.stringify({ ...base, choices, chatSessionId: stored.chatSessionId, ...extra })}\n\n`;
+  const event = (choices: unknown[], extra: Record<string, unknown> = {}) =>
+    `data: ${JSON.stringify({ ...base, choices, chatSessionId: stored.chatSessionId, ...extra })}\n\n`;
   const choice = stored.choices[0]!;
   yield event([{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }]);
   if (choice.message.content) yield event([{ index: 0, delta: { content: choice.message.content }, finish_reason: null }]);

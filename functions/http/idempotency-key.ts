@@ -36,7 +36,8 @@ export async function claimIdempotencyKey(
   if (begun.state === 'replay') return begun;
   return {
     state: 'claimed',
-    remember: (status, body) => deps.idempotency.finish(scope, { status, body }).catch((err: unknown) => deps.logger.error('idempotency answer not stored', err as Error)),
+    remember: (status, body) =>
+      deps.idempotency.finish(scope, { status, body }).catch((err: unknown) => deps.logger.error('idempotency answer not stored', err as Error)),
     forget: () => deps.idempotency.finish(scope, undefined).catch(() => undefined),
   };
 }

@@ -70,8 +70,16 @@ type BodyReaders = Pick<HttpRequest, 'jsonBody' | 'textBody' | 'bodyStream'>;
 /** Which body readers each mode gives a handler; a new mode does not compile until it is listed here. */
 const BODY_READERS = {
   none: (route) => ({ jsonBody: wrongMode(route, 'jsonBody'), textBody: wrongMode(route, 'textBody'), bodyStream: wrongMode(route, 'bodyStream') }),
-  json: (route, bytes) => ({ jsonBody: () => parseJsonObject(bytes().toString('utf8')), textBody: () => bytes().toString('utf8'), bodyStream: wrongMode(route, 'bodyStream') }),
-  text: (route, bytes) => ({ jsonBody: () => parseJsonObject(bytes().toString('utf8')), textBody: () => bytes().toString('utf8'), bodyStream: wrongMode(route, 'bodyStream') }),
+  json: (route, bytes) => ({
+    jsonBody: () => parseJsonObject(bytes().toString('utf8')),
+    textBody: () => bytes().toString('utf8'),
+    bodyStream: wrongMode(route, 'bodyStream'),
+  }),
+  text: (route, bytes) => ({
+    jsonBody: () => parseJsonObject(bytes().toString('utf8')),
+    textBody: () => bytes().toString('utf8'),
+    bodyStream: wrongMode(route, 'bodyStream'),
+  }),
   multipart: (route, bytes, event) => ({
     jsonBody: wrongMode(route, 'jsonBody'),
     textBody: wrongMode(route, 'textBody'),

@@ -80,7 +80,8 @@ export function httpRoute(routeId: string, deps: KitDeps, fn: (req: HttpRequest)
 function errorResponse(deps: KitDeps, route: RouteDef, err: unknown, base: Record<string, string>): APIGatewayProxyResult {
   if (err instanceof DomainError) {
     const status = STATUS_OF[err.code];
-    const retryAfter = err instanceof RateLimitedError || err instanceof TemporarilyUnavailableError || err instanceof BusyError ? err.retryAfterSeconds : undefined;
+    const retryAfter =
+      err instanceof RateLimitedError || err instanceof TemporarilyUnavailableError || err instanceof BusyError ? err.retryAfterSeconds : undefined;
     const headers = retryAfter !== undefined ? { ...base, 'Retry-After': String(retryAfter) } : base;
     if (status >= 500) deps.logger.error('request failed', { code: err.code, message: err.message });
     else deps.logger.info('request rejected', { code: err.code, status });

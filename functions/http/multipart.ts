@@ -39,7 +39,11 @@ export function readSingleFile(body: Readable, contentType: string | undefined, 
   return new Promise<ReceivedFile>((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
-      parser = busboy({ headers: { 'content-type': contentType }, limits: { files: 1, fields: 0, fileSize: limits.maxFileBytes + 1 }, defParamCharset: 'utf8' });
+      parser = busboy({
+        headers: { 'content-type': contentType },
+        limits: { files: 1, fields: 0, fileSize: limits.maxFileBytes + 1 },
+        defParamCharset: 'utf8',
+      });
     } catch (err) {
       reject(badRequest(`Malformed multipart payload: ${(err as Error).message}`));
       return;
@@ -68,31 +72,37 @@ export function readSingleFile(body: Readable, contentType: string | undefined, 
           fail(badRequest(`Malformed multipart payload: ${(err as Error).message}`));
         }
       };
-    parser.on('file', guarded((name: string | undefined, stream: Readable, info: busboy.FileInfo) => {
-      // busboy fails a part's own stream when the body ends inside it ("Unexpected end of form"): an
-      // 'error' with no listener would take the whole process down with this one request.
-      stream.on('error', (err: Error) => fail(badRequest(`Malformed multipart payload: ${err.message}`)));
-      if (name !== FILE_PART) {
-        stream.resume();
-        return fail(badRequest(`Unexpected multipart part "${shownName(name)}": the file must be in a part named "file"`));
-      }
-      const fileName = (info.filename ?? '').trim();
-      if (!fileName) {
-        stream.resume();
-        return fail(badRequest('The "file" part has no filename: send it as a file part (Content-Disposition with filename)'));
-      }
-      const current = { fileName, chunks: [] as Buffer[], size: 0, done: false };
-      file = current;
-      stream.on('data', (chunk: Buffer) => {
-        current.size += chunk.length;
-        if (current.size > limits.maxFileBytes) return fail(badRequest(`The file is over the ${limits.maxFileLabel} upload limit`));
-        current.chunks.push(chunk);
-      });
-      stream.on('end', () => {
-        current.done = true;
-      });
-    }));
-    parser.on('field', guarded((name: string | undefined) => fail(badRequest(`Unexpected multipart field "${shownName(name)}": the body must be a single part named "file"`))));
+    parser.on(
+      'file',
+      guarded((name: string | undefined, stream: Readable, info: busboy.FileInfo) => {
+        // busboy fails a part's own stream when the body ends inside it ("Unexpected end of form"): an
+        // 'error' with no listener would take the whole process down with this one request.
+        stream.on('error', (err: Error) => fail(badRequest(`Malformed multipart payload: ${err.message}`)));
+        if (name !== FILE_PART) {
+          stream.resume();
+          return fail(badRequest(`Unexpected multipart part "${shownName(name)}": the file must be in a part named "file"`));
+        }
+        const fileName = (info.filename ?? '').trim();
+        if (!fileName) {
+          stream.resume();
+          return fail(badRequest('The "file" part has no filename: send it as a file part (Content-Disposition with filename)'));
+        }
+        const current = { fileName, chunks: [] as Buffer[], size: 0, done: false };
+        file = current;
+        stream.on('data', (chunk: Buffer) => {
+          current.size += chunk.length;
+          if (current.size > limits.maxFileBytes) return fail(badRequest(`The file is over the ${limits.maxFileLabel} upload limit`));
+          current.chunks.push(chunk);
+        });
+        stream.on('end', () => {
+          current.done = true;
+        });
+      }),
+    );
+    parser.on(
+      'field',
+      guarded((name: string | undefined) => fail(badRequest(`Unexpected multipart field "${shownName(name)}": the body must be a single part named "file"`))),
+    );
     parser.on('filesLimit', () => fail(badRequest('One file per upload: the body must be a single part named "file"')));
     parser.on('fieldsLimit', () => fail(badRequest('Unexpected multipart field: the body must be a single part named "file"')));
     parser.on('error', (err: Error) => fail(badRequest(`Malformed multipart payload: ${err.message}`)));

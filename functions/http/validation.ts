@@ -62,7 +62,10 @@ export const appSettingsPatch = z.partial(
           name: z.string().check(z.minLength(1), z.maxLength(64)),
           url: z.url().check(z.maxLength(2048)),
           // HTTP token characters only: an invalid name would fail every turn of the app.
-          headers: z._default(z.record(z.string().check(z.regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,128}$/, 'must be an HTTP header name')), z.string().check(z.maxLength(4096))), {}),
+          headers: z._default(
+            z.record(z.string().check(z.regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,128}$/, 'must be an HTTP header name')), z.string().check(z.maxLength(4096))),
+            {},
+          ),
         }),
       )
       .check(z.maxLength(20)),

@@ -20,7 +20,9 @@ export function scheduledJob<N extends JobName>(name: N, deps: ScheduledJobDeps<
     for (const [k, v] of Object.entries(result)) deps.metrics.addMetric(`${name}.${k}`, MetricUnit.Count, v);
     return result;
   };
-  return middy(core).use(injectLambdaContext(deps.logger, { logEvent: false })).use(logMetrics(deps.metrics)) as unknown as JobHandler;
+  return middy(core)
+    .use(injectLambdaContext(deps.logger, { logEvent: false }))
+    .use(logMetrics(deps.metrics)) as unknown as JobHandler;
 }
 
 /** The Lambda `handler` of job `name`, with deps from `productionDeps` (a builder that wires only that job's ports) on first call. */

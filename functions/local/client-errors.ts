@@ -52,7 +52,8 @@ export function parserRefusal(router: Router, err: ParserError, pending?: string
   const pathname = target !== undefined ? parseRequestTarget(target).pathname : '';
   const area = target !== undefined ? router.areaOf(pathname) : undefined;
   if (err.code === 'HPE_HEADER_OVERFLOW') {
-    if (!line?.complete || line.target.length > MAX_TARGET_BYTES) return router.answer(area, 'uri_too_long', `The request-target is longer than ${MAX_TARGET_BYTES} bytes`);
+    if (!line?.complete || line.target.length > MAX_TARGET_BYTES)
+      return router.answer(area, 'uri_too_long', `The request-target is longer than ${MAX_TARGET_BYTES} bytes`);
     return router.answer(area, 'headers_too_large', 'The request headers are too large');
   }
   if (err.code === 'HPE_INVALID_METHOD' && line && pending === undefined) {

@@ -72,7 +72,9 @@ function probe(port: number, cert: X509Certificate): Promise<void> {
       else reject(new Refusal(422, 'listener_unverified', 'the listener presented another certificate'));
     });
     socket.on('timeout', () => socket.destroy(new Error('timed out')));
-    socket.on('error', (err) => reject(new Refusal(422, 'listener_unreachable', `no TLS listener with that certificate on ${LISTENER_ADDRESS}:${port} (${err.message})`)));
+    socket.on('error', (err) =>
+      reject(new Refusal(422, 'listener_unreachable', `no TLS listener with that certificate on ${LISTENER_ADDRESS}:${port} (${err.message})`)),
+    );
   });
 }
 
@@ -186,7 +188,15 @@ export class DevWebhookListeners {
       const s = created.subscription;
       listener.subscriptionId = s.id;
       this.deps.logger.info('dev webhook listener registered', { subscriptionId: s.id, port: input.port, certificate: cert.fingerprint256 });
-      return { id: s.id, callbackUrl: s.callbackUrl, areas: s.areas, categories: s.categories, isActive: s.isActive, secret: created.secret, createdAt: microsToIso(s.createdAtUs) };
+      return {
+        id: s.id,
+        callbackUrl: s.callbackUrl,
+        areas: s.areas,
+        categories: s.categories,
+        isActive: s.isActive,
+        secret: created.secret,
+        createdAt: microsToIso(s.createdAtUs),
+      };
     } catch (err) {
       this.byUrl.delete(callbackUrl);
       this.syncExceptions();

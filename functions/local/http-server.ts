@@ -34,7 +34,13 @@ function dictionary<T>(): Record<string, T> {
   return Object.create(null) as Record<string, T>;
 }
 
-function toEvent(req: IncomingMessage, target: RequestTarget, route: RouteDef, params: Readonly<Record<string, string>> | null, body: Buffer): APIGatewayProxyEvent {
+function toEvent(
+  req: IncomingMessage,
+  target: RequestTarget,
+  route: RouteDef,
+  params: Readonly<Record<string, string>> | null,
+  body: Buffer,
+): APIGatewayProxyEvent {
   const headers = dictionary<string>();
   const multiValueHeaders = dictionary<string[]>();
   for (let i = 0; i < req.rawHeaders.length; i += 2) {
@@ -75,7 +81,10 @@ function toEvent(req: IncomingMessage, target: RequestTarget, route: RouteDef, p
       requestTimeEpoch: Date.now(),
       resourceId: route.id,
       resourcePath: route.path,
-      identity: { sourceIp: req.socket.remoteAddress ?? '127.0.0.1', userAgent: req.headers['user-agent'] ?? null } as APIGatewayProxyEvent['requestContext']['identity'],
+      identity: {
+        sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+        userAgent: req.headers['user-agent'] ?? null,
+      } as APIGatewayProxyEvent['requestContext']['identity'],
     },
   };
 }
@@ -122,7 +131,13 @@ async function send(res: ServerResponse, result: HttpResponse): Promise<void> {
   res.end(result.body ? Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8') : undefined);
 }
 
-function sendGatewayAnswer(res: ServerResponse, route: RouteDef, event: APIGatewayProxyEvent, type: GatewayResponseType, authorizer?: Readonly<Record<string, unknown>>): void {
+function sendGatewayAnswer(
+  res: ServerResponse,
+  route: RouteDef,
+  event: APIGatewayProxyEvent,
+  type: GatewayResponseType,
+  authorizer?: Readonly<Record<string, unknown>>,
+): void {
   const answer = renderGatewayAnswer(route.area satisfies ErrorArea, gatewayAnswers(KEY_CLASS_OF_AUTH[route.auth])[type], authorizer ? { authorizer } : {});
   // Like the functions (API Gateway echoes a sent one; the local server also makes one up, as the kit does).
   const correlationId = correlationIdOf(event.headers, randomUUID);
@@ -135,7 +150,13 @@ function sendGatewayAnswer(res: ServerResponse, route: RouteDef, event: APIGatew
  * area's key authorizer (cached); a missing header is UNAUTHORIZED and a denied key ACCESS_DENIED, both
  * in the area's error shape. Returns false when it answered the request itself.
  */
-async function passGateway(gateway: LocalGateway, route: RouteDef, event: APIGatewayProxyEvent, res: ServerResponse, log: (line: object) => void): Promise<boolean> {
+async function passGateway(
+  gateway: LocalGateway,
+  route: RouteDef,
+  event: APIGatewayProxyEvent,
+  res: ServerResponse,
+  log: (line: object) => void,
+): Promise<boolean> {
   const keyClass = KEY_CLASS_OF_AUTH[route.auth];
   if (!keyClass) return true;
   const authorization = headerOf(event.headers, 'authorization');
@@ -170,15 +191,21 @@ function sendAnswer(res: ServerResponse, req: IncomingMessage, answer: RouterAns
  * check). Whatever fails while a request is parsed, routed, read or answered ends that request alone:
  * an answer in its area's shape while none was sent, a cut connection after that, and a log line.
  */
-export function requestListener(routes: CompiledRoute[], gateway: LocalGateway | undefined, log: (line: object) => void): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+export function requestListener(
+  routes: CompiledRoute[],
+  gateway: LocalGateway | undefined,
+  log: (line: object) => void,
+): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const router = new Router(routes);
   return async (req, res) => {
     const target = parseRequestTarget(req.url);
     let area: RouteDef | undefined;
     try {
       area = router.areaOf(target.pathname);
-      if ((req.url ?? '').length > MAX_TARGET_BYTES) return sendAnswer(res, req, router.answer(area, 'uri_too_long', `The request-target is longer than ${MAX_TARGET_BYTES} bytes`));
-      if (req.headers.host === undefined && req.httpVersion === '1.1') return sendAnswer(res, req, router.answer(area, 'bad_request', 'An HTTP/1.1 request needs a Host header'));
+      if ((req.url ?? '').length > MAX_TARGET_BYTES)
+        return sendAnswer(res, req, router.answer(area, 'uri_too_long', `The request-target is longer than ${MAX_TARGET_BYTES} bytes`));
+      if (req.headers.host === undefined && req.httpVersion === '1.1')
+        return sendAnswer(res, req, router.answer(area, 'bad_request', 'An HTTP/1.1 request needs a Host header'));
       const match = router.match(req.method ?? '', target.pathname);
       if (match.kind !== 'route') return sendAnswer(res, req, router.unmatched(req.method ?? '', target.pathname, match));
       const { hit, params } = match;
@@ -235,7 +262,12 @@ export function frontDoorServer(): Server {
  * Serves `listener` on `server`, and answers what Node's parser refuses in the router's shapes
  * (functions/local/client-errors.ts). The local platform and the upload service both serve through it.
  */
-export function attachFrontDoor(server: Server, routes: CompiledRoute[], listener: (req: IncomingMessage, res: ServerResponse) => unknown, log: (line: object) => void): Server {
+export function attachFrontDoor(
+  server: Server,
+  routes: CompiledRoute[],
+  listener: (req: IncomingMessage, res: ServerResponse) => unknown,
+  log: (line: object) => void,
+): Server {
   const router = new Router(routes);
   const serve = (req: IncomingMessage, res: ServerResponse) => {
     Promise.resolve()
@@ -254,7 +286,12 @@ export function attachFrontDoor(server: Server, routes: CompiledRoute[], listene
   server.on('connect', (req: IncomingMessage, socket: Duplex) => {
     const pathname = parseRequestTarget(req.url).pathname;
     const match = router.match(req.method ?? 'CONNECT', pathname);
-    writeRawAnswer(socket, match.kind === 'route' ? router.answer(match.hit.route, 'not_allowed', 'CONNECT is not supported', {}, 'method_not_allowed') : router.unmatched(req.method ?? 'CONNECT', pathname, match));
+    writeRawAnswer(
+      socket,
+      match.kind === 'route'
+        ? router.answer(match.hit.route, 'not_allowed', 'CONNECT is not supported', {}, 'method_not_allowed')
+        : router.unmatched(req.method ?? 'CONNECT', pathname, match),
+    );
   });
   server.on('clientError', clientErrorListener(router, log));
   return server;

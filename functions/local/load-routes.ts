@@ -16,4 +16,3 @@ export async function loadRoutes(deps: PlatformDeps): Promise<CompiledRoute[]> {
     }),
   );
 }
-

@@ -37,7 +37,8 @@ function baseUrlFrom(env: NodeJS.ProcessEnv): string | undefined {
   const raw = env.PUBLIC_BASE_URL;
   if (raw === undefined || raw === '') return undefined;
   const url = normalizeBaseUrl(raw);
-  if (url === undefined) throw new ConfigError(`PUBLIC_BASE_URL must be an http(s) URL with no query or credentials, such as https://api.example.com, got "${raw}"`);
+  if (url === undefined)
+    throw new ConfigError(`PUBLIC_BASE_URL must be an http(s) URL with no query or credentials, such as https://api.example.com, got "${raw}"`);
   return url;
 }
 

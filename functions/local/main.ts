@@ -54,7 +54,8 @@ async function main(): Promise<void> {
 
 main().catch((err: unknown) => {
   if (err instanceof DataDirLockedError || err instanceof ConfigError) console.error(`platform: ${err.message}`);
-  else if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') console.error(`platform: port ${process.env.PORT ?? 3000} is already in use; set PORT to another port`);
+  else if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE')
+    console.error(`platform: port ${process.env.PORT ?? 3000} is already in use; set PORT to another port`);
   else console.error(`platform: failed to start: ${(err as Error).stack ?? String(err)}`);
   process.exit(1);
 });

@@ -25,7 +25,13 @@ export interface QueueRunner {
   drain(): Promise<void>;
 }
 
-export async function startQueueRunner(sqs: SQSClient, deps: PlatformDeps, queue: QueueDef, queueUrl: string, log: (line: object) => void): Promise<QueueRunner> {
+export async function startQueueRunner(
+  sqs: SQSClient,
+  deps: PlatformDeps,
+  queue: QueueDef,
+  queueUrl: string,
+  log: (line: object) => void,
+): Promise<QueueRunner> {
   const mod = (await import(`../queue/${queue.handler}.handler.ts`)) as { createHandler: (d: PlatformDeps) => QueueHandler };
   return consumeQueue(sqs, mod.createHandler(deps), queue, queueUrl, log);
 }
@@ -48,7 +54,12 @@ export function consumeQueue(sqs: SQSClient, handler: QueueHandler, queue: Queue
 
   const pollOnce = async (waitSeconds: number): Promise<number> => {
     const res = await sqs.send(
-      new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: Math.min(10, queue.batchSize), WaitTimeSeconds: waitSeconds, AttributeNames: ['All'] }),
+      new ReceiveMessageCommand({
+        QueueUrl: queueUrl,
+        MaxNumberOfMessages: Math.min(10, queue.batchSize),
+        WaitTimeSeconds: waitSeconds,
+        AttributeNames: ['All'],
+      }),
       { abortSignal: abort.signal },
     );
     const messages = res.Messages ?? [];
@@ -76,7 +87,9 @@ export function consumeQueue(sqs: SQSClient, handler: QueueHandler, queue: Queue
     }
     for (const m of messages) {
       if (failed.has(m.MessageId!)) {
-        await sqs.send(new ChangeMessageVisibilityCommand({ QueueUrl: queueUrl, ReceiptHandle: m.ReceiptHandle!, VisibilityTimeout: RETRY_VISIBILITY_SECONDS }));
+        await sqs.send(
+          new ChangeMessageVisibilityCommand({ QueueUrl: queueUrl, ReceiptHandle: m.ReceiptHandle!, VisibilityTimeout: RETRY_VISIBILITY_SECONDS }),
+        );
       } else {
         await sqs.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: m.ReceiptHandle! }));
       }

@@ -90,13 +90,24 @@ export class Router {
 
   /** A request that failed unexpectedly, answered like the kit answers one (a generic 500 in the area's shape). */
   internalError(area: RouteDef | undefined): RouterAnswer {
-    return { status: 500, headers: { 'Content-Type': 'application/json; charset=utf-8' }, body: JSON.stringify(errorBody(area?.area ?? 'export', 'unavailable', GENERIC_500_MESSAGE)) };
+    return {
+      status: 500,
+      headers: { 'Content-Type': 'application/json; charset=utf-8' },
+      body: JSON.stringify(errorBody(area?.area ?? 'export', 'unavailable', GENERIC_500_MESSAGE)),
+    };
   }
 
   /** The front door's answer when nothing matched `method` on `pathname`. */
   unmatched(method: string, pathname: string, match: Exclude<RouteMatch, { kind: 'route' }>): RouterAnswer {
     const shown = printable(pathname);
-    if (match.kind === 'method') return this.answer(match.area, 'not_allowed', `Method ${printable(method)} is not allowed on ${shown}`, { Allow: match.allow.join(', ') }, 'method_not_allowed');
+    if (match.kind === 'method')
+      return this.answer(
+        match.area,
+        'not_allowed',
+        `Method ${printable(method)} is not allowed on ${shown}`,
+        { Allow: match.allow.join(', ') },
+        'method_not_allowed',
+      );
     // Under an area, the message API Gateway's own answer gives (MISSING_AUTHENTICATION_TOKEN).
     return this.answer(match.area, 'not_found', match.area ? 'No such route' : `No route for ${printable(method)} ${shown}`);
   }

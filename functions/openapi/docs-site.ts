@@ -61,7 +61,8 @@ export function docsFiles(serverUrl = '/'): Record<string, StaticFile> {
 }
 
 /** Same-origin scripts and styles only (Swagger UI sets inline styles; images may be data: URLs). */
-export const DOCS_CSP = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'";
+export const DOCS_CSP =
+  "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'";
 
 let cached: Record<string, StaticFile> | undefined;
 
@@ -85,11 +86,18 @@ export function withReference(listener: Listener): Listener {
       file = req.method === 'GET' || req.method === 'HEAD' ? docsFile(path) : undefined;
     } catch {
       // The reference could not be built (a broken install): the API itself keeps serving.
-      res.writeHead(500, { 'Content-Type': 'application/json; charset=utf-8' }).end(JSON.stringify({ error: { code: 'internal', message: 'The API reference is unavailable' } }));
+      res
+        .writeHead(500, { 'Content-Type': 'application/json; charset=utf-8' })
+        .end(JSON.stringify({ error: { code: 'internal', message: 'The API reference is unavailable' } }));
       return;
     }
     if (!file) return listener(req, res);
-    res.writeHead(200, { 'Content-Type': file.contentType, 'Content-Security-Policy': DOCS_CSP, 'Cache-Control': 'public, max-age=300', 'X-Content-Type-Options': 'nosniff' });
+    res.writeHead(200, {
+      'Content-Type': file.contentType,
+      'Content-Security-Policy': DOCS_CSP,
+      'Cache-Control': 'public, max-age=300',
+      'X-Content-Type-Options': 'nosniff',
+    });
     res.end(req.method === 'HEAD' ? undefined : file.body);
   };
 }

@@ -11,7 +11,14 @@ import { ROUTES, type AuthKind, type RouteDef } from '../routes';
 import { OPERATIONS, type OperationDoc, type ZodSchema } from './operations';
 import * as s from './schemas';
 
-const SECURITY: Readonly<Record<AuthKind, string | undefined>> = { orgKey: 'orgKey', chatKey: 'chatKey', acpKey: 'acpKey', signingSecret: 'signingSecret', public: undefined, iam: undefined };
+const SECURITY: Readonly<Record<AuthKind, string | undefined>> = {
+  orgKey: 'orgKey',
+  chatKey: 'chatKey',
+  acpKey: 'acpKey',
+  signingSecret: 'signingSecret',
+  public: undefined,
+  iam: undefined,
+};
 
 const STATUS_TEXT: Record<number, string> = {
   400: 'Invalid request: a parameter, header or body the operation refuses, or a request the HTTP layer cannot parse',
@@ -61,8 +68,20 @@ const correlation = { 'X-Correlation-ID': { description: 'The request’s correl
 
 function operation(route: RouteDef, doc: OperationDoc): Record<string, unknown> {
   const pathParams = [...route.path.matchAll(/\{([^}]+)\}/g)].map((m) => ({ name: m[1]!, in: 'path', required: true, schema: { type: 'string' } }));
-  const queryParams = Object.entries(doc.query ?? {}).map(([name, q]) => ({ name, in: 'query', required: false, description: q.description, schema: toSchema(q.schema) }));
-  const headerParams = Object.entries(doc.headers ?? {}).map(([name, q]) => ({ name, in: 'header', required: false, description: q.description, schema: toSchema(q.schema) }));
+  const queryParams = Object.entries(doc.query ?? {}).map(([name, q]) => ({
+    name,
+    in: 'query',
+    required: false,
+    description: q.description,
+    schema: toSchema(q.schema),
+  }));
+  const headerParams = Object.entries(doc.headers ?? {}).map(([name, q]) => ({
+    name,
+    in: 'header',
+    required: false,
+    description: q.description,
+    schema: toSchema(q.schema),
+  }));
   const responses: Record<string, unknown> = {
     [String(doc.ok.status)]: {
       description: doc.ok.description,
@@ -86,9 +105,7 @@ function operation(route: RouteDef, doc: OperationDoc): Record<string, unknown> 
     'x-rate-limit': route.rateLimit,
     security: scheme ? [{ [scheme]: [] }] : [],
     parameters: [...pathParams, ...queryParams, ...headerParams],
-    ...(doc.body
-      ? { requestBody: { required: doc.body.required ?? false, content: { [doc.body.contentType]: { schema: toSchema(doc.body.schema) } } } }
-      : {}),
+    ...(doc.body ? { requestBody: { required: doc.body.required ?? false, content: { [doc.body.contentType]: { schema: toSchema(doc.body.schema) } } } } : {}),
     responses,
   };
 }

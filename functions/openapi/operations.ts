@@ -26,9 +26,15 @@ export interface OperationDoc {
   readonly headers?: Readonly<Record<string, QueryParamDoc>>;
 }
 
-const limit: QueryParamDoc = { schema: z.int().min(1), description: 'Page size: default 50, maximum 100 (larger values clamp to 100, with a Warning and X-Svc-Limit-Clamped header)' };
+const limit: QueryParamDoc = {
+  schema: z.int().min(1),
+  description: 'Page size: default 50, maximum 100 (larger values clamp to 100, with a Warning and X-Svc-Limit-Clamped header)',
+};
 const cursor: QueryParamDoc = { schema: z.string(), description: 'The `next_cursor` of the previous page' };
-const iso = (description: string): QueryParamDoc => ({ schema: z.string().meta({ format: 'date-time' }), description: `ISO 8601 with Z or an offset; ${description}` });
+const iso = (description: string): QueryParamDoc => ({
+  schema: z.string().meta({ format: 'date-time' }),
+  description: `ISO 8601 with Z or an offset; ${description}`,
+});
 
 const EXPORT_ERRORS = [400, 401, 403, 429, 500];
 const ACP_PUBLIC_ERRORS = [404, 429, 500];
@@ -39,17 +45,27 @@ const acpHeaders: Record<string, QueryParamDoc> = {
 };
 const acpPostHeaders: Record<string, QueryParamDoc> = {
   ...acpHeaders,
-  'Idempotency-Key': { schema: z.string().min(1).max(255), description: 'A repeat returns the first answer (Idempotent-Replayed: true); another body with the same key is 422; one in flight is 409 with Retry-After' },
+  'Idempotency-Key': {
+    schema: z.string().min(1).max(255),
+    description: 'A repeat returns the first answer (Idempotent-Replayed: true); another body with the same key is 422; one in flight is 409 with Retry-After',
+  },
 };
 const json = (schema: ZodSchema) => ({ 'application/json': schema });
 
 /** Every public route by id. */
 export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
-  orgAppsList: { tag: 'Org Export', summary: "List the org's apps", description: 'Non-deleted apps, newest first.', ok: { status: 200, description: 'The apps', content: json(s.appsList) }, errors: EXPORT_ERRORS },
+  orgAppsList: {
+    tag: 'Org Export',
+    summary: "List the org's apps",
+    description: 'Non-deleted apps, newest first.',
+    ok: { status: 200, description: 'The apps', content: json(s.appsList) },
+    errors: EXPORT_ERRORS,
+  },
   orgSessionsList: {
     tag: 'Org Export',
     summary: 'List sessions across the org',
-    description: 'Order: `last_activity_at` descending, then `id` descending. Checkpoint on the largest `last_activity_at` seen and pass it back as `updated_after`.',
+    description:
+      'Order: `last_activity_at` descending, then `id` descending. Checkpoint on the largest `last_activity_at` seen and pass it back as `updated_after`.',
     query: {
       limit,
       cursor,
@@ -65,7 +81,11 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     tag: 'Org Export',
     summary: 'Messages of one session',
     query: { include: { schema: z.literal('tool_details'), description: '`tool_details` adds tool markers to messages' } },
-    ok: { status: 200, description: 'The session subset and its messages (empty with zdr: true for a Zero Data Retention app)', content: json(s.sessionMessages) },
+    ok: {
+      status: 200,
+      description: 'The session subset and its messages (empty with zdr: true for a Zero Data Retention app)',
+      content: json(s.sessionMessages),
+    },
     errors: [...EXPORT_ERRORS, 404],
   },
   orgUsageList: {
@@ -88,7 +108,11 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     description: 'The OpenAI chat-completion shape plus `chatSessionId`. With `stream: true` the answer is Server-Sent Events.',
     headers: {
       'X-Chat-Session-ID': { schema: z.string().meta({ format: 'uuid' }), description: 'Continues this session (as chatSessionId)' },
-      'Idempotency-Key': { schema: z.string().min(1).max(255), description: 'A retry with the same key gets the first answer (Idempotent-Replayed: true) and runs nothing again; another request with the same key is 422; one still running is 409 with Retry-After' },
+      'Idempotency-Key': {
+        schema: z.string().min(1).max(255),
+        description:
+          'A retry with the same key gets the first answer (Idempotent-Replayed: true) and runs nothing again; another request with the same key is 422; one still running is 409 with Retry-After',
+      },
     },
     body: { contentType: 'application/json', schema: s.chatRequest, required: true },
     ok: { status: 200, description: 'The answer', content: { 'application/json': s.chatCompletion, 'text/event-stream': s.chatStream } },
@@ -100,16 +124,40 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     description: 'multipart/form-data with one `file` part, up to 20 MiB.',
     headers: {
       'X-Chat-Session-ID': { schema: z.string().meta({ format: 'uuid' }), description: "Binds the file to that session's consumer" },
-      'Idempotency-Key': { schema: z.string().min(1).max(255), description: 'A retry with the same key and file gets the first answer (Idempotent-Replayed: true) and stores nothing again; another file with the same key is 422' },
+      'Idempotency-Key': {
+        schema: z.string().min(1).max(255),
+        description:
+          'A retry with the same key and file gets the first answer (Idempotent-Replayed: true) and stores nothing again; another file with the same key is 422',
+      },
     },
     body: { contentType: 'multipart/form-data', schema: s.uploadRequest, required: true },
     ok: { status: 201, description: 'The stored file', content: json(s.uploadedFile) },
     errors: [400, 401, 403, 404, 409, 413, 422, 429, 500, 503],
   },
-  acpProductsList: { tag: 'ACP checkout', summary: "The app's catalog (ACP feed ProductsResponse)", ok: { status: 200, description: 'Active products', content: json(s.acpProducts) }, errors: ACP_PUBLIC_ERRORS },
-  acpAgentCard: { tag: 'ACP checkout', summary: 'A2A agent card of the checkout', ok: { status: 200, description: 'The agent card', content: json(s.agentCard) }, errors: ACP_PUBLIC_ERRORS },
-  acpAgentCardV3: { tag: 'ACP checkout', summary: 'A2A agent card (agent-card.json)', ok: { status: 200, description: 'The agent card', content: json(s.agentCard) }, errors: ACP_PUBLIC_ERRORS },
-  acpDiscovery: { tag: 'ACP checkout', summary: 'ACP discovery document', ok: { status: 200, description: 'The DiscoveryResponse', content: json(s.acpDiscovery) }, errors: ACP_PUBLIC_ERRORS },
+  acpProductsList: {
+    tag: 'ACP checkout',
+    summary: "The app's catalog (ACP feed ProductsResponse)",
+    ok: { status: 200, description: 'Active products', content: json(s.acpProducts) },
+    errors: ACP_PUBLIC_ERRORS,
+  },
+  acpAgentCard: {
+    tag: 'ACP checkout',
+    summary: 'A2A agent card of the checkout',
+    ok: { status: 200, description: 'The agent card', content: json(s.agentCard) },
+    errors: ACP_PUBLIC_ERRORS,
+  },
+  acpAgentCardV3: {
+    tag: 'ACP checkout',
+    summary: 'A2A agent card (agent-card.json)',
+    ok: { status: 200, description: 'The agent card', content: json(s.agentCard) },
+    errors: ACP_PUBLIC_ERRORS,
+  },
+  acpDiscovery: {
+    tag: 'ACP checkout',
+    summary: 'ACP discovery document',
+    ok: { status: 200, description: 'The DiscoveryResponse', content: json(s.acpDiscovery) },
+    errors: ACP_PUBLIC_ERRORS,
+  },
   acpCheckoutCreate: {
     tag: 'ACP checkout',
     summary: 'Create a checkout session',
@@ -118,7 +166,13 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     ok: { status: 201, description: 'The session, with server-computed totals', content: json(s.checkoutSession) },
     errors: ACP_CHECKOUT_ERRORS,
   },
-  acpCheckoutGet: { tag: 'ACP checkout', summary: 'Read a checkout session', headers: acpHeaders, ok: { status: 200, description: 'The session', content: json(s.checkoutSession) }, errors: ACP_CHECKOUT_ERRORS },
+  acpCheckoutGet: {
+    tag: 'ACP checkout',
+    summary: 'Read a checkout session',
+    headers: acpHeaders,
+    ok: { status: 200, description: 'The session', content: json(s.checkoutSession) },
+    errors: ACP_CHECKOUT_ERRORS,
+  },
   acpCheckoutUpdate: {
     tag: 'ACP checkout',
     summary: 'Update a checkout session',
@@ -130,7 +184,8 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
   acpCheckoutComplete: {
     tag: 'ACP checkout',
     summary: 'Complete (pay for) a checkout session',
-    description: 'Holds the stock, charges, and answers the session `completed` with its order; `complete_in_progress` when the payment outcome is not known yet.',
+    description:
+      'Holds the stock, charges, and answers the session `completed` with its order; `complete_in_progress` when the payment outcome is not known yet.',
     headers: acpPostHeaders,
     body: { contentType: 'application/json', schema: s.checkoutComplete, required: true },
     ok: { status: 200, description: 'The session', content: json(s.checkoutSession) },
@@ -161,7 +216,22 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     ok: { status: 201, description: 'The subscription and its signing secret (shown once)', content: json(s.subscriptionCreated) },
     errors: [400, 413, 429, 500, 503],
   },
-  releaseNotesSubscriptionsList: { tag: 'Release notes', summary: 'The subscriptions of a signing secret', ok: { status: 200, description: 'Subscriptions', content: json(s.subscriptionsList) }, errors: [401, 429, 500] },
-  releaseNotesSubscriptionDelete: { tag: 'Release notes', summary: 'Delete a subscription', ok: { status: 204, description: 'Deleted' }, errors: [401, 404, 429, 500] },
-  releaseNotesDeliveriesList: { tag: 'Release notes', summary: 'Delivery attempts of a subscription', ok: { status: 200, description: 'Attempts, newest first', content: json(s.deliveriesList) }, errors: [401, 404, 429, 500] },
+  releaseNotesSubscriptionsList: {
+    tag: 'Release notes',
+    summary: 'The subscriptions of a signing secret',
+    ok: { status: 200, description: 'Subscriptions', content: json(s.subscriptionsList) },
+    errors: [401, 429, 500],
+  },
+  releaseNotesSubscriptionDelete: {
+    tag: 'Release notes',
+    summary: 'Delete a subscription',
+    ok: { status: 204, description: 'Deleted' },
+    errors: [401, 404, 429, 500],
+  },
+  releaseNotesDeliveriesList: {
+    tag: 'Release notes',
+    summary: 'Delivery attempts of a subscription',
+    ok: { status: 200, description: 'Attempts, newest first', content: json(s.deliveriesList) },
+    errors: [401, 404, 429, 500],
+  },
 };

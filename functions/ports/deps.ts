@@ -13,4 +13,10 @@ import type { ReleaseNotesPorts, WebhookDeliveryPorts } from './release-notes';
 export type Deps = PlatformPorts &
   AcpPorts &
   CheckoutPorts &
-  AdminPorts & ConversationPorts & ExportPorts & ChatPorts & FilePorts & ReleaseNotesPorts & WebhookDeliveryPorts;
+  AdminPorts &
+  ConversationPorts &
+  ExportPorts &
+  ChatPorts &
+  FilePorts &
+  ReleaseNotesPorts &
+  WebhookDeliveryPorts;

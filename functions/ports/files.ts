@@ -83,7 +83,9 @@ export interface OcrInput {
   readonly storageKey: string;
 }
 
-export type OcrResult = { readonly status: 'SUCCEEDED'; readonly text: string; readonly pages: number } | { readonly status: 'FAILED'; readonly message: string };
+export type OcrResult =
+  | { readonly status: 'SUCCEEDED'; readonly text: string; readonly pages: number }
+  | { readonly status: 'FAILED'; readonly message: string };
 
 /**
  * Asynchronous OCR of a PDF without a text layer. On AWS, Textract's StartDocumentTextDetection with

@@ -47,7 +47,6 @@ export interface AppStore {
   completeDeletion(id: string): Promise<void>;
 }
 
-
 export interface RateLimitWindow {
   readonly count: number;
   readonly windowStartMs: number;

@@ -18,7 +18,12 @@ import { jsonBody, lambdaQueueHandler, sqsConsumer, type QueueHandler } from './
 export const FANOUT_SAFETY_MS = 15_000;
 
 const webhookMessage = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('fan-out'), periodId: z.string().check(z.minLength(1)), revision: z.string().check(z.minLength(1)), cursor: z.optional(z.string()) }),
+  z.object({
+    type: z.literal('fan-out'),
+    periodId: z.string().check(z.minLength(1)),
+    revision: z.string().check(z.minLength(1)),
+    cursor: z.optional(z.string()),
+  }),
   z.object({
     type: z.literal('deliver'),
     subscriptionId: z.string().check(z.minLength(1)),
@@ -33,9 +38,20 @@ export const parseWebhookMessage: (body: string) => WebhookMessage = jsonBody(we
 
 async function runMessage(deps: WebhookWorkerDeps, msg: WebhookMessage, shouldYield: () => boolean): Promise<void> {
   if (msg.type === 'fan-out') {
-    const result = await fanOutReleasePeriod(deps, { periodId: msg.periodId, revision: msg.revision, ...(msg.cursor ? { cursor: msg.cursor } : {}), shouldYield });
+    const result = await fanOutReleasePeriod(deps, {
+      periodId: msg.periodId,
+      revision: msg.revision,
+      ...(msg.cursor ? { cursor: msg.cursor } : {}),
+      shouldYield,
+    });
     if (result.cursor) await deps.webhookQueue.send([{ type: 'fan-out', periodId: msg.periodId, revision: msg.revision, cursor: result.cursor }]);
-    deps.logger.info('webhook fan-out', { periodId: msg.periodId, scanned: result.scanned, enqueued: result.enqueued, continues: Boolean(result.cursor), superseded: Boolean(result.superseded) });
+    deps.logger.info('webhook fan-out', {
+      periodId: msg.periodId,
+      scanned: result.scanned,
+      enqueued: result.enqueued,
+      continues: Boolean(result.cursor),
+      superseded: Boolean(result.superseded),
+    });
     return;
   }
   const { subscriptionId, periodId, revision, attempt } = msg;

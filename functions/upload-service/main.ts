@@ -43,7 +43,9 @@ const server = attachFrontDoor(
 );
 // Longer than the load balancer's idle timeout, so the balancer closes idle connections first.
 server.keepAliveTimeout = 65_000;
-server.listen(Number(process.env.PORT ?? 8080), () => logger.info('upload service listening', { port: Number(process.env.PORT ?? 8080), routes: served.map((r) => r.path) }));
+server.listen(Number(process.env.PORT ?? 8080), () =>
+  logger.info('upload service listening', { port: Number(process.env.PORT ?? 8080), routes: served.map((r) => r.path) }),
+);
 process.once('SIGTERM', () => {
   logger.info('SIGTERM: draining');
   server.close(() => process.exit(0));

@@ -20,5 +20,11 @@ export type AdminJobRunDeps = AdminJobsDeps & AcpPorts & CheckoutPorts & { reado
 export const adminJobRunProductionDeps = onFirstUse((opts): AdminJobRunDeps => {
   const db = createDocumentClient(opts.aws ?? {});
   const table = opts.env[ENV.tableName];
-  return { ...buildAdminBaseDeps(opts, db), jobs: buildJobQueue(opts), objects: buildObjectStore(opts), ...buildAcpPorts(db, table), ...buildCheckoutPorts(opts, db, table) };
+  return {
+    ...buildAdminBaseDeps(opts, db),
+    jobs: buildJobQueue(opts),
+    objects: buildObjectStore(opts),
+    ...buildAcpPorts(db, table),
+    ...buildCheckoutPorts(opts, db, table),
+  };
 });

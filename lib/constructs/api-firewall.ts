@@ -76,13 +76,7 @@ export interface ApiFirewallProps {
  * of binary multipart (SizeRestrictions_BODY blocks anything over 8 KB), so these rules only count;
  * the handlers validate and size-check bodies themselves.
  */
-const CRS_BODY_RULES_COUNT_ONLY = [
-  'SizeRestrictions_BODY',
-  'CrossSiteScripting_BODY',
-  'GenericLFI_BODY',
-  'GenericRFI_BODY',
-  'EC2MetaDataSSRF_BODY',
-];
+const CRS_BODY_RULES_COUNT_ONLY = ['SizeRestrictions_BODY', 'CrossSiteScripting_BODY', 'GenericLFI_BODY', 'GenericRFI_BODY', 'EC2MetaDataSSRF_BODY'];
 
 export class ApiFirewall extends Construct {
   public readonly webAcl: wafv2.CfnWebACL;
@@ -98,11 +92,7 @@ export class ApiFirewall extends Construct {
       metricName,
       sampledRequestsEnabled: true,
     });
-    const managed = (
-      priority: number,
-      name: string,
-      countOnly: readonly string[] = [],
-    ): wafv2.CfnWebACL.RuleProperty => ({
+    const managed = (priority: number, name: string, countOnly: readonly string[] = []): wafv2.CfnWebACL.RuleProperty => ({
       name,
       priority,
       overrideAction: { none: {} },
@@ -110,9 +100,7 @@ export class ApiFirewall extends Construct {
         managedRuleGroupStatement: {
           vendorName: 'AWS',
           name,
-          ruleActionOverrides: countOnly.length
-            ? countOnly.map((rule) => ({ name: rule, actionToUse: { count: {} } }))
-            : undefined,
+          ruleActionOverrides: countOnly.length ? countOnly.map((rule) => ({ name: rule, actionToUse: { count: {} } })) : undefined,
         },
       },
       visibilityConfig: visibility(name),
@@ -124,8 +112,18 @@ export class ApiFirewall extends Construct {
       visibilityConfig: visibility('platform-api'),
       customResponseBodies: {
         rateLimited: { contentType: 'APPLICATION_JSON', content: JSON.stringify(renderErrorBody(props.area, 'rate_limited', 'Rate limit exceeded')) },
-        notThroughFrontDoor: { contentType: 'APPLICATION_JSON', content: JSON.stringify(renderErrorBody(props.area, 'forbidden', 'Use the API through its public base URL')) },
-        ...(props.maxBody ? { bodyTooLarge: { contentType: 'APPLICATION_JSON', content: JSON.stringify(renderErrorBody(props.area, 'payload_too_large', props.maxBody.message)) } } : {}),
+        notThroughFrontDoor: {
+          contentType: 'APPLICATION_JSON',
+          content: JSON.stringify(renderErrorBody(props.area, 'forbidden', 'Use the API through its public base URL')),
+        },
+        ...(props.maxBody
+          ? {
+              bodyTooLarge: {
+                contentType: 'APPLICATION_JSON',
+                content: JSON.stringify(renderErrorBody(props.area, 'payload_too_large', props.maxBody.message)),
+              },
+            }
+          : {}),
       },
       rules: [
         ...(props.originVerify ? [originVerifyRule(props.originVerify, visibility('OriginVerify'))] : []),

@@ -25,7 +25,6 @@ export const FUNCTION_RUNTIME = lambda.Runtime.NODEJS_22_X;
 /** CommonJS dependencies call `require`, which an ESM bundle lacks unless it is recreated. */
 const ESM_REQUIRE_SHIM = "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);";
 
-
 /** The folder under functions/ that holds an entry point. */
 export type FunctionKind = 'http' | 'queue' | 'jobs' | 'authorizers';
 
@@ -48,7 +47,6 @@ export interface AppFunctionProps {
   /** Caps this function's share of the account's concurrency. @default - unreserved */
   readonly reservedConcurrency?: number;
 }
-
 
 export class AppFunction extends Construct {
   public readonly function: NodejsFunction;

@@ -84,11 +84,13 @@ export class AreaApi extends Construct {
 
     Validations.of(this.api).acknowledge({
       id: 'AwsSolutions-APIG2',
-      reason: 'Requests are validated in each handler with zod, because the spec fixes the exact error status and body per API area (for example 400 bad_request with a set message pattern), which API Gateway request validators cannot produce.',
+      reason:
+        'Requests are validated in each handler with zod, because the spec fixes the exact error status and body per API area (for example 400 bad_request with a set message pattern), which API Gateway request validators cannot produce.',
     });
     Validations.of(this.api.deploymentStage).acknowledge({
       id: 'AwsSolutions-APIG6',
-      reason: "Execution logging needs the account-wide API Gateway CloudWatch role (AWS::ApiGateway::Account, one per account and region) that a per-stage stack should not own. JSON access logs, X-Ray tracing and the functions' own structured logs cover per-request diagnosis.",
+      reason:
+        "Execution logging needs the account-wide API Gateway CloudWatch role (AWS::ApiGateway::Account, one per account and region) that a per-stage stack should not own. JSON access logs, X-Ray tracing and the functions' own structured logs cover per-request diagnosis.",
     });
   }
 
@@ -98,7 +100,13 @@ export class AreaApi extends Construct {
   }
 
   private addKeyClass(keyClass: KeyClass, context: FunctionContext): void {
-    const fn = new AppFunction(this, `${keyClass}Authorizer`, { context, kind: 'authorizers', handler: AUTHORIZER_HANDLER[keyClass], grants: ['table:read'], memoryMb: 512 });
+    const fn = new AppFunction(this, `${keyClass}Authorizer`, {
+      context,
+      kind: 'authorizers',
+      handler: AUTHORIZER_HANDLER[keyClass],
+      grants: ['table:read'],
+      memoryMb: 512,
+    });
     const authorizer = new apigateway.RequestAuthorizer(this, `${keyClass}RequestAuthorizer`, {
       handler: fn.function,
       identitySources: [apigateway.IdentitySource.header(AUTHORIZER_IDENTITY_HEADER)],

@@ -40,7 +40,10 @@ export interface OcrTargets {
 /** The context of a stack's functions: the stage and the shared data resources, plus per-stack extras. */
 export function functionContextOf(
   config: StageConfig,
-  data: Pick<FunctionContext, 'table' | 'uploadsBucketName' | 'webhookSecretsKey' | 'ocr' | 'paymentSecret'> & { readonly jobs: { readonly queue: sqs.IQueue }; readonly webhooks: { readonly queue: sqs.IQueue } },
+  data: Pick<FunctionContext, 'table' | 'uploadsBucketName' | 'webhookSecretsKey' | 'ocr' | 'paymentSecret'> & {
+    readonly jobs: { readonly queue: sqs.IQueue };
+    readonly webhooks: { readonly queue: sqs.IQueue };
+  },
   extras: Pick<FunctionContext, 'trustViewerAddress' | 'gateway'> = {},
 ): FunctionContext {
   return {

@@ -29,7 +29,10 @@ type GrantScoped =
   | typeof ENV.paymentSecretArn;
 
 /** The variables every function and the upload service start from (functions/env.ts checks them). */
-export function baseEnvironment(context: FunctionContext): Record<Exclude<(typeof ENV)[keyof typeof ENV], typeof ENV.openAiBaseUrl | typeof ENV.openAiApiKey | typeof ENV.publicBaseUrl | GrantScoped>, string> & Record<string, string> {
+export function baseEnvironment(
+  context: FunctionContext,
+): Record<Exclude<(typeof ENV)[keyof typeof ENV], typeof ENV.openAiBaseUrl | typeof ENV.openAiApiKey | typeof ENV.publicBaseUrl | GrantScoped>, string> &
+  Record<string, string> {
   const { config, table, jobsQueue } = context;
   return {
     [ENV.stage]: config.stage,
@@ -62,10 +65,7 @@ export class GrantPolicy {
     switch (grant) {
       case 'table:read':
         // Exact index ARNs instead of `index/*`: the table design names every index.
-        this.allow(TABLE_READ, [
-          table.tableArn,
-          ...TABLE_DESIGN.indexes.map((index) => `${table.tableArn}/index/${index.name}`),
-        ]);
+        this.allow(TABLE_READ, [table.tableArn, ...TABLE_DESIGN.indexes.map((index) => `${table.tableArn}/index/${index.name}`)]);
         return;
       case 'table:write':
         this.allow(TABLE_WRITE, [table.tableArn]);
@@ -131,14 +131,27 @@ export class GrantPolicy {
     const apiKeys = apigw('/apikeys/*');
     this.allow(['apigateway:POST', 'apigateway:GET'], [apigw('/apikeys')]);
     this.allow(['apigateway:DELETE'], [apiKeys]);
-    this.allow(['apigateway:POST'], Object.values(gateway.usagePlans).map((id) => apigw(`/usageplans/${id}/keys`)));
-    this.allow(['apigateway:DELETE'], gateway.authorizerStages.map((s) => apigw(`/restapis/${s.restApiId}/stages/${s.stageName}/cache/authorizers`)));
+    this.allow(
+      ['apigateway:POST'],
+      Object.values(gateway.usagePlans).map((id) => apigw(`/usageplans/${id}/keys`)),
+    );
+    this.allow(
+      ['apigateway:DELETE'],
+      gateway.authorizerStages.map((s) => apigw(`/restapis/${s.restApiId}/stages/${s.stageName}/cache/authorizers`)),
+    );
     Validations.of(this.role).acknowledge({
       id: `AwsSolutions-IAM5[Resource::${apiKeys}]`,
-      reason: 'API keys get their ids from API Gateway when the admin API creates them (one per platform key), so the revoke path deletes keys by id under /apikeys/.',
+      reason:
+        'API keys get their ids from API Gateway when the admin API creates them (one per platform key), so the revoke path deletes keys by id under /apikeys/.',
     });
     this.setEnv(ENV.gatewayUsagePlans, Stack.of(this.role).toJsonString(gateway.usagePlans));
-    this.setEnv(ENV.gatewayAuthorizerStages, Fn.join(',', gateway.authorizerStages.map((s) => `${s.restApiId}/${s.stageName}`)));
+    this.setEnv(
+      ENV.gatewayAuthorizerStages,
+      Fn.join(
+        ',',
+        gateway.authorizerStages.map((s) => `${s.restApiId}/${s.stageName}`),
+      ),
+    );
   }
 
   private allow(actions: string[], resources: string[]): void {
@@ -212,7 +225,8 @@ export class GrantPolicy {
     for (const arn of arns) {
       Validations.of(this.role).acknowledge({
         id: `AwsSolutions-IAM5[Resource::${arn}]`,
-        reason: "An app's model is a setting chosen at run time (bedrock:<model id>); cross-region inference profiles route to foundation models in other regions.",
+        reason:
+          "An app's model is a setting chosen at run time (bedrock:<model id>); cross-region inference profiles route to foundation models in other regions.",
       });
     }
     return arns;

@@ -26,9 +26,7 @@ export function apiWidgets(api: apigateway.RestApi): cloudwatch.IWidget[] {
     }),
     new cloudwatch.GraphWidget({
       title: 'API latency (ms)',
-      left: ['p50', 'p90', 'p99'].map((statistic) =>
-        api.metricLatency({ period: PERIOD, statistic, label: `latency ${statistic}` }),
-      ),
+      left: ['p50', 'p90', 'p99'].map((statistic) => api.metricLatency({ period: PERIOD, statistic, label: `latency ${statistic}` })),
       right: [api.metricIntegrationLatency({ period: PERIOD, statistic: 'p99', label: 'integration p99' })],
       width: 12,
     }),
@@ -72,35 +70,24 @@ export function functionWidgets(functions: readonly Named<lambda.IFunction>[]): 
     }),
     new cloudwatch.GraphWidget({
       title: 'Function duration p99 (ms)',
-      left: functions.map(({ name, resource }) =>
-        resource.metricDuration({ period: PERIOD, statistic: 'p99', label: name }),
-      ),
+      left: functions.map(({ name, resource }) => resource.metricDuration({ period: PERIOD, statistic: 'p99', label: name })),
       width: 12,
       height: 8,
     }),
   ];
 }
 
-export function queueWidgets(
-  queues: readonly Named<sqs.IQueue>[],
-  deadLetterQueues: readonly Named<sqs.IQueue>[],
-): cloudwatch.IWidget[] {
+export function queueWidgets(queues: readonly Named<sqs.IQueue>[], deadLetterQueues: readonly Named<sqs.IQueue>[]): cloudwatch.IWidget[] {
   return [
     new cloudwatch.GraphWidget({
       title: 'Queue depth and oldest message age (s)',
-      left: queues.map(({ name, resource }) =>
-        resource.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), label: `${name} visible` }),
-      ),
-      right: queues.map(({ name, resource }) =>
-        resource.metricApproximateAgeOfOldestMessage({ period: Duration.minutes(1), label: `${name} oldest` }),
-      ),
+      left: queues.map(({ name, resource }) => resource.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), label: `${name} visible` })),
+      right: queues.map(({ name, resource }) => resource.metricApproximateAgeOfOldestMessage({ period: Duration.minutes(1), label: `${name} oldest` })),
       width: 12,
     }),
     new cloudwatch.GraphWidget({
       title: 'Dead-letter queue depth',
-      left: deadLetterQueues.map(({ name, resource }) =>
-        resource.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), label: name }),
-      ),
+      left: deadLetterQueues.map(({ name, resource }) => resource.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), label: name })),
       width: 12,
     }),
   ];
@@ -111,9 +98,7 @@ export function tableWidget(table: dynamodb.ITableV2, indexNames: readonly strin
     new cloudwatch.Metric({
       namespace: 'AWS/DynamoDB',
       metricName,
-      dimensionsMap: index
-        ? { TableName: table.tableName, GlobalSecondaryIndexName: index }
-        : { TableName: table.tableName },
+      dimensionsMap: index ? { TableName: table.tableName, GlobalSecondaryIndexName: index } : { TableName: table.tableName },
       statistic: 'Sum',
       period: PERIOD,
       label: `${index ?? 'table'} ${metricName}`,
@@ -121,10 +106,7 @@ export function tableWidget(table: dynamodb.ITableV2, indexNames: readonly strin
   return new cloudwatch.GraphWidget({
     title: 'DynamoDB throttles (table and each GSI)',
     // A GSI keyed by org throttles first when one org grows hot (docs/adr/0007-scale-limits.md).
-    left: [undefined, ...indexNames].flatMap((index) => [
-      throttles('ReadThrottleEvents', index),
-      throttles('WriteThrottleEvents', index),
-    ]),
+    left: [undefined, ...indexNames].flatMap((index) => [throttles('ReadThrottleEvents', index), throttles('WriteThrottleEvents', index)]),
     width: 24,
   });
 }

@@ -18,12 +18,7 @@ export interface QueuePair {
 const VISIBILITY_FACTOR = 6;
 
 /** Work queues hold only in-flight work and go with the stack; their DLQs keep evidence (`removalPolicy`). */
-export function addQueuePair(
-  scope: Construct,
-  id: string,
-  def: Pick<QueueDef, 'timeoutSeconds' | 'maxReceiveCount'>,
-  removalPolicy: RemovalPolicy,
-): QueuePair {
+export function addQueuePair(scope: Construct, id: string, def: Pick<QueueDef, 'timeoutSeconds' | 'maxReceiveCount'>, removalPolicy: RemovalPolicy): QueuePair {
   const deadLetterQueue = new sqs.Queue(scope, `${id}Dlq`, {
     encryption: sqs.QueueEncryption.SQS_MANAGED,
     enforceSSL: true,

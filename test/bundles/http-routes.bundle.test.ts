@@ -26,7 +26,18 @@ import { createChatKey } from '../support/chat';
 import { localResources, type LambdaBundle } from '../support/lambda-bundle';
 import { startTestPlatform, type Fixture, type TestPlatform } from '../support/platform';
 
-const ROUTES = ['orgAppsList', 'orgSessionsList', 'orgSessionMessages', 'chatCompletionsCreate', 'acpProductsList', 'acpDiscovery', 'acpCheckoutCreate', 'releaseNotesFeed', 'releaseNotesSubscriptionsList', 'adminOrgGet'];
+const ROUTES = [
+  'orgAppsList',
+  'orgSessionsList',
+  'orgSessionMessages',
+  'chatCompletionsCreate',
+  'acpProductsList',
+  'acpDiscovery',
+  'acpCheckoutCreate',
+  'releaseNotesFeed',
+  'releaseNotesSubscriptionsList',
+  'adminOrgGet',
+];
 const AUTHORIZERS = ['authorizers/org-key-authorizer', 'authorizers/chat-key-authorizer', 'authorizers/acp-key-authorizer'];
 const JOB = 'jobs/empty-session-cleanup';
 
@@ -47,20 +58,68 @@ interface Case {
 
 const CASES: readonly Case[] = [
   { name: 'org apps list', route: 'orgAppsList', request: (w) => ({ target: '/api/v1/org/apps', token: w.orgKey }) },
-  { name: 'org apps list with a denied key', route: 'orgAppsList', request: (w) => ({ target: '/api/v1/org/apps', token: `${w.orgKey.slice(0, -1)}${w.orgKey.endsWith('A') ? 'B' : 'A'}` }) },
+  {
+    name: 'org apps list with a denied key',
+    route: 'orgAppsList',
+    request: (w) => ({ target: '/api/v1/org/apps', token: `${w.orgKey.slice(0, -1)}${w.orgKey.endsWith('A') ? 'B' : 'A'}` }),
+  },
   { name: 'org apps list without a key', route: 'orgAppsList', request: () => ({ target: '/api/v1/org/apps' }) },
-  { name: 'org sessions list, malformed updated_after', route: 'orgSessionsList', request: (w) => ({ target: '/api/v1/org/sessions?updated_after=yesterday', token: w.orgKey }) },
-  { name: 'org sessions list, unknown parameter constructor', route: 'orgSessionsList', request: (w) => ({ target: '/api/v1/org/sessions?constructor=x', token: w.orgKey }) },
-  { name: 'org sessions list, unknown parameter __proto__', route: 'orgSessionsList', request: (w) => ({ target: `/api/v1/org/sessions?__proto__=x&app_id=${w.appId}`, token: w.orgKey }) },
-  { name: 'org session messages of an unknown session', route: 'orgSessionMessages', request: (w) => ({ target: `/api/v1/org/sessions/${randomUUID()}/messages`, token: w.orgKey }) },
-  { name: 'chat completion, one turn', route: 'chatCompletionsCreate', request: (w) => ({ target: '/api/v1/chat/completions', token: w.chatKey, body: { model: w.appNameId, messages: [{ role: 'user', content: 'hello bundle' }] } }) },
-  { name: 'chat completion without messages', route: 'chatCompletionsCreate', request: (w) => ({ target: '/api/v1/chat/completions', token: w.chatKey, body: { model: w.appNameId } }) },
+  {
+    name: 'org sessions list, malformed updated_after',
+    route: 'orgSessionsList',
+    request: (w) => ({ target: '/api/v1/org/sessions?updated_after=yesterday', token: w.orgKey }),
+  },
+  {
+    name: 'org sessions list, unknown parameter constructor',
+    route: 'orgSessionsList',
+    request: (w) => ({ target: '/api/v1/org/sessions?constructor=x', token: w.orgKey }),
+  },
+  {
+    name: 'org sessions list, unknown parameter __proto__',
+    route: 'orgSessionsList',
+    request: (w) => ({ target: `/api/v1/org/sessions?__proto__=x&app_id=${w.appId}`, token: w.orgKey }),
+  },
+  {
+    name: 'org session messages of an unknown session',
+    route: 'orgSessionMessages',
+    request: (w) => ({ target: `/api/v1/org/sessions/${randomUUID()}/messages`, token: w.orgKey }),
+  },
+  {
+    name: 'chat completion, one turn',
+    route: 'chatCompletionsCreate',
+    request: (w) => ({
+      target: '/api/v1/chat/completions',
+      token: w.chatKey,
+      body: { model: w.appNameId, messages: [{ role: 'user', content: 'hello bundle' }] },
+    }),
+  },
+  {
+    name: 'chat completion without messages',
+    route: 'chatCompletionsCreate',
+    request: (w) => ({ target: '/api/v1/chat/completions', token: w.chatKey, body: { model: w.appNameId } }),
+  },
   { name: 'acp products list', route: 'acpProductsList', request: (w) => ({ target: `/acp/${w.appId}/products` }) },
   { name: 'acp discovery', route: 'acpDiscovery', request: (w) => ({ target: `/acp/${w.appId}/.well-known/acp.json` }) },
-  { name: 'acp checkout create', route: 'acpCheckoutCreate', request: (w) => ({ target: `/acp/${w.appId}/checkout_sessions`, token: w.acpKey, body: { line_items: [{ product_id: w.productId, quantity: 1 }] } }) },
-  { name: 'acp checkout create with an unknown field', route: 'acpCheckoutCreate', request: (w) => ({ target: `/acp/${w.appId}/checkout_sessions`, token: w.acpKey, body: { line_items: [{ product_id: w.productId, quantity: 1 }], gift_wrap: true } }) },
+  {
+    name: 'acp checkout create',
+    route: 'acpCheckoutCreate',
+    request: (w) => ({ target: `/acp/${w.appId}/checkout_sessions`, token: w.acpKey, body: { line_items: [{ product_id: w.productId, quantity: 1 }] } }),
+  },
+  {
+    name: 'acp checkout create with an unknown field',
+    route: 'acpCheckoutCreate',
+    request: (w) => ({
+      target: `/acp/${w.appId}/checkout_sessions`,
+      token: w.acpKey,
+      body: { line_items: [{ product_id: w.productId, quantity: 1 }], gift_wrap: true },
+    }),
+  },
   { name: 'release notes feed', route: 'releaseNotesFeed', request: () => ({ target: '/api/v1/release-notes/feed?area=chat' }) },
-  { name: 'release notes subscriptions of a secret', route: 'releaseNotesSubscriptionsList', request: (w) => ({ target: '/api/v1/release-notes/subscriptions', token: w.subscriptionSecret }) },
+  {
+    name: 'release notes subscriptions of a secret',
+    route: 'releaseNotesSubscriptionsList',
+    request: (w) => ({ target: '/api/v1/release-notes/subscriptions', token: w.subscriptionSecret }),
+  },
   { name: 'admin org get', route: 'adminOrgGet', request: (w) => ({ target: `/admin/v1/orgs/${w.orgId}` }) },
 ];
 
@@ -167,7 +226,12 @@ function normalized(a: BundleAnswer): unknown {
   } catch {
     // Not JSON (the RSS feed): compared as text.
   }
-  const headers = Object.fromEntries(Object.entries(a.headers).map(([k, v]) => [k.toLowerCase(), v] as const).filter(([k]) => !TRANSPORT.has(k)).sort(([x], [y]) => x.localeCompare(y)));
+  const headers = Object.fromEntries(
+    Object.entries(a.headers)
+      .map(([k, v]) => [k.toLowerCase(), v] as const)
+      .filter(([k]) => !TRANSPORT.has(k))
+      .sort(([x], [y]) => x.localeCompare(y)),
+  );
   const known = new Set([w.orgId, w.appId, w.orgKeyId, w.productId, w.subscriptionId, w.periodId]);
   const minted = new Map<string, string>();
   const mint = (id: string): string => {
@@ -187,7 +251,10 @@ function normalized(a: BundleAnswer): unknown {
 describe('HTTP route bundles behind API Gateway answer as the local server does', () => {
   it.each(CASES.map((c, i) => [c.name, c, i] as const))('%s', async (_name, c, i) => {
     const request = clientRequest(c, i);
-    const res = await p.call(request.method, request.target, { headers: { ...request.headers }, ...(request.body !== undefined ? { body: request.body } : {}) });
+    const res = await p.call(request.method, request.target, {
+      headers: { ...request.headers },
+      ...(request.body !== undefined ? { body: request.body } : {}),
+    });
     const headers: Record<string, string> = Object.fromEntries(res.headers);
     const deployed = await gateway.send(routeById(c.route), request);
     if (deployed.gateway) {
@@ -210,7 +277,20 @@ describe('a scheduled job bundle on the event EventBridge Scheduler sends', () =
   it('empty-session-cleanup removes an old session that never had a message, and says so', async () => {
     const hour = 3_600_000_000;
     const old = p.deps.clock.nowUs() - (Number(gateway.envOf(JOB).EMPTY_SESSION_MAX_AGE_HOURS) + 1) * hour;
-    const session: Session = { id: randomUUID(), orgId: w.orgId, appId: w.appId, consumerId: null, consumerEmail: null, title: 'abandoned', source: 'web', externalId: null, queryParams: [], startedAtUs: old, lastMessageAtUs: null, touchedAtUs: old };
+    const session: Session = {
+      id: randomUUID(),
+      orgId: w.orgId,
+      appId: w.appId,
+      consumerId: null,
+      consumerEmail: null,
+      title: 'abandoned',
+      source: 'web',
+      externalId: null,
+      queryParams: [],
+      startedAtUs: old,
+      lastMessageAtUs: null,
+      touchedAtUs: old,
+    };
     await p.deps.sessions.create(session);
     // The schedule sets no Input (lib/constructs/workers.ts), and the job reads nothing of its event.
     const { result, logs } = await gateway.invoke<Record<string, number>>(JOB, {});

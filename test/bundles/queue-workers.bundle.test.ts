@@ -13,7 +13,15 @@ import { createOrg } from '../../functions/app/create-org';
 import { importSessions } from '../../functions/app/import-sessions';
 import { createApp } from '../../functions/app/manage-apps';
 import { synthPlatform } from '../infra/platform-fixture';
-import { buildLambdaBundle, invokeLambdaBundle, lambdaEnvironment, lambdaTimeoutMs, localResources, type LambdaBundle, type LocalResources } from '../support/lambda-bundle';
+import {
+  buildLambdaBundle,
+  invokeLambdaBundle,
+  lambdaEnvironment,
+  lambdaTimeoutMs,
+  localResources,
+  type LambdaBundle,
+  type LocalResources,
+} from '../support/lambda-bundle';
 import { seedRefusedDelivery } from '../support/refused-delivery';
 import { startTestPlatform, type TestPlatform } from '../support/platform';
 
@@ -59,7 +67,12 @@ function record(body: string, queue: string): SQSRecord {
     messageId: randomUUID(),
     receiptHandle: randomUUID(),
     body,
-    attributes: { ApproximateReceiveCount: '1', SentTimestamp: String(Date.now()), SenderId: 'bundle-test', ApproximateFirstReceiveTimestamp: String(Date.now()) },
+    attributes: {
+      ApproximateReceiveCount: '1',
+      SentTimestamp: String(Date.now()),
+      SenderId: 'bundle-test',
+      ApproximateFirstReceiveTimestamp: String(Date.now()),
+    },
     messageAttributes: {},
     md5OfBody: '',
     eventSource: 'aws:sqs',
@@ -70,7 +83,9 @@ function record(body: string, queue: string): SQSRecord {
 
 async function invoke(description: string, records: SQSRecord[]) {
   const event: SQSEvent = { Records: records };
-  return invokeLambdaBundle<SQSBatchResponse>(bundles.get(description)!.path, envOf(description), event, { timeoutMs: Math.min(lambdaTimeoutMs(template, description), 20_000) });
+  return invokeLambdaBundle<SQSBatchResponse>(bundles.get(description)!.path, envOf(description), event, {
+    timeoutMs: Math.min(lambdaTimeoutMs(template, description), 20_000),
+  });
 }
 
 /** The poison lines of an invocation, by message id. */
@@ -96,7 +111,11 @@ function expectPoisonReported(logs: readonly Record<string, unknown>[], stdout: 
   expect(stdout).not.toContain(secret);
   const [metric, ...more] = emf(logs, 'PoisonMessages');
   expect(more).toEqual([]);
-  expect(metric).toMatchObject({ PoisonMessages: poison.length, consumer, _aws: { CloudWatchMetrics: [{ Namespace: 'PlatformApi/prod', Metrics: [{ Name: 'PoisonMessages', Unit: 'Count' }] }] } });
+  expect(metric).toMatchObject({
+    PoisonMessages: poison.length,
+    consumer,
+    _aws: { CloudWatchMetrics: [{ Namespace: 'PlatformApi/prod', Metrics: [{ Name: 'PoisonMessages', Unit: 'Count' }] }] },
+  });
 }
 
 describe('the jobs worker bundle', () => {
@@ -106,7 +125,13 @@ describe('the jobs worker bundle', () => {
     const t = p.deps.clock.nowUs();
     const { sessionIds } = await importSessions(p.deps, {
       appId: app.id,
-      records: [{ session: { title: 'one', source: 'import', externalId: null, queryParams: [], startedAtUs: t }, consumer: null, messages: [{ role: 'user', content: 'hello', createdAtUs: t }] }],
+      records: [
+        {
+          session: { title: 'one', source: 'import', externalId: null, queryParams: [], startedAtUs: t },
+          consumer: null,
+          messages: [{ role: 'user', content: 'hello', createdAtUs: t }],
+        },
+      ],
     });
     await p.deps.apps.markDeleted(app.id, p.deps.clock.nowUs());
 
@@ -122,7 +147,11 @@ describe('the jobs worker bundle', () => {
     // continuation is on the jobs queue, sent by the bundle through the SQS endpoint of its environment.
     expect(logs.filter((l) => l.message === 'app deletion batch')).toEqual([expect.objectContaining({ appId: app.id, removed: 1, done: false })]);
     expect(await p.deps.sessions.get(sessionIds[0]!)).toBeUndefined();
-    const sqs = new SQSClient({ region: local.awsEnv.AWS_REGION, endpoint: local.awsEnv.AWS_ENDPOINT_URL_SQS, credentials: { accessKeyId: local.awsEnv.AWS_ACCESS_KEY_ID!, secretAccessKey: local.awsEnv.AWS_SECRET_ACCESS_KEY! } });
+    const sqs = new SQSClient({
+      region: local.awsEnv.AWS_REGION,
+      endpoint: local.awsEnv.AWS_ENDPOINT_URL_SQS,
+      credentials: { accessKeyId: local.awsEnv.AWS_ACCESS_KEY_ID!, secretAccessKey: local.awsEnv.AWS_SECRET_ACCESS_KEY! },
+    });
     const queued = await sqs.send(new ReceiveMessageCommand({ QueueUrl: local.jobsQueueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }));
     expect((queued.Messages ?? []).map((m) => JSON.parse(m.Body!))).toEqual([{ type: 'app-deletion', appId: app.id }]);
     sqs.destroy();

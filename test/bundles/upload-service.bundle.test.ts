@@ -15,7 +15,15 @@ import { createChatKey } from '../support/chat';
 import { png } from '../support/file-fixtures';
 import { localResources, type LocalResources } from '../support/lambda-bundle';
 import { startTestPlatform, type TestPlatform } from '../support/platform';
-import { buildUploadServiceBundle, containerEnvironment, freePort, imageEnvironment, startUploadService, type RunningUploadService, type UploadServiceBundle } from '../support/upload-service-bundle';
+import {
+  buildUploadServiceBundle,
+  containerEnvironment,
+  freePort,
+  imageEnvironment,
+  startUploadService,
+  type RunningUploadService,
+  type UploadServiceBundle,
+} from '../support/upload-service-bundle';
 import { FILES, MiB, upload } from '../support/uploads';
 
 /** SNS and Textract have no local twin; a PNG upload never starts OCR, so nothing opens these. */
@@ -126,7 +134,10 @@ function rawTo(port: number, requestHead: Buffer, body: Iterable<Buffer> = [], t
 
 async function answered(port: number, requestHead: Buffer, body: readonly Buffer[] = []): Promise<RawAnswer> {
   const answer = await rawTo(port, requestHead, body);
-  if (!isAnswer(answer)) throw new Error(`no answer from port ${port}${service?.running() === false ? ' (the upload service is no longer running)' : ''}: ${answer.error}\n${service?.output() ?? ''}`);
+  if (!isAnswer(answer))
+    throw new Error(
+      `no answer from port ${port}${service?.running() === false ? ' (the upload service is no longer running)' : ''}: ${answer.error}\n${service?.output() ?? ''}`,
+    );
   return answer;
 }
 
@@ -185,7 +196,11 @@ describe('the upload service bundle under hostile requests', () => {
   });
 
   it('answers parts without a name, with an empty name, and a field without one with a 400', async () => {
-    for (const part of ['Content-Disposition: form-data; filename="a.png"', 'Content-Disposition: form-data; name=""; filename="a.png"', 'Content-Disposition: form-data']) {
+    for (const part of [
+      'Content-Disposition: form-data; filename="a.png"',
+      'Content-Disposition: form-data; name=""; filename="a.png"',
+      'Content-Disposition: form-data',
+    ]) {
       const body = Buffer.from(`--XX\r\n${part}\r\n\r\nabc\r\n--XX--\r\n`, 'latin1');
       const res = await sendBoth(uploadHead(body.length), [body]);
       expect(res.status, part).toBe(400);
@@ -259,7 +274,12 @@ describe('the upload service bundle under hostile requests', () => {
     // `<bucket>.<host>` on a named one, which the emulator would not be reached at.
     expect(env.AWS_ENDPOINT_URL_S3).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const bytes = png(2, 2);
-    const res = await upload({ baseUrl: `http://127.0.0.1:${service!.port}` }, chatKey, { name: 'a.png', bytes, type: 'image/png' }, Object.fromEntries(frontDoorHeaders()));
+    const res = await upload(
+      { baseUrl: `http://127.0.0.1:${service!.port}` },
+      chatKey,
+      { name: 'a.png', bytes, type: 'image/png' },
+      Object.fromEntries(frontDoorHeaders()),
+    );
     expect(res.status, `${res.text}\n${service!.output()}`).toBe(201);
     expect(res.body).toEqual({ fileId: expect.any(String), fileName: 'a.png', mimeType: 'image/png', size: bytes.length });
     expect(await p.deps.objects.get(`files/${appId}/${res.body.fileId}/original`)).toEqual(Buffer.from(bytes));

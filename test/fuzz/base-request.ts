@@ -104,7 +104,9 @@ function sometimes<T>(arb: fc.Arbitrary<T>): fc.Arbitrary<T | undefined> {
 export function baseArb(ctx: FuzzContext, op: Operation): fc.Arbitrary<Base> {
   const optionalQuery = op.query.map((p) => sometimes(validArb(p.schema).map((v) => [p.name, encodeURIComponent(String(v))] as const)));
   const optionalHeaders = op.headers.map((p) =>
-    sometimes((p.name in HEADER_HINTS ? fc.constant(HEADER_HINTS[p.name]!) : validArb(p.schema)).map((v) => [p.name, String(v).replace(/[^\x20-\x7e]/g, '')] as const)),
+    sometimes(
+      (p.name in HEADER_HINTS ? fc.constant(HEADER_HINTS[p.name]!) : validArb(p.schema)).map((v) => [p.name, String(v).replace(/[^\x20-\x7e]/g, '')] as const),
+    ),
   );
   return fc
     .record({ t: fc.nat(ctx.tenants.length - 1), k: fc.nat(7), query: fc.tuple(...optionalQuery), headers: fc.tuple(...optionalHeaders) })
@@ -116,14 +118,20 @@ export function baseArb(ctx: FuzzContext, op: Operation): fc.Arbitrary<Base> {
         tenant,
         path: fillPath(op, tenant),
         query: query.filter((q) => q !== undefined),
-        headers: [['Host', ctx.hostHeader], ...(credential ? [['Authorization', `Bearer ${credential}`] as const] : []), ...headers.filter((h) => h !== undefined)],
+        headers: [
+          ['Host', ctx.hostHeader],
+          ...(credential ? [['Authorization', `Bearer ${credential}`] as const] : []),
+          ...headers.filter((h) => h !== undefined),
+        ],
         ...(credential ? { credential } : {}),
       };
       if (!op.body) return fc.constant<Base>(common);
       if (op.body.contentType === 'multipart/form-data') {
         return fc.constant<Base>({ ...common, body: { contentType: `multipart/form-data; boundary=${BOUNDARY}`, bytes: multipartFile(PNG) + MULTIPART_END } });
       }
-      return validArb(op.body.schema, hintsOf(tenant)).map((json): Base => ({ ...common, body: { contentType: op.body!.contentType, json, bytes: Buffer.from(JSON.stringify(json), 'utf8').toString('latin1') } }));
+      return validArb(op.body.schema, hintsOf(tenant)).map(
+        (json): Base => ({ ...common, body: { contentType: op.body!.contentType, json, bytes: Buffer.from(JSON.stringify(json), 'utf8').toString('latin1') } }),
+      );
     });
 }
 

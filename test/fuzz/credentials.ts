@@ -46,7 +46,8 @@ async function createTenant(api: Api, n: number): Promise<Tenant> {
   const admin = (method: string, path: string, body: unknown, expected = 201) => call(api, method, `/admin/v1${path}`, api.adminToken, body, expected);
   const org = (await admin('POST', '/orgs', { name: `Fuzz Org ${n}`, plan: 'paid' })).data;
   const app = (await admin('POST', `/orgs/${org.id}/apps`, { name: `Fuzz App ${n}` })).data;
-  const orgKey = (await admin('POST', `/orgs/${org.id}/keys`, { scopes: ['apps:read', 'transcripts:read', 'usage:read', 'tombstones:read'] })).data.key as string;
+  const orgKey = (await admin('POST', `/orgs/${org.id}/keys`, { scopes: ['apps:read', 'transcripts:read', 'usage:read', 'tombstones:read'] })).data
+    .key as string;
   await admin('POST', `/orgs/${org.id}/credits`, { amountUsd: '1000' }, 200);
   const chatKeys = [(await admin('POST', `/apps/${app.id}/chat-keys`, {})).data.key, (await admin('POST', `/apps/${app.id}/chat-keys`, {})).data.key];
   const acpKeys = [(await admin('POST', `/apps/${app.id}/acp-keys`, {})).data.key, (await admin('POST', `/apps/${app.id}/acp-keys`, {})).data.key];
@@ -62,7 +63,18 @@ async function createTenant(api: Api, n: number): Promise<Tenant> {
     const created = (await call(api, 'POST', '/api/v1/release-notes/subscriptions', '', { callbackUrl: `https://${CALLBACK_HOST}/hook/${n}/${i}` }, 201)).data;
     subscriptions.push({ id: created.id as string, secret: created.secret as string });
   }
-  return { orgId: org.id, appId: app.id, appNameId: app.appNameId, orgKey, chatKeys, acpKeys, productId: product.id, checkoutSessions, chatSessionId: turn.chatSessionId, subscriptions };
+  return {
+    orgId: org.id,
+    appId: app.id,
+    appNameId: app.appNameId,
+    orgKey,
+    chatKeys,
+    acpKeys,
+    productId: product.id,
+    checkoutSessions,
+    chatSessionId: turn.chatSessionId,
+    subscriptions,
+  };
 }
 
 export async function createTenants(api: Api, count: number): Promise<Tenant[]> {

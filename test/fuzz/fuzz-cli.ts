@@ -24,7 +24,13 @@ async function main(): Promise<number> {
   let options: { seconds?: number; seed: number; requests?: number; concurrency?: number; replay?: number };
   try {
     const { values } = parseArgs({
-      options: { seconds: { type: 'string' }, seed: { type: 'string' }, requests: { type: 'string' }, concurrency: { type: 'string' }, replay: { type: 'string' } },
+      options: {
+        seconds: { type: 'string' },
+        seed: { type: 'string' },
+        requests: { type: 'string' },
+        concurrency: { type: 'string' },
+        replay: { type: 'string' },
+      },
       strict: true,
     });
     options = {
@@ -34,7 +40,8 @@ async function main(): Promise<number> {
       concurrency: numberOption(values.concurrency, 'concurrency'),
       replay: numberOption(values.replay, 'replay'),
     };
-    if (options.seconds === undefined && options.requests === undefined && options.replay === undefined) throw new Error('give --seconds, --requests or --replay');
+    if (options.seconds === undefined && options.requests === undefined && options.replay === undefined)
+      throw new Error('give --seconds, --requests or --replay');
   } catch (err) {
     console.error(`${(err as Error).message}\n${USAGE}`);
     return 2;
@@ -48,8 +55,14 @@ async function main(): Promise<number> {
     interrupted = Date.now();
     console.log('fuzz: stopping after the requests in flight (Ctrl-C again to quit at once)');
   });
-  for (const [op, statuses] of pendingStatuses(loadModel())) console.log(`note: the OpenAPI document does not list ${statuses.join(', ')} on ${op} yet; allowed as router answers`);
-  const where = options.replay !== undefined ? `replaying request #${options.replay}` : options.seconds !== undefined ? `for ${options.seconds} s` : `for ${options.requests} requests`;
+  for (const [op, statuses] of pendingStatuses(loadModel()))
+    console.log(`note: the OpenAPI document does not list ${statuses.join(', ')} on ${op} yet; allowed as router answers`);
+  const where =
+    options.replay !== undefined
+      ? `replaying request #${options.replay}`
+      : options.seconds !== undefined
+        ? `for ${options.seconds} s`
+        : `for ${options.requests} requests`;
   console.log(`fuzz: seed ${options.seed}, ${where}; starting the platform`);
 
   let lastProgress = Date.now();
@@ -59,7 +72,12 @@ async function main(): Promise<number> {
     ...(options.requests !== undefined ? { maxRequests: options.requests } : {}),
     ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
     ...(options.replay !== undefined ? { only: options.replay } : {}),
-    ...(options.replay !== undefined ? { onAnswer: (n: number, req: HostileRequest, source: string, answer: string) => console.log(`#${n} ${req.op} [${req.cls}: ${req.variant}]\n${describeRequest(req, source)}\n  answer: ${answer}`) } : {}),
+    ...(options.replay !== undefined
+      ? {
+          onAnswer: (n: number, req: HostileRequest, source: string, answer: string) =>
+            console.log(`#${n} ${req.op} [${req.cls}: ${req.variant}]\n${describeRequest(req, source)}\n  answer: ${answer}`),
+        }
+      : {}),
     onFailure: failurePrinter((line) => console.log(line), options.replay !== undefined ? 0 : 3),
     onBatch: ({ requests, failures, seconds }) => {
       if (Date.now() - lastProgress < 5000) return;

@@ -28,7 +28,12 @@ export function headline(f: FoundFailure): string {
 
 export function formatFailure(f: FoundFailure): string {
   if (!f.req) return headline(f);
-  return [headline(f), describeRequest(f.req, f.source), `  answer: ${f.answer ?? '(none)'}`, `  replay: npm run fuzz -- --seed ${f.seed} --replay ${f.n}`].join('\n');
+  return [
+    headline(f),
+    describeRequest(f.req, f.source),
+    `  answer: ${f.answer ?? '(none)'}`,
+    `  replay: npm run fuzz -- --seed ${f.seed} --replay ${f.n}`,
+  ].join('\n');
 }
 
 /** Prints each failure as found: in full the first `full` times per group, in one line after that. */
@@ -53,8 +58,11 @@ export function groupedReport(failures: readonly FoundFailure[], examples = 2): 
     const c = key.split(':')[0]!;
     if (c !== cls) lines.push(`${(cls = c)}:`);
     const ops = [...new Set(list.map((f) => f.req?.op ?? 'platform'))];
-    lines.push(`  ${list.length} × ${key.slice(c.length + 2)}  (${ops.length > 4 ? `${ops.slice(0, 4).join(', ')} and ${ops.length - 4} more` : ops.join(', ')})`);
-    for (const f of list.slice(0, examples)) lines.push(`      #${f.n} ${f.req ? `${compact(f.req.method, 40)} ${compact(f.req.target, 100)}` : ''} → ${f.message.slice(0, 240)}`);
+    lines.push(
+      `  ${list.length} × ${key.slice(c.length + 2)}  (${ops.length > 4 ? `${ops.slice(0, 4).join(', ')} and ${ops.length - 4} more` : ops.join(', ')})`,
+    );
+    for (const f of list.slice(0, examples))
+      lines.push(`      #${f.n} ${f.req ? `${compact(f.req.method, 40)} ${compact(f.req.target, 100)}` : ''} → ${f.message.slice(0, 240)}`);
   }
   return lines.join('\n');
 }

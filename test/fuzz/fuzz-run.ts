@@ -90,7 +90,10 @@ export async function runFuzz(opts: RunOptions, model: ApiModel = loadModel()): 
   const session = await PlatformSession.start(model);
   let requests = 0;
   let deathsInARow = 0;
-  const done = () => (opts.maxRequests !== undefined && requests >= opts.maxRequests) || (opts.seconds !== undefined && elapsed() >= opts.seconds) || (opts.shouldStop?.() ?? false);
+  const done = () =>
+    (opts.maxRequests !== undefined && requests >= opts.maxRequests) ||
+    (opts.seconds !== undefined && elapsed() >= opts.seconds) ||
+    (opts.shouldStop?.() ?? false);
   try {
     for (let batch = opts.only !== undefined ? Math.floor(opts.only / BATCH) : 0; !done(); batch++) {
       let sample = session.sample(opts.seed, batch);
@@ -113,10 +116,17 @@ export async function runFuzz(opts: RunOptions, model: ApiModel = loadModel()): 
       if (down) {
         const range = `requests ${batch * BATCH} to ${batch * BATCH + BATCH - 1}`;
         await session.restart();
-        const culprit = await triage(session, opts.seed, batch, unanswered.sort((a, b) => a - b), timeoutMs);
+        const culprit = await triage(
+          session,
+          opts.seed,
+          batch,
+          unanswered.sort((a, b) => a - b),
+          timeoutMs,
+        );
         const blame = culprit ? `request #${culprit.n} alone brings it down again` : 'no request of the batch brings it down again alone';
         fail({ n: culprit?.n ?? batch * BATCH, seed: opts.seed, rule: 'liveness', message: `down during ${range}: ${blame}; ${down}`, ...(culprit ?? {}) });
-        for (const [i, f] of failures.entries()) if (f.rule === 'answer' && f.n !== culprit?.n && unanswered.includes(f.n)) failures[i] = { ...f, collateral: true };
+        for (const [i, f] of failures.entries())
+          if (f.rule === 'answer' && f.n !== culprit?.n && unanswered.includes(f.n)) failures[i] = { ...f, collateral: true };
         if (deathsInARow >= MAX_DEATHS_IN_A_ROW) {
           fail({ n: batch * BATCH, seed: opts.seed, rule: 'liveness', message: `the platform died in ${deathsInARow} batches in a row; the run stops` });
           break;

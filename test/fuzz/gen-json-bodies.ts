@@ -23,24 +23,41 @@ function around(json: Json, path: JsonPath): [string, string] {
   return [text.slice(0, at), text.slice(at + HOLE.length + 2)];
 }
 
-const INVALID_JSON = ['{', '{"a":', '{"a":1,}', "{'a':1}", '{"a":NaN}', '{"a":undefined}', '{"a":1}{"b":2}', '// c\n{}', '{"a":"\\uZZZZ"}', '{"a":01}', '{"a":1e999}', '[1,]', 'nul', '"unterminated', '{"a":"\u0000"}', '{"a":"line\nbreak"}', '{"__proto__":', '\u00ef\u00bb\u00bf{}'];
+const INVALID_JSON = [
+  '{',
+  '{"a":',
+  '{"a":1,}',
+  "{'a':1}",
+  '{"a":NaN}',
+  '{"a":undefined}',
+  '{"a":1}{"b":2}',
+  '// c\n{}',
+  '{"a":"\\uZZZZ"}',
+  '{"a":01}',
+  '{"a":1e999}',
+  '[1,]',
+  'nul',
+  '"unterminated',
+  '{"a":"\u0000"}',
+  '{"a":"line\nbreak"}',
+  '{"__proto__":',
+  '\u00ef\u00bb\u00bf{}',
+];
 const INVALID_UTF8 = ['\u00ff', '\u00c0\u00af', '\u00ed\u00a0\u0080', '\u00f8\u0088\u0080\u0080\u0080', '\u00c3', '\u00e2\u0082', '\u00fe\u00ff'];
 const NOT_OBJECTS = ['[]', '[{}]', '0', '-1', '"string"', 'null', 'true', '1e309', '""', ' '];
 
 /** Bodies over the router's 10 MB limit, framed every way a client may send them. */
 export function oversizeArb(base: Base, head: string, tail: string, sizes: readonly number[], expect: readonly number[]): fc.Arbitrary<HostileRequest> {
-  return fc
-    .tuple(fc.constantFrom(...sizes), fc.constantFrom('chunked', 'length'), fc.boolean())
-    .map(([size, framing, keepAlive]) =>
-      render(base, {
-        cls: 'body',
-        variant: `body over the limit (${framing === 'chunked' ? 'chunked, no Content-Length' : 'Content-Length'}, ${keepAlive ? 'keep-alive' : 'Connection: close'})`,
-        body: { head, fill: 'a', tail, size },
-        framing: framing as 'chunked' | 'length',
-        keepAlive,
-        expect,
-      }),
-    );
+  return fc.tuple(fc.constantFrom(...sizes), fc.constantFrom('chunked', 'length'), fc.boolean()).map(([size, framing, keepAlive]) =>
+    render(base, {
+      cls: 'body',
+      variant: `body over the limit (${framing === 'chunked' ? 'chunked, no Content-Length' : 'Content-Length'}, ${keepAlive ? 'keep-alive' : 'Connection: close'})`,
+      body: { head, fill: 'a', tail, size },
+      framing: framing as 'chunked' | 'length',
+      keepAlive,
+      expect,
+    }),
+  );
 }
 
 export function jsonBodyArbFor(base: Base): fc.Arbitrary<HostileRequest> {
@@ -53,7 +70,11 @@ export function jsonBodyArbFor(base: Base): fc.Arbitrary<HostileRequest> {
   const anyPlace = fc.constantFrom<JsonPath>([], ...places);
   const arbs: fc.Arbitrary<HostileRequest>[] = [
     fc
-      .tuple(fc.constantFrom(...objects), fc.constantFrom(...PROTO_NAMES, 'unknown_field', ''), fc.constantFrom<Json>({ polluted: true }, { prototype: { polluted: true } }, 'x', null, 1))
+      .tuple(
+        fc.constantFrom(...objects),
+        fc.constantFrom(...PROTO_NAMES, 'unknown_field', ''),
+        fc.constantFrom<Json>({ polluted: true }, { prototype: { polluted: true } }, 'x', null, 1),
+      )
       .map(([at, key, value]) => withJson('extra property', setAt(json, [...at, key], value))),
     fc.tuple(anyPlace, fc.constantFrom(1000, 10_000, 100_000), fc.boolean()).map(([at, depth, arrays]) => {
       const deep = arrays ? '['.repeat(depth) + ']'.repeat(depth) : `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
@@ -62,7 +83,11 @@ export function jsonBodyArbFor(base: Base): fc.Arbitrary<HostileRequest> {
     }),
     fc.tuple(anyPlace, fc.constantFrom(64 * 1024, MiB, 6 * MiB)).map(([at, n]) => {
       const [before, after] = around(json, at);
-      return render(base, { cls: 'body', variant: `${n}-byte string`, body: { head: `${before}"`, fill: 'a', tail: `"${after}`, size: before.length + n + after.length + 2 } });
+      return render(base, {
+        cls: 'body',
+        variant: `${n}-byte string`,
+        body: { head: `${before}"`, fill: 'a', tail: `"${after}`, size: before.length + n + after.length + 2 },
+      });
     }),
     fc.constantFrom(1000, 50_000).map((n) => {
       const keys = Array.from({ length: n }, (_, i) => `"k${i}":${i}`).join(',');
@@ -82,7 +107,9 @@ export function jsonBodyArbFor(base: Base): fc.Arbitrary<HostileRequest> {
     fc.constant(withJson('the body wrapped in an array', [json])),
     fc.constant(withBytes('empty body', '')),
     fc.constant(render(base, { cls: 'body', variant: 'no body', body: null })),
-    fc.constant(render(base, { cls: 'body', variant: 'no body, with a Content-Type', body: null, headers: [...base.headers, ['Content-Type', base.body!.contentType]] })),
+    fc.constant(
+      render(base, { cls: 'body', variant: 'no body, with a Content-Type', body: null, headers: [...base.headers, ['Content-Type', base.body!.contentType]] }),
+    ),
   ];
   if (places.length) {
     const place = fc.constantFrom(...places);
@@ -93,7 +120,10 @@ export function jsonBodyArbFor(base: Base): fc.Arbitrary<HostileRequest> {
     );
   }
   // Bodies of megabytes are a small share: each costs as much as a hundred small requests.
-  return fc.oneof(...arbs.map((arbitrary) => ({ weight: 3, arbitrary })), { weight: 1, arbitrary: oversizeArb(base, '{"a":"', '"}', [10 * MiB + 1, 12 * MiB], [413]) });
+  return fc.oneof(...arbs.map((arbitrary) => ({ weight: 3, arbitrary })), {
+    weight: 1,
+    arbitrary: oversizeArb(base, '{"a":"', '"}', [10 * MiB + 1, 12 * MiB], [413]),
+  });
 }
 
 /** A body on an operation that takes none: it must be ignored or refused, never trusted. */

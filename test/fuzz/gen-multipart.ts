@@ -24,7 +24,8 @@ function truncations(): fc.Arbitrary<{ bytes: string; where: string }> {
 
 export function multipartArbFor(base: Base): fc.Arbitrary<HostileRequest> {
   const headers = headersWithType(base);
-  const body = (variant: string, bytes: string, contentType?: string) => render(base, { cls: 'body', variant, body: { bytes }, ...(contentType !== undefined ? { contentType } : {}) });
+  const body = (variant: string, bytes: string, contentType?: string) =>
+    render(base, { cls: 'body', variant, body: { bytes }, ...(contentType !== undefined ? { contentType } : {}) });
   const file = (content: string, name?: string, field?: string, type?: string) => multipartFile(content, name, field, type) + MULTIPART_END;
   const arbs = [
     truncations().map(({ bytes, where }) => body(`ends before the closing boundary (${where})`, bytes)),
@@ -40,7 +41,14 @@ export function multipartArbFor(base: Base): fc.Arbitrary<HostileRequest> {
       }),
     ),
     fc
-      .constantFrom('multipart/form-data', 'multipart/form-data; boundary=other', 'multipart/form-data; boundary=', `multipart/form-data; boundary="${BOUNDARY}`, `multipart/form-data; boundary=${'b'.repeat(200)}`, `multipart/mixed; boundary=${BOUNDARY}`)
+      .constantFrom(
+        'multipart/form-data',
+        'multipart/form-data; boundary=other',
+        'multipart/form-data; boundary=',
+        `multipart/form-data; boundary="${BOUNDARY}`,
+        `multipart/form-data; boundary=${'b'.repeat(200)}`,
+        `multipart/mixed; boundary=${BOUNDARY}`,
+      )
       .map((t) => body('missing or wrong boundary', base.body!.bytes, t)),
     fc.constantFrom(100, 1000, 5000).map((n) => {
       const fields = Array.from({ length: n }, (_, i) => `--${BOUNDARY}\r\nContent-Disposition: form-data; name="f${i}"\r\n\r\nx\r\n`).join('');
@@ -49,10 +57,25 @@ export function multipartArbFor(base: Base): fc.Arbitrary<HostileRequest> {
     fc.constantFrom(2, 50).map((n) => body(`${n} file parts`, Array.from({ length: n }, () => multipartFile(PNG)).join('') + MULTIPART_END)),
     fc.constantFrom('files', '', '__proto__', 'constructor', 'FILE', 'file[]').map((field) => body('wrong part name', file(PNG, 'pixel.png', field))),
     fc
-      .constantFrom('../../etc/passwd.png', '', `${'a'.repeat(5000)}.png`, '\u00c3\u00a9.png', 'x.png\u0000.exe', 'pixel', '.png', 'x.PNG', 'x.png.exe', '"q".png', 'C:\\x\\y.png')
+      .constantFrom(
+        '../../etc/passwd.png',
+        '',
+        `${'a'.repeat(5000)}.png`,
+        '\u00c3\u00a9.png',
+        'x.png\u0000.exe',
+        'pixel',
+        '.png',
+        'x.PNG',
+        'x.png.exe',
+        '"q".png',
+        'C:\\x\\y.png',
+      )
       .map((name) => body('odd file name', file(PNG, name))),
     fc
-      .tuple(fc.constantFrom('', 'GIF89a\u0001\u0000', '%PDF-1.4\n%garbage', `${PNG_SIGNATURE}\u0000\u0000garbage`, 'PK\u0003\u0004garbage', '\u00ff\u00d8\u00ff'), fc.constantFrom('x.png', 'x.jpg', 'x.pdf', 'x.docx'))
+      .tuple(
+        fc.constantFrom('', 'GIF89a\u0001\u0000', '%PDF-1.4\n%garbage', `${PNG_SIGNATURE}\u0000\u0000garbage`, 'PK\u0003\u0004garbage', '\u00ff\u00d8\u00ff'),
+        fc.constantFrom('x.png', 'x.jpg', 'x.pdf', 'x.docx'),
+      )
       .map(([content, name]) => body('content unlike its name', file(content, name))),
     fc.constant(body('part without headers', `--${BOUNDARY}\r\n\r\n${PNG}\r\n${MULTIPART_END}`)),
     fc.constantFrom(64 * 1024, MiB).map((n) => body('long preamble', `${'p'.repeat(n)}\r\n${file(PNG)}`)),

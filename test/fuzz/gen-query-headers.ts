@@ -15,9 +15,31 @@ const PERCENT_GARBAGE = ['%', '%zz', '%00', '%C0%AF', '%E2%82', '%%', '%2', '\u0
 
 /** Values a parameter of `schema` must refuse (or, for free strings, must survive). */
 function wrongValues(schema: JsonSchema): string[] {
-  if (schema.type === 'integer') return ['1.5', 'abc', '-1', '0', '1e3', '99999999999999999999', '0x10', '%201', '', '%EF%BC%91', 'NaN', 'Infinity', '-0', '00001', '1%00', '[]'];
-  if (schema.format === 'date-time') return ['yesterday', '2026-13-45T00:00:00Z', '2026-01-01', '', '0', '2026-01-01T00:00:00', '%2B275760-09-13T00:00:00.000Z', 'Z', '2026-02-30T00:00:00Z', '9999999999999', 'null'];
-  if (schema.format === 'uuid') return ['not-a-uuid', '00000000-0000-0000-0000-00000000000g', '', 'ZZZZZZZZ-ZZZZ-ZZZZ-ZZZZ-ZZZZZZZZZZZZ', '%7B00000000-0000-4000-8000-000000000000%7D', '0'];
+  if (schema.type === 'integer')
+    return ['1.5', 'abc', '-1', '0', '1e3', '99999999999999999999', '0x10', '%201', '', '%EF%BC%91', 'NaN', 'Infinity', '-0', '00001', '1%00', '[]'];
+  if (schema.format === 'date-time')
+    return [
+      'yesterday',
+      '2026-13-45T00:00:00Z',
+      '2026-01-01',
+      '',
+      '0',
+      '2026-01-01T00:00:00',
+      '%2B275760-09-13T00:00:00.000Z',
+      'Z',
+      '2026-02-30T00:00:00Z',
+      '9999999999999',
+      'null',
+    ];
+  if (schema.format === 'uuid')
+    return [
+      'not-a-uuid',
+      '00000000-0000-0000-0000-00000000000g',
+      '',
+      'ZZZZZZZZ-ZZZZ-ZZZZ-ZZZZ-ZZZZZZZZZZZZ',
+      '%7B00000000-0000-4000-8000-000000000000%7D',
+      '0',
+    ];
   if ('const' in schema) return [`${String(schema.const)},${String(schema.const)}`, String(schema.const).toUpperCase(), 'x', ''];
   return ['', 'x'.repeat(5000), 'null', '%0D%0AX-Injected:%201'];
 }
@@ -31,7 +53,12 @@ export function queryArbFor(base: Base): fc.Arbitrary<HostileRequest> {
       .map(([name, value]) => q('prototype-named parameter', [...base.query, [name, value]])),
     fc.tuple(fc.constantFrom(...ODD_NAMES), fc.constantFrom('x', '1', '')).map(([name, value]) => q('odd parameter name', [...base.query, [name, value]])),
     fc.constantFrom(...PERCENT_GARBAGE).map((v) => q('percent garbage value', [...base.query, [documented[0]?.name ?? 'x', v]])),
-    fc.constantFrom(100, 500, 1100).map((n) => q('many parameters', Array.from({ length: n }, (_, i) => [`p${i}`, '1'] as const))),
+    fc.constantFrom(100, 500, 1100).map((n) =>
+      q(
+        'many parameters',
+        Array.from({ length: n }, (_, i) => [`p${i}`, '1'] as const),
+      ),
+    ),
     fc.constantFrom('created_after', 'LIMIT', 'limit ', 'x').map((name) => q('undocumented parameter', [...base.query, [name, '2026-01-01T00:00:00Z']])),
   ].map((arbitrary) => ({ weight: 1, arbitrary }));
   if (documented.length) {
@@ -44,11 +71,22 @@ export function queryArbFor(base: Base): fc.Arbitrary<HostileRequest> {
       },
       {
         weight: 2,
-        arbitrary: fc
-          .tuple(fc.constantFrom(...documented), fc.boolean())
-          .chain(([p, first]) =>
-            fc.constantFrom(...wrongValues(p.schema)).map((bad) => q('duplicate parameter', first ? [[p.name, bad], [p.name, '1']] : [[p.name, '1'], [p.name, bad]])),
+        arbitrary: fc.tuple(fc.constantFrom(...documented), fc.boolean()).chain(([p, first]) =>
+          fc.constantFrom(...wrongValues(p.schema)).map((bad) =>
+            q(
+              'duplicate parameter',
+              first
+                ? [
+                    [p.name, bad],
+                    [p.name, '1'],
+                  ]
+                : [
+                    [p.name, '1'],
+                    [p.name, bad],
+                  ],
+            ),
           ),
+        ),
       },
     );
   }
@@ -82,7 +120,9 @@ function authArb(ctx: FuzzContext, base: Base): fc.Arbitrary<HostileRequest> {
     ...others.map((o) => `Bearer ${o}`),
   ];
   return fc.oneof(
-    fc.constantFrom(...values).map((v) => render(base, { cls: 'header', variant: 'wrong Authorization', headers: replaceHeader(headersWithType(base), 'Authorization', v) })),
+    fc
+      .constantFrom(...values)
+      .map((v) => render(base, { cls: 'header', variant: 'wrong Authorization', headers: replaceHeader(headersWithType(base), 'Authorization', v) })),
     fc.constant(render(base, { cls: 'header', variant: 'no Authorization', headers: replaceHeader(headersWithType(base), 'Authorization', undefined) })),
     fc.tuple(fc.constantFrom(`Bearer ${cred}`, 'Bearer garbage', '', ...others.slice(0, 2).map((o) => `Bearer ${o}`)), fc.boolean()).map(([second, before]) => {
       const headers = headersWithType(base);
@@ -92,7 +132,24 @@ function authArb(ctx: FuzzContext, base: Base): fc.Arbitrary<HostileRequest> {
   );
 }
 
-const WRONG_TYPES = ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data', 'application/xml', 'application/json; charset=utf-16', 'application/json;;;', '', 'APPLICATION/JSON', 'application/jsonx', 'application/json, text/plain', '*/*', '\u00ff', 'multipart/form-data; boundary=', 'multipart/form-data; boundary=""', 'multipart/mixed; boundary=x', 'application/json'];
+const WRONG_TYPES = [
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data',
+  'application/xml',
+  'application/json; charset=utf-16',
+  'application/json;;;',
+  '',
+  'APPLICATION/JSON',
+  'application/jsonx',
+  'application/json, text/plain',
+  '*/*',
+  '\u00ff',
+  'multipart/form-data; boundary=',
+  'multipart/form-data; boundary=""',
+  'multipart/mixed; boundary=x',
+  'application/json',
+];
 
 function contentTypeArb(base: Base): fc.Arbitrary<HostileRequest> {
   return fc.oneof(
@@ -100,7 +157,11 @@ function contentTypeArb(base: Base): fc.Arbitrary<HostileRequest> {
     fc.constant(render(base, { cls: 'header', variant: 'no Content-Type', contentType: null, body: base.body ? { bytes: base.body.bytes } : { bytes: '{}' } })),
     fc.tuple(fc.constantFrom('text/plain', 'application/json', 'multipart/form-data; boundary=x'), fc.boolean()).map(([second, before]) => {
       const headers = headersWithType(base);
-      return render(base, { cls: 'header', variant: 'duplicate Content-Type', headers: before ? [['Content-Type', second], ...headers] : [...headers, ['Content-Type', second]] });
+      return render(base, {
+        cls: 'header',
+        variant: 'duplicate Content-Type',
+        headers: before ? [['Content-Type', second], ...headers] : [...headers, ['Content-Type', second]],
+      });
     }),
   );
 }
@@ -111,21 +172,62 @@ function malformedArb(base: Base): fc.Arbitrary<HostileRequest> {
   const body = base.body?.bytes ?? '{}';
   const chunkedBody = `${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n`;
   const smuggle = (variant: string, framing: Pairs) =>
-    render(base, { cls: 'header', variant, headers: [...headers, ['Connection', 'close'], ...framing], body: { bytes: chunkedBody }, framing: 'asWritten', expect: [400] });
+    render(base, {
+      cls: 'header',
+      variant,
+      headers: [...headers, ['Connection', 'close'], ...framing],
+      body: { bytes: chunkedBody },
+      framing: 'asWritten',
+      expect: [400],
+    });
   return fc.oneof(
-    fc.constantFrom<Pairs>(
-      [['Transfer-Encoding', 'chunked'], ['Content-Length', String(chunkedBody.length)]],
-      [['Content-Length', String(body.length)], ['Transfer-Encoding', 'chunked']],
-      [['Transfer-Encoding', 'chunked'], ['Content-Length', '0']],
-    ).map((f) => smuggle('Transfer-Encoding with Content-Length', f)),
-    fc.constantFrom<Pairs>([['Content-Length', 'abc']], [['Content-Length', '-1']], [['Content-Length', '5'], ['Content-Length', '6']], [['Content-Length', '1 2']]).map((f) =>
-      render(base, { cls: 'header', variant: 'malformed Content-Length', headers: [...headers, ['Connection', 'close'], ...f], body: { bytes: body }, framing: 'asWritten', expect: [400] }),
-    ),
+    fc
+      .constantFrom<Pairs>(
+        [
+          ['Transfer-Encoding', 'chunked'],
+          ['Content-Length', String(chunkedBody.length)],
+        ],
+        [
+          ['Content-Length', String(body.length)],
+          ['Transfer-Encoding', 'chunked'],
+        ],
+        [
+          ['Transfer-Encoding', 'chunked'],
+          ['Content-Length', '0'],
+        ],
+      )
+      .map((f) => smuggle('Transfer-Encoding with Content-Length', f)),
+    fc
+      .constantFrom<Pairs>(
+        [['Content-Length', 'abc']],
+        [['Content-Length', '-1']],
+        [
+          ['Content-Length', '5'],
+          ['Content-Length', '6'],
+        ],
+        [['Content-Length', '1 2']],
+      )
+      .map((f) =>
+        render(base, {
+          cls: 'header',
+          variant: 'malformed Content-Length',
+          headers: [...headers, ['Connection', 'close'], ...f],
+          body: { bytes: body },
+          framing: 'asWritten',
+          expect: [400],
+        }),
+      ),
     // NUL and a bare CR in a value, and any control byte in a name, must be refused (RFC 9110 5.5);
     // other control bytes in a value may be kept, so those only need a sound answer.
-    fc.constantFrom('\u0000', '\r').map((bad) => render(base, { cls: 'header', variant: 'NUL or CR in a header value', headers: [...headers, ['X-Fuzz', `a${bad}b`]], expect: [400] })),
-    fc.constantFrom('\u0000', '\u0001', '\u007f', '\r', '\u001b').map((bad) => render(base, { cls: 'header', variant: 'control byte in a header name', headers: [...headers, [`X-Fu${bad}zz`, '1']], expect: [400] })),
-    fc.constantFrom('\u0001', '\u007f', '\u001b').map((bad) => render(base, { cls: 'header', variant: 'control byte in a header value', headers: [...headers, ['X-Fuzz', `a${bad}b`]] })),
+    fc
+      .constantFrom('\u0000', '\r')
+      .map((bad) => render(base, { cls: 'header', variant: 'NUL or CR in a header value', headers: [...headers, ['X-Fuzz', `a${bad}b`]], expect: [400] })),
+    fc
+      .constantFrom('\u0000', '\u0001', '\u007f', '\r', '\u001b')
+      .map((bad) => render(base, { cls: 'header', variant: 'control byte in a header name', headers: [...headers, [`X-Fu${bad}zz`, '1']], expect: [400] })),
+    fc
+      .constantFrom('\u0001', '\u007f', '\u001b')
+      .map((bad) => render(base, { cls: 'header', variant: 'control byte in a header value', headers: [...headers, ['X-Fuzz', `a${bad}b`]] })),
     fc
       .constantFrom<Pairs[number]>(['X-Fuzz ', '1'], ['X(Fuzz)', '1'], ['"X-Fuzz"', '1'], ['X-F\u00c3\u00a9', '1'], ['', 'empty name'], ['X-No-Colon', null])
       .map((line) => render(base, { cls: 'header', variant: 'malformed header line', headers: [...headers, line], expect: [400] })),
@@ -136,15 +238,32 @@ function malformedArb(base: Base): fc.Arbitrary<HostileRequest> {
 export function headerArbFor(ctx: FuzzContext, base: Base): fc.Arbitrary<HostileRequest> {
   const headers = headersWithType(base);
   const arbs: fc.Arbitrary<HostileRequest>[] = [
-    fc.tuple(fc.constantFrom(...PROTO_NAMES), fc.constantFrom('1', 'x', '{}')).map(([name, v]) => render(base, { cls: 'header', variant: 'prototype-named header', headers: [...headers, [name, v]] })),
+    fc
+      .tuple(fc.constantFrom(...PROTO_NAMES), fc.constantFrom('1', 'x', '{}'))
+      .map(([name, v]) => render(base, { cls: 'header', variant: 'prototype-named header', headers: [...headers, [name, v]] })),
     fc
       .tuple(fc.constantFrom('X-Fuzz-Pad', 'Cookie', 'Authorization', 'User-Agent'), fc.constantFrom(9 * 1024, 17 * 1024, 20 * 1024, 64 * 1024))
-      .map(([name, size]) => render(base, { cls: 'header', variant: `${size}-byte header`, headers: [...headers.filter(([k]) => k !== name), [name, 'x'.repeat(size)]] })),
-    fc.constantFrom('\u00c3\u00a9', '\u00ff\u00fe', 'caf\u00e9').map((v) => render(base, { cls: 'header', variant: 'non-ASCII header value', headers: [...headers, ['X-Fuzz', v]] })),
-    fc.constantFrom(50, 200).map((n) => render(base, { cls: 'header', variant: 'many headers', headers: [...headers, ...Array.from({ length: n }, (_, i) => [`X-Fuzz-${i}`, String(i)] as const)] })),
+      .map(([name, size]) =>
+        render(base, { cls: 'header', variant: `${size}-byte header`, headers: [...headers.filter(([k]) => k !== name), [name, 'x'.repeat(size)]] }),
+      ),
+    fc
+      .constantFrom('\u00c3\u00a9', '\u00ff\u00fe', 'caf\u00e9')
+      .map((v) => render(base, { cls: 'header', variant: 'non-ASCII header value', headers: [...headers, ['X-Fuzz', v]] })),
+    fc.constantFrom(50, 200).map((n) =>
+      render(base, {
+        cls: 'header',
+        variant: 'many headers',
+        headers: [...headers, ...Array.from({ length: n }, (_, i) => [`X-Fuzz-${i}`, String(i)] as const)],
+      }),
+    ),
     fc.constantFrom('100-continue', 'x-unknown').map((v) => render(base, { cls: 'header', variant: `Expect: ${v}`, headers: [...headers, ['Expect', v]] })),
     fc.constant(render(base, { cls: 'header', variant: 'duplicate Host', headers: [...headers, ['Host', 'evil.example']] })),
   ];
   const weighted = arbs.map((arbitrary) => ({ weight: 1, arbitrary }));
-  return fc.oneof(...weighted, ...(base.body ? [{ weight: 3, arbitrary: contentTypeArb(base) }] : []), { weight: 3, arbitrary: authArb(ctx, base) }, { weight: 3, arbitrary: malformedArb(base) });
+  return fc.oneof(
+    ...weighted,
+    ...(base.body ? [{ weight: 3, arbitrary: contentTypeArb(base) }] : []),
+    { weight: 3, arbitrary: authArb(ctx, base) },
+    { weight: 3, arbitrary: malformedArb(base) },
+  );
 }

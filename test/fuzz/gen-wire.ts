@@ -18,7 +18,12 @@ type MethodKind = 'standard' | 'token' | 'invalid';
 
 const methodArb: fc.Arbitrary<{ method: string; kind: MethodKind }> = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom(...STANDARD).map((method) => ({ method, kind: 'standard' as const })) },
-  { weight: 2, arbitrary: fc.constantFrom('FOO', 'get', 'Get', 'pOST', 'PROPFIND', 'MKCOL', 'PURGE', 'QUERY', 'SEARCH', 'M-SEARCH', 'BREW').map((method) => ({ method, kind: 'token' as const })) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .constantFrom('FOO', 'get', 'Get', 'pOST', 'PROPFIND', 'MKCOL', 'PURGE', 'QUERY', 'SEARCH', 'M-SEARCH', 'BREW')
+      .map((method) => ({ method, kind: 'token' as const })),
+  },
   { weight: 1, arbitrary: token(100, 100).map((method) => ({ method, kind: 'token' as const })) },
   { weight: 1, arbitrary: token(1, 12).map((method) => ({ method, kind: 'token' as const })) },
   {
@@ -41,14 +46,41 @@ export function methodArbFor(model: ApiModel, base: Base): fc.Arbitrary<HostileR
   return fc.tuple(methodArb, fc.constantFrom('', '', '', '/nope')).map(([{ method, kind }, suffix]) => {
     const path = base.path + suffix;
     const expect = methodExpectation(model, path, method, kind);
-    return render(base, { cls: 'method', variant: `${kind === 'standard' ? method : kind}${suffix ? ' on an unknown path' : ''}`, method, path, ...(expect ? { expect } : {}) });
+    return render(base, {
+      cls: 'method',
+      variant: `${kind === 'standard' ? method : kind}${suffix ? ' on an unknown path' : ''}`,
+      method,
+      path,
+      ...(expect ? { expect } : {}),
+    });
   });
 }
 
 /** Path-parameter values percent-decoding cannot turn into a string. */
 const UNDECODABLE = ['%zz', '%', '%C0%AF', '%E2%82', '%ff', 'a%2', '%%41'];
 /** Values that decode, but to something no id looks like. */
-const ODD_PARAMS = ['%00', '..', '.', '%2e%2e', '%2F', '%5C', '\\', '/\\', '', '\u00c3\u00a9', '%C3%A9', '%F0%9F%92%A9', ';x', '*', '~', '%20', "'", 'null', '__proto__', 'constructor'];
+const ODD_PARAMS = [
+  '%00',
+  '..',
+  '.',
+  '%2e%2e',
+  '%2F',
+  '%5C',
+  '\\',
+  '/\\',
+  '',
+  '\u00c3\u00a9',
+  '%C3%A9',
+  '%F0%9F%92%A9',
+  ';x',
+  '*',
+  '~',
+  '%20',
+  "'",
+  'null',
+  '__proto__',
+  'constructor',
+];
 
 function paramArb(base: Base): fc.Arbitrary<HostileRequest> {
   const op = base.op;
@@ -71,7 +103,32 @@ function paramArb(base: Base): fc.Arbitrary<HostileRequest> {
 }
 
 /** Whole targets that are not paths a URL parser takes kindly, and the API reference's (which must never 5xx). */
-const ODD_TARGETS = ['/docs', '/docs/', '/docs/%zz', '/docs/..%2f..%2fpackage.json', '/api/v1/openapi.json?%zz', '//', '/\\', '//:99999/x', '//[/x', '//%zz/x', '//%00/x', 'http://evil/x', '*', '/%zz', '/..', '/../../etc/passwd', '\\', '/\\/x', '//evil.example/x', 'http://evil:99999/x', 'http://[::1/x', '/?%zz', '/%00', '/\u00c3\u00a9'];
+const ODD_TARGETS = [
+  '/docs',
+  '/docs/',
+  '/docs/%zz',
+  '/docs/..%2f..%2fpackage.json',
+  '/api/v1/openapi.json?%zz',
+  '//',
+  '/\\',
+  '//:99999/x',
+  '//[/x',
+  '//%zz/x',
+  '//%00/x',
+  'http://evil/x',
+  '*',
+  '/%zz',
+  '/..',
+  '/../../etc/passwd',
+  '\\',
+  '/\\/x',
+  '//evil.example/x',
+  'http://evil:99999/x',
+  'http://[::1/x',
+  '/?%zz',
+  '/%00',
+  '/\u00c3\u00a9',
+];
 
 function pathShapeArb(base: Base): fc.Arbitrary<HostileRequest> {
   const path = base.path;
@@ -79,12 +136,18 @@ function pathShapeArb(base: Base): fc.Arbitrary<HostileRequest> {
   const prefix = base.op.template.split('{')[0]!;
   return fc.oneof(
     fc.constantFrom(...ODD_TARGETS).map((target) => render(base, { cls: 'target', variant: `odd target ${target}`, target })),
-    fc.constantFrom('%zz', '//', '..%2f..%2f', '%00', '\\', '%2e%2e/', 'x'.repeat(300)).map((s) => render(base, { cls: 'target', variant: 'odd path under the area prefix', path: prefix + s })),
-    fc.constantFrom('http://evil', 'http://evil:99999', 'https://user:pass@evil').map((authority) => render(base, { cls: 'target', variant: 'absolute-form target', path: authority + path })),
+    fc
+      .constantFrom('%zz', '//', '..%2f..%2f', '%00', '\\', '%2e%2e/', 'x'.repeat(300))
+      .map((s) => render(base, { cls: 'target', variant: 'odd path under the area prefix', path: prefix + s })),
+    fc
+      .constantFrom('http://evil', 'http://evil:99999', 'https://user:pass@evil')
+      .map((authority) => render(base, { cls: 'target', variant: 'absolute-form target', path: authority + path })),
     fc
       .tuple(fc.constantFrom(...slashes), fc.constantFrom('//', '/./', '/../', '/%2F', '/%2e/'))
       .map(([at, s]) => render(base, { cls: 'target', variant: 'dot or doubled segment', path: path.slice(0, at) + s + path.slice(at + 1) })),
-    fc.constantFrom('/', '/nope', '%2F', ';jsessionid=1', '#frag', '.json', '/.').map((s) => render(base, { cls: 'target', variant: 'path suffix', path: path + s })),
+    fc
+      .constantFrom('/', '/nope', '%2F', ';jsessionid=1', '#frag', '.json', '/.')
+      .map((s) => render(base, { cls: 'target', variant: 'path suffix', path: path + s })),
     fc.constant(render(base, { cls: 'target', variant: 'upper-case path', path: path.toUpperCase() })),
   );
 }
@@ -93,7 +156,11 @@ function pathShapeArb(base: Base): fc.Arbitrary<HostileRequest> {
 function longTargetArb(base: Base): fc.Arbitrary<HostileRequest> {
   return fc.tuple(fc.constantFrom(8192, 8193, 9 * 1024, 20 * 1024, 64 * 1024), fc.boolean()).map(([length, inQuery]) => {
     const start = inQuery ? `${base.path}?pad=` : `${base.path}/`;
-    return render(base, { cls: 'target', variant: `${length}-byte target${inQuery ? ' (query)' : ' (path)'}`, target: start + 'x'.repeat(Math.max(0, length - start.length)) });
+    return render(base, {
+      cls: 'target',
+      variant: `${length}-byte target${inQuery ? ' (query)' : ' (path)'}`,
+      target: start + 'x'.repeat(Math.max(0, length - start.length)),
+    });
   });
 }
 

@@ -19,15 +19,27 @@ describe('hostile input', () => {
   it(`answers ${REQUESTS} generated hostile requests (seed ${SEED}) as the document and the router contract say, and keeps answering`, async () => {
     result = await runFuzz({ seed: SEED, maxRequests: REQUESTS, timeoutMs: 10_000 });
     const shown = result.failures.slice(0, 5).map(formatFailure).join('\n\n');
-    expect(result.failures.length, `${result.failures.length} failures by class:\n${groupedReport(result.failures)}\n\nthe first ones in full:\n${shown}`).toBe(0);
+    expect(result.failures.length, `${result.failures.length} failures by class:\n${groupedReport(result.failures)}\n\nthe first ones in full:\n${shown}`).toBe(
+      0,
+    );
   }, 120_000);
 
   it('reached every operation, and got past authentication into the handlers', () => {
     // A suite whose every request stopped at a 401 would prove nothing about validation.
     expect(result.requests).toBe(REQUESTS);
-    expect([...result.operations].sort()).toEqual(loadModel().operations.map((o) => o.id).sort());
+    expect([...result.operations].sort()).toEqual(
+      loadModel()
+        .operations.map((o) => o.id)
+        .sort(),
+    );
     const count = (pred: (s: number) => boolean) => [...result.statuses].filter(([s]) => pred(s)).reduce((n, [, c]) => n + c, 0);
-    expect(count((s) => s >= 200 && s < 300), 'successful answers').toBeGreaterThan(REQUESTS / 20);
-    expect(count((s) => s === 400 || s === 404 || s === 422), 'validation answers').toBeGreaterThan(REQUESTS / 10);
+    expect(
+      count((s) => s >= 200 && s < 300),
+      'successful answers',
+    ).toBeGreaterThan(REQUESTS / 20);
+    expect(
+      count((s) => s === 400 || s === 404 || s === 422),
+      'validation answers',
+    ).toBeGreaterThan(REQUESTS / 10);
   });
 });

@@ -99,7 +99,10 @@ export function describeRequest(req: HostileRequest, source?: string): string {
     : 'bytes' in req.body
       ? `${size} bytes ${compact(req.body.bytes)}`
       : `${size} bytes: ${compact(req.body.head)}, ${JSON.stringify(req.body.fill)} repeated, then ${compact(req.body.tail)}`;
-  const framing = req.framing === 'asWritten' ? 'framing as written' : `${req.framing === 'length' ? 'Content-Length' : 'chunked'}, Connection: ${req.keepAlive ? 'keep-alive' : 'close'}`;
+  const framing =
+    req.framing === 'asWritten'
+      ? 'framing as written'
+      : `${req.framing === 'length' ? 'Content-Length' : 'chunked'}, Connection: ${req.keepAlive ? 'keep-alive' : 'close'}`;
   return [
     `${shown(req.method, 200)} ${shown(req.target, 600)} HTTP/1.1${source ? `  (from ${source})` : ''}`,
     `  headers: ${req.headers.map(([k, v]) => (v === null ? `${compact(k, 300)} (a raw line)` : `${shown(k, 200)}: ${compact(v, 300)}`)).join(', ') || '(none)'}`,

@@ -53,7 +53,10 @@ export function validArb(schema: JsonSchema, hints: Hints = {}, path = ''): fc.A
         // Optional fields appear now and then, so the base stays close to the minimal valid request.
         return required.has(name) || `${path ? `${path}.` : ''}${name}` in hints
           ? value.map((v) => [[name, v]] as [string, Json][])
-          : fc.oneof({ weight: 3, arbitrary: fc.constant([] as [string, Json][]) }, { weight: 1, arbitrary: value.map((v) => [[name, v]] as [string, Json][]) });
+          : fc.oneof(
+              { weight: 3, arbitrary: fc.constant([] as [string, Json][]) },
+              { weight: 1, arbitrary: value.map((v) => [[name, v]] as [string, Json][]) },
+            );
       });
       const extra =
         typeof schema.additionalProperties === 'object' && !Object.keys(props).length
@@ -95,7 +98,23 @@ export function jsonType(v: Json | undefined): JsonType | undefined {
 /** One value of each JSON type, and hostile values within a type. */
 // biome-ignore lint/correctness/noPrecisionLoss: 2^53 + 1 is the point: a number JSON carries that a double cannot hold.
 const SAMPLES: readonly Json[] = [null, true, false, 0, -1, 1.5, 1e308, -0.000001, 9007199254740993, '', 'x', '0', 'null', [], [1, 'a'], {}, { a: 1 }];
-export const EDGE_VALUES: readonly Json[] = ['', ' ', '\u0000', '\u202e', '\ud800', 'é'.repeat(50), '__proto__', -1, 0, 2 ** 53, 1e-300, -1e308, [[]], [null], { '': null }];
+export const EDGE_VALUES: readonly Json[] = [
+  '',
+  ' ',
+  '\u0000',
+  '\u202e',
+  '\ud800',
+  'é'.repeat(50),
+  '__proto__',
+  -1,
+  0,
+  2 ** 53,
+  1e-300,
+  -1e308,
+  [[]],
+  [null],
+  { '': null },
+];
 
 /** Values of a JSON type other than the current one (an absent place gets every type). */
 export function wrongTypeValues(current: Json | undefined): Json[] {

@@ -11,7 +11,16 @@ import { judge } from './oracle';
 import { exchange, isAnswer, type RawAnswer } from './raw-http';
 
 const model = loadModel();
-const req = (method: string, target: string, extra: Partial<HostileRequest> = {}): HostileRequest => ({ op: 'x', cls: 'target', variant: 'x', method, target, headers: [], framing: 'length', ...extra });
+const req = (method: string, target: string, extra: Partial<HostileRequest> = {}): HostileRequest => ({
+  op: 'x',
+  cls: 'target',
+  variant: 'x',
+  method,
+  target,
+  headers: [],
+  framing: 'length',
+  ...extra,
+});
 const answer = (status: number, body: unknown, headers: [string, string][] = []): RawAnswer => ({
   status,
   headers: [['Content-Type', 'application/json; charset=utf-8'], ...headers],
@@ -47,7 +56,8 @@ describe('oracle', () => {
 
 describe('crash report', () => {
   it("shows the uncaught exception from a dead process's stderr, not the logs before it", () => {
-    const tail = "  metadata: { httpStatusCode: 400 }\n}\n/work/main/functions/x.ts:59\n  code frame\n\nTypeError: boom\n    at f (/work/main/functions/x.ts:59:67)\n";
+    const tail =
+      '  metadata: { httpStatusCode: 400 }\n}\n/work/main/functions/x.ts:59\n  code frame\n\nTypeError: boom\n    at f (/work/main/functions/x.ts:59:67)\n';
     expect(crashExcerpt(tail)).toMatch(/^\/work\/main\/functions\/x\.ts:59\n[\s\S]*TypeError: boom/);
   });
 });
@@ -59,7 +69,8 @@ describe('raw HTTP client', () => {
     server = createServer((socket) => {
       socket.once('data', (d) => {
         const path = d.toString('latin1').split(' ')[1];
-        if (path === '/chunked') socket.end('HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n');
+        if (path === '/chunked')
+          socket.end('HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n');
         else if (path === '/close') socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\nbody');
         else socket.resetAndDestroy();
       });
@@ -68,7 +79,8 @@ describe('raw HTTP client', () => {
     port = (server.address() as { port: number }).port;
   });
   afterAll(() => new Promise<void>((r) => server.close(() => r())));
-  const get = (path: string) => exchange({ host: '127.0.0.1', port, localAddress: '127.0.0.9', head: Buffer.from(`GET ${path} HTTP/1.1\r\n\r\n`), timeoutMs: 2000 });
+  const get = (path: string) =>
+    exchange({ host: '127.0.0.1', port, localAddress: '127.0.0.9', head: Buffer.from(`GET ${path} HTTP/1.1\r\n\r\n`), timeoutMs: 2000 });
 
   it('reads chunked and close-delimited answers, skipping 1xx, and reports a reset as no answer', async () => {
     const chunked = await get('/chunked');

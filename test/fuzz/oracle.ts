@@ -8,7 +8,17 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { HostileRequest } from './hostile-request';
-import { areaOf, contractStatuses, isReference, operationsAt, ROUTER_STATUSES, type ApiModel, type Area, type JsonSchema, type Operation } from './openapi-model';
+import {
+  areaOf,
+  contractStatuses,
+  isReference,
+  operationsAt,
+  ROUTER_STATUSES,
+  type ApiModel,
+  type Area,
+  type JsonSchema,
+  type Operation,
+} from './openapi-model';
 import { headerValue, isAnswer, type NoAnswer, type RawAnswer } from './raw-http';
 
 export type Rule = 'answer' | '5xx' | 'status' | 'allow' | 'body';
@@ -30,7 +40,11 @@ function validator(schema: JsonSchema): ValidateFunction {
 }
 
 const str = { type: 'string' };
-const ERROR_OBJECT: JsonSchema = { type: 'object', required: ['error'], properties: { error: { type: 'object', required: ['code', 'message'], properties: { code: str, message: str } } } };
+const ERROR_OBJECT: JsonSchema = {
+  type: 'object',
+  required: ['error'],
+  properties: { error: { type: 'object', required: ['code', 'message'], properties: { code: str, message: str } } },
+};
 const CHAT_ERROR: JsonSchema = { type: 'object', required: ['error'], properties: { error: str, message: str }, additionalProperties: false };
 const ACP_RATE_LIMITED: JsonSchema = { type: 'object', required: ['error'], properties: { error: str } };
 const ACP_ERROR: JsonSchema = {
@@ -113,7 +127,9 @@ function checkBody(readings: readonly Reading[], status: number, answer: RawAnsw
   for (const { r, schema } of candidates) {
     const validate = validator(schema);
     if (validate(body)) return undefined;
-    const what = r.exact.some((o) => o.responses.has(status)) ? `the documented ${status} schema of ${r.exact.map((o) => o.id).join('/')}` : `the ${areaOf(r.path)} error shape`;
+    const what = r.exact.some((o) => o.responses.has(status))
+      ? `the documented ${status} schema of ${r.exact.map((o) => o.id).join('/')}`
+      : `the ${areaOf(r.path)} error shape`;
     errors.push(`${what}: ${ajv.errorsText(validate.errors)}`);
   }
   return { rule: 'body', message: `${status} body ${excerpt} does not match ${errors.join('; nor ')}` };
@@ -146,11 +162,15 @@ export function judge(model: ApiModel, req: HostileRequest, answer: RawAnswer | 
   // A documented 429 can answer any request of the operation first: the rate limit counts before anything else is judged.
   const rateLimited = status === 429 && readings.some((r) => r.exact.some((o) => o.responses.has(429)));
   if (req.expect) {
-    if (!req.expect.includes(status) && !rateLimited) return { rule: 'status', message: `${status}, the router contract says ${[...new Set(req.expect)].join(' or ')}` };
+    if (!req.expect.includes(status) && !rateLimited)
+      return { rule: 'status', message: `${status}, the router contract says ${[...new Set(req.expect)].join(' or ')}` };
   } else if (!readings.some((r) => r.allowed.has(status))) {
     const ops = [...new Set(readings.flatMap((r) => r.exact.map((o) => o.id)))];
     const allowed = [...new Set(readings.flatMap((r) => [...r.allowed]))].sort();
-    return { rule: 'status', message: `${status} is neither documented${ops.length ? ` for ${ops.join('/')}` : ''} nor a router answer here (allowed: ${allowed.join(', ')})` };
+    return {
+      rule: 'status',
+      message: `${status} is neither documented${ops.length ? ` for ${ops.join('/')}` : ''} nor a router answer here (allowed: ${allowed.join(', ')})`,
+    };
   }
   // The router's 405 names the methods the path takes; an operation's own 405 (a checkout in the wrong state) need not.
   if (status === 405 && !readings.some((r) => r.exact.some((o) => o.responses.has(405)))) {

@@ -74,7 +74,16 @@ export class PlatformSession {
   send(req: HostileRequest, source: string, timeoutMs: number): Promise<RawAnswer | NoAnswer> {
     const { head, body } = toWire(req);
     const p = this.platform;
-    return exchange({ host: p.host, port: p.port, localAddress: source, head, body, halfClose: req.abandon ?? false, isHead: req.method === 'HEAD', timeoutMs: req.abandon ? 3000 : timeoutMs });
+    return exchange({
+      host: p.host,
+      port: p.port,
+      localAddress: source,
+      head,
+      body,
+      halfClose: req.abandon ?? false,
+      isHead: req.method === 'HEAD',
+      timeoutMs: req.abandon ? 3000 : timeoutMs,
+    });
   }
 
   /** Undefined while the platform answers a request for a path no route names (the cheapest proof); else what went wrong. */

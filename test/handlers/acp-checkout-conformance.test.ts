@@ -13,13 +13,22 @@ import { expectAcp } from '../support/acp-schemas';
 import { TestClock } from '../support/clock';
 import { startTestPlatform, type Fixture, type TestPlatform, type TestResponse } from '../support/platform';
 
-const EXAMPLES = JSON.parse(readFileSync(fileURLToPath(new URL('../../../shared/reference/acp/examples.agentic_checkout.2026-04-17.json', import.meta.url)), 'utf8'));
+const EXAMPLES = JSON.parse(
+  readFileSync(fileURLToPath(new URL('../../../shared/reference/acp/examples.agentic_checkout.2026-04-17.json', import.meta.url)), 'utf8'),
+);
 const OK = { handler_id: 'platform_test_card', instrument: { type: 'card', credential: { type: 'spt', token: 'spt_test_ok' } } };
 
 /** An official complete example paying with the local test handler and its succeeding token. */
 function locally(example: { payment_data: typeof OK }) {
   const { instrument } = example.payment_data;
-  return { ...example, payment_data: { ...example.payment_data, handler_id: OK.handler_id, instrument: { ...instrument, credential: { ...instrument.credential, token: 'spt_test_ok' } } } };
+  return {
+    ...example,
+    payment_data: {
+      ...example.payment_data,
+      handler_id: OK.handler_id,
+      instrument: { ...instrument, credential: { ...instrument.credential, token: 'spt_test_ok' } },
+    },
+  };
 }
 
 describe('ACP checkout: request members beyond their shape', () => {
@@ -60,7 +69,11 @@ describe('ACP checkout: request members beyond their shape', () => {
     for (const name of ['create_checkout_session_request', 'create_checkout_session_request_with_first_touch_attribution']) {
       ok(await post(base(), { ...EXAMPLES[name], line_items: [{ id: ebook }] }), 201);
     }
-    for (const name of ['complete_checkout_session_request', 'complete_checkout_session_request_with_last_touch_attribution', 'complete_session_with_authentication_result_request']) {
+    for (const name of [
+      'complete_checkout_session_request',
+      'complete_checkout_session_request_with_last_touch_attribution',
+      'complete_session_with_authentication_result_request',
+    ]) {
       expect(ok(await post(`${base()}/${await open()}/complete`, locally(EXAMPLES[name])), 200).status, name).toBe('completed');
     }
     for (const name of ['cancel_checkout_session_request', 'cancel_checkout_session_request_timing_deferred']) {
@@ -72,7 +85,10 @@ describe('ACP checkout: request members beyond their shape', () => {
     const id = await open(mug);
     const complete = (payment_data: unknown) => post(`${base()}/${id}/complete`, { payment_data });
     refused(await complete({ ...OK, instrument: { ...OK.instrument, type: 'crypto' } }), '$.payment_data.instrument.type');
-    refused(await complete({ ...OK, instrument: { ...OK.instrument, credential: { type: 'pan', token: '4242424242424242' } } }), '$.payment_data.instrument.credential.type');
+    refused(
+      await complete({ ...OK, instrument: { ...OK.instrument, credential: { type: 'pan', token: '4242424242424242' } } }),
+      '$.payment_data.instrument.credential.type',
+    );
     refused(await complete({ ...OK, handler_id: 'stripe_spt' }), '$.payment_data.handler_id');
     // A seller-backed saved card is an instrument the test handler does not take.
     refused(await post(`${base()}/${id}/complete`, locally(EXAMPLES.complete_checkout_session_request_seller_backed)), '$.payment_data.instrument.type');
@@ -125,8 +141,15 @@ describe('ACP checkout: request members beyond their shape', () => {
   it('affiliate_attribution is open as ACP asks (unknown members ignored), its known members still checked', async () => {
     const attribution = { provider: 'impact.com', publisher_id: 'pub_1' };
     ok(await post(base(), { line_items: [{ product_id: ebook }], affiliate_attribution: { ...attribution, future_field: 1 } }), 201);
-    refused(await post(base(), { line_items: [{ product_id: ebook }], affiliate_attribution: { provider: 'impact.com' } }), '$.affiliate_attribution.token', 'missing');
-    refused(await post(base(), { line_items: [{ product_id: ebook }], affiliate_attribution: { ...attribution, touchpoint: 'middle' } }), '$.affiliate_attribution.touchpoint');
+    refused(
+      await post(base(), { line_items: [{ product_id: ebook }], affiliate_attribution: { provider: 'impact.com' } }),
+      '$.affiliate_attribution.token',
+      'missing',
+    );
+    refused(
+      await post(base(), { line_items: [{ product_id: ebook }], affiliate_attribution: { ...attribution, touchpoint: 'middle' } }),
+      '$.affiliate_attribution.touchpoint',
+    );
   });
 
   it('a line item names a catalog product by product_id, id or item.id; suggested_price is not in ACP 2026-04-17', async () => {

@@ -142,7 +142,10 @@ describe('ACP checkout: completes finished by recovery', () => {
       { product_id: a.id, quantity: 1 },
       { product_id: b.id, quantity: 1 },
     ]);
-    const fault = injectFault(t, { command: 'UpdateItemCommand', match: (input) => (input.Key as { pk: string }).pk === `PRODUCT#${b.id}` && String(input.UpdateExpression).includes('ADD holds') });
+    const fault = injectFault(t, {
+      command: 'UpdateItemCommand',
+      match: (input) => (input.Key as { pk: string }).pk === `PRODUCT#${b.id}` && String(input.UpdateExpression).includes('ADD holds'),
+    });
     const failed = await post(`${base()}/${id}/complete`, { payment_data: OK });
     fault.remove();
     expect(failed.status, failed.text).toBe(500);
@@ -162,8 +165,14 @@ describe('ACP checkout: completes finished by recovery', () => {
       { product_id: a.id, quantity: 2 },
       { product_id: b.id, quantity: 1 },
     ]);
-    const holdFault = injectFault(t, { command: 'UpdateItemCommand', match: (input) => (input.Key as { pk: string }).pk === `PRODUCT#${b.id}` && String(input.UpdateExpression).includes('ADD holds') });
-    const rollbackFault = injectFault(t, { command: 'PutItemCommand', match: (input) => (input.Item as { status?: string } | undefined)?.status === 'ready_for_payment' });
+    const holdFault = injectFault(t, {
+      command: 'UpdateItemCommand',
+      match: (input) => (input.Key as { pk: string }).pk === `PRODUCT#${b.id}` && String(input.UpdateExpression).includes('ADD holds'),
+    });
+    const rollbackFault = injectFault(t, {
+      command: 'PutItemCommand',
+      match: (input) => (input.Item as { status?: string } | undefined)?.status === 'ready_for_payment',
+    });
     expect((await post(`${base()}/${id}/complete`, { payment_data: OK })).status).toBe(500);
     holdFault.remove();
     rollbackFault.remove();
@@ -204,7 +213,9 @@ describe('ACP checkout: completes finished by recovery', () => {
     gateway.mode = 'refuse';
     const refused = session(await post(`${base()}/${id}/complete`, { payment_data: OK }), 200);
     expect(refused.status).toBe('ready_for_payment');
-    expect(refused.messages).toEqual([expect.objectContaining({ type: 'error', code: 'invalid', param: '$.payment_data', content: expect.stringContaining('nothing was charged') })]);
+    expect(refused.messages).toEqual([
+      expect.objectContaining({ type: 'error', code: 'invalid', param: '$.payment_data', content: expect.stringContaining('nothing was charged') }),
+    ]);
     expect(await stock(cap.id)).toEqual({ inventory: 1, holds: [] });
   });
 

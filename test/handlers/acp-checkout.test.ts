@@ -115,7 +115,15 @@ describe('ACP checkout sessions', () => {
 
   describe('the session', () => {
     it('creates a ready session from the spec’s line_items with server-computed totals in minor units', async () => {
-      const body = session(await post(base(), { line_items: [{ product_id: mug.id, quantity: 2 }, { product_id: ebook.id, quantity: 1 }] }), 201);
+      const body = session(
+        await post(base(), {
+          line_items: [
+            { product_id: mug.id, quantity: 2 },
+            { product_id: ebook.id, quantity: 1 },
+          ],
+        }),
+        201,
+      );
       expect(body.status).toBe('ready_for_payment');
       expect(body.currency).toBe('usd');
       expect(body.line_items.map((l: { product_id: string; quantity: number; unit_amount: number }) => [l.product_id, l.quantity, l.unit_amount])).toEqual([
@@ -161,7 +169,10 @@ describe('ACP checkout sessions', () => {
 
     it('updates quantities and the buyer, recomputing totals', async () => {
       const created = session(await post(base(), { line_items: [{ product_id: mug.id, quantity: 1 }] }), 201);
-      const updated = session(await post(`${base()}/${created.id}`, { line_items: [{ product_id: mug.id, quantity: 3 }], buyer: { email: 'ana@example.com' } }), 200);
+      const updated = session(
+        await post(`${base()}/${created.id}`, { line_items: [{ product_id: mug.id, quantity: 3 }], buyer: { email: 'ana@example.com' } }),
+        200,
+      );
       expect(updated.totals.find((t: { type: string }) => t.type === 'total').amount).toBe(5400);
       expect(updated.buyer).toEqual({ email: 'ana@example.com' });
       expect(updated.line_items[0].id).toBe(created.line_items[0].id);
@@ -182,7 +193,13 @@ describe('ACP checkout sessions', () => {
       // The order is listed in the admin API, newest first.
       const orders = await p.admin('GET', `/apps/${f.appId}/orders`);
       expect(orders.status, orders.text).toBe(200);
-      expect(orders.body.data[0]).toMatchObject({ id: done.order.id, checkoutSessionId: created.id, currency: 'usd', total: 5000, lines: [{ productId: stocked.id, title: 'Poster', quantity: 2, unitAmount: 2500 }] });
+      expect(orders.body.data[0]).toMatchObject({
+        id: done.order.id,
+        checkoutSessionId: created.id,
+        currency: 'usd',
+        total: 5000,
+        lines: [{ productId: stocked.id, title: 'Poster', quantity: 2, unitAmount: 2500 }],
+      });
       expect((await p.admin('GET', `/apps/${f.appId}/orders?limit=0`)).status).toBe(400);
     });
 
@@ -275,14 +292,21 @@ describe('ACP checkout sessions', () => {
       expect(session(await p.call('GET', `${base()}/${created.id}`, { token: key.key }), 200)).toEqual(updated);
       const badAddress = await post(`${base()}/${created.id}`, { fulfillment_details: { address: { line_one: '1 Main St' } } });
       expect(acpError(badAddress, 400, 'missing').param).toBe('$.fulfillment_details.address.name');
-      const badOption = await post(`${base()}/${created.id}`, { selected_fulfillment_options: [{ type: 'shipping', option_id: 'express', item_ids: [lineId] }] });
+      const badOption = await post(`${base()}/${created.id}`, {
+        selected_fulfillment_options: [{ type: 'shipping', option_id: 'express', item_ids: [lineId] }],
+      });
       expect(acpError(badOption, 400, 'invalid').param).toBe('$.selected_fulfillment_options[0]');
-      const badItem = await post(`${base()}/${created.id}`, { selected_fulfillment_options: [{ type: 'digital', option_id: 'digital', item_ids: ['li_nope'] }] });
+      const badItem = await post(`${base()}/${created.id}`, {
+        selected_fulfillment_options: [{ type: 'digital', option_id: 'digital', item_ids: ['li_nope'] }],
+      });
       expect(acpError(badItem, 400, 'invalid').param).toBe('$.selected_fulfillment_options[0].item_ids[0]');
     });
 
     it('answers discount codes as rejected (this platform has none), in the discounts extension', async () => {
-      const created = session(await post(base(), { line_items: [{ product_id: ebook.id, quantity: 1 }], discounts: { codes: ['FALL10'] }, coupons: ['OLD5'] }), 201);
+      const created = session(
+        await post(base(), { line_items: [{ product_id: ebook.id, quantity: 1 }], discounts: { codes: ['FALL10'] }, coupons: ['OLD5'] }),
+        201,
+      );
       expect(created.discounts).toEqual({
         codes: ['FALL10', 'OLD5'],
         applied: [],
@@ -297,7 +321,13 @@ describe('ACP checkout sessions', () => {
     it('takes the buyer, order notes and the ACP hints on complete, and intent_trace on cancel', async () => {
       const a = session(await post(base(), { line_items: [{ product_id: ebook.id, quantity: 1 }] }), 201);
       const done = session(
-        await post(`${base()}/${a.id}/complete`, { payment_data: OK, buyer: { email: 'buyer@example.com' }, order_notes: 'Thanks', risk_signals: {}, marketing_consents: [] }),
+        await post(`${base()}/${a.id}/complete`, {
+          payment_data: OK,
+          buyer: { email: 'buyer@example.com' },
+          order_notes: 'Thanks',
+          risk_signals: {},
+          marketing_consents: [],
+        }),
         200,
         'CheckoutSessionWithOrder',
       );
@@ -321,7 +351,11 @@ describe('ACP checkout sessions', () => {
       expect(again.status).toBe(201);
       expect(again.body).toEqual(first.body);
       expect(again.headers.get('idempotent-replayed')).toBe('true');
-      acpError(await post(base(), { line_items: [{ product_id: mug.id, quantity: 2 }] }, key.key, { 'Idempotency-Key': 'idem-1' }), 422, 'idempotency_conflict');
+      acpError(
+        await post(base(), { line_items: [{ product_id: mug.id, quantity: 2 }] }, key.key, { 'Idempotency-Key': 'idem-1' }),
+        422,
+        'idempotency_conflict',
+      );
     });
 
     it('a complete replayed by key charges and reserves once', async () => {

@@ -40,98 +40,260 @@ function withMember(body: unknown, path: Path, key: string | undefined, value: u
 const HOSTILE_KEYS = ['evil', '__proto__', 'constructor', 'toString', 'hasOwnProperty', '', 'k'.repeat(200), 'clé-🔑'];
 const WRONG_VALUES: Record<string, unknown> = { integer: 7, number: 1.5, string: 'x', boolean: true, null: null, array: [], object: {} };
 
-const address = { name: 'Ada Lovelace', line_one: '1 Main St', line_two: '', city: 'Springfield', state: 'IL', country: 'US', postal_code: '62701', company: 'AE' };
+const address = {
+  name: 'Ada Lovelace',
+  line_one: '1 Main St',
+  line_two: '',
+  city: 'Springfield',
+  state: 'IL',
+  country: 'US',
+  postal_code: '62701',
+  company: 'AE',
+};
 const fulfillmentDetails = { name: 'Ada Lovelace', phone_number: '+15551234567', email: 'ada@example.com', address };
 const buyer = {
-  first_name: 'Ada', last_name: 'Lovelace', full_name: 'Ada Lovelace', email: 'ada@example.com', phone_number: '+15551234567', customer_id: 'c_1',
-  account_type: 'business', authentication_status: 'guest',
+  first_name: 'Ada',
+  last_name: 'Lovelace',
+  full_name: 'Ada Lovelace',
+  email: 'ada@example.com',
+  phone_number: '+15551234567',
+  customer_id: 'c_1',
+  account_type: 'business',
+  authentication_status: 'guest',
   company: { name: 'Analytical Engines', tax_id: '12-3456789', department: 'R&D', cost_center: 'CC-1' },
   loyalty: { tier: 'Gold', points_balance: 5000, member_since: '2024-01-15T09:00:00Z' },
   tax_exemption: { certificate_id: 'cert_1', certificate_type: 'resale', exempt_regions: ['CA'], expires_at: '2027-12-31T23:59:59Z' },
 };
 const attribution = {
-  provider: 'impact.com', token: 'atp_1', publisher_id: 'pub_1', campaign_id: 'camp_1', creative_id: 'cr_1', sub_id: 'sub_1',
-  source: { type: 'url', url: 'https://example.com/review' }, issued_at: '2026-07-01T09:00:00Z', expires_at: '2026-07-01T11:00:00Z',
-  metadata: { campaign_type: 'influencer', rate: 0.15, verified: true }, touchpoint: 'first',
+  provider: 'impact.com',
+  token: 'atp_1',
+  publisher_id: 'pub_1',
+  campaign_id: 'camp_1',
+  creative_id: 'cr_1',
+  sub_id: 'sub_1',
+  source: { type: 'url', url: 'https://example.com/review' },
+  issued_at: '2026-07-01T09:00:00Z',
+  expires_at: '2026-07-01T11:00:00Z',
+  metadata: { campaign_type: 'influencer', rate: 0.15, verified: true },
+  touchpoint: 'first',
 };
-const fulfillmentGroup = { id: 'fg_1', item_ids: ['li_1'], destination_type: 'digital', fulfillment_details: { name: 'Ada Lovelace' }, location_id: 'loc_1', instructions: 'none' };
+const fulfillmentGroup = {
+  id: 'fg_1',
+  item_ids: ['li_1'],
+  destination_type: 'digital',
+  fulfillment_details: { name: 'Ada Lovelace' },
+  location_id: 'loc_1',
+  instructions: 'none',
+};
 
 /** One valid body per variant with every member ACP defines for the operation. */
 function bodies(ids: { mug: string; ebook: string; lineId: string }): Record<Variant, any> {
   const instrument = { type: 'card', credential: { type: 'spt', token: 'spt_test_ok' } };
   return {
     create: {
-      line_items: [{ product_id: ids.mug, quantity: 1, name: 'Mug', unit_amount: 1800 }, { item: { id: ids.ebook, name: 'E-book', unit_amount: 999 }, quantity: 2 }],
-      currency: 'usd', buyer,
+      line_items: [
+        { product_id: ids.mug, quantity: 1, name: 'Mug', unit_amount: 1800 },
+        { item: { id: ids.ebook, name: 'E-book', unit_amount: 999 }, quantity: 2 },
+      ],
+      currency: 'usd',
+      buyer,
       capabilities: {
         payment: { handlers: [] },
-        interventions: { supported: ['3ds'], required: ['3ds'], enforcement: 'optional', display_context: 'webview', redirect_context: 'in_app', max_redirects: 1, max_interaction_depth: 1 },
+        interventions: {
+          supported: ['3ds'],
+          required: ['3ds'],
+          enforcement: 'optional',
+          display_context: 'webview',
+          redirect_context: 'in_app',
+          max_redirects: 1,
+          max_interaction_depth: 1,
+        },
         extensions: ['discount'],
       },
-      fulfillment_details: fulfillmentDetails, fulfillment_groups: [fulfillmentGroup], affiliate_attribution: attribution, discounts: { codes: ['FALL10'] }, coupons: ['OLD5'],
-      locale: 'en-US', timezone: 'America/Chicago', quote_id: 'q_1', metadata: { campaign: 'fall' }, order_notes: 'A gift',
+      fulfillment_details: fulfillmentDetails,
+      fulfillment_groups: [fulfillmentGroup],
+      affiliate_attribution: attribution,
+      discounts: { codes: ['FALL10'] },
+      coupons: ['OLD5'],
+      locale: 'en-US',
+      timezone: 'America/Chicago',
+      quote_id: 'q_1',
+      metadata: { campaign: 'fall' },
+      order_notes: 'A gift',
     },
     createWithItems: { items: [{ id: ids.ebook, quantity: 1 }] },
     update: {
-      line_items: [{ product_id: ids.mug, quantity: 1 }], buyer, fulfillment_details: fulfillmentDetails, fulfillment_groups: [fulfillmentGroup],
-      selected_fulfillment_options: [{ type: 'digital', option_id: 'digital', item_ids: [ids.lineId] }], discounts: { codes: [] }, coupons: [], order_notes: 'A gift',
+      line_items: [{ product_id: ids.mug, quantity: 1 }],
+      buyer,
+      fulfillment_details: fulfillmentDetails,
+      fulfillment_groups: [fulfillmentGroup],
+      selected_fulfillment_options: [{ type: 'digital', option_id: 'digital', item_ids: [ids.lineId] }],
+      discounts: { codes: [] },
+      coupons: [],
+      order_notes: 'A gift',
     },
     complete: {
-      payment_data: { handler_id: 'platform_test_card', instrument, billing_address: address, payment_terms: 'immediate', due_date: '2026-07-01T10:00:00Z', approval_required: false },
+      payment_data: {
+        handler_id: 'platform_test_card',
+        instrument,
+        billing_address: address,
+        payment_terms: 'immediate',
+        due_date: '2026-07-01T10:00:00Z',
+        approval_required: false,
+      },
       buyer,
-      authentication_result: { outcome: 'authenticated', outcome_details: { three_ds_cryptogram: 'AbCdEfGhIjKlMnOpQrStUvWxY0=', electronic_commerce_indicator: '05', transaction_id: 'ds_1', version: '2.2.0' } },
+      authentication_result: {
+        outcome: 'authenticated',
+        outcome_details: { three_ds_cryptogram: 'AbCdEfGhIjKlMnOpQrStUvWxY0=', electronic_commerce_indicator: '05', transaction_id: 'ds_1', version: '2.2.0' },
+      },
       affiliate_attribution: { ...attribution, touchpoint: 'last' },
       risk_signals: { ip_address: '203.0.113.7', user_agent: 'agent/1.0', accept_language: 'en-US', session_id: 's_1', device_fingerprint: 'fp_1' },
-      marketing_consents: [{ channel: 'email', opted_in: true }], order_notes: 'Thanks',
+      marketing_consents: [{ channel: 'email', opted_in: true }],
+      order_notes: 'Thanks',
     },
     completeLegacy: { payment_data: { token: 'spt_test_ok', provider: 'stripe', billing_address: address } },
-    cancel: { intent_trace: { reason_code: 'shipping_cost', trace_summary: 'Shipping costs too much.', metadata: { target_shipping_cost: 0, competitor: 'x', verified: true } } },
+    cancel: {
+      intent_trace: {
+        reason_code: 'shipping_cost',
+        trace_summary: 'Shipping costs too much.',
+        metadata: { target_shipping_cost: 0, competitor: 'x', verified: true },
+      },
+    },
   };
 }
 
 /** Every closed object of the maximal bodies: [variant, path of the object]. */
 const CLOSED_OBJECTS: [Variant, Path][] = [
-  ...([[], ['line_items', 0], ['line_items', 1], ['line_items', 1, 'item'], ['buyer'], ['buyer', 'company'], ['buyer', 'loyalty'], ['buyer', 'tax_exemption'],
-    ['capabilities'], ['capabilities', 'payment'], ['capabilities', 'interventions'], ['fulfillment_details'], ['fulfillment_details', 'address'],
-    ['fulfillment_groups', 0], ['fulfillment_groups', 0, 'fulfillment_details'], ['affiliate_attribution', 'source'], ['discounts']] as Path[]).map((p): [Variant, Path] => ['create', p]),
+  ...(
+    [
+      [],
+      ['line_items', 0],
+      ['line_items', 1],
+      ['line_items', 1, 'item'],
+      ['buyer'],
+      ['buyer', 'company'],
+      ['buyer', 'loyalty'],
+      ['buyer', 'tax_exemption'],
+      ['capabilities'],
+      ['capabilities', 'payment'],
+      ['capabilities', 'interventions'],
+      ['fulfillment_details'],
+      ['fulfillment_details', 'address'],
+      ['fulfillment_groups', 0],
+      ['fulfillment_groups', 0, 'fulfillment_details'],
+      ['affiliate_attribution', 'source'],
+      ['discounts'],
+    ] as Path[]
+  ).map((p): [Variant, Path] => ['create', p]),
   ['createWithItems', ['items', 0]],
   ...([[], ['line_items', 0], ['buyer'], ['selected_fulfillment_options', 0], ['fulfillment_groups', 0]] as Path[]).map((p): [Variant, Path] => ['update', p]),
-  ...([[], ['payment_data'], ['payment_data', 'instrument'], ['payment_data', 'instrument', 'credential'], ['payment_data', 'billing_address'], ['buyer'],
-    ['authentication_result'], ['authentication_result', 'outcome_details'], ['risk_signals'], ['marketing_consents', 0]] as Path[]).map((p): [Variant, Path] => ['complete', p]),
+  ...(
+    [
+      [],
+      ['payment_data'],
+      ['payment_data', 'instrument'],
+      ['payment_data', 'instrument', 'credential'],
+      ['payment_data', 'billing_address'],
+      ['buyer'],
+      ['authentication_result'],
+      ['authentication_result', 'outcome_details'],
+      ['risk_signals'],
+      ['marketing_consents', 0],
+    ] as Path[]
+  ).map((p): [Variant, Path] => ['complete', p]),
   ['completeLegacy', ['payment_data']],
   ['completeLegacy', ['payment_data', 'billing_address']],
   ['cancel', []],
   ['cancel', ['intent_trace']],
 ];
 
-const S = ['string'], I = ['integer'], B = ['boolean'], O = ['object'], A = ['array'], SCALAR = ['string', 'integer', 'number', 'boolean'];
+const S = ['string'],
+  I = ['integer'],
+  B = ['boolean'],
+  O = ['object'],
+  A = ['array'],
+  SCALAR = ['string', 'integer', 'number', 'boolean'];
 /** Members and the JSON types they take: [variant, path, accepted types, code of the refusal]. */
 const TYPED_MEMBERS: [Variant, Path, string[], string?][] = [
-  ['create', ['line_items'], A], ['create', ['line_items', 0], O], ['create', ['line_items', 0, 'product_id'], S, 'invalid_item_id'], ['create', ['line_items', 0, 'quantity'], I],
-  ['create', ['line_items', 0, 'name'], S], ['create', ['line_items', 0, 'unit_amount'], I], ['create', ['line_items', 1, 'item'], O],
-  ['create', ['line_items', 1, 'item', 'id'], S, 'invalid_item_id'], ['create', ['line_items', 1, 'item', 'name'], S], ['create', ['line_items', 1, 'item', 'unit_amount'], I],
-  ['create', ['currency'], S], ['create', ['buyer', 'email'], S], ['create', ['buyer', 'first_name'], S], ['create', ['buyer', 'company'], O], ['create', ['buyer', 'company', 'name'], S],
-  ['create', ['buyer', 'loyalty', 'points_balance'], I], ['create', ['buyer', 'tax_exemption', 'exempt_regions'], A], ['create', ['buyer', 'tax_exemption', 'exempt_regions', 0], S],
-  ['create', ['capabilities'], O], ['create', ['capabilities', 'interventions'], O], ['create', ['capabilities', 'interventions', 'supported'], A],
-  ['create', ['capabilities', 'interventions', 'max_redirects'], I], ['create', ['capabilities', 'extensions'], A], ['create', ['capabilities', 'payment', 'handlers'], A],
-  ['create', ['fulfillment_details'], O], ['create', ['fulfillment_details', 'email'], S], ['create', ['fulfillment_details', 'address'], O], ['create', ['fulfillment_details', 'address', 'line_two'], S],
-  ['create', ['fulfillment_groups'], A], ['create', ['fulfillment_groups', 0], O], ['create', ['fulfillment_groups', 0, 'item_ids'], A],
-  ['create', ['affiliate_attribution'], O], ['create', ['affiliate_attribution', 'provider'], S], ['create', ['affiliate_attribution', 'metadata'], O],
-  ['create', ['affiliate_attribution', 'metadata', 'rate'], SCALAR], ['create', ['affiliate_attribution', 'source'], O],
-  ['create', ['discounts'], O], ['create', ['discounts', 'codes'], A], ['create', ['discounts', 'codes', 0], S], ['create', ['coupons'], A],
-  ['create', ['locale'], S], ['create', ['timezone'], S], ['create', ['quote_id'], S], ['create', ['metadata'], O], ['create', ['order_notes'], S],
-  ['createWithItems', ['items'], A], ['createWithItems', ['items', 0, 'id'], S, 'invalid_item_id'],
-  ['update', ['selected_fulfillment_options'], A], ['update', ['selected_fulfillment_options', 0, 'item_ids'], A], ['update', ['buyer', 'email'], S], ['update', ['line_items', 0, 'quantity'], I],
-  ['complete', ['payment_data'], O], ['complete', ['payment_data', 'handler_id'], S], ['complete', ['payment_data', 'instrument'], O], ['complete', ['payment_data', 'instrument', 'type'], S],
-  ['complete', ['payment_data', 'instrument', 'credential'], O], ['complete', ['payment_data', 'instrument', 'credential', 'type'], S],
-  ['complete', ['payment_data', 'instrument', 'credential', 'token'], S], ['complete', ['payment_data', 'billing_address'], O],
-  ['complete', ['payment_data', 'billing_address', 'postal_code'], S], ['complete', ['payment_data', 'payment_terms'], S], ['complete', ['payment_data', 'due_date'], S],
-  ['complete', ['payment_data', 'approval_required'], B], ['complete', ['authentication_result'], O], ['complete', ['authentication_result', 'outcome'], S],
-  ['complete', ['authentication_result', 'outcome_details'], O], ['complete', ['risk_signals'], O], ['complete', ['risk_signals', 'ip_address'], S],
-  ['complete', ['marketing_consents'], A], ['complete', ['marketing_consents', 0], O], ['complete', ['marketing_consents', 0, 'opted_in'], B],
-  ['complete', ['order_notes'], S], ['complete', ['buyer', 'email'], S],
-  ['completeLegacy', ['payment_data', 'token'], S], ['completeLegacy', ['payment_data', 'provider'], S],
-  ['cancel', ['intent_trace'], O], ['cancel', ['intent_trace', 'reason_code'], S], ['cancel', ['intent_trace', 'trace_summary'], S], ['cancel', ['intent_trace', 'metadata'], O],
+  ['create', ['line_items'], A],
+  ['create', ['line_items', 0], O],
+  ['create', ['line_items', 0, 'product_id'], S, 'invalid_item_id'],
+  ['create', ['line_items', 0, 'quantity'], I],
+  ['create', ['line_items', 0, 'name'], S],
+  ['create', ['line_items', 0, 'unit_amount'], I],
+  ['create', ['line_items', 1, 'item'], O],
+  ['create', ['line_items', 1, 'item', 'id'], S, 'invalid_item_id'],
+  ['create', ['line_items', 1, 'item', 'name'], S],
+  ['create', ['line_items', 1, 'item', 'unit_amount'], I],
+  ['create', ['currency'], S],
+  ['create', ['buyer', 'email'], S],
+  ['create', ['buyer', 'first_name'], S],
+  ['create', ['buyer', 'company'], O],
+  ['create', ['buyer', 'company', 'name'], S],
+  ['create', ['buyer', 'loyalty', 'points_balance'], I],
+  ['create', ['buyer', 'tax_exemption', 'exempt_regions'], A],
+  ['create', ['buyer', 'tax_exemption', 'exempt_regions', 0], S],
+  ['create', ['capabilities'], O],
+  ['create', ['capabilities', 'interventions'], O],
+  ['create', ['capabilities', 'interventions', 'supported'], A],
+  ['create', ['capabilities', 'interventions', 'max_redirects'], I],
+  ['create', ['capabilities', 'extensions'], A],
+  ['create', ['capabilities', 'payment', 'handlers'], A],
+  ['create', ['fulfillment_details'], O],
+  ['create', ['fulfillment_details', 'email'], S],
+  ['create', ['fulfillment_details', 'address'], O],
+  ['create', ['fulfillment_details', 'address', 'line_two'], S],
+  ['create', ['fulfillment_groups'], A],
+  ['create', ['fulfillment_groups', 0], O],
+  ['create', ['fulfillment_groups', 0, 'item_ids'], A],
+  ['create', ['affiliate_attribution'], O],
+  ['create', ['affiliate_attribution', 'provider'], S],
+  ['create', ['affiliate_attribution', 'metadata'], O],
+  ['create', ['affiliate_attribution', 'metadata', 'rate'], SCALAR],
+  ['create', ['affiliate_attribution', 'source'], O],
+  ['create', ['discounts'], O],
+  ['create', ['discounts', 'codes'], A],
+  ['create', ['discounts', 'codes', 0], S],
+  ['create', ['coupons'], A],
+  ['create', ['locale'], S],
+  ['create', ['timezone'], S],
+  ['create', ['quote_id'], S],
+  ['create', ['metadata'], O],
+  ['create', ['order_notes'], S],
+  ['createWithItems', ['items'], A],
+  ['createWithItems', ['items', 0, 'id'], S, 'invalid_item_id'],
+  ['update', ['selected_fulfillment_options'], A],
+  ['update', ['selected_fulfillment_options', 0, 'item_ids'], A],
+  ['update', ['buyer', 'email'], S],
+  ['update', ['line_items', 0, 'quantity'], I],
+  ['complete', ['payment_data'], O],
+  ['complete', ['payment_data', 'handler_id'], S],
+  ['complete', ['payment_data', 'instrument'], O],
+  ['complete', ['payment_data', 'instrument', 'type'], S],
+  ['complete', ['payment_data', 'instrument', 'credential'], O],
+  ['complete', ['payment_data', 'instrument', 'credential', 'type'], S],
+  ['complete', ['payment_data', 'instrument', 'credential', 'token'], S],
+  ['complete', ['payment_data', 'billing_address'], O],
+  ['complete', ['payment_data', 'billing_address', 'postal_code'], S],
+  ['complete', ['payment_data', 'payment_terms'], S],
+  ['complete', ['payment_data', 'due_date'], S],
+  ['complete', ['payment_data', 'approval_required'], B],
+  ['complete', ['authentication_result'], O],
+  ['complete', ['authentication_result', 'outcome'], S],
+  ['complete', ['authentication_result', 'outcome_details'], O],
+  ['complete', ['risk_signals'], O],
+  ['complete', ['risk_signals', 'ip_address'], S],
+  ['complete', ['marketing_consents'], A],
+  ['complete', ['marketing_consents', 0], O],
+  ['complete', ['marketing_consents', 0, 'opted_in'], B],
+  ['complete', ['order_notes'], S],
+  ['complete', ['buyer', 'email'], S],
+  ['completeLegacy', ['payment_data', 'token'], S],
+  ['completeLegacy', ['payment_data', 'provider'], S],
+  ['cancel', ['intent_trace'], O],
+  ['cancel', ['intent_trace', 'reason_code'], S],
+  ['cancel', ['intent_trace', 'trace_summary'], S],
+  ['cancel', ['intent_trace', 'metadata'], O],
   ['cancel', ['intent_trace', 'metadata', 'target_shipping_cost'], SCALAR],
 ];
 
@@ -196,11 +358,14 @@ describe('ACP checkout request bodies are closed', () => {
     });
   });
 
-  describe.each(TYPED_MEMBERS.map(([variant, path, types, code]) => [`${variant} ${paramOf(path)}`, variant, path, types, code] as const))('%s', (_name, variant, path, types, code) => {
-    it.each(Object.entries(WRONG_VALUES).filter(([type]) => !types.includes(type)))('refuses a %s', async (_type, wrong) => {
-      refused(await post(pathOf(variant), withMember(bodies(ids)[variant], path, undefined, wrong)), paramOf(path), code);
-    });
-  });
+  describe.each(TYPED_MEMBERS.map(([variant, path, types, code]) => [`${variant} ${paramOf(path)}`, variant, path, types, code] as const))(
+    '%s',
+    (_name, variant, path, types, code) => {
+      it.each(Object.entries(WRONG_VALUES).filter(([type]) => !types.includes(type)))('refuses a %s', async (_type, wrong) => {
+        refused(await post(pathOf(variant), withMember(bodies(ids)[variant], path, undefined, wrong)), paramOf(path), code);
+      });
+    },
+  );
 
   it('the session every refused request was sent to is unchanged', async () => {
     expect((await p.call('GET', `${base()}/${target.id}`, { token: key })).body).toEqual(target.read);

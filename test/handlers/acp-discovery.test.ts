@@ -28,7 +28,14 @@ describe('ACP discovery (public)', () => {
   afterAll(() => p.stop());
 
   it('lists active products only, in the ACP feed ProductsResponse shape', async () => {
-    const mug = await product(f.appId, { title: 'Mug', description: 'Stoneware, 350 ml', price: 1800, currency: 'USD', inventory: 12, imageUrl: 'https://cdn.example.com/mug.png' });
+    const mug = await product(f.appId, {
+      title: 'Mug',
+      description: 'Stoneware, 350 ml',
+      price: 1800,
+      currency: 'USD',
+      inventory: 12,
+      imageUrl: 'https://cdn.example.com/mug.png',
+    });
     const ebook = await product(f.appId, { title: 'E-book', price: 999, currency: 'usd' });
     const retired = await product(f.appId, { title: 'Old poster', price: 500, currency: 'usd', inventory: 0 });
     expect((await p.admin('PATCH', `/products/${retired.id}`, { active: false })).body.data.active).toBe(false);
@@ -46,7 +53,11 @@ describe('ACP discovery (public)', () => {
           media: [{ type: 'image', url: 'https://cdn.example.com/mug.png', alt_text: 'Mug' }],
           variants: [{ id: mug.id, title: 'Mug', price: { amount: 1800, currency: 'USD' }, availability: { available: true, status: 'in_stock' } }],
         },
-        { id: ebook.id, title: 'E-book', variants: [{ id: ebook.id, title: 'E-book', price: { amount: 999, currency: 'USD' }, availability: { available: true, status: 'in_stock' } }] },
+        {
+          id: ebook.id,
+          title: 'E-book',
+          variants: [{ id: ebook.id, title: 'E-book', price: { amount: 999, currency: 'USD' }, availability: { available: true, status: 'in_stock' } }],
+        },
       ],
     });
     expect(res.text).not.toContain('lamp');
@@ -54,7 +65,9 @@ describe('ACP discovery (public)', () => {
 
   it('has a schema check that can fail', () => {
     expect(() => expectAcp('DiscoveryResponse', { protocol: { name: 'acp' } })).toThrow();
-    expect(() => expectAcp('ProductsResponse', { products: [{ id: 'x', variants: [{ id: 'x', title: 'x', price: { amount: 1, currency: 'usd' } }] }] })).toThrow();
+    expect(() =>
+      expectAcp('ProductsResponse', { products: [{ id: 'x', variants: [{ id: 'x', title: 'x', price: { amount: 1, currency: 'usd' } }] }] }),
+    ).toThrow();
   });
 
   it('shows a sold-out product as unavailable', async () => {
@@ -82,10 +95,18 @@ describe('ACP discovery (public)', () => {
     const res = await p.call('GET', `/acp/${f.appId}/.well-known/${name}`);
     expect(res.status, res.text).toBe(200);
     const card = res.body;
-    for (const field of ['name', 'description', 'url', 'version', 'protocolVersion', 'capabilities', 'defaultInputModes', 'defaultOutputModes', 'skills']) expect(card, field).toHaveProperty(field);
+    for (const field of ['name', 'description', 'url', 'version', 'protocolVersion', 'capabilities', 'defaultInputModes', 'defaultOutputModes', 'skills'])
+      expect(card, field).toHaveProperty(field);
     expect(card.url).toBe(acpBaseUrl(p.baseUrl, f.appId));
     expect(card.name).toBe('Test App');
-    expect(card.skills.map((s: { id: string }) => s.id)).toEqual(['list_products', 'create_checkout_session', 'get_checkout_session', 'update_checkout_session', 'complete_checkout_session', 'cancel_checkout_session']);
+    expect(card.skills.map((s: { id: string }) => s.id)).toEqual([
+      'list_products',
+      'create_checkout_session',
+      'get_checkout_session',
+      'update_checkout_session',
+      'complete_checkout_session',
+      'cancel_checkout_session',
+    ]);
     for (const skill of card.skills) expect(skill.tags.length).toBeGreaterThan(0);
     expect(card.securitySchemes).toEqual({ acpKey: { type: 'http', scheme: 'bearer', bearerFormat: 'acp_<32 characters>' } });
     expect(res.text).not.toContain(other.appId);
@@ -135,7 +156,16 @@ describe('the catalog in the admin API', () => {
   it('creates, lists, updates and deactivates products, with prices in minor units and lower-case currencies', async () => {
     const created = await p.admin('POST', `/apps/${f.appId}/products`, { title: 'Tee', price: 2500, currency: 'EUR', inventory: 3 });
     expect(created.status, created.text).toBe(201);
-    expect(created.body.data).toMatchObject({ appId: f.appId, title: 'Tee', price: 2500, currency: 'eur', inventory: 3, active: true, imageUrl: null, description: '' });
+    expect(created.body.data).toMatchObject({
+      appId: f.appId,
+      title: 'Tee',
+      price: 2500,
+      currency: 'eur',
+      inventory: 3,
+      active: true,
+      imageUrl: null,
+      description: '',
+    });
     const id = created.body.data.id;
     const updated = await p.admin('PATCH', `/products/${id}`, { price: 2200, inventory: null });
     expect(updated.body.data).toMatchObject({ price: 2200, inventory: null, currency: 'eur' });

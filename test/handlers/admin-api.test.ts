@@ -25,7 +25,11 @@ describe('admin API', () => {
     const imported = await p.call('POST', `/admin/v1/apps/${f.appId}/imports`, {
       token: p.adminToken,
       headers: NDJSON,
-      body: JSON.stringify({ session: { id: sessionId, startedAt: '2026-01-01T00:00:00Z' }, consumer: { email: 'a@example.com' }, messages: [{ role: 'user', content: 'hi', createdAt: '2026-01-01T00:00:01Z' }] }),
+      body: JSON.stringify({
+        session: { id: sessionId, startedAt: '2026-01-01T00:00:00Z' },
+        consumer: { email: 'a@example.com' },
+        messages: [{ role: 'user', content: 'hi', createdAt: '2026-01-01T00:00:01Z' }],
+      }),
     });
     expect(imported.status, imported.text).toBe(201);
     const consumerId = (await p.deps.sessions.get(sessionId))!.consumerId!;
@@ -42,7 +46,14 @@ describe('admin API', () => {
 
     it('rejects a missing, wrong or non-Bearer admin token with 401 on every route, and does nothing', async () => {
       const w = await world();
-      const params: Record<string, string> = { orgId: w.orgId, appId: w.appId, keyId: w.orgKeyId, sessionId: w.sessionId, consumerId: w.consumerId, jobName: 'retention-expiry' };
+      const params: Record<string, string> = {
+        orgId: w.orgId,
+        appId: w.appId,
+        keyId: w.orgKeyId,
+        sessionId: w.sessionId,
+        consumerId: w.consumerId,
+        jobName: 'retention-expiry',
+      };
       const bodies: Record<string, unknown> = {
         adminOrgCreate: { name: 'Sneaky', plan: 'paid' },
         adminOrgKeyCreate: { scopes: ['apps:read'] },
@@ -204,7 +215,14 @@ describe('admin API', () => {
         // A header named __proto__ would vanish from the stored record: refused, never silently dropped.
         `{"settings":{"mcpConnections":[{"name":"a","url":"https://mcp.example.com/mcp","headers":{"__proto__":"x"}}]}}`,
       ]);
-      add('POST', `/apps/${f.appId}/chat-keys`, ['{', '[]', 'null', JSON.stringify({ expiresAt: 'soon' }), JSON.stringify({ scopes: ['apps:read'] }), JSON.stringify({ name: '' })]);
+      add('POST', `/apps/${f.appId}/chat-keys`, [
+        '{',
+        '[]',
+        'null',
+        JSON.stringify({ expiresAt: 'soon' }),
+        JSON.stringify({ scopes: ['apps:read'] }),
+        JSON.stringify({ name: '' }),
+      ]);
       const line = (o: unknown) => JSON.stringify(o);
       add('POST', `/apps/${f.appId}/imports`, [
         undefined,

@@ -44,7 +44,9 @@ describe('API reference', () => {
   it('npm run openapi writes the same document to a file', () => {
     const dir = mkdtempSync(join(tmpdir(), 'openapi-'));
     const out = join(dir, 'openapi.json');
-    const run = spawnSync(process.execPath, ['--import', 'tsx', 'functions/cli/openapi.ts', '--out', out, '--server-url', 'https://api.example.com'], { encoding: 'utf8' });
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'functions/cli/openapi.ts', '--out', out, '--server-url', 'https://api.example.com'], {
+      encoding: 'utf8',
+    });
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toContain(out);
     expect(JSON.parse(readFileSync(out, 'utf8'))).toEqual(buildOpenApiDocument('https://api.example.com'));
@@ -52,7 +54,11 @@ describe('API reference', () => {
   });
 
   it('builds the reference outside the test runner too (plain Node ESM, as npm start and cdk synth load it)', () => {
-    const run = spawnSync(process.execPath, ['--import', 'tsx', '-e', "import('./functions/openapi/docs-site.ts').then((m) => console.log(Object.keys(m.docsFiles()).length))"], { encoding: 'utf8' });
+    const run = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', '-e', "import('./functions/openapi/docs-site.ts').then((m) => console.log(Object.keys(m.docsFiles()).length))"],
+      { encoding: 'utf8' },
+    );
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout.trim()).toBe('5');
   });
@@ -72,7 +78,9 @@ describe('API reference', () => {
       await page.goto(`${p.baseUrl}/docs`, { waitUntil: 'networkidle0' });
       await page.waitForSelector('.opblock', { timeout: 30_000 });
       const shown = await page.$$eval('.opblock', (blocks) =>
-        blocks.map((b) => `${b.querySelector('.opblock-summary-method')?.textContent?.trim()} ${b.querySelector('.opblock-summary-path')?.getAttribute('data-path')}`),
+        blocks.map(
+          (b) => `${b.querySelector('.opblock-summary-method')?.textContent?.trim()} ${b.querySelector('.opblock-summary-path')?.getAttribute('data-path')}`,
+        ),
       );
       expect(shown.sort()).toEqual(PUBLIC_ROUTES.map((r) => `${r.method} ${r.path}`).sort());
       expect(foreign).toEqual([]);

@@ -30,13 +30,26 @@ describe('POST /api/v1/chat/completions', () => {
   async function transcript(w: ChatWorld, sessionId: string, include = '') {
     const res = await exportGet(w, `/sessions/${sessionId}/messages${include ? `?include=${include}` : ''}`);
     expect(res.status, res.text).toBe(200);
-    return res.body.data as { messages: { id: string; role: string; content: string; tools?: unknown[] }[]; zdr: boolean; session: { id: string; title: string } };
+    return res.body.data as {
+      messages: { id: string; role: string; content: string; tools?: unknown[] }[];
+      zdr: boolean;
+      session: { id: string; title: string };
+    };
   }
 
   async function usageRows(w: ChatWorld) {
     const res = await exportGet(w, '/usage');
     expect(res.status, res.text).toBe(200);
-    return res.body.data as { session_id: string; model: string; source: string; input_tokens: number; output_tokens: number; cache_read_input_tokens: number; cache_creation_input_tokens: number; cost_usd: string }[];
+    return res.body.data as {
+      session_id: string;
+      model: string;
+      source: string;
+      input_tokens: number;
+      output_tokens: number;
+      cache_read_input_tokens: number;
+      cache_creation_input_tokens: number;
+      cost_usd: string;
+    }[];
   }
 
   describe('authentication', () => {
@@ -55,7 +68,14 @@ describe('POST /api/v1/chat/completions', () => {
     it('answers 401 to invalid keys and malformed Authorization headers', async () => {
       const w = authWorld;
       const body = JSON.stringify({ model: w.appNameId, messages: HELLO });
-      for (const authorization of [`Bearer svc_chat_${'x'.repeat(40)}`, 'Bearer nonsense', `Bearer ${w.chatKey}x`, `Basic ${w.chatKey}`, w.chatKey, 'Bearer ']) {
+      for (const authorization of [
+        `Bearer svc_chat_${'x'.repeat(40)}`,
+        'Bearer nonsense',
+        `Bearer ${w.chatKey}x`,
+        `Basic ${w.chatKey}`,
+        w.chatKey,
+        'Bearer ',
+      ]) {
         const res = await p.call('POST', '/api/v1/chat/completions', { body, headers: { Authorization: authorization, 'X-Correlation-ID': 'corr-invalid' } });
         expectChatError(res, 401);
         expect(res.headers.get('x-correlation-id')).toBe('corr-invalid');
@@ -107,7 +127,7 @@ describe('POST /api/v1/chat/completions', () => {
     });
   });
 
-  describe('validation, in the spec\'s order', () => {
+  describe("validation, in the spec's order", () => {
     let v: ChatWorld;
     beforeAll(async () => {
       v = await chatWorld(p);
@@ -115,7 +135,13 @@ describe('POST /api/v1/chat/completions', () => {
 
     it('model not a string is 400, even when messages is bad too', async () => {
       const w = v;
-      for (const body of [{ messages: HELLO }, { model: 12, messages: HELLO }, { model: null, messages: [] }, { model: ['x'], messages: 'hi' }, { model: { id: w.appNameId } }]) {
+      for (const body of [
+        { messages: HELLO },
+        { model: 12, messages: HELLO },
+        { model: null, messages: [] },
+        { model: ['x'], messages: 'hi' },
+        { model: { id: w.appNameId } },
+      ]) {
         expectChatError(await chat(p, w.chatKey, body), 400, /model must be a string/);
       }
     });
@@ -126,10 +152,14 @@ describe('POST /api/v1/chat/completions', () => {
         expectChatError(await chat(p, w.chatKey, { model: w.appNameId, messages }), 400, /messages must be a non-empty array/);
         expectChatError(await chat(p, w.chatKey, { model: 'nobody-999999', messages, variables: { '1bad': 'x' } }), 400, /messages must be a non-empty array/);
       }
-      expectChatError(await chat(p, w.chatKey, { model: w.appNameId, messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }] }), 400, /messages\[0\]\.content/);
+      expectChatError(
+        await chat(p, w.chatKey, { model: w.appNameId, messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }] }),
+        400,
+        /messages\[0\]\.content/,
+      );
     });
 
-    it('a model naming no app is 404, and so is another app\'s appNameId with this key', async () => {
+    it("a model naming no app is 404, and so is another app's appNameId with this key", async () => {
       const w = v;
       const other = await chatWorld(p);
       const sibling = await secondApp(p, w.orgId);
@@ -144,7 +174,14 @@ describe('POST /api/v1/chat/completions', () => {
     it('variables violations are 400, but only once model, messages and the app lookup pass (a bad model with bad variables is 404)', async () => {
       const w = v;
       const tooMany = Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`v${i}`, 'x']));
-      const violations: Record<string, unknown>[] = [tooMany, { v: 'x'.repeat(2049) }, { '9lives': 'x' }, { 'a.b': 'x' }, { [`a${'b'.repeat(64)}`]: 'x' }, { v: 5 }];
+      const violations: Record<string, unknown>[] = [
+        tooMany,
+        { v: 'x'.repeat(2049) },
+        { '9lives': 'x' },
+        { 'a.b': 'x' },
+        { [`a${'b'.repeat(64)}`]: 'x' },
+        { v: 5 },
+      ];
       for (const variables of violations) {
         expectChatError(await chat(p, w.chatKey, { model: w.appNameId, messages: HELLO, variables }), 400, /^variables/);
         expectChatError(await chat(p, w.chatKey, { model: 'nobody-999999', messages: HELLO, variables }), 404);
@@ -182,10 +219,20 @@ describe('POST /api/v1/chat/completions', () => {
     it('answers 400 when the Content-Type is not JSON, even with a valid JSON body', async () => {
       const w = v;
       const body = JSON.stringify({ model: w.appNameId, messages: HELLO });
-      for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/octet-stream', 'application/jsonp']) {
+      for (const type of [
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        'multipart/form-data; boundary=x',
+        'application/octet-stream',
+        'application/jsonp',
+      ]) {
         expectChatError(await chat(p, w.chatKey, body, { 'Content-Type': type }), 400, /Content-Type/);
       }
-      const none = await fetch(`${p.baseUrl}/api/v1/chat/completions`, { method: 'POST', headers: { Authorization: `Bearer ${w.chatKey}` }, body: new Uint8Array(Buffer.from(body)) });
+      const none = await fetch(`${p.baseUrl}/api/v1/chat/completions`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${w.chatKey}` },
+        body: new Uint8Array(Buffer.from(body)),
+      });
       expect(none.status).toBe(400);
       expect(await none.json()).toEqual({ error: expect.any(String) });
       await turn(p, w, 'charset is fine', {}, { 'Content-Type': 'application/json; charset=utf-8' });
@@ -204,7 +251,7 @@ describe('POST /api/v1/chat/completions', () => {
   });
 
   describe('402: credits and usage caps', () => {
-    it('refuses a turn once the org\'s prepaid credits are used up, until credits are added', async () => {
+    it("refuses a turn once the org's prepaid credits are used up, until credits are added", async () => {
       const w = await chatWorld(p);
       await addCredits(p, w.orgId, '0.000001');
       const first = await turn(p, w, 'spend my last micro-dollar');
@@ -218,7 +265,7 @@ describe('POST /api/v1/chat/completions', () => {
       await turn(p, w, 'topped up');
     });
 
-    it('refuses a turn once the app\'s monthly usage cap is reached, until the cap is raised', async () => {
+    it("refuses a turn once the app's monthly usage cap is reached, until the cap is raised", async () => {
       const w = await chatWorld(p);
       await patchSettings(p, w.appId, { monthlyUsageCapUsd: '0.000001' });
       await turn(p, w, 'under the cap');
@@ -245,7 +292,10 @@ describe('POST /api/v1/chat/completions', () => {
       // Calls 2..120: refused ones count too (the limit is on requests, not on turns).
       for (const size of [20, 20, 20, 20, 20, 19]) {
         const results = await Promise.all(Array.from({ length: size }, () => chat(p, w.chatKey, { model: w.appNameId, messages: [] })));
-        expect(results.map((r) => r.status), results.map((r) => r.text).join("\n")).toEqual(Array(size).fill(400));
+        expect(
+          results.map((r) => r.status),
+          results.map((r) => r.text).join('\n'),
+        ).toEqual(Array(size).fill(400));
       }
       const limited = await chat(p, w.chatKey, { model: w.appNameId, messages: HELLO }, { 'X-Correlation-ID': 'corr-429' });
       expectChatError(limited, 429);
@@ -349,7 +399,12 @@ describe('POST /api/v1/chat/completions', () => {
       const b = await turn(p, w, 'other');
       const same = await turn(p, w, 'second', { chatSessionId: a.chatSessionId }, { 'X-Chat-Session-ID': a.chatSessionId });
       expect(same.choices[0]!.message.content).toBe('Offline reply #2: second');
-      const conflict = await chat(p, w.chatKey, { model: w.appNameId, messages: HELLO, chatSessionId: a.chatSessionId }, { 'X-Chat-Session-ID': b.chatSessionId });
+      const conflict = await chat(
+        p,
+        w.chatKey,
+        { model: w.appNameId, messages: HELLO, chatSessionId: a.chatSessionId },
+        { 'X-Chat-Session-ID': b.chatSessionId },
+      );
       expectChatError(conflict, 400, /chatSessionId/);
       expect((await transcript(w, a.chatSessionId)).messages).toHaveLength(4);
       expect((await transcript(w, b.chatSessionId)).messages).toHaveLength(2);
@@ -381,7 +436,9 @@ describe('POST /api/v1/chat/completions', () => {
       const b = await turn(p, w, [...history, { role: 'user', content: 'second' }], { chatSessionId: a.chatSessionId });
       expect(b.choices[0]!.message.content).toBe('Offline reply #2: second');
       const r2 = b.choices[0]!.message.content;
-      await turn(p, w, [...history, { role: 'user', content: 'second' }, { role: 'assistant', content: r2 }, { role: 'user', content: 'third' }], { chatSessionId: a.chatSessionId });
+      await turn(p, w, [...history, { role: 'user', content: 'second' }, { role: 'assistant', content: r2 }, { role: 'user', content: 'third' }], {
+        chatSessionId: a.chatSessionId,
+      });
       const stored = (await transcript(w, a.chatSessionId)).messages.map((m) => [m.role, m.content]);
       expect(stored).toEqual([
         ['system', 'Be brief.'],
@@ -412,14 +469,28 @@ describe('POST /api/v1/chat/completions', () => {
       expect(JSON.stringify(sessions.body)).not.toContain('secret');
       const rows = await usageRows(w);
       expect(rows).toHaveLength(1);
-      expect(rows[0]).toMatchObject({ session_id: a.chatSessionId, model: 'offline', input_tokens: a.usage.prompt_tokens, output_tokens: a.usage.completion_tokens });
+      expect(rows[0]).toMatchObject({
+        session_id: a.chatSessionId,
+        model: 'offline',
+        input_tokens: a.usage.prompt_tokens,
+        output_tokens: a.usage.completion_tokens,
+      });
     });
 
     it('answers a continued session from the history the client resends (the platform keeps none)', async () => {
       const w = await chatWorld(p);
       await patchSettings(p, w.appId, { zeroDataRetention: true });
       const a = await turn(p, w, 'first');
-      const b = await turn(p, w, [{ role: 'user', content: 'first' }, { role: 'assistant', content: a.choices[0]!.message.content }, { role: 'user', content: 'second' }], { chatSessionId: a.chatSessionId });
+      const b = await turn(
+        p,
+        w,
+        [
+          { role: 'user', content: 'first' },
+          { role: 'assistant', content: a.choices[0]!.message.content },
+          { role: 'user', content: 'second' },
+        ],
+        { chatSessionId: a.chatSessionId },
+      );
       expect(b.choices[0]!.message.content).toBe('Offline reply #2: second');
       expect((await transcript(w, a.chatSessionId)).messages).toEqual([]);
       expect(await p.deps.sessions.listMessages(a.chatSessionId)).toEqual([]);
@@ -452,7 +523,14 @@ describe('POST /api/v1/chat/completions', () => {
           output_tokens: a.usage.completion_tokens,
           cache_read_input_tokens: 0,
           cache_creation_input_tokens: 0,
-          cost_usd: formatUsd(costPicoUsd('offline', { inputTokens: a.usage.prompt_tokens, outputTokens: a.usage.completion_tokens, cacheReadInputTokens: 0, cacheCreationInputTokens: 0 })),
+          cost_usd: formatUsd(
+            costPicoUsd('offline', {
+              inputTokens: a.usage.prompt_tokens,
+              outputTokens: a.usage.completion_tokens,
+              cacheReadInputTokens: 0,
+              cacheCreationInputTokens: 0,
+            }),
+          ),
         }),
       ]);
     });
@@ -468,7 +546,10 @@ describe('POST /api/v1/chat/completions', () => {
       const t = await transcript(w, a.chatSessionId, 'tool_details');
       expect(t.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
       expect(t.messages[0]).not.toHaveProperty('tools');
-      expect(t.messages[1]).toMatchObject({ content: 'Tool result: Order 42: shipped', tools: [{ id: 'call_offline_1_lookup_order', name: 'lookup_order', type: 'tool', success: true }] });
+      expect(t.messages[1]).toMatchObject({
+        content: 'Tool result: Order 42: shipped',
+        tools: [{ id: 'call_offline_1_lookup_order', name: 'lookup_order', type: 'tool', success: true }],
+      });
       const plain = await transcript(w, a.chatSessionId);
       expect(plain.messages[1]).not.toHaveProperty('tools');
 
@@ -478,9 +559,13 @@ describe('POST /api/v1/chat/completions', () => {
       expect(rows.reduce((s, r) => s + r.input_tokens, 0)).toBe(a.usage.prompt_tokens);
       expect(rows.reduce((s, r) => s + r.output_tokens, 0)).toBe(a.usage.completion_tokens);
       for (const r of rows) {
-        expect(r.cost_usd).toBe(formatUsd(costPicoUsd('offline', { inputTokens: r.input_tokens, outputTokens: r.output_tokens, cacheReadInputTokens: 0, cacheCreationInputTokens: 0 })));
+        expect(r.cost_usd).toBe(
+          formatUsd(
+            costPicoUsd('offline', { inputTokens: r.input_tokens, outputTokens: r.output_tokens, cacheReadInputTokens: 0, cacheCreationInputTokens: 0 }),
+          ),
+        );
       }
-      expect((await sessionIds(w))).toEqual([a.chatSessionId]);
+      expect(await sessionIds(w)).toEqual([a.chatSessionId]);
     });
 
     it('marks a tool that answered with an error as success: false', async () => {

@@ -105,8 +105,16 @@ describe('POST /api/v1/chat/files', () => {
       ['a JSON body', () => ({ body: JSON.stringify({ file: 'x' }), type: 'application/json' }), /multipart\/form-data/],
       ['no Content-Type', () => ({ body: 'x', type: undefined }), /multipart\/form-data/],
       ['multipart without a boundary', () => ({ body: 'x', type: 'multipart/form-data' }), /boundary/],
-      ['a body with no closing boundary', () => ({ body: multipart([file(png(2, 2))]).body.subarray(0, 60), type: multipart([]).contentType }), /Malformed multipart|incomplete/],
-      ['garbage under a multipart type', () => ({ body: 'not multipart at all', type: 'multipart/form-data; boundary=zzz' }), /Missing multipart part|Malformed/],
+      [
+        'a body with no closing boundary',
+        () => ({ body: multipart([file(png(2, 2))]).body.subarray(0, 60), type: multipart([]).contentType }),
+        /Malformed multipart|incomplete/,
+      ],
+      [
+        'garbage under a multipart type',
+        () => ({ body: 'not multipart at all', type: 'multipart/form-data; boundary=zzz' }),
+        /Missing multipart part|Malformed/,
+      ],
       ['no file part', () => ({ body: multipart([]).body, type: multipart([]).contentType }), /Missing multipart part named "file"/],
       ['a text field only', () => ({ ...asBody(multipart([{ name: 'file', data: 'hello' }])) }), /field/],
       ['the file under another name', () => asBody(multipart([{ ...file(png(2, 2)), name: 'upload' }])), /part named "file"/],
@@ -211,10 +219,21 @@ describe('POST /api/v1/chat/files', () => {
       expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
       // The record it wrote first stays pending, and no reference reaches it.
       const t = tableOf(p);
-      const listed = await t.db.send(new QueryCommand({ TableName: t.table, IndexName: 'gsi2', KeyConditionExpression: 'gsi2pk = :pk', ExpressionAttributeValues: { ':pk': `APPFILES#${w.appId}` } }));
+      const listed = await t.db.send(
+        new QueryCommand({
+          TableName: t.table,
+          IndexName: 'gsi2',
+          KeyConditionExpression: 'gsi2pk = :pk',
+          ExpressionAttributeValues: { ':pk': `APPFILES#${w.appId}` },
+        }),
+      );
       const pending = (listed.Items ?? []).filter((i) => i.status === 'pending');
       expect(pending.map((i) => i.fileName)).toEqual(['down.png']);
-      const ref = await chat(p, w.chatKey, { model: w.appNameId, messages: [{ role: 'user', content: 'look' }], files: [{ fileId: pending[0]!.id, fileName: 'down.png' }] });
+      const ref = await chat(p, w.chatKey, {
+        model: w.appNameId,
+        messages: [{ role: 'user', content: 'look' }],
+        files: [{ fileId: pending[0]!.id, fileName: 'down.png' }],
+      });
       expectChatError(ref, 404, /File not found/);
     });
   });

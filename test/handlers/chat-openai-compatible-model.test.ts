@@ -12,7 +12,13 @@ const answer = (content: string | null, extra: Record<string, unknown> = {}, usa
   choices: [{ index: 0, message: { role: 'assistant', content, ...extra }, finish_reason: extra.tool_calls ? 'tool_calls' : 'stop' }],
   usage,
 });
-const chunk = (delta: unknown, finish_reason: string | null = null) => ({ id: 'chatcmpl-up', object: 'chat.completion.chunk', created: 1, model: 'test-model', choices: [{ index: 0, delta, finish_reason }] });
+const chunk = (delta: unknown, finish_reason: string | null = null) => ({
+  id: 'chatcmpl-up',
+  object: 'chat.completion.chunk',
+  created: 1,
+  model: 'test-model',
+  choices: [{ index: 0, delta, finish_reason }],
+});
 
 describe('an app whose model is openai:<model>, end to end', () => {
   let upstream: FakeOpenAiServer;
@@ -34,15 +40,22 @@ describe('an app whose model is openai:<model>, end to end', () => {
 
   const usage = async (sessionId: string) => {
     const res = await p.call('GET', '/api/v1/org/usage', { token: w.orgKey });
-    return (res.body.data as { session_id: string; model: string; input_tokens: number; output_tokens: number; cost_usd: string }[]).filter((r) => r.session_id === sessionId);
+    return (res.body.data as { session_id: string; model: string; input_tokens: number; output_tokens: number; cost_usd: string }[]).filter(
+      (r) => r.session_id === sessionId,
+    );
   };
 
   it('sends the conversation to the configured endpoint and answers with its reply', async () => {
     upstream.reply({ kind: 'json', body: answer('Hi from upstream') });
-    const a = await turn(p, w, [
-      { role: 'system', content: 'Be brief.' },
-      { role: 'user', content: 'Hello' },
-    ], { temperature: 0.1 });
+    const a = await turn(
+      p,
+      w,
+      [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: 'Hello' },
+      ],
+      { temperature: 0.1 },
+    );
     expect(upstream.requests).toHaveLength(1);
     expect(upstream.requests[0]!.url).toBe('/v1/chat/completions');
     expect(upstream.requests[0]!.headers.authorization).toBe('Bearer sk-upstream');
@@ -71,11 +84,25 @@ describe('an app whose model is openai:<model>, end to end', () => {
   });
 
   it('streams the upstream deltas through', async () => {
-    upstream.reply({ kind: 'sse', events: [chunk({ role: 'assistant', content: '' }), chunk({ content: 'Up' }), chunk({ content: 'stream' }), chunk({}, 'stop'), { ...chunk({}), choices: [], usage: { prompt_tokens: 5, completion_tokens: 2 } }] });
+    upstream.reply({
+      kind: 'sse',
+      events: [
+        chunk({ role: 'assistant', content: '' }),
+        chunk({ content: 'Up' }),
+        chunk({ content: 'stream' }),
+        chunk({}, 'stop'),
+        { ...chunk({}), choices: [], usage: { prompt_tokens: 5, completion_tokens: 2 } },
+      ],
+    });
     const res = await fetch(`${p.baseUrl}${COMPLETIONS}`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${w.chatKey}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ model: w.appNameId, messages: [{ role: 'user', content: 'stream please' }], stream: true, stream_options: { include_usage: true } }),
+      body: JSON.stringify({
+        model: w.appNameId,
+        messages: [{ role: 'user', content: 'stream please' }],
+        stream: true,
+        stream_options: { include_usage: true },
+      }),
     });
     expect(res.status).toBe(200);
     const data = sseData(await res.text());
@@ -89,7 +116,14 @@ describe('an app whose model is openai:<model>, end to end', () => {
     const t = await chatWorld(p);
     await patchSettings(p, t.appId, { model: 'openai:test-model', mcpConnections: [{ name: 'crm', url: 'http://127.0.0.1:9/mcp', headers: {} }] });
     upstream.reply(
-      { kind: 'json', body: answer(null, { tool_calls: [{ id: 'call_up_1', type: 'function', function: { name: 'lookup_order', arguments: '{"orderId":"42"}' } }] }, { prompt_tokens: 20, completion_tokens: 5 }) },
+      {
+        kind: 'json',
+        body: answer(
+          null,
+          { tool_calls: [{ id: 'call_up_1', type: 'function', function: { name: 'lookup_order', arguments: '{"orderId":"42"}' } }] },
+          { prompt_tokens: 20, completion_tokens: 5 },
+        ),
+      },
       { kind: 'json', body: answer('Order 42 has shipped.', {}, { prompt_tokens: 30, completion_tokens: 6 }) },
     );
     const res = await chat(p, t.chatKey, { model: t.appNameId, messages: [{ role: 'user', content: 'Where is order 42?' }] });
@@ -99,7 +133,11 @@ describe('an app whose model is openai:<model>, end to end', () => {
     expect(upstream.requests).toHaveLength(2);
     expect(upstream.requests[0]!.body.tools.map((x: { function: { name: string } }) => x.function.name)).toEqual(['lookup_order', 'broken_tool']);
     expect(upstream.requests[1]!.body.messages.slice(1)).toEqual([
-      { role: 'assistant', content: null, tool_calls: [{ id: 'call_up_1', type: 'function', function: { name: 'lookup_order', arguments: '{"orderId":"42"}' } }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'call_up_1', type: 'function', function: { name: 'lookup_order', arguments: '{"orderId":"42"}' } }],
+      },
       { role: 'tool', tool_call_id: 'call_up_1', content: 'Order 42: shipped' },
     ]);
     const messages = await p.call('GET', `/api/v1/org/sessions/${res.body.chatSessionId}/messages?include=tool_details`, { token: t.orgKey });
@@ -138,7 +176,12 @@ describe('an app whose model is openai:<model>, end to end', () => {
         ['assistant', content],
       ]);
       // A retry replays the stored answer.
-      const replay = await chat(p, w.chatKey, { model: w.appNameId, messages: [{ role: 'user', content: 'Say a lot' }] }, { 'Idempotency-Key': 'long-answer-1' });
+      const replay = await chat(
+        p,
+        w.chatKey,
+        { model: w.appNameId, messages: [{ role: 'user', content: 'Say a lot' }] },
+        { 'Idempotency-Key': 'long-answer-1' },
+      );
       expect(replay.status).toBe(200);
       expect(replay.headers.get('idempotent-replayed')).toBe('true');
       expect(replay.body).toEqual(a);
@@ -152,7 +195,12 @@ describe('an app whose model is openai:<model>, end to end', () => {
       const a = await turn(p, w, 'Exactly enough', {}, { 'Idempotency-Key': 'exact-answer-1' });
       expect(a.choices[0]!.message.content).toBe(exact);
       expect(a.choices[0]!.finish_reason).toBe('stop');
-      const replay = await chat(p, w.chatKey, { model: w.appNameId, messages: [{ role: 'user', content: 'Exactly enough' }] }, { 'Idempotency-Key': 'exact-answer-1' });
+      const replay = await chat(
+        p,
+        w.chatKey,
+        { model: w.appNameId, messages: [{ role: 'user', content: 'Exactly enough' }] },
+        { 'Idempotency-Key': 'exact-answer-1' },
+      );
       expect(replay.status, replay.text.slice(0, 200)).toBe(200);
       expect(replay.headers.get('idempotent-replayed')).toBe('true');
       expect(replay.body).toEqual(a);
@@ -181,7 +229,12 @@ describe('an app whose model is openai:<model>, end to end', () => {
       const res = await fetch(`${p.baseUrl}${COMPLETIONS}`, {
         method: 'POST',
         headers: { Authorization: `Bearer ${t.chatKey}`, 'Content-Type': 'application/json' },
-        body: JSON.stringify({ model: t.appNameId, messages: [{ role: 'user', content: 'Stream a lot' }], stream: true, stream_options: { include_usage: true } }),
+        body: JSON.stringify({
+          model: t.appNameId,
+          messages: [{ role: 'user', content: 'Stream a lot' }],
+          stream: true,
+          stream_options: { include_usage: true },
+        }),
       });
       expect(res.status).toBe(200);
       const chunks = sseData(await res.text())

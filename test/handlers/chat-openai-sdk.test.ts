@@ -36,7 +36,11 @@ describe('the official openai SDK against the local server', () => {
 
   /** A raw streamed call, for what the SDK does not show (headers, the wire format). */
   function rawStream(token: string, body: Record<string, unknown>) {
-    return fetch(`${p.baseUrl}${COMPLETIONS}`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ stream: true, ...body }) });
+    return fetch(`${p.baseUrl}${COMPLETIONS}`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ stream: true, ...body }),
+    });
   }
 
   it('asks about an uploaded PDF with `files` in the body, and the export shows the readPDF marker', async () => {
@@ -65,9 +69,16 @@ describe('the official openai SDK against the local server', () => {
     expect(response.headers.get('x-chat-session-id')).toBe(sessionId);
 
     // Continuing through the SDK: the header, or the extra body field.
-    const second = await client.chat.completions.create({ model: w.appNameId, messages: [{ role: 'user', content: 'again' }] }, { headers: { 'X-Chat-Session-ID': sessionId } });
+    const second = await client.chat.completions.create(
+      { model: w.appNameId, messages: [{ role: 'user', content: 'again' }] },
+      { headers: { 'X-Chat-Session-ID': sessionId } },
+    );
     expect(second.choices[0]!.message.content).toBe('Offline reply #2: again');
-    const third = await client.chat.completions.create({ model: w.appNameId, messages: [{ role: 'user', content: 'and again' }], chatSessionId: sessionId } as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming);
+    const third = await client.chat.completions.create({
+      model: w.appNameId,
+      messages: [{ role: 'user', content: 'and again' }],
+      chatSessionId: sessionId,
+    } as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming);
     expect(third.choices[0]!.message.content).toBe('Offline reply #3: and again');
   });
 
@@ -85,7 +96,12 @@ describe('the official openai SDK against the local server', () => {
   });
 
   it('ends the stream with a usage chunk when stream_options.include_usage is set', async () => {
-    const stream = await client.chat.completions.create({ model: w.appNameId, messages: [{ role: 'user', content: 'count me' }], stream: true, stream_options: { include_usage: true } });
+    const stream = await client.chat.completions.create({
+      model: w.appNameId,
+      messages: [{ role: 'user', content: 'count me' }],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     const { chunks, text } = await streamedText(stream);
     expect(text).toBe('Offline reply #1: count me');
     const last = chunks.at(-1)!;
@@ -111,14 +127,21 @@ describe('the official openai SDK against the local server', () => {
     expect(chunks.map((c) => c.choices[0].delta.content ?? '').join('')).toBe('Offline reply #1: wire format');
 
     // The streamed turn is recorded like any other: the next call on the session sees it.
-    const next = await client.chat.completions.create({ model: w.appNameId, messages: [{ role: 'user', content: 'next' }] }, { headers: { 'X-Chat-Session-ID': sessionId! } });
+    const next = await client.chat.completions.create(
+      { model: w.appNameId, messages: [{ role: 'user', content: 'next' }] },
+      { headers: { 'X-Chat-Session-ID': sessionId! } },
+    );
     expect(next.choices[0]!.message.content).toBe('Offline reply #2: next');
   });
 
   it('streams a turn that calls a tool, recording the tool marker', async () => {
     const t = await chatWorld(p);
     await patchSettings(p, t.appId, { mcpConnections: [{ name: 'crm', url: 'http://127.0.0.1:9/mcp', headers: {} }] });
-    const stream = await sdk(t.chatKey).chat.completions.create({ model: t.appNameId, messages: [{ role: 'user', content: 'use lookup_order {"orderId":"42"}' }], stream: true });
+    const stream = await sdk(t.chatKey).chat.completions.create({
+      model: t.appNameId,
+      messages: [{ role: 'user', content: 'use lookup_order {"orderId":"42"}' }],
+      stream: true,
+    });
     const { chunks, text } = await streamedText(stream);
     expect(text).toBe('Tool result: Order 42: shipped');
     const messages = await p.call('GET', `/api/v1/org/sessions/${chunks[0]!.chatSessionId}/messages?include=tool_details`, { token: t.orgKey });
@@ -133,7 +156,12 @@ describe('the official openai SDK against the local server', () => {
     });
 
     const cases = () => [
-      { status: 401, token: `svc_chat_${'x'.repeat(40)}`, body: { model: w.appNameId, messages: [{ role: 'user', content: 'hi' }] }, type: AuthenticationError },
+      {
+        status: 401,
+        token: `svc_chat_${'x'.repeat(40)}`,
+        body: { model: w.appNameId, messages: [{ role: 'user', content: 'hi' }] },
+        type: AuthenticationError,
+      },
       { status: 400, token: w.chatKey, body: { model: w.appNameId, messages: [] }, type: BadRequestError },
       { status: 404, token: w.chatKey, body: { model: 'nobody-424242', messages: [{ role: 'user', content: 'hi' }] }, type: NotFoundError },
       { status: 402, token: capped.chatKey, body: { model: capped.appNameId, messages: [{ role: 'user', content: 'hi' }] }, type: APIError },

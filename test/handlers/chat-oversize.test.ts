@@ -24,7 +24,11 @@ function sendLarge(p: TestPlatform, token: string, totalBytes: number, declareLe
     left -= piece.length;
     return piece;
   };
-  return sendUntilAnswered(new URL(`${p.baseUrl}/api/v1/chat/completions`), { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, { totalBytes, declareLength, next });
+  return sendUntilAnswered(
+    new URL(`${p.baseUrl}/api/v1/chat/completions`),
+    { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    { totalBytes, declareLength, next },
+  );
 }
 
 describe('oversize chat input', () => {
@@ -67,7 +71,10 @@ describe('oversize chat input', () => {
   it('refuses a request over 5 MiB with a 413 in the chat shape, writing nothing', async () => {
     const before = await sessionIds();
     const piece = 'x'.repeat(MAX_MESSAGE_BYTES - 100);
-    const messages = Array.from({ length: Math.ceil(MAX_CHAT_REQUEST_BYTES / piece.length) + 1 }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: piece }));
+    const messages = Array.from({ length: Math.ceil(MAX_CHAT_REQUEST_BYTES / piece.length) + 1 }, (_, i) => ({
+      role: i % 2 ? 'assistant' : 'user',
+      content: piece,
+    }));
     messages.push({ role: 'user', content: 'and now?' });
     const res = await turn(messages);
     expect(res.status).toBe(413);

@@ -21,10 +21,16 @@ describe('the key gateway, area by area', () => {
   const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
   const apps = (headers: Record<string, string>) => p.call('GET', '/api/v1/org/apps', { headers });
   const chat = (appNameId: string, headers: Record<string, string>) =>
-    p.call('POST', '/api/v1/chat/completions', { headers: { 'Content-Type': 'application/json', ...headers }, body: { model: appNameId, messages: [{ role: 'user', content: 'hi' }] } });
+    p.call('POST', '/api/v1/chat/completions', {
+      headers: { 'Content-Type': 'application/json', ...headers },
+      body: { model: appNameId, messages: [{ role: 'user', content: 'hi' }] },
+    });
   /** Every lookup of a credential by hash fails (the document client's GetCommand reaches the middleware as GetItemCommand). */
   const credentialStoreDown = () =>
-    failCommands(tableOf(p), (command, input) => command === 'GetItemCommand' && String((input.Key as { pk?: unknown } | undefined)?.pk ?? '').startsWith('CRED#'));
+    failCommands(
+      tableOf(p),
+      (command, input) => command === 'GetItemCommand' && String((input.Key as { pk?: unknown } | undefined)?.pk ?? '').startsWith('CRED#'),
+    );
 
   it('caches per Authorization value: the same key under another spelling of the scheme meets the outage', async () => {
     const f = await p.fixture();

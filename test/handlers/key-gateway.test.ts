@@ -21,7 +21,11 @@ describe('the key gateway', () => {
   const apps = (token: string, headers: Record<string, string> = {}) => p.call('GET', '/api/v1/org/apps', { token, headers });
   /** Fails every read of a credential item (lookup by hash), as an outage of the key store would. */
   const failCredentialReads = () =>
-    failCommands(tableOf(p), (command, input) => (command === 'GetCommand' || command === 'GetItemCommand') && String((input.Key as { pk?: unknown } | undefined)?.pk ?? '').startsWith('CRED#'));
+    failCommands(
+      tableOf(p),
+      (command, input) =>
+        (command === 'GetCommand' || command === 'GetItemCommand') && String((input.Key as { pk?: unknown } | undefined)?.pk ?? '').startsWith('CRED#'),
+    );
 
   it('answers from the cached grant without reading the key again, and a never-seen key meets the outage', async () => {
     const f = await p.fixture();
@@ -66,7 +70,10 @@ describe('the key gateway', () => {
   it("answers a missing or denied key in the chat area's own shape, echoing the correlation id", async () => {
     const f = await p.fixture();
     const post = (headers: Record<string, string>) =>
-      p.call('POST', '/api/v1/chat/completions', { headers: { 'Content-Type': 'application/json', ...headers }, body: { model: f.appNameId, messages: [{ role: 'user', content: 'hi' }] } });
+      p.call('POST', '/api/v1/chat/completions', {
+        headers: { 'Content-Type': 'application/json', ...headers },
+        body: { model: f.appNameId, messages: [{ role: 'user', content: 'hi' }] },
+      });
     const missing = await post({ 'X-Correlation-ID': 'chat-missing' });
     expect(missing.status).toBe(401);
     expect(missing.body).toEqual({ error: 'Missing API key: send Authorization: Bearer <API_KEY>' });
@@ -81,7 +88,11 @@ describe('the key gateway', () => {
     const f = await p.fixture();
     const chat = await p.admin('POST', `/apps/${f.appId}/chat-keys`, {});
     const post = () =>
-      p.call('POST', '/api/v1/chat/completions', { token: chat.body.data.key, headers: { 'Content-Type': 'application/json' }, body: { model: f.appNameId, messages: [{ role: 'user', content: 'hi' }] } });
+      p.call('POST', '/api/v1/chat/completions', {
+        token: chat.body.data.key,
+        headers: { 'Content-Type': 'application/json' },
+        body: { model: f.appNameId, messages: [{ role: 'user', content: 'hi' }] },
+      });
     expect((await post()).status).toBe(200);
     expect((await p.admin('DELETE', `/apps/${f.appId}`)).status).toBeLessThan(300);
     const res = await post();

@@ -188,9 +188,16 @@ describe('local HTTP server', () => {
   });
 
   it('answers an upload part without a name, or a field without one, with a 400 (it used to end the process)', async () => {
-    for (const part of ['Content-Disposition: form-data; filename="a.png"', 'Content-Disposition: form-data; name=""; filename="a.png"', 'Content-Disposition: form-data']) {
+    for (const part of [
+      'Content-Disposition: form-data; filename="a.png"',
+      'Content-Disposition: form-data; name=""; filename="a.png"',
+      'Content-Disposition: form-data',
+    ]) {
       const body = Buffer.from(`--XX\r\n${part}\r\n\r\nabc\r\n--XX--\r\n`, 'latin1');
-      const res = await raw(`POST /api/v1/chat/files HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${chatKey}\r\nContent-Type: multipart/form-data; boundary=XX\r\nContent-Length: ${body.length}\r\n\r\n`, [body]);
+      const res = await raw(
+        `POST /api/v1/chat/files HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${chatKey}\r\nContent-Type: multipart/form-data; boundary=XX\r\nContent-Length: ${body.length}\r\n\r\n`,
+        [body],
+      );
       expect(res.status, part).toBe(400);
       expect(json(res)).toEqual({ error: expect.any(String) });
     }
@@ -201,7 +208,11 @@ describe('local HTTP server', () => {
     const f = await p.fixture();
     const acpKey = (await p.admin('POST', `/apps/${f.appId}/acp-keys`, {})).body.data.key;
     for (const id of ['a'.repeat(2048), 'é'.repeat(1000)]) {
-      const res = await p.call('POST', `/acp/${f.appId}/checkout_sessions/${encodeURIComponent(id)}`, { token: acpKey, body: {}, headers: { 'Idempotency-Key': 'k'.repeat(255) } });
+      const res = await p.call('POST', `/acp/${f.appId}/checkout_sessions/${encodeURIComponent(id)}`, {
+        token: acpKey,
+        body: {},
+        headers: { 'Idempotency-Key': 'k'.repeat(255) },
+      });
       expect(res.status).toBe(404);
       expect(res.body).toEqual({ type: 'invalid_request', code: 'not_found', message: expect.any(String) });
     }

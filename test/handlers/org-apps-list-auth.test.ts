@@ -21,7 +21,8 @@ describe('GET /api/v1/org/apps: keys, scopes and tenancy', () => {
   });
   afterAll(() => p.stop());
 
-  const list = (token?: string, headers?: Record<string, string>) => p.call('GET', '/api/v1/org/apps', { ...(token ? { token } : {}), ...(headers ? { headers } : {}) });
+  const list = (token?: string, headers?: Record<string, string>) =>
+    p.call('GET', '/api/v1/org/apps', { ...(token ? { token } : {}), ...(headers ? { headers } : {}) });
 
   it('accepts a key created through the admin API at once', async () => {
     const f = await p.fixture({ scopes: ['apps:read'] });

@@ -24,7 +24,10 @@ describe('GET /api/v1/org/apps: rate limit and expiry', () => {
     const other = await p.fixture({ scopes: ['apps:read'] });
     for (let batch = 0; batch < 4; batch++) {
       const statuses = await Promise.all(Array.from({ length: 30 }, () => list(f.orgKey).then((r) => r.status)));
-      expect(statuses.every((s) => s === 200), String(statuses)).toBe(true);
+      expect(
+        statuses.every((s) => s === 200),
+        String(statuses),
+      ).toBe(true);
     }
     const limited = await list(f.orgKey, { 'X-Correlation-ID': 'rl-121' });
     expect(limited.status).toBe(429);

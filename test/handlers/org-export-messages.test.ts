@@ -179,7 +179,10 @@ describe('GET /api/v1/org/sessions/{sessionId}/messages', () => {
     const paths = ['/api/v1/org/apps', '/api/v1/org/sessions', messagesPath(s.id), '/api/v1/org/usage', '/api/v1/org/tombstones'];
     for (const path of paths) {
       const statuses = await Promise.all(Array.from({ length: 24 }, () => p.call('GET', path, { token: f.orgKey }).then((r) => r.status)));
-      expect(statuses.every((x) => x === 200), `${path}: ${statuses}`).toBe(true);
+      expect(
+        statuses.every((x) => x === 200),
+        `${path}: ${statuses}`,
+      ).toBe(true);
     }
     for (const path of paths) {
       const res = await p.call('GET', path, { token: f.orgKey });

@@ -53,7 +53,9 @@ describe('GET /api/v1/org/sessions', () => {
   describe('fields', () => {
     it('lists each session with exactly the spec’s fields and types, consumer email included', async () => {
       const f = await p.fixture();
-      const [imported] = await seedSessions(p, f.appId, [{ email: 'ada@example.com', startedAt: '2026-03-04T05:06:07.891Z', messages: ['2026-03-04T05:06:08.000Z'] }]);
+      const [imported] = await seedSessions(p, f.appId, [
+        { email: 'ada@example.com', startedAt: '2026-03-04T05:06:07.891Z', messages: ['2026-03-04T05:06:08.000Z'] },
+      ]);
       const consumerId = (await stored(imported!)).consumerId!;
       const web = await startSession(p.deps, {
         appId: f.appId,
@@ -98,7 +100,14 @@ describe('GET /api/v1/org/sessions', () => {
         ],
         last_message_at: null,
       });
-      expect(byId.get(bare.id)).toMatchObject({ consumer_id: null, consumer_email: null, external_id: null, query_params: [], title: '', last_message_at: null });
+      expect(byId.get(bare.id)).toMatchObject({
+        consumer_id: null,
+        consumer_email: null,
+        external_id: null,
+        query_params: [],
+        title: '',
+        last_message_at: null,
+      });
       expect(byId.get(imported!)).toMatchObject({
         consumer_id: consumerId,
         consumer_email: 'ada@example.com',
@@ -200,7 +209,10 @@ describe('GET /api/v1/org/sessions', () => {
       expect(pass).toEqual([made[5], made[4], made[3], made[2], made[0]]);
 
       // The next run starts from the pass's maximum last_activity_at and finds both changes.
-      const checkpoint = [...first.body.data, ...rest.flatMap((pg) => pg.data)].map((r: { last_activity_at: string }) => r.last_activity_at).sort().pop();
+      const checkpoint = [...first.body.data, ...rest.flatMap((pg) => pg.data)]
+        .map((r: { last_activity_at: string }) => r.last_activity_at)
+        .sort()
+        .pop();
       const next = await list(f.orgKey, `?updated_after=${checkpoint}`);
       expect(new Set(idsOf(next))).toEqual(new Set([made[5], made[1]]));
     });
@@ -235,7 +247,10 @@ describe('GET /api/v1/org/sessions', () => {
       expect(idsOf(first)).toEqual(expected);
       for (const limit of [1, 2, 7]) {
         const pages = await pageThrough(p, SESSIONS, f.orgKey, { limit });
-        expect(pages.flatMap((pg) => pg.data.map((r: { id: string }) => r.id)), `limit ${limit}`).toEqual(expected);
+        expect(
+          pages.flatMap((pg) => pg.data.map((r: { id: string }) => r.id)),
+          `limit ${limit}`,
+        ).toEqual(expected);
       }
     });
   });
@@ -281,9 +296,17 @@ describe('GET /api/v1/org/sessions', () => {
       const otherAppId: string = other.body.data.id;
       const days = ['2026-01-01T00:00:00.000Z', '2026-01-02T00:00:00.000Z', '2026-01-03T00:00:00.000Z'];
       driver.stepMs(10);
-      const [a1, b1, c1] = await seedSessions(p, f.appId, days.map((startedAt) => ({ startedAt })));
+      const [a1, b1, c1] = await seedSessions(
+        p,
+        f.appId,
+        days.map((startedAt) => ({ startedAt })),
+      );
       const importedLaterAt = shownUs(driver.stepMs(10));
-      const [a2, b2, c2] = await seedSessions(p, otherAppId, days.map((startedAt) => ({ startedAt })));
+      const [a2, b2, c2] = await seedSessions(
+        p,
+        otherAppId,
+        days.map((startedAt) => ({ startedAt })),
+      );
       const [, day2, day3] = days;
       const q = async (query: string) => new Set(idsOf(await list(f.orgKey, query)));
 
@@ -318,7 +341,11 @@ describe('GET /api/v1/org/sessions', () => {
       // More than one post-filtered page can read (8 reads of limit + 2 rows at limit=1).
       const theirIds = await bulkSessions(theirs, 26, 'theirs');
       await startSession(p.deps, { appId: mine.appId });
-      for (const query of [`?app_id=${theirs.appId}&limit=1`, `?app_id=${theirs.appId}`, `?app_id=${theirs.appId}&limit=1&started_after=2020-01-01T00:00:00Z`]) {
+      for (const query of [
+        `?app_id=${theirs.appId}&limit=1`,
+        `?app_id=${theirs.appId}`,
+        `?app_id=${theirs.appId}&limit=1&started_after=2020-01-01T00:00:00Z`,
+      ]) {
         const res = await list(mine.orgKey, query);
         expect(res.status, res.text).toBe(200);
         expect(res.body.data, query).toEqual([]);
@@ -332,5 +359,4 @@ describe('GET /api/v1/org/sessions', () => {
       expect((await list(theirs.orgKey, `?app_id=${theirs.appId}&limit=100`)).body.data).toHaveLength(26);
     });
   });
-
 });

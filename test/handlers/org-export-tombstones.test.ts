@@ -25,7 +25,10 @@ describe('GET /api/v1/org/tombstones', () => {
 
   it('lists tombstones with exactly id, resource_type, resource_id, cause, deleted_at, and nothing of the content', async () => {
     const f = await p.fixture();
-    const [sessionId, otherSessionId] = await seedSessions(p, f.appId, [{ email: 'gone@example.com', messages: ['2026-01-01T00:00:01Z'] }, { email: 'gone@example.com' }]);
+    const [sessionId, otherSessionId] = await seedSessions(p, f.appId, [
+      { email: 'gone@example.com', messages: ['2026-01-01T00:00:01Z'] },
+      { email: 'gone@example.com' },
+    ]);
     await p.deps.sessions.touch(sessionId!, p.deps.clock.nowUs(), undefined, { title: 'Secret title' });
     await appendToSession(p.deps, { sessionId: sessionId!, messages: [{ role: 'user', content: 'secret content' }] });
     const consumerId = (await p.deps.sessions.get(sessionId!))!.consumerId!;
@@ -87,9 +90,17 @@ describe('GET /api/v1/org/tombstones', () => {
     const expected = idsOf(all).sort(descending);
     expect(idsOf(all)).toEqual(expected);
 
-    for (const [query, limit] of [['', 1], ['', 2], ['', 7], ['?cause=app_deleted', 2]] as const) {
+    for (const [query, limit] of [
+      ['', 1],
+      ['', 2],
+      ['', 7],
+      ['?cause=app_deleted', 2],
+    ] as const) {
       const pages = await pageThrough(p, `${TOMBSTONES}${query}`, f.orgKey, { limit });
-      expect(pages.flatMap((pg) => pg.data.map((r: { id: string }) => r.id)), `${query} limit ${limit}`).toEqual(expected);
+      expect(
+        pages.flatMap((pg) => pg.data.map((r: { id: string }) => r.id)),
+        `${query} limit ${limit}`,
+      ).toEqual(expected);
       expect(pages).toHaveLength(Math.ceil(15 / limit));
       for (const pg of pages.slice(0, -1)) expect(pg.data).toHaveLength(limit);
     }
@@ -104,7 +115,10 @@ describe('GET /api/v1/org/tombstones', () => {
     const expected = written.map((t) => t.id).sort(descending);
     for (const limit of [1, 2, 7]) {
       const pages = await pageThrough(p, TOMBSTONES, f.orgKey, { limit });
-      expect(pages.flatMap((pg) => pg.data.map((r: { id: string }) => r.id)), `limit ${limit}`).toEqual(expected);
+      expect(
+        pages.flatMap((pg) => pg.data.map((r: { id: string }) => r.id)),
+        `limit ${limit}`,
+      ).toEqual(expected);
       for (const pg of pages) for (const r of pg.data) expect(r.deleted_at).toBe(shownUs(tieUs));
     }
   });

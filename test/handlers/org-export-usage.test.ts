@@ -42,7 +42,11 @@ describe('GET /api/v1/org/usage', () => {
     const [imported] = await seedSessions(p, f.appId, [{ email: 'private.person@example.com' }]);
     const consumerId = (await p.deps.sessions.get(imported!))!.consumerId!;
     const s = await startSession(p.deps, { appId: f.appId, consumerId, title: 'Private title' });
-    const { usage } = await appendToSession(p.deps, { sessionId: s.id, messages: [{ role: 'user', content: 'private content' }], usage: [turnUsage(1), turnUsage(2)] });
+    const { usage } = await appendToSession(p.deps, {
+      sessionId: s.id,
+      messages: [{ role: 'user', content: 'private content' }],
+      usage: [turnUsage(1), turnUsage(2)],
+    });
     driver.stepMs(1);
     const sessionless = await putRow(f, driver.msAhead(0));
 
@@ -106,7 +110,10 @@ describe('GET /api/v1/org/usage', () => {
     const expected = [...ids].sort((a, b) => b - a);
     for (const limit of [1, 2, 7]) {
       const pages = await pageThrough(p, USAGE, f.orgKey, { limit });
-      expect(pages.flatMap((pg) => pg.data.map((r: { id: number }) => r.id)), `limit ${limit}`).toEqual(expected);
+      expect(
+        pages.flatMap((pg) => pg.data.map((r: { id: number }) => r.id)),
+        `limit ${limit}`,
+      ).toEqual(expected);
       expect(pages).toHaveLength(Math.ceil(ids.length / limit));
       for (const pg of pages) for (const r of pg.data) expect(r.created_at).toBe(shownUs(tieUs));
     }
@@ -121,7 +128,10 @@ describe('GET /api/v1/org/usage', () => {
     const expected = [...usage].sort((a, b) => b.createdAtUs - a.createdAtUs || b.id - a.id).map((u) => u.id);
     for (const limit of [1, 2, 7]) {
       const pages = await pageThrough(p, USAGE, f.orgKey, { limit });
-      expect(pages.flatMap((pg) => pg.data.map((r: { id: number }) => r.id)), `limit ${limit}`).toEqual(expected);
+      expect(
+        pages.flatMap((pg) => pg.data.map((r: { id: number }) => r.id)),
+        `limit ${limit}`,
+      ).toEqual(expected);
     }
   });
 
@@ -145,5 +155,4 @@ describe('GET /api/v1/org/usage', () => {
     const offset = new Date(d + 2 * 3600_000).toISOString().replace('Z', '999+02:00');
     expect(idsOf<number>(await list(f.orgKey, `?since=${encodeURIComponent(offset)}`))).toEqual([late.id]);
   });
-
 });

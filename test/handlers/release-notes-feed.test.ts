@@ -32,9 +32,32 @@ async function publishMarkdown(text: string) {
 
 beforeAll(async () => {
   p = await startTestPlatform({ clock });
-  await publishMarkdown(['---', 'periodStart: 2026-10-01T00:00:00Z', 'periodEnd: 2026-10-15T00:00:00Z', '---', '## Features', '- **Streaming chat**: SSE responses', '## Fixes', '- **Export cursor**: ties'].join('\n'));
-  await publishMarkdown(['---', 'periodStart: 2026-11-01T00:00:00Z', 'periodEnd: 2026-11-15T00:00:00Z', 'title: November', '---', '## Improvements', '- **Billing pages**: faster'].join('\n'));
-  await publishMarkdown(['---', 'periodStart: 2026-09-01T00:00:00Z', 'periodEnd: 2026-09-30T00:00:00Z', '---', 'Free-form notes about the new STREAMING limits.'].join('\n'));
+  await publishMarkdown(
+    [
+      '---',
+      'periodStart: 2026-10-01T00:00:00Z',
+      'periodEnd: 2026-10-15T00:00:00Z',
+      '---',
+      '## Features',
+      '- **Streaming chat**: SSE responses',
+      '## Fixes',
+      '- **Export cursor**: ties',
+    ].join('\n'),
+  );
+  await publishMarkdown(
+    [
+      '---',
+      'periodStart: 2026-11-01T00:00:00Z',
+      'periodEnd: 2026-11-15T00:00:00Z',
+      'title: November',
+      '---',
+      '## Improvements',
+      '- **Billing pages**: faster',
+    ].join('\n'),
+  );
+  await publishMarkdown(
+    ['---', 'periodStart: 2026-09-01T00:00:00Z', 'periodEnd: 2026-09-30T00:00:00Z', '---', 'Free-form notes about the new STREAMING limits.'].join('\n'),
+  );
 });
 
 afterAll(async () => {
@@ -82,7 +105,17 @@ describe('GET /feed', () => {
   });
 
   it('shows a re-published period once, updated in place', async () => {
-    await publishMarkdown(['---', 'periodStart: 2026-11-01T00:00:00Z', 'periodEnd: 2026-11-15T00:00:00Z', 'title: November (corrected)', '---', '## Improvements', '- **Billing pages**: faster'].join('\n'));
+    await publishMarkdown(
+      [
+        '---',
+        'periodStart: 2026-11-01T00:00:00Z',
+        'periodEnd: 2026-11-15T00:00:00Z',
+        'title: November (corrected)',
+        '---',
+        '## Improvements',
+        '- **Billing pages**: faster',
+      ].join('\n'),
+    );
     const titles = (await new Parser().parseString((await p.call('GET', FEED)).text)).items.map((i) => i.title);
     expect(titles).toEqual(['November (corrected)', 'Release notes 2026-10-01 to 2026-10-15', 'Release notes 2026-09-01 to 2026-09-30']);
   });

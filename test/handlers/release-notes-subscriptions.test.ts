@@ -132,7 +132,7 @@ describe('DELETE /subscriptions/{id}', () => {
     const b = await created('/delete-b');
     const cases: [string, string, Record<string, string> | undefined][] = [
       ['no secret', a.id, undefined],
-      ['another subscription\'s secret', a.id, { Authorization: `Bearer ${b.secret}` }],
+      ["another subscription's secret", a.id, { Authorization: `Bearer ${b.secret}` }],
       ['an unknown secret', a.id, { Authorization: `Bearer whsec_${'Z'.repeat(40)}` }],
       ['a malformed secret', a.id, { Authorization: 'Bearer nope' }],
       ['not Bearer', a.id, { Authorization: a.secret }],
@@ -152,7 +152,9 @@ describe('DELETE /subscriptions/{id}', () => {
     expect((await p.call('GET', SUBS, { token: sub.secret })).body).toEqual({ data: [] });
     expectNotFound(await p.call('DELETE', `${SUBS}/${sub.id}`, { token: sub.secret }), 'second delete');
     const t = tableOf(p);
-    const left = await t.db.send(new QueryCommand({ TableName: t.table, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': `WHSUB#${sub.id}` } }));
+    const left = await t.db.send(
+      new QueryCommand({ TableName: t.table, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': `WHSUB#${sub.id}` } }),
+    );
     expect(left.Items).toEqual([]);
   });
 });
@@ -161,13 +163,23 @@ describe('GET /subscriptions/{id}/deliveries', () => {
   it('lists the attempts of the subscription to its owner only: time, status, latency, no address or secret', async () => {
     receiver.script('/log', 500, 200);
     const sub = await created('/log', { areas: ['delivery log'] });
-    const period = await p.admin('POST', '/release-notes/periods', { periodStart: '2026-08-01T00:00:00Z', periodEnd: '2026-08-08T00:00:00Z', items: [{ title: 'Delivery log', kind: 'feature' }] });
+    const period = await p.admin('POST', '/release-notes/periods', {
+      periodStart: '2026-08-01T00:00:00Z',
+      periodEnd: '2026-08-08T00:00:00Z',
+      items: [{ title: 'Delivery log', kind: 'feature' }],
+    });
     expect(period.status).toBe(201);
     await waitFor(() => receiver.requests('/log').length === 2, 10_000, 'two attempts');
     await waitFor(async () => (await p.deps.deliveryLog.list(sub.id, 10)).length === 2, 5_000, 'the log');
     const res = await p.call('GET', `${SUBS}/${sub.id}/deliveries`, { token: sub.secret });
     expect(res.status).toBe(200);
-    const entry = { periodId: period.body.data.id, periodStart: '2026-08-01T00:00:00.000Z', periodEnd: '2026-08-08T00:00:00.000Z', attemptedAt: expect.any(String), latencyMs: expect.any(Number) };
+    const entry = {
+      periodId: period.body.data.id,
+      periodStart: '2026-08-01T00:00:00.000Z',
+      periodEnd: '2026-08-08T00:00:00.000Z',
+      attemptedAt: expect.any(String),
+      latencyMs: expect.any(Number),
+    };
     expect(res.body.data).toEqual([
       { ...entry, attempt: 2, outcome: 'delivered', httpStatus: 200, error: null },
       { ...entry, attempt: 1, outcome: 'retry', httpStatus: 500, error: null },
@@ -200,18 +212,38 @@ describe('POST /admin/v1/release-notes/periods', () => {
       body: '---\nperiodStart: 2026-05-01T00:00:00Z\nperiodEnd: 2026-05-15T00:00:00Z\n---\n## Fixes\n- **Cursor**: ties\n',
     });
     expect(md.status, md.text).toBe(201);
-    expect(md.body.data).toMatchObject({ title: 'Release notes 2026-05-01 to 2026-05-15', periodStart: '2026-05-01T00:00:00.000Z', items: [{ title: 'Cursor', body: 'ties', kind: 'fix' }] });
-    const json = await p.admin('POST', '/release-notes/periods', { periodStart: '2026-05-15T00:00:00Z', periodEnd: '2026-05-31T00:00:00Z', items: [{ title: 'Chat', body: 'streams', kind: 'feature' }] });
+    expect(md.body.data).toMatchObject({
+      title: 'Release notes 2026-05-01 to 2026-05-15',
+      periodStart: '2026-05-01T00:00:00.000Z',
+      items: [{ title: 'Cursor', body: 'ties', kind: 'fix' }],
+    });
+    const json = await p.admin('POST', '/release-notes/periods', {
+      periodStart: '2026-05-15T00:00:00Z',
+      periodEnd: '2026-05-31T00:00:00Z',
+      items: [{ title: 'Chat', body: 'streams', kind: 'feature' }],
+    });
     expect(json.status, json.text).toBe(201);
     expect(json.body.data.markdown).toBe('## Features\n\n- **Chat**: streams\n');
-    const fromMarkdown = await p.admin('POST', '/release-notes/periods', { periodStart: '2026-06-15T00:00:00Z', periodEnd: '2026-06-30T00:00:00Z', markdown: '## Other\n- **Docs**: moved' });
+    const fromMarkdown = await p.admin('POST', '/release-notes/periods', {
+      periodStart: '2026-06-15T00:00:00Z',
+      periodEnd: '2026-06-30T00:00:00Z',
+      markdown: '## Other\n- **Docs**: moved',
+    });
     expect(fromMarkdown.body.data.items).toEqual([{ title: 'Docs', body: 'moved', kind: 'other' }]);
   });
 
   it.each([
     ['a JSON body without periodStart', 'application/json', JSON.stringify({ periodEnd: '2026-05-15T00:00:00Z', items: [{ title: 'x', kind: 'fix' }] })],
-    ['an end before the start', 'application/json', JSON.stringify({ periodStart: '2026-05-15T00:00:00Z', periodEnd: '2026-05-01T00:00:00Z', items: [{ title: 'x', kind: 'fix' }] })],
-    ['an unknown kind', 'application/json', JSON.stringify({ periodStart: '2026-05-01T00:00:00Z', periodEnd: '2026-05-15T00:00:00Z', items: [{ title: 'x', kind: 'bug' }] })],
+    [
+      'an end before the start',
+      'application/json',
+      JSON.stringify({ periodStart: '2026-05-15T00:00:00Z', periodEnd: '2026-05-01T00:00:00Z', items: [{ title: 'x', kind: 'fix' }] }),
+    ],
+    [
+      'an unknown kind',
+      'application/json',
+      JSON.stringify({ periodStart: '2026-05-01T00:00:00Z', periodEnd: '2026-05-15T00:00:00Z', items: [{ title: 'x', kind: 'bug' }] }),
+    ],
     ['nothing to publish', 'application/json', JSON.stringify({ periodStart: '2026-05-01T00:00:00Z', periodEnd: '2026-05-15T00:00:00Z' })],
     ['markdown without front matter', 'text/markdown', '## Fixes\n- **x**'],
     ['another content type', 'application/xml', '<period/>'],

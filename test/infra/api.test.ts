@@ -25,9 +25,7 @@ function functionFor(description: string) {
 }
 
 function methodFor(route: (typeof ROUTES)[number]) {
-  const found = methods.filter(
-    (m) => m.Properties?.HttpMethod === route.method && paths.get(refId(m.Properties.ResourceId)!) === route.path,
-  );
+  const found = methods.filter((m) => m.Properties?.HttpMethod === route.method && paths.get(refId(m.Properties.ResourceId)!) === route.path);
   expect(found, `${route.method} ${route.path}`).toHaveLength(1);
   return found[0]!.Properties!;
 }
@@ -91,9 +89,7 @@ describe('REST API from the route table', () => {
       template.hasResourceProperties('AWS::ApiGateway::Stage', {
         TracingEnabled: true,
         AccessLogSetting: { DestinationArn: Match.anyValue(), Format: Match.stringLikeRegexp('"requestId"') },
-        MethodSettings: Match.arrayWith([
-          Match.objectLike({ HttpMethod: '*', ResourcePath: '/*', ThrottlingRateLimit: Match.anyValue() }),
-        ]),
+        MethodSettings: Match.arrayWith([Match.objectLike({ HttpMethod: '*', ResourcePath: '/*', ThrottlingRateLimit: Match.anyValue() })]),
       });
     }
   });
@@ -132,7 +128,9 @@ describe('function defaults', () => {
     expect(fn.LoggingConfig.LogGroup).toEqual({ Ref: expect.any(String) });
     const names = Object.keys(fn.Environment.Variables);
     // The OpenAI-compatible endpoint and the public base URL are optional per stage; the OpenAI key is never put in the environment.
-    const required = Object.values(ENV).filter((n) => n !== ENV.openAiBaseUrl && n !== ENV.openAiApiKey && n !== ENV.publicBaseUrl && !GRANT_SCOPED_ENV.includes(n));
+    const required = Object.values(ENV).filter(
+      (n) => n !== ENV.openAiBaseUrl && n !== ENV.openAiApiKey && n !== ENV.publicBaseUrl && !GRANT_SCOPED_ENV.includes(n),
+    );
     expect(names).toEqual(expect.arrayContaining([...required, 'NODE_OPTIONS']));
     expect(names).not.toContain(ENV.openAiApiKey);
     expect(fn.Environment.Variables[ENV.bedrockEnabled]).toBe('true');
@@ -184,22 +182,21 @@ describe('area C: the payment provider key', () => {
     expect(secret.Properties!.GenerateSecretString).toBeUndefined();
   });
 
-  it.each([
-    ['http/acp-checkout-complete'],
-    ['jobs/checkout-recovery'],
-    ['http/admin-job-run'],
-  ])('%s may read exactly that secret, and knows its ARN', (description) => {
-    const fn = functionFor(description);
-    const roleId = refId(fn.props.Role);
-    const statements = policies
-      .filter((p) => (p.Properties!.Roles as unknown[]).some((r) => refId(r) === roleId))
-      .flatMap((p) => p.Properties!.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[])
-      .filter((st) => [st.Action].flat().some((a) => a.startsWith('secretsmanager:')));
-    expect(statements).toHaveLength(1);
-    expect(statements[0]!.Action).toBe('secretsmanager:GetSecretValue');
-    expect(importedId(statements[0]!.Resource, dataTemplate)).toBe(secretId);
-    expect(importedId(fn.props.Environment.Variables[ENV.paymentSecretArn], dataTemplate)).toBe(secretId);
-  });
+  it.each([['http/acp-checkout-complete'], ['jobs/checkout-recovery'], ['http/admin-job-run']])(
+    '%s may read exactly that secret, and knows its ARN',
+    (description) => {
+      const fn = functionFor(description);
+      const roleId = refId(fn.props.Role);
+      const statements = policies
+        .filter((p) => (p.Properties!.Roles as unknown[]).some((r) => refId(r) === roleId))
+        .flatMap((p) => p.Properties!.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[])
+        .filter((st) => [st.Action].flat().some((a) => a.startsWith('secretsmanager:')));
+      expect(statements).toHaveLength(1);
+      expect(statements[0]!.Action).toBe('secretsmanager:GetSecretValue');
+      expect(importedId(statements[0]!.Resource, dataTemplate)).toBe(secretId);
+      expect(importedId(fn.props.Environment.Variables[ENV.paymentSecretArn], dataTemplate)).toBe(secretId);
+    },
+  );
 
   it('no other checkout function can read it', () => {
     for (const handler of ['acp-checkout-create', 'acp-checkout-get', 'acp-checkout-update', 'acp-checkout-cancel']) {
@@ -255,7 +252,10 @@ describe('area D: webhook secrets and the webhooks queue', () => {
   it('alarms on the webhooks dead-letter queue', () => {
     const dlqId = data.getLogicalId(data.webhooks.deadLetterQueue.node.defaultChild as CfnQueue);
     const alarms = Object.values(resourcesOfType(apiTemplate, 'AWS::CloudWatch::Alarm')).map((a) => a.Properties!);
-    const alarm = alarms.find((a) => a.MetricName === 'ApproximateNumberOfMessagesVisible' && a.Dimensions?.some((d: { Value: unknown }) => importedId(d.Value, dataTemplate) === dlqId));
+    const alarm = alarms.find(
+      (a) =>
+        a.MetricName === 'ApproximateNumberOfMessagesVisible' && a.Dimensions?.some((d: { Value: unknown }) => importedId(d.Value, dataTemplate) === dlqId),
+    );
     expect(alarm?.Threshold).toBe(0);
   });
 

@@ -64,10 +64,23 @@ describe('real bundle of the upload service (functions/upload-service/main.ts)',
     try {
       const port = 20000 + Math.floor(Math.random() * 20000);
       const env = {
-        PATH: process.env.PATH ?? '', STAGE: 'dev', TABLE_NAME: 'table', BUCKET_NAME: 'uploads', JOBS_QUEUE_URL: 'https://sqs.eu-west-1.amazonaws.com/123456789012/jobs',
-        VISIBILITY_DELAY_MS: '30000', ANON_RETENTION_DAYS: '30', EMPTY_SESSION_MAX_AGE_HOURS: '24', APP_DELETION_BATCH_SIZE: '25', BEDROCK_ENABLED: 'true',
-        TRUST_VIEWER_ADDRESS: 'true', OCR_TOPIC_ARN: 'arn:aws:sns:eu-west-1:123456789012:ocr', OCR_ROLE_ARN: 'arn:aws:iam::123456789012:role/textract', AWS_REGION: 'eu-west-1',
-        PORT: String(port), POWERTOOLS_LOG_LEVEL: 'SILENT', POWERTOOLS_METRICS_DISABLED: 'true',
+        PATH: process.env.PATH ?? '',
+        STAGE: 'dev',
+        TABLE_NAME: 'table',
+        BUCKET_NAME: 'uploads',
+        JOBS_QUEUE_URL: 'https://sqs.eu-west-1.amazonaws.com/123456789012/jobs',
+        VISIBILITY_DELAY_MS: '30000',
+        ANON_RETENTION_DAYS: '30',
+        EMPTY_SESSION_MAX_AGE_HOURS: '24',
+        APP_DELETION_BATCH_SIZE: '25',
+        BEDROCK_ENABLED: 'true',
+        TRUST_VIEWER_ADDRESS: 'true',
+        OCR_TOPIC_ARN: 'arn:aws:sns:eu-west-1:123456789012:ocr',
+        OCR_ROLE_ARN: 'arn:aws:iam::123456789012:role/textract',
+        AWS_REGION: 'eu-west-1',
+        PORT: String(port),
+        POWERTOOLS_LOG_LEVEL: 'SILENT',
+        POWERTOOLS_METRICS_DISABLED: 'true',
       };
       const child = spawn(process.execPath, [bundle.path], { env, stdio: 'ignore' });
       try {

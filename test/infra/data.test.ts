@@ -77,7 +77,12 @@ describe('the uploads bucket', () => {
     for (const [id, bucket] of buckets) {
       const ownership = bucket.Properties!.OwnershipControls.Rules[0].ObjectOwnership;
       expect(ownership, id).toBe(id === accessLogsId ? 'BucketOwnerPreferred' : 'BucketOwnerEnforced');
-      expect(bucket.Properties!.PublicAccessBlockConfiguration).toEqual({ BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true });
+      expect(bucket.Properties!.PublicAccessBlockConfiguration).toEqual({
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      });
     }
     expect(buckets.map(([id]) => id)).toContain(accessLogsId);
   });
@@ -88,9 +93,7 @@ describe('the uploads bucket', () => {
       prod.dataTemplate.hasResourceProperties('AWS::S3::BucketPolicy', {
         Bucket: { Ref: bucket },
         PolicyDocument: {
-          Statement: Match.arrayWith([
-            Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
-          ]),
+          Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]),
         },
       });
     }
@@ -110,9 +113,7 @@ describe('keys and queues', () => {
       prod.dataTemplate.hasResourceProperties('AWS::SQS::QueuePolicy', {
         Queues: [{ Ref: id }],
         PolicyDocument: {
-          Statement: Match.arrayWith([
-            Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
-          ]),
+          Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]),
         },
       });
     }

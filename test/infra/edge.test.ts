@@ -24,8 +24,21 @@ describe('resource budget', () => {
 
 describe('one front door', () => {
   const distribution = Object.values(resourcesOfType(templates.get(edge.stackName)!, 'AWS::CloudFront::Distribution'))[0]!.Properties!.DistributionConfig;
-  const origins = distribution.Origins as { Id: string; DomainName: unknown; OriginPath?: unknown; OriginCustomHeaders?: { HeaderName: string; HeaderValue: string }[] }[];
-  type Behavior = { PathPattern: string; TargetOriginId: string; AllowedMethods: string[]; CachePolicyId: unknown; OriginRequestPolicyId: unknown; ViewerProtocolPolicy: string; FunctionAssociations?: { EventType: string; FunctionARN: unknown }[] };
+  const origins = distribution.Origins as {
+    Id: string;
+    DomainName: unknown;
+    OriginPath?: unknown;
+    OriginCustomHeaders?: { HeaderName: string; HeaderValue: string }[];
+  }[];
+  type Behavior = {
+    PathPattern: string;
+    TargetOriginId: string;
+    AllowedMethods: string[];
+    CachePolicyId: unknown;
+    OriginRequestPolicyId: unknown;
+    ViewerProtocolPolicy: string;
+    FunctionAssociations?: { EventType: string; FunctionARN: unknown }[];
+  };
   // The API reference's behaviors (a cached bucket) are checked on their own below.
   const referencePaths = new Set<string>([OPENAPI_PATH, DOCS_PATH, `${DOCS_PATH}/*`]);
   const referenceBehaviors = (distribution.CacheBehaviors as Behavior[]).filter((b) => referencePaths.has(b.PathPattern));
@@ -40,23 +53,26 @@ describe('one front door', () => {
   /** The behavior CloudFront picks for a path: the first in order whose pattern matches. */
   const behaviorFor = (path: string) => behaviors.find((b) => matches(b.PathPattern, path));
 
-  it.each(ROUTES.filter((r) => r.area !== 'admin' && (r.origin ?? 'api') === 'api').map((r) => [r.id, r] as const))('%s is reached under the one base URL, at its own area API', (_, route) => {
-    const behavior = behaviorFor(concrete(route))!;
-    expect(behavior, route.path).toBeDefined();
-    expect(behavior.AllowedMethods).toContain(route.method);
-    expect(behavior.ViewerProtocolPolicy).toBe('https-only');
-    const origin = origins.find((o) => o.Id === behavior.TargetOriginId)!;
-    // The origin is the execute-api domain of the area's REST API, under its stage.
-    const area = templateOf(route.area);
-    const apiId = Object.keys(resourcesOfType(area, 'AWS::ApiGateway::RestApi'))[0]!;
-    expect(JSON.stringify(origin.DomainName)).toContain(apiId);
-    // (the path is the stage, cut from the same API's URL)
-    expect(JSON.stringify(origin.OriginPath)).toContain(apiId);
-    // …and that API has this route's method at this path.
-    const paths = resourcePaths(area);
-    const methods = Object.values(resourcesOfType(area, 'AWS::ApiGateway::Method')).map((m) => m.Properties!);
-    expect(methods.some((m) => m.HttpMethod === route.method && paths.get(refId(m.ResourceId)!) === route.path)).toBe(true);
-  });
+  it.each(ROUTES.filter((r) => r.area !== 'admin' && (r.origin ?? 'api') === 'api').map((r) => [r.id, r] as const))(
+    '%s is reached under the one base URL, at its own area API',
+    (_, route) => {
+      const behavior = behaviorFor(concrete(route))!;
+      expect(behavior, route.path).toBeDefined();
+      expect(behavior.AllowedMethods).toContain(route.method);
+      expect(behavior.ViewerProtocolPolicy).toBe('https-only');
+      const origin = origins.find((o) => o.Id === behavior.TargetOriginId)!;
+      // The origin is the execute-api domain of the area's REST API, under its stage.
+      const area = templateOf(route.area);
+      const apiId = Object.keys(resourcesOfType(area, 'AWS::ApiGateway::RestApi'))[0]!;
+      expect(JSON.stringify(origin.DomainName)).toContain(apiId);
+      // (the path is the stage, cut from the same API's URL)
+      expect(JSON.stringify(origin.OriginPath)).toContain(apiId);
+      // …and that API has this route's method at this path.
+      const paths = resourcePaths(area);
+      const methods = Object.values(resourcesOfType(area, 'AWS::ApiGateway::Method')).map((m) => m.Properties!);
+      expect(methods.some((m) => m.HttpMethod === route.method && paths.get(refId(m.ResourceId)!) === route.path)).toBe(true);
+    },
+  );
 
   it('caches nothing, forwards every viewer header but Host, and proves each request came through it', () => {
     for (const b of allBehaviors.filter((x) => !uploadPaths.has(x.PathPattern))) {
@@ -65,7 +81,8 @@ describe('one front door', () => {
       expect(b.OriginRequestPolicyId).toBe('b689b0a8-53d0-40ab-baf2-68738e2966ac'); // AllViewerExceptHostHeader
     }
     // The API origins carry the origin check; the upload service's VPC origin is unreachable from outside the VPC.
-    for (const o of origins.filter((x) => !('VpcOriginConfig' in x) && !('S3OriginConfig' in x))) expect(o.OriginCustomHeaders?.map((h) => h.HeaderName)).toEqual(['X-Origin-Verify']);
+    for (const o of origins.filter((x) => !('VpcOriginConfig' in x) && !('S3OriginConfig' in x)))
+      expect(o.OriginCustomHeaders?.map((h) => h.HeaderName)).toEqual(['X-Origin-Verify']);
     for (const [area, stack] of areas) {
       const acl = Object.values(resourcesOfType(templates.get(stack.stackName)!, 'AWS::WAFv2::WebACL'))[0]!.Properties!;
       const rule = (acl.Rules as { Name: string; Statement: any; Action: any }[]).find((r) => r.Name === 'OnlyThroughFrontDoor');
@@ -104,8 +121,15 @@ describe('one front door', () => {
       expect(b.FunctionAssociations).toEqual([{ EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [functionId, 'FunctionARN'] } }]);
     }
     // The shipped code, run on a request that forges both the header and X-Forwarded-For.
-    const handler = new Function(`${fn.Properties!.FunctionCode as string}\nreturn handler;`)() as (event: unknown) => { headers: Record<string, { value: string }> };
-    const forged = { 'x-viewer-ip': { value: '192.0.2.1' }, 'x-forwarded-for': { value: '192.0.2.1' }, 'x-viewer-host': { value: 'evil.example' }, host: { value: 'd111.cloudfront.net' } };
+    const handler = new Function(`${fn.Properties!.FunctionCode as string}\nreturn handler;`)() as (event: unknown) => {
+      headers: Record<string, { value: string }>;
+    };
+    const forged = {
+      'x-viewer-ip': { value: '192.0.2.1' },
+      'x-forwarded-for': { value: '192.0.2.1' },
+      'x-viewer-host': { value: 'evil.example' },
+      host: { value: 'd111.cloudfront.net' },
+    };
     const out = handler({ viewer: { ip: '203.0.113.7' }, request: { uri: '/api/v1/org/apps', headers: forged } });
     expect(out.headers[VIEWER_IP_HEADER.toLowerCase()]).toEqual({ value: '203.0.113.7' });
     // The host the viewer asked for, over anything the client wrote (ACP discovery builds absolute URLs from it).
@@ -138,14 +162,31 @@ describe('one front door', () => {
       expect(b.AllowedMethods).toEqual(['GET', 'HEAD']);
     }
     const bucket = Object.values(resourcesOfType(template, 'AWS::S3::Bucket'))[0]!.Properties!;
-    expect(bucket.PublicAccessBlockConfiguration).toEqual({ BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true });
+    expect(bucket.PublicAccessBlockConfiguration).toEqual({
+      BlockPublicAcls: true,
+      BlockPublicPolicy: true,
+      IgnorePublicAcls: true,
+      RestrictPublicBuckets: true,
+    });
   });
 
   it('derives one prefix per area from the route table and refuses overlapping areas', () => {
-    expect(behaviors.map((b) => b.PathPattern).filter((p) => !uploadPaths.has(p)).sort()).toEqual(['/acp/*', '/api/v1/chat/*', '/api/v1/org/*', '/api/v1/release-notes/*']);
+    expect(
+      behaviors
+        .map((b) => b.PathPattern)
+        .filter((p) => !uploadPaths.has(p))
+        .sort(),
+    ).toEqual(['/acp/*', '/api/v1/chat/*', '/api/v1/org/*', '/api/v1/release-notes/*']);
     const route = (area: Area, path: string): RouteDef => ({ ...ROUTES[0]!, area, path });
     expect(areaPrefix([route('acp', '/acp/{appId}/products'), route('acp', '/acp/{appId}/checkout_sessions')])).toBe('/acp');
-    expect(() => frontDoorPatterns(new Map([['export', [route('export', '/api/v1/x')]], ['chat', [route('chat', '/api/v1/x/y')]]]))).toThrow(/overlaps/);
+    expect(() =>
+      frontDoorPatterns(
+        new Map([
+          ['export', [route('export', '/api/v1/x')]],
+          ['chat', [route('chat', '/api/v1/x/y')]],
+        ]),
+      ),
+    ).toThrow(/overlaps/);
   });
 
   it('trusts the viewer address only in functions behind the front door', () => {

@@ -48,7 +48,10 @@ const named = (construct: { node: { defaultChild?: unknown } }, stack: { stackNa
   `${stack.stackName}#${stack.getLogicalId(construct.node.defaultChild as CfnElement)}`;
 
 /** The key class of an area's keyed routes (an area mixes public and keyed routes, area C does). */
-const keyClassOfArea = (area: string): KeyClass | undefined => ROUTES.filter((r) => r.area === area).map(keyClassOf).find((k) => k !== undefined);
+const keyClassOfArea = (area: string): KeyClass | undefined =>
+  ROUTES.filter((r) => r.area === area)
+    .map(keyClassOf)
+    .find((k) => k !== undefined);
 
 describe('key authorizers and usage plans', () => {
   const keyAreas = [...areas].filter(([, stack]) => Object.keys(stack.http.authorizers).length > 0);
@@ -60,7 +63,11 @@ describe('key authorizers and usage plans', () => {
       const authorizers = resourcesOfType(template, 'AWS::ApiGateway::Authorizer');
       expect(Object.keys(authorizers)).toHaveLength(1);
       const [authorizerId, authorizer] = Object.entries(authorizers)[0]!;
-      expect(authorizer.Properties).toMatchObject({ Type: 'REQUEST', IdentitySource: 'method.request.header.Authorization', AuthorizerResultTtlInSeconds: AUTHORIZER_CACHE_TTL_SECONDS });
+      expect(authorizer.Properties).toMatchObject({
+        Type: 'REQUEST',
+        IdentitySource: 'method.request.header.Authorization',
+        AuthorizerResultTtlInSeconds: AUTHORIZER_CACHE_TTL_SECONDS,
+      });
       const keyClass = keyClassOfArea(area)!;
       template.hasResourceProperties('AWS::Lambda::Function', { Description: `authorizers/${AUTHORIZER_HANDLER[keyClass]}` });
       const fnId = refId((authorizer.Properties!.AuthorizerUri as { 'Fn::Join': [string, unknown[]] })['Fn::Join'][1].find((p) => refId(p)))!;
@@ -70,12 +77,18 @@ describe('key authorizers and usage plans', () => {
       const actions = Object.values(resourcesOfType(template, 'AWS::IAM::Policy'))
         .filter((p) => (p.Properties!.Roles as unknown[]).some((r) => refId(r) === roleId))
         .flatMap((p) => (p.Properties!.PolicyDocument.Statement as { Action: string | string[] }[]).flatMap((st) => [st.Action].flat()));
-      expect(actions.filter((a) => !a.startsWith('logs:') && !a.startsWith('xray:')).sort()).toEqual(['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:Query']);
+      expect(actions.filter((a) => !a.startsWith('logs:') && !a.startsWith('xray:')).sort()).toEqual([
+        'dynamodb:BatchGetItem',
+        'dynamodb:GetItem',
+        'dynamodb:Query',
+      ]);
       template.hasResourceProperties('AWS::Lambda::Permission', { FunctionName: { 'Fn::GetAtt': [fnId, 'Arn'] }, Principal: 'apigateway.amazonaws.com' });
       template.hasResourceProperties('AWS::ApiGateway::RestApi', { ApiKeySourceType: 'AUTHORIZER' });
       // Every keyed method goes through it; the area's public routes (area C's discovery) take no key.
       const publicPaths = ROUTES.filter((r) => r.area === area && keyClassOf(r) === undefined).length;
-      const methods = Object.values(resourcesOfType(template, 'AWS::ApiGateway::Method')).map((x) => x.Properties!).filter((m) => m.HttpMethod !== 'OPTIONS');
+      const methods = Object.values(resourcesOfType(template, 'AWS::ApiGateway::Method'))
+        .map((x) => x.Properties!)
+        .filter((m) => m.HttpMethod !== 'OPTIONS');
       const keyed = methods.filter((m) => m.AuthorizationType === 'CUSTOM');
       expect(methods.length - keyed.length).toBe(publicPaths);
       for (const m of keyed) {
@@ -114,7 +127,9 @@ describe('key authorizers and usage plans', () => {
     const admin = templateOf('admin');
     const functions = resourcesOfType(admin, 'AWS::Lambda::Function');
     const policies = Object.values(resourcesOfType(admin, 'AWS::IAM::Policy'));
-    const withGrant = ROUTES.filter((r) => r.grants.includes('gatewayKeys:manage')).map((r) => `http/${r.handler}`).sort();
+    const withGrant = ROUTES.filter((r) => r.grants.includes('gatewayKeys:manage'))
+      .map((r) => `http/${r.handler}`)
+      .sort();
     expect(withGrant).toEqual(['http/admin-acp-key-create', 'http/admin-chat-key-create', 'http/admin-key-revoke', 'http/admin-org-key-create']);
 
     // What the grant must name: each key class's usage plan, each key area's API stage.
@@ -125,7 +140,10 @@ describe('key authorizers and usage plans', () => {
     const expected = {
       'apigateway:POST': [apigw('/apikeys'), ...Object.values(plans).map((id) => apigw(`/usageplans/${id}/keys`))].sort(),
       'apigateway:GET': [apigw('/apikeys')],
-      'apigateway:DELETE': [apigw('/apikeys/*'), ...keyAreas.map(([, st]) => apigw(`/restapis/${named(st.http.api, st)}/stages/${named(st.http.api.deploymentStage, st)}/cache/authorizers`))].sort(),
+      'apigateway:DELETE': [
+        apigw('/apikeys/*'),
+        ...keyAreas.map(([, st]) => apigw(`/restapis/${named(st.http.api, st)}/stages/${named(st.http.api.deploymentStage, st)}/cache/authorizers`)),
+      ].sort(),
     };
 
     for (const [id, fn] of Object.entries(functions)) {
@@ -171,9 +189,12 @@ describe("API Gateway's own answers in each area's error shape", () => {
       expect(response.ResponseTemplates).toEqual({ 'application/json': gatewayTemplate(area, answer) });
       expect(response.ResponseParameters['gatewayresponse.header.X-Correlation-ID']).toBe('method.request.header.X-Correlation-ID');
       expect(response.ResponseParameters['gatewayresponse.header.Content-Type']).toBe("'application/json'");
-      expect(response.ResponseParameters['gatewayresponse.header.Retry-After']).toBe(answer.retryAfterSeconds === undefined ? undefined : `'${answer.retryAfterSeconds}'`);
+      expect(response.ResponseParameters['gatewayresponse.header.Retry-After']).toBe(
+        answer.retryAfterSeconds === undefined ? undefined : `'${answer.retryAfterSeconds}'`,
+      );
     }
-    if (area === 'chat') expect(responses.find((r) => r.ResponseType === 'THROTTLED')!.ResponseTemplates['application/json']).toBe('{"error":"Rate limit exceeded"}');
+    if (area === 'chat')
+      expect(responses.find((r) => r.ResponseType === 'THROTTLED')!.ResponseTemplates['application/json']).toBe('{"error":"Rate limit exceeded"}');
     if (area === 'export') {
       expect(responses.find((r) => r.ResponseType === 'ACCESS_DENIED')!.ResponseTemplates['application/json']).toBe(
         '{"error":{"code":"$context.authorizer.errorCode","message":"$context.authorizer.errorMessage"}}',
@@ -203,7 +224,9 @@ describe("API Gateway's own answers in each area's error shape", () => {
         VisibilityConfig: { CloudWatchMetricsEnabled: true, MetricName: 'BodyTooLarge', SampledRequestsEnabled: true },
       });
       // The handler's own 413 body, word for word (test/handlers/chat-oversize.test.ts).
-      expect(JSON.parse(acl.CustomResponseBodies.bodyTooLarge.Content)).toEqual({ error: `Request body too large: at most ${MAX_CHAT_REQUEST_BYTES} bytes (5 MiB)` });
+      expect(JSON.parse(acl.CustomResponseBodies.bodyTooLarge.Content)).toEqual({
+        error: `Request body too large: at most ${MAX_CHAT_REQUEST_BYTES} bytes (5 MiB)`,
+      });
     }
   });
 
@@ -212,7 +235,9 @@ describe("API Gateway's own answers in each area's error shape", () => {
       const acl = Object.values(resourcesOfType(templates.get(stack.stackName)!, 'AWS::WAFv2::WebACL'))[0]!.Properties!;
       const body = JSON.parse(acl.CustomResponseBodies.rateLimited.Content);
       // Areas B and C answer 429 as { error: string } (spec); the others as { error: { code, message } }.
-      expect(body, area).toEqual(area === 'chat' || area === 'acp' ? { error: 'Rate limit exceeded' } : { error: { code: 'rate_limited', message: 'Rate limit exceeded' } });
+      expect(body, area).toEqual(
+        area === 'chat' || area === 'acp' ? { error: 'Rate limit exceeded' } : { error: { code: 'rate_limited', message: 'Rate limit exceeded' } },
+      );
     }
     templateOf('export').hasResourceProperties('AWS::WAFv2::WebACL', {
       Rules: Match.arrayWith([Match.objectLike({ Name: 'RateLimitPerIp', Action: { Block: { CustomResponse: Match.objectLike({ ResponseCode: 429 }) } } })]),

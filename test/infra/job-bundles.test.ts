@@ -38,7 +38,11 @@ const EXPECTED: Record<string, readonly Heavy[]> = {
 async function heavyClientsOf(entry: string): Promise<Heavy[]> {
   const result = await build({ ...lambdaEsbuildOptions(ROOT, entry), outfile: 'index.mjs', write: false });
   // Inputs that contribute no bytes (tree-shaken away) do not count as carried.
-  const inputs = Object.values(result.metafile.outputs).flatMap((o) => Object.entries(o.inputs).filter(([, v]) => v.bytesInOutput > 0).map(([k]) => k));
+  const inputs = Object.values(result.metafile.outputs).flatMap((o) =>
+    Object.entries(o.inputs)
+      .filter(([, v]) => v.bytesInOutput > 0)
+      .map(([k]) => k),
+  );
   return (Object.keys(HEAVY) as Heavy[]).filter((h) => inputs.some((i) => HEAVY[h].test(i)));
 }
 

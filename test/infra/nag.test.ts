@@ -14,9 +14,7 @@ import { newTestApp, TEST_ENV } from './platform-fixture';
 /** Findings cdk-nag reports for the app, as readable lines (empty when all are acknowledged). */
 function findings(app: App): string[] {
   const report = new AwsSolutionsChecks(app).validateScope(app);
-  return report.violations.flatMap((v) =>
-    v.violatingResources.map((r) => `${v.severity} ${v.ruleName} at ${r.constructPath ?? '?'}`),
-  );
+  return report.violations.flatMap((v) => v.violatingResources.map((r) => `${v.severity} ${v.ruleName} at ${r.constructPath ?? '?'}`));
 }
 
 interface ValidationReport {
@@ -32,9 +30,7 @@ describe('cdk-nag AwsSolutions', () => {
     expect(findings(app)).toEqual([]);
     // In tests the app synthesizes in memory, where any plugin violation throws.
     const assembly = app.synth();
-    const report = JSON.parse(
-      readFileSync(path.join(assembly.directory, 'validation-report.json'), 'utf8'),
-    ) as ValidationReport;
+    const report = JSON.parse(readFileSync(path.join(assembly.directory, 'validation-report.json'), 'utf8')) as ValidationReport;
     const nag = report.pluginReports.filter((r) => r.pluginName === 'AwsSolutions');
     expect(nag.flatMap((r) => r.violations)).toEqual([]);
   });

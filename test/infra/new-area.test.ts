@@ -18,9 +18,13 @@ const acpStack = stacks.areas.get('acp');
 describe('area C appears from its routes alone', () => {
   it('gets a stack of its own, and no other area’s stack changes its name', () => {
     expect(acpStack?.stackName).toBe('Platform-prod-Acp');
-    expect([...stacks.areas.values()].map((s) => s.stackName).sort()).toEqual(
-      ['Platform-prod-Acp', 'Platform-prod-Admin', 'Platform-prod-Chat', 'Platform-prod-Export', 'Platform-prod-ReleaseNotes'],
-    );
+    expect([...stacks.areas.values()].map((s) => s.stackName).sort()).toEqual([
+      'Platform-prod-Acp',
+      'Platform-prod-Admin',
+      'Platform-prod-Chat',
+      'Platform-prod-Export',
+      'Platform-prod-ReleaseNotes',
+    ]);
   });
 
   it('is served under the one base URL at /acp/*', () => {

@@ -47,7 +47,13 @@ describe('the upload route', () => {
 
   it('goes from the front door to the internal load balancer through a VPC origin, ahead of the chat API', () => {
     const config = Object.values(resourcesOfType(edgeTemplate, 'AWS::CloudFront::Distribution'))[0]!.Properties!.DistributionConfig;
-    const behaviors = config.CacheBehaviors as { PathPattern: string; TargetOriginId: string; AllowedMethods: string[]; OriginRequestPolicyId: string; CachePolicyId: string }[];
+    const behaviors = config.CacheBehaviors as {
+      PathPattern: string;
+      TargetOriginId: string;
+      AllowedMethods: string[];
+      OriginRequestPolicyId: string;
+      CachePolicyId: string;
+    }[];
     const index = behaviors.findIndex((b) => b.PathPattern === '/api/v1/chat/files');
     expect(index).toBeGreaterThanOrEqual(0);
     expect(index).toBeLessThan(behaviors.findIndex((b) => b.PathPattern === '/api/v1/chat/*'));
@@ -55,7 +61,9 @@ describe('the upload route', () => {
     expect(behavior.AllowedMethods).toContain('POST');
     expect(behavior.CachePolicyId).toBe('4135ea2d-6df8-44a3-9df3-4b5a84be39ad'); // Managed-CachingDisabled
     expect(behavior.OriginRequestPolicyId).toBe('216adef6-5c7f-47e4-b989-5492eafa07d3'); // Managed-AllViewer
-    const origin = (config.Origins as { Id: string; VpcOriginConfig?: { VpcOriginId: unknown; OriginReadTimeout?: number } }[]).find((o) => o.Id === behavior.TargetOriginId)!;
+    const origin = (config.Origins as { Id: string; VpcOriginConfig?: { VpcOriginId: unknown; OriginReadTimeout?: number } }[]).find(
+      (o) => o.Id === behavior.TargetOriginId,
+    )!;
     expect(origin.VpcOriginConfig).toBeDefined();
     const vpcOrigins = resourcesOfType(edgeTemplate, 'AWS::CloudFront::VpcOrigin');
     const [vpcOrigin] = Object.values(vpcOrigins);
@@ -70,8 +78,16 @@ describe('the upload route', () => {
       GroupDescription: Match.stringLikeRegexp('load balancer'),
       SecurityGroupIngress: [Match.objectLike({ FromPort: 80, ToPort: 80, CidrIp: { 'Fn::GetAtt': [Match.anyValue(), 'CidrBlock'] } })],
     });
-    uploadTemplate.hasResourceProperties('AWS::EC2::SecurityGroupIngress', { FromPort: UPLOAD_SERVICE_PORT, ToPort: UPLOAD_SERVICE_PORT, SourceSecurityGroupId: Match.anyValue() });
-    expect(Object.values(resourcesOfType(uploadTemplate, 'AWS::EC2::SecurityGroup')).flatMap((g) => (g.Properties!.SecurityGroupIngress ?? []) as { CidrIp?: string }[]).map((i) => i.CidrIp)).not.toContain('0.0.0.0/0');
+    uploadTemplate.hasResourceProperties('AWS::EC2::SecurityGroupIngress', {
+      FromPort: UPLOAD_SERVICE_PORT,
+      ToPort: UPLOAD_SERVICE_PORT,
+      SourceSecurityGroupId: Match.anyValue(),
+    });
+    expect(
+      Object.values(resourcesOfType(uploadTemplate, 'AWS::EC2::SecurityGroup'))
+        .flatMap((g) => (g.Properties!.SecurityGroupIngress ?? []) as { CidrIp?: string }[])
+        .map((i) => i.CidrIp),
+    ).not.toContain('0.0.0.0/0');
   });
 
   it('runs the same handler code on arm64 Fargate, health-checked, behind the front door', () => {
@@ -84,15 +100,37 @@ describe('the upload route', () => {
     expect(env[ENV.ocrTopicArn]).toBeDefined();
     expect(env[ENV.ocrRoleArn]).toBeDefined();
     expect(container.ReadonlyRootFilesystem).toBe(true);
-    uploadTemplate.hasResourceProperties('AWS::ElasticLoadBalancingV2::TargetGroup', { HealthCheckPath: UPLOAD_SERVICE_HEALTH_PATH, Port: UPLOAD_SERVICE_PORT });
-    uploadTemplate.hasResourceProperties('AWS::ECS::Service', { DeploymentConfiguration: Match.objectLike({ DeploymentCircuitBreaker: { Enable: true, Rollback: true } }) });
+    uploadTemplate.hasResourceProperties('AWS::ElasticLoadBalancingV2::TargetGroup', {
+      HealthCheckPath: UPLOAD_SERVICE_HEALTH_PATH,
+      Port: UPLOAD_SERVICE_PORT,
+    });
+    uploadTemplate.hasResourceProperties('AWS::ECS::Service', {
+      DeploymentConfiguration: Match.objectLike({ DeploymentCircuitBreaker: { Enable: true, Rollback: true } }),
+    });
   });
 
   it('gives the task role exactly the route grants: table, bucket objects, Textract start and passing the publishing role', () => {
-    const [roleId] = Object.entries(resourcesOfType(uploadTemplate, 'AWS::IAM::Role')).find(([, r]) => JSON.stringify(r.Properties!.AssumeRolePolicyDocument).includes('ecs-tasks.amazonaws.com') && !JSON.stringify(r).includes('ExecutionRole'))!;
+    const [roleId] = Object.entries(resourcesOfType(uploadTemplate, 'AWS::IAM::Role')).find(
+      ([, r]) => JSON.stringify(r.Properties!.AssumeRolePolicyDocument).includes('ecs-tasks.amazonaws.com') && !JSON.stringify(r).includes('ExecutionRole'),
+    )!;
     const statements = statementsOf(uploadTemplate, roleId!);
     expect(actionsOf(statements)).toEqual(
-      ['dynamodb:BatchGetItem', 'dynamodb:BatchWriteItem', 'dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem', 'iam:PassRole', 's3:AbortMultipartUpload', 's3:DeleteObject', 's3:GetObject', 's3:ListBucket', 's3:PutObject', 'textract:StartDocumentTextDetection'].sort(),
+      [
+        'dynamodb:BatchGetItem',
+        'dynamodb:BatchWriteItem',
+        'dynamodb:DeleteItem',
+        'dynamodb:GetItem',
+        'dynamodb:PutItem',
+        'dynamodb:Query',
+        'dynamodb:UpdateItem',
+        'iam:PassRole',
+        's3:AbortMultipartUpload',
+        's3:DeleteObject',
+        's3:GetObject',
+        's3:ListBucket',
+        's3:PutObject',
+        'textract:StartDocumentTextDetection',
+      ].sort(),
     );
     const pass = statements.find((s) => s.Action === 'iam:PassRole')!;
     expect(pass.Condition).toEqual({ StringEquals: { 'iam:PassedToService': 'textract.amazonaws.com' } });
@@ -107,8 +145,16 @@ describe('the upload service in operation', () => {
     uploadTemplate.hasResourceProperties('AWS::WAFv2::WebACLAssociation', { ResourceArn: { Ref: albId } });
     const [acl] = Object.values(resourcesOfType(uploadTemplate, 'AWS::WAFv2::WebACL'));
     const rules = acl!.Properties!.Rules as { Name: string; Statement: any }[];
-    expect(rules.map((r) => r.Name)).toEqual(['RateLimitPerIp', 'AWSManagedRulesAmazonIpReputationList', 'AWSManagedRulesKnownBadInputsRuleSet', 'AWSManagedRulesCommonRuleSet']);
-    expect(rules[0]!.Statement.RateBasedStatement).toMatchObject({ AggregateKeyType: 'FORWARDED_IP', ForwardedIPConfig: { HeaderName: VIEWER_IP_HEADER, FallbackBehavior: 'MATCH' } });
+    expect(rules.map((r) => r.Name)).toEqual([
+      'RateLimitPerIp',
+      'AWSManagedRulesAmazonIpReputationList',
+      'AWSManagedRulesKnownBadInputsRuleSet',
+      'AWSManagedRulesCommonRuleSet',
+    ]);
+    expect(rules[0]!.Statement.RateBasedStatement).toMatchObject({
+      AggregateKeyType: 'FORWARDED_IP',
+      ForwardedIPConfig: { HeaderName: VIEWER_IP_HEADER, FallbackBehavior: 'MATCH' },
+    });
     const crs = rules.find((r) => r.Name === 'AWSManagedRulesCommonRuleSet')!.Statement.ManagedRuleGroupStatement;
     expect(crs.RuleActionOverrides).toContainEqual({ Name: 'SizeRestrictions_BODY', ActionToUse: { Count: {} } });
     // The 429 WAF answers itself takes the chat area's error shape.
@@ -150,7 +196,12 @@ describe('the OCR pipeline', () => {
     const roleId = data.getLogicalId(data.textractPublishRole.node.defaultChild as never);
     const role = dataTemplate.toJSON().Resources[roleId];
     expect(role.Properties.AssumeRolePolicyDocument.Statement).toEqual([
-      { Action: 'sts:AssumeRole', Effect: 'Allow', Principal: { Service: 'textract.amazonaws.com' }, Condition: { StringEquals: { 'aws:SourceAccount': '123456789012' } } },
+      {
+        Action: 'sts:AssumeRole',
+        Effect: 'Allow',
+        Principal: { Service: 'textract.amazonaws.com' },
+        Condition: { StringEquals: { 'aws:SourceAccount': '123456789012' } },
+      },
     ]);
     const statements = statementsOf(dataTemplate, roleId);
     expect(statements).toEqual([{ Action: 'sns:Publish', Effect: 'Allow', Resource: { Ref: data.getLogicalId(data.ocrTopic.node.defaultChild as never) } }]);
@@ -161,9 +212,17 @@ describe('the OCR pipeline', () => {
     dataTemplate.hasResourceProperties('AWS::SNS::Topic', { KmsMasterKeyId: Match.anyValue() });
     dataTemplate.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'sqs', RawMessageDelivery: true, TopicArn: { Ref: topicId } });
     const queueId = data.getLogicalId(data.ocrQueue.queue.node.defaultChild as never);
-    const policies = Object.values(resourcesOfType(dataTemplate, 'AWS::SQS::QueuePolicy')).filter((p) => JSON.stringify(p.Properties!.Queues).includes(queueId));
+    const policies = Object.values(resourcesOfType(dataTemplate, 'AWS::SQS::QueuePolicy')).filter((p) =>
+      JSON.stringify(p.Properties!.Queues).includes(queueId),
+    );
     const allows = policies.flatMap((p) => p.Properties!.PolicyDocument.Statement as Statement[]).filter((s) => s.Effect === 'Allow');
-    expect(allows).toEqual([expect.objectContaining({ Action: 'sqs:SendMessage', Principal: { Service: 'sns.amazonaws.com' }, Condition: { ArnEquals: { 'aws:SourceArn': { Ref: topicId } } } })]);
+    expect(allows).toEqual([
+      expect.objectContaining({
+        Action: 'sqs:SendMessage',
+        Principal: { Service: 'sns.amazonaws.com' },
+        Condition: { ArnEquals: { 'aws:SourceArn': { Ref: topicId } } },
+      }),
+    ]);
   });
 
   it('runs the OCR worker on that queue with Textract read access only', () => {
@@ -172,7 +231,10 @@ describe('the OCR pipeline', () => {
     expect(def.grants).not.toContain('ocr:start');
     const functions = platformFunctions(platform.apiTemplate);
     const [workerId] = Object.keys(functions).filter((id) => functions[id]!.Properties!.Description === `queue/${def.handler}`);
-    platform.apiTemplate.hasResourceProperties('AWS::Lambda::EventSourceMapping', { FunctionName: { Ref: workerId }, FunctionResponseTypes: ['ReportBatchItemFailures'] });
+    platform.apiTemplate.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: workerId },
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
     const roleId = (functions[workerId!]!.Properties!.Role as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0]!;
     const statements = statementsOf(platform.apiTemplate, roleId);
     expect(actionsOf(statements).filter((a) => a.startsWith('textract:'))).toEqual(['textract:GetDocumentTextDetection']);

@@ -48,8 +48,7 @@ describe('queues and dead-letter queues', () => {
     for (const dlq of dlqs) {
       const alarm = alarms.find(
         (a) =>
-          a.MetricName === 'ApproximateNumberOfMessagesVisible' &&
-          a.Dimensions?.some((d: { Value: unknown }) => importedId(d.Value, dataTemplate) === dlq),
+          a.MetricName === 'ApproximateNumberOfMessagesVisible' && a.Dimensions?.some((d: { Value: unknown }) => importedId(d.Value, dataTemplate) === dlq),
       );
       expect(alarm, `alarm on ${dlq}`).toBeDefined();
       expect(alarm!.Threshold).toBe(0);
@@ -108,9 +107,7 @@ describe('operations', () => {
   it('alarms on every area API 5xx and on every function error', () => {
     expect(alarms.filter((a) => a.Namespace === 'AWS/ApiGateway' && a.MetricName === '5XXError')).toHaveLength(resourceCount('AWS::ApiGateway::RestApi'));
     for (const fnId of Object.keys(functions)) {
-      const alarm = alarms.find(
-        (a) => a.MetricName === 'Errors' && a.Dimensions?.some((d: { Value: unknown }) => refId(d.Value) === fnId),
-      );
+      const alarm = alarms.find((a) => a.MetricName === 'Errors' && a.Dimensions?.some((d: { Value: unknown }) => refId(d.Value) === fnId));
       expect(alarm, `error alarm for ${fnId}`).toBeDefined();
     }
   });
@@ -128,15 +125,16 @@ describe('operations', () => {
       apiTemplate.hasResourceProperties('AWS::SNS::TopicPolicy', {
         Topics: [{ Ref: id }],
         PolicyDocument: {
-          Statement: Match.arrayWith([
-            Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
-          ]),
+          Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]),
         },
       });
     }
     const topicIds = new Set(topics.map(([id]) => id));
     for (const alarm of alarms) {
-      expect(alarm.AlarmActions.map((a: unknown) => topicIds.has(refId(a) ?? '')), alarm.AlarmDescription).toEqual([true]);
+      expect(
+        alarm.AlarmActions.map((a: unknown) => topicIds.has(refId(a) ?? '')),
+        alarm.AlarmDescription,
+      ).toEqual([true]);
     }
     // One per area stack, the workers and the upload service: no dashboard reaches across stacks (no deadly embrace).
     apiTemplate.resourceCountIs('AWS::CloudWatch::Dashboard', monitored);

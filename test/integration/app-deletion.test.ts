@@ -100,7 +100,12 @@ describe('app deletion', () => {
     await p.drainQueues();
 
     const tombstones = await tombstonesOf(t, f.orgId);
-    expect(tombstones.filter((x) => x.resourceType === 'session').map((x) => x.resourceId).sort()).toEqual([...sessionIds].sort());
+    expect(
+      tombstones
+        .filter((x) => x.resourceType === 'session')
+        .map((x) => x.resourceId)
+        .sort(),
+    ).toEqual([...sessionIds].sort());
     expect(tombstones.filter((x) => x.resourceType === 'consumer')).toHaveLength(1);
     expect(await appLeftovers(t, f.appId)).toEqual([]);
     expect((await p.deps.apps.listPendingDeletion(100)).map((a) => a.id)).not.toContain(f.appId);

@@ -28,7 +28,16 @@ describe('append racing a session removal', () => {
       },
     });
     await expect(
-      appendToSession({ ...p.deps, sessions: racing }, { sessionId: session.id, messages: [{ role: 'user', content: 'secret one' }, { role: 'assistant', content: 'secret two' }] }),
+      appendToSession(
+        { ...p.deps, sessions: racing },
+        {
+          sessionId: session.id,
+          messages: [
+            { role: 'user', content: 'secret one' },
+            { role: 'assistant', content: 'secret two' },
+          ],
+        },
+      ),
     ).rejects.toMatchObject({ code: 'not_found' });
     expect(await itemsUnder(t, `SESSION#${session.id}`)).toEqual([]);
   });

@@ -27,8 +27,12 @@ describe('chat turns with files', () => {
   });
   afterAll(() => p.stop());
 
-  const ask = (world: Pick<ChatWorld, 'chatKey' | 'appNameId'>, files: { fileId: string; fileName: string }[], content = 'What is in these files?', extra: Record<string, unknown> = {}) =>
-    chat(p, world.chatKey, { model: world.appNameId, messages: [{ role: 'user', content }], files, ...extra });
+  const ask = (
+    world: Pick<ChatWorld, 'chatKey' | 'appNameId'>,
+    files: { fileId: string; fileName: string }[],
+    content = 'What is in these files?',
+    extra: Record<string, unknown> = {},
+  ) => chat(p, world.chatKey, { model: world.appNameId, messages: [{ role: 'user', content }], files, ...extra });
 
   async function transcript(world: ChatWorld, sessionId: string) {
     const res = await p.call('GET', `/api/v1/org/sessions/${sessionId}/messages?include=tool_details`, { token: world.orgKey });
@@ -115,14 +119,24 @@ describe('chat turns with files', () => {
     it('answers 404 when one reference of several is not accessible, and writes nothing', async () => {
       const mine = await uploaded(p, w.chatKey, 'mine.png', png(2, 2));
       const before = await p.call('GET', '/api/v1/org/sessions', { token: w.orgKey });
-      expectChatError(await ask(w, [{ fileId: mine.fileId, fileName: 'mine.png' }, { fileId: randomUUID(), fileName: 'b.png' }]), 404);
+      expectChatError(
+        await ask(w, [
+          { fileId: mine.fileId, fileName: 'mine.png' },
+          { fileId: randomUUID(), fileName: 'b.png' },
+        ]),
+        404,
+      );
       const after = await p.call('GET', '/api/v1/org/sessions', { token: w.orgKey });
       expect(after.body.data.length).toBe(before.body.data.length);
     });
 
     it('answers 400 for files without a new user message', async () => {
       const mine = await uploaded(p, w.chatKey, 'mine.png', png(2, 2));
-      const res = await chat(p, w.chatKey, { model: w.appNameId, messages: [{ role: 'system', content: 'be brief' }], files: [{ fileId: mine.fileId, fileName: 'mine.png' }] });
+      const res = await chat(p, w.chatKey, {
+        model: w.appNameId,
+        messages: [{ role: 'system', content: 'be brief' }],
+        files: [{ fileId: mine.fileId, fileName: 'mine.png' }],
+      });
       expectChatError(res, 400, /user message/);
     });
   });
@@ -131,13 +145,28 @@ describe('chat turns with files', () => {
     it('answers 400 to image_url parts (remote or data URL) and to a multipart body', async () => {
       const png64 = Buffer.from(png(2, 2)).toString('base64');
       for (const url of ['https://example.com/cat.png', `data:image/png;base64,${png64}`]) {
-        const res = await chat(p, w.chatKey, { model: w.appNameId, messages: [{ role: 'user', content: [{ type: 'text', text: 'look' }, { type: 'image_url', image_url: { url } }] }] });
+        const res = await chat(p, w.chatKey, {
+          model: w.appNameId,
+          messages: [
+            {
+              role: 'user',
+              content: [
+                { type: 'text', text: 'look' },
+                { type: 'image_url', image_url: { url } },
+              ],
+            },
+          ],
+        });
         expectChatError(res, 400, /remote URLs, base64 and multipart content are not supported/);
       }
       const form = new FormData();
       form.append('model', w.appNameId);
       form.append('file', new Blob([png(2, 2)]), 'a.png');
-      const multipartRes = await fetch(`${p.baseUrl}/api/v1/chat/completions`, { method: 'POST', headers: { Authorization: `Bearer ${w.chatKey}` }, body: form });
+      const multipartRes = await fetch(`${p.baseUrl}/api/v1/chat/completions`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${w.chatKey}` },
+        body: form,
+      });
       expect(multipartRes.status).toBe(400);
       expect(await multipartRes.json()).toEqual({ error: 'Content-Type must be application/json' });
     });

@@ -23,7 +23,12 @@ describe('concurrent turns on one chat session', () => {
   afterAll(() => p.stop());
 
   const turn = (content: string, chatSessionId?: string, stream = false) =>
-    chat(p, w.chatKey, { model: w.appNameId, messages: [{ role: 'user', content }], ...(chatSessionId ? { chatSessionId } : {}), ...(stream ? { stream: true } : {}) });
+    chat(p, w.chatKey, {
+      model: w.appNameId,
+      messages: [{ role: 'user', content }],
+      ...(chatSessionId ? { chatSessionId } : {}),
+      ...(stream ? { stream: true } : {}),
+    });
   const exported = async (sessionId: string) =>
     (await p.call('GET', `/api/v1/org/sessions/${sessionId}/messages`, { token: w.orgKey })).body.data.messages as { role: string; content: string }[];
 
@@ -38,7 +43,10 @@ describe('concurrent turns on one chat session', () => {
       expect(busy.body).toEqual({ error: SESSION_BUSY_MESSAGE });
       expect(busy.headers.get('retry-after')).toBe('1');
     }
-    const ok = results.map((r, i) => ({ r, i })).filter((x) => x.r.status === 200).map((x) => `concurrent ${x.i}`);
+    const ok = results
+      .map((r, i) => ({ r, i }))
+      .filter((x) => x.r.status === 200)
+      .map((x) => `concurrent ${x.i}`);
     expect(ok.length).toBeGreaterThan(0);
     const messages = await exported(id);
     expect(messages).toHaveLength(2 + 2 * ok.length);

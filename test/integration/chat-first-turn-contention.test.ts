@@ -60,7 +60,9 @@ describe('continuing a session while its first turn still runs', () => {
   const turn = (content: string, chatSessionId?: string, key = w.chatKey, model = w.appNameId) =>
     chat(p, key, { model, messages: [{ role: 'user', content }], ...(chatSessionId ? { chatSessionId } : {}) });
   const exported = async (sessionId: string) =>
-    ((await p.call('GET', `/api/v1/org/sessions/${sessionId}/messages`, { token: w.orgKey })).body.data.messages as { role: string; content: string }[]).map((m) => m.content);
+    ((await p.call('GET', `/api/v1/org/sessions/${sessionId}/messages`, { token: w.orgKey })).body.data.messages as { role: string; content: string }[]).map(
+      (m) => m.content,
+    );
 
   /** A streamed first turn held inside its tool call; resolves with its session id and the rest of its body. */
   async function heldFirstTurn(content: string) {
@@ -97,11 +99,19 @@ describe('continuing a session while its first turn still runs', () => {
     const first = await heldFirstTurn('use hold while I upload');
     const form = new FormData();
     form.append('file', new Blob([png(4, 4)], { type: 'image/png' }), 'shot.png');
-    const upload = await fetch(`${p.baseUrl}/api/v1/chat/files`, { method: 'POST', headers: { Authorization: `Bearer ${w.chatKey}`, 'X-Chat-Session-ID': first.id }, body: form });
+    const upload = await fetch(`${p.baseUrl}/api/v1/chat/files`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${w.chatKey}`, 'X-Chat-Session-ID': first.id },
+      body: form,
+    });
     expect(upload.status, await upload.clone().text()).toBe(201);
     // Another app's key learns nothing about the reservation.
     const other = await secondApp(p, w.orgId, 'Uploading App');
-    const foreign = await fetch(`${p.baseUrl}/api/v1/chat/files`, { method: 'POST', headers: { Authorization: `Bearer ${other.chatKey}`, 'X-Chat-Session-ID': first.id }, body: form });
+    const foreign = await fetch(`${p.baseUrl}/api/v1/chat/files`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${other.chatKey}`, 'X-Chat-Session-ID': first.id },
+      body: form,
+    });
     expect(foreign.status).toBe(404);
     expect(await foreign.json()).toEqual({ error: 'Chat session not found' });
     tools.release();

@@ -27,8 +27,11 @@ describe('Idempotency-Key on chat turns', () => {
 
   const body = (content: string, extra: Record<string, unknown> = {}) => ({ model: w.appNameId, messages: [{ role: 'user', content }], ...extra });
   const withKey = (b: Record<string, unknown>, key: string) => chat(p, w.chatKey, b, { 'Idempotency-Key': key });
-  const turnsOf = async (sessionId: string) => (await p.call('GET', `/api/v1/org/sessions/${sessionId}/messages`, { token: w.orgKey })).body.data.messages.length / 2;
-  const usageOf = async (sessionId: string) => (await p.call('GET', '/api/v1/org/usage?limit=100', { token: w.orgKey })).body.data.filter((u: { session_id: string }) => u.session_id === sessionId).length;
+  const turnsOf = async (sessionId: string) =>
+    (await p.call('GET', `/api/v1/org/sessions/${sessionId}/messages`, { token: w.orgKey })).body.data.messages.length / 2;
+  const usageOf = async (sessionId: string) =>
+    (await p.call('GET', '/api/v1/org/usage?limit=100', { token: w.orgKey })).body.data.filter((u: { session_id: string }) => u.session_id === sessionId)
+      .length;
 
   it('a repeat returns the first answer and writes nothing', async () => {
     const first = await withKey(body('Hello once'), 'key-1');
@@ -68,7 +71,12 @@ describe('Idempotency-Key on chat turns', () => {
     expect(other.body).toEqual({ error: 'This Idempotency-Key was used with a different request' });
     // A request still running with this key (begun by another process).
     const b = body('Slow one');
-    await p.deps.idempotency.begin(`chat:${w.chatKeyId}:chatCompletionsCreate:key-3`, requestFingerprint({ body: b, headerSessionId: null }), Date.now(), 300_000);
+    await p.deps.idempotency.begin(
+      `chat:${w.chatKeyId}:chatCompletionsCreate:key-3`,
+      requestFingerprint({ body: b, headerSessionId: null }),
+      Date.now(),
+      300_000,
+    );
     const busy = await withKey(b, 'key-3');
     expect(busy.status).toBe(409);
     expect(busy.headers.get('retry-after')).toBe('1');
@@ -141,7 +149,9 @@ describe('Idempotency-Key on chat turns', () => {
       expect(await turnsOf(sessionId)).toBe(1);
       expect(await usageOf(sessionId)).toBe(1);
       // Without the key the retry would have started a second session with the same first message.
-      const sessions = (await p.call('GET', '/api/v1/org/sessions?limit=100', { token: w.orgKey })).body.data.filter((x: { title: string }) => x.title === 'Retry-safe hello');
+      const sessions = (await p.call('GET', '/api/v1/org/sessions?limit=100', { token: w.orgKey })).body.data.filter(
+        (x: { title: string }) => x.title === 'Retry-safe hello',
+      );
       expect(sessions.map((x: { id: string }) => x.id)).toEqual([sessionId]);
     });
   });

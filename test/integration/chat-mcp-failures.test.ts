@@ -41,7 +41,12 @@ describe('MCP tool connections that fail', () => {
     deadUrl = await listen(dead);
     await new Promise<void>((r) => dead.close(() => r()));
     // `openai:` models talk to an endpoint that is down: their first model call fails.
-    p = await startTestPlatform({ visibilityDelayMs: 0, tools: new McpToolGateway(30_000, LIST_TIMEOUT_MS), openAiBaseUrl: deadUrl.replace(/\/mcp$/, '/v1'), openAiApiKey: 'sk-test' });
+    p = await startTestPlatform({
+      visibilityDelayMs: 0,
+      tools: new McpToolGateway(30_000, LIST_TIMEOUT_MS),
+      openAiBaseUrl: deadUrl.replace(/\/mcp$/, '/v1'),
+      openAiApiKey: 'sk-test',
+    });
     w = await chatWorld(p);
   });
   afterAll(async () => {
@@ -96,7 +101,11 @@ describe('MCP tool connections that fail', () => {
     expect(res.status, res.text).toBe(200);
     expect(await toolsOfLastAssistant(res.body.chatSessionId)).toEqual([{ id: expect.any(String), name: 'crm', type: 'mcp_connection', success: false }]);
     // Later turns of the session are not affected either.
-    const again = await chat(p, w.chatKey, { model: w.appNameId, chatSessionId: res.body.chatSessionId, messages: [{ role: 'user', content: 'Still there?' }] });
+    const again = await chat(p, w.chatKey, {
+      model: w.appNameId,
+      chatSessionId: res.body.chatSessionId,
+      messages: [{ role: 'user', content: 'Still there?' }],
+    });
     expect(again.status, again.text).toBe(200);
   });
 

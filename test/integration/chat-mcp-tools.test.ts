@@ -22,7 +22,12 @@ async function closedPortUrl(): Promise<string> {
   return `http://127.0.0.1:${port}/mcp`;
 }
 
-const HEADER_TEMPLATES = { Authorization: 'Bearer {{session.crmToken}}', 'X-Tenant': '{{session.tenant}}', 'X-Region': '{{session.region}}', 'X-Static': 'fixed' };
+const HEADER_TEMPLATES = {
+  Authorization: 'Bearer {{session.crmToken}}',
+  'X-Tenant': '{{session.tenant}}',
+  'X-Region': '{{session.region}}',
+  'X-Static': 'fixed',
+};
 
 describe('chat turns with a real MCP server and session variables', () => {
   let mcp: McpTestServer;
@@ -102,7 +107,10 @@ describe('chat turns with a real MCP server and session variables', () => {
     for (const h of receivedSince(from)) expect([h.authorization, h['x-tenant']]).toEqual([`Bearer ${CRM_TOKEN}`, TENANT]);
 
     from = mcp.requests.length;
-    const merged = await call({ messages: [{ role: 'user', content: 'use lookup_order {"orderId":"44"}' }], variables: { tenant: TENANT_2 } }, { 'X-Chat-Session-ID': sessionId });
+    const merged = await call(
+      { messages: [{ role: 'user', content: 'use lookup_order {"orderId":"44"}' }], variables: { tenant: TENANT_2 } },
+      { 'X-Chat-Session-ID': sessionId },
+    );
     expect(merged.status, merged.text).toBe(200);
     expect(merged.body.choices[0].message.content).toContain('Order 44: shipped');
     for (const h of receivedSince(from)) {
@@ -112,15 +120,30 @@ describe('chat turns with a real MCP server and session variables', () => {
   });
 
   it("takes variables named like Object.prototype's members (__proto__, constructor, toString) as plain variables, bound and kept", async () => {
-    await patchSettings(p, w.appId, { mcpConnections: [{ name: 'crm', url: mcp.url, headers: { 'X-Proto': '{{session.__proto__}}', 'X-Ctor': '{{session.constructor}}', 'X-Str': '{{session.toString}}', 'X-Static': 'fixed' } }] });
+    await patchSettings(p, w.appId, {
+      mcpConnections: [
+        {
+          name: 'crm',
+          url: mcp.url,
+          headers: { 'X-Proto': '{{session.__proto__}}', 'X-Ctor': '{{session.constructor}}', 'X-Str': '{{session.toString}}', 'X-Static': 'fixed' },
+        },
+      ],
+    });
     try {
       let from = mcp.requests.length;
-      const first = await call({ messages: [{ role: 'user', content: 'use lookup_order {"orderId":"7"}' }], variables: JSON.parse('{"__proto__":"p-1","constructor":"c-1"}') });
+      const first = await call({
+        messages: [{ role: 'user', content: 'use lookup_order {"orderId":"7"}' }],
+        variables: JSON.parse('{"__proto__":"p-1","constructor":"c-1"}'),
+      });
       expect(first.status, first.text).toBe(200);
       // `toString` is no variable of the session: its header is left out, never Object.prototype's function.
       for (const h of receivedSince(from)) expect([h['x-proto'], h['x-ctor'], h['x-str'], h['x-static']]).toEqual(['p-1', 'c-1', undefined, 'fixed']);
       from = mcp.requests.length;
-      const later = await call({ messages: [{ role: 'user', content: 'use lookup_order {"orderId":"8"}' }], chatSessionId: first.body.chatSessionId, variables: { toString: 's-2' } });
+      const later = await call({
+        messages: [{ role: 'user', content: 'use lookup_order {"orderId":"8"}' }],
+        chatSessionId: first.body.chatSessionId,
+        variables: { toString: 's-2' },
+      });
       expect(later.status, later.text).toBe(200);
       for (const h of receivedSince(from)) expect([h['x-proto'], h['x-ctor'], h['x-str']]).toEqual(['p-1', 'c-1', 's-2']);
     } finally {
@@ -168,7 +191,12 @@ describe('chat turns with a real MCP server and session variables', () => {
     const res = await fetch(`${p.baseUrl}/api/v1/chat/completions`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${w.chatKey}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ model: w.appNameId, messages: [{ role: 'user', content: 'use lookup_order {"orderId":"45"}' }], chatSessionId: sessionId, stream: true }),
+      body: JSON.stringify({
+        model: w.appNameId,
+        messages: [{ role: 'user', content: 'use lookup_order {"orderId":"45"}' }],
+        chatSessionId: sessionId,
+        stream: true,
+      }),
     });
     const text = await res.text();
     responses.push({ status: res.status, headers: res.headers, body: undefined, text });
@@ -182,8 +210,17 @@ describe('chat turns with a real MCP server and session variables', () => {
     // (unavailable for the turn, which still answers).
     const rejected = await call({ messages: [{ role: 'user', content: 'hi' }], variables: { crmToken: CRM_TOKEN, tenant: TENANT }, unknownField: 1 });
     expect(rejected.status).toBe(400);
-    await patchSettings(p, w.appId, { mcpConnections: [{ name: 'crm', url: mcp.url, headers: HEADER_TEMPLATES }, { name: 'down', url: await closedPortUrl(), headers: HEADER_TEMPLATES }] });
-    const degraded = await call({ messages: [{ role: 'user', content: 'use lookup_order {"orderId":"46"}' }], chatSessionId: sessionId, variables: { crmToken: CRM_TOKEN } });
+    await patchSettings(p, w.appId, {
+      mcpConnections: [
+        { name: 'crm', url: mcp.url, headers: HEADER_TEMPLATES },
+        { name: 'down', url: await closedPortUrl(), headers: HEADER_TEMPLATES },
+      ],
+    });
+    const degraded = await call({
+      messages: [{ role: 'user', content: 'use lookup_order {"orderId":"46"}' }],
+      chatSessionId: sessionId,
+      variables: { crmToken: CRM_TOKEN },
+    });
     expect(degraded.status, degraded.text).toBe(200);
     expect(degraded.body.choices[0].message.content).toContain('Order 46: shipped');
 

@@ -99,7 +99,12 @@ describe('crash between two writes of a deletion', () => {
     const retried = await p.admin('DELETE', `/consumers/${consumerId}`);
     expect(retried.status, retried.text).toBe(200);
     const after = await tombstonesOf(t, f.orgId);
-    expect(after.filter((x) => x.resourceType === 'session').map((x) => x.resourceId).sort()).toEqual([...sessions].sort());
+    expect(
+      after
+        .filter((x) => x.resourceType === 'session')
+        .map((x) => x.resourceId)
+        .sort(),
+    ).toEqual([...sessions].sort());
     expect(after.filter((x) => x.resourceType === 'consumer').map((x) => x.resourceId)).toEqual([consumerId]);
     // The tombstones written before the crash were kept, not written again.
     for (const before of partial) expect(after.find((x) => x.resourceId === before.resourceId)?.id).toBe(before.id);
@@ -137,7 +142,12 @@ describe('crash between two writes of a deletion', () => {
     for (const x of after.filter((y) => y.resourceType === 'session')) bySession.set(x.resourceId, [...(bySession.get(x.resourceId) ?? []), x]);
     expect([...bySession.keys()].sort()).toEqual([...sessionIds].sort());
     expect([...bySession.values()].every((list) => list.length === 1)).toBe(true);
-    expect(after.filter((x) => x.resourceType === 'consumer').map((x) => x.resourceId).sort()).toEqual([...consumerIds].sort());
+    expect(
+      after
+        .filter((x) => x.resourceType === 'consumer')
+        .map((x) => x.resourceId)
+        .sort(),
+    ).toEqual([...consumerIds].sort());
     expect(after.every((x) => x.cause === 'app_deleted')).toBe(true);
     for (const before of crashed) expect(after.find((x) => x.resourceId === before.resourceId)?.id).toBe(before.id);
     expect(await appLeftovers(t, f.appId)).toEqual([]);
@@ -148,9 +158,17 @@ describe('crash between two writes of a deletion', () => {
 
 /** The writes of one continued chat turn after its model answered, in order, each a possible crash point. */
 const TURN_CRASH_POINTS: { name: string; command: string; match: (input: Input) => boolean }[] = [
-  { name: 'after opening the turn, before its user message', command: 'PutItemCommand', match: (i) => (i.Item as { role?: string } | undefined)?.role === 'user' },
+  {
+    name: 'after opening the turn, before its user message',
+    command: 'PutItemCommand',
+    match: (i) => (i.Item as { role?: string } | undefined)?.role === 'user',
+  },
   { name: 'between its user and assistant messages', command: 'PutItemCommand', match: (i) => (i.Item as { role?: string } | undefined)?.role === 'assistant' },
-  { name: 'at the last touch that closes the turn', command: 'UpdateItemCommand', match: (i) => key(i).sk === 'SESSION' && /REMOVE.*openTurnId/.test(String(i.UpdateExpression)) && !String(i.ConditionExpression).includes(':t') },
+  {
+    name: 'at the last touch that closes the turn',
+    command: 'UpdateItemCommand',
+    match: (i) => key(i).sk === 'SESSION' && /REMOVE.*openTurnId/.test(String(i.UpdateExpression)) && !String(i.ConditionExpression).includes(':t'),
+  },
 ];
 
 describe('crash between two writes of a chat turn', () => {
@@ -162,8 +180,10 @@ describe('crash between two writes of a chat turn', () => {
 
   it.each(TURN_CRASH_POINTS)('a turn crashing $name is never half-visible, and the next turn takes it out', async ({ command, match }) => {
     const w = await chatWorld(p);
-    const say = (content: string, chatSessionId?: string) => chat(p, w.chatKey, { model: w.appNameId, messages: [{ role: 'user', content }], ...(chatSessionId ? { chatSessionId } : {}) });
-    const exported = async (id: string) => ((await p.call('GET', `/api/v1/org/sessions/${id}/messages`, { token: w.orgKey })).body.data.messages as { content: string }[]).map((m) => m.content);
+    const say = (content: string, chatSessionId?: string) =>
+      chat(p, w.chatKey, { model: w.appNameId, messages: [{ role: 'user', content }], ...(chatSessionId ? { chatSessionId } : {}) });
+    const exported = async (id: string) =>
+      ((await p.call('GET', `/api/v1/org/sessions/${id}/messages`, { token: w.orgKey })).body.data.messages as { content: string }[]).map((m) => m.content);
     const first = await say('first turn');
     const id = first.body.chatSessionId as string;
 

@@ -56,7 +56,12 @@ describe('deletion sweep', () => {
     clock.advance(61_000);
     expect((await sweep()).body.data.result.finished).toBe(1);
     const after = await tombstonesOf(t, f.orgId);
-    expect(after.filter((x) => x.resourceType === 'session').map((x) => x.resourceId).sort()).toEqual([...sessions].sort());
+    expect(
+      after
+        .filter((x) => x.resourceType === 'session')
+        .map((x) => x.resourceId)
+        .sort(),
+    ).toEqual([...sessions].sort());
     expect(after.every((x) => x.cause === 'consumer_deleted')).toBe(true);
     expect(await p.deps.consumers.get(consumerId)).toBeUndefined();
     expect(await orgSessionIds(t, f.orgId)).toEqual([]);
@@ -66,9 +71,21 @@ describe('deletion sweep', () => {
     const f = await p.fixture();
     const fault = injectFault(t, { command: 'PutItemCommand', match: (i) => (i.Item as { type?: string } | undefined)?.type === 'consumer' });
     const line = { session: { title: 't', startedAt: '2026-01-01T00:00:00Z' }, consumer: { email: 'blocked@example.com' }, messages: [] };
-    expect((await p.call('POST', `/admin/v1/apps/${f.appId}/imports`, { token: p.adminToken, body: JSON.stringify(line), headers: { 'Content-Type': 'application/x-ndjson' } })).status).toBe(500);
+    expect(
+      (
+        await p.call('POST', `/admin/v1/apps/${f.appId}/imports`, {
+          token: p.adminToken,
+          body: JSON.stringify(line),
+          headers: { 'Content-Type': 'application/x-ndjson' },
+        })
+      ).status,
+    ).toBe(500);
     fault.remove();
-    const retry = await p.call('POST', `/admin/v1/apps/${f.appId}/imports`, { token: p.adminToken, body: JSON.stringify(line), headers: { 'Content-Type': 'application/x-ndjson' } });
+    const retry = await p.call('POST', `/admin/v1/apps/${f.appId}/imports`, {
+      token: p.adminToken,
+      body: JSON.stringify(line),
+      headers: { 'Content-Type': 'application/x-ndjson' },
+    });
     expect(retry.status, retry.text).toBe(201);
     expect((await p.deps.consumers.findByEmail(f.appId, 'blocked@example.com'))?.email).toBe('blocked@example.com');
   });

@@ -19,7 +19,13 @@ describe('session and consumer deletion', () => {
 
     const res = await p.admin('DELETE', `/sessions/${doomed}`);
     expect(res.status, res.text).toBe(200);
-    expect(res.body.data.tombstone).toEqual({ id: expect.any(String), resourceType: 'session', resourceId: doomed, cause: 'consumer_deleted', deletedAt: expect.stringMatching(/\.\d{3}Z$/) });
+    expect(res.body.data.tombstone).toEqual({
+      id: expect.any(String),
+      resourceType: 'session',
+      resourceId: doomed,
+      cause: 'consumer_deleted',
+      deletedAt: expect.stringMatching(/\.\d{3}Z$/),
+    });
 
     const tombstones = await tombstonesOf(t, f.orgId);
     expect(tombstones).toHaveLength(1);

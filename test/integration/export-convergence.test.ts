@@ -11,7 +11,15 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appendToSession, deleteMessage, editMessage, renameSession, startSession, type TurnMessage, type TurnUsage } from '../../functions/app/record-session-activity';
+import {
+  appendToSession,
+  deleteMessage,
+  editMessage,
+  renameSession,
+  startSession,
+  type TurnMessage,
+  type TurnUsage,
+} from '../../functions/app/record-session-activity';
 import { DuckDbStore } from '../../functions/cli/export-sync/duckdb-store';
 import { fetchTransport, type ExportApiError } from '../../functions/cli/export-sync/export-api';
 import { JsonDirStore, type LocalStore } from '../../functions/cli/export-sync/local-store';
@@ -42,7 +50,13 @@ function rng(seed: number): () => number {
 const isNotFound = (err: unknown) => err instanceof DomainError && err.code === 'not_found';
 
 function turn(n: number): TurnMessage[] {
-  const tools = n % 3 === 0 ? [{ id: `call_${n}`, name: 'search', type: 'function', success: n % 2 === 0 }, { type: 'custom_component', component: 'ProductCard' }] : undefined;
+  const tools =
+    n % 3 === 0
+      ? [
+          { id: `call_${n}`, name: 'search', type: 'function', success: n % 2 === 0 },
+          { type: 'custom_component', component: 'ProductCard' },
+        ]
+      : undefined;
   return [
     { role: 'user', content: `question ${n}` },
     { role: 'assistant', content: `answer ${n}`, ...(tools ? { tools } : {}) },
@@ -50,7 +64,15 @@ function turn(n: number): TurnMessage[] {
 }
 
 function usageOf(n: number): TurnUsage {
-  return { model: 'offline', source: 'consumer', inputTokens: 10 + n, outputTokens: 20 + n, cacheReadInputTokens: n % 5, cacheCreationInputTokens: n % 2, costUsd: `0.${String(1000 + n).padStart(6, '0')}` };
+  return {
+    model: 'offline',
+    source: 'consumer',
+    inputTokens: 10 + n,
+    outputTokens: 20 + n,
+    cacheReadInputTokens: n % 5,
+    cacheCreationInputTokens: n % 2,
+    costUsd: `0.${String(1000 + n).padStart(6, '0')}`,
+  };
 }
 
 const STORES = ['json', 'duckdb'] as const;
@@ -58,7 +80,11 @@ const STORES = ['json', 'duckdb'] as const;
 type Writable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** Runs a command without blocking this process (the platform under test serves the child). */
-function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ signal: NodeJS.Signals | null; code: number | null; stdout: string; stderr: string }> {
+function run(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ signal: NodeJS.Signals | null; code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -182,10 +208,14 @@ describe.each(STORES)('the reference export sync client (%s store)', (kind) => {
       // A process killed inside the sessions commit, after its rows were written and before COMMIT:
       // on reopening, neither those rows nor the new checkpoint are there.
       await deps.store.close!();
-      const child = await run(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'export-sync-crash-child.ts'), join(dir, 'copy.duckdb'), p.baseUrl], {
-        ...process.env,
-        EXPORT_SYNC_KEY: f.orgKey,
-      });
+      const child = await run(
+        process.execPath,
+        ['--import', 'tsx', join(import.meta.dirname, 'export-sync-crash-child.ts'), join(dir, 'copy.duckdb'), p.baseUrl],
+        {
+          ...process.env,
+          EXPORT_SYNC_KEY: f.orgKey,
+        },
+      );
       expect(child.signal, child.stderr).toBe('SIGKILL');
       expect(child.stdout).toContain('"killing":"sessions"');
       deps.store = await openStore(dir);
@@ -199,236 +229,268 @@ describe.each(STORES)('the reference export sync client (%s store)', (kind) => {
     expect(differences(imageOf(await deps.store.load()), await readTruth(p, t, f.orgId))).toEqual([]);
   });
 
-  it(
-    'converges field for field with concurrent writers, late commits, deletions and an app deletion',
-    async () => {
-      const f = await p.fixture();
-      // 11 keys the sync client rotates through, then 3 only the final checks use: the client may have
-      // spent a rotated key's whole minute of requests by the time the checks page the export.
-      const allKeys = await Promise.all(
-        Array.from({ length: 14 }, async () => {
-          const res = await p.admin('POST', `/orgs/${f.orgId}/keys`, { scopes: ['apps:read', 'transcripts:read', 'usage:read', 'tombstones:read'] });
-          return res.body.data.key as string;
-        }),
-      );
-      const extraKeys = allKeys.slice(0, 11);
-      const checkKeys = allKeys.slice(11);
-      const zdrApp = (await p.admin('POST', `/orgs/${f.orgId}/apps`, { name: 'Private App', settings: { zeroDataRetention: true } })).body.data.id as string;
-      const doomedApp = (await p.admin('POST', `/orgs/${f.orgId}/apps`, { name: 'Doomed App' })).body.data.id as string;
-      // 300 sessions in the app that will be deleted: some of known consumers, some anonymous, some with messages.
-      const doomedIds = await seedSessions(
-        p,
-        doomedApp,
-        Array.from({ length: 300 }, (_, i) => ({
-          ...(i % 10 === 0 ? { email: `doomed${i % 30}@example.com` } : i % 10 === 1 ? { email: null } : {}),
-          messages: i % 4 === 3 ? ['2026-01-01T00:00:01Z'] : [],
-        })),
-      );
-      // 24 sessions of 8 known consumers in the app that stays; 6 of the consumers are deleted during the run.
-      const live = await seedSessions(
-        p,
-        f.appId,
-        Array.from({ length: 24 }, (_, i) => ({ email: `user${i % 8}@example.com`, messages: ['2026-01-02T00:00:01Z', '2026-01-02T00:00:02Z', '2026-01-02T00:00:03Z'] })),
-      );
-      // Sessions only the rename writer touches: a rename committed late has nothing else to re-surface it.
-      const renameOnly = await seedSessions(p, f.appId, Array.from({ length: 12 }, () => ({ messages: ['2026-01-03T00:00:01Z'] })));
-      // Anchors for the final coverage checks, kept out of `live` so no writer deletes them: however
-      // the writers get scheduled on a loaded machine, a ZDR session and a tool-marked message exist.
-      const zdrAnchor = await startSession(p.deps, { appId: zdrApp, title: 'zdr anchor' });
-      await appendToSession(p.deps, { sessionId: zdrAnchor.id, messages: turn(0), usage: [usageOf(0)] });
-      const toolAnchor = await startSession(p.deps, { appId: f.appId, title: 'tool anchor' });
-      await appendToSession(p.deps, {
-        sessionId: toolAnchor.id,
-        messages: [
-          { role: 'user', content: 'use lookup' },
-          { role: 'assistant', content: 'looked up', tools: [{ id: 'call_anchor', name: 'lookup', type: 'tool', success: true }] },
-        ],
-        usage: [usageOf(1)],
-      });
-      const consumerIds = await Promise.all(Array.from({ length: 8 }, async (_, i) => (await p.deps.consumers.findByEmail(f.appId, `user${i}@example.com`))!.id));
+  it('converges field for field with concurrent writers, late commits, deletions and an app deletion', async () => {
+    const f = await p.fixture();
+    // 11 keys the sync client rotates through, then 3 only the final checks use: the client may have
+    // spent a rotated key's whole minute of requests by the time the checks page the export.
+    const allKeys = await Promise.all(
+      Array.from({ length: 14 }, async () => {
+        const res = await p.admin('POST', `/orgs/${f.orgId}/keys`, { scopes: ['apps:read', 'transcripts:read', 'usage:read', 'tombstones:read'] });
+        return res.body.data.key as string;
+      }),
+    );
+    const extraKeys = allKeys.slice(0, 11);
+    const checkKeys = allKeys.slice(11);
+    const zdrApp = (await p.admin('POST', `/orgs/${f.orgId}/apps`, { name: 'Private App', settings: { zeroDataRetention: true } })).body.data.id as string;
+    const doomedApp = (await p.admin('POST', `/orgs/${f.orgId}/apps`, { name: 'Doomed App' })).body.data.id as string;
+    // 300 sessions in the app that will be deleted: some of known consumers, some anonymous, some with messages.
+    const doomedIds = await seedSessions(
+      p,
+      doomedApp,
+      Array.from({ length: 300 }, (_, i) => ({
+        ...(i % 10 === 0 ? { email: `doomed${i % 30}@example.com` } : i % 10 === 1 ? { email: null } : {}),
+        messages: i % 4 === 3 ? ['2026-01-01T00:00:01Z'] : [],
+      })),
+    );
+    // 24 sessions of 8 known consumers in the app that stays; 6 of the consumers are deleted during the run.
+    const live = await seedSessions(
+      p,
+      f.appId,
+      Array.from({ length: 24 }, (_, i) => ({
+        email: `user${i % 8}@example.com`,
+        messages: ['2026-01-02T00:00:01Z', '2026-01-02T00:00:02Z', '2026-01-02T00:00:03Z'],
+      })),
+    );
+    // Sessions only the rename writer touches: a rename committed late has nothing else to re-surface it.
+    const renameOnly = await seedSessions(
+      p,
+      f.appId,
+      Array.from({ length: 12 }, () => ({ messages: ['2026-01-03T00:00:01Z'] })),
+    );
+    // Anchors for the final coverage checks, kept out of `live` so no writer deletes them: however
+    // the writers get scheduled on a loaded machine, a ZDR session and a tool-marked message exist.
+    const zdrAnchor = await startSession(p.deps, { appId: zdrApp, title: 'zdr anchor' });
+    await appendToSession(p.deps, { sessionId: zdrAnchor.id, messages: turn(0), usage: [usageOf(0)] });
+    const toolAnchor = await startSession(p.deps, { appId: f.appId, title: 'tool anchor' });
+    await appendToSession(p.deps, {
+      sessionId: toolAnchor.id,
+      messages: [
+        { role: 'user', content: 'use lookup' },
+        { role: 'assistant', content: 'looked up', tools: [{ id: 'call_anchor', name: 'lookup', type: 'tool', success: true }] },
+      ],
+      usage: [usageOf(1)],
+    });
+    const consumerIds = await Promise.all(Array.from({ length: 8 }, async (_, i) => (await p.deps.consumers.findByEmail(f.appId, `user${i}@example.com`))!.id));
 
-      // The customer already had a copy when the writers start. Small pages: every pass pages.
-      const dir = newDir();
-      const deps: SyncDeps = { transport: rotatingTransport(p.baseUrl, [f.orgKey, ...extraKeys]), store: await openStore(dir), sleep: waitBesideWriters, pageSize: 10 };
-      clock.advance(VISIBILITY_DELAY_MS + 100);
-      const baseline = await syncOnce(deps);
-      expect(baseline.copy.sessions).toBe(338);
-      expect(baseline.copy.apps).toBe(3);
+    // The customer already had a copy when the writers start. Small pages: every pass pages.
+    const dir = newDir();
+    const deps: SyncDeps = {
+      transport: rotatingTransport(p.baseUrl, [f.orgKey, ...extraKeys]),
+      store: await openStore(dir),
+      sleep: waitBesideWriters,
+      pageSize: 10,
+    };
+    clock.advance(VISIBILITY_DELAY_MS + 100);
+    const baseline = await syncOnce(deps);
+    expect(baseline.copy.sessions).toBe(338);
+    expect(baseline.copy.apps).toBe(3);
 
-      // Slow writers: some session creates, messages, usage rows, tombstones and renames commit late:
-      // half ~1 s after their time was stamped (over half the visibility delay), half 2.2 s (over the
-      // whole delay: only the re-touch and re-stamp rules of docs/design.md §3 save those).
-      const lateBy = (n: number) => (n % 2 === 0 ? 2200 : 900 + (n % 4) * 100);
-      const slowType = (type: string, every: number) =>
-        delayWrites(t, { every, delayMs: lateBy, match: (command, input) => command === 'PutItemCommand' && itemType(input) === type });
-      // And slow session deletes hide the session only 2.5 s (over the visibility delay) after its
-      // tombstone: the sync can apply the tombstone while the session is still listed.
-      const slowHides = new Set<string>();
-      const slow = [
-        slowType('session', 3),
-        slowType('message', 10),
-        slowType('usage', 10),
-        slowType('tombstone', 20),
-        delayWrites(t, { every: 2, delayMs: lateBy, match: (command, input) => command === 'UpdateItemCommand' && ':title' in ((input.ExpressionAttributeValues ?? {}) as object) }),
-        delayWrites(t, {
-          every: 1,
-          delayMs: () => 2500,
-          match: (command, input) =>
-            command === 'UpdateItemCommand' &&
-            String(input.UpdateExpression).includes('deletedAtUs') &&
-            slowHides.has(String((input.Key as { pk?: unknown } | undefined)?.pk).replace(/^SESSION#/, '')),
-        }),
-      ];
+    // Slow writers: some session creates, messages, usage rows, tombstones and renames commit late:
+    // half ~1 s after their time was stamped (over half the visibility delay), half 2.2 s (over the
+    // whole delay: only the re-touch and re-stamp rules of docs/design.md §3 save those).
+    const lateBy = (n: number) => (n % 2 === 0 ? 2200 : 900 + (n % 4) * 100);
+    const slowType = (type: string, every: number) =>
+      delayWrites(t, { every, delayMs: lateBy, match: (command, input) => command === 'PutItemCommand' && itemType(input) === type });
+    // And slow session deletes hide the session only 2.5 s (over the visibility delay) after its
+    // tombstone: the sync can apply the tombstone while the session is still listed.
+    const slowHides = new Set<string>();
+    const slow = [
+      slowType('session', 3),
+      slowType('message', 10),
+      slowType('usage', 10),
+      slowType('tombstone', 20),
+      delayWrites(t, {
+        every: 2,
+        delayMs: lateBy,
+        match: (command, input) => command === 'UpdateItemCommand' && ':title' in ((input.ExpressionAttributeValues ?? {}) as object),
+      }),
+      delayWrites(t, {
+        every: 1,
+        delayMs: () => 2500,
+        match: (command, input) =>
+          command === 'UpdateItemCommand' &&
+          String(input.UpdateExpression).includes('deletedAtUs') &&
+          slowHides.has(String((input.Key as { pk?: unknown } | undefined)?.pk).replace(/^SESSION#/, '')),
+      }),
+    ];
 
-      const summaries: SyncSummary[] = [];
-      let writing = true;
-      const syncLoop = (async () => {
-        while (writing) summaries.push(await syncOnce(deps));
-      })();
+    const summaries: SyncSummary[] = [];
+    let writing = true;
+    const syncLoop = (async () => {
+      while (writing) summaries.push(await syncOnce(deps));
+    })();
 
-      const errors: string[] = [];
-      const deletedConsumers: string[] = [];
-      const slowDeletes: Promise<void>[] = [];
-      const random = rng(42);
-      const pick = () => live[Math.floor(random() * live.length)]!;
-      const deadline = Date.now() + WRITERS_RUN_MS;
-      const writer = async (name: string, pauseMs: number, op: (n: number) => Promise<void>) => {
-        for (let n = 0; Date.now() < deadline; n++) {
-          try {
-            await op(n);
-          } catch (err) {
-            if (!isNotFound(err)) errors.push(`${name} #${n}: ${String(err)}`);
-          }
-          await sleep(pauseMs);
+    const errors: string[] = [];
+    const deletedConsumers: string[] = [];
+    const slowDeletes: Promise<void>[] = [];
+    const random = rng(42);
+    const pick = () => live[Math.floor(random() * live.length)]!;
+    const deadline = Date.now() + WRITERS_RUN_MS;
+    const writer = async (name: string, pauseMs: number, op: (n: number) => Promise<void>) => {
+      for (let n = 0; Date.now() < deadline; n++) {
+        try {
+          await op(n);
+        } catch (err) {
+          if (!isNotFound(err)) errors.push(`${name} #${n}: ${String(err)}`);
         }
-      };
-      const adminOk = async (method: string, path: string, ok: number[]) => {
-        const res = await p.admin(method, path);
-        if (!ok.includes(res.status)) errors.push(`${method} ${path}: ${res.status} ${res.text}`);
-      };
-
-      await Promise.all([
-        ...[0, 1].map((w) =>
-          writer(`create${w}`, 100, async (n) => {
-            const k = n * 2 + w;
-            const s = await startSession(p.deps, {
-              appId: k % 5 === 4 ? zdrApp : f.appId,
-              consumerId: k % 5 !== 4 && k % 4 === 1 ? consumerIds[k % 8]! : null,
-              title: `session ${k}`,
-              externalId: k % 2 ? `web:${k}` : null,
-              queryParams: [{ name: 'utm_source', value: `w${k}` }, { name: 'bt', value: 'control' }],
-            });
-            live.push(s.id);
-            await appendToSession(p.deps, { sessionId: s.id, messages: turn(k), usage: [usageOf(k)] });
-          }),
-        ),
-        // Sessions that stay empty unless another writer picks them.
-        writer('start', 250, async (n) => void live.push((await startSession(p.deps, { appId: f.appId, title: `empty ${n}`, externalId: `whatsapp:+1555${n}` })).id)),
-        ...[0, 1, 2].map((w) =>
-          writer(`append${w}`, 80, async (n) => void (await appendToSession(p.deps, { sessionId: pick(), messages: turn(n).slice(0, 1 + (n % 2)), usage: [usageOf(n)] }))),
-        ),
-        writer('edit', 100, async (n) => {
-          const sessionId = pick();
-          const messages = await p.deps.sessions.listMessages(sessionId);
-          const m = messages[Math.floor(random() * messages.length)];
-          if (!m) return;
-          if (n % 3 === 2) await deleteMessage(p.deps, { sessionId, messageId: m.id });
-          else await editMessage(p.deps, { sessionId, messageId: m.id, content: `edited ${n}` });
-        }),
-        writer('rename', 120, (n) => renameSession(p.deps, { sessionId: n % 2 ? renameOnly[(n >> 1) % renameOnly.length]! : pick(), title: `renamed ${n}` })),
-        writer('delete', 400, async () => {
-          const [sessionId] = live.splice(Math.floor(random() * live.length), 1);
-          if (sessionId) await adminOk('DELETE', `/sessions/${sessionId}`, [200, 404]);
-        }),
-        // Slow removals, each with activity on the session after its tombstone and before it is hidden.
-        writer('delete-slow', 600, async (n) => {
-          const [sessionId] = live.splice(Math.floor(random() * live.length), 1);
-          if (!sessionId) return;
-          slowHides.add(sessionId);
-          slowDeletes.push(adminOk('DELETE', `/sessions/${sessionId}`, [200, 404]));
-          await sleep(300);
-          await appendToSession(p.deps, { sessionId, messages: turn(n).slice(0, 1), usage: [usageOf(n)] });
-        }),
-        // Up to six of the eight consumers go, one a second, while sessions keep being started for them
-        // and single deletes hit their sessions.
-        writer('consumers', 1000, async (n) => {
-          if (n >= 6) return;
-          await adminOk('DELETE', `/consumers/${consumerIds[n]}`, [200]);
-          deletedConsumers.push(consumerIds[n]!);
-        }),
-        // Activity on the doomed app's sessions while its deletion runs.
-        writer('doomed', 150, async (n) => void (await appendToSession(p.deps, { sessionId: doomedIds[Math.floor(random() * doomedIds.length)]!, messages: turn(n).slice(0, 1), usage: [usageOf(n)] }))),
-        (async () => {
-          await sleep(1000);
-          await adminOk('DELETE', `/apps/${doomedApp}`, [202]);
-        })(),
-      ]);
-      await Promise.all(slowDeletes);
-      writing = false;
-      await syncLoop;
-      for (const d of slow) d.remove();
-      const delayed = slow.reduce((n, d) => n + d.delayed, 0);
-
-      // Let the app deletion finish, then move past the visibility delay: one more run must converge.
-      for (let round = 0; (await p.deps.apps.listPendingDeletion(100)).some((a) => a.id === doomedApp); round++) {
-        if (round > 40) throw new Error('the app deletion did not finish');
-        await p.drainQueues();
+        await sleep(pauseMs);
       }
-      clock.advance(VISIBILITY_DELAY_MS + 500);
-      const last = await syncOnce(deps);
+    };
+    const adminOk = async (method: string, path: string, ok: number[]) => {
+      const res = await p.admin(method, path);
+      if (!ok.includes(res.status)) errors.push(`${method} ${path}: ${res.status} ${res.text}`);
+    };
 
-      expect(errors).toEqual([]);
-      const truth = await readTruth(p, t, f.orgId);
-      const local = await deps.store.load();
-      expect(differences(imageOf(local), truth)).toEqual([]);
-      // The export itself, paged in full now that nothing is held back, agrees with the table.
-      expect(await pageAll(`/api/v1/org/sessions`, checkKeys[0]!)).toEqual(Object.fromEntries(Object.entries(truth.sessions).map(([id, s]) => [id, s.session])));
-      expect(await pageAll(`/api/v1/org/usage`, checkKeys[1]!)).toEqual(truth.usage);
-      // The deleted app left the copy's apps with the list.
-      const apps = (await p.call('GET', '/api/v1/org/apps', { token: checkKeys[2]! })).body.data as { id: string }[];
-      expect(Object.fromEntries(local.apps)).toEqual(Object.fromEntries(apps.map((a) => [a.id, a])));
-      expect(local.apps.has(doomedApp)).toBe(false);
-
-      // No deleted session is in the copy: not the app's, not the consumers', not the single deletes.
-      const tombstones = await tombstonesOf(t, f.orgId);
-      const deletedSessions = new Set(tombstones.filter((x) => x.resourceType === 'session').map((x) => x.resourceId));
-      expect(doomedIds.filter((id) => !deletedSessions.has(id))).toEqual([]);
-      expect([...deletedSessions].filter((id) => local.sessions.has(id) || id in truth.sessions)).toEqual([]);
-      const tombstoned = new Set(local.state.tombstonedSessionIds);
-      expect([...deletedSessions].filter((id) => !tombstoned.has(id))).toEqual([]);
-      const ingested = new Set(local.state.ingestedTombstoneIds);
-      expect(tombstones.filter((x) => !ingested.has(x.id)).map((x) => x.id)).toEqual([]);
-      expect(new Set(local.state.erasedConsumerIds)).toEqual(new Set(tombstones.filter((x) => x.resourceType === 'consumer').map((x) => x.resourceId)));
-
-      // The run exercised what it claims to.
-      const all = [baseline, ...summaries, last];
-      const total = (of: (s: SyncSummary) => number) => all.reduce((n, s) => n + of(s), 0);
-      expect(summaries.length).toBeGreaterThanOrEqual(3);
-      expect(delayed).toBeGreaterThanOrEqual(20);
-      expect(total((s) => s.sessions.skipped_tombstoned)).toBeGreaterThan(0);
-      expect(tombstones.filter((x) => x.cause === 'app_deleted' && x.resourceType === 'session')).toHaveLength(300);
-      expect(deletedConsumers.length).toBeGreaterThanOrEqual(3);
-      expect(deletedConsumers.filter((id) => !tombstones.some((x) => x.resourceType === 'consumer' && x.resourceId === id))).toEqual([]);
-      expect(Object.values(truth.sessions).some((s) => s.zdr)).toBe(true);
-      expect(Object.values(truth.sessions).some((s) => s.messages.some((m) => (m as { tools?: unknown }).tools))).toBe(true);
-      const orphans = (await Promise.all([...deletedSessions].map((id) => itemsUnder(t, `SESSION#${id}`)))).flat();
-      console.log(
-        JSON.stringify({
-          cycles_during_writes: summaries.length,
-          requests: total((s) => s.requests.total),
-          rate_limited: total((s) => s.requests.rate_limited),
-          transcripts: total((s) => s.sessions.transcripts),
-          gone_404: total((s) => s.sessions.gone),
-          skipped_tombstoned: total((s) => s.sessions.skipped_tombstoned),
-          tombstones: tombstones.length,
-          delayed_writes: delayed,
-          live_sessions: Object.keys(truth.sessions).length,
-          usage_rows: Object.keys(truth.usage).length,
-          orphan_items_of_deleted_sessions: orphans.length,
-          last_run: last.sessions,
+    await Promise.all([
+      ...[0, 1].map((w) =>
+        writer(`create${w}`, 100, async (n) => {
+          const k = n * 2 + w;
+          const s = await startSession(p.deps, {
+            appId: k % 5 === 4 ? zdrApp : f.appId,
+            consumerId: k % 5 !== 4 && k % 4 === 1 ? consumerIds[k % 8]! : null,
+            title: `session ${k}`,
+            externalId: k % 2 ? `web:${k}` : null,
+            queryParams: [
+              { name: 'utm_source', value: `w${k}` },
+              { name: 'bt', value: 'control' },
+            ],
+          });
+          live.push(s.id);
+          await appendToSession(p.deps, { sessionId: s.id, messages: turn(k), usage: [usageOf(k)] });
         }),
-      );
-    },
-    120_000,
-  );
+      ),
+      // Sessions that stay empty unless another writer picks them.
+      writer(
+        'start',
+        250,
+        async (n) => void live.push((await startSession(p.deps, { appId: f.appId, title: `empty ${n}`, externalId: `whatsapp:+1555${n}` })).id),
+      ),
+      ...[0, 1, 2].map((w) =>
+        writer(
+          `append${w}`,
+          80,
+          async (n) => void (await appendToSession(p.deps, { sessionId: pick(), messages: turn(n).slice(0, 1 + (n % 2)), usage: [usageOf(n)] })),
+        ),
+      ),
+      writer('edit', 100, async (n) => {
+        const sessionId = pick();
+        const messages = await p.deps.sessions.listMessages(sessionId);
+        const m = messages[Math.floor(random() * messages.length)];
+        if (!m) return;
+        if (n % 3 === 2) await deleteMessage(p.deps, { sessionId, messageId: m.id });
+        else await editMessage(p.deps, { sessionId, messageId: m.id, content: `edited ${n}` });
+      }),
+      writer('rename', 120, (n) => renameSession(p.deps, { sessionId: n % 2 ? renameOnly[(n >> 1) % renameOnly.length]! : pick(), title: `renamed ${n}` })),
+      writer('delete', 400, async () => {
+        const [sessionId] = live.splice(Math.floor(random() * live.length), 1);
+        if (sessionId) await adminOk('DELETE', `/sessions/${sessionId}`, [200, 404]);
+      }),
+      // Slow removals, each with activity on the session after its tombstone and before it is hidden.
+      writer('delete-slow', 600, async (n) => {
+        const [sessionId] = live.splice(Math.floor(random() * live.length), 1);
+        if (!sessionId) return;
+        slowHides.add(sessionId);
+        slowDeletes.push(adminOk('DELETE', `/sessions/${sessionId}`, [200, 404]));
+        await sleep(300);
+        await appendToSession(p.deps, { sessionId, messages: turn(n).slice(0, 1), usage: [usageOf(n)] });
+      }),
+      // Up to six of the eight consumers go, one a second, while sessions keep being started for them
+      // and single deletes hit their sessions.
+      writer('consumers', 1000, async (n) => {
+        if (n >= 6) return;
+        await adminOk('DELETE', `/consumers/${consumerIds[n]}`, [200]);
+        deletedConsumers.push(consumerIds[n]!);
+      }),
+      // Activity on the doomed app's sessions while its deletion runs.
+      writer(
+        'doomed',
+        150,
+        async (n) =>
+          void (await appendToSession(p.deps, {
+            sessionId: doomedIds[Math.floor(random() * doomedIds.length)]!,
+            messages: turn(n).slice(0, 1),
+            usage: [usageOf(n)],
+          })),
+      ),
+      (async () => {
+        await sleep(1000);
+        await adminOk('DELETE', `/apps/${doomedApp}`, [202]);
+      })(),
+    ]);
+    await Promise.all(slowDeletes);
+    writing = false;
+    await syncLoop;
+    for (const d of slow) d.remove();
+    const delayed = slow.reduce((n, d) => n + d.delayed, 0);
+
+    // Let the app deletion finish, then move past the visibility delay: one more run must converge.
+    for (let round = 0; (await p.deps.apps.listPendingDeletion(100)).some((a) => a.id === doomedApp); round++) {
+      if (round > 40) throw new Error('the app deletion did not finish');
+      await p.drainQueues();
+    }
+    clock.advance(VISIBILITY_DELAY_MS + 500);
+    const last = await syncOnce(deps);
+
+    expect(errors).toEqual([]);
+    const truth = await readTruth(p, t, f.orgId);
+    const local = await deps.store.load();
+    expect(differences(imageOf(local), truth)).toEqual([]);
+    // The export itself, paged in full now that nothing is held back, agrees with the table.
+    expect(await pageAll(`/api/v1/org/sessions`, checkKeys[0]!)).toEqual(Object.fromEntries(Object.entries(truth.sessions).map(([id, s]) => [id, s.session])));
+    expect(await pageAll(`/api/v1/org/usage`, checkKeys[1]!)).toEqual(truth.usage);
+    // The deleted app left the copy's apps with the list.
+    const apps = (await p.call('GET', '/api/v1/org/apps', { token: checkKeys[2]! })).body.data as { id: string }[];
+    expect(Object.fromEntries(local.apps)).toEqual(Object.fromEntries(apps.map((a) => [a.id, a])));
+    expect(local.apps.has(doomedApp)).toBe(false);
+
+    // No deleted session is in the copy: not the app's, not the consumers', not the single deletes.
+    const tombstones = await tombstonesOf(t, f.orgId);
+    const deletedSessions = new Set(tombstones.filter((x) => x.resourceType === 'session').map((x) => x.resourceId));
+    expect(doomedIds.filter((id) => !deletedSessions.has(id))).toEqual([]);
+    expect([...deletedSessions].filter((id) => local.sessions.has(id) || id in truth.sessions)).toEqual([]);
+    const tombstoned = new Set(local.state.tombstonedSessionIds);
+    expect([...deletedSessions].filter((id) => !tombstoned.has(id))).toEqual([]);
+    const ingested = new Set(local.state.ingestedTombstoneIds);
+    expect(tombstones.filter((x) => !ingested.has(x.id)).map((x) => x.id)).toEqual([]);
+    expect(new Set(local.state.erasedConsumerIds)).toEqual(new Set(tombstones.filter((x) => x.resourceType === 'consumer').map((x) => x.resourceId)));
+
+    // The run exercised what it claims to.
+    const all = [baseline, ...summaries, last];
+    const total = (of: (s: SyncSummary) => number) => all.reduce((n, s) => n + of(s), 0);
+    expect(summaries.length).toBeGreaterThanOrEqual(3);
+    expect(delayed).toBeGreaterThanOrEqual(20);
+    expect(total((s) => s.sessions.skipped_tombstoned)).toBeGreaterThan(0);
+    expect(tombstones.filter((x) => x.cause === 'app_deleted' && x.resourceType === 'session')).toHaveLength(300);
+    expect(deletedConsumers.length).toBeGreaterThanOrEqual(3);
+    expect(deletedConsumers.filter((id) => !tombstones.some((x) => x.resourceType === 'consumer' && x.resourceId === id))).toEqual([]);
+    expect(Object.values(truth.sessions).some((s) => s.zdr)).toBe(true);
+    expect(Object.values(truth.sessions).some((s) => s.messages.some((m) => (m as { tools?: unknown }).tools))).toBe(true);
+    const orphans = (await Promise.all([...deletedSessions].map((id) => itemsUnder(t, `SESSION#${id}`)))).flat();
+    console.log(
+      JSON.stringify({
+        cycles_during_writes: summaries.length,
+        requests: total((s) => s.requests.total),
+        rate_limited: total((s) => s.requests.rate_limited),
+        transcripts: total((s) => s.sessions.transcripts),
+        gone_404: total((s) => s.sessions.gone),
+        skipped_tombstoned: total((s) => s.sessions.skipped_tombstoned),
+        tombstones: tombstones.length,
+        delayed_writes: delayed,
+        live_sessions: Object.keys(truth.sessions).length,
+        usage_rows: Object.keys(truth.usage).length,
+        orphan_items_of_deleted_sessions: orphans.length,
+        last_run: last.sessions,
+      }),
+    );
+  }, 120_000);
 });

@@ -107,12 +107,16 @@ describe('npm run export-sync', () => {
     const db = await instance.connect();
     const rows = async (sql: string) => (await db.runAndReadAll(sql)).getRowObjectsJson();
     expect((await rows('SELECT id FROM sessions ORDER BY id')).map((r) => r.id)).toEqual([...ids].sort());
-    expect(await rows("SELECT count(*) AS n, count(DISTINCT session_id) AS s FROM messages WHERE role IN ('user', 'assistant')")).toEqual([{ n: '24', s: '12' }]);
-    expect(await rows('SELECT s.consumer_email, count(m.id) AS messages FROM sessions s JOIN messages m ON m.session_id = s.id GROUP BY 1 ORDER BY 1')).toEqual([
-      { consumer_email: 'user0@example.com', messages: '8' },
-      { consumer_email: 'user1@example.com', messages: '8' },
-      { consumer_email: 'user2@example.com', messages: '8' },
+    expect(await rows("SELECT count(*) AS n, count(DISTINCT session_id) AS s FROM messages WHERE role IN ('user', 'assistant')")).toEqual([
+      { n: '24', s: '12' },
     ]);
+    expect(await rows('SELECT s.consumer_email, count(m.id) AS messages FROM sessions s JOIN messages m ON m.session_id = s.id GROUP BY 1 ORDER BY 1')).toEqual(
+      [
+        { consumer_email: 'user0@example.com', messages: '8' },
+        { consumer_email: 'user1@example.com', messages: '8' },
+        { consumer_email: 'user2@example.com', messages: '8' },
+      ],
+    );
     expect(await rows('SELECT name, slug FROM apps')).toEqual([{ name: 'Test App', slug: expect.any(String) }]);
     expect((await rows("SELECT value FROM sync_checkpoint WHERE name = 'sessions'"))[0]!.value).toBe(jsonLines(run.stdout)[0]!.sessions.checkpoint);
 

@@ -25,7 +25,12 @@ describe('JSONL import (POST /admin/v1/apps/{appId}/imports)', () => {
         consumer: { email: null },
         messages: [
           { role: 'user', content: 'hello', createdAt: '2026-01-10T09:00:01Z' },
-          { role: 'assistant', content: 'hi there', createdAt: '2026-01-10T09:00:02.5+00:00', tools: [{ name: 'search', type: 'custom_component', success: true }] },
+          {
+            role: 'assistant',
+            content: 'hi there',
+            createdAt: '2026-01-10T09:00:02.5+00:00',
+            tools: [{ name: 'search', type: 'custom_component', success: true }],
+          },
         ],
       },
       {
@@ -111,12 +116,19 @@ describe('JSONL import (POST /admin/v1/apps/{appId}/imports)', () => {
 
   it('rejects the whole import with 400 naming the bad line, and writes nothing', async () => {
     const f = await p.fixture();
-    const good1 = { session: { id: randomUUID(), startedAt: '2026-01-01T00:00:00Z' }, consumer: { email: 'first@example.com' }, messages: [{ role: 'user', content: 'x', createdAt: '2026-01-01T00:00:01Z' }] };
+    const good1 = {
+      session: { id: randomUUID(), startedAt: '2026-01-01T00:00:00Z' },
+      consumer: { email: 'first@example.com' },
+      messages: [{ role: 'user', content: 'x', createdAt: '2026-01-01T00:00:01Z' }],
+    };
     const good3 = { session: { id: randomUUID(), startedAt: '2026-01-01T00:00:00Z' }, consumer: { email: null } };
     const cases: [unknown[], RegExp][] = [
       [[good1, { session: { startedAt: 'not a time' } }, good3], /^Invalid line 2: session\.startedAt: /],
       [[good1, '', good3, '{"session":'], /^Invalid line 4: not JSON/],
-      [[good1, good3, { session: { startedAt: '2026-01-01T00:00:00Z' }, messages: [{ role: 'robot', content: '', createdAt: '2026-01-01T00:00:00Z' }] }], /^Invalid line 3: messages\.0\.role: /],
+      [
+        [good1, good3, { session: { startedAt: '2026-01-01T00:00:00Z' }, messages: [{ role: 'robot', content: '', createdAt: '2026-01-01T00:00:00Z' }] }],
+        /^Invalid line 3: messages\.0\.role: /,
+      ],
     ];
     for (const [lines, message] of cases) {
       const res = await importJsonl(f.appId, lines);
@@ -147,7 +159,9 @@ describe('JSONL import (POST /admin/v1/apps/{appId}/imports)', () => {
     const f = await p.fixture();
     await p.admin('PATCH', `/apps/${f.appId}`, { settings: { zeroDataRetention: true } });
     const id = randomUUID();
-    const res = await importJsonl(f.appId, [{ session: { id, startedAt: '2026-01-01T00:00:00Z' }, messages: [{ role: 'user', content: 'secret', createdAt: '2026-01-01T00:00:01Z' }] }]);
+    const res = await importJsonl(f.appId, [
+      { session: { id, startedAt: '2026-01-01T00:00:00Z' }, messages: [{ role: 'user', content: 'secret', createdAt: '2026-01-01T00:00:01Z' }] },
+    ]);
     expect(res.status).toBe(201);
     expect(await p.deps.sessions.listMessages(id)).toEqual([]);
     expect((await p.deps.sessions.get(id))!.lastMessageAtUs).toBeNull();
@@ -174,7 +188,11 @@ describe('re-importing a deleted session', () => {
     const freshId = randomUUID();
     const line = (id: string) => JSON.stringify({ session: { id, title: 't', startedAt: '2026-01-01T00:00:00Z' }, consumer: null, messages: [] });
     const send = (ids: string[]) =>
-      p.call('POST', `/admin/v1/apps/${f.appId}/imports`, { token: p.adminToken, headers: { 'Content-Type': 'application/x-ndjson' }, body: ids.map(line).join('\n') });
+      p.call('POST', `/admin/v1/apps/${f.appId}/imports`, {
+        token: p.adminToken,
+        headers: { 'Content-Type': 'application/x-ndjson' },
+        body: ids.map(line).join('\n'),
+      });
     expect((await send([deletedId])).status).toBe(201);
     expect((await p.admin('DELETE', `/sessions/${deletedId}`)).status).toBe(200);
 

@@ -22,7 +22,11 @@ let sqs: SQSClient;
 beforeAll(async () => {
   p = await startTestPlatform({ logger });
   const { awsEnv } = await localResources(p);
-  sqs = new SQSClient({ region: awsEnv.AWS_REGION, endpoint: awsEnv.AWS_ENDPOINT_URL_SQS, credentials: { accessKeyId: awsEnv.AWS_ACCESS_KEY_ID!, secretAccessKey: awsEnv.AWS_SECRET_ACCESS_KEY! } });
+  sqs = new SQSClient({
+    region: awsEnv.AWS_REGION,
+    endpoint: awsEnv.AWS_ENDPOINT_URL_SQS,
+    credentials: { accessKeyId: awsEnv.AWS_ACCESS_KEY_ID!, secretAccessKey: awsEnv.AWS_SECRET_ACCESS_KEY! },
+  });
 });
 
 afterAll(async () => {
@@ -53,15 +57,21 @@ describe('a poison job on the local platform', () => {
     await waitFor('the valid job', async () => !(await p.deps.apps.listPendingDeletion(100)).some((a) => a.id === app.id), 10_000);
     // maxReceiveCount receives, 2 s apart locally, then the redrive on the next receive.
     let dead: Message[] = [];
-    await waitFor('the poison message in the jobs DLQ', async () => {
-      dead = (await sqs.send(new ReceiveMessageCommand({ QueueUrl: dlqUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 0 }))).Messages ?? [];
-      return dead.length > 0;
-    }, 25_000);
+    await waitFor(
+      'the poison message in the jobs DLQ',
+      async () => {
+        dead = (await sqs.send(new ReceiveMessageCommand({ QueueUrl: dlqUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 0 }))).Messages ?? [];
+        return dead.length > 0;
+      },
+      25_000,
+    );
 
     expect(dead.map((m) => [m.MessageId, m.Body])).toEqual([[poisonId, poisonBody]]);
     const poisonLines = errors.mock.calls.map(([, extra]) => extra as Record<string, unknown>).filter((e) => e?.poison === true);
     const maxReceiveCount = QUEUES.find((q) => q.id === 'jobs')!.maxReceiveCount;
-    expect(poisonLines).toEqual(Array.from({ length: maxReceiveCount }, () => ({ messageId: poisonId, consumer: 'job', poison: true, reason: expect.stringMatching(/^not JSON/) })));
+    expect(poisonLines).toEqual(
+      Array.from({ length: maxReceiveCount }, () => ({ messageId: poisonId, consumer: 'job', poison: true, reason: expect.stringMatching(/^not JSON/) })),
+    );
     expect(infos.mock.calls.filter(([m, extra]) => m === 'app deletion batch' && (extra as { appId?: string }).appId === app.id)).toHaveLength(1);
   }, 45_000);
 });

@@ -43,8 +43,18 @@ describe('retention-expiry job', () => {
 
     const tombstones = await tombstonesOf(t, f.orgId);
     expect(tombstones.every((x) => x.cause === 'retention_expiry')).toBe(true);
-    expect(tombstones.filter((x) => x.resourceType === 'consumer').map((x) => x.resourceId).sort()).toEqual([stale, quiet].sort());
-    expect(tombstones.filter((x) => x.resourceType === 'session').map((x) => x.resourceId).sort()).toEqual([...staleSessions, quietSession!].sort());
+    expect(
+      tombstones
+        .filter((x) => x.resourceType === 'consumer')
+        .map((x) => x.resourceId)
+        .sort(),
+    ).toEqual([stale, quiet].sort());
+    expect(
+      tombstones
+        .filter((x) => x.resourceType === 'session')
+        .map((x) => x.resourceId)
+        .sort(),
+    ).toEqual([...staleSessions, quietSession!].sort());
 
     for (const id of [stale, quiet]) expect(await p.deps.consumers.get(id)).toBeUndefined();
     for (const id of [...staleSessions, quietSession!]) expect(await itemsUnder(t, `SESSION#${id}`)).toEqual([]);

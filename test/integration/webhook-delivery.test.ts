@@ -122,25 +122,60 @@ describe('the retry schedule', () => {
     await publish([{ title: 'Retry schedule', kind: 'fix' }]);
 
     const finished = async (path: string, attempts: number) => (await logOf(subs[path]!)).length === attempts;
-    const expected: Record<string, number> = { '/r200': 1, '/r400': 1, '/r404': 1, '/r408': 3, '/r429': 3, '/r500': 3, '/r503-then-200': 2, '/hang-then-200': 2, '/redirect': 1 };
-    await waitFor(async () => (await Promise.all(Object.entries(expected).map(([path, n]) => finished(path, n)))).every(Boolean), 30_000, 'every delivery to finish');
+    const expected: Record<string, number> = {
+      '/r200': 1,
+      '/r400': 1,
+      '/r404': 1,
+      '/r408': 3,
+      '/r429': 3,
+      '/r500': 3,
+      '/r503-then-200': 2,
+      '/hang-then-200': 2,
+      '/redirect': 1,
+    };
+    await waitFor(
+      async () => (await Promise.all(Object.entries(expected).map(([path, n]) => finished(path, n)))).every(Boolean),
+      30_000,
+      'every delivery to finish',
+    );
     // A dropped period is never delivered again: nothing more arrives.
     await new Promise((r) => setTimeout(r, 1_500));
 
     for (const [path, n] of Object.entries(expected)) {
       expect(receiver.requests(path), path).toHaveLength(n);
       const log = (await logOf(subs[path]!)).sort((a, b) => a.attempt - b.attempt);
-      expect(log.map((l) => l.attempt), path).toEqual([1, 2, 3].slice(0, n));
+      expect(
+        log.map((l) => l.attempt),
+        path,
+      ).toEqual([1, 2, 3].slice(0, n));
     }
     const outcomes = async (path: string) => (await logOf(subs[path]!)).sort((a, b) => a.attempt - b.attempt).map((l) => [l.outcome, l.httpStatus ?? l.error]);
     expect(await outcomes('/r200')).toEqual([['delivered', 200]]);
     expect(await outcomes('/r400')).toEqual([['dropped', 400]]);
     expect(await outcomes('/r404')).toEqual([['dropped', 404]]);
-    expect(await outcomes('/r408')).toEqual([['retry', 408], ['retry', 408], ['dropped', 408]]);
-    expect(await outcomes('/r429')).toEqual([['retry', 429], ['retry', 429], ['dropped', 429]]);
-    expect(await outcomes('/r500')).toEqual([['retry', 500], ['retry', 500], ['dropped', 500]]);
-    expect(await outcomes('/r503-then-200')).toEqual([['retry', 503], ['delivered', 200]]);
-    expect(await outcomes('/hang-then-200')).toEqual([['retry', 'timeout'], ['delivered', 200]]);
+    expect(await outcomes('/r408')).toEqual([
+      ['retry', 408],
+      ['retry', 408],
+      ['dropped', 408],
+    ]);
+    expect(await outcomes('/r429')).toEqual([
+      ['retry', 429],
+      ['retry', 429],
+      ['dropped', 429],
+    ]);
+    expect(await outcomes('/r500')).toEqual([
+      ['retry', 500],
+      ['retry', 500],
+      ['dropped', 500],
+    ]);
+    expect(await outcomes('/r503-then-200')).toEqual([
+      ['retry', 503],
+      ['delivered', 200],
+    ]);
+    expect(await outcomes('/hang-then-200')).toEqual([
+      ['retry', 'timeout'],
+      ['delivered', 200],
+    ]);
     expect(await outcomes('/redirect')).toEqual([['dropped', 302]]);
     // The redirect was not followed.
     expect(receiver.received.filter((r) => r.path.startsWith('/redirected'))).toEqual([]);
@@ -177,12 +212,24 @@ describe('the retry schedule', () => {
       expect(created.status).toBe(201);
       const closed = await q.call('POST', '/api/v1/release-notes/subscriptions', { body: { callbackUrl: 'https://127.0.0.1:9/closed' } });
       expect(closed.status).toBe(201);
-      await q.admin('POST', '/release-notes/periods', { periodStart: '2026-03-01T00:00:00Z', periodEnd: '2026-03-02T00:00:00Z', items: [{ title: 'x', kind: 'other' }] });
+      await q.admin('POST', '/release-notes/periods', {
+        periodStart: '2026-03-01T00:00:00Z',
+        periodEnd: '2026-03-02T00:00:00Z',
+        items: [{ title: 'x', kind: 'other' }],
+      });
       const done = async (id: string) => (await q.deps.deliveryLog.list(id, 10)).length === 3;
       await waitFor(async () => (await done(created.body.data.id)) && (await done(closed.body.data.id)), 15_000, 'three attempts each');
       const errors = async (id: string) => (await q.deps.deliveryLog.list(id, 10)).sort((a, b) => a.attempt - b.attempt).map((l) => [l.outcome, l.error]);
-      expect(await errors(created.body.data.id)).toEqual([['retry', 'dns'], ['retry', 'dns'], ['dropped', 'dns']]);
-      expect(await errors(closed.body.data.id)).toEqual([['retry', 'network'], ['retry', 'network'], ['dropped', 'network']]);
+      expect(await errors(created.body.data.id)).toEqual([
+        ['retry', 'dns'],
+        ['retry', 'dns'],
+        ['dropped', 'dns'],
+      ]);
+      expect(await errors(closed.body.data.id)).toEqual([
+        ['retry', 'network'],
+        ['retry', 'network'],
+        ['dropped', 'network'],
+      ]);
     } finally {
       await q.stop();
     }
@@ -197,7 +244,10 @@ describe('backfill, re-publishing and duplicates', () => {
       published.push({ kind, ...(await publish([{ title: `Backfill ${i}`, body: i === 6 ? 'mentions Billing' : 'plain', kind }])) });
     }
     const sub = await subscribe('/backfill', { areas: ['backfill'], categories: ['fix'] });
-    const matching = published.filter((x) => x.kind === 'fix').reverse().slice(0, 5);
+    const matching = published
+      .filter((x) => x.kind === 'fix')
+      .reverse()
+      .slice(0, 5);
     await waitFor(() => receiver.requests('/backfill').length >= 5, 10_000, 'the backfill');
     await new Promise((r) => setTimeout(r, 500));
     const got = receiver.requests('/backfill');

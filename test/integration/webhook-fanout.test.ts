@@ -68,7 +68,15 @@ describe('fan-out', () => {
     expect(matches).toHaveLength(MATCHING);
 
     // The period is stored directly, so that only the fan-out invoked below (and its continuation) runs.
-    const period = buildPeriod({ periodStartUs: parseIsoToMicros('2026-04-01T00:00:00Z')!, periodEndUs: parseIsoToMicros('2026-04-02T00:00:00Z')!, markdown: '', items: [{ title: 'Fan-out', body: '', kind: 'fix' }] }, now);
+    const period = buildPeriod(
+      {
+        periodStartUs: parseIsoToMicros('2026-04-01T00:00:00Z')!,
+        periodEndUs: parseIsoToMicros('2026-04-02T00:00:00Z')!,
+        markdown: '',
+        items: [{ title: 'Fan-out', body: '', kind: 'fix' }],
+      },
+      now,
+    );
     await p.deps.releaseNotes.put(period);
 
     // An invocation with just past the safety margin left: it handles one page, then must yield.
@@ -96,18 +104,30 @@ describe('fan-out', () => {
         },
       ],
     };
-    const result = await handler(event, { getRemainingTimeInMillis: () => FANOUT_SAFETY_MS + 1, awsRequestId: 'test', functionName: 'webhooks-worker' } as Context);
+    const result = await handler(event, {
+      getRemainingTimeInMillis: () => FANOUT_SAFETY_MS + 1,
+      awsRequestId: 'test',
+      functionName: 'webhooks-worker',
+    } as Context);
     expect(result).toEqual({ batchItemFailures: [] });
     // Only the first page's matches came from this invocation; the rest follow from the continuation.
     const firstPage = matches.filter((s) => subs.indexOf(s) < FANOUT_PAGE_SIZE);
     expect(firstPage.length).toBeLessThan(MATCHING);
-    expect(sent.filter((m) => m.type === 'deliver').map((m) => (m as { subscriptionId: string }).subscriptionId).sort()).toEqual(firstPage.map((s) => s.id).sort());
+    expect(
+      sent
+        .filter((m) => m.type === 'deliver')
+        .map((m) => (m as { subscriptionId: string }).subscriptionId)
+        .sort(),
+    ).toEqual(firstPage.map((s) => s.id).sort());
     expect(sent.filter((m) => m.type === 'fan-out')).toEqual([{ type: 'fan-out', periodId: period.id, revision: period.revision, cursor: expect.any(String) }]);
 
     await waitFor(() => receiver.received.filter((r) => r.path.startsWith('/fan/match/')).length >= MATCHING, 20_000, 'every matching delivery');
     await p.drainQueues();
     await new Promise((r) => setTimeout(r, 500));
-    const got = receiver.received.filter((r) => r.path.startsWith('/fan/')).map((r) => r.path).sort();
+    const got = receiver.received
+      .filter((r) => r.path.startsWith('/fan/'))
+      .map((r) => r.path)
+      .sort();
     expect(got).toEqual(matches.map((s) => new URL(s.callbackUrl).pathname).sort());
   }, 60_000);
 });

@@ -147,7 +147,11 @@ describe('at delivery time', () => {
       expect(res.status, `${name}: ${res.text}`).toBe(201);
       subs.push({ name, id: res.body.data.id });
     }
-    const published = await p.admin('POST', '/release-notes/periods', { periodStart: '2026-06-01T00:00:00Z', periodEnd: '2026-06-08T00:00:00Z', items: [{ title: 'Rebinding', kind: 'fix' }] });
+    const published = await p.admin('POST', '/release-notes/periods', {
+      periodStart: '2026-06-01T00:00:00Z',
+      periodEnd: '2026-06-08T00:00:00Z',
+      items: [{ title: 'Rebinding', kind: 'fix' }],
+    });
     expect(published.status).toBe(201);
     const logs = async () => Promise.all(subs.map((s) => p.deps.deliveryLog.list(s.id, 10)));
     await waitFor(async () => (await logs()).every((l) => l.length === 1), 15_000, 'one attempt per subscription');
@@ -178,13 +182,19 @@ describe('at delivery time', () => {
       });
       stored.push({ name, id });
     }
-    const published = await p.admin('POST', '/release-notes/periods', { periodStart: '2026-07-01T00:00:00Z', periodEnd: '2026-07-08T00:00:00Z', items: [{ title: 'Stored hostile URLs', kind: 'other' }] });
+    const published = await p.admin('POST', '/release-notes/periods', {
+      periodStart: '2026-07-01T00:00:00Z',
+      periodEnd: '2026-07-08T00:00:00Z',
+      items: [{ title: 'Stored hostile URLs', kind: 'other' }],
+    });
     expect(published.status).toBe(201);
     const logs = async () => Promise.all(stored.map((s) => p.deps.deliveryLog.list(s.id, 10)));
     await waitFor(async () => (await logs()).every((l) => l.length === 1), 15_000, 'one attempt per stored subscription');
     const all = await logs();
     stored.forEach((s, i) => {
-      expect(all[i], s.name).toEqual([expect.objectContaining({ attempt: 1, outcome: 'dropped', error: expect.stringMatching(/^(refused_address|invalid_url)$/) })]);
+      expect(all[i], s.name).toEqual([
+        expect.objectContaining({ attempt: 1, outcome: 'dropped', error: expect.stringMatching(/^(refused_address|invalid_url)$/) }),
+      ]);
     });
   });
 });

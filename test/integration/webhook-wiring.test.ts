@@ -136,7 +136,10 @@ describe('the Lambda wiring', () => {
       [ENV.paymentSecretArn]: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:stripe',
       PLATFORM_DEV_WEBHOOKS: '1',
     };
-    const variants: Record<string, string>[] = [full, ...[...ENV_NAMES, 'PLATFORM_DEV_WEBHOOKS'].flatMap((name) => hostile.map((v) => ({ ...full, [name]: v })))];
+    const variants: Record<string, string>[] = [
+      full,
+      ...[...ENV_NAMES, 'PLATFORM_DEV_WEBHOOKS'].flatMap((name) => hostile.map((v) => ({ ...full, [name]: v }))),
+    ];
     let built = 0;
     let withWebhooks = 0;
     for (const env of variants) {
@@ -182,9 +185,12 @@ describe('the Lambda wiring', () => {
     const assigning = all.filter((f) => /(?<!readonly )webhookExceptions:/.test(readFileSync(join(root, f), 'utf8'))).sort();
     expect(assigning).toEqual(['functions/local/dev-webhook-listeners.ts', 'functions/wiring/release-notes-wiring.ts']);
     // The switch is read from the environment in one place, the options of `npm start`.
-    const readers = all.filter((f) => /PLATFORM_DEV_WEBHOOKS'\)|env\.PLATFORM_DEV_WEBHOOKS|\[['"]PLATFORM_DEV_WEBHOOKS/.test(readFileSync(join(root, f), 'utf8')));
+    const readers = all.filter((f) =>
+      /PLATFORM_DEV_WEBHOOKS'\)|env\.PLATFORM_DEV_WEBHOOKS|\[['"]PLATFORM_DEV_WEBHOOKS/.test(readFileSync(join(root, f), 'utf8')),
+    );
     expect(readers).toEqual(['functions/local/main-options.ts']);
-    for (const f of all.filter((f) => f.startsWith('lib/') || f.startsWith('bin/'))) expect(readFileSync(join(root, f), 'utf8'), f).not.toMatch(/PLATFORM_DEV_WEBHOOKS|devWebhookListeners/);
+    for (const f of all.filter((f) => f.startsWith('lib/') || f.startsWith('bin/')))
+      expect(readFileSync(join(root, f), 'utf8'), f).not.toMatch(/PLATFORM_DEV_WEBHOOKS|devWebhookListeners/);
   });
 
   it('has exactly one place outside tests that accepts exceptions: the options of the composition root', () => {

@@ -35,7 +35,11 @@ async function subscribePublicly(p: TestPlatform, callbackUrl: string): Promise<
 }
 
 function register(p: TestPlatform, body: unknown, token = p.adminToken): Promise<Response> {
-  return fetch(p.baseUrl + DEV_LISTENERS_PATH, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  return fetch(p.baseUrl + DEV_LISTENERS_PATH, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 }
 
 const printed: string[] = [];
@@ -59,7 +63,9 @@ describe('with PLATFORM_DEV_WEBHOOKS=1', () => {
     try {
       expect(listener.callbackUrl).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/[\w-]+$/);
       expect(listener.secret).toMatch(/^whsec_/);
-      expect(JSON.parse(printed[0]!)).toEqual({ listening: expect.objectContaining({ subscriptionId: listener.subscriptionId, secret: listener.secret, callbackUrl: listener.callbackUrl }) });
+      expect(JSON.parse(printed[0]!)).toEqual({
+        listening: expect.objectContaining({ subscriptionId: listener.subscriptionId, secret: listener.secret, callbackUrl: listener.callbackUrl }),
+      });
 
       const period = await publish(p, 'Listen flow works offline');
       await waitFor(() => listener.deliveries.length === 1, 10_000, 'the delivery to the listener');
@@ -67,13 +73,22 @@ describe('with PLATFORM_DEV_WEBHOOKS=1', () => {
       expect(d).toMatchObject({ event: 'release_notes.period_published', signatureVerified: true, answered: 200 });
       // Verified again, independently of the listener's own check, on the exact bytes it received.
       expect(await verify(listener.secret, d!.body.toString('utf8'), d!.headers['x-svc-signature']!)).toBe(true);
-      expect(new Webhook(listener.secret).verify(d!.body.toString('utf8'), d!.headers)).toMatchObject({ periodStart: period.periodStart, periodEnd: period.periodEnd });
-      expect(Object.keys(d!.headers)).toEqual(expect.arrayContaining(['x-svc-signature', 'webhook-id', 'webhook-timestamp', 'webhook-signature', 'content-type']));
+      expect(new Webhook(listener.secret).verify(d!.body.toString('utf8'), d!.headers)).toMatchObject({
+        periodStart: period.periodStart,
+        periodEnd: period.periodEnd,
+      });
+      expect(Object.keys(d!.headers)).toEqual(
+        expect.arrayContaining(['x-svc-signature', 'webhook-id', 'webhook-timestamp', 'webhook-signature', 'content-type']),
+      );
 
       // One JSON object per line, as a log shipper or `jq -c` reads it.
       expect(printed.filter((t) => t.includes('\n'))).toEqual([]);
       const out = JSON.parse(printed.at(-1)!) as { delivery: Record<string, any> };
-      expect(out.delivery).toMatchObject({ event: 'release_notes.period_published', answered: 200, body: { periodStart: period.periodStart, areas: ['Listen flow works offline'] } });
+      expect(out.delivery).toMatchObject({
+        event: 'release_notes.period_published',
+        answered: 200,
+        body: { periodStart: period.periodStart, areas: ['Listen flow works offline'] },
+      });
       expect(out.delivery.signature).toMatch(/^verified/);
       expect(out.delivery.headers['x-svc-signature']).toBe(d!.headers['x-svc-signature']);
 
@@ -105,7 +120,8 @@ describe('with PLATFORM_DEV_WEBHOOKS=1', () => {
       const [d] = listener.deliveries;
       expect(d).toMatchObject({ signatureVerified: true, answered: 202, forward: { url: forwardTo, status: 202 } });
       expect(forwarded[0]!.body.equals(d!.body)).toBe(true);
-      for (const h of ['x-svc-signature', 'webhook-id', 'webhook-timestamp', 'webhook-signature', 'content-type', 'user-agent']) expect(forwarded[0]!.headers[h], h).toBe(d!.headers[h]);
+      for (const h of ['x-svc-signature', 'webhook-id', 'webhook-timestamp', 'webhook-signature', 'content-type', 'user-agent'])
+        expect(forwarded[0]!.headers[h], h).toBe(d!.headers[h]);
       // The platform saw the forward's status as the receiver's answer.
       await waitFor(async () => (await p.deps.deliveryLog.list(listener.subscriptionId, 10)).length === 1, 5_000, 'the delivery log');
       expect(await p.deps.deliveryLog.list(listener.subscriptionId, 10)).toEqual([expect.objectContaining({ outcome: 'delivered', httpStatus: 202 })]);
@@ -141,12 +157,18 @@ describe('with PLATFORM_DEV_WEBHOOKS=1', () => {
     const front: Server = createServer(registry.requestListener((_req, res) => void res.writeHead(404).end()));
     await new Promise<void>((r) => front.listen(0, '127.0.0.1', () => r()));
     const { workerDeps } = registry;
-    const send = (url: string) => workerDeps.webhookSender.send({ url, hostname: '127.0.0.1', addresses: ['127.0.0.1'], headers: {}, body: new Uint8Array(), timeoutMs: 2_000 });
+    const send = (url: string) =>
+      workerDeps.webhookSender.send({ url, hostname: '127.0.0.1', addresses: ['127.0.0.1'], headers: {}, body: new Uint8Array(), timeoutMs: 2_000 });
     try {
       expect(workerDeps.webhookExceptions).toEqual([]);
       expect(await checkCallbackUrl(workerDeps, 'https://127.0.0.1:8443/hook')).toMatchObject({ ok: false, reason: 'refused_address' });
 
-      const listener = await listenForWebhooks({ baseUrl: `http://127.0.0.1:${(front.address() as AddressInfo).port}`, adminToken: p.adminToken, areas: ['nothing matches this'], print });
+      const listener = await listenForWebhooks({
+        baseUrl: `http://127.0.0.1:${(front.address() as AddressInfo).port}`,
+        adminToken: p.adminToken,
+        areas: ['nothing matches this'],
+        print,
+      });
       const other = new URL(listener.callbackUrl);
       other.pathname = '/another-path';
       expect(await send(listener.callbackUrl)).toEqual({ status: 200 });

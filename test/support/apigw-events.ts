@@ -72,7 +72,13 @@ function multiMap(pairs: readonly (readonly [string, string])[]): { single: Reco
 
 function identity(opts: ProxyEventOptions, userAgent: string | null): APIGatewayEventIdentity {
   const caller = opts.iamCaller
-    ? { accessKey: IAM_CALLER.accessKey, accountId: opts.stage.accountId, caller: IAM_CALLER.user, user: IAM_CALLER.user, userArn: `arn:aws:sts::${opts.stage.accountId}:assumed-role/${IAM_CALLER.role}/operator` }
+    ? {
+        accessKey: IAM_CALLER.accessKey,
+        accountId: opts.stage.accountId,
+        caller: IAM_CALLER.user,
+        user: IAM_CALLER.user,
+        userArn: `arn:aws:sts::${opts.stage.accountId}:assumed-role/${IAM_CALLER.role}/operator`,
+      }
     : { accessKey: null, accountId: null, caller: null, user: null, userArn: null };
   return {
     ...caller,

@@ -88,7 +88,12 @@ export class BundleGateway {
   async send(route: RouteDef, request: ClientRequest): Promise<BundleAnswer> {
     const fn = routeFunction(route);
     const frontDoor = this.envOf(fn).TRUST_VIEWER_ADDRESS === 'true' ? { viewerHost: this.opts.viewerHost } : undefined;
-    let event = restProxyEvent(route, request, { stage: this.opts.stage, clientIp: this.opts.clientIp, ...(frontDoor ? { frontDoor } : {}), iamCaller: route.auth === 'iam' });
+    let event = restProxyEvent(route, request, {
+      stage: this.opts.stage,
+      clientIp: this.opts.clientIp,
+      ...(frontDoor ? { frontDoor } : {}),
+      iamCaller: route.auth === 'iam',
+    });
     const keyClass = KEY_CLASS_OF_AUTH[route.auth];
     if (keyClass) {
       // The authorizer's identity source: without the header API Gateway answers before calling it.
@@ -99,7 +104,8 @@ export class BundleGateway {
       const started = Date.now();
       if (!verdict) {
         try {
-          verdict = (await this.invoke<KeyAuthorizerResult>(`authorizers/${AUTHORIZER_HANDLER[keyClass]}`, requestAuthorizerEvent(event, this.opts.stage))).result;
+          verdict = (await this.invoke<KeyAuthorizerResult>(`authorizers/${AUTHORIZER_HANDLER[keyClass]}`, requestAuthorizerEvent(event, this.opts.stage)))
+            .result;
         } catch (err) {
           // A failing authorizer is not cached, and the client gets the area's 500.
           return { ...this.gatewayAnswer(route, request, 'AUTHORIZER_FAILURE'), failure: String(err) };
@@ -109,7 +115,8 @@ export class BundleGateway {
       if (!policyAllows(verdict)) return this.gatewayAnswer(route, request, 'ACCESS_DENIED', verdict.context ?? {});
       event = withAuthorizer(event, verdict, Date.now() - started);
       // A context the functions do not take as a grant would pass unnoticed: they resolve the key again.
-      if (grantFromContext(event.requestContext.authorizer)?.keyClass !== keyClass) throw new Error(`the ${keyClass} authorizer's context is not a grant the functions take: ${JSON.stringify(verdict.context)}`);
+      if (grantFromContext(event.requestContext.authorizer)?.keyClass !== keyClass)
+        throw new Error(`the ${keyClass} authorizer's context is not a grant the functions take: ${JSON.stringify(verdict.context)}`);
     }
     const { result } = await this.invoke<APIGatewayProxyResult>(fn, event);
     const headers: Record<string, string> = {};
@@ -126,7 +133,10 @@ export class BundleGateway {
   private gatewayAnswer(route: RouteDef, request: ClientRequest, type: GatewayResponseType, authorizer?: Readonly<Record<string, unknown>>): BundleAnswer {
     const answer = renderGatewayAnswer(route.area, gatewayAnswers(KEY_CLASS_OF_AUTH[route.auth])[type], authorizer ? { authorizer } : {});
     const correlationId = headerOf(request.headers, CORRELATION_HEADER);
-    const headers: Record<string, string> = { 'content-type': 'application/json', ...(correlationId ? { [CORRELATION_HEADER.toLowerCase()]: correlationId } : {}) };
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      ...(correlationId ? { [CORRELATION_HEADER.toLowerCase()]: correlationId } : {}),
+    };
     for (const [k, v] of Object.entries(answer.headers)) headers[k.toLowerCase()] = v;
     return { status: answer.status, headers, body: JSON.stringify(answer.body), gateway: type };
   }

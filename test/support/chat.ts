@@ -54,11 +54,23 @@ export function chat(p: TestPlatform, token: string | undefined, body: unknown, 
 }
 
 /** A turn that must succeed; returns the parsed completion. */
-export async function turn(p: TestPlatform, w: Pick<ChatWorld, 'chatKey' | 'appNameId'>, content: string | { role: string; content: string }[], extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
+export async function turn(
+  p: TestPlatform,
+  w: Pick<ChatWorld, 'chatKey' | 'appNameId'>,
+  content: string | { role: string; content: string }[],
+  extra: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+) {
   const messages = typeof content === 'string' ? [{ role: 'user', content }] : content;
   const res = await chat(p, w.chatKey, { model: w.appNameId, messages, ...extra }, headers);
   expect(res.status, res.text).toBe(200);
-  return res.body as { chatSessionId: string; id: string; created: number; choices: { message: { content: string }; finish_reason: string }[]; usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number } };
+  return res.body as {
+    chatSessionId: string;
+    id: string;
+    created: number;
+    choices: { message: { content: string }; finish_reason: string }[];
+    usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
+  };
 }
 
 /** Area B's error body: exactly `{ error: <non-empty string> }`. */
@@ -95,14 +107,21 @@ export class ScriptedTools implements ToolGateway {
     const connection = connections[0]!.name;
     return {
       tools: [
-        { connection, spec: { name: 'lookup_order', description: 'Looks up an order', inputSchema: { type: 'object', properties: { orderId: { type: 'string' } } } } },
+        {
+          connection,
+          spec: { name: 'lookup_order', description: 'Looks up an order', inputSchema: { type: 'object', properties: { orderId: { type: 'string' } } } },
+        },
         { connection, spec: { name: 'broken_tool', description: 'Always fails', inputSchema: { type: 'object' } } },
       ],
       unavailable: [],
     };
   }
 
-  async callTool(connection: McpConnection, variables: Readonly<Record<string, string>>, call: { name: string; input: Record<string, unknown> }): Promise<ToolCallResult> {
+  async callTool(
+    connection: McpConnection,
+    variables: Readonly<Record<string, string>>,
+    call: { name: string; input: Record<string, unknown> },
+  ): Promise<ToolCallResult> {
     this.calls.push({ connection: connection.name, variables: { ...variables }, name: call.name, input: call.input });
     if (call.name === 'broken_tool') return { content: 'the CRM is down', isError: true };
     return { content: `Order ${String(call.input.orderId)}: shipped`, isError: false };

@@ -62,12 +62,7 @@ export interface Page {
  * limit, and following the final cursor yields an empty page that ends the chain. `cursor` continues a
  * pass begun elsewhere.
  */
-export async function pageThrough(
-  p: TestPlatform,
-  path: string,
-  token: string,
-  opts: { limit: number; cursor?: string; maxPages?: number },
-): Promise<Page[]> {
+export async function pageThrough(p: TestPlatform, path: string, token: string, opts: { limit: number; cursor?: string; maxPages?: number }): Promise<Page[]> {
   const pages: Page[] = [];
   const seenCursors = new Set<string>();
   const sep = path.includes('?') ? '&' : '?';
@@ -189,14 +184,35 @@ export const turnUsage = (n: number): TurnUsage => ({
 
 /** A session written straight through the session store, started and touched at `atUs`: a cheap bulk row. */
 export async function putSession(p: TestPlatform, f: { orgId: string; appId: string }, atUs: number, title = ''): Promise<Session> {
-  const s: Session = { id: randomUUID(), orgId: f.orgId, appId: f.appId, consumerId: null, consumerEmail: null, title, source: 'APP', externalId: null, queryParams: [], startedAtUs: atUs, lastMessageAtUs: null, touchedAtUs: atUs };
+  const s: Session = {
+    id: randomUUID(),
+    orgId: f.orgId,
+    appId: f.appId,
+    consumerId: null,
+    consumerEmail: null,
+    title,
+    source: 'APP',
+    externalId: null,
+    queryParams: [],
+    startedAtUs: atUs,
+    lastMessageAtUs: null,
+    touchedAtUs: atUs,
+  };
   await p.deps.sessions.create(s);
   return s;
 }
 
 /** A usage row written straight through the usage store, on an exact microsecond. */
 export async function putUsageRow(p: TestPlatform, f: { orgId: string; appId: string }, createdAtUs: number, id?: number): Promise<UsageRow> {
-  const row: UsageRow = { ...turnUsage(1), id: id ?? (await p.deps.usage.nextId()), orgId: f.orgId, appId: f.appId, sessionId: null, consumerId: null, createdAtUs };
+  const row: UsageRow = {
+    ...turnUsage(1),
+    id: id ?? (await p.deps.usage.nextId()),
+    orgId: f.orgId,
+    appId: f.appId,
+    sessionId: null,
+    consumerId: null,
+    createdAtUs,
+  };
   await p.deps.usage.put(row);
   return row;
 }

@@ -178,7 +178,8 @@ export const MESSAGES_ROUTE: Route = {
   scope: 'transcripts:read',
   seed: async (p, f, n) => {
     const s = await startSession(p.deps, { appId: f.appId });
-    if (n > 0) await appendToSession(p.deps, { sessionId: s.id, messages: Array.from({ length: n }, (_, i) => ({ role: 'user' as const, content: `message ${i}` })) });
+    if (n > 0)
+      await appendToSession(p.deps, { sessionId: s.id, messages: Array.from({ length: n }, (_, i) => ({ role: 'user' as const, content: `message ${i}` })) });
     return messagesPath(s.id);
   },
   unknown: [
@@ -229,7 +230,11 @@ export function exportRouteRules(route: Route, main: () => TestPlatform): void {
     describe('keys and scopes', () => {
       it(`answers 401 to a missing or invalid key and 403 to a key without ${route.scope}`, async () => {
         const p = main();
-        const withoutScope = await newKey(p, org.orgId, ALL_SCOPES.filter((s) => s !== route.scope));
+        const withoutScope = await newKey(
+          p,
+          org.orgId,
+          ALL_SCOPES.filter((s) => s !== route.scope),
+        );
         for (const res of [
           await p.call('GET', path),
           await p.call('GET', path, { token: UNISSUED_KEY }),
@@ -374,7 +379,9 @@ export function exportRouteRules(route: Route, main: () => TestPlatform): void {
             const token = await newKey(p, otherOrg.orgId);
             // Every form is in test/unit/export-params.test.ts; here, that each filter takes them. One
             // request gives a value to every filter at once: any filter refusing it fails the request.
-            const fractions = ['.1', '.12', '.123', '.1234', '.12345', '.123456', '.1234567', '.12345678', '.123456789'].map((frac) => `2026-01-31T12:00:00${frac}Z`);
+            const fractions = ['.1', '.12', '.123', '.1234', '.12345', '.123456', '.1234567', '.12345678', '.123456789'].map(
+              (frac) => `2026-01-31T12:00:00${frac}Z`,
+            );
             for (const value of ['2026-01-31T12:00:00Z', '2026-01-31T12:00:00+02:00', '2026-01-31T12:00:00.1234567-05:30', ...fractions]) {
               const query = route.timestampFilters.map((param) => `${param}=${encodeURIComponent(value)}`).join('&');
               const res = await p.call('GET', `${route.path}?${query}`, { token });
@@ -386,7 +393,17 @@ export function exportRouteRules(route: Route, main: () => TestPlatform): void {
             const p = main();
             const token = await newKey(p, otherOrg.orgId);
             // Every malformed form is in test/unit/export-params.test.ts; here, that each filter answers with it.
-            const bad = ['', 'now', 'yesterday', '2026-01-31', '2026-01-31T12:00:00', '2026-02-30T12:00:00Z', '2026-13-01T00:00:00Z', '2026-01-31T12:00:00.1234567891Z', '2026-01-31T12:00:00+0200'];
+            const bad = [
+              '',
+              'now',
+              'yesterday',
+              '2026-01-31',
+              '2026-01-31T12:00:00',
+              '2026-02-30T12:00:00Z',
+              '2026-13-01T00:00:00Z',
+              '2026-01-31T12:00:00.1234567891Z',
+              '2026-01-31T12:00:00+0200',
+            ];
             for (const param of route.timestampFilters) {
               for (const value of bad) {
                 expectError(await p.call('GET', `${route.path}?${param}=${encodeURIComponent(value)}`, { token }), 400, 'bad_request', timestampMessage(param));
@@ -515,7 +532,10 @@ export function exportRouteRules(route: Route, main: () => TestPlatform): void {
 }
 
 /** GETs the route's list with the org's key. */
-const listOf = (p: TestPlatform, route: ListRoute, org: Fixture) => (query = '') => p.call('GET', `${route.path}${query}`, { token: org.orgKey });
+const listOf =
+  (p: TestPlatform, route: ListRoute, org: Fixture) =>
+  (query = '') =>
+    p.call('GET', `${route.path}${query}`, { token: org.orgKey });
 
 /** The next_cursor of a page, URL-encoded. */
 async function cursorOf(p: TestPlatform, path: string, query: string, token: string): Promise<string> {

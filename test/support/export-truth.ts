@@ -76,7 +76,8 @@ export function differences(copy: ExportImage, truth: ExportImage, max = 20): st
     for (const id of Object.keys(b)) if (!(id in a)) out.push(`${kind} ${id}: missing from the copy: ${JSON.stringify(b[id]).slice(0, 300)}`);
     for (const id of Object.keys(a)) if (!(id in b)) out.push(`${kind} ${id}: in the copy but not in the truth`);
     for (const id of Object.keys(b)) {
-      if (id in a && JSON.stringify(a[id]) !== JSON.stringify(b[id])) out.push(`${kind} ${id}: copy ${JSON.stringify(a[id]).slice(0, 400)} != truth ${JSON.stringify(b[id]).slice(0, 400)}`);
+      if (id in a && JSON.stringify(a[id]) !== JSON.stringify(b[id]))
+        out.push(`${kind} ${id}: copy ${JSON.stringify(a[id]).slice(0, 400)} != truth ${JSON.stringify(b[id]).slice(0, 400)}`);
     }
   };
   compare('session', copy.sessions, truth.sessions);
@@ -141,7 +142,10 @@ export function delayWrites(
  * A persistent fault: every DynamoDB command that `match`es fails before it reaches the table until
  * removed (injectFault fires once, and the sync client retries a single 500).
  */
-export function failCommands(t: PlatformTable, match: (command: string, input: Record<string, unknown>) => boolean): { readonly fired: number; remove(): void } {
+export function failCommands(
+  t: PlatformTable,
+  match: (command: string, input: Record<string, unknown>) => boolean,
+): { readonly fired: number; remove(): void } {
   const name = `test-fail-${Math.random().toString(36).slice(2)}`;
   const state = { fired: 0 };
   t.db.middlewareStack.add(

@@ -68,7 +68,12 @@ export function png(width: number, height: number, rgb: readonly [number, number
   ihdr[9] = 2; // colour type: RGB
   const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: width }, () => rgb).flat())]);
   const raw = Buffer.concat(Array.from({ length: height }, () => row));
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), pngChunk('IHDR', ihdr), pngChunk('IDAT', deflateSync(raw)), pngChunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    pngChunk('IHDR', ihdr),
+    pngChunk('IDAT', deflateSync(raw)),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -175,7 +180,11 @@ function pdfOf(objects: readonly PdfObject[], trailerExtra = '', encrypt?: (objN
  * Objects `[catalog, pages, font, (page, content, extra)…]`: page i is object 4 + 3i, its content
  * stream 5 + 3i, and one extra object (its image, or an empty dictionary) 6 + 3i.
  */
-function pagedObjects(count: number, page: (i: number) => { content: Buffer; extra?: PdfObject; resources: string }, tail: readonly PdfObject[] = []): PdfObject[] {
+function pagedObjects(
+  count: number,
+  page: (i: number) => { content: Buffer; extra?: PdfObject; resources: string },
+  tail: readonly PdfObject[] = [],
+): PdfObject[] {
   const objects: PdfObject[] = [];
   const kids = Array.from({ length: count }, (_, i) => `${4 + i * 3} 0 R`).join(' ');
   objects.push('<< /Type /Catalog /Pages 2 0 R >>');

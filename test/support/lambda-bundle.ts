@@ -97,7 +97,12 @@ export interface Invocation<R> {
  * exactly `env`. Rejects with the child's output if the handler throws, the process fails, or it
  * outlives `timeoutMs` (which is also what the context's getRemainingTimeInMillis counts down from).
  */
-export async function invokeLambdaBundle<R = unknown>(path: string, env: Readonly<Record<string, string>>, event: unknown, opts: { handler?: string; timeoutMs?: number } = {}): Promise<Invocation<R>> {
+export async function invokeLambdaBundle<R = unknown>(
+  path: string,
+  env: Readonly<Record<string, string>>,
+  event: unknown,
+  opts: { handler?: string; timeoutMs?: number } = {},
+): Promise<Invocation<R>> {
   const timeoutMs = opts.timeoutMs ?? 15_000;
   const id = randomUUID();
   const eventFile = join(dirname(path), `event-${id}.json`);
@@ -131,7 +136,8 @@ export async function invokeLambdaBundle<R = unknown>(path: string, env: Readonl
     rmSync(eventFile, { force: true });
     rmSync(outFile, { force: true });
   }
-  if (!outcome.ok) throw new Error(`handler threw ${outcome.error.name}: ${outcome.error.message}\n${outcome.error.stack}\nstdout:\n${stdout}\nstderr:\n${stderr}`);
+  if (!outcome.ok)
+    throw new Error(`handler threw ${outcome.error.name}: ${outcome.error.message}\n${outcome.error.stack}\nstdout:\n${stdout}\nstderr:\n${stderr}`);
   return { result: outcome.result, logs: jsonLines(`${stdout}\n${stderr}`), stdout, stderr };
 }
 

@@ -50,7 +50,7 @@ export async function startTestPlatform(opts: Partial<PlatformOptions> = {}): Pr
     }
     const res = await fetch(platform.baseUrl + path, { method, headers, body });
     const text = await res.text();
-    let parsed: unknown ;
+    let parsed: unknown;
     try {
       parsed = text ? JSON.parse(text) : undefined;
     } catch {
@@ -65,7 +65,9 @@ export async function startTestPlatform(opts: Partial<PlatformOptions> = {}): Pr
   const fixture: TestPlatform['fixture'] = async (o = {}) => {
     const org = await admin('POST', '/orgs', { name: 'Test Org', plan: o.plan ?? 'paid' });
     const app = await admin('POST', `/orgs/${org.body.data.id}/apps`, { name: 'Test App' });
-    const key = await admin('POST', `/orgs/${org.body.data.id}/keys`, { scopes: o.scopes ?? ['apps:read', 'transcripts:read', 'usage:read', 'tombstones:read'] });
+    const key = await admin('POST', `/orgs/${org.body.data.id}/keys`, {
+      scopes: o.scopes ?? ['apps:read', 'transcripts:read', 'usage:read', 'tombstones:read'],
+    });
     if (org.status !== 201 || app.status !== 201 || key.status !== 201) throw new Error(`fixture failed: ${org.text} ${app.text} ${key.text}`);
     return { orgId: org.body.data.id, appId: app.body.data.id, appNameId: app.body.data.appNameId, orgKey: key.body.data.key, orgKeyId: key.body.data.id };
   };

@@ -10,7 +10,10 @@ import { parseIsoToMicros } from '../../functions/domain/time';
 import { hashSecret } from '../../functions/domain/webhook-subscription';
 import type { PlatformDeps } from '../../functions/wiring/platform-wiring';
 
-export async function seedRefusedDelivery(deps: PlatformDeps, opts: { readonly title: string; readonly day: string }): Promise<{ readonly subscriptionId: string; readonly period: ReleasePeriod }> {
+export async function seedRefusedDelivery(
+  deps: PlatformDeps,
+  opts: { readonly title: string; readonly day: string },
+): Promise<{ readonly subscriptionId: string; readonly period: ReleasePeriod }> {
   const now = deps.clock.nowUs();
   const subscriptionId = randomUUID();
   await deps.subscriptions.create({
@@ -27,7 +30,10 @@ export async function seedRefusedDelivery(deps: PlatformDeps, opts: { readonly t
     updatedAtUs: now,
   });
   const start = parseIsoToMicros(`${opts.day}T00:00:00Z`)!;
-  const period = buildPeriod({ periodStartUs: start, periodEndUs: start + 86_400_000_000, markdown: '', items: [{ title: opts.title, body: '', kind: 'fix' }] }, now);
+  const period = buildPeriod(
+    { periodStartUs: start, periodEndUs: start + 86_400_000_000, markdown: '', items: [{ title: opts.title, body: '', kind: 'fix' }] },
+    now,
+  );
   await deps.releaseNotes.put(period);
   return { subscriptionId, period };
 }

@@ -67,7 +67,13 @@ export async function reservationsOf(t: PlatformTable, appId: string): Promise<R
   let start: Record<string, unknown> | undefined;
   do {
     const res = await t.db.send(
-      new ScanCommand({ TableName: t.table, FilterExpression: '#type = :r AND appId = :a', ExpressionAttributeNames: { '#type': 'type' }, ExpressionAttributeValues: { ':r': 'session_reservation', ':a': appId }, ExclusiveStartKey: start }),
+      new ScanCommand({
+        TableName: t.table,
+        FilterExpression: '#type = :r AND appId = :a',
+        ExpressionAttributeNames: { '#type': 'type' },
+        ExpressionAttributeValues: { ':r': 'session_reservation', ':a': appId },
+        ExclusiveStartKey: start,
+      }),
     );
     items.push(...(res.Items ?? []));
     start = res.LastEvaluatedKey;

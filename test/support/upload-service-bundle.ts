@@ -19,7 +19,9 @@ export const UPLOAD_SERVICE_ENTRY = 'functions/upload-service/main.ts';
 
 /** The Dockerfile's lines with shell continuations joined. */
 function dockerfileLines(): string[] {
-  return readFileSync(DOCKERFILE, 'utf8').replace(/\\\r?\n\s*/g, ' ').split(/\r?\n/);
+  return readFileSync(DOCKERFILE, 'utf8')
+    .replace(/\\\r?\n\s*/g, ' ')
+    .split(/\r?\n/);
 }
 
 /** Splits a shell command into words: whitespace outside quotes, '…' and "…" taken literally. */
@@ -70,7 +72,9 @@ export async function buildUploadServiceBundle(): Promise<UploadServiceBundle> {
  * variable added to the task definition is noticed here.
  */
 export function containerEnvironment(template: Template, local: Readonly<Record<string, string>>): Record<string, string> {
-  const containers = Object.values(resourcesOfType(template, 'AWS::ECS::TaskDefinition')).flatMap((t) => (t.Properties?.ContainerDefinitions ?? []) as { Name?: string; Environment?: { Name: string; Value: unknown }[] }[]);
+  const containers = Object.values(resourcesOfType(template, 'AWS::ECS::TaskDefinition')).flatMap(
+    (t) => (t.Properties?.ContainerDefinitions ?? []) as { Name?: string; Environment?: { Name: string; Value: unknown }[] }[],
+  );
   const service = containers.filter((c) => c.Name === 'UploadService');
   if (service.length !== 1) throw new Error(`expected one UploadService container in the template, found ${service.length}`);
   const env: Record<string, string> = {};

@@ -60,7 +60,12 @@ export function multipart(parts: readonly Part[], boundary = 'test-boundary-7f3a
   return { body: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
-export async function rawUpload(p: Pick<TestPlatform, 'baseUrl'>, token: string | undefined, body: Uint8Array | string, contentType: string | undefined): Promise<TestResponse> {
+export async function rawUpload(
+  p: Pick<TestPlatform, 'baseUrl'>,
+  token: string | undefined,
+  body: Uint8Array | string,
+  contentType: string | undefined,
+): Promise<TestResponse> {
   const headers: Record<string, string> = { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...(contentType ? { 'Content-Type': contentType } : {}) };
   return toResponse(await fetch(p.baseUrl + FILES, { method: 'POST', headers, body }));
 }
@@ -129,7 +134,9 @@ export function streamedUpload(
   opts: { fileBytes: number; declareLength: boolean; fileName?: string },
 ): Promise<StreamedUploadResult> {
   const boundary = 'stream-boundary-91c2';
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${opts.fileName ?? 'big.png'}"\r\nContent-Type: image/png\r\n\r\n`);
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${opts.fileName ?? 'big.png'}"\r\nContent-Type: image/png\r\n\r\n`,
+  );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   const chunk = Buffer.alloc(64 * 1024, 0x41);
   const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);

@@ -29,7 +29,11 @@ const HANDLER: PaymentHandler = {
   credentialTypes: ['spt'],
 };
 const ADDRESS = { name: 'Ada', line_one: '1 Main St', city: 'Springfield', state: 'IL', country: 'US', postal_code: '62701' };
-const paymentData = () => ({ handler_id: 'h_card', instrument: { type: 'card', credential: { type: 'spt', token: 'spt_1' } }, billing_address: { ...ADDRESS } });
+const paymentData = () => ({
+  handler_id: 'h_card',
+  instrument: { type: 'card', credential: { type: 'spt', token: 'spt_1' } },
+  billing_address: { ...ADDRESS },
+});
 
 /** Any key, weighted towards the ones that have broken lookups before. */
 const anyKey = fc.oneof(fc.string({ unit: 'binary', maxLength: 80 }), fc.constantFrom(...Object.getOwnPropertyNames(Object.prototype), '', 'evil'));
@@ -47,19 +51,77 @@ const CLOSED: [string, string[], Record<string, unknown>, (string | number)[], (
   ...(['create', 'update', 'complete', 'cancel'] as CheckoutOperation[]).map(
     (op): [string, string[], Record<string, unknown>, (string | number)[], (body: Record<string, unknown>) => unknown] => [
       `the ${op} body`,
-      ['line_items', 'items', 'currency', 'buyer', 'capabilities', 'fulfillment_details', 'fulfillment_groups', 'affiliate_attribution', 'discounts', 'coupons', 'locale', 'timezone', 'quote_id', 'metadata', 'order_notes', 'selected_fulfillment_options', 'payment_data', 'authentication_result', 'risk_signals', 'marketing_consents', 'intent_trace'],
+      [
+        'line_items',
+        'items',
+        'currency',
+        'buyer',
+        'capabilities',
+        'fulfillment_details',
+        'fulfillment_groups',
+        'affiliate_attribution',
+        'discounts',
+        'coupons',
+        'locale',
+        'timezone',
+        'quote_id',
+        'metadata',
+        'order_notes',
+        'selected_fulfillment_options',
+        'payment_data',
+        'authentication_result',
+        'risk_signals',
+        'marketing_consents',
+        'intent_trace',
+      ],
       {},
       [],
       (body) => checkRequestFields(body, op),
     ],
   ),
-  ['a line item', ['product_id', 'id', 'item', 'quantity', 'name', 'unit_amount'], { line_items: [{ product_id: PRODUCT }] }, ['line_items', 0], (body) => parseLineItems(body, true)],
-  ['a line item’s item', ['id', 'name', 'unit_amount'], { line_items: [{ item: { id: PRODUCT } }] }, ['line_items', 0, 'item'], (body) => parseLineItems(body, true)],
+  [
+    'a line item',
+    ['product_id', 'id', 'item', 'quantity', 'name', 'unit_amount'],
+    { line_items: [{ product_id: PRODUCT }] },
+    ['line_items', 0],
+    (body) => parseLineItems(body, true),
+  ],
+  [
+    'a line item’s item',
+    ['id', 'name', 'unit_amount'],
+    { line_items: [{ item: { id: PRODUCT } }] },
+    ['line_items', 0, 'item'],
+    (body) => parseLineItems(body, true),
+  ],
   ['payment_data', Object.keys(paymentData()), { payment_data: paymentData() }, ['payment_data'], (body) => checkPaymentData(body.payment_data, [HANDLER])],
-  ['payment_data.instrument', ['type', 'credential'], { payment_data: paymentData() }, ['payment_data', 'instrument'], (body) => checkPaymentData(body.payment_data, [HANDLER])],
-  ['payment_data.instrument.credential', ['type', 'token'], { payment_data: paymentData() }, ['payment_data', 'instrument', 'credential'], (body) => checkPaymentData(body.payment_data, [HANDLER])],
-  ['payment_data.billing_address', Object.keys(ADDRESS), { payment_data: paymentData() }, ['payment_data', 'billing_address'], (body) => checkPaymentData(body.payment_data, [HANDLER])],
-  ['intent_trace', ['reason_code', 'trace_summary', 'metadata'], { intent_trace: { reason_code: 'other' } }, ['intent_trace'], (body) => checkRequestFields(body, 'cancel')],
+  [
+    'payment_data.instrument',
+    ['type', 'credential'],
+    { payment_data: paymentData() },
+    ['payment_data', 'instrument'],
+    (body) => checkPaymentData(body.payment_data, [HANDLER]),
+  ],
+  [
+    'payment_data.instrument.credential',
+    ['type', 'token'],
+    { payment_data: paymentData() },
+    ['payment_data', 'instrument', 'credential'],
+    (body) => checkPaymentData(body.payment_data, [HANDLER]),
+  ],
+  [
+    'payment_data.billing_address',
+    Object.keys(ADDRESS),
+    { payment_data: paymentData() },
+    ['payment_data', 'billing_address'],
+    (body) => checkPaymentData(body.payment_data, [HANDLER]),
+  ],
+  [
+    'intent_trace',
+    ['reason_code', 'trace_summary', 'metadata'],
+    { intent_trace: { reason_code: 'other' } },
+    ['intent_trace'],
+    (body) => checkRequestFields(body, 'cancel'),
+  ],
 ];
 
 describe('closed request objects', () => {
@@ -70,7 +132,10 @@ describe('closed request objects', () => {
         anyKey.filter((k) => !known.includes(k)),
         (key) => {
           const error = rejection(() => check(withKey(body, path, key)));
-          expect({ code: error.detail, param: error.param }).toEqual({ code: 'invalid', param: memberPath(`$${path.map((s) => (typeof s === 'number' ? `[${s}]` : `.${s}`)).join('')}`, key) });
+          expect({ code: error.detail, param: error.param }).toEqual({
+            code: 'invalid',
+            param: memberPath(`$${path.map((s) => (typeof s === 'number' ? `[${s}]` : `.${s}`)).join('')}`, key),
+          });
         },
       ),
       { numRuns: 300 },

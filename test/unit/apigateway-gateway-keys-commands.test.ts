@@ -70,7 +70,9 @@ describe('ApiGatewayKeys.register, command by command', () => {
 
   it('turns the API key quota into 503-class `unavailable` and adds nothing to a plan', async () => {
     gateway.on(CreateApiKeyCommand).rejects(new LimitExceededException({ message: 'API key limit exceeded', ...meta }));
-    const err = await keys().register({ id: KEY_ID, keyClass: 'orgKey' }).catch((e: unknown) => e);
+    const err = await keys()
+      .register({ id: KEY_ID, keyClass: 'orgKey' })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(DomainError);
     expect((err as DomainError).code).toBe('unavailable');
     expect((err as DomainError).message).toBe(API_KEY_QUOTA_MESSAGE);
@@ -82,7 +84,12 @@ describe('ApiGatewayKeys.register, command by command', () => {
 
   it('on a retry takes only the exact name among the prefix matches GetApiKeys returns', async () => {
     gateway.on(CreateApiKeyCommand).rejects(new ConflictException({ message: 'x', ...meta }));
-    gateway.on(GetApiKeysCommand).resolves({ items: [{ id: 'gw-longer', name: `${NAME}0` }, { id: 'gw-mine', name: NAME }] });
+    gateway.on(GetApiKeysCommand).resolves({
+      items: [
+        { id: 'gw-longer', name: `${NAME}0` },
+        { id: 'gw-mine', name: NAME },
+      ],
+    });
     gateway.on(CreateUsagePlanKeyCommand).rejects(new ConflictException({ message: 'x', ...meta }));
     await expect(keys().register({ id: KEY_ID, keyClass: 'acpKey' })).resolves.toBeUndefined();
     expect(sent()).toEqual([
@@ -106,7 +113,9 @@ describe('ApiGatewayKeys.register, command by command', () => {
   it('lets any other failure of CreateUsagePlanKey through (the plan is gone, say)', async () => {
     gateway.on(CreateApiKeyCommand).resolves({ id: 'gw-1' });
     gateway.on(CreateUsagePlanKeyCommand).rejects(new NotFoundException({ message: 'Invalid Usage Plan ID specified', ...meta }));
-    const err = await keys().register({ id: KEY_ID, keyClass: 'orgKey' }).catch((e: unknown) => e);
+    const err = await keys()
+      .register({ id: KEY_ID, keyClass: 'orgKey' })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(NotFoundException);
     expect((err as Error).message).toBe('Invalid Usage Plan ID specified');
   });
@@ -122,7 +131,12 @@ describe('ApiGatewayKeys.register, command by command', () => {
 describe('ApiGatewayKeys.unregister, command by command', () => {
   it('flushes all three stages in order, then finds and deletes the key', async () => {
     gateway.on(FlushStageAuthorizersCacheCommand).resolves({});
-    gateway.on(GetApiKeysCommand).resolves({ items: [{ id: 'gw-other', name: `${NAME}9` }, { id: 'gw-mine', name: NAME }] });
+    gateway.on(GetApiKeysCommand).resolves({
+      items: [
+        { id: 'gw-other', name: `${NAME}9` },
+        { id: 'gw-mine', name: NAME },
+      ],
+    });
     gateway.on(DeleteApiKeyCommand).resolves({});
     await expect(keys().unregister({ id: KEY_ID })).resolves.toBeUndefined();
     expect(sent()).toEqual([...FLUSHES, FIND, ['DeleteApiKeyCommand', { apiKey: 'gw-mine' }]]);

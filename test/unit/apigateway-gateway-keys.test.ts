@@ -21,7 +21,8 @@ const STAGES = [
   { restApiId: 'abc123', stageName: 'prod' },
   { restApiId: 'def456', stageName: 'prod' },
 ];
-const keys = () => new ApiGatewayKeys(new APIGatewayClient({ region: 'eu-west-1' }), { usagePlans: { orgKey: 'plan-org', chatKey: 'plan-chat' }, authorizerStages: STAGES });
+const keys = () =>
+  new ApiGatewayKeys(new APIGatewayClient({ region: 'eu-west-1' }), { usagePlans: { orgKey: 'plan-org', chatKey: 'plan-chat' }, authorizerStages: STAGES });
 const meta = { $metadata: {} };
 
 afterEach(() => gateway.reset());
@@ -42,7 +43,12 @@ describe('ApiGatewayKeys.register', () => {
 
   it('on a retry finds the key it made before (exact name) and accepts a usage-plan key that exists', async () => {
     gateway.on(CreateApiKeyCommand).rejects(new ConflictException({ message: 'exists', ...meta }));
-    gateway.on(GetApiKeysCommand).resolves({ items: [{ id: 'other', name: `${NAME}-x` }, { id: 'apikey-1', name: NAME }] });
+    gateway.on(GetApiKeysCommand).resolves({
+      items: [
+        { id: 'other', name: `${NAME}-x` },
+        { id: 'apikey-1', name: NAME },
+      ],
+    });
     gateway.on(CreateUsagePlanKeyCommand).rejects(new ConflictException({ message: 'in plan', ...meta }));
     await keys().register({ id: KEY_ID, keyClass: 'orgKey' });
     expect(sent()).toEqual([
@@ -54,7 +60,9 @@ describe('ApiGatewayKeys.register', () => {
 
   it('turns the account limit of API keys into a 503-class domain error naming it', async () => {
     gateway.on(CreateApiKeyCommand).rejects(new LimitExceededException({ message: 'limit', ...meta }));
-    const err = await keys().register({ id: KEY_ID, keyClass: 'orgKey' }).catch((e: unknown) => e);
+    const err = await keys()
+      .register({ id: KEY_ID, keyClass: 'orgKey' })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(DomainError);
     expect(err).toMatchObject({ code: 'unavailable', message: API_KEY_QUOTA_MESSAGE });
   });

@@ -6,7 +6,9 @@ const req = (headers: Record<string, string>, domainName?: string) => ({
   header: (name: string) => headers[name.toLowerCase()],
   event: { requestContext: domainName ? { domainName } : {} } as never,
 });
-const settings = (trustViewerAddress: boolean, configured?: string) => ({ settings: { trustViewerAddress, ...(configured ? { publicBaseUrl: configured } : {}) } as never });
+const settings = (trustViewerAddress: boolean, configured?: string) => ({
+  settings: { trustViewerAddress, ...(configured ? { publicBaseUrl: configured } : {}) } as never,
+});
 const HOSTILE_HOSTS = ['evil.example.com', 'evil.example/path', 'a b', 'x@evil.example', '', 'host:port:9', '127.0.0.1:3000'];
 
 describe('publicBaseUrl', () => {
@@ -17,7 +19,9 @@ describe('publicBaseUrl', () => {
     }
   });
   it('behind the front door: https and the host the front door wrote, never the Host API Gateway saw', () => {
-    expect(publicBaseUrl(settings(true), req({ 'x-viewer-host': 'api.example.com', host: 'abc.execute-api.eu-west-1.amazonaws.com' }))).toBe('https://api.example.com');
+    expect(publicBaseUrl(settings(true), req({ 'x-viewer-host': 'api.example.com', host: 'abc.execute-api.eu-west-1.amazonaws.com' }))).toBe(
+      'https://api.example.com',
+    );
   });
   it('without configuration or a front door: the domain API Gateway reports, never the Host header', () => {
     for (const host of HOSTILE_HOSTS) {
@@ -40,7 +44,15 @@ describe('normalizeBaseUrl (the form PUBLIC_BASE_URL must have)', () => {
     expect(normalizeBaseUrl('https://example.com/platform/')).toBe('https://example.com/platform');
   });
   it('refuses everything else', () => {
-    for (const bad of ['', 'example.com', 'ftp://example.com', 'https://u:p@example.com', 'https://example.com/?q=1', 'https://example.com/#x', 'javascript:alert(1)']) {
+    for (const bad of [
+      '',
+      'example.com',
+      'ftp://example.com',
+      'https://u:p@example.com',
+      'https://example.com/?q=1',
+      'https://example.com/#x',
+      'javascript:alert(1)',
+    ]) {
       expect(normalizeBaseUrl(bad)).toBeUndefined();
     }
   });

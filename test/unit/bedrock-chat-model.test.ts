@@ -72,11 +72,7 @@ const CONVERSE_RESPONSE = {
   output: {
     message: {
       role: 'assistant' as const,
-      content: [
-        { text: 'Checking ' },
-        { text: 'both.' },
-        { toolUse: { toolUseId: 'tooluse_9', name: 'lookup_order', input: { orderId: '44' } } },
-      ],
+      content: [{ text: 'Checking ' }, { text: 'both.' }, { toolUse: { toolUseId: 'tooluse_9', name: 'lookup_order', input: { orderId: '44' } } }],
     },
   },
   stopReason: 'tool_use' as const,
@@ -128,7 +124,7 @@ describe('BedrockChatModel.converse', () => {
     });
   });
 
-  it('maps the documented response shape to the port\'s ModelResponse', async () => {
+  it("maps the documented response shape to the port's ModelResponse", async () => {
     bedrock.on(ConverseCommand).resolves(CONVERSE_RESPONSE);
     const r = await adapter().converse(CONVERSATION);
     expect(r).toEqual<ModelResponse>({
@@ -146,7 +142,12 @@ describe('BedrockChatModel.converse', () => {
       usage: { inputTokens: 10, outputTokens: 3, totalTokens: 13 },
       metrics: { latencyMs: 100 },
     });
-    expect(await adapter().converse(CONVERSATION)).toEqual({ text: 'Hello.', toolCalls: [], stopReason: 'end_turn', usage: { inputTokens: 10, outputTokens: 3, cacheReadInputTokens: 0, cacheCreationInputTokens: 0 } });
+    expect(await adapter().converse(CONVERSATION)).toEqual({
+      text: 'Hello.',
+      toolCalls: [],
+      stopReason: 'end_turn',
+      usage: { inputTokens: 10, outputTokens: 3, cacheReadInputTokens: 0, cacheCreationInputTokens: 0 },
+    });
   });
 
   it('passes a service error on', async () => {
@@ -181,7 +182,12 @@ describe('BedrockChatModel.stream', () => {
     { contentBlockStart: { contentBlockIndex: 2, start: { toolUse: { toolUseId: 'tooluse_s2', name: 'lookup_order' } } } },
     { contentBlockStop: { contentBlockIndex: 2 } },
     { messageStop: { stopReason: 'tool_use' } },
-    { metadata: { usage: { inputTokens: 50, outputTokens: 20, totalTokens: 70, cacheReadInputTokens: 5, cacheWriteInputTokens: 7 }, metrics: { latencyMs: 400 } } },
+    {
+      metadata: {
+        usage: { inputTokens: 50, outputTokens: 20, totalTokens: 70, cacheReadInputTokens: 5, cacheWriteInputTokens: 7 },
+        metrics: { latencyMs: 400 },
+      },
+    },
   ];
 
   it('sends the same input as ConverseStreamCommand', async () => {
@@ -232,7 +238,9 @@ describe('BedrockChatModel.stream', () => {
   });
 
   it('fails when the event stream itself throws (the SDK raises exception events that way)', async () => {
-    bedrock.on(ConverseStreamCommand).resolves({ stream: streamOf(EVENTS.slice(0, 2), Object.assign(new Error('stream broke'), { name: 'ModelStreamErrorException' })) });
+    bedrock
+      .on(ConverseStreamCommand)
+      .resolves({ stream: streamOf(EVENTS.slice(0, 2), Object.assign(new Error('stream broke'), { name: 'ModelStreamErrorException' })) });
     await expect(collect(adapter().stream(CONVERSATION))).rejects.toThrow('stream broke');
   });
 });

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_FILE_REFERENCES, VARIABLE_LIMITS, newTurnMessages, parseChatRequest, parseFileReferences, parseVariables, type ChatMessageInput } from '../../functions/domain/chat-request';
+import {
+  MAX_FILE_REFERENCES,
+  VARIABLE_LIMITS,
+  newTurnMessages,
+  parseChatRequest,
+  parseFileReferences,
+  parseVariables,
+  type ChatMessageInput,
+} from '../../functions/domain/chat-request';
 import { DomainError } from '../../functions/domain/errors';
 
 const APP = 'support-bot-7';
@@ -48,17 +56,31 @@ describe('parseChatRequest: validation order', () => {
   });
 
   it('every message is { role: user|assistant|system, content: string } and nothing else', () => {
-    rejects({ model: APP, messages: [{ role: 'user', content: 'ok' }, { role: 'tool', content: 'x' }] }, 'bad_request', 'messages[1].role must be one of user, assistant, system');
+    rejects(
+      {
+        model: APP,
+        messages: [
+          { role: 'user', content: 'ok' },
+          { role: 'tool', content: 'x' },
+        ],
+      },
+      'bad_request',
+      'messages[1].role must be one of user, assistant, system',
+    );
     rejects({ model: APP, messages: ['hi'] }, 'bad_request', 'messages[0].role must be one of user, assistant, system');
     rejects({ model: APP, messages: [{ content: 'hi' }] }, 'bad_request', 'messages[0].role must be one of user, assistant, system');
     // No multipart content parts, no remote URLs, no base64.
     const parts = [{ type: 'image_url', image_url: { url: 'https://example.com/cat.png' } }];
-    rejects({ model: APP, messages: [{ role: 'user', content: parts }] }, 'bad_request', /^messages\[0\]\.content must be a string \(remote URLs, base64 and multipart content are not supported\)$/);
+    rejects(
+      { model: APP, messages: [{ role: 'user', content: parts }] },
+      'bad_request',
+      /^messages\[0\]\.content must be a string \(remote URLs, base64 and multipart content are not supported\)$/,
+    );
     rejects({ model: APP, messages: [{ role: 'user', content: null }] }, 'bad_request', /^messages\[0\]\.content must be a string/);
     rejects({ model: APP, messages: [{ role: 'user', content: 'hi', name: 'bob' }] }, 'bad_request', 'messages[0] has unsupported fields: name');
   });
 
-  it('a model other than the key\'s app names no app (404), before variables, files and other fields are looked at', () => {
+  it("a model other than the key's app names no app (404), before variables, files and other fields are looked at", () => {
     rejects({ model: 'other-app-1', messages: USER }, 'not_found', 'Model not found: other-app-1');
     rejects({ model: '', messages: USER }, 'not_found', /^Model not found/);
     rejects({ model: 'other-app-1', messages: USER, variables: variables(21) }, 'not_found', /^Model not found/);
@@ -84,7 +106,11 @@ describe('parseChatRequest: validation order', () => {
   it('checks the type of stream, stream_options and chatSessionId', () => {
     rejects({ model: APP, messages: USER, stream: 'true' }, 'bad_request', 'stream must be a boolean');
     rejects({ model: APP, messages: USER, stream_options: { include_usage: true } }, 'bad_request', 'stream_options is only allowed with stream: true');
-    rejects({ model: APP, messages: USER, stream: true, stream_options: { include_usage: 'yes' } }, 'bad_request', 'stream_options must be { include_usage: boolean }');
+    rejects(
+      { model: APP, messages: USER, stream: true, stream_options: { include_usage: 'yes' } },
+      'bad_request',
+      'stream_options must be { include_usage: boolean }',
+    );
     rejects({ model: APP, messages: USER, stream: true, stream_options: { other: true } }, 'bad_request', 'stream_options must be { include_usage: boolean }');
     rejects({ model: APP, messages: USER, chatSessionId: '' }, 'bad_request', 'chatSessionId must be a non-empty string');
     rejects({ model: APP, messages: USER, chatSessionId: 42 }, 'bad_request', 'chatSessionId must be a non-empty string');
@@ -109,7 +135,15 @@ describe('parseChatRequest: a valid request', () => {
       { role: 'assistant', content: 'hello' },
       { role: 'user', content: '' },
     ];
-    expect(parseChatRequest({ model: APP, messages }, APP)).toEqual({ model: APP, messages, stream: false, streamUsage: false, variables: {}, files: [], options: {} });
+    expect(parseChatRequest({ model: APP, messages }, APP)).toEqual({
+      model: APP,
+      messages,
+      stream: false,
+      streamUsage: false,
+      variables: {},
+      files: [],
+      options: {},
+    });
   });
 
   it('reads every optional field', () => {
@@ -191,8 +225,17 @@ describe('parseFileReferences (shape only)', () => {
   });
 
   it('requires { fileId: non-empty string, fileName: non-empty string } and nothing else', () => {
-    const bad: unknown[] = [{ fileId: 'f' }, { fileName: 'a.png' }, { fileId: '', fileName: 'a.png' }, { fileId: 'f', fileName: '' }, { fileId: 3, fileName: 'a' }, 'f1', null];
-    for (const f of bad) expect(errorOf(() => parseFileReferences([f])).message, JSON.stringify(f)).toBe('files[0] must be { fileId: string, fileName: string }');
+    const bad: unknown[] = [
+      { fileId: 'f' },
+      { fileName: 'a.png' },
+      { fileId: '', fileName: 'a.png' },
+      { fileId: 'f', fileName: '' },
+      { fileId: 3, fileName: 'a' },
+      'f1',
+      null,
+    ];
+    for (const f of bad)
+      expect(errorOf(() => parseFileReferences([f])).message, JSON.stringify(f)).toBe('files[0] must be { fileId: string, fileName: string }');
     expect(errorOf(() => parseFileReferences([{ fileId: 'f', fileName: 'a', url: 'https://x' }])).message).toBe('files[0] has unsupported fields: url');
     expect(errorOf(() => parseFileReferences({ fileId: 'f' })).message).toBe('files must be an array of { fileId, fileName }');
   });
@@ -207,7 +250,10 @@ describe('newTurnMessages', () => {
   });
 
   it('takes only what follows the last assistant message of a continued session (the resent history is already stored)', () => {
-    expect(newTurnMessages([m('user', 'a'), m('assistant', 'b'), m('user', 'c'), m('assistant', 'd'), m('system', 'e'), m('user', 'f')], true)).toEqual([m('system', 'e'), m('user', 'f')]);
+    expect(newTurnMessages([m('user', 'a'), m('assistant', 'b'), m('user', 'c'), m('assistant', 'd'), m('system', 'e'), m('user', 'f')], true)).toEqual([
+      m('system', 'e'),
+      m('user', 'f'),
+    ]);
   });
 
   it('takes every message of a continued session when the client sent no history', () => {

@@ -12,7 +12,12 @@ describe('DynamoAppStore', () => {
   let deps: Parameters<typeof createApp>[0];
   beforeAll(async () => {
     t = await startTestTable();
-    deps = { orgs: new DynamoOrgStore(t.db, t.table), apps: new DynamoAppStore(t.db, t.table), ids: new CryptoIds(), clock: new TestClock('2026-11-01T00:00:00Z') };
+    deps = {
+      orgs: new DynamoOrgStore(t.db, t.table),
+      apps: new DynamoAppStore(t.db, t.table),
+      ids: new CryptoIds(),
+      clock: new TestClock('2026-11-01T00:00:00Z'),
+    };
     const now = deps.clock.nowUs();
     await deps.orgs.create({ id: 'org-a', name: 'A', plan: 'paid', createdAtUs: now, updatedAtUs: now });
   });

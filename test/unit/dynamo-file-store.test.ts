@@ -54,7 +54,13 @@ describe('DynamoFileStore', () => {
     await store.create(file('f-ocr', { kind: 'pdf', extraction: 'ocr_pending' }));
     await store.setExtraction('f-ocr', 'ready', 'files/app-1/f-ocr/text.txt');
     await store.markReady('f-ocr', { extraction: 'ocr_pending', textKey: null, pages: 2, ocrJobId: 'job-1' });
-    expect(await store.get('f-ocr')).toMatchObject({ status: 'ready', extraction: 'ready', textKey: 'files/app-1/f-ocr/text.txt', pages: 2, ocrJobId: 'job-1' });
+    expect(await store.get('f-ocr')).toMatchObject({
+      status: 'ready',
+      extraction: 'ready',
+      textKey: 'files/app-1/f-ocr/text.txt',
+      pages: 2,
+      ocrJobId: 'job-1',
+    });
   });
 
   it('lists files never referenced once they are older than the cutoff, and drops them on first reference', async () => {

@@ -12,7 +12,12 @@ describe('DynamoTombstoneStore.putOnce', () => {
   const orgTombstones = async (orgId: string) =>
     (
       await t.db.send(
-        new QueryCommand({ TableName: t.table, IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': `ORGTOMB#${orgId}` } }),
+        new QueryCommand({
+          TableName: t.table,
+          IndexName: 'gsi1',
+          KeyConditionExpression: 'gsi1pk = :pk',
+          ExpressionAttributeValues: { ':pk': `ORGTOMB#${orgId}` },
+        }),
       )
     ).Items ?? [];
 

@@ -50,11 +50,14 @@ describe('parseLimit', () => {
     expect(parseLimit('000150').headers['X-Svc-Limit-Clamped']).toBe('requested=150,clamped_to=100');
   });
 
-  it.each(['abc', '', '0', '00', '-1', '-0', '1.5', '1.0', '1e2', '+5', ' 5', '5 ', '0x10', '１０', 'Infinity', 'NaN'])('rejects %j with bad_request', (raw) => {
-    const err = rejection(() => parseLimit(raw));
-    expect(err.code).toBe('bad_request');
-    expect(err.message).toContain('limit');
-  });
+  it.each(['abc', '', '0', '00', '-1', '-0', '1.5', '1.0', '1e2', '+5', ' 5', '5 ', '0x10', '１０', 'Infinity', 'NaN'])(
+    'rejects %j with bad_request',
+    (raw) => {
+      const err = rejection(() => parseLimit(raw));
+      expect(err.code).toBe('bad_request');
+      expect(err.message).toContain('limit');
+    },
+  );
 });
 
 describe('parseTimestampParam', () => {
@@ -111,20 +114,35 @@ describe('parseUuidParam', () => {
     expect(parseUuidParam('app_id', 'ABCDEF01-2345-6789-ABCD-EF0123456789')).toBe('abcdef01-2345-6789-abcd-ef0123456789');
   });
 
-  it.each(['', 'abc', '123e4567e89b12d3a456426614174000', '{123e4567-e89b-12d3-a456-426614174000}', '123e4567-e89b-12d3-a456-42661417400g', ' 123e4567-e89b-12d3-a456-426614174000'])(
-    'rejects %j with the spec’s message',
-    (raw) => {
-      const err = rejection(() => parseUuidParam('app_id', raw));
-      expect(err.code).toBe('bad_request');
-      expect(err.message).toBe(message);
-    },
-  );
+  it.each([
+    '',
+    'abc',
+    '123e4567e89b12d3a456426614174000',
+    '{123e4567-e89b-12d3-a456-426614174000}',
+    '123e4567-e89b-12d3-a456-42661417400g',
+    ' 123e4567-e89b-12d3-a456-426614174000',
+  ])('rejects %j with the spec’s message', (raw) => {
+    const err = rejection(() => parseUuidParam('app_id', raw));
+    expect(err.code).toBe('bad_request');
+    expect(err.message).toBe(message);
+  });
 });
 
 describe('parseTokenParam (cause)', () => {
   it('passes any well-formed value through unchanged, known or not', () => {
     // `cause` is an open string: any future value must be filterable, whatever its characters.
-    for (const cause of ['app_deleted', 'consumer_deleted', 'retention_expiry', 'support_erasure', 'unknown', 'a_future_cause', 'app', 'app deleted', 'a/b', 'x'.repeat(128)]) {
+    for (const cause of [
+      'app_deleted',
+      'consumer_deleted',
+      'retention_expiry',
+      'support_erasure',
+      'unknown',
+      'a_future_cause',
+      'app',
+      'app deleted',
+      'a/b',
+      'x'.repeat(128),
+    ]) {
       expect(parseTokenParam('cause', cause)).toBe(cause);
     }
     expect(parseTokenParam('cause', undefined)).toBeUndefined();

@@ -32,12 +32,19 @@ function scripted(scriptedRoutes: Record<string, Reply[]>): HttpTransport & { ca
       if (!queue?.length) return { status: 404, header: () => null, text: JSON.stringify({ error: { code: 'not_found', message: 'no route' } }) };
       const reply = queue.length > 1 ? queue.shift()! : queue[0]!;
       if (reply === 'network') throw new TypeError('fetch failed');
-      return { status: reply.status, header: (n) => reply.headers?.[n.toLowerCase()] ?? null, text: reply.body === undefined ? '' : JSON.stringify(reply.body) };
+      return {
+        status: reply.status,
+        header: (n) => reply.headers?.[n.toLowerCase()] ?? null,
+        text: reply.body === undefined ? '' : JSON.stringify(reply.body),
+      };
     },
   };
 }
 
-const page = (data: unknown[], hasMore = false, next = 'c1') => ({ status: 200, body: { data, pagination: { next_cursor: next, has_more: hasMore, limit: 100 } } });
+const page = (data: unknown[], hasMore = false, next = 'c1') => ({
+  status: 200,
+  body: { data, pagination: { next_cursor: next, has_more: hasMore, limit: 100 } },
+});
 const empty = () => page([]);
 const session = (id: string, lastActivityAt: string, consumerId: string | null = null) => ({
   id,
@@ -53,8 +60,17 @@ const session = (id: string, lastActivityAt: string, consumerId: string | null =
   last_activity_at: lastActivityAt,
   last_message_at: lastActivityAt,
 });
-const transcript = (text: string) => ({ status: 200, body: { data: { session: {}, messages: [{ id: 'm', role: 'user', content: text, created_at: '2026-01-01T00:00:00.000Z' }], zdr: false } } });
-const tombstone = (id: string, type: string, resourceId: string, cause: string) => ({ id, resource_type: type, resource_id: resourceId, cause, deleted_at: '2026-01-02T00:00:00.000Z' });
+const transcript = (text: string) => ({
+  status: 200,
+  body: { data: { session: {}, messages: [{ id: 'm', role: 'user', content: text, created_at: '2026-01-01T00:00:00.000Z' }], zdr: false } },
+});
+const tombstone = (id: string, type: string, resourceId: string, cause: string) => ({
+  id,
+  resource_type: type,
+  resource_id: resourceId,
+  cause,
+  deleted_at: '2026-01-02T00:00:00.000Z',
+});
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -117,7 +133,9 @@ describe.each(STORES)('export sync client (%s store): retries', (kind) => {
   it('gives up on 5xx after the bounded retries, and fails at once on another 4xx with the error body', async () => {
     const store = await storeOf(kind);
     const retry = { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 1, maxRateLimitWaits: 1 };
-    await expect(syncOnce({ transport: scripted({ [S]: [{ status: 500, body: { error: { code: 'unavailable', message: 'x' } } }] }), store, sleep: noSleep, retry })).rejects.toMatchObject({
+    await expect(
+      syncOnce({ transport: scripted({ [S]: [{ status: 500, body: { error: { code: 'unavailable', message: 'x' } } }] }), store, sleep: noSleep, retry }),
+    ).rejects.toMatchObject({
       status: 500,
       body: { error: { code: 'unavailable' } },
     });
@@ -134,7 +152,10 @@ describe.each(STORES)('export sync client (%s store): sessions pass', (kind) => 
   it('starts each run without a cursor from the checkpoint, fetches changed transcripts only, and drops a 404', async () => {
     const store = await storeOf(kind);
     const first = scripted({
-      [S]: [page([session('b', '2026-01-01T00:00:02.000Z'), session('a', '2026-01-01T00:00:01.000Z')], true, 'p2'), page([session('gone', '2026-01-01T00:00:00.500Z')])],
+      [S]: [
+        page([session('b', '2026-01-01T00:00:02.000Z'), session('a', '2026-01-01T00:00:01.000Z')], true, 'p2'),
+        page([session('gone', '2026-01-01T00:00:00.500Z')]),
+      ],
       [`${S}/a/messages`]: [transcript('a1')],
       [`${S}/b/messages`]: [transcript('b1')],
       [T]: [empty()],
@@ -167,14 +188,18 @@ describe.each(STORES)('export sync client (%s store): apps pass', (kind) => {
   const app = (id: string, name: string) => ({ id, name, slug: id, created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z' });
   const run = (apps: Reply) => scripted({ [A]: [apps], [S]: [empty()], [T]: [empty()], [U]: [empty()] });
 
-  it('replaces the copy\'s apps with the list, and a key without apps:read skips the pass and says so', async () => {
+  it("replaces the copy's apps with the list, and a key without apps:read skips the pass and says so", async () => {
     const store = await storeOf(kind);
     const first = await syncOnce({ transport: run({ status: 200, body: { data: [app('x', 'X'), app('y', 'Y')] } }), store, sleep: noSleep });
     expect(first.apps).toEqual({ seen: 2, upserted: 2, removed: 0, skipped: null });
     const second = await syncOnce({ transport: run({ status: 200, body: { data: [app('y', 'Y renamed')] } }), store, sleep: noSleep });
     expect(second.apps).toEqual({ seen: 1, upserted: 1, removed: 1, skipped: null });
     expect([...(await store.saved()).apps.values()]).toEqual([app('y', 'Y renamed')]);
-    const forbidden = await syncOnce({ transport: run({ status: 403, body: { error: { code: 'forbidden', message: 'missing scope' } } }), store, sleep: noSleep });
+    const forbidden = await syncOnce({
+      transport: run({ status: 403, body: { error: { code: 'forbidden', message: 'missing scope' } } }),
+      store,
+      sleep: noSleep,
+    });
     expect(forbidden.apps.skipped).toMatch(/apps:read/);
     expect([...(await store.saved()).apps.keys()]).toEqual(['y']);
   });
@@ -183,7 +208,12 @@ describe.each(STORES)('export sync client (%s store): apps pass', (kind) => {
 describe.each(STORES)('export sync client (%s store): tombstones', (kind) => {
   const seeded = () => {
     const copy = emptyCopy();
-    for (const [id, consumer] of [['s1', 'c1'], ['s2', 'c1'], ['s3', 'c2'], ['s4', null]] as const) {
+    for (const [id, consumer] of [
+      ['s1', 'c1'],
+      ['s2', 'c1'],
+      ['s3', 'c2'],
+      ['s4', null],
+    ] as const) {
       copy.sessions.set(id, { session: session(id, '2026-01-01T00:00:01.000Z', consumer), messages: [{ id: 'm' }], zdr: false });
     }
     copy.state.sessionsCheckpoint = '2026-01-01T00:00:01.000Z';
@@ -192,11 +222,20 @@ describe.each(STORES)('export sync client (%s store): tombstones', (kind) => {
 
   it('deletes a tombstoned session with its messages and never upserts it again', async () => {
     const store = await storeOf(kind, seeded());
-    await syncOnce({ transport: scripted({ [S]: [empty()], [T]: [page([tombstone('t1', 'session', 's1', 'consumer_deleted')])], [U]: [empty()] }), store, sleep: noSleep });
+    await syncOnce({
+      transport: scripted({ [S]: [empty()], [T]: [page([tombstone('t1', 'session', 's1', 'consumer_deleted')])], [U]: [empty()] }),
+      store,
+      sleep: noSleep,
+    });
     expect((await store.saved()).sessions.has('s1')).toBe(false);
     // Listed again before its removal committed: skipped.
     const late = await syncOnce({
-      transport: scripted({ [S]: [page([session('s1', '2026-01-01T00:00:05.000Z')])], [`${S}/s1/messages`]: [transcript('x')], [T]: [page([tombstone('t1', 'session', 's1', 'consumer_deleted')])], [U]: [empty()] }),
+      transport: scripted({
+        [S]: [page([session('s1', '2026-01-01T00:00:05.000Z')])],
+        [`${S}/s1/messages`]: [transcript('x')],
+        [T]: [page([tombstone('t1', 'session', 's1', 'consumer_deleted')])],
+        [U]: [empty()],
+      }),
       store,
       sleep: noSleep,
     });
@@ -206,7 +245,11 @@ describe.each(STORES)('export sync client (%s store): tombstones', (kind) => {
 
   it('a consumer tombstone with a known cause keeps the sessions as the export shows them', async () => {
     const store = await storeOf(kind, seeded());
-    const s = await syncOnce({ transport: scripted({ [S]: [empty()], [T]: [page([tombstone('t1', 'consumer', 'c1', 'retention_expiry')])], [U]: [empty()] }), store, sleep: noSleep });
+    const s = await syncOnce({
+      transport: scripted({ [S]: [empty()], [T]: [page([tombstone('t1', 'consumer', 'c1', 'retention_expiry')])], [U]: [empty()] }),
+      store,
+      sleep: noSleep,
+    });
     expect(s.tombstones).toMatchObject({ new: 1, consumers_erased: 1, sessions_deleted: 0, conservative: 0 });
     expect([...(await store.saved()).sessions.keys()].sort()).toEqual(['s1', 's2', 's3', 's4']);
     expect((await store.saved()).sessions.get('s1')!.session.consumer_email).toBe('c1@example.com');
@@ -215,14 +258,22 @@ describe.each(STORES)('export sync client (%s store): tombstones', (kind) => {
 
   it.each(['unknown', 'legal_hold_purge'])('a consumer tombstone with cause %s is a conservative erasure of its sessions', async (cause) => {
     const store = await storeOf(kind, seeded());
-    const s = await syncOnce({ transport: scripted({ [S]: [empty()], [T]: [page([tombstone('t1', 'consumer', 'c1', cause)])], [U]: [empty()] }), store, sleep: noSleep });
+    const s = await syncOnce({
+      transport: scripted({ [S]: [empty()], [T]: [page([tombstone('t1', 'consumer', 'c1', cause)])], [U]: [empty()] }),
+      store,
+      sleep: noSleep,
+    });
     expect(s.tombstones).toMatchObject({ sessions_deleted: 2, conservative: 1 });
     expect([...(await store.saved()).sessions.keys()].sort()).toEqual(['s3', 's4']);
   });
 
   it('an unknown resource type erases whatever its id names', async () => {
     const store = await storeOf(kind, seeded());
-    await syncOnce({ transport: scripted({ [S]: [empty()], [T]: [page([tombstone('t1', 'workspace', 's4', 'app_deleted')])], [U]: [empty()] }), store, sleep: noSleep });
+    await syncOnce({
+      transport: scripted({ [S]: [empty()], [T]: [page([tombstone('t1', 'workspace', 's4', 'app_deleted')])], [U]: [empty()] }),
+      store,
+      sleep: noSleep,
+    });
     expect((await store.saved()).sessions.has('s4')).toBe(false);
     expect((await store.saved()).state.tombstonedSessionIds).toEqual(['s4']);
   });
@@ -233,7 +284,11 @@ describe.each(STORES)('export sync client (%s store): tombstones', (kind) => {
     const store = await storeOf(kind, copy);
     const api = scripted({
       [S]: [empty()],
-      [T]: [page([tombstone('t5', 'session', 's1', 'app_deleted'), tombstone('t4', 'session', 's2', 'app_deleted')], true, 'x'), page([tombstone('t3', 'session', 's3', 'app_deleted'), tombstone('t2', 'session', 'sX', 'app_deleted')], true, 'y'), page([tombstone('t1', 'session', 's4', 'app_deleted')])],
+      [T]: [
+        page([tombstone('t5', 'session', 's1', 'app_deleted'), tombstone('t4', 'session', 's2', 'app_deleted')], true, 'x'),
+        page([tombstone('t3', 'session', 's3', 'app_deleted'), tombstone('t2', 'session', 'sX', 'app_deleted')], true, 'y'),
+        page([tombstone('t1', 'session', 's4', 'app_deleted')]),
+      ],
       [U]: [empty()],
     });
     const s = await syncOnce({ transport: api, store, sleep: noSleep });
@@ -247,7 +302,12 @@ describe.each(STORES)('export sync client (%s store): tombstones', (kind) => {
 /** One run over every list: an app, a session whose transcript has tool markers, a usage row, a tombstone. */
 const fullRun = (): SyncDeps['transport'] =>
   scripted({
-    [A]: [{ status: 200, body: { data: [{ id: 'app1', name: 'Shop', slug: 'shop', created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.500Z' }] } }],
+    [A]: [
+      {
+        status: 200,
+        body: { data: [{ id: 'app1', name: 'Shop', slug: 'shop', created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.500Z' }] },
+      },
+    ],
     [S]: [page([session('a', '2026-01-01T00:00:01.000Z', 'c1'), session('doomed', '2026-01-01T00:00:00.700Z')])],
     [`${S}/a/messages`]: [
       {
@@ -257,7 +317,14 @@ const fullRun = (): SyncDeps['transport'] =>
             session: {},
             messages: [
               { id: 'm1', role: 'user', content: 'hello', created_at: '2026-01-01T00:00:00.100Z' },
-              { id: 'm2', role: 'assistant', content: 'hi', created_at: '2026-01-01T00:00:00.200Z', tools: [{ type: 'custom_component', component: 'Card' }], rating: 5 },
+              {
+                id: 'm2',
+                role: 'assistant',
+                content: 'hi',
+                created_at: '2026-01-01T00:00:00.200Z',
+                tools: [{ type: 'custom_component', component: 'Card' }],
+                rating: 5,
+              },
             ],
             zdr: false,
           },
@@ -290,7 +357,12 @@ describe('export sync client: JSON directory store', () => {
     await syncOnce({ transport: fullRun(), store, sleep: noSleep });
     expect(readdirSync(join(dir, 'copy')).sort()).toEqual(['apps.json', 'sessions.json', 'state.json', 'tombstones.json', 'usage.json']);
     const state = JSON.parse(readFileSync(join(dir, 'copy', 'state.json'), 'utf8'));
-    expect(state).toMatchObject({ version: 1, sessions_checkpoint: '2026-01-01T00:00:01.000Z', usage_checkpoint: '2026-01-01T00:00:00.300Z', tombstones: { ingested_ids: ['t1'] } });
+    expect(state).toMatchObject({
+      version: 1,
+      sessions_checkpoint: '2026-01-01T00:00:01.000Z',
+      usage_checkpoint: '2026-01-01T00:00:00.300Z',
+      tombstones: { ingested_ids: ['t1'] },
+    });
     const loaded = await store.load();
     expect(loaded.sessions.get('a')!.messages).toEqual([expect.objectContaining({ content: 'hello' }), expect.objectContaining({ content: 'hi' })]);
     expect(loaded.usage.get('7')).toEqual({ ...usageRow(7), created_at: '2026-01-01T00:00:00.300Z' });
@@ -318,8 +390,12 @@ describe('export sync client: DuckDB store', () => {
       { id: 'm1', content: 'hello', component: null, rating: null },
       { id: 'm2', content: 'hi', component: 'Card', rating: '5' },
     ]);
-    expect(await rows("SELECT id, zdr, epoch_ms(last_activity_at) AS ms, typeof(last_activity_at) AS type FROM sessions")).toEqual([{ id: 'a', zdr: false, ms: String(Date.parse('2026-01-01T00:00:01.000Z')), type: 'TIMESTAMP WITH TIME ZONE' }]);
-    expect(await rows('SELECT id, input_tokens, CAST(cost_usd AS DECIMAL(18, 6)) AS cost FROM usage')).toEqual([{ id: '7', input_tokens: '10', cost: '0.001000' }]);
+    expect(await rows('SELECT id, zdr, epoch_ms(last_activity_at) AS ms, typeof(last_activity_at) AS type FROM sessions')).toEqual([
+      { id: 'a', zdr: false, ms: String(Date.parse('2026-01-01T00:00:01.000Z')), type: 'TIMESTAMP WITH TIME ZONE' },
+    ]);
+    expect(await rows('SELECT id, input_tokens, CAST(cost_usd AS DECIMAL(18, 6)) AS cost FROM usage')).toEqual([
+      { id: '7', input_tokens: '10', cost: '0.001000' },
+    ]);
     expect(await rows('SELECT id, resource_id FROM tombstones')).toEqual([{ id: 't1', resource_id: 'doomed' }]);
     expect(await rows('SELECT name, value FROM sync_checkpoint ORDER BY name')).toEqual([
       { name: 'sessions', value: '2026-01-01T00:00:01.000Z' },

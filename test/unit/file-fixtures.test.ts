@@ -101,7 +101,15 @@ describe('upload fixtures', () => {
   });
 
   it('are the same bytes on every call', () => {
-    for (const make of [() => jpeg(), () => png(5, 4), () => textPdf(['a', 'b']), () => scannedPdf(['AB 12']), () => encryptedPdf(), () => docx(['p']), () => legacyDoc()]) {
+    for (const make of [
+      () => jpeg(),
+      () => png(5, 4),
+      () => textPdf(['a', 'b']),
+      () => scannedPdf(['AB 12']),
+      () => encryptedPdf(),
+      () => docx(['p']),
+      () => legacyDoc(),
+    ]) {
       expect(Buffer.from(make()).equals(Buffer.from(make()))).toBe(true);
     }
   });

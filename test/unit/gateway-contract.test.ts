@@ -6,14 +6,7 @@ import { MISSING_KEY_MESSAGE, type KeyClass } from '../../functions/domain/auth-
 import { CREDENTIAL_PREFIX, hashCredential, type StoredCredential } from '../../functions/domain/credentials';
 import type { ErrorArea } from '../../functions/domain/error-bodies';
 import { RATE_LIMITS } from '../../functions/domain/rate-limits';
-import {
-  gatewayAnswers,
-  gatewayTemplate,
-  renderGatewayAnswer,
-  usagePlanThrottle,
-  type GatewayAnswer,
-  type GatewayResponseType,
-} from '../../functions/gateway';
+import { gatewayAnswers, gatewayTemplate, renderGatewayAnswer, usagePlanThrottle, type GatewayAnswer, type GatewayResponseType } from '../../functions/gateway';
 import type { CredentialStore } from '../../functions/ports/platform';
 
 /**
@@ -86,8 +79,16 @@ describe('gatewayAnswers', () => {
 
   it('gives the 429s a fixed Retry-After, and no other answer one', () => {
     const answers = gatewayAnswers('orgKey');
-    expect(renderGatewayAnswer('export', answers.THROTTLED)).toEqual({ status: 429, body: { error: { code: 'rate_limited', message: 'Rate limit exceeded' } }, headers: { 'Retry-After': '1' } });
-    expect(renderGatewayAnswer('export', answers.QUOTA_EXCEEDED)).toEqual({ status: 429, body: { error: { code: 'rate_limited', message: 'Rate limit exceeded' } }, headers: { 'Retry-After': '60' } });
+    expect(renderGatewayAnswer('export', answers.THROTTLED)).toEqual({
+      status: 429,
+      body: { error: { code: 'rate_limited', message: 'Rate limit exceeded' } },
+      headers: { 'Retry-After': '1' },
+    });
+    expect(renderGatewayAnswer('export', answers.QUOTA_EXCEEDED)).toEqual({
+      status: 429,
+      body: { error: { code: 'rate_limited', message: 'Rate limit exceeded' } },
+      headers: { 'Retry-After': '60' },
+    });
     const withRetry = ALL_TYPES.filter((t) => answers[t].retryAfterSeconds !== undefined);
     expect(withRetry).toEqual(['INVALID_API_KEY', 'THROTTLED', 'QUOTA_EXCEEDED']);
     expect(renderGatewayAnswer('export', answers.INVALID_API_KEY).headers).toEqual({ 'Retry-After': '30' });
@@ -100,7 +101,9 @@ describe('gatewayAnswers', () => {
       expect(rendered.status, area).toBe(500);
       expect(rendered.headers, area).toEqual({});
     }
-    expect(renderGatewayAnswer('export', gatewayAnswers('orgKey').AUTHORIZER_FAILURE).body).toEqual({ error: { code: 'unavailable', message: 'Internal server error' } });
+    expect(renderGatewayAnswer('export', gatewayAnswers('orgKey').AUTHORIZER_FAILURE).body).toEqual({
+      error: { code: 'unavailable', message: 'Internal server error' },
+    });
     expect(renderGatewayAnswer('chat', gatewayAnswers('chatKey').AUTHORIZER_FAILURE).body).toEqual({ error: 'Internal server error' });
   });
 
@@ -130,7 +133,11 @@ async function denyContexts(keyClass: KeyClass, area: ErrorArea): Promise<Record
   const credentials = { findByHash: async (h: string) => creds.find((c) => c.hash === h) } as unknown as CredentialStore;
   const authorize = createKeyAuthorizer({ credentials, clock: { nowUs: () => now }, logger: new Logger({ logLevel: 'SILENT' }) }, keyClass, area);
   const event = (authorization?: string) =>
-    ({ type: 'REQUEST', methodArn: 'arn:aws:execute-api:eu-west-1:123456789012:abc123/prod/GET/x', headers: authorization ? { Authorization: authorization } : {} }) as unknown as APIGatewayRequestAuthorizerEvent;
+    ({
+      type: 'REQUEST',
+      methodArn: 'arn:aws:execute-api:eu-west-1:123456789012:abc123/prod/GET/x',
+      headers: authorization ? { Authorization: authorization } : {},
+    }) as unknown as APIGatewayRequestAuthorizerEvent;
   const out: Record<string, unknown>[] = [];
   for (const header of [`Bearer ${expiredKey}`, `Bearer ${revokedKey}`, 'Basic dXNlcjpwYXNz']) {
     const result = await authorize(event(header));
@@ -165,7 +172,10 @@ describe('VTL templates and the local server give the same bodies', () => {
     const answers = gatewayAnswers(keyClass);
     for (const type of ALL_TYPES) {
       const template = gatewayTemplate(area, answers[type]);
-      const rest = template.replaceAll('$context.authorizer.errorCode', '').replaceAll('$context.authorizer.errorMessage', '').replaceAll('$context.error.messageString', '');
+      const rest = template
+        .replaceAll('$context.authorizer.errorCode', '')
+        .replaceAll('$context.authorizer.errorMessage', '')
+        .replaceAll('$context.error.messageString', '');
       expect(rest, `${area} ${type}`).not.toMatch(/[$#]/);
       expect(template.includes('$context.authorizer.'), `${area} ${type}`).toBe(type === 'ACCESS_DENIED');
       expect(template.includes('$context.error.messageString'), `${area} ${type}`).toBe(type === 'DEFAULT_4XX');
@@ -189,7 +199,10 @@ describe('the shape of each area', () => {
   });
 
   it('export and release notes: every answer is { error: { code, message } }', () => {
-    for (const [area, keyClass] of [['export', 'orgKey'], ['releaseNotes', undefined]] as const) {
+    for (const [area, keyClass] of [
+      ['export', 'orgKey'],
+      ['releaseNotes', undefined],
+    ] as const) {
       const answers = gatewayAnswers(keyClass);
       for (const type of ALL_TYPES) {
         const body = renderGatewayAnswer(area, answers[type], { authorizer: denied, gatewayMessage: 'Bad' }).body as { error: Record<string, unknown> };
@@ -197,7 +210,11 @@ describe('the shape of each area', () => {
         expect(Object.keys(body.error).sort(), `${area} ${type}`).toEqual(['code', 'message']);
       }
     }
-    expect(renderGatewayAnswer('export', gatewayAnswers('orgKey').WAF_FILTERED)).toEqual({ status: 403, body: { error: { code: 'forbidden', message: 'Request blocked' } }, headers: {} });
+    expect(renderGatewayAnswer('export', gatewayAnswers('orgKey').WAF_FILTERED)).toEqual({
+      status: 403,
+      body: { error: { code: 'forbidden', message: 'Request blocked' } },
+      headers: {},
+    });
     expect(renderGatewayAnswer('releaseNotes', gatewayAnswers(undefined).MISSING_AUTHENTICATION_TOKEN)).toEqual({
       status: 404,
       body: { error: { code: 'not_found', message: 'No such route' } },
@@ -210,7 +227,9 @@ describe('the shape of each area', () => {
     expect(renderGatewayAnswer('acp', answers.THROTTLED).body).toEqual({ error: 'Rate limit exceeded' });
     expect(renderGatewayAnswer('acp', answers.QUOTA_EXCEEDED).body).toEqual({ error: 'Rate limit exceeded' });
     expect(JSON.parse(gatewayTemplate('acp', answers.THROTTLED))).toEqual({ error: 'Rate limit exceeded' });
-    expect(renderGatewayAnswer('acp', answers.UNAUTHORIZED).body).toEqual({ error: { code: 'unauthorized', message: 'Missing API key: send Authorization: Bearer <ACP_API_KEY>' } });
+    expect(renderGatewayAnswer('acp', answers.UNAUTHORIZED).body).toEqual({
+      error: { code: 'unauthorized', message: 'Missing API key: send Authorization: Bearer <ACP_API_KEY>' },
+    });
     expect(renderGatewayAnswer('acp', answers.WAF_FILTERED).body).toEqual({ error: { code: 'forbidden', message: 'Request blocked' } });
   });
 

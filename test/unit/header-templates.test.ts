@@ -7,18 +7,31 @@ describe('renderHeaders', () => {
   it('replaces {{session.<name>}} with the session variable, in every header and every occurrence', () => {
     expect(
       renderHeaders(
-        { Authorization: 'Bearer {{session.crmToken}}', 'X-Tenant': '{{session.tenant}}', 'X-Both': '{{session.tenant}}/{{session.region_1}}/{{ session.tenant }}', 'X-Dash': '{{session.dash-name}}' },
+        {
+          Authorization: 'Bearer {{session.crmToken}}',
+          'X-Tenant': '{{session.tenant}}',
+          'X-Both': '{{session.tenant}}/{{session.region_1}}/{{ session.tenant }}',
+          'X-Dash': '{{session.dash-name}}',
+        },
         vars,
       ),
     ).toEqual({ Authorization: 'Bearer tok-123', 'X-Tenant': 'acme', 'X-Both': 'acme/eu/acme', 'X-Dash': 'd' });
   });
 
   it('keeps static headers as they are, and leaves text that is not a session placeholder alone', () => {
-    expect(renderHeaders({ 'X-Static': 'fixed', 'X-Other': '{{env.HOME}} {{session}}' }, {})).toEqual({ 'X-Static': 'fixed', 'X-Other': '{{env.HOME}} {{session}}' });
+    expect(renderHeaders({ 'X-Static': 'fixed', 'X-Other': '{{env.HOME}} {{session}}' }, {})).toEqual({
+      'X-Static': 'fixed',
+      'X-Other': '{{env.HOME}} {{session}}',
+    });
   });
 
   it('drops a header whose template names a variable the session does not have, keeping the others', () => {
-    expect(renderHeaders({ Authorization: 'Bearer {{session.crmToken}}', 'X-Tenant': '{{session.missing}}', 'X-Half': '{{session.tenant}}-{{session.missing}}' }, vars)).toEqual({
+    expect(
+      renderHeaders(
+        { Authorization: 'Bearer {{session.crmToken}}', 'X-Tenant': '{{session.missing}}', 'X-Half': '{{session.tenant}}-{{session.missing}}' },
+        vars,
+      ),
+    ).toEqual({
       Authorization: 'Bearer tok-123',
     });
   });
@@ -29,7 +42,10 @@ describe('renderHeaders', () => {
 
   it('drops a header whose rendered value carries CR, LF or NUL (no header injection), keeping the others', () => {
     for (const value of ['a\r\nX-Admin: true', 'a\nb', 'a\rb', 'a\u0000b']) {
-      expect(renderHeaders({ Authorization: 'Bearer {{session.crmToken}}', 'X-Tenant': '{{session.tenant}}' }, { crmToken: 'tok', tenant: value }), JSON.stringify(value)).toEqual({
+      expect(
+        renderHeaders({ Authorization: 'Bearer {{session.crmToken}}', 'X-Tenant': '{{session.tenant}}' }, { crmToken: 'tok', tenant: value }),
+        JSON.stringify(value),
+      ).toEqual({
         Authorization: 'Bearer tok',
       });
     }
@@ -47,7 +63,9 @@ describe('renderHeaders', () => {
   });
 
   it('does not expand placeholders that arrive inside a variable value', () => {
-    expect(renderHeaders({ 'X-Tenant': '{{session.tenant}}' }, { tenant: '{{session.crmToken}}', crmToken: 'secret' })).toEqual({ 'X-Tenant': '{{session.crmToken}}' });
+    expect(renderHeaders({ 'X-Tenant': '{{session.tenant}}' }, { tenant: '{{session.crmToken}}', crmToken: 'secret' })).toEqual({
+      'X-Tenant': '{{session.crmToken}}',
+    });
   });
 
   it('renders nothing from no templates', () => {
@@ -57,6 +75,9 @@ describe('renderHeaders', () => {
 
 describe('referencedVariables', () => {
   it('lists the variable names the templates refer to, once each', () => {
-    expect([...referencedVariables({ A: 'Bearer {{session.crmToken}}', B: '{{session.tenant}}-{{ session.crmToken }}', C: 'static' })].sort()).toEqual(['crmToken', 'tenant']);
+    expect([...referencedVariables({ A: 'Bearer {{session.crmToken}}', B: '{{session.tenant}}-{{ session.crmToken }}', C: 'static' })].sort()).toEqual([
+      'crmToken',
+      'tenant',
+    ]);
   });
 });

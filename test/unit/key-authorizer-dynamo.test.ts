@@ -27,7 +27,14 @@ const METHOD_ARN = 'arn:aws:execute-api:eu-west-1:123456789012:abc123/prod/GET/a
 const STAGE = 'arn:aws:execute-api:eu-west-1:123456789012:abc123/prod/*';
 const policy = (Effect: 'Allow' | 'Deny') => ({ Version: '2012-10-17', Statement: [{ Action: 'execute-api:Invoke', Effect, Resource: STAGE }] });
 const event = (headers: Record<string, string> = {}) =>
-  ({ type: 'REQUEST', methodArn: METHOD_ARN, resource: '/api/v1/org/apps', path: '/api/v1/org/apps', httpMethod: 'GET', headers }) as unknown as APIGatewayRequestAuthorizerEvent;
+  ({
+    type: 'REQUEST',
+    methodArn: METHOD_ARN,
+    resource: '/api/v1/org/apps',
+    path: '/api/v1/org/apps',
+    httpMethod: 'GET',
+    headers,
+  }) as unknown as APIGatewayRequestAuthorizerEvent;
 const bearer = (key: string) => event({ Authorization: `Bearer ${key}` });
 const deny = (errorCode: string, errorMessage: string) => ({ principalId: 'refused', policyDocument: policy('Deny'), context: { errorCode, errorMessage } });
 
@@ -98,8 +105,12 @@ describe('the key authorizers on the embedded DynamoDB', () => {
 
   it('denies a missing or non-Bearer header with the missing-key message of its class', async () => {
     expect(await authorizer.orgKey(event())).toEqual(deny('unauthorized', 'Missing API key: send Authorization: Bearer <ORG_API_KEY>'));
-    expect(await authorizer.orgKey(event({ Authorization: 'Basic dXNlcjpwYXNz' }))).toEqual(deny('unauthorized', 'Missing API key: send Authorization: Bearer <ORG_API_KEY>'));
-    expect(await authorizer.chatKey(event({ Authorization: 'Bearer ' }))).toEqual(deny('unauthorized', 'Missing API key: send Authorization: Bearer <API_KEY>'));
+    expect(await authorizer.orgKey(event({ Authorization: 'Basic dXNlcjpwYXNz' }))).toEqual(
+      deny('unauthorized', 'Missing API key: send Authorization: Bearer <ORG_API_KEY>'),
+    );
+    expect(await authorizer.chatKey(event({ Authorization: 'Bearer ' }))).toEqual(
+      deny('unauthorized', 'Missing API key: send Authorization: Bearer <API_KEY>'),
+    );
     expect(await authorizer.acpKey(event())).toEqual(deny('unauthorized', 'Missing API key: send Authorization: Bearer <ACP_API_KEY>'));
   });
 
@@ -140,7 +151,10 @@ describe('the key authorizers on the embedded DynamoDB', () => {
   it('throws, instead of denying, while the credential store is unreachable; the key works once it is back', async () => {
     const issued = await issueCredential(deps, { kind: 'org', orgId, scopes: ['apps:read'] });
     // The document client's commands reach the middleware as GetItemCommand, with the key not yet marshalled.
-    const fault = failCommands(t, (command, input) => command === 'GetItemCommand' && String((input.Key as { pk?: string } | undefined)?.pk).startsWith('CRED#'));
+    const fault = failCommands(
+      t,
+      (command, input) => command === 'GetItemCommand' && String((input.Key as { pk?: string } | undefined)?.pk).startsWith('CRED#'),
+    );
     try {
       await expect(authorizer.orgKey(bearer(issued.key))).rejects.toThrow('injected persistent fault #1');
       await expect(authorizer.acpKey(bearer(`${CREDENTIAL_PREFIX.acp}${'Q'.repeat(40)}`))).rejects.toThrow('injected persistent fault #2');

@@ -13,7 +13,16 @@ const ORG_KEY = `${CREDENTIAL_PREFIX.org}${'a'.repeat(40)}`;
 const ACP_KEY = `${CREDENTIAL_PREFIX.acp}${'b'.repeat(40)}`;
 
 function credential(over: Partial<StoredCredential>): StoredCredential {
-  return { id: 'key-1', kind: 'org', hash: hashCredential(ORG_KEY), orgId: 'org-1', scopes: ['apps:read'], displayPrefix: 'svc_org_aaaa', createdAtUs: NOW_US - 1, ...over };
+  return {
+    id: 'key-1',
+    kind: 'org',
+    hash: hashCredential(ORG_KEY),
+    orgId: 'org-1',
+    scopes: ['apps:read'],
+    displayPrefix: 'svc_org_aaaa',
+    createdAtUs: NOW_US - 1,
+    ...over,
+  };
 }
 
 function authorizerWith(creds: StoredCredential[] | Error, keyClass: 'orgKey' | 'acpKey' = 'orgKey') {
@@ -23,11 +32,19 @@ function authorizerWith(creds: StoredCredential[] | Error, keyClass: 'orgKey' | 
       return creds.find((c) => c.hash === hash);
     },
   } as unknown as CredentialStore;
-  return createKeyAuthorizer({ credentials, clock: { nowUs: () => NOW_US }, logger: new Logger({ logLevel: 'SILENT' }) }, keyClass, keyClass === 'orgKey' ? 'export' : 'acp');
+  return createKeyAuthorizer(
+    { credentials, clock: { nowUs: () => NOW_US }, logger: new Logger({ logLevel: 'SILENT' }) },
+    keyClass,
+    keyClass === 'orgKey' ? 'export' : 'acp',
+  );
 }
 
-const event = (authorization?: string) => ({ type: 'REQUEST', methodArn: METHOD_ARN, headers: authorization ? { Authorization: authorization } : {} }) as unknown as APIGatewayRequestAuthorizerEvent;
-const policy = (effect: string) => ({ Version: '2012-10-17', Statement: [{ Action: 'execute-api:Invoke', Effect: effect, Resource: 'arn:aws:execute-api:eu-west-1:123456789012:abc123/prod/*' }] });
+const event = (authorization?: string) =>
+  ({ type: 'REQUEST', methodArn: METHOD_ARN, headers: authorization ? { Authorization: authorization } : {} }) as unknown as APIGatewayRequestAuthorizerEvent;
+const policy = (effect: string) => ({
+  Version: '2012-10-17',
+  Statement: [{ Action: 'execute-api:Invoke', Effect: effect, Resource: 'arn:aws:execute-api:eu-west-1:123456789012:abc123/prod/*' }],
+});
 
 describe('the key authorizer', () => {
   it('allows the whole API stage for a valid key, with the grant as context and the key id as usage-plan key', async () => {
@@ -67,7 +84,8 @@ describe('the key authorizer', () => {
       { keyClass: 'chatKey', keyId: 'k', orgId: 'o', appId: 'a', scopes: [], expiresAtUs: 123 },
     ];
     for (const g of grants) expect(grantFromContext(grantToContext(g))).toEqual(g);
-    for (const junk of [null, 'x', {}, { keyClass: 'adminKey', keyId: 'k', orgId: 'o' }, { keyClass: 'orgKey', orgId: 'o' }]) expect(grantFromContext(junk)).toBeUndefined();
+    for (const junk of [null, 'x', {}, { keyClass: 'adminKey', keyId: 'k', orgId: 'o' }, { keyClass: 'orgKey', orgId: 'o' }])
+      expect(grantFromContext(junk)).toBeUndefined();
   });
 });
 

@@ -101,11 +101,23 @@ function importsOf(file: SourceFile, exists: (p: string) => boolean): ImportRef[
   const refs: ImportRef[] = [];
   for (const m of src.matchAll(STATIC)) {
     const specifier = m[5]!;
-    refs.push({ from: file.path, line: lineOf(m.index + m[0].indexOf(m[1]!)), specifier, typeOnly: Boolean(m[2]), ...resolveTarget(file.path, specifier, exists, false) });
+    refs.push({
+      from: file.path,
+      line: lineOf(m.index + m[0].indexOf(m[1]!)),
+      specifier,
+      typeOnly: Boolean(m[2]),
+      ...resolveTarget(file.path, specifier, exists, false),
+    });
   }
   for (const m of src.matchAll(SIDE_EFFECT)) {
     const specifier = m[2]!;
-    refs.push({ from: file.path, line: lineOf(m.index + m[0].indexOf('import')), specifier, typeOnly: false, ...resolveTarget(file.path, specifier, exists, false) });
+    refs.push({
+      from: file.path,
+      line: lineOf(m.index + m[0].indexOf('import')),
+      specifier,
+      typeOnly: false,
+      ...resolveTarget(file.path, specifier, exists, false),
+    });
   }
   for (const m of src.matchAll(DYNAMIC)) {
     const template = m[3];
@@ -153,7 +165,12 @@ function layerViolations(files: readonly SourceFile[], exists: (p: string) => bo
         const ok = isBuiltin(r) || (r.local && under(r.target, 'functions/domain')) || (!r.local && DOMAIN_PURE_PACKAGES.includes(r.target));
         if (!ok) report(r, `functions/domain may import only functions/domain, node: builtins and ${DOMAIN_PURE_PACKAGES.join(', ')}`);
       } else if (under(p, 'functions/app')) {
-        const ok = r.local && (under(r.target, 'functions/domain') || under(r.target, 'functions/app') || under(r.target, 'functions/ports') || (r.typeOnly && SYNTH_SAFE.includes(r.target)));
+        const ok =
+          r.local &&
+          (under(r.target, 'functions/domain') ||
+            under(r.target, 'functions/app') ||
+            under(r.target, 'functions/ports') ||
+            (r.typeOnly && SYNTH_SAFE.includes(r.target)));
         if (!ok) report(r, 'functions/app may import only functions/domain, functions/app, functions/ports and types of the route and worker tables');
       } else if (under(p, 'functions/adapters')) {
         const banned = ['functions/http', 'functions/queue', 'functions/jobs', 'functions/local', 'functions/app', 'functions/wiring.ts'];
@@ -163,17 +180,23 @@ function layerViolations(files: readonly SourceFile[], exists: (p: string) => bo
         if (!ok) report(r, 'functions/ports may import only functions/domain, functions/ports and package types');
       } else if (under(p, 'functions/wiring')) {
         const banned = ENTRY_LAYERS.concat(['functions/local', 'functions/cli', 'functions/app']);
-        if (r.local && banned.some((b) => under(r.target, b))) report(r, 'functions/wiring composes adapters: it must not import entry points, use cases, local or cli');
+        if (r.local && banned.some((b) => under(r.target, b)))
+          report(r, 'functions/wiring composes adapters: it must not import entry points, use cases, local or cli');
       } else if (ENTRY_LAYERS.some((l) => under(p, l))) {
         const own = ENTRY_LAYERS.find((l) => under(p, l))!;
         const allowed = ['functions/app', 'functions/domain', 'functions/ports', 'functions/wiring', own, ...SYNTH_SAFE];
-        if (r.local && !allowed.some((a) => under(r.target, a))) report(r, `${own} may import only app, domain, ports, wiring, its own folder and the synth-safe tables (never adapters, local, cli or another entry layer)`);
+        if (r.local && !allowed.some((a) => under(r.target, a)))
+          report(
+            r,
+            `${own} may import only app, domain, ports, wiring, its own folder and the synth-safe tables (never adapters, local, cli or another entry layer)`,
+          );
       } else if (under(p, REFERENCE)) {
         const ok = isBuiltin(r) || r.specifier === 'zod' || (r.local && (under(r.target, REFERENCE) || SYNTH_SAFE.includes(r.target)));
         if (!ok) report(r, `${REFERENCE} is loaded by synth: zod, node: builtins, the synth-safe tables and its own folder only`);
       } else if (SYNTH_SAFE.includes(p)) {
         const allowed = (p === 'functions/env.ts' && r.specifier === 'zod') || isLeaf(r);
-        if (!r.typeOnly && !allowed) report(r, `${p} is loaded by synth: type imports and leaf domain modules only${p === 'functions/env.ts' ? ' (and zod)' : ''}`);
+        if (!r.typeOnly && !allowed)
+          report(r, `${p} is loaded by synth: type imports and leaf domain modules only${p === 'functions/env.ts' ? ' (and zod)' : ''}`);
       } else if (under(p, 'lib') || under(p, 'bin')) {
         if (r.local && under(r.target, 'functions')) {
           const ok = SYNTH_SAFE.includes(r.target) || under(r.target, REFERENCE) || (r.typeOnly && under(r.target, 'functions/domain')) || isLeaf(r);
@@ -229,7 +252,16 @@ describe('layer rules', () => {
 
 describe('the layer check itself', () => {
   const exists = (p: string) =>
-    ['functions/domain/a.ts', 'functions/domain/b.ts', 'functions/ports/platform.ts', 'functions/adapters/x.ts', 'functions/app/u.ts', 'functions/routes.ts', 'functions/wiring.ts', 'functions/http/kit.ts'].includes(p);
+    [
+      'functions/domain/a.ts',
+      'functions/domain/b.ts',
+      'functions/ports/platform.ts',
+      'functions/adapters/x.ts',
+      'functions/app/u.ts',
+      'functions/routes.ts',
+      'functions/wiring.ts',
+      'functions/http/kit.ts',
+    ].includes(p);
   const check = (path: string, text: string) => layerViolations([{ path, text }], exists);
 
   it('flags the domain importing the AWS SDK, zod, an adapter or a Lambda type', () => {
@@ -264,7 +296,9 @@ describe('the layer check itself', () => {
   it('flags adapters importing use cases or entry points', () => {
     expect(check('functions/adapters/x.ts', "import { createApp } from '../app/u';")).toHaveLength(1);
     expect(check('functions/adapters/x.ts', "import type { HttpDeps } from '../http/kit';")).toHaveLength(1);
-    expect(check('functions/adapters/x.ts', "import { GetCommand } from '@aws-sdk/lib-dynamodb';\nimport type { AppStore } from '../ports/platform';")).toEqual([]);
+    expect(check('functions/adapters/x.ts', "import { GetCommand } from '@aws-sdk/lib-dynamodb';\nimport type { AppStore } from '../ports/platform';")).toEqual(
+      [],
+    );
   });
 
   it('flags a runtime import in the route table and keeps type imports', () => {
@@ -291,7 +325,7 @@ describe('the layer check itself', () => {
     expect(check('lib/api-stack.ts', "import { a } from '../functions/domain/a';")).toHaveLength(1);
     expect(check('lib/api-stack.ts', "import { ROUTES } from '../functions/routes';\nimport type { A } from '../functions/domain/a';")).toEqual([]);
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the source text under test holds a template literal.
-    expect(check('bin/app.ts', "const k = await import(`../functions/http/${name}.handler.ts`);")).toHaveLength(1);
+    expect(check('bin/app.ts', 'const k = await import(`../functions/http/${name}.handler.ts`);')).toHaveLength(1);
   });
 
   it('lets lib/ and synth-safe files load leaf domain modules, and no domain module that imports at run time', () => {

@@ -27,10 +27,19 @@ describe('LocalGateway', () => {
   let orgKeyId: string;
   /** The request as the local server hands it over: `authorization` is both the cache key and the event's header. */
   const event = (authorization: string, resource = '/api/v1/org/apps') =>
-    ({ httpMethod: 'GET', resource, path: resource, headers: { Authorization: authorization }, multiValueHeaders: { Authorization: [authorization] }, requestContext: {} }) as unknown as APIGatewayProxyEvent;
-  const authorize = (keyClass: 'orgKey' | 'chatKey', authorization: string, resource?: string) => gateway.authorize(keyClass, authorization, event(authorization, resource));
+    ({
+      httpMethod: 'GET',
+      resource,
+      path: resource,
+      headers: { Authorization: authorization },
+      multiValueHeaders: { Authorization: [authorization] },
+      requestContext: {},
+    }) as unknown as APIGatewayProxyEvent;
+  const authorize = (keyClass: 'orgKey' | 'chatKey', authorization: string, resource?: string) =>
+    gateway.authorize(keyClass, authorization, event(authorization, resource));
   /** Fails every lookup of a credential by hash until removed. */
-  const storeDown = () => failCommands(t, (command, input) => command === 'GetItemCommand' && String((input.Key as { pk?: string } | undefined)?.pk).startsWith('CRED#'));
+  const storeDown = () =>
+    failCommands(t, (command, input) => command === 'GetItemCommand' && String((input.Key as { pk?: string } | undefined)?.pk).startsWith('CRED#'));
 
   beforeAll(async () => {
     t = await startTestTable();
@@ -82,7 +91,10 @@ describe('LocalGateway', () => {
     const fault = storeDown();
     try {
       await expect(authorize('orgKey', `bearer ${orgKey}`)).rejects.toThrow('injected persistent fault #1');
-      await expect(authorize('chatKey', `Bearer ${orgKey}`)).resolves.toEqual({ allowed: false, context: { errorCode: 'unauthorized', errorMessage: 'Invalid API key' } });
+      await expect(authorize('chatKey', `Bearer ${orgKey}`)).resolves.toEqual({
+        allowed: false,
+        context: { errorCode: 'unauthorized', errorMessage: 'Invalid API key' },
+      });
       expect(fault.fired).toBe(1);
     } finally {
       fault.remove();

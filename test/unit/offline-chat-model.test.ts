@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { OfflineChatModel } from '../../functions/adapters/offline-chat-model';
 import type { ModelMessage, ModelRequest, ModelResponse, ModelStreamEvent, ModelToolSpec } from '../../functions/domain/model';
 
-const LOOKUP: ModelToolSpec = { name: 'lookup_order', description: 'Looks up an order', inputSchema: { type: 'object', properties: { orderId: { type: 'string' } } } };
+const LOOKUP: ModelToolSpec = {
+  name: 'lookup_order',
+  description: 'Looks up an order',
+  inputSchema: { type: 'object', properties: { orderId: { type: 'string' } } },
+};
 const model = new OfflineChatModel();
 
 function request(messages: ModelMessage[], over: Partial<ModelRequest> = {}): ModelRequest {
@@ -31,7 +35,12 @@ describe('OfflineChatModel', () => {
       text: 'Offline reply #2: second',
       toolCalls: [],
       stopReason: 'end_turn',
-      usage: { inputTokens: tokens('first\nOffline reply #1: first\nsecond[]'), outputTokens: tokens('Offline reply #2: second'), cacheReadInputTokens: 0, cacheCreationInputTokens: 0 },
+      usage: {
+        inputTokens: tokens('first\nOffline reply #1: first\nsecond[]'),
+        outputTokens: tokens('Offline reply #2: second'),
+        cacheReadInputTokens: 0,
+        cacheCreationInputTokens: 0,
+      },
     });
   });
 
@@ -46,9 +55,18 @@ describe('OfflineChatModel', () => {
   });
 
   it('calls an offered tool when told to "use <tool>", with the first JSON object of the message as input', async () => {
-    const r = await model.converse(request([user('hello'), { role: 'assistant', content: 'x' }, user('please use lookup_order {"orderId":"42","opts":{"deep":true}} now')], { tools: [LOOKUP] }));
+    const r = await model.converse(
+      request([user('hello'), { role: 'assistant', content: 'x' }, user('please use lookup_order {"orderId":"42","opts":{"deep":true}} now')], {
+        tools: [LOOKUP],
+      }),
+    );
     const call = { id: 'call_offline_2_lookup_order', name: 'lookup_order', input: { orderId: '42', opts: { deep: true } } };
-    expect(r).toEqual({ text: '', toolCalls: [call], stopReason: 'tool_use', usage: { inputTokens: r.usage.inputTokens, outputTokens: tokens(JSON.stringify(call)), cacheReadInputTokens: 0, cacheCreationInputTokens: 0 } });
+    expect(r).toEqual({
+      text: '',
+      toolCalls: [call],
+      stopReason: 'tool_use',
+      usage: { inputTokens: r.usage.inputTokens, outputTokens: tokens(JSON.stringify(call)), cacheReadInputTokens: 0, cacheCreationInputTokens: 0 },
+    });
   });
 
   it('also understands "call <tool>", "use the tool <tool>" and any letter case, with {} when there is no JSON', async () => {

@@ -38,7 +38,13 @@ const WIRE_BODY = {
   stop: ['END'],
 };
 
-const chunk = (delta: unknown, finish_reason: string | null = null) => ({ id: 'chatcmpl-x', object: 'chat.completion.chunk', created: 1, model: 'llama-3.1-8b', choices: [{ index: 0, delta, finish_reason }] });
+const chunk = (delta: unknown, finish_reason: string | null = null) => ({
+  id: 'chatcmpl-x',
+  object: 'chat.completion.chunk',
+  created: 1,
+  model: 'llama-3.1-8b',
+  choices: [{ index: 0, delta, finish_reason }],
+});
 
 async function collect(events: AsyncIterable<ModelStreamEvent>) {
   const out: ModelStreamEvent[] = [];
@@ -59,7 +65,13 @@ describe('OpenAiCompatibleChatModel against an OpenAI-compatible server on loopb
   const model = (apiKey?: string) => new OpenAiCompatibleChatModel({ baseUrl: `${server.baseUrl}/`, ...(apiKey ? { apiKey } : {}) });
 
   it('POSTs the conversation to <baseUrl>/chat/completions in the OpenAI shape, with the key as bearer token', async () => {
-    server.reply({ kind: 'json', body: { choices: [{ index: 0, message: { role: 'assistant', content: 'hi' }, finish_reason: 'stop' }], usage: { prompt_tokens: 1, completion_tokens: 1 } } });
+    server.reply({
+      kind: 'json',
+      body: {
+        choices: [{ index: 0, message: { role: 'assistant', content: 'hi' }, finish_reason: 'stop' }],
+        usage: { prompt_tokens: 1, completion_tokens: 1 },
+      },
+    });
     await model('sk-local').converse(CONVERSATION);
     expect(server.requests).toHaveLength(1);
     const [sent] = server.requests;
@@ -112,8 +124,18 @@ describe('OpenAiCompatibleChatModel against an OpenAI-compatible server on loopb
   });
 
   it('maps finish reasons', async () => {
-    for (const [finish, stop] of [['stop', 'end_turn'], ['length', 'max_tokens'], ['content_filter', 'content_filtered']] as const) {
-      server.reply({ kind: 'json', body: { choices: [{ index: 0, message: { role: 'assistant', content: 'x' }, finish_reason: finish }], usage: { prompt_tokens: 3, completion_tokens: 1 } } });
+    for (const [finish, stop] of [
+      ['stop', 'end_turn'],
+      ['length', 'max_tokens'],
+      ['content_filter', 'content_filtered'],
+    ] as const) {
+      server.reply({
+        kind: 'json',
+        body: {
+          choices: [{ index: 0, message: { role: 'assistant', content: 'x' }, finish_reason: finish }],
+          usage: { prompt_tokens: 3, completion_tokens: 1 },
+        },
+      });
       const r = await model().converse(CONVERSATION);
       expect([r.text, r.stopReason, r.usage.inputTokens, r.usage.outputTokens]).toEqual(['x', stop, 3, 1]);
     }
@@ -137,7 +159,14 @@ describe('OpenAiCompatibleChatModel against an OpenAI-compatible server on loopb
         chunk({ tool_calls: [{ index: 0, function: { arguments: 'Id":"42"}' } }] }),
         chunk({ tool_calls: [{ index: 1, function: { arguments: ':"43"}' } }] }),
         chunk({}, 'tool_calls'),
-        { id: 'chatcmpl-x', object: 'chat.completion.chunk', created: 1, model: 'llama-3.1-8b', choices: [], usage: { prompt_tokens: 40, completion_tokens: 12, prompt_tokens_details: { cached_tokens: 8 } } },
+        {
+          id: 'chatcmpl-x',
+          object: 'chat.completion.chunk',
+          created: 1,
+          model: 'llama-3.1-8b',
+          choices: [],
+          usage: { prompt_tokens: 40, completion_tokens: 12, prompt_tokens_details: { cached_tokens: 8 } },
+        },
       ],
     });
     const events = await collect(model('sk-local').stream(CONVERSATION));
@@ -161,12 +190,29 @@ describe('OpenAiCompatibleChatModel against an OpenAI-compatible server on loopb
   });
 
   it('streams a plain answer whatever the chunk boundaries are', async () => {
-    const events = [chunk({ role: 'assistant', content: '' }), chunk({ content: 'Hel' }), chunk({ content: 'lo ' }), chunk({ content: 'there' }), chunk({}, 'stop')];
+    const events = [
+      chunk({ role: 'assistant', content: '' }),
+      chunk({ content: 'Hel' }),
+      chunk({ content: 'lo ' }),
+      chunk({ content: 'there' }),
+      chunk({}, 'stop'),
+    ];
     for (const splitAt of [1, 7, 40, 95, 200]) {
       server.reply({ kind: 'sse', events, splitAt });
       const out = await collect(model().stream(CONVERSATION));
-      expect(out.filter((e) => e.type === 'text').map((e) => (e as { delta: string }).delta), `split at ${splitAt}`).toEqual(['Hel', 'lo ', 'there']);
-      expect(out[out.length - 1]).toEqual({ type: 'done', response: { text: 'Hello there', toolCalls: [], stopReason: 'end_turn', usage: { inputTokens: 0, outputTokens: 0, cacheReadInputTokens: 0, cacheCreationInputTokens: 0 } } });
+      expect(
+        out.filter((e) => e.type === 'text').map((e) => (e as { delta: string }).delta),
+        `split at ${splitAt}`,
+      ).toEqual(['Hel', 'lo ', 'there']);
+      expect(out[out.length - 1]).toEqual({
+        type: 'done',
+        response: {
+          text: 'Hello there',
+          toolCalls: [],
+          stopReason: 'end_turn',
+          usage: { inputTokens: 0, outputTokens: 0, cacheReadInputTokens: 0, cacheCreationInputTokens: 0 },
+        },
+      });
     }
   });
 

@@ -9,7 +9,16 @@ import { PUBLIC_ROUTES, buildOpenApiDocument } from '../../functions/openapi/doc
 import { OPERATIONS } from '../../functions/openapi/operations';
 import { ROUTES } from '../../functions/routes';
 
-type Doc = { openapi: string; paths: Record<string, Record<string, { operationId: string; security: unknown[]; parameters: { name: string; in: string }[]; responses: Record<string, { headers?: Record<string, unknown> }> }>> };
+type Doc = {
+  openapi: string;
+  paths: Record<
+    string,
+    Record<
+      string,
+      { operationId: string; security: unknown[]; parameters: { name: string; in: string }[]; responses: Record<string, { headers?: Record<string, unknown> }> }
+    >
+  >;
+};
 
 describe('the OpenAPI document', () => {
   const doc = buildOpenApiDocument('https://api.example.com') as unknown as Doc;
@@ -23,7 +32,9 @@ describe('the OpenAPI document', () => {
   });
 
   it('has one operation per public route and nothing else; the admin API stays out', () => {
-    const documented = Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => `${method.toUpperCase()} ${path} ${op.operationId}`));
+    const documented = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.entries(ops).map(([method, op]) => `${method.toUpperCase()} ${path} ${op.operationId}`),
+    );
     expect(documented.sort()).toEqual(PUBLIC_ROUTES.map((r) => `${r.method} ${r.path} ${r.id}`).sort());
     expect(Object.keys(OPERATIONS).sort()).toEqual(PUBLIC_ROUTES.map((r) => r.id).sort());
     expect(PUBLIC_ROUTES.length).toBe(ROUTES.filter((r) => r.auth !== 'iam').length);

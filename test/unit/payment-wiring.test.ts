@@ -25,7 +25,9 @@ describe('payment wiring', () => {
       expect(gateway.handlers().map((h) => h.id)).toEqual([STRIPE_HANDLER_ID]);
     }
     // Without the grant a charge cannot happen: an unknown outcome, left to the recovery job.
-    await expect(buildPaymentGateway({ env: env() }).charge({ sessionId: 's', idempotencyKey: 'k', amount: 1, currency: 'usd', paymentData })).rejects.toThrow(/payments:charge/);
+    await expect(buildPaymentGateway({ env: env() }).charge({ sessionId: 's', idempotencyKey: 'k', amount: 1, currency: 'usd', paymentData })).rejects.toThrow(
+      /payments:charge/,
+    );
   });
 
   it('reads the key from the stage secret with exactly one GetSecretValue', async () => {

@@ -4,7 +4,19 @@
  */
 import { describe, expect, it } from 'vitest';
 import { PdfDocxDocumentParser } from '../../functions/adapters/pdf-docx-document-parser';
-import { bytesOfSize, corruptDocx, docx, encryptedDocx, encryptedPdf, jpeg, legacyDoc, scannedPdf, textPdf, truncatedDocx, truncatedPdf } from '../support/file-fixtures';
+import {
+  bytesOfSize,
+  corruptDocx,
+  docx,
+  encryptedDocx,
+  encryptedPdf,
+  jpeg,
+  legacyDoc,
+  scannedPdf,
+  textPdf,
+  truncatedDocx,
+  truncatedPdf,
+} from '../support/file-fixtures';
 
 const parser = new PdfDocxDocumentParser();
 
@@ -34,7 +46,10 @@ describe('PdfDocxDocumentParser.inspectPdf', () => {
   });
 
   it('tells a password-protected PDF', async () => {
-    expect(await parser.inspectPdf(encryptedPdf())).toEqual({ status: 'encrypted', message: 'The PDF is password-protected: remove the password and upload it again' });
+    expect(await parser.inspectPdf(encryptedPdf())).toEqual({
+      status: 'encrypted',
+      message: 'The PDF is password-protected: remove the password and upload it again',
+    });
   });
 
   it.each([
@@ -81,13 +96,20 @@ describe('PdfDocxDocumentParser.inspectDocx', () => {
     ['a legacy .doc', () => legacyDoc()],
     ['a password-protected .docx', () => encryptedDocx()],
   ])('calls %s corrupt, saying what it is', async (_label, make) => {
-    expect(await parser.inspectDocx(make())).toEqual({ status: 'corrupt', message: expect.stringMatching(/legacy Word document \(\.doc\) or password-protected/) });
+    expect(await parser.inspectDocx(make())).toEqual({
+      status: 'corrupt',
+      message: expect.stringMatching(/legacy Word document \(\.doc\) or password-protected/),
+    });
   });
 });
 
 describe('the DOCX expansion guard', () => {
   it('sums the uncompressed sizes the central directory declares, and refuses a DOCX that would expand past 256 MB', async () => {
-    const { declaredUncompressedSize, MAX_DOCX_EXPANDED_BYTES, PdfDocxDocumentParser: Parser } = await import('../../functions/adapters/pdf-docx-document-parser');
+    const {
+      declaredUncompressedSize,
+      MAX_DOCX_EXPANDED_BYTES,
+      PdfDocxDocumentParser: Parser,
+    } = await import('../../functions/adapters/pdf-docx-document-parser');
     const { docx: makeDocx } = await import('../support/file-fixtures');
     const bytes = Buffer.from(makeDocx(['hello']));
     const declared = declaredUncompressedSize(bytes)!;

@@ -126,10 +126,12 @@ describe('the jobs worker', () => {
     await p.deps.apps.markDeleted(app.id, p.deps.clock.nowUs());
     const completed: string[] = [];
     const apps: AppStore = Object.create(p.deps.apps, {
-      completeDeletion: { value: async (id: string) => {
+      completeDeletion: {
+        value: async (id: string) => {
           completed.push(id);
           return p.deps.apps.completeDeletion(id);
-        } },
+        },
+      },
     });
     const o = observedLogger();
     const handler = jobsWorker({ ...p.deps, apps, logger: o.logger });
@@ -152,7 +154,12 @@ describe('the jobs worker', () => {
     const fine = record(JSON.stringify({ type: 'app-deletion', appId: randomUUID() }));
     const out = await jobsWorker({ ...p.deps, apps, logger: o.logger })({ Records: [failing, fine] }, CONTEXT);
     expect(out.batchItemFailures).toEqual([{ itemIdentifier: failing.messageId }]);
-    expect(o.errors.mock.calls).toEqual([['job message failed; it will be retried', { messageId: failing.messageId, consumer: 'job', error: expect.objectContaining({ message: 'table unavailable' }) }]]);
+    expect(o.errors.mock.calls).toEqual([
+      [
+        'job message failed; it will be retried',
+        { messageId: failing.messageId, consumer: 'job', error: expect.objectContaining({ message: 'table unavailable' }) },
+      ],
+    ]);
   });
 });
 
@@ -161,10 +168,12 @@ describe('the webhooks worker', () => {
     const { subscriptionId: id, period } = await seedRefusedDelivery(p.deps, { title: 'Poison', day: '2026-05-01' });
     const completed: unknown[] = [];
     const deliveryLog: PlatformDeps['deliveryLog'] = Object.create(p.deps.deliveryLog, {
-      complete: { value: async (r: Parameters<PlatformDeps['deliveryLog']['complete']>[0]) => {
+      complete: {
+        value: async (r: Parameters<PlatformDeps['deliveryLog']['complete']>[0]) => {
           completed.push(r);
           return p.deps.deliveryLog.complete(r);
-        } },
+        },
+      },
     });
     const o = observedLogger();
     const handler = webhooksWorker({ ...p.deps, deliveryLog, logger: o.logger });
@@ -172,7 +181,11 @@ describe('the webhooks worker', () => {
     const deliver = { type: 'deliver', ...key, attempt: 1 };
     const fanOut = { type: 'fan-out', periodId: period.id, revision: period.revision };
     const malformed = [
-      ...malformedBodies(deliver, ['type', 'subscriptionId', 'periodId', 'revision', 'attempt'], { attempt: [0, 4, 1.5, '1', -1, 1e9], periodId: [''], subscriptionId: [''] }),
+      ...malformedBodies(deliver, ['type', 'subscriptionId', 'periodId', 'revision', 'attempt'], {
+        attempt: [0, 4, 1.5, '1', -1, 1e9],
+        periodId: [''],
+        subscriptionId: [''],
+      }),
       ...malformedBodies(fanOut, ['periodId', 'revision'], { cursor: [42] }),
     ];
 
@@ -207,17 +220,32 @@ describe('the OCR worker', () => {
     });
     const outcomes: unknown[] = [];
     const files: PlatformDeps['files'] = Object.create(p.deps.files, {
-      setExtraction: { value: async (...args: Parameters<PlatformDeps['files']['setExtraction']>) => {
+      setExtraction: {
+        value: async (...args: Parameters<PlatformDeps['files']['setExtraction']>) => {
           outcomes.push(args);
           return p.deps.files.setExtraction(...args);
-        } },
+        },
+      },
     });
     const o = observedLogger();
     const handler = ocrWorker({ ...p.deps, files, logger: o.logger });
-    const notice = { JobId: 'job-1', Status: 'FAILED', API: 'StartDocumentTextDetection', JobTag: fileId, Timestamp: 1, DocumentLocation: { S3ObjectName: 'k', S3Bucket: 'b' } };
+    const notice = {
+      JobId: 'job-1',
+      Status: 'FAILED',
+      API: 'StartDocumentTextDetection',
+      JobTag: fileId,
+      Timestamp: 1,
+      DocumentLocation: { S3ObjectName: 'k', S3Bucket: 'b' },
+    };
     const envelope = (message: unknown) => JSON.stringify({ Type: 'Notification', Message: message });
     const malformed = [
-      ...malformedBodies(notice, ['JobId', 'Status', 'API'], { JobId: ['', 42], Status: ['DONE', 'succeeded'], JobTag: [42], Timestamp: ['1'], DocumentLocation: ['b/k'] }),
+      ...malformedBodies(notice, ['JobId', 'Status', 'API'], {
+        JobId: ['', 42],
+        Status: ['DONE', 'succeeded'],
+        JobTag: [42],
+        Timestamp: ['1'],
+        DocumentLocation: ['b/k'],
+      }),
       envelope('not json'),
       envelope(JSON.stringify({ JobId: 'job-1' })),
       envelope(JSON.stringify([notice])),

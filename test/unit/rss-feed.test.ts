@@ -10,13 +10,19 @@ import { ATOM_NS, CONTENT_NS, cdata, escapeXml, renderRssFeed, xmlSafe } from '.
 import { parseIsoToMicros } from '../../functions/domain/time';
 
 const us = (iso: string) => parseIsoToMicros(iso)!;
-const CHANNEL = { selfUrl: 'https://api.example.com/api/v1/release-notes/feed?area=chat&x=1', pageUrl: 'https://api.example.com/api/v1/release-notes/feed', title: 'Platform release notes', description: 'Changes' };
+const CHANNEL = {
+  selfUrl: 'https://api.example.com/api/v1/release-notes/feed?area=chat&x=1',
+  pageUrl: 'https://api.example.com/api/v1/release-notes/feed',
+  title: 'Platform release notes',
+  description: 'Changes',
+};
 
 function period(start: string, end: string, over: Partial<PeriodDraft> = {}) {
   return buildPeriod({ periodStartUs: us(start), periodEndUs: us(end), markdown: '', items: [], ...over }, us(end));
 }
 
-const HOSTILE = 'ctl:\u0001\u0008\u000B\u000C\u001F\u007F\u0085 nonchar:\uFFFE\uFFFF lone:\uD800 cdata-end:]]> amp:& lt:< gt:> nbsp:&nbsp; quote:" apos:\' emoji:😀';
+const HOSTILE =
+  'ctl:\u0001\u0008\u000B\u000C\u001F\u007F\u0085 nonchar:\uFFFE\uFFFF lone:\uD800 cdata-end:]]> amp:& lt:< gt:> nbsp:&nbsp; quote:" apos:\' emoji:😀';
 
 const periods = [
   period('2026-10-01T00:00:00Z', '2026-10-15T00:00:00Z', {
@@ -109,7 +115,11 @@ describe('the RSS feed', () => {
   });
 
   it('lists one item per period, newest first', () => {
-    expect(items.map((i) => child(i, 'title')!.text)).toEqual(['November, first half', expect.stringMatching(/^Hostile /), 'Release notes 2026-09-01 to 2026-09-30']);
+    expect(items.map((i) => child(i, 'title')!.text)).toEqual([
+      'November, first half',
+      expect.stringMatching(/^Hostile /),
+      'Release notes 2026-09-01 to 2026-09-30',
+    ]);
   });
 
   it('gives each item a non-permalink guid (the stable id), RFC 822 pubDate from periodStart, RFC 3339 atom:updated from periodEnd', () => {

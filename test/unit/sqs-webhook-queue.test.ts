@@ -22,11 +22,18 @@ describe('SqsWebhookQueue', () => {
       for (const e of c.Entries!) expect(e.DelaySeconds).toBe(3);
     }
     const bodies = calls.flatMap((c) => c.Entries!.map((e) => JSON.parse(e.MessageBody!).subscriptionId)).sort();
-    expect(bodies).toEqual(messages(25).map((m) => (m as { subscriptionId: string }).subscriptionId).sort());
+    expect(bodies).toEqual(
+      messages(25)
+        .map((m) => (m as { subscriptionId: string }).subscriptionId)
+        .sort(),
+    );
   });
 
   it('sends the entries a call reports as failed again', async () => {
-    sqs.on(SendMessageBatchCommand).resolvesOnce({ Failed: [{ Id: '3', SenderFault: false, Code: 'InternalError' }] }).resolves({ Failed: [] });
+    sqs
+      .on(SendMessageBatchCommand)
+      .resolvesOnce({ Failed: [{ Id: '3', SenderFault: false, Code: 'InternalError' }] })
+      .resolves({ Failed: [] });
     await new SqsWebhookQueue(new SQSClient({ region: 'eu-west-1' }), URL).send(messages(10));
     const calls = sqs.commandCalls(SendMessageBatchCommand).map((c) => c.args[0].input);
     expect(calls).toHaveLength(2);

@@ -42,7 +42,10 @@ describe('StripePaymentGateway', () => {
 
   it('confirms one PaymentIntent with the shared payment token, keyed by the checkout session', async () => {
     answer = { status: 200, body: { id: 'pi_123', object: 'payment_intent', status: 'succeeded' } };
-    expect(await gateway().charge({ sessionId: 'cs-1', idempotencyKey: 'acp-complete-cs-1:2', amount: 3600, currency: 'usd', paymentData })).toEqual({ status: 'succeeded', reference: 'pi_123' });
+    expect(await gateway().charge({ sessionId: 'cs-1', idempotencyKey: 'acp-complete-cs-1:2', amount: 3600, currency: 'usd', paymentData })).toEqual({
+      status: 'succeeded',
+      reference: 'pi_123',
+    });
     expect(seen).toHaveLength(1);
     const [req] = seen;
     expect(req!.method).toBe('POST');
@@ -62,17 +65,44 @@ describe('StripePaymentGateway', () => {
 
   it('accepts the 2025-09-29 payment_data shape { token }', async () => {
     answer = { status: 200, body: { id: 'pi_9', status: 'succeeded' } };
-    await gateway().charge({ sessionId: 'cs-2', idempotencyKey: 'acp-complete-cs-2:2', amount: 1, currency: 'usd', paymentData: { token: 'spt_old', provider: 'stripe' } });
+    await gateway().charge({
+      sessionId: 'cs-2',
+      idempotencyKey: 'acp-complete-cs-2:2',
+      amount: 1,
+      currency: 'usd',
+      paymentData: { token: 'spt_old', provider: 'stripe' },
+    });
     expect(new URLSearchParams(seen[0]!.body).get('payment_method_data[shared_payment_granted_token]')).toBe('spt_old');
   });
 
   it('reads a 402 card_error as a decline', async () => {
-    answer = { status: 402, body: { error: { type: 'card_error', code: 'card_declined', message: 'Your card was declined.', payment_intent: { id: 'pi_x', status: 'requires_payment_method' } } } };
-    expect(await gateway().charge({ sessionId: 'cs-3', idempotencyKey: 'acp-complete-cs-3:2', amount: 100, currency: 'usd', paymentData })).toEqual({ status: 'declined', message: 'Your card was declined.' });
+    answer = {
+      status: 402,
+      body: {
+        error: {
+          type: 'card_error',
+          code: 'card_declined',
+          message: 'Your card was declined.',
+          payment_intent: { id: 'pi_x', status: 'requires_payment_method' },
+        },
+      },
+    };
+    expect(await gateway().charge({ sessionId: 'cs-3', idempotencyKey: 'acp-complete-cs-3:2', amount: 100, currency: 'usd', paymentData })).toEqual({
+      status: 'declined',
+      message: 'Your card was declined.',
+    });
   });
 
   it('declines without calling Stripe when there is no token', async () => {
-    expect(await gateway().charge({ sessionId: 'cs-4', idempotencyKey: 'acp-complete-cs-4:2', amount: 100, currency: 'usd', paymentData: { handler_id: 'stripe_spt' } })).toMatchObject({ status: 'declined' });
+    expect(
+      await gateway().charge({
+        sessionId: 'cs-4',
+        idempotencyKey: 'acp-complete-cs-4:2',
+        amount: 100,
+        currency: 'usd',
+        paymentData: { handler_id: 'stripe_spt' },
+      }),
+    ).toMatchObject({ status: 'declined' });
     expect(seen).toHaveLength(0);
   });
 
@@ -96,7 +126,10 @@ describe('StripePaymentGateway', () => {
 
   it('refuses to charge with the placeholder of an unconfigured stage, sending nothing', async () => {
     const unconfigured = new StripePaymentGateway({ baseUrl, apiKey: async () => STRIPE_KEY_PLACEHOLDER });
-    expect(await unconfigured.charge({ sessionId: 'cs-7', idempotencyKey: 'k', amount: 100, currency: 'usd', paymentData })).toEqual({ status: 'failed', message: 'no Stripe API key is configured for this stage' });
+    expect(await unconfigured.charge({ sessionId: 'cs-7', idempotencyKey: 'k', amount: 100, currency: 'usd', paymentData })).toEqual({
+      status: 'failed',
+      message: 'no Stripe API key is configured for this stage',
+    });
     expect(seen).toHaveLength(0);
   });
 

@@ -20,7 +20,12 @@ const store: ObjectStore = {
 };
 const notices: OcrCompletion[] = [];
 const errors: string[] = [];
-const engine = new TesseractOcrEngine({ objects: store, bucket: 'uploads', notify: async (n) => void notices.push(n), logger: { error: (message) => void errors.push(message) } });
+const engine = new TesseractOcrEngine({
+  objects: store,
+  bucket: 'uploads',
+  notify: async (n) => void notices.push(n),
+  logger: { error: (message) => void errors.push(message) },
+});
 
 afterAll(() => engine.close());
 
@@ -64,7 +69,11 @@ describe('TesseractOcrEngine (offline)', () => {
     const jobs = await Promise.all(['two-pages', 'bilevel', 'mask'].map((key) => engine.start({ fileId: key, storageKey: key })));
     await Promise.all(jobs.map((j) => noticeOf(j.jobId)));
     expect(notices.filter((n) => jobs.some((j) => j.jobId === n.JobId)).map((n) => n.JobTag)).toEqual(['two-pages', 'bilevel', 'mask']);
-    expect(await engine.results(jobs[0]!.jobId)).toEqual({ status: 'SUCCEEDED', text: 'SCANNED INVOICE 4711\nTOTAL 99 EUR\n\nSCANNED INVOICE 4711 2\nTOTAL 99 EUR', pages: 2 });
+    expect(await engine.results(jobs[0]!.jobId)).toEqual({
+      status: 'SUCCEEDED',
+      text: 'SCANNED INVOICE 4711\nTOTAL 99 EUR\n\nSCANNED INVOICE 4711 2\nTOTAL 99 EUR',
+      pages: 2,
+    });
     expect(await engine.results(jobs[1]!.jobId)).toEqual({ status: 'SUCCEEDED', text: 'SCANNED INVOICE 4711\nTOTAL 99 EUR', pages: 1 });
     expect(await engine.results(jobs[2]!.jobId)).toEqual({ status: 'SUCCEEDED', text: 'SCANNED INVOICE 4711\nTOTAL 99 EUR', pages: 1 });
   }, 15_000);
@@ -93,7 +102,12 @@ describe('TesseractOcrEngine (offline)', () => {
 
   it('logs a notice that cannot be delivered and carries on', async () => {
     const logged: string[] = [];
-    const local = new TesseractOcrEngine({ objects: store, bucket: 'b', notify: async () => Promise.reject(new Error('queue down')), logger: { error: (m) => void logged.push(m) } });
+    const local = new TesseractOcrEngine({
+      objects: store,
+      bucket: 'b',
+      notify: async () => Promise.reject(new Error('queue down')),
+      logger: { error: (m) => void logged.push(m) },
+    });
     const { jobId } = await local.start({ fileId: 'f', storageKey: 'missing' });
     await local.close(); // waits for the job
     expect(logged).toEqual(['local OCR notice could not be sent']);

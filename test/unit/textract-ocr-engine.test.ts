@@ -37,9 +37,25 @@ describe('TextractOcrEngine', () => {
   it('pages through the results and joins lines per page in order', async () => {
     textract
       .on(GetDocumentTextDetectionCommand, { JobId: 'job-1', MaxResults: 1000, NextToken: undefined })
-      .resolves({ JobStatus: 'SUCCEEDED', DocumentMetadata: { Pages: 2 }, NextToken: 't2', Blocks: [{ BlockType: 'PAGE', Page: 1 }, { BlockType: 'LINE', Text: 'INVOICE 4711', Page: 1 }, { BlockType: 'WORD', Text: 'INVOICE', Page: 1 }] })
+      .resolves({
+        JobStatus: 'SUCCEEDED',
+        DocumentMetadata: { Pages: 2 },
+        NextToken: 't2',
+        Blocks: [
+          { BlockType: 'PAGE', Page: 1 },
+          { BlockType: 'LINE', Text: 'INVOICE 4711', Page: 1 },
+          { BlockType: 'WORD', Text: 'INVOICE', Page: 1 },
+        ],
+      })
       .on(GetDocumentTextDetectionCommand, { JobId: 'job-1', MaxResults: 1000, NextToken: 't2' })
-      .resolves({ JobStatus: 'SUCCEEDED', DocumentMetadata: { Pages: 2 }, Blocks: [{ BlockType: 'LINE', Text: 'TOTAL 99 EUR', Page: 1 }, { BlockType: 'LINE', Text: 'Page two', Page: 2 }] });
+      .resolves({
+        JobStatus: 'SUCCEEDED',
+        DocumentMetadata: { Pages: 2 },
+        Blocks: [
+          { BlockType: 'LINE', Text: 'TOTAL 99 EUR', Page: 1 },
+          { BlockType: 'LINE', Text: 'Page two', Page: 2 },
+        ],
+      });
     expect(await engine().results('job-1')).toEqual({ status: 'SUCCEEDED', text: 'INVOICE 4711\nTOTAL 99 EUR\n\nPage two', pages: 2 });
     expect(textract.commandCalls(GetDocumentTextDetectionCommand).map((c) => c.args[0].input)).toEqual([
       { JobId: 'job-1', MaxResults: 1000, NextToken: undefined },
@@ -48,7 +64,14 @@ describe('TextractOcrEngine', () => {
   });
 
   it('keeps the text of the pages Textract could read when a job partly succeeded', async () => {
-    textract.on(GetDocumentTextDetectionCommand).resolves({ JobStatus: 'PARTIAL_SUCCESS', DocumentMetadata: { Pages: 3 }, Blocks: [{ BlockType: 'LINE', Text: 'Page one', Page: 1 }, { BlockType: 'LINE', Text: 'Page three', Page: 3 }] });
+    textract.on(GetDocumentTextDetectionCommand).resolves({
+      JobStatus: 'PARTIAL_SUCCESS',
+      DocumentMetadata: { Pages: 3 },
+      Blocks: [
+        { BlockType: 'LINE', Text: 'Page one', Page: 1 },
+        { BlockType: 'LINE', Text: 'Page three', Page: 3 },
+      ],
+    });
     expect(await engine().results('job-3')).toEqual({ status: 'SUCCEEDED', text: 'Page one\n\nPage three', pages: 3 });
   });
 

@@ -63,7 +63,17 @@ describe('X-Svc-Signature', () => {
     expect(verifySvcSignature(SECRET, body, header)).toBe(true);
     expect(verifySvcSignature(SECRET, Buffer.concat([Buffer.from(body), Buffer.from(' ')]), header)).toBe(false);
     expect(verifySvcSignature(`${SECRET}x`, body, header)).toBe(false);
-    for (const bad of [undefined, '', header.toUpperCase(), header.slice(7), `${header}0`, header.slice(0, -1), `${header.slice(0, -2)}zz`, `sha1=${header.slice(7)}`, ` ${header}`]) {
+    for (const bad of [
+      undefined,
+      '',
+      header.toUpperCase(),
+      header.slice(7),
+      `${header}0`,
+      header.slice(0, -1),
+      `${header.slice(0, -2)}zz`,
+      `sha1=${header.slice(7)}`,
+      ` ${header}`,
+    ]) {
       expect(verifySvcSignature(SECRET, body, bad), String(bad)).toBe(false);
     }
   });
@@ -129,7 +139,8 @@ describe('secrets and subscriptions', () => {
 
   it('recognises the secret format', () => {
     expect(isWellFormedSecret(SECRET)).toBe(true);
-    for (const bad of ['', 'whsec_', `${SECRET}x`, SECRET.slice(0, -1), SECRET.replace('whsec_', 'whsek_'), `${SECRET.slice(0, -1)}!`]) expect(isWellFormedSecret(bad)).toBe(false);
+    for (const bad of ['', 'whsec_', `${SECRET}x`, SECRET.slice(0, -1), SECRET.replace('whsec_', 'whsek_'), `${SECRET.slice(0, -1)}!`])
+      expect(isWellFormedSecret(bad)).toBe(false);
   });
 
   it('normalizes areas: trimmed, empty dropped, case-insensitive duplicates removed', () => {

@@ -25,8 +25,34 @@
  * (TargetInUseError), which keeps one client per copy, and readers open it between runs.
  */
 import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
-import { APPS, columnsOf, fromColumns, type ID_SETS, type Kind, MESSAGES, placeholder, type Row, SCHEMA, selectList, SESSIONS, type Table, TOMBSTONES, toColumns, toSql, USAGE } from './duckdb-tables';
-import { emptyCopy, type ExportedApp, type ExportedUsageRow, type LocalCopy, type LocalStore, type SavedParts, type StoredSession, type Tombstone } from './local-store';
+import {
+  APPS,
+  columnsOf,
+  fromColumns,
+  type ID_SETS,
+  type Kind,
+  MESSAGES,
+  placeholder,
+  type Row,
+  SCHEMA,
+  selectList,
+  SESSIONS,
+  type Table,
+  TOMBSTONES,
+  toColumns,
+  toSql,
+  USAGE,
+} from './duckdb-tables';
+import {
+  emptyCopy,
+  type ExportedApp,
+  type ExportedUsageRow,
+  type LocalCopy,
+  type LocalStore,
+  type SavedParts,
+  type StoredSession,
+  type Tombstone,
+} from './local-store';
 
 /** Another process holds the target. */
 export class TargetInUseError extends Error {
@@ -75,7 +101,8 @@ export class DuckDbStore implements LocalStore {
 
   async load(): Promise<LocalCopy> {
     const copy = emptyCopy();
-    const rows = async (t: Table, order: string) => (await this.db.runAndReadAll(`SELECT ${selectList(t)} FROM ${t.name} ORDER BY ${order}`)).getRowObjects() as Row[];
+    const rows = async (t: Table, order: string) =>
+      (await this.db.runAndReadAll(`SELECT ${selectList(t)} FROM ${t.name} ORDER BY ${order}`)).getRowObjects() as Row[];
     for (const r of await rows(APPS, 'id')) copy.apps.set(String(r.id), fromColumns(APPS, r) as ExportedApp);
     const messages = new Map<string, unknown[]>();
     for (const r of await rows(MESSAGES, 'session_id, seq')) {
@@ -140,7 +167,10 @@ export class DuckDbStore implements LocalStore {
     // A deleted session takes its messages with it; a fetched transcript replaces the old one.
     await this.deleteWhere(MESSAGES.name, 'session_id', [...gone, ...refetched]);
     await this.deleteWhere(SESSIONS.name, 'id', gone);
-    await this.upsert(SESSIONS, changed.map(([, s]) => toColumns(SESSIONS, s.session, { zdr: s.zdr })));
+    await this.upsert(
+      SESSIONS,
+      changed.map(([, s]) => toColumns(SESSIONS, s.session, { zdr: s.zdr })),
+    );
     const messageRows: DuckDBValue[][] = [];
     for (const id of refetched) {
       const byId = new Map<string, DuckDBValue[]>();
@@ -154,7 +184,10 @@ export class DuckDbStore implements LocalStore {
 
   private async saveState(before: Snapshot, copy: LocalCopy): Promise<void> {
     const s = copy.state;
-    const checkpoints = [['sessions', s.sessionsCheckpoint], ['usage', s.usageCheckpoint]];
+    const checkpoints = [
+      ['sessions', s.sessionsCheckpoint],
+      ['usage', s.usageCheckpoint],
+    ];
     await this.db.run(
       'INSERT INTO sync_checkpoint (name, value, saved_at) VALUES (?, ?, now()), (?, ?, now()) ON CONFLICT (name) DO UPDATE SET value = excluded.value, saved_at = excluded.saved_at',
       checkpoints.flat(),
@@ -170,26 +203,45 @@ export class DuckDbStore implements LocalStore {
   /** Makes the table hold exactly `now`: upserts rows whose object changed, deletes the ones that left. */
   private async sync<T>(t: Table, before: Map<string, T>, now: Map<string, T>, columns: (row: T) => DuckDBValue[]): Promise<void> {
     const [key, kind] = t.fields.find(([c]) => c === t.key[0])!;
-    await this.deleteWhere(t.name, key, [...before.keys()].filter((id) => !now.has(id)), kind);
-    await this.upsert(t, [...now].filter(([id, row]) => before.get(id) !== row).map(([, row]) => columns(row)));
+    await this.deleteWhere(
+      t.name,
+      key,
+      [...before.keys()].filter((id) => !now.has(id)),
+      kind,
+    );
+    await this.upsert(
+      t,
+      [...now].filter(([id, row]) => before.get(id) !== row).map(([, row]) => columns(row)),
+    );
   }
 
   /** Makes an id table hold exactly `ids`, inserting the new ones with their position as seq. */
   private async syncIds(table: string, before: Set<string>, ids: readonly string[], columns: (id: string, seq: number) => DuckDBValue[]): Promise<void> {
     const now = new Set(ids);
-    await this.deleteWhere(table, 'id', [...before].filter((id) => !now.has(id)));
+    await this.deleteWhere(
+      table,
+      'id',
+      [...before].filter((id) => !now.has(id)),
+    );
     const rows = ids.flatMap((id, seq) => (before.has(id) ? [] : [columns(id, seq)]));
     if (table === TOMBSTONES.name) await this.upsert(TOMBSTONES, rows);
-    else for (let i = 0; i < rows.length; i += CHUNK) {
-      const chunk = rows.slice(i, i + CHUNK);
-      await this.db.run(`INSERT INTO ${table} (id, seq) VALUES ${chunk.map(() => '(?, ?)').join(', ')} ON CONFLICT (id) DO UPDATE SET seq = excluded.seq`, chunk.flat());
-    }
+    else
+      for (let i = 0; i < rows.length; i += CHUNK) {
+        const chunk = rows.slice(i, i + CHUNK);
+        await this.db.run(
+          `INSERT INTO ${table} (id, seq) VALUES ${chunk.map(() => '(?, ?)').join(', ')} ON CONFLICT (id) DO UPDATE SET seq = excluded.seq`,
+          chunk.flat(),
+        );
+      }
   }
 
   private async upsert(t: Table, rows: DuckDBValue[][]): Promise<void> {
     const columns = columnsOf(t);
     const tuple = `(${columns.map(([, k]) => placeholder(k)).join(', ')})`;
-    const updates = columns.filter(([c]) => !t.key.includes(c)).map(([c]) => `${c} = excluded.${c}`).join(', ');
+    const updates = columns
+      .filter(([c]) => !t.key.includes(c))
+      .map(([c]) => `${c} = excluded.${c}`)
+      .join(', ');
     for (let i = 0; i < rows.length; i += CHUNK) {
       const chunk = rows.slice(i, i + CHUNK);
       const sql = `INSERT INTO ${t.name} (${columns.map(([c]) => c).join(', ')}) VALUES ${chunk.map(() => tuple).join(', ')} ON CONFLICT (${t.key.join(', ')}) DO UPDATE SET ${updates}`;
@@ -200,7 +252,10 @@ export class DuckDbStore implements LocalStore {
   private async deleteWhere(table: string, column: string, ids: readonly string[], kind: Kind = 'text'): Promise<void> {
     for (let i = 0; i < ids.length; i += CHUNK) {
       const chunk = ids.slice(i, i + CHUNK);
-      await this.db.run(`DELETE FROM ${table} WHERE ${column} IN (${chunk.map(() => placeholder(kind)).join(', ')})`, chunk.map((id) => toSql(kind, id)));
+      await this.db.run(
+        `DELETE FROM ${table} WHERE ${column} IN (${chunk.map(() => placeholder(kind)).join(', ')})`,
+        chunk.map((id) => toSql(kind, id)),
+      );
     }
   }
 }

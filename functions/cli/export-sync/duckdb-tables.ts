@@ -18,36 +18,82 @@ export interface Table {
   readonly optional?: readonly string[];
 }
 
-export const APPS: Table = { name: 'apps', key: ['id'], fields: [['id', 'text'], ['name', 'text'], ['slug', 'text'], ['created_at', 'ts'], ['updated_at', 'ts']], own: [] };
+export const APPS: Table = {
+  name: 'apps',
+  key: ['id'],
+  fields: [
+    ['id', 'text'],
+    ['name', 'text'],
+    ['slug', 'text'],
+    ['created_at', 'ts'],
+    ['updated_at', 'ts'],
+  ],
+  own: [],
+};
 export const SESSIONS: Table = {
   name: 'sessions',
   key: ['id'],
   fields: [
-    ['id', 'text'], ['app_id', 'text'], ['consumer_id', 'text'], ['consumer_email', 'text'], ['title', 'text'], ['source', 'text'], ['external_id', 'text'],
-    ['query_params', 'json'], ['started_at', 'ts'], ['ended_at', 'ts'], ['last_activity_at', 'ts'], ['last_message_at', 'ts'],
+    ['id', 'text'],
+    ['app_id', 'text'],
+    ['consumer_id', 'text'],
+    ['consumer_email', 'text'],
+    ['title', 'text'],
+    ['source', 'text'],
+    ['external_id', 'text'],
+    ['query_params', 'json'],
+    ['started_at', 'ts'],
+    ['ended_at', 'ts'],
+    ['last_activity_at', 'ts'],
+    ['last_message_at', 'ts'],
   ],
   own: [['zdr', 'bool']],
 };
 export const MESSAGES: Table = {
   name: 'messages',
   key: ['session_id', 'id'],
-  fields: [['id', 'text'], ['role', 'text'], ['content', 'text'], ['created_at', 'ts'], ['tools', 'json']],
-  own: [['session_id', 'text'], ['seq', 'int']],
+  fields: [
+    ['id', 'text'],
+    ['role', 'text'],
+    ['content', 'text'],
+    ['created_at', 'ts'],
+    ['tools', 'json'],
+  ],
+  own: [
+    ['session_id', 'text'],
+    ['seq', 'int'],
+  ],
   optional: ['tools'],
 };
 export const USAGE: Table = {
   name: 'usage',
   key: ['id'],
   fields: [
-    ['id', 'int'], ['app_id', 'text'], ['session_id', 'text'], ['consumer_id', 'text'], ['model', 'text'], ['source', 'text'], ['input_tokens', 'int'], ['output_tokens', 'int'],
-    ['cache_read_input_tokens', 'int'], ['cache_creation_input_tokens', 'int'], ['cost_usd', 'text'], ['created_at', 'ts'],
+    ['id', 'int'],
+    ['app_id', 'text'],
+    ['session_id', 'text'],
+    ['consumer_id', 'text'],
+    ['model', 'text'],
+    ['source', 'text'],
+    ['input_tokens', 'int'],
+    ['output_tokens', 'int'],
+    ['cache_read_input_tokens', 'int'],
+    ['cache_creation_input_tokens', 'int'],
+    ['cost_usd', 'text'],
+    ['created_at', 'ts'],
   ],
   own: [],
 };
 export const TOMBSTONES: Table = {
   name: 'tombstones',
   key: ['id'],
-  fields: [['id', 'text'], ['resource_type', 'text'], ['resource_id', 'text'], ['cause', 'text'], ['deleted_at', 'ts']],
+  fields: [
+    ['id', 'text'],
+    ['resource_type', 'text'],
+    ['resource_id', 'text'],
+    ['cause', 'text'],
+    ['deleted_at', 'ts'],
+  ],
   own: [['ingested_seq', 'int']],
 };
 export const ID_SETS = ['sync_tombstoned_sessions', 'sync_erased_consumers'] as const;
@@ -58,7 +104,10 @@ const notNull = (t: Table, c: string) => t.key.includes(c) || c === 'seq' || c =
 
 export const SCHEMA = [
   ...[APPS, SESSIONS, MESSAGES, USAGE, TOMBSTONES].map(
-    (t) => `CREATE TABLE IF NOT EXISTS ${t.name} (${columnsOf(t).map(([c, k]) => `${c} ${SQL_TYPE[k]}${notNull(t, c) ? ' NOT NULL' : ''}`).join(', ')}, PRIMARY KEY (${t.key.join(', ')}))`,
+    (t) =>
+      `CREATE TABLE IF NOT EXISTS ${t.name} (${columnsOf(t)
+        .map(([c, k]) => `${c} ${SQL_TYPE[k]}${notNull(t, c) ? ' NOT NULL' : ''}`)
+        .join(', ')}, PRIMARY KEY (${t.key.join(', ')}))`,
   ),
   'CREATE TABLE IF NOT EXISTS sync_checkpoint (name VARCHAR PRIMARY KEY, value VARCHAR, saved_at TIMESTAMPTZ NOT NULL)',
   ...ID_SETS.map((name) => `CREATE TABLE IF NOT EXISTS ${name} (id VARCHAR PRIMARY KEY, seq BIGINT NOT NULL)`),
@@ -97,5 +146,8 @@ export function fromColumns(t: Table, r: Row): Row {
   return { ...out, ...(fromSql('json', r.extra) as Row | null) };
 }
 
-export const selectList = (t: Table) => columnsOf(t).map(([c, k]) => (k === 'ts' ? `epoch_ms(${c}) AS ${c}` : k === 'json' ? `CAST(${c} AS VARCHAR) AS ${c}` : c)).join(', ');
+export const selectList = (t: Table) =>
+  columnsOf(t)
+    .map(([c, k]) => (k === 'ts' ? `epoch_ms(${c}) AS ${c}` : k === 'json' ? `CAST(${c} AS VARCHAR) AS ${c}` : c))
+    .join(', ');
 export const placeholder = (k: Kind) => (k === 'text' ? '?' : `CAST(? AS ${SQL_TYPE[k]})`);

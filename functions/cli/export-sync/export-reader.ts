@@ -23,7 +23,12 @@ function asPage<T>(body: unknown, path: string): Page<T> {
  * Follows one list from its first page (no cursor: each run starts fresh, a stale cursor is never
  * resumed) until `has_more` is false, or until `onPage` answers false.
  */
-export async function pages<T>(api: ExportApi, path: string, query: Record<string, string | undefined>, onPage: (rows: T[]) => Promise<boolean | undefined>): Promise<number> {
+export async function pages<T>(
+  api: ExportApi,
+  path: string,
+  query: Record<string, string | undefined>,
+  onPage: (rows: T[]) => Promise<boolean | undefined>,
+): Promise<number> {
   let cursor: string | undefined;
   const used = new Set<string>();
   for (let n = 1; ; n++) {

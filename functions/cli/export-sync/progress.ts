@@ -10,7 +10,10 @@ interface Running {
   rows: number;
 }
 
-export function progressPrinter(write: (line: string) => void, opts: { readonly everyMs?: number; readonly now?: () => number } = {}): (event: ProgressEvent) => void {
+export function progressPrinter(
+  write: (line: string) => void,
+  opts: { readonly everyMs?: number; readonly now?: () => number } = {},
+): (event: ProgressEvent) => void {
   const everyMs = opts.everyMs ?? 2000;
   const now = opts.now ?? Date.now;
   const running = new Map<ListName, Running>();

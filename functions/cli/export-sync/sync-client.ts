@@ -52,7 +52,15 @@ export interface SyncSummary {
   readonly duration_ms: number;
   /** `skipped` names why the apps pass did not run (a key without apps:read), else null. */
   readonly apps: { seen: number; upserted: number; removed: number; skipped: string | null };
-  readonly sessions: { pages: number; seen: number; upserted: number; transcripts: number; gone: number; skipped_tombstoned: number; checkpoint: string | null };
+  readonly sessions: {
+    pages: number;
+    seen: number;
+    upserted: number;
+    transcripts: number;
+    gone: number;
+    skipped_tombstoned: number;
+    checkpoint: string | null;
+  };
   readonly tombstones: { pages: number; new: number; sessions_deleted: number; consumers_erased: number; conservative: number };
   readonly usage: { pages: number; seen: number; upserted: number; checkpoint: string | null };
   readonly requests: { total: number; retries: number; rate_limited: number };

@@ -8,7 +8,12 @@ import type { LocalCopy, Tombstone } from './local-store';
 const KNOWN_CAUSES: ReadonlySet<string> = new Set(['consumer_deleted', 'app_deleted', 'retention_expiry', 'support_erasure']);
 
 /** Applies one tombstone to the copy; returns whether it was a conservative erasure. */
-export function applyTombstone(copy: LocalCopy, t: Tombstone, tombstoned: Set<string>, erased: Set<string>): { sessionsDeleted: number; consumerErased: boolean; conservative: boolean } {
+export function applyTombstone(
+  copy: LocalCopy,
+  t: Tombstone,
+  tombstoned: Set<string>,
+  erased: Set<string>,
+): { sessionsDeleted: number; consumerErased: boolean; conservative: boolean } {
   const conservative = !KNOWN_CAUSES.has(t.cause) || (t.resource_type !== 'session' && t.resource_type !== 'consumer');
   let sessionsDeleted = 0;
   const dropSession = (id: string) => {

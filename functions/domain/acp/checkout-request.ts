@@ -39,17 +39,41 @@ const buyer: Check = (v, at) => {
 /** The fields of each operation's ACP request. */
 const FIELDS: Record<CheckoutOperation, Readonly<Record<string, FieldRule>>> = {
   create: {
-    line_items: 'checked', items: 'checked', currency: 'checked', buyer, capabilities: CAPABILITIES, fulfillment_details: 'checked',
-    fulfillment_groups: arrayOf(FULFILLMENT_GROUP), affiliate_attribution: AFFILIATE_ATTRIBUTION, discounts: 'checked', coupons: 'checked', locale: 'checked',
-    timezone: 'checked', quote_id: string(), metadata: 'checked', order_notes: 'checked',
+    line_items: 'checked',
+    items: 'checked',
+    currency: 'checked',
+    buyer,
+    capabilities: CAPABILITIES,
+    fulfillment_details: 'checked',
+    fulfillment_groups: arrayOf(FULFILLMENT_GROUP),
+    affiliate_attribution: AFFILIATE_ATTRIBUTION,
+    discounts: 'checked',
+    coupons: 'checked',
+    locale: 'checked',
+    timezone: 'checked',
+    quote_id: string(),
+    metadata: 'checked',
+    order_notes: 'checked',
   },
   update: {
-    line_items: 'checked', items: 'checked', buyer, fulfillment_details: 'checked', fulfillment_groups: arrayOf(FULFILLMENT_GROUP),
-    selected_fulfillment_options: 'checked', discounts: 'checked', coupons: 'checked', order_notes: 'checked',
+    line_items: 'checked',
+    items: 'checked',
+    buyer,
+    fulfillment_details: 'checked',
+    fulfillment_groups: arrayOf(FULFILLMENT_GROUP),
+    selected_fulfillment_options: 'checked',
+    discounts: 'checked',
+    coupons: 'checked',
+    order_notes: 'checked',
   },
   complete: {
-    payment_data: 'checked', buyer, authentication_result: AUTHENTICATION_RESULT, affiliate_attribution: AFFILIATE_ATTRIBUTION, risk_signals: RISK_SIGNALS,
-    marketing_consents: arrayOf(MARKETING_CONSENT), order_notes: 'checked',
+    payment_data: 'checked',
+    buyer,
+    authentication_result: AUTHENTICATION_RESULT,
+    affiliate_attribution: AFFILIATE_ATTRIBUTION,
+    risk_signals: RISK_SIGNALS,
+    marketing_consents: arrayOf(MARKETING_CONSENT),
+    order_notes: 'checked',
   },
   cancel: { intent_trace: INTENT_TRACE },
 };
@@ -112,7 +136,8 @@ function checkSelectedOptions(value: unknown, lineIds: readonly string[]): void 
   const at = '$.selected_fulfillment_options';
   arrayOf(SELECTED_OPTION)(value, at);
   (value as Record<string, unknown>[]).forEach((o, i) => {
-    if (o.type !== 'digital' || o.option_id !== 'digital') throw invalid('invalid', 'The only fulfillment option is { type: "digital", option_id: "digital", item_ids }', `${at}[${i}]`);
+    if (o.type !== 'digital' || o.option_id !== 'digital')
+      throw invalid('invalid', 'The only fulfillment option is { type: "digital", option_id: "digital", item_ids }', `${at}[${i}]`);
     (o.item_ids as string[]).forEach((id, j) => {
       if (!lineIds.includes(id)) throw invalid('invalid', `Unknown line item id: ${id.slice(0, 64)}`, `${at}[${i}].item_ids[${j}]`);
     });
@@ -141,7 +166,8 @@ export function checkRequestFields(body: Record<string, unknown>, op: CheckoutOp
   if (field('timezone') !== undefined) details.timezone = str(field('timezone'), '$.timezone', 64);
   const metadata = field('metadata');
   if (metadata !== undefined) {
-    if (!isRecord(metadata) || JSON.stringify(metadata).length > MAX_METADATA_JSON) throw invalid('invalid', `metadata must be an object of at most ${MAX_METADATA_JSON} bytes of JSON`, '$.metadata');
+    if (!isRecord(metadata) || JSON.stringify(metadata).length > MAX_METADATA_JSON)
+      throw invalid('invalid', `metadata must be an object of at most ${MAX_METADATA_JSON} bytes of JSON`, '$.metadata');
     storableJson(MAX_METADATA_DEPTH)(metadata, '$.metadata');
     details.metadata = metadata;
   }

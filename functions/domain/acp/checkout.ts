@@ -89,7 +89,6 @@ export function completionHolder(s: Pick<CheckoutSession, 'id'>, c: CheckoutComp
 }
 export const MAX_QUANTITY = 10_000;
 
-
 export interface RequestedLine {
   readonly productId: string;
   readonly quantity: number;
@@ -118,11 +117,17 @@ export function parseLineItems(body: Record<string, unknown>, required: boolean)
     if (!isRecord(entry)) throw invalid('invalid', `${key}[${i}] must be an object { product_id, quantity }`, at);
     LINE_ITEM(entry, at);
     const item = own(entry, 'item') as Record<string, unknown> | undefined;
-    const [path, id] = own(entry, 'product_id') !== undefined ? [`${at}.product_id`, entry.product_id] : own(entry, 'id') !== undefined ? [`${at}.id`, entry.id] : [`${at}.item.id`, item?.id];
+    const [path, id] =
+      own(entry, 'product_id') !== undefined
+        ? [`${at}.product_id`, entry.product_id]
+        : own(entry, 'id') !== undefined
+          ? [`${at}.id`, entry.id]
+          : [`${at}.item.id`, item?.id];
     if (id === undefined) throw invalid('missing', `${key}[${i}] must name its product: product_id, id or item.id`, `${at}.product_id`);
     if (typeof id !== 'string' || !isUuid(id)) throw invalid('invalid_item_id', `${label(path)} must be the UUID of a product`, path);
     const quantity = (own(entry, 'quantity') ?? 1) as number;
-    if (quantity < 1 || quantity > MAX_QUANTITY) throw invalid('invalid', `${key}[${i}].quantity must be a whole number from 1 to ${MAX_QUANTITY}`, `${at}.quantity`);
+    if (quantity < 1 || quantity > MAX_QUANTITY)
+      throw invalid('invalid', `${key}[${i}].quantity must be a whole number from 1 to ${MAX_QUANTITY}`, `${at}.quantity`);
     merged.set(id.toLowerCase(), Math.min(MAX_QUANTITY, (merged.get(id.toLowerCase()) ?? 0) + quantity));
   });
   return [...merged].map(([productId, quantity]) => ({ productId, quantity }));

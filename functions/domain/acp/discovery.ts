@@ -73,7 +73,13 @@ export function agentCard(input: { baseUrl: string; appId: string; appName: stri
           uri: 'https://github.com/agentic-commerce-protocol/agentic-commerce-protocol',
           description: 'Agentic Commerce Protocol checkout',
           required: true,
-          params: { acp_version: ACP_VERSION, api_base_url: url, transports: ['rest'], services: ['checkout'], supported_currencies: [...new Set(input.currencies)].sort() },
+          params: {
+            acp_version: ACP_VERSION,
+            api_base_url: url,
+            transports: ['rest'],
+            services: ['checkout'],
+            supported_currencies: [...new Set(input.currencies)].sort(),
+          },
         },
       ],
     },
@@ -83,10 +89,14 @@ export function agentCard(input: { baseUrl: string; appId: string; appName: stri
     security: [{ acpKey: [] }],
     skills: [
       skill('list_products', 'List products', `GET ${url}/products: the active products with prices (public, no key).`, ['What can I buy here?']),
-      skill('create_checkout_session', 'Create a checkout session', `POST ${url}/checkout_sessions with line_items [{product_id, quantity}].`, ['Buy two of the first product']),
+      skill('create_checkout_session', 'Create a checkout session', `POST ${url}/checkout_sessions with line_items [{product_id, quantity}].`, [
+        'Buy two of the first product',
+      ]),
       skill('get_checkout_session', 'Read a checkout session', `GET ${url}/checkout_sessions/{id}.`, ['What is the total of my checkout?']),
       skill('update_checkout_session', 'Update a checkout session', `POST ${url}/checkout_sessions/{id}.`, ['Make it three']),
-      skill('complete_checkout_session', 'Complete a checkout session', `POST ${url}/checkout_sessions/{id}/complete with payment_data.`, ['Pay with my saved card']),
+      skill('complete_checkout_session', 'Complete a checkout session', `POST ${url}/checkout_sessions/{id}/complete with payment_data.`, [
+        'Pay with my saved card',
+      ]),
       skill('cancel_checkout_session', 'Cancel a checkout session', `POST ${url}/checkout_sessions/{id}/cancel.`, ['Cancel my order']),
     ],
   };

@@ -37,7 +37,11 @@ type Address = Readonly<Record<string, unknown>>;
 
 /** What a complete keeps of its `payment_data` until the charge settles. */
 export type CheckedPaymentData =
-  | { readonly handler_id: string; readonly instrument: { readonly type: string; readonly credential: { readonly type: string; readonly token: string } }; readonly billing_address?: Address }
+  | {
+      readonly handler_id: string;
+      readonly instrument: { readonly type: string; readonly credential: { readonly type: string; readonly token: string } };
+      readonly billing_address?: Address;
+    }
   | { readonly token: string; readonly provider?: string; readonly billing_address?: Address };
 
 const AT = '$.payment_data';
@@ -47,7 +51,8 @@ const MAX_TOKEN = 1024;
 const token = string({ nonEmpty: true, max: MAX_TOKEN });
 const typeName = string({ nonEmpty: true, max: 64 });
 
-const B2B_REFUSED = "is not supported: this platform's payment handlers take no B2B payment (purchase orders, deferred terms, approvals); pay with handler_id and instrument";
+const B2B_REFUSED =
+  "is not supported: this platform's payment handlers take no B2B payment (purchase orders, deferred terms, approvals); pay with handler_id and instrument";
 
 /** A B2B member: its JSON type is checked, then the values this platform cannot honour are refused. */
 function b2b(check: Check, refused: (value: unknown) => boolean): Check {
@@ -101,13 +106,18 @@ export function checkPaymentData(value: unknown, handlers: readonly PaymentHandl
   }
   PAYMENT_DATA(value, AT);
   const instrument = own(value, 'instrument') as { type: string; credential: { type: string; token: string } } | undefined;
-  if (!instrument) throw invalid('missing', 'payment_data needs instrument: { type, credential: { type, token } } (or the 2025-09-29 token)', `${AT}.instrument`);
+  if (!instrument)
+    throw invalid('missing', 'payment_data needs instrument: { type, credential: { type, token } } (or the 2025-09-29 token)', `${AT}.instrument`);
   const handler = handlerFor(handlers, own(value, 'handler_id') as string | undefined);
   if (!handler.instrumentTypes.includes(instrument.type)) {
     throw invalid('invalid', `The payment handler ${handler.id} takes instrument types: ${handler.instrumentTypes.join(', ')}`, `${AT}.instrument.type`);
   }
   if (!handler.credentialTypes.includes(instrument.credential.type)) {
-    throw invalid('invalid', `The payment handler ${handler.id} takes credential types: ${handler.credentialTypes.join(', ')}`, `${AT}.instrument.credential.type`);
+    throw invalid(
+      'invalid',
+      `The payment handler ${handler.id} takes credential types: ${handler.credentialTypes.join(', ')}`,
+      `${AT}.instrument.credential.type`,
+    );
   }
   return {
     handler_id: handler.id,

@@ -79,7 +79,8 @@ export const AFFILIATE_ATTRIBUTION = object(
     open: true,
     required: ['provider'],
     also: (a, at) => {
-      if (own(a, 'token') === undefined && own(a, 'publisher_id') === undefined) throw invalid('missing', `${label(at)} needs a token or a publisher_id`, `${at}.token`);
+      if (own(a, 'token') === undefined && own(a, 'publisher_id') === undefined)
+        throw invalid('missing', `${label(at)} needs a token or a publisher_id`, `${at}.token`);
     },
   },
 );
@@ -116,7 +117,13 @@ export const FULFILLMENT_GROUP = object(
 );
 
 /** ACP `RiskSignals`. */
-export const RISK_SIGNALS = object({ ip_address: string(), user_agent: string(), accept_language: string(), session_id: string(), device_fingerprint: string() });
+export const RISK_SIGNALS = object({
+  ip_address: string(),
+  user_agent: string(),
+  accept_language: string(),
+  session_id: string(),
+  device_fingerprint: string(),
+});
 
 const OUTCOMES_WITH_DETAILS = ['authenticated', 'informational', 'attempt_acknowledged'];
 
@@ -124,10 +131,26 @@ const OUTCOMES_WITH_DETAILS = ['authenticated', 'informational', 'attempt_acknow
 export const AUTHENTICATION_RESULT = object(
   {
     outcome: string({
-      oneOf: ['abandoned', 'attempt_acknowledged', 'authenticated', 'canceled', 'denied', 'informational', 'internal_error', 'not_supported', 'processing_error', 'rejected'],
+      oneOf: [
+        'abandoned',
+        'attempt_acknowledged',
+        'authenticated',
+        'canceled',
+        'denied',
+        'informational',
+        'internal_error',
+        'not_supported',
+        'processing_error',
+        'rejected',
+      ],
     }),
     outcome_details: object(
-      { three_ds_cryptogram: string(), electronic_commerce_indicator: string({ oneOf: ['01', '02', '05', '06', '07'] }), transaction_id: string(), version: string() },
+      {
+        three_ds_cryptogram: string(),
+        electronic_commerce_indicator: string({ oneOf: ['01', '02', '05', '06', '07'] }),
+        transaction_id: string(),
+        version: string(),
+      },
       { required: ['three_ds_cryptogram', 'electronic_commerce_indicator', 'transaction_id', 'version'] },
     ),
   },

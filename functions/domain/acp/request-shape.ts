@@ -58,7 +58,8 @@ export function string(rules: StringRules = {}): Check {
     if (rules.nonEmpty && v.length === 0) throw invalid('invalid', `${label(at)} must not be empty`, at);
     if (rules.max !== undefined && v.length > rules.max) throw invalid('invalid', `${label(at)} must be at most ${rules.max} characters`, at);
     if (rules.oneOf && !rules.oneOf.includes(v)) throw invalid('invalid', `${label(at)} must be one of: ${rules.oneOf.join(', ')}`, at);
-    if (rules.format === 'date-time' && (!RFC3339.test(v) || Number.isNaN(Date.parse(v)))) throw invalid('invalid', `${label(at)} must be an RFC 3339 date-time`, at);
+    if (rules.format === 'date-time' && (!RFC3339.test(v) || Number.isNaN(Date.parse(v))))
+      throw invalid('invalid', `${label(at)} must be an RFC 3339 date-time`, at);
     if (rules.format === 'email' && !EMAIL.test(v)) throw invalid('invalid', `${label(at)} must be an email address`, at);
   };
 }
@@ -92,7 +93,8 @@ export function arrayOf(item: Check): Check {
 export const scalarMap: Check = (v, at) => {
   anyObject(v, at);
   for (const [k, value] of Object.entries(v as Record<string, unknown>)) {
-    if (!['string', 'number', 'boolean'].includes(typeof value)) throw invalid('invalid', `${label(memberPath(at, k))} must be a string, a number or a boolean`, memberPath(at, k));
+    if (!['string', 'number', 'boolean'].includes(typeof value))
+      throw invalid('invalid', `${label(memberPath(at, k))} must be a string, a number or a boolean`, memberPath(at, k));
   }
 };
 
