@@ -16,8 +16,8 @@ import { synthPlatform } from '../infra/platform-fixture';
 import {
   buildLambdaBundle,
   invokeLambdaBundle,
-  lambdaEnvironment,
   lambdaTimeoutMs,
+  localFunctionEnvironment,
   localResources,
   type LambdaBundle,
   type LocalResources,
@@ -28,7 +28,6 @@ import { startTestPlatform, type TestPlatform } from '../support/platform';
 const JOBS = 'queue/jobs-worker';
 const WEBHOOKS = 'queue/webhooks-worker';
 /** KMS has no local twin; the webhook below is refused by the SSRF check before any secret is opened. */
-const UNUSED_KEY_ARN = 'arn:aws:kms:us-east-1:000000000000:key/00000000-0000-0000-0000-000000000000';
 
 let p: TestPlatform;
 let local: LocalResources;
@@ -50,16 +49,7 @@ afterAll(async () => {
 });
 
 function envOf(description: string): Record<string, string> {
-  return {
-    ...lambdaEnvironment(template, description, {
-      TABLE_NAME: local.tableName,
-      BUCKET_NAME: local.bucketName,
-      JOBS_QUEUE_URL: local.jobsQueueUrl,
-      WEBHOOKS_QUEUE_URL: local.webhooksQueueUrl,
-      WEBHOOK_SECRETS_KEY_ARN: UNUSED_KEY_ARN,
-    }),
-    ...local.awsEnv,
-  };
+  return localFunctionEnvironment(template, description, local);
 }
 
 function record(body: string, queue: string): SQSRecord {

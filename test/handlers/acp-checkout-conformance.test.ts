@@ -9,9 +9,9 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectAcp } from '../support/acp-schemas';
+import { expectAcpRefusal, expectAcpSession } from '../support/acp-schemas';
 import { TestClock } from '../support/clock';
-import { startTestPlatform, type Fixture, type TestPlatform, type TestResponse } from '../support/platform';
+import { startTestPlatform, type Fixture, type TestPlatform } from '../support/platform';
 
 const EXAMPLES = JSON.parse(
   readFileSync(fileURLToPath(new URL('../../../shared/reference/acp/examples.agentic_checkout.2026-04-17.json', import.meta.url)), 'utf8'),
@@ -41,17 +41,8 @@ describe('ACP checkout: request members beyond their shape', () => {
 
   const base = () => `/acp/${f.appId}/checkout_sessions`;
   const post = (path: string, body: unknown) => p.call('POST', path, { token: key, body });
-  const ok = (res: TestResponse, status: number) => {
-    expect(res.status, res.text).toBe(status);
-    expectAcp(res.body.order ? 'CheckoutSessionWithOrder' : 'CheckoutSession', res.body);
-    return res.body;
-  };
-  const refused = (res: TestResponse, param: string, code = 'invalid') => {
-    expect(res.status, res.text).toBe(400);
-    expectAcp('Error', res.body);
-    expect({ code: res.body.code, param: res.body.param }, res.text).toEqual({ code, param });
-    return res.body;
-  };
+  const ok = expectAcpSession;
+  const refused = expectAcpRefusal;
   const open = async (productId = ebook) => ok(await post(base(), { line_items: [{ product_id: productId, quantity: 1 }] }), 201).id as string;
   const inventoryOf = async (id: string) => (await p.admin('GET', `/apps/${f.appId}/products`)).body.data.find((x: { id: string }) => x.id === id).inventory;
   const statusOf = async (id: string) => (await p.call('GET', `${base()}/${id}`, { token: key })).body.status;

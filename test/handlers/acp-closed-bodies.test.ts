@@ -7,9 +7,9 @@
  * checked against the ACP schema and the OpenAPI document.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectAcp } from '../support/acp-schemas';
+import { expectAcpRefusal, expectAcpSession } from '../support/acp-schemas';
 import { TestClock } from '../support/clock';
-import { startTestPlatform, type Fixture, type TestPlatform, type TestResponse } from '../support/platform';
+import { startTestPlatform, type Fixture, type TestPlatform } from '../support/platform';
 
 type Path = readonly (string | number)[];
 type Variant = 'create' | 'createWithItems' | 'update' | 'complete' | 'completeLegacy' | 'cancel';
@@ -317,16 +317,8 @@ describe('ACP checkout request bodies are closed', () => {
     if (++sent % 50 === 0) clock.advance(60_000);
     return p.call('POST', path, { token: key, body });
   };
-  const ok = (res: TestResponse, status: number) => {
-    expect(res.status, res.text).toBe(status);
-    expectAcp(res.body.order ? 'CheckoutSessionWithOrder' : 'CheckoutSession', res.body);
-    return res.body;
-  };
-  const refused = (res: TestResponse, param: string, code = 'invalid') => {
-    expect(res.status, res.text).toBe(400);
-    expectAcp('Error', res.body);
-    expect({ code: res.body.code, param: res.body.param }, res.text).toEqual({ code, param });
-  };
+  const ok = expectAcpSession;
+  const refused = expectAcpRefusal;
   const open = async (productId: string) => ok(await post(base(), { line_items: [{ product_id: productId, quantity: 1 }] }), 201);
 
   beforeAll(async () => {

@@ -20,6 +20,21 @@ ajv.addSchema(JSON.parse(readFileSync(`${dir}schema.feed.2026-04-17.json`, 'utf8
 
 export type AcpDefinition = 'CheckoutSession' | 'CheckoutSessionWithOrder' | 'Error' | 'DiscoveryResponse' | 'ProductsResponse';
 
+/** A checkout answer with `status` whose body is a valid `CheckoutSession` (with its order once completed); returns the body. */
+export function expectAcpSession(res: { status: number; text: string; body: any }, status: number): any {
+  expect(res.status, res.text).toBe(status);
+  expectAcp(res.body.order ? 'CheckoutSessionWithOrder' : 'CheckoutSession', res.body);
+  return res.body;
+}
+
+/** A 400 whose body is a valid ACP `Error` with `code` naming the field at `param`; returns the body. */
+export function expectAcpRefusal(res: { status: number; text: string; body: any }, param: string, code = 'invalid'): any {
+  expect(res.status, res.text).toBe(400);
+  expectAcp('Error', res.body);
+  expect({ code: res.body.code, param: res.body.param }, res.text).toEqual({ code, param });
+  return res.body;
+}
+
 /** Fails the test with Ajv's errors unless `value` is valid against the official definition. */
 export function expectAcp(definition: AcpDefinition, value: unknown): void {
   const bundle = definition === 'ProductsResponse' ? FEED : CHECKOUT;

@@ -13,10 +13,9 @@ import { grantFromContext } from '../../functions/domain/key-grant';
 import { AUTHORIZER_HANDLER, gatewayAnswers, KEY_CLASS_OF_AUTH, policyAllows, renderGatewayAnswer, type GatewayResponseType } from '../../functions/gateway';
 import type { RouteDef } from '../../functions/routes';
 import { requestAuthorizerEvent, restProxyEvent, withAuthorizer, type ApiStage, type ClientRequest } from './apigw-events';
-import { buildLambdaBundle, invokeLambdaBundle, lambdaEnvironment, lambdaTimeoutMs, type LambdaBundle, type LocalResources } from './lambda-bundle';
+import { buildLambdaBundle, invokeLambdaBundle, localFunctionEnvironment, lambdaTimeoutMs, type LambdaBundle, type LocalResources } from './lambda-bundle';
 
 /** KMS has no local twin: functions granted `secrets:*` get a key ARN that nothing here opens. */
-const UNUSED_KEY_ARN = 'arn:aws:kms:eu-west-1:123456789012:key/00000000-0000-0000-0000-000000000000';
 
 /** What the client gets back. `gateway` names API Gateway's own answer, when no function answered. */
 export interface BundleAnswer {
@@ -62,17 +61,7 @@ export class BundleGateway {
 
   /** The environment Lambda gives the function `description`, its resources pointed at the local backends. */
   envOf(description: string): Record<string, string> {
-    const { local } = this.opts;
-    return {
-      ...lambdaEnvironment(this.opts.template, description, {
-        TABLE_NAME: local.tableName,
-        BUCKET_NAME: local.bucketName,
-        JOBS_QUEUE_URL: local.jobsQueueUrl,
-        WEBHOOKS_QUEUE_URL: local.webhooksQueueUrl,
-        WEBHOOK_SECRETS_KEY_ARN: UNUSED_KEY_ARN,
-      }),
-      ...local.awsEnv,
-    };
+    return localFunctionEnvironment(this.opts.template, description, this.opts.local);
   }
 
   /** Invokes the bundle of function `description` with `event`, as Lambda would, within the function's timeout (20 s at most here). */

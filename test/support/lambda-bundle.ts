@@ -186,6 +186,23 @@ export function lambdaEnvironment(template: Template, description: string, local
 }
 
 /** The timeout of the platform function `description`, in milliseconds. */
+/** A key ARN for the variable the template sets: the KMS client is built from it but never called in these tests. */
+const UNUSED_KEY_ARN = 'arn:aws:kms:eu-west-1:123456789012:key/00000000-0000-0000-0000-000000000000';
+
+/** The environment of the function described `description`, with its resources pointed at the local backends. */
+export function localFunctionEnvironment(template: Template, description: string, local: LocalResources): Record<string, string> {
+  return {
+    ...lambdaEnvironment(template, description, {
+      TABLE_NAME: local.tableName,
+      BUCKET_NAME: local.bucketName,
+      JOBS_QUEUE_URL: local.jobsQueueUrl,
+      WEBHOOKS_QUEUE_URL: local.webhooksQueueUrl,
+      WEBHOOK_SECRETS_KEY_ARN: UNUSED_KEY_ARN,
+    }),
+    ...local.awsEnv,
+  };
+}
+
 export function lambdaTimeoutMs(template: Template, description: string): number {
   const fn = Object.values(platformFunctions(template)).find((f) => f.Properties?.Description === description);
   return Number(fn?.Properties?.Timeout ?? 3) * 1000;
