@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { startPlatform } from '../functions/local/platform';
+import { startPlatform } from '../functions/local/local-platform';
 import { percentile, table, timeSamples } from './stats';
 
 interface Sent {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { startPlatform } from '../functions/local/platform';
+import { startPlatform } from '../functions/local/local-platform';
 import { percentile, table, timeSamples } from './stats';
 
 const TURNS = 60;

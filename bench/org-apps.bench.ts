@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Logger } from '@aws-lambda-powertools/logger';
-import { startPlatform } from '../functions/local/platform';
+import { startPlatform } from '../functions/local/local-platform';
 import { percentile, table } from './stats';
 
 export async function benchOrgApps(): Promise<void> {

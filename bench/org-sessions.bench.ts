@@ -11,10 +11,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { BatchWriteCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { padMicros } from '../functions/adapters/dynamo-keys';
-import { sessionItem } from '../functions/adapters/dynamo-session-items';
-import type { Session } from '../functions/domain/session';
-import { startPlatform, type RunningPlatform } from '../functions/local/platform';
+import { padMicros } from '../functions/platform/adapters/dynamo-keys';
+import { sessionItem } from '../functions/conversations/adapters/dynamo-session-items';
+import type { Session } from '../functions/conversations/domain/session';
+import { startPlatform, type RunningPlatform } from '../functions/local/local-platform';
 import { percentile, table } from './stats';
 
 const PAGE = 100;

@@ -13,12 +13,12 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { GetQueueAttributesCommand, PurgeQueueCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Context, SQSEvent } from 'aws-lambda';
-import { subscriptionItems } from '../functions/adapters/dynamo-subscription-store';
-import { buildPeriod, type ChangeKind } from '../functions/domain/release-notes';
-import { hashSecret } from '../functions/domain/webhook-subscription';
-import { startPlatform } from '../functions/local/platform';
-import type { WebhookMessage, WebhookQueue } from '../functions/ports/release-notes';
-import { createHandler } from '../functions/queue/webhooks-worker.handler';
+import { subscriptionItems } from '../functions/release-notes/adapters/dynamo-subscription-store';
+import { buildPeriod, type ChangeKind } from '../functions/release-notes/domain/release-notes';
+import { hashSecret } from '../functions/release-notes/domain/webhook-subscription';
+import { startPlatform } from '../functions/local/local-platform';
+import type { WebhookMessage, WebhookQueue } from '../functions/release-notes/ports/release-notes-ports';
+import { createHandler } from '../functions/release-notes/queue/webhooks-worker.handler';
 import { QUEUES } from '../functions/workers';
 import { table } from './stats';
 

@@ -12,7 +12,7 @@ export interface QueueDef {
    * @default 'functions'
    */
   readonly source?: 'functions' | 'textract';
-  /** Module under functions/queue, without `.handler.ts`. */
+  /** The consumer module's path under functions/, without `.handler.ts` (`<area>/queue/<name>`). */
   readonly handler: string;
   readonly batchSize: number;
   readonly timeoutSeconds: number;
@@ -26,7 +26,7 @@ export type JobName = 'retention-expiry' | 'empty-session-cleanup' | 'deletion-s
 
 export interface ScheduleDef {
   readonly id: JobName;
-  /** Module under functions/jobs, without `.handler.ts`. */
+  /** The job module's path under functions/, without `.handler.ts` (`<area>/jobs/<name>`). */
   readonly handler: string;
   /** EventBridge Scheduler `rate(...)` expression on AWS; the local timer runs at the same interval. */
   readonly expression: `rate(${number} ${'minute' | 'minutes' | 'hour' | 'hours' | 'day' | 'days'})`;
@@ -35,13 +35,20 @@ export interface ScheduleDef {
 }
 
 export const QUEUES: readonly QueueDef[] = [
-  { id: 'jobs', handler: 'jobs-worker', batchSize: 5, timeoutSeconds: 120, maxReceiveCount: 5, grants: ['table:read', 'table:write', 'jobs:send'] },
+  {
+    id: 'jobs',
+    handler: 'conversations/queue/jobs-worker',
+    batchSize: 5,
+    timeoutSeconds: 120,
+    maxReceiveCount: 5,
+    grants: ['table:read', 'table:write', 'jobs:send'],
+  },
   // Deliveries of a batch run concurrently: one 10 s attempt each, plus a fan-out message that yields
   // with 15 s to spare. The retries of area D go through per-message delays, not through redrive.
   // At most 50 batches at once (500 deliveries in flight) bounds the load on the table and KMS.
   {
     id: 'webhooks',
-    handler: 'webhooks-worker',
+    handler: 'release-notes/queue/webhooks-worker',
     batchSize: 10,
     timeoutSeconds: 60,
     maxReceiveCount: 5,
@@ -51,7 +58,7 @@ export const QUEUES: readonly QueueDef[] = [
   // Textract completions (SNS -> SQS): fetch the text and store it. Locally the tesseract engine posts the same notice.
   {
     id: 'ocr',
-    handler: 'ocr-worker',
+    handler: 'chat/queue/ocr-worker',
     batchSize: 5,
     timeoutSeconds: 120,
     maxReceiveCount: 5,
@@ -61,12 +68,24 @@ export const QUEUES: readonly QueueDef[] = [
 ];
 
 export const SCHEDULES: readonly ScheduleDef[] = [
-  { id: 'retention-expiry', handler: 'retention-expiry', expression: 'rate(1 hour)', timeoutSeconds: 300, grants: ['table:read', 'table:write'] },
-  { id: 'empty-session-cleanup', handler: 'empty-session-cleanup', expression: 'rate(1 hour)', timeoutSeconds: 300, grants: ['table:read', 'table:write'] },
-  // Files uploaded and never referenced, and uploads a crash left pending (domain/file.ts).
+  {
+    id: 'retention-expiry',
+    handler: 'conversations/jobs/retention-expiry',
+    expression: 'rate(1 hour)',
+    timeoutSeconds: 300,
+    grants: ['table:read', 'table:write'],
+  },
+  {
+    id: 'empty-session-cleanup',
+    handler: 'conversations/jobs/empty-session-cleanup',
+    expression: 'rate(1 hour)',
+    timeoutSeconds: 300,
+    grants: ['table:read', 'table:write'],
+  },
+  // Files uploaded and never referenced, and uploads a crash left pending (conversations/domain/file.ts).
   {
     id: 'file-cleanup',
-    handler: 'file-cleanup',
+    handler: 'chat/jobs/file-cleanup',
     expression: 'rate(1 hour)',
     timeoutSeconds: 300,
     grants: ['table:read', 'table:write', 'bucket:read', 'bucket:write'],
@@ -75,12 +94,18 @@ export const SCHEDULES: readonly ScheduleDef[] = [
   // under the same payment idempotency key once their 2-minute lease runs out (docs/adr/0018).
   {
     id: 'checkout-recovery',
-    handler: 'checkout-recovery',
+    handler: 'acp/jobs/checkout-recovery',
     expression: 'rate(1 minute)',
     timeoutSeconds: 120,
     grants: ['table:read', 'table:write', 'payments:charge'],
   },
-  { id: 'deletion-sweep', handler: 'deletion-sweep', expression: 'rate(10 minutes)', timeoutSeconds: 300, grants: ['table:read', 'table:write', 'jobs:send'] },
+  {
+    id: 'deletion-sweep',
+    handler: 'conversations/jobs/deletion-sweep',
+    expression: 'rate(10 minutes)',
+    timeoutSeconds: 300,
+    grants: ['table:read', 'table:write', 'jobs:send'],
+  },
 ];
 
 const UNIT_MS = { minute: 60_000, hour: 3_600_000, day: 86_400_000 } as const;

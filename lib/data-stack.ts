@@ -13,7 +13,7 @@ import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { PAYMENT_SECRET_PLACEHOLDER } from '../functions/env';
+import { PAYMENT_SECRET_PLACEHOLDER } from '../functions/platform/env';
 import { addDataBuckets } from './constructs/data-buckets';
 import type { OcrTargets } from './constructs/function-context';
 import { addPlatformTable } from './constructs/platform-table';
@@ -110,7 +110,7 @@ export class DataStack extends Stack {
     });
 
     // A placeholder until the operator stores the key (README "Deploying to AWS"); until then every
-    // charge is refused by the adapter with nothing sent to Stripe (adapters/stripe-payment-gateway.ts).
+    // charge is refused by the adapter with nothing sent to Stripe (acp/adapters/stripe-payment-provider.ts).
     this.paymentSecret = new secretsmanager.Secret(this, 'PaymentProviderKey', {
       secretName: `platform-${config.stage}/stripe-api-key`,
       description: 'The Stripe secret or restricted API key area C charges with (Shared Payment Tokens); read on the first charge',

@@ -3,7 +3,7 @@
  * the route table. Two areas whose prefixes overlap could not be told apart by path, so synth fails.
  * Also the headers the front door adds to every origin request, which the area stacks rely on.
  */
-import { staticPrefixOf, VIEWER_HOST_HEADER, VIEWER_IP_HEADER } from '../functions/gateway';
+import { staticPrefixOf, VIEWER_HOST_HEADER, VIEWER_IP_HEADER } from '../functions/platform/http/api-gateway-contract';
 import type { Area, RouteDef } from '../functions/routes';
 
 /** CloudFront sends it with a secret value; each front-door area's WAF blocks requests without it. */

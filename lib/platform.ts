@@ -5,7 +5,7 @@
  */
 import { Tags, type App, type Environment } from 'aws-cdk-lib';
 import { ROUTES, type Area, type RouteDef } from '../functions/routes';
-import type { KeyClass } from '../functions/gateway';
+import type { KeyClass } from '../functions/platform/http/api-gateway-contract';
 import { AreaStack } from './area-stack';
 import { DataStack } from './data-stack';
 import { EdgeStack } from './edge-stack';

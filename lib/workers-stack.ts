@@ -4,7 +4,7 @@
  */
 import { CrossStackReferences, ReferenceStrength, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import { TABLE_DESIGN } from '../functions/table-design';
+import { TABLE_DESIGN } from '../functions/platform/adapters/table-design';
 import { QUEUES, SCHEDULES, type QueueDef, type ScheduleDef } from '../functions/workers';
 import { functionContextOf } from './constructs/function-context';
 import { Monitoring } from './constructs/monitoring';

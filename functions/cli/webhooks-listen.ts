@@ -10,7 +10,7 @@
 import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { verifySvcSignature } from '../domain/webhook-delivery';
+import { verifySvcSignature } from '../release-notes/domain/webhook-delivery';
 import { DEV_LISTENERS_PATH } from '../local/dev-webhook-listeners';
 import { selfSignedCertificate } from './self-signed-cert';
 import { forward, headersOf, parsedBody, readBody } from './webhook-delivery-request';

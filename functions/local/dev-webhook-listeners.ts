@@ -19,15 +19,15 @@ import { X509Certificate, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { connect } from 'node:tls';
 import * as z from 'zod/mini';
-import { NodeHttpsWebhookSender } from '../adapters/node-https-webhook-sender';
-import { createWebhookSubscription } from '../app/create-webhook-subscription';
-import { CHANGE_KINDS } from '../domain/release-notes';
-import { microsToIso } from '../domain/time';
-import { classifyAddress } from '../domain/webhook-callback';
-import { SUBSCRIPTION_LIMITS } from '../domain/webhook-subscription';
-import type { WebhookRequest, WebhookSender } from '../ports/release-notes';
-import type { PlatformDeps } from '../wiring/platform-wiring';
-import { decodePathValue, parseRequestTarget } from './request-target';
+import { NodeHttpsWebhookSender } from '../release-notes/adapters/node-https-webhook-sender';
+import { createWebhookSubscription } from '../release-notes/app/create-webhook-subscription';
+import { CHANGE_KINDS } from '../release-notes/domain/release-notes';
+import { microsToIso } from '../platform/domain/time';
+import { classifyAddress } from '../release-notes/domain/webhook-callback';
+import { SUBSCRIPTION_LIMITS } from '../release-notes/domain/webhook-subscription';
+import type { WebhookRequest, WebhookSender } from '../release-notes/ports/release-notes-ports';
+import type { PlatformDeps } from './local-wiring';
+import { decodePathValue, parseRequestTarget } from '../platform/front-door/request-target';
 
 /** The only path this module serves: POST registers a listener, DELETE …/{subscriptionId} removes it. */
 export const DEV_LISTENERS_PATH = '/admin/v1/dev/webhook-listeners';

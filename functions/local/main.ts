@@ -4,7 +4,7 @@
  */
 import { DataDirLockedError } from './lock';
 import { ConfigError, localPlatformOptions } from './main-options';
-import { startPlatform } from './platform';
+import { startPlatform } from './local-platform';
 
 async function main(): Promise<void> {
   process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';

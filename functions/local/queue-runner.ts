@@ -12,9 +12,10 @@
 import { randomUUID } from 'node:crypto';
 import { ChangeMessageVisibilityCommand, DeleteMessageCommand, ReceiveMessageCommand, type Message, type SQSClient } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import type { PlatformDeps } from '../wiring/platform-wiring';
-import type { QueueHandler } from '../queue/queue-kit';
+import type { PlatformDeps } from './local-wiring';
+import type { QueueHandler } from '../platform/queue/queue-kit';
 import type { QueueDef } from '../workers';
+import { importEntry } from './entry-modules';
 
 const RETRY_VISIBILITY_SECONDS = 2;
 const MAX_LOCAL_POLLERS = 8;
@@ -32,7 +33,7 @@ export async function startQueueRunner(
   queueUrl: string,
   log: (line: object) => void,
 ): Promise<QueueRunner> {
-  const mod = (await import(`../queue/${queue.handler}.handler.ts`)) as { createHandler: (d: PlatformDeps) => QueueHandler };
+  const mod = await importEntry<{ createHandler: (d: PlatformDeps) => QueueHandler }>(queue.handler);
   return consumeQueue(sqs, mod.createHandler(deps), queue, queueUrl, log);
 }
 

@@ -4,11 +4,11 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createOrg } from '../app/create-org';
-import { issueCredential } from '../app/issue-credential';
-import { createApp } from '../app/manage-apps';
-import { ORG_SCOPES } from '../domain/scopes';
-import type { Deps } from '../ports/deps';
+import { createOrg } from '../platform/app/create-org';
+import { issueCredential } from '../platform/app/issue-credential';
+import { createApp } from '../platform/app/manage-apps';
+import { ORG_SCOPES } from '../platform/domain/scopes';
+import type { Deps } from './all-ports';
 
 export interface DemoCredentials {
   readonly baseUrl: string;

@@ -1,15 +1,18 @@
 /**
  * The OpenAPI 3.1 document of the public API, generated from the route table (functions/routes.ts:
- * methods, paths, auth kinds, rate-limit classes, body modes) and the zod schemas of
- * functions/openapi/schemas.ts (parameters, bodies, responses). Served at `GET /api/v1/openapi.json`
- * and written by `npm run openapi`; the handler tests check real responses against it.
- * Every public route must have an entry in OPERATIONS (functions/openapi/operations.ts; a test fails
- * otherwise); admin routes (IAM) are an operator's API and are not part of it.
+ * methods, paths, auth kinds, rate-limit classes, body modes) and each area's OpenAPI fragment in
+ * functions/<area>/openapi/ (zod schemas of parameters, bodies, responses). Served at
+ * `GET /api/v1/openapi.json` and written by `npm run openapi`; the handler tests check real responses
+ * against it. Every public route must have an entry in its area's fragment, joined in OPERATIONS
+ * (functions/openapi/operations.ts; a test fails otherwise); admin routes (IAM) are an operator's API
+ * and are not part of it.
  */
 import * as z from 'zod';
 import { ROUTES, type AuthKind, type RouteDef } from '../routes';
-import { OPERATIONS, type OperationDoc, type ZodSchema } from './operations';
-import * as s from './schemas';
+import { acpError, rateLimitedAcp } from '../acp/openapi/acp-schemas';
+import { chatError } from '../chat/openapi/chat-schemas';
+import { errorObject, type OperationDoc, type ZodSchema } from '../platform/openapi/openapi-kit';
+import { OPERATIONS } from './operations';
 
 const SECURITY: Readonly<Record<AuthKind, string | undefined>> = {
   orgKey: 'orgKey',
@@ -46,13 +49,13 @@ function toSchema(schema: ZodSchema): Record<string, unknown> {
 function errorSchema(route: RouteDef, status: number): ZodSchema {
   switch (route.area) {
     case 'chat':
-      return s.chatError;
+      return chatError;
     case 'acp':
-      if (status === 401 || status === 403) return s.errorObject;
-      if (status === 429) return s.rateLimitedAcp;
-      return s.acpError;
+      if (status === 401 || status === 403) return errorObject;
+      if (status === 429) return rateLimitedAcp;
+      return acpError;
     default:
-      return s.errorObject;
+      return errorObject;
   }
 }
 
@@ -117,7 +120,7 @@ export function buildOpenApiDocument(serverUrl = '/'): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of PUBLIC_ROUTES) {
     const doc = OPERATIONS[route.id];
-    if (!doc) throw new Error(`route ${route.id} has no OpenAPI entry in functions/openapi/operations.ts`);
+    if (!doc) throw new Error(`route ${route.id} has no OpenAPI entry in functions/<area>/openapi/<area>-operations.ts`);
     (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route, doc);
   }
   const bearer = (description: string) => ({ type: 'http', scheme: 'bearer', description });

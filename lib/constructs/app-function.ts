@@ -25,18 +25,22 @@ export const FUNCTION_RUNTIME = lambda.Runtime.NODEJS_22_X;
 /** CommonJS dependencies call `require`, which an ESM bundle lacks unless it is recreated. */
 const ESM_REQUIRE_SHIM = "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);";
 
-/** The folder under functions/ that holds an entry point. */
-export type FunctionKind = 'http' | 'queue' | 'jobs' | 'authorizers';
+/**
+ * A function's description: `<layer>/<name>` of its entry (`http/org-apps-list`, `queue/webhooks-worker`),
+ * as before the areas got folders of their own, so a deployed stage's functions keep their descriptions.
+ */
+export function functionDescription(handler: string): string {
+  return handler.split('/').slice(-2).join('/');
+}
 
-/** Path of a Lambda entry module: functions/<kind>/<handler>.handler.ts. */
-export function handlerEntry(kind: FunctionKind, handler: string): string {
-  return path.join(REPO_ROOT, 'functions', kind, `${handler}.handler.ts`);
+/** Path of a Lambda entry module: functions/<area>/<layer>/<name>.handler.ts for a handler `<area>/<layer>/<name>`. */
+export function handlerEntry(handler: string): string {
+  return path.join(REPO_ROOT, 'functions', `${handler}.handler.ts`);
 }
 
 export interface AppFunctionProps {
   readonly context: FunctionContext;
-  readonly kind: FunctionKind;
-  /** Module name under functions/<kind>, without `.handler.ts`. */
+  /** The entry module's path under functions/, without `.handler.ts` (`export/http/org-apps-list`). */
   readonly handler: string;
   /** Everything the function may touch beyond its own logs and traces. */
   readonly grants: readonly Grant[];
@@ -58,7 +62,7 @@ export class AppFunction extends Construct {
     super(scope, id);
     const { config } = props.context;
 
-    const entry = handlerEntry(props.kind, props.handler);
+    const entry = handlerEntry(props.handler);
     if (!existsSync(entry)) {
       throw new Error(`Lambda entry ${path.relative(REPO_ROOT, entry)} does not exist (id ${id})`);
     }
@@ -77,7 +81,7 @@ export class AppFunction extends Construct {
     this.function = new NodejsFunction(this, 'Function', {
       entry,
       handler: 'handler',
-      description: `${props.kind}/${props.handler}`,
+      description: functionDescription(props.handler),
       runtime: FUNCTION_RUNTIME,
       architecture: lambda.Architecture.ARM_64,
       memorySize: props.memoryMb ?? 1024,

@@ -6,7 +6,7 @@ import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
-import type { KeyClass } from '../../functions/gateway';
+import type { KeyClass } from '../../functions/platform/http/api-gateway-contract';
 import type { StageConfig } from '../stage-config';
 
 /** What every function shares: the stage settings and the data resources a grant can point at. */
@@ -24,7 +24,7 @@ export interface FunctionContext {
    * may take the client address from CloudFront's headers. @default false
    */
   readonly trustViewerAddress?: boolean;
-  /** What the `gatewayKeys:manage` grant points at: the usage plans and the area APIs with key authorizers. */
+  /** What the `apiKeys:manage` grant points at: the usage plans and the area APIs with key authorizers. */
   readonly gateway?: GatewayTargets;
   /** What the `ocr:start` grant points at: Textract's completion topic and the role Textract publishes with. */
   readonly ocr?: OcrTargets;

@@ -6,14 +6,14 @@
 import { Fn, Stack, Token, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { RegionInfo } from 'aws-cdk-lib/region-info';
-import { ENV } from '../../functions/env';
+import { ENV } from '../../functions/platform/env';
 import type { Grant } from '../../functions/routes';
-import { TABLE_DESIGN } from '../../functions/table-design';
+import { TABLE_DESIGN } from '../../functions/platform/adapters/table-design';
 import type { FunctionContext } from './function-context';
 
 export const SERVICE_NAME = 'platform-api';
 
-/** The purpose every webhook-secret ciphertext is bound to (functions/adapters/kms-secret-sealer.ts). */
+/** The purpose every webhook-secret ciphertext is bound to (functions/release-notes/adapters/kms-secret-sealer.ts). */
 const WEBHOOK_SECRET_PURPOSE = 'webhook-signing-secret';
 
 const TABLE_READ = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'];
@@ -28,7 +28,7 @@ type GrantScoped =
   | typeof ENV.ocrRoleArn
   | typeof ENV.paymentSecretArn;
 
-/** The variables every function and the upload service start from (functions/env.ts checks them). */
+/** The variables every function and the upload service start from (functions/platform/env.ts checks them). */
 export function baseEnvironment(
   context: FunctionContext,
 ): Record<Exclude<(typeof ENV)[keyof typeof ENV], typeof ENV.openAiBaseUrl | typeof ENV.openAiApiKey | typeof ENV.publicBaseUrl | GrantScoped>, string> &
@@ -94,8 +94,8 @@ export class GrantPolicy {
       case 'model:invoke':
         this.allow(['bedrock:InvokeModel', 'bedrock:InvokeModelWithResponseStream'], this.bedrockModelArns());
         return;
-      case 'gatewayKeys:manage':
-        this.allowGatewayKeys();
+      case 'apiKeys:manage':
+        this.allowApiKeys();
         return;
       case 'ocr:start':
         this.allowOcrStart();
@@ -119,18 +119,18 @@ export class GrantPolicy {
   }
 
   /**
-   * API keys per platform key (functions/adapters/apigateway-gateway-keys.ts): create one and add it to
+   * API keys per platform key (functions/platform/adapters/api-gateway-key-registry.ts): create one and add it to
    * its usage plan, find and delete it, and flush the key authorizers' caches of the area APIs.
    */
-  private allowGatewayKeys(): void {
+  private allowApiKeys(): void {
     const gateway = this.context.gateway;
-    if (!gateway) throw new Error('the gatewayKeys:manage grant needs FunctionContext.gateway');
+    if (!gateway) throw new Error('the apiKeys:manage grant needs FunctionContext.gateway');
     const { region } = Stack.of(this.role);
     const partition = RegionInfo.get(region).partition ?? 'aws';
     const apigw = (path: string) => `arn:${partition}:apigateway:${region}::${path}`;
-    const apiKeys = apigw('/apikeys/*');
+    const apiKeyPaths = apigw('/apikeys/*');
     this.allow(['apigateway:POST', 'apigateway:GET'], [apigw('/apikeys')]);
-    this.allow(['apigateway:DELETE'], [apiKeys]);
+    this.allow(['apigateway:DELETE'], [apiKeyPaths]);
     this.allow(
       ['apigateway:POST'],
       Object.values(gateway.usagePlans).map((id) => apigw(`/usageplans/${id}/keys`)),
@@ -140,7 +140,7 @@ export class GrantPolicy {
       gateway.authorizerStages.map((s) => apigw(`/restapis/${s.restApiId}/stages/${s.stageName}/cache/authorizers`)),
     );
     Validations.of(this.role).acknowledge({
-      id: `AwsSolutions-IAM5[Resource::${apiKeys}]`,
+      id: `AwsSolutions-IAM5[Resource::${apiKeyPaths}]`,
       reason:
         'API keys get their ids from API Gateway when the admin API creates them (one per platform key), so the revoke path deletes keys by id under /apikeys/.',
     });

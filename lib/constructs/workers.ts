@@ -49,7 +49,6 @@ export class Workers extends Construct {
   private addConsumer(def: QueueDef, props: WorkersProps): BuiltConsumer {
     const fn = new AppFunction(this, `${def.id}-consumer`, {
       context: props.context,
-      kind: 'queue',
       handler: def.handler,
       grants: def.grants,
       timeoutSeconds: def.timeoutSeconds,
@@ -69,7 +68,6 @@ export class Workers extends Construct {
   private addJob(def: ScheduleDef, props: WorkersProps): BuiltJob {
     const fn = new AppFunction(this, `${def.id}-job`, {
       context: props.context,
-      kind: 'jobs',
       handler: def.handler,
       grants: def.grants,
       timeoutSeconds: def.timeoutSeconds,
@@ -87,7 +85,7 @@ export class Workers extends Construct {
       }),
     });
     const schedule = new scheduler.Schedule(this, `${def.id}-schedule`, {
-      description: `Runs functions/jobs/${def.handler}.handler.ts`,
+      description: `Runs functions/${def.handler}.handler.ts`,
       schedule: scheduler.ScheduleExpression.expression(def.expression),
       target: new LambdaInvoke(fn.function, {
         role,

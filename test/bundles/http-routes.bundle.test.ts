@@ -11,14 +11,15 @@
  * references no file, so its bucket client stays unused.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
+import { functionDescription } from '../../lib/constructs/app-function';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Template } from 'aws-cdk-lib/assertions';
-import { StripePaymentGateway } from '../../functions/adapters/stripe-payment-gateway';
-import { buildPeriod } from '../../functions/domain/release-notes';
-import type { Session } from '../../functions/domain/session';
-import { hashSecret } from '../../functions/domain/webhook-subscription';
-import { routeById } from '../../functions/http/kit';
-import type { PlatformOptions } from '../../functions/local/platform';
+import { StripePaymentProvider } from '../../functions/acp/adapters/stripe-payment-provider';
+import { buildPeriod } from '../../functions/release-notes/domain/release-notes';
+import type { Session } from '../../functions/conversations/domain/session';
+import { hashSecret } from '../../functions/release-notes/domain/webhook-subscription';
+import { routeById } from '../../functions/platform/http/kit';
+import type { PlatformOptions } from '../../functions/local/local-platform';
 import { platformFunctions, synthPlatform } from '../infra/platform-fixture';
 import type { ClientRequest } from '../support/apigw-events';
 import { BundleGateway, buildPlatformBundles, routeFunction, type BundleAnswer } from '../support/bundle-gateway';
@@ -38,8 +39,8 @@ const ROUTES = [
   'releaseNotesSubscriptionsList',
   'adminOrgGet',
 ];
-const AUTHORIZERS = ['authorizers/org-key-authorizer', 'authorizers/chat-key-authorizer', 'authorizers/acp-key-authorizer'];
-const JOB = 'jobs/empty-session-cleanup';
+const AUTHORIZERS = ['platform/authorizers/org-key-authorizer', 'platform/authorizers/chat-key-authorizer', 'platform/authorizers/acp-key-authorizer'];
+const JOB = 'conversations/jobs/empty-session-cleanup';
 
 interface World extends Fixture {
   readonly chatKey: string;
@@ -153,14 +154,16 @@ afterAll(async () => {
  * function on AWS offers (Stripe; without `payments:charge` it cannot charge, and nothing here does).
  */
 function deployedSettings(template: Template): Partial<PlatformOptions> {
-  const fn = Object.values(platformFunctions(template)).find((f) => f.Properties?.Description === routeFunction(routeById('orgSessionsList')));
+  const fn = Object.values(platformFunctions(template)).find(
+    (f) => f.Properties?.Description === functionDescription(routeFunction(routeById('orgSessionsList'))),
+  );
   const vars = fn!.Properties!.Environment.Variables as Record<string, string>;
   return {
     visibilityDelayMs: Number(vars.VISIBILITY_DELAY_MS),
     anonRetentionDays: Number(vars.ANON_RETENTION_DAYS),
     emptySessionMaxAgeHours: Number(vars.EMPTY_SESSION_MAX_AGE_HOURS),
     appDeletionBatchSize: Number(vars.APP_DELETION_BATCH_SIZE),
-    payments: new StripePaymentGateway({ apiKey: () => Promise.reject(new Error('no charge in this test')) }),
+    payments: new StripePaymentProvider({ apiKey: () => Promise.reject(new Error('no charge in this test')) }),
   };
 }
 

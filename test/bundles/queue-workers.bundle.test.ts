@@ -6,12 +6,13 @@
  * message id and the reason but no body, and the `PoisonMessages` metric is emitted.
  */
 import { randomUUID } from 'node:crypto';
+import { functionDescription } from '../../lib/constructs/app-function';
 import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOrg } from '../../functions/app/create-org';
-import { importSessions } from '../../functions/app/import-sessions';
-import { createApp } from '../../functions/app/manage-apps';
+import { createOrg } from '../../functions/platform/app/create-org';
+import { importSessions } from '../../functions/conversations/app/import-sessions';
+import { createApp } from '../../functions/platform/app/manage-apps';
 import { synthPlatform } from '../infra/platform-fixture';
 import {
   buildLambdaBundle,
@@ -25,8 +26,8 @@ import {
 import { seedRefusedDelivery } from '../support/refused-delivery';
 import { startTestPlatform, type TestPlatform } from '../support/platform';
 
-const JOBS = 'queue/jobs-worker';
-const WEBHOOKS = 'queue/webhooks-worker';
+const JOBS = 'conversations/queue/jobs-worker';
+const WEBHOOKS = 'release-notes/queue/webhooks-worker';
 /** KMS has no local twin; the webhook below is refused by the SSRF check before any secret is opened. */
 
 let p: TestPlatform;
@@ -49,7 +50,7 @@ afterAll(async () => {
 });
 
 function envOf(description: string): Record<string, string> {
-  return localFunctionEnvironment(template, description, local);
+  return localFunctionEnvironment(template, functionDescription(description), local);
 }
 
 function record(body: string, queue: string): SQSRecord {
@@ -74,7 +75,7 @@ function record(body: string, queue: string): SQSRecord {
 async function invoke(description: string, records: SQSRecord[]) {
   const event: SQSEvent = { Records: records };
   return invokeLambdaBundle<SQSBatchResponse>(bundles.get(description)!.path, envOf(description), event, {
-    timeoutMs: Math.min(lambdaTimeoutMs(template, description), 20_000),
+    timeoutMs: Math.min(lambdaTimeoutMs(template, functionDescription(description)), 20_000),
   });
 }
 

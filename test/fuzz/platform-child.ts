@@ -5,7 +5,7 @@
  * its parent goes away, so an interrupted run leaves nothing behind.
  */
 import { Logger } from '@aws-lambda-powertools/logger';
-import { startPlatform } from '../../functions/local/platform';
+import { startPlatform } from '../../functions/local/local-platform';
 import { FakeResolver } from '../support/fake-resolver';
 import { CALLBACK_HOST, CALLBACK_HOST_ADDRESS } from './credentials';
 

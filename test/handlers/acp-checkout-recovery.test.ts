@@ -7,8 +7,8 @@
  * and into the payment gateway.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { TestPaymentGateway } from '../../functions/adapters/test-payment-gateway';
-import type { ChargeRequest, PaymentGateway, PaymentOutcome } from '../../functions/ports/acp';
+import { TestPaymentProvider } from '../../functions/acp/adapters/test-payment-provider';
+import type { ChargeRequest, PaymentProvider, PaymentOutcome } from '../../functions/acp/ports/acp-ports';
 import { expectAcp } from '../support/acp-schemas';
 import { TestClock } from '../support/clock';
 import { startTestPlatform, type Fixture, type TestPlatform, type TestResponse } from '../support/platform';
@@ -19,8 +19,8 @@ const DECLINED = { handler_id: 'platform_test_card', instrument: { type: 'card',
 const LEASE_MS = 2 * 60 * 1000;
 
 /** The test handler behind switches: the provider charges, then the answer is lost; or it refuses outright. */
-class FlakyGateway implements PaymentGateway {
-  readonly inner = new TestPaymentGateway();
+class FlakyGateway implements PaymentProvider {
+  readonly inner = new TestPaymentProvider();
   readonly calls: ChargeRequest[] = [];
   /** Charges that reached the "provider" for the first time under their key (what would move money). */
   readonly charged = new Set<string>();

@@ -7,7 +7,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { canonicalJson } from '../../functions/http/acp-checkout';
+import { canonicalJson } from '../../functions/acp/http/acp-checkout';
 import { expectAcp } from '../support/acp-schemas';
 import { createChatKey } from '../support/chat';
 import { TestClock } from '../support/clock';

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { acpBaseUrl } from '../../functions/domain/acp/discovery';
+import { acpBaseUrl } from '../../functions/acp/domain/discovery';
 import { expectAcp } from '../support/acp-schemas';
 import { TestClock } from '../support/clock';
 import { startTestPlatform, type Fixture, type TestPlatform } from '../support/platform';

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_UPLOAD_BYTES } from '../../functions/domain/file';
+import { MAX_UPLOAD_BYTES } from '../../functions/conversations/domain/file';
 import { chat, chatWorld, createChatKey, expectChatError, type ChatWorld } from '../support/chat';
 import { TestClock } from '../support/clock';
 import { corruptDocx, docx, encryptedDocx, encryptedPdf, jpeg, legacyDoc, png, scannedPdf, textPdf, truncatedPdf } from '../support/file-fixtures';

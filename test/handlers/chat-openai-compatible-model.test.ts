@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { COMPLETIONS, ScriptedTools, chat, chatWorld, patchSettings, sseData, turn, type ChatWorld } from '../support/chat';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from '../support/fake-openai-server';
 import { startTestPlatform, type TestPlatform } from '../support/platform';
-import { MAX_ANSWER_BYTES } from '../../functions/domain/answer-limit';
+import { MAX_ANSWER_BYTES } from '../../functions/chat/domain/answer-limit';
 
 const answer = (content: string | null, extra: Record<string, unknown> = {}, usage = { prompt_tokens: 11, completion_tokens: 4 }) => ({
   id: 'chatcmpl-up',

@@ -5,8 +5,8 @@
  * times) and the rate limit all area A routes share.
  */
 import { describe, expect, it } from 'vitest';
-import { appendToSession, startSession } from '../../functions/app/record-session-activity';
-import type { ToolMarker } from '../../functions/domain/session';
+import { appendToSession, startSession } from '../../functions/chat/app/record-session-activity';
+import type { ToolMarker } from '../../functions/conversations/domain/session';
 import { ISO_MS, expectError, newKey, pinnedPlatform } from '../support/export-api';
 import { MESSAGES_ROUTE, exportRouteRules } from '../support/export-routes';
 import { seedSessions } from '../support/imports';

@@ -5,8 +5,8 @@
  * activity, its filters.
  */
 import { describe, expect, it } from 'vitest';
-import { appendToSession, deleteMessage, editMessage, renameSession, startSession } from '../../functions/app/record-session-activity';
-import type { Session } from '../../functions/domain/session';
+import { appendToSession, deleteMessage, editMessage, renameSession, startSession } from '../../functions/chat/app/record-session-activity';
+import type { Session } from '../../functions/conversations/domain/session';
 import { APP_ID_MESSAGE, ISO_MS, descending, expectError, idsOf, pageThrough, pinnedPlatform, putSession, shownUs } from '../support/export-api';
 import { SESSIONS_ROUTE, exportRouteRules } from '../support/export-routes';
 import { seedSessions } from '../support/imports';

@@ -5,9 +5,9 @@
  * the tombstones of an app deletion, its `cause` filter.
  */
 import { describe, expect, it } from 'vitest';
-import { deleteSession } from '../../functions/app/delete-resources';
-import { appendToSession, startSession } from '../../functions/app/record-session-activity';
-import type { Tombstone } from '../../functions/domain/tombstone';
+import { deleteSession } from '../../functions/conversations/app/delete-resources';
+import { appendToSession, startSession } from '../../functions/chat/app/record-session-activity';
+import type { Tombstone } from '../../functions/conversations/domain/tombstone';
 import { ISO_MS, descending, expectError, idsOf, pageThrough, pinnedPlatform, putTombstone, shownUs } from '../support/export-api';
 import { TOMBSTONES_ROUTE, exportRouteRules } from '../support/export-routes';
 import { seedSessions } from '../support/imports';

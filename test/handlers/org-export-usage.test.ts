@@ -5,8 +5,8 @@
  * its order by created_at and numeric id, its `since` filter.
  */
 import { describe, expect, it } from 'vitest';
-import { appendToSession, startSession } from '../../functions/app/record-session-activity';
-import type { UsageRow } from '../../functions/domain/usage';
+import { appendToSession, startSession } from '../../functions/chat/app/record-session-activity';
+import type { UsageRow } from '../../functions/conversations/domain/usage';
 import { ISO_MS, idsOf, pageThrough, pinnedPlatform, putUsageRow, shownUs, turnUsage } from '../support/export-api';
 import { USAGE_ROUTE, exportRouteRules } from '../support/export-routes';
 import { seedSessions } from '../support/imports';

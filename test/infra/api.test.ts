@@ -1,13 +1,13 @@
 import { existsSync } from 'node:fs';
 import { describe, it, expect } from 'vitest';
 import { Match } from 'aws-cdk-lib/assertions';
-import { ENV, GRANT_SCOPED_ENV } from '../../functions/env';
+import { ENV, GRANT_SCOPED_ENV } from '../../functions/platform/env';
 import { ROUTES as ALL_ROUTES } from '../../functions/routes';
 
 /** The routes API Gateway serves (the upload service's are in test/infra/uploads.test.ts). */
 const ROUTES = ALL_ROUTES.filter((r) => (r.origin ?? 'api') === 'api');
 import { QUEUES, SCHEDULES } from '../../functions/workers';
-import { handlerEntry } from '../../lib/constructs/app-function';
+import { handlerEntry, functionDescription } from '../../lib/constructs/app-function';
 import type { CfnQueue } from 'aws-cdk-lib/aws-sqs';
 import { importedId, platformFunctions, refId, resourcePaths, resourcesOfType, synthPlatform } from './platform-fixture';
 
@@ -32,9 +32,9 @@ function methodFor(route: (typeof ROUTES)[number]) {
 
 describe('every Lambda entry module exists', () => {
   const entries = [
-    ...ROUTES.map((r) => handlerEntry('http', r.handler)),
-    ...QUEUES.map((q) => handlerEntry('queue', q.handler)),
-    ...SCHEDULES.map((s) => handlerEntry('jobs', s.handler)),
+    ...ROUTES.map((r) => handlerEntry(r.handler)),
+    ...QUEUES.map((q) => handlerEntry(q.handler)),
+    ...SCHEDULES.map((s) => handlerEntry(s.handler)),
   ];
   it.each(entries)('%s', (entry) => {
     expect(existsSync(entry)).toBe(true);
@@ -52,7 +52,7 @@ describe('REST API from the route table', () => {
     expect(method.AuthorizationType).toBe(route.auth === 'iam' ? 'AWS_IAM' : keyClass ? 'CUSTOM' : 'NONE');
     expect(method.ApiKeyRequired ?? false).toBe(keyClass);
     expect(method.Integration.Type).toBe('AWS_PROXY');
-    const fn = functionFor(`http/${route.handler}`);
+    const fn = functionFor(functionDescription(route.handler));
     expect(JSON.stringify(method.Integration.Uri)).toContain(`"${fn.id}"`);
     expect(fn.props.Timeout).toBe(route.timeoutSeconds ?? 10);
   });
@@ -157,7 +157,7 @@ describe('grants become IAM permissions', () => {
   }
 
   it.each(ROUTES.map((r) => [r.id, r] as const))('%s gets exactly its grants', (_, route) => {
-    const actions = actionsOf(`http/${route.handler}`);
+    const actions = actionsOf(functionDescription(route.handler));
     expect(actions.has('dynamodb:Query')).toBe(route.grants.includes('table:read'));
     expect(actions.has('dynamodb:PutItem')).toBe(route.grants.includes('table:write'));
     expect(actions.has('sqs:SendMessage')).toBe(route.grants.some((g) => g === 'jobs:send' || g === 'webhooks:send'));

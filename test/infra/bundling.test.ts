@@ -20,13 +20,12 @@ import { newTestApp, TEST_ENV } from './platform-fixture';
 
 const route = ROUTES[0]!;
 
-describe(`real bundle of http/${route.handler}`, () => {
+describe(`real bundle of ${route.handler}`, () => {
   it('is an ESM bundle with the require shim, a source map and an exported handler', () => {
     const app = newTestApp({ bundle: true });
     const stack = new Stack(app, 'Bundle', { env: TEST_ENV });
     const queueArn = (name: string) => `arn:aws:sqs:${TEST_ENV.region}:${TEST_ENV.account}:${name}`;
     new AppFunction(stack, 'Fn', {
-      kind: 'http',
       handler: route.handler,
       grants: route.grants,
       context: {
@@ -57,7 +56,7 @@ describe(`real bundle of http/${route.handler}`, () => {
   });
 });
 
-describe('real bundle of the upload service (functions/upload-service/main.ts)', () => {
+describe('real bundle of the upload service (functions/chat/upload-service/upload-service-main.ts)', () => {
   it('bundles as the Dockerfile does, starts from a Lambda-like environment, answers /healthz and refuses a keyless upload', async () => {
     const { spawn } = await import('node:child_process');
     const bundle = await buildUploadServiceBundle();

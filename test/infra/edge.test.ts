@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CfnBucket } from 'aws-cdk-lib/aws-s3';
-import { ENV } from '../../functions/env';
+import { ENV } from '../../functions/platform/env';
 import { DOCS_PATH, OPENAPI_PATH } from '../../functions/openapi/docs-site';
 import { ROUTES, type Area, type RouteDef } from '../../functions/routes';
 import { areaPrefix, frontDoorPatterns, VIEWER_IP_HEADER } from '../../lib/front-door';

@@ -3,9 +3,10 @@
  * the admin routes that manage gateway keys, and API Gateway's own answers in each area's shape.
  */
 import { describe, expect, it } from 'vitest';
+import { functionDescription } from '../../lib/constructs/app-function';
 import type { CfnElement } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
-import { ENV } from '../../functions/env';
+import { ENV } from '../../functions/platform/env';
 import {
   AUTHORIZER_CACHE_TTL_SECONDS,
   AUTHORIZER_HANDLER,
@@ -14,11 +15,11 @@ import {
   usagePlanThrottle,
   type GatewayResponseType,
   type KeyClass,
-} from '../../functions/gateway';
+} from '../../functions/platform/http/api-gateway-contract';
 import { ROUTES, type Area } from '../../functions/routes';
 import { keyClassOf } from '../../lib/constructs/area-api';
 import { decimalAbove } from '../../lib/constructs/decimal-regex';
-import { MAX_CHAT_REQUEST_BYTES } from '../../functions/domain/body-limits';
+import { MAX_CHAT_REQUEST_BYTES } from '../../functions/platform/domain/body-limits';
 import { refId, resourcesOfType, synthPlatform, TEST_ENV } from './platform-fixture';
 
 const { areas, templates } = synthPlatform('prod');
@@ -69,9 +70,9 @@ describe('key authorizers and usage plans', () => {
         AuthorizerResultTtlInSeconds: AUTHORIZER_CACHE_TTL_SECONDS,
       });
       const keyClass = keyClassOfArea(area)!;
-      template.hasResourceProperties('AWS::Lambda::Function', { Description: `authorizers/${AUTHORIZER_HANDLER[keyClass]}` });
+      template.hasResourceProperties('AWS::Lambda::Function', { Description: functionDescription(AUTHORIZER_HANDLER[keyClass]) });
       const fnId = refId((authorizer.Properties!.AuthorizerUri as { 'Fn::Join': [string, unknown[]] })['Fn::Join'][1].find((p) => refId(p)))!;
-      expect(resourcesOfType(template, 'AWS::Lambda::Function')[fnId]!.Properties!.Description).toBe(`authorizers/${AUTHORIZER_HANDLER[keyClass]}`);
+      expect(resourcesOfType(template, 'AWS::Lambda::Function')[fnId]!.Properties!.Description).toBe(functionDescription(AUTHORIZER_HANDLER[keyClass]));
       // It reads keys and nothing else (`table:read`), and API Gateway may invoke it.
       const roleId = refId(resourcesOfType(template, 'AWS::Lambda::Function')[fnId]!.Properties!.Role);
       const actions = Object.values(resourcesOfType(template, 'AWS::IAM::Policy'))
@@ -127,8 +128,8 @@ describe('key authorizers and usage plans', () => {
     const admin = templateOf('admin');
     const functions = resourcesOfType(admin, 'AWS::Lambda::Function');
     const policies = Object.values(resourcesOfType(admin, 'AWS::IAM::Policy'));
-    const withGrant = ROUTES.filter((r) => r.grants.includes('gatewayKeys:manage'))
-      .map((r) => `http/${r.handler}`)
+    const withGrant = ROUTES.filter((r) => r.grants.includes('apiKeys:manage'))
+      .map((r) => functionDescription(r.handler))
       .sort();
     expect(withGrant).toEqual(['http/admin-acp-key-create', 'http/admin-chat-key-create', 'http/admin-key-revoke', 'http/admin-org-key-create']);
 

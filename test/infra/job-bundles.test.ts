@@ -16,23 +16,23 @@ const ROOT = resolve(import.meta.dirname, '../..');
 const HEAVY = {
   s3: /node_modules\/@aws-sdk\/client-s3\//,
   secretsManager: /node_modules\/@aws-sdk\/client-secrets-manager\//,
-  stripe: /^functions\/adapters\/stripe-payment-gateway\.ts$/,
+  stripe: /^functions\/acp\/adapters\/stripe-payment-provider\.ts$/,
   sqs: /node_modules\/@aws-sdk\/client-sqs\//,
 } as const;
 type Heavy = keyof typeof HEAVY;
 
 /** Entry module -> the heavy clients its use case needs; every other one must be absent. */
 const EXPECTED: Record<string, readonly Heavy[]> = {
-  'functions/jobs/retention-expiry.handler.ts': [],
-  'functions/jobs/empty-session-cleanup.handler.ts': [],
-  'functions/jobs/deletion-sweep.handler.ts': ['sqs'],
-  'functions/jobs/file-cleanup.handler.ts': ['s3'],
+  'functions/conversations/jobs/retention-expiry.handler.ts': [],
+  'functions/conversations/jobs/empty-session-cleanup.handler.ts': [],
+  'functions/conversations/jobs/deletion-sweep.handler.ts': ['sqs'],
+  'functions/chat/jobs/file-cleanup.handler.ts': ['s3'],
   // Stripe's key is read from Secrets Manager on the first charge.
-  'functions/jobs/checkout-recovery.handler.ts': ['stripe', 'secretsManager'],
-  'functions/queue/jobs-worker.handler.ts': ['sqs'],
+  'functions/acp/jobs/checkout-recovery.handler.ts': ['stripe', 'secretsManager'],
+  'functions/conversations/queue/jobs-worker.handler.ts': ['sqs'],
   // The admin routes that start lifecycle work: an app deletion only queues it; a job run now may run any job.
-  'functions/http/admin-app-delete.handler.ts': ['sqs'],
-  'functions/http/admin-job-run.handler.ts': ['s3', 'secretsManager', 'sqs', 'stripe'],
+  'functions/platform/http/admin-app-delete.handler.ts': ['sqs'],
+  'functions/jobs/http/admin-job-run.handler.ts': ['s3', 'secretsManager', 'sqs', 'stripe'],
 };
 
 async function heavyClientsOf(entry: string): Promise<Heavy[]> {

@@ -6,7 +6,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { ROUTES, type Grant, type RouteDef } from '../../functions/routes';
-import { ENV } from '../../functions/env';
+import { ENV } from '../../functions/platform/env';
 import { addPlatformStacks } from '../../lib/platform';
 import { stageConfig } from '../../lib/stage-config';
 import { newTestApp, TEST_ENV } from './platform-fixture';

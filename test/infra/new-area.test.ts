@@ -4,9 +4,10 @@
  * and a place in what the admin key routes manage, with nothing else written by hand.
  */
 import { describe, expect, it } from 'vitest';
+import { functionDescription } from '../../lib/constructs/app-function';
 import { Template } from 'aws-cdk-lib/assertions';
-import { ENV } from '../../functions/env';
-import { AUTHORIZER_HANDLER, gatewayAnswers, gatewayTemplate, usagePlanThrottle } from '../../functions/gateway';
+import { ENV } from '../../functions/platform/env';
+import { AUTHORIZER_HANDLER, gatewayAnswers, gatewayTemplate, usagePlanThrottle } from '../../functions/platform/http/api-gateway-contract';
 import { ROUTES } from '../../functions/routes';
 import { addPlatformStacks } from '../../lib/platform';
 import { stageConfig } from '../../lib/stage-config';
@@ -38,7 +39,7 @@ describe('area C appears from its routes alone', () => {
 
   it('has its key authorizer, usage plan and gateway answers in the ACP shape', () => {
     const template = Template.fromStack(acpStack!);
-    template.hasResourceProperties('AWS::Lambda::Function', { Description: `authorizers/${AUTHORIZER_HANDLER.acpKey}` });
+    template.hasResourceProperties('AWS::Lambda::Function', { Description: functionDescription(AUTHORIZER_HANDLER.acpKey) });
     template.resourceCountIs('AWS::ApiGateway::Authorizer', 1);
     const throttle = usagePlanThrottle('acpKey');
     template.hasResourceProperties('AWS::ApiGateway::UsagePlan', {

@@ -5,12 +5,13 @@
  * completions reach the OCR worker through SNS and SQS, each with least privilege.
  */
 import { describe, expect, it } from 'vitest';
+import { functionDescription } from '../../lib/constructs/app-function';
 import { Stack } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as elbv2 from 'aws-cdk-lib/aws-elasticloadbalancingv2';
-import { ENV } from '../../functions/env';
-import { MAX_UPLOAD_BYTES } from '../../functions/domain/file';
+import { ENV } from '../../functions/platform/env';
+import { MAX_UPLOAD_BYTES } from '../../functions/conversations/domain/file';
 import { ROUTES } from '../../functions/routes';
 import { QUEUES } from '../../functions/workers';
 import { privateLoadBalancerTarget } from '../../lib/constructs/api-firewall';
@@ -230,7 +231,7 @@ describe('the OCR pipeline', () => {
     expect(def.grants).toContain('ocr:read');
     expect(def.grants).not.toContain('ocr:start');
     const functions = platformFunctions(platform.apiTemplate);
-    const [workerId] = Object.keys(functions).filter((id) => functions[id]!.Properties!.Description === `queue/${def.handler}`);
+    const [workerId] = Object.keys(functions).filter((id) => functions[id]!.Properties!.Description === functionDescription(def.handler));
     platform.apiTemplate.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       FunctionName: { Ref: workerId },
       FunctionResponseTypes: ['ReportBatchItemFailures'],

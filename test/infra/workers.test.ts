@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { Match } from 'aws-cdk-lib/assertions';
+import { functionDescription } from '../../lib/constructs/app-function';
 import type { CfnQueue } from 'aws-cdk-lib/aws-sqs';
 import { QUEUES, SCHEDULES } from '../../functions/workers';
 import { importedId, platformFunctions, refId, resourcesOfType, synthPlatform } from './platform-fixture';
@@ -61,7 +62,7 @@ describe('queues and dead-letter queues', () => {
     const pair = { jobs: data.jobs, webhooks: data.webhooks, ocr: data.ocrQueue }[def.id];
     const queueId = data.getLogicalId(pair.queue.node.defaultChild as CfnQueue);
     const queue = queues[queueId]!.Properties!;
-    const consumer = functions[functionIdFor(`queue/${def.handler}`)]!.Properties!;
+    const consumer = functions[functionIdFor(functionDescription(def.handler))]!.Properties!;
     expect(consumer.Timeout).toBe(def.timeoutSeconds);
     expect(queue.VisibilityTimeout).toBeGreaterThanOrEqual(6 * consumer.Timeout);
     expect(queue.RedrivePolicy.maxReceiveCount).toBe(def.maxReceiveCount);
@@ -69,7 +70,7 @@ describe('queues and dead-letter queues', () => {
 
   it.each(QUEUES.map((q) => [q.id, q] as const))('%s: consumed in batches with partial batch failures', (_, def) => {
     apiTemplate.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
-      FunctionName: { Ref: functionIdFor(`queue/${def.handler}`) },
+      FunctionName: { Ref: functionIdFor(functionDescription(def.handler)) },
       BatchSize: def.batchSize,
       FunctionResponseTypes: ['ReportBatchItemFailures'],
       ScalingConfig: def.maxConcurrency !== undefined ? { MaximumConcurrency: def.maxConcurrency } : Match.absent(),
@@ -83,7 +84,7 @@ describe('scheduled jobs', () => {
   });
 
   it.each(SCHEDULES.map((s) => [s.id, s] as const))('%s: its expression, its function, a DLQ and a retry policy', (_, def) => {
-    const fnId = functionIdFor(`jobs/${def.handler}`);
+    const fnId = functionIdFor(functionDescription(def.handler));
     expect(functions[fnId]!.Properties!.Timeout).toBe(def.timeoutSeconds);
     apiTemplate.hasResourceProperties('AWS::Scheduler::Schedule', {
       ScheduleExpression: def.expression,

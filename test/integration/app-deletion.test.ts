@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { processAppDeletion } from '../../functions/app/process-app-deletion';
+import { processAppDeletion } from '../../functions/conversations/app/process-app-deletion';
 import { seedSessions, type SeedSession } from '../support/imports';
 import type { TestPlatform } from '../support/platform';
 import { appLeftovers, itemsUnder, orgSessionIds, tombstonesOf, usePlatformAndTable, type PlatformTable } from '../support/store';

@@ -3,7 +3,7 @@
  * removal may list the session's messages before the turn writes its own.
  */
 import { describe, expect, it } from 'vitest';
-import { appendToSession, startSession } from '../../functions/app/record-session-activity';
+import { appendToSession, startSession } from '../../functions/chat/app/record-session-activity';
 import type { TestPlatform } from '../support/platform';
 import { itemsUnder, usePlatformAndTable, type PlatformTable } from '../support/store';
 

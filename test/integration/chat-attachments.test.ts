@@ -6,8 +6,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OFFLINE_QUOTE_CHARS } from '../../functions/adapters/offline-chat-model';
-import { UNREFERENCED_FILE_RETENTION_HOURS } from '../../functions/domain/file';
+import { OFFLINE_QUOTE_CHARS } from '../../functions/chat/adapters/offline-chat-model';
+import { UNREFERENCED_FILE_RETENTION_HOURS } from '../../functions/conversations/domain/file';
 import { chat, chatWorld, expectChatError, patchSettings, secondApp, turn, type ChatWorld } from '../support/chat';
 import { TestClock } from '../support/clock';
 import { docx, jpeg, png, scannedPdf, textPdf } from '../support/file-fixtures';

@@ -6,7 +6,7 @@
  * lease runs out.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SESSION_BUSY_MESSAGE, TURN_LEASE_MS } from '../../functions/app/prepare-chat-turn';
+import { SESSION_BUSY_MESSAGE, TURN_LEASE_MS } from '../../functions/chat/app/prepare-chat-turn';
 import { chat, chatWorld, patchSettings, type ChatWorld } from '../support/chat';
 import { TestClock } from '../support/clock';
 import { startTestPlatform, type TestPlatform } from '../support/platform';

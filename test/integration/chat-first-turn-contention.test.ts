@@ -7,9 +7,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SESSION_BUSY_MESSAGE, TURN_LEASE_MS } from '../../functions/app/prepare-chat-turn';
-import type { McpConnection } from '../../functions/domain/app';
-import type { ListedTools, ToolCallResult, ToolGateway } from '../../functions/ports/chat';
+import { SESSION_BUSY_MESSAGE, TURN_LEASE_MS } from '../../functions/chat/app/prepare-chat-turn';
+import type { McpConnection } from '../../functions/platform/domain/app';
+import type { ListedTools, ToolCallResult, ToolProvider } from '../../functions/chat/ports/chat-ports';
 import { chat, chatWorld, COMPLETIONS, patchSettings, secondApp, type ChatWorld } from '../support/chat';
 import { TestClock } from '../support/clock';
 import { startTestPlatform, type TestPlatform } from '../support/platform';
@@ -17,7 +17,7 @@ import { png } from '../support/file-fixtures';
 import { reservationsOf, tableOf } from '../support/store';
 
 /** One tool, `hold`, whose calls wait until the test opens the gate: a first turn held mid-way. */
-class GatedTools implements ToolGateway {
+class GatedTools implements ToolProvider {
   private open: () => void = () => undefined;
   private gate: Promise<void> = Promise.resolve();
   private entered: () => void = () => undefined;

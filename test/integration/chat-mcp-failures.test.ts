@@ -9,7 +9,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MCP_LIST_TIMEOUT_MS, McpToolGateway } from '../../functions/adapters/mcp-tool-gateway';
+import { MCP_LIST_TIMEOUT_MS, McpToolProvider } from '../../functions/chat/adapters/mcp-tool-provider';
 import { chat, chatWorld, patchSettings, type ChatWorld } from '../support/chat';
 import { startMcpTestServer, type McpTestServer } from '../support/mcp-test-server';
 import { startTestPlatform, type TestPlatform } from '../support/platform';
@@ -43,7 +43,7 @@ describe('MCP tool connections that fail', () => {
     // `openai:` models talk to an endpoint that is down: their first model call fails.
     p = await startTestPlatform({
       visibilityDelayMs: 0,
-      tools: new McpToolGateway(30_000, LIST_TIMEOUT_MS),
+      tools: new McpToolProvider(30_000, LIST_TIMEOUT_MS),
       openAiBaseUrl: deadUrl.replace(/\/mcp$/, '/v1'),
       openAiApiKey: 'sk-test',
     });

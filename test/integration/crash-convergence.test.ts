@@ -6,7 +6,7 @@
  * command fails as if the process died there.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Tombstone } from '../../functions/domain/tombstone';
+import type { Tombstone } from '../../functions/conversations/domain/tombstone';
 import { chat, chatWorld } from '../support/chat';
 import { seedSessions } from '../support/imports';
 import type { TestPlatform } from '../support/platform';

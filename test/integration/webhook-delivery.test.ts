@@ -6,8 +6,8 @@
 import { verify } from '@octokit/webhooks-methods';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verifySvcSignature } from '../../functions/domain/webhook-delivery';
-import type { DeliveryAttemptRecord } from '../../functions/ports/release-notes';
+import { verifySvcSignature } from '../../functions/release-notes/domain/webhook-delivery';
+import type { DeliveryAttemptRecord } from '../../functions/release-notes/ports/release-notes-ports';
 import { FakeResolver } from '../support/fake-resolver';
 import { startTestPlatform, type TestPlatform } from '../support/platform';
 import { RECEIVER_HOST, WebhookReceiver, waitFor, type Reply } from '../support/webhook-receiver';

@@ -6,7 +6,7 @@
  * already stored, are refused before any connection is made.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashSecret } from '../../functions/domain/webhook-subscription';
+import { hashSecret } from '../../functions/release-notes/domain/webhook-subscription';
 import { TestClock } from '../support/clock';
 import { FakeResolver } from '../support/fake-resolver';
 import { startTestPlatform, type TestPlatform } from '../support/platform';

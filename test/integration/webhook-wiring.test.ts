@@ -5,17 +5,17 @@
  * process (`PLATFORM_DEV_WEBHOOKS=1`, for `webhooks listen`) sets no policy and leaves the public
  * routes strict; no Lambda builder can reach it or any other exception, whatever its environment.
  */
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { checkCallbackUrl } from '../../functions/app/check-callback-url';
-import { ENV, ENV_NAMES } from '../../functions/env';
+import { checkCallbackUrl } from '../../functions/release-notes/app/check-callback-url';
+import { ENV, ENV_NAMES } from '../../functions/platform/env';
 import { ConfigError, localPlatformOptions } from '../../functions/local/main-options';
-import { startPlatform } from '../../functions/local/platform';
-import { onFirstUse } from '../../functions/wiring/core-wiring';
-import { buildDeps, parseEnv } from '../../functions/wiring/platform-wiring';
+import { startPlatform } from '../../functions/local/local-platform';
+import { onFirstUse } from '../../functions/platform/wiring/core-wiring';
+import { buildDeps, parseEnv } from '../../functions/local/local-wiring';
 
 /** Every variable someone might hope switches the exception on. */
 const HOPEFUL_ENV = {
@@ -117,8 +117,12 @@ describe('the Lambda wiring', () => {
   });
 
   it('never produces an exception from any builder the Lambda handlers call, whatever the environment holds', async () => {
-    const wiringDir = join(import.meta.dirname, '../../functions/wiring');
-    const modules = readdirSync(wiringDir).filter((n) => n.endsWith('-wiring.ts'));
+    // Every area's wiring folder: the composition roots of the Lambdas.
+    const functionsDir = join(import.meta.dirname, '../../functions');
+    const modules = readdirSync(functionsDir)
+      .filter((area) => existsSync(join(functionsDir, area, 'wiring')))
+      .flatMap((area) => readdirSync(join(functionsDir, area, 'wiring')).map((n) => `${area}/wiring/${n}`))
+      .filter((n) => n.endsWith('-wiring.ts'));
     // The environment of a real function, with every variable of the schema set, then each one (and the
     // local switch) set to values someone might hope turn an exception on. Values the schema refuses fail
     // the cold start (nothing is built), which is also fine.
@@ -153,7 +157,7 @@ describe('the Lambda wiring', () => {
       // Fresh modules: each `*ProductionDeps` builds once per cold start, from process.env, exactly as a handler calls it.
       vi.resetModules();
       for (const file of modules) {
-        const mod = (await import(join(wiringDir, file))) as Record<string, unknown>;
+        const mod = (await import(join(functionsDir, file))) as Record<string, unknown>;
         for (const [name, fn] of Object.entries(mod)) {
           if (!name.endsWith('ProductionDeps') || typeof fn !== 'function') continue;
           const deps = (fn as () => Record<string, unknown>)();
@@ -170,7 +174,7 @@ describe('the Lambda wiring', () => {
     }
     // The test saw every function's deps, including those of area D, many times.
     expect(built).toBeGreaterThan(10 * 40);
-    expect(withWebhooks).toBeGreaterThan(3 * 40);
+    expect(withWebhooks).toBeGreaterThan(2 * 40);
   });
 
   it('keeps the development listeners out of every Lambda bundle and the CDK app', () => {
@@ -180,10 +184,10 @@ describe('the Lambda wiring', () => {
     const all = [...files(join(root, 'functions')), ...files(join(root, 'lib')), ...files(join(root, 'bin'))].map((f) => f.slice(root.length + 1));
     const importers = all.filter((f) => /from '[^']*dev-webhook-listeners'/.test(readFileSync(join(root, f), 'utf8'))).sort();
     // The local process wires it; the CLI takes its path from it. Neither is a Lambda entry point or reachable from one.
-    expect(importers).toEqual(['functions/cli/webhooks-listen.ts', 'functions/local/platform.ts']);
+    expect(importers).toEqual(['functions/cli/webhooks-listen.ts', 'functions/local/local-platform.ts']);
     // Exceptions are assigned in two places: the composition root (from its options) and the listeners' worker deps.
     const assigning = all.filter((f) => /(?<!readonly )webhookExceptions:/.test(readFileSync(join(root, f), 'utf8'))).sort();
-    expect(assigning).toEqual(['functions/local/dev-webhook-listeners.ts', 'functions/wiring/release-notes-wiring.ts']);
+    expect(assigning).toEqual(['functions/local/dev-webhook-listeners.ts', 'functions/release-notes/wiring/release-notes-wiring.ts']);
     // The switch is read from the environment in one place, the options of `npm start`.
     const readers = all.filter((f) =>
       /PLATFORM_DEV_WEBHOOKS'\)|env\.PLATFORM_DEV_WEBHOOKS|\[['"]PLATFORM_DEV_WEBHOOKS/.test(readFileSync(join(root, f), 'utf8')),
@@ -201,9 +205,9 @@ describe('the Lambda wiring', () => {
       .filter((f) => /webhookNetwork\b/.test(readFileSync(f, 'utf8')))
       .map((f) => f.slice(root.length + 1))
       .sort();
-    // The wiring takes it from its options (declared in core-wiring, used in release-notes-wiring); platform.ts
-    // passes its own options through. Nothing reads env for it.
-    expect(users).toEqual(['local/platform.ts', 'wiring/core-wiring.ts', 'wiring/release-notes-wiring.ts', 'wiring/webhook-delivery-wiring.ts']);
+    // Area D's wiring takes it from its options (declared and used in release-notes-wiring, used in
+    // webhook-delivery-wiring); local-platform.ts passes its own options through. Nothing reads env for it.
+    expect(users).toEqual(['local/local-platform.ts', 'release-notes/wiring/release-notes-wiring.ts', 'release-notes/wiring/webhook-delivery-wiring.ts']);
     for (const f of users) expect(readFileSync(join(root, f), 'utf8')).not.toMatch(/process\.env[^\n]*webhookNetwork|webhookNetwork[^\n]*process\.env/);
   });
 });

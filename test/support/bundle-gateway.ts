@@ -6,11 +6,19 @@
  * synthesized template. Tests that compare a deployment's answers with the local server's go through it.
  */
 import type { APIGatewayProxyResult } from 'aws-lambda';
+import { functionDescription } from '../../lib/constructs/app-function';
 import type { Template } from 'aws-cdk-lib/assertions';
-import type { KeyAuthorizerResult } from '../../functions/authorizers/key-authorizer';
-import { CORRELATION_HEADER, headerOf } from '../../functions/domain/http-headers';
-import { grantFromContext } from '../../functions/domain/key-grant';
-import { AUTHORIZER_HANDLER, gatewayAnswers, KEY_CLASS_OF_AUTH, policyAllows, renderGatewayAnswer, type GatewayResponseType } from '../../functions/gateway';
+import type { KeyAuthorizerResult } from '../../functions/platform/authorizers/key-authorizer';
+import { CORRELATION_HEADER, headerOf } from '../../functions/platform/domain/http-headers';
+import { grantFromContext } from '../../functions/platform/domain/key-grant';
+import {
+  AUTHORIZER_HANDLER,
+  gatewayAnswers,
+  KEY_CLASS_OF_AUTH,
+  policyAllows,
+  renderGatewayAnswer,
+  type GatewayResponseType,
+} from '../../functions/platform/http/api-gateway-contract';
 import type { RouteDef } from '../../functions/routes';
 import { requestAuthorizerEvent, restProxyEvent, withAuthorizer, type ApiStage, type ClientRequest } from './apigw-events';
 import { buildLambdaBundle, invokeLambdaBundle, localFunctionEnvironment, lambdaTimeoutMs, type LambdaBundle, type LocalResources } from './lambda-bundle';
@@ -27,9 +35,9 @@ export interface BundleAnswer {
   readonly failure?: string;
 }
 
-/** Builds the bundles of platform functions (`http/org-apps-list`, `authorizers/…`, `jobs/…`) in parallel, by description. */
-export async function buildPlatformBundles(descriptions: readonly string[]): Promise<Map<string, LambdaBundle>> {
-  const built = await Promise.allSettled(descriptions.map(async (d) => [d, await buildLambdaBundle(`functions/${d}.handler.ts`)] as const));
+/** Builds the bundles of platform functions (`export/http/org-apps-list`, `platform/authorizers/…`, `<area>/jobs/…`) in parallel, by entry module. */
+export async function buildPlatformBundles(handlers: readonly string[]): Promise<Map<string, LambdaBundle>> {
+  const built = await Promise.allSettled(handlers.map(async (h) => [h, await buildLambdaBundle(`functions/${h}.handler.ts`)] as const));
   const bundles = new Map(built.flatMap((b) => (b.status === 'fulfilled' ? [b.value] : [])));
   const failed = built.find((b) => b.status === 'rejected');
   if (failed) {
@@ -39,8 +47,8 @@ export async function buildPlatformBundles(descriptions: readonly string[]): Pro
   return bundles;
 }
 
-/** The description of the function that serves `route` (lib/constructs/app-function.ts). */
-export const routeFunction = (route: RouteDef): string => `http/${route.handler}`;
+/** The entry module of the function that serves `route`. */
+export const routeFunction = (route: RouteDef): string => route.handler;
 
 export interface BundleGatewayOptions {
   readonly template: Template;
@@ -61,7 +69,7 @@ export class BundleGateway {
 
   /** The environment Lambda gives the function `description`, its resources pointed at the local backends. */
   envOf(description: string): Record<string, string> {
-    return localFunctionEnvironment(this.opts.template, description, this.opts.local);
+    return localFunctionEnvironment(this.opts.template, functionDescription(description), this.opts.local);
   }
 
   /** Invokes the bundle of function `description` with `event`, as Lambda would, within the function's timeout (20 s at most here). */
@@ -69,7 +77,7 @@ export class BundleGateway {
     const bundle = this.opts.bundles.get(description);
     if (!bundle) throw new Error(`no bundle built for ${description}`);
     this.invocations.set(description, (this.invocations.get(description) ?? 0) + 1);
-    const timeoutMs = Math.min(lambdaTimeoutMs(this.opts.template, description), 20_000);
+    const timeoutMs = Math.min(lambdaTimeoutMs(this.opts.template, functionDescription(description)), 20_000);
     return invokeLambdaBundle<R>(bundle.path, this.envOf(description), event, { timeoutMs });
   }
 
@@ -93,8 +101,7 @@ export class BundleGateway {
       const started = Date.now();
       if (!verdict) {
         try {
-          verdict = (await this.invoke<KeyAuthorizerResult>(`authorizers/${AUTHORIZER_HANDLER[keyClass]}`, requestAuthorizerEvent(event, this.opts.stage)))
-            .result;
+          verdict = (await this.invoke<KeyAuthorizerResult>(AUTHORIZER_HANDLER[keyClass], requestAuthorizerEvent(event, this.opts.stage))).result;
         } catch (err) {
           // A failing authorizer is not cached, and the client gets the area's 500.
           return { ...this.gatewayAnswer(route, request, 'AUTHORIZER_FAILURE'), failure: String(err) };
@@ -116,7 +123,7 @@ export class BundleGateway {
 
   /**
    * The gateway response the area's API defines (lib/constructs/area-api.ts): its status and body as
-   * functions/gateway.ts renders them, `Content-Type: application/json`, its Retry-After, and the
+   * functions/platform/http/api-gateway-contract.ts renders them, `Content-Type: application/json`, its Retry-After, and the
    * request's X-Correlation-ID echoed.
    */
   private gatewayAnswer(route: RouteDef, request: ClientRequest, type: GatewayResponseType, authorizer?: Readonly<Record<string, unknown>>): BundleAnswer {

@@ -3,8 +3,8 @@
  * tool gateway (the MCP peer's stand-in where the test is about the chat turn, not the MCP wire).
  */
 import { expect } from 'vitest';
-import type { McpConnection } from '../../functions/domain/app';
-import type { ListedTools, ToolCallResult, ToolGateway } from '../../functions/ports/chat';
+import type { McpConnection } from '../../functions/platform/domain/app';
+import type { ListedTools, ToolCallResult, ToolProvider } from '../../functions/chat/ports/chat-ports';
 import type { TestPlatform, TestResponse } from './platform';
 
 export const COMPLETIONS = '/api/v1/chat/completions';
@@ -99,7 +99,7 @@ export function sseData(text: string): string[] {
  * Tools for the chat turn without an MCP server: offers `lookup_order` (answers `Order <id>: shipped`) and
  * `broken_tool` (answers an error result) on every connection, and records what it was called with.
  */
-export class ScriptedTools implements ToolGateway {
+export class ScriptedTools implements ToolProvider {
   readonly calls: { connection: string; variables: Record<string, string>; name: string; input: Record<string, unknown> }[] = [];
 
   async listTools(connections: readonly McpConnection[]): Promise<ListedTools> {

@@ -1,4 +1,4 @@
-import type { Clock } from '../../functions/ports/platform';
+import type { Clock } from '../../functions/platform/ports/platform-ports';
 
 /** A settable clock: starts at `startIso` (or now) and advances only when told, or with real time when `follow` is on. */
 export class TestClock implements Clock {

@@ -5,11 +5,11 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
-import type { TurnUsage } from '../../functions/app/record-session-activity';
-import type { Session } from '../../functions/domain/session';
-import { tombstoneIdOf, type Tombstone, type TombstoneCause } from '../../functions/domain/tombstone';
-import type { UsageRow } from '../../functions/domain/usage';
-import type { PlatformOptions } from '../../functions/local/platform';
+import type { TurnUsage } from '../../functions/chat/app/record-session-activity';
+import type { Session } from '../../functions/conversations/domain/session';
+import { tombstoneIdOf, type Tombstone, type TombstoneCause } from '../../functions/conversations/domain/tombstone';
+import type { UsageRow } from '../../functions/conversations/domain/usage';
+import type { PlatformOptions } from '../../functions/local/local-platform';
 import { TestClock } from './clock';
 import { usePlatform, type TestPlatform, type TestResponse } from './platform';
 

@@ -9,8 +9,8 @@
  * costs a worker, the platform's imports and a platform warm-up (about two seconds of CPU for the set).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { deleteSession } from '../../functions/app/delete-resources';
-import { appendToSession, startSession } from '../../functions/app/record-session-activity';
+import { deleteSession } from '../../functions/conversations/app/delete-resources';
+import { appendToSession, startSession } from '../../functions/chat/app/record-session-activity';
 import {
   ALL_SCOPES,
   expectError,

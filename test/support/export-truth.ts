@@ -5,11 +5,11 @@
  * and two middlewares for the real DynamoDB client, a write delayer (slow writers) and a persistent fault.
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { sessionFromItem } from '../../functions/adapters/dynamo-session-items';
-import { usageFromItem } from '../../functions/adapters/dynamo-usage-store';
+import { sessionFromItem } from '../../functions/conversations/adapters/dynamo-session-items';
+import { usageFromItem } from '../../functions/conversations/adapters/dynamo-usage-store';
 import { fetchTransport, type HttpTransport } from '../../functions/cli/export-sync/export-api';
 import type { LocalCopy } from '../../functions/cli/export-sync/local-store';
-import { exportMessage, exportSession, exportUsageRow } from '../../functions/http/presenters';
+import { exportMessage, exportSession, exportUsageRow } from '../../functions/export/http/export-presenters';
 import type { TestPlatform } from './platform';
 import type { PlatformTable } from './store';
 

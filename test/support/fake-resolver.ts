@@ -4,7 +4,7 @@
  * ['10.0.0.1']` is a host that resolves publicly at subscribe time and privately afterwards (DNS
  * rebinding). Unknown hosts do not resolve.
  */
-import type { HostResolver, Resolution } from '../../functions/ports/release-notes';
+import type { HostResolver, Resolution } from '../../functions/release-notes/ports/release-notes-ports';
 
 export type FakeAnswer = readonly string[] | 'not_found' | 'temporary';
 

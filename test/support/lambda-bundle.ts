@@ -17,7 +17,7 @@ import type { Template } from 'aws-cdk-lib/assertions';
 import { build } from 'esbuild';
 import { lambdaEsbuildOptions } from '../../bench/lambda-esbuild';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../functions/local/backends';
-import type { RunningPlatform } from '../../functions/local/platform';
+import type { RunningPlatform } from '../../functions/local/local-platform';
 import { platformFunctions } from '../infra/platform-fixture';
 
 const ROOT = resolve(import.meta.dirname, '../..');

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { afterAll, beforeAll } from 'vitest';
-import { startPlatform, type PlatformOptions, type RunningPlatform } from '../../functions/local/platform';
+import { startPlatform, type PlatformOptions, type RunningPlatform } from '../../functions/local/local-platform';
 import { openApiMismatch } from './openapi-check';
 
 export interface TestPlatform extends RunningPlatform {

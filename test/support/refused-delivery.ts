@@ -4,11 +4,11 @@
  * the tests that drive the webhooks worker and only need to see that an attempt ran once.
  */
 import { randomUUID } from 'node:crypto';
-import type { ReleasePeriod } from '../../functions/domain/release-notes';
-import { buildPeriod } from '../../functions/domain/release-notes';
-import { parseIsoToMicros } from '../../functions/domain/time';
-import { hashSecret } from '../../functions/domain/webhook-subscription';
-import type { PlatformDeps } from '../../functions/wiring/platform-wiring';
+import type { ReleasePeriod } from '../../functions/release-notes/domain/release-notes';
+import { buildPeriod } from '../../functions/release-notes/domain/release-notes';
+import { parseIsoToMicros } from '../../functions/platform/domain/time';
+import { hashSecret } from '../../functions/release-notes/domain/webhook-subscription';
+import type { PlatformDeps } from '../../functions/local/local-wiring';
 
 export async function seedRefusedDelivery(
   deps: PlatformDeps,

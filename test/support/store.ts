@@ -6,8 +6,8 @@
  * composition root built, so the helpers take that client from the session store.
  */
 import { QueryCommand, ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { Tombstone } from '../../functions/domain/tombstone';
-import type { PlatformOptions, RunningPlatform } from '../../functions/local/platform';
+import type { Tombstone } from '../../functions/conversations/domain/tombstone';
+import type { PlatformOptions, RunningPlatform } from '../../functions/local/local-platform';
 import { usePlatform, type TestPlatform } from './platform';
 
 export interface PlatformTable {

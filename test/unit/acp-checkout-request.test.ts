@@ -6,10 +6,10 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseLineItems } from '../../functions/domain/acp/checkout';
-import { checkRequestFields, type CheckoutOperation } from '../../functions/domain/acp/checkout-request';
-import { checkPaymentData, type PaymentHandler } from '../../functions/domain/acp/payment-data';
-import { memberPath } from '../../functions/domain/acp/request-shape';
+import { parseLineItems } from '../../functions/acp/domain/checkout';
+import { checkRequestFields, type CheckoutOperation } from '../../functions/acp/domain/checkout-request';
+import { checkPaymentData, type PaymentHandler } from '../../functions/acp/domain/payment-data';
+import { memberPath } from '../../functions/acp/domain/request-shape';
 import { rejection } from '../support/domain-error';
 
 const PRODUCT = '0b6f2a64-3c1e-4d8a-9f57-2e1c5b7a9d10';

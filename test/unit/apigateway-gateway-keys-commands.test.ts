@@ -12,8 +12,8 @@ import {
 } from '@aws-sdk/client-api-gateway';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
-import { API_KEY_QUOTA_MESSAGE, ApiGatewayKeys, type ApiGatewayKeysConfig } from '../../functions/adapters/apigateway-gateway-keys';
-import { DomainError } from '../../functions/domain/errors';
+import { API_KEY_QUOTA_MESSAGE, ApiGatewayKeyRegistry, type ApiGatewayKeysConfig } from '../../functions/platform/adapters/api-gateway-key-registry';
+import { DomainError } from '../../functions/platform/domain/errors';
 
 /**
  * The exact command sequence the gateway-keys adapter sends in every branch: what a retry, a missing
@@ -32,7 +32,7 @@ const FULL: ApiGatewayKeysConfig = {
     { restApiId: 'acp333', stageName: 'live' },
   ],
 };
-const keys = (config: ApiGatewayKeysConfig = FULL) => new ApiGatewayKeys(new APIGatewayClient({ region: 'eu-west-1' }), config);
+const keys = (config: ApiGatewayKeysConfig = FULL) => new ApiGatewayKeyRegistry(new APIGatewayClient({ region: 'eu-west-1' }), config);
 const sent = () => gateway.calls().map((c) => [c.args[0].constructor.name, c.args[0].input]);
 const FIND = ['GetApiKeysCommand', { nameQuery: NAME, includeValues: false, limit: 2 }] as const;
 const FLUSHES = [
@@ -43,7 +43,7 @@ const FLUSHES = [
 
 afterEach(() => gateway.reset());
 
-describe('ApiGatewayKeys.register, command by command', () => {
+describe('ApiGatewayKeyRegistry.register, command by command', () => {
   it.each([
     ['orgKey', 'plan-org'],
     ['chatKey', 'plan-chat'],
@@ -128,7 +128,7 @@ describe('ApiGatewayKeys.register, command by command', () => {
   });
 });
 
-describe('ApiGatewayKeys.unregister, command by command', () => {
+describe('ApiGatewayKeyRegistry.unregister, command by command', () => {
   it('flushes all three stages in order, then finds and deletes the key', async () => {
     gateway.on(FlushStageAuthorizersCacheCommand).resolves({});
     gateway.on(GetApiKeysCommand).resolves({

@@ -11,8 +11,8 @@ import {
 } from '@aws-sdk/client-api-gateway';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
-import { API_KEY_QUOTA_MESSAGE, ApiGatewayKeys } from '../../functions/adapters/apigateway-gateway-keys';
-import { DomainError } from '../../functions/domain/errors';
+import { API_KEY_QUOTA_MESSAGE, ApiGatewayKeyRegistry } from '../../functions/platform/adapters/api-gateway-key-registry';
+import { DomainError } from '../../functions/platform/domain/errors';
 
 const gateway = mockClient(APIGatewayClient);
 const KEY_ID = '6f1c9e52-3a8d-4b0e-9f7a-2c4d5e6f7a8b';
@@ -22,7 +22,10 @@ const STAGES = [
   { restApiId: 'def456', stageName: 'prod' },
 ];
 const keys = () =>
-  new ApiGatewayKeys(new APIGatewayClient({ region: 'eu-west-1' }), { usagePlans: { orgKey: 'plan-org', chatKey: 'plan-chat' }, authorizerStages: STAGES });
+  new ApiGatewayKeyRegistry(new APIGatewayClient({ region: 'eu-west-1' }), {
+    usagePlans: { orgKey: 'plan-org', chatKey: 'plan-chat' },
+    authorizerStages: STAGES,
+  });
 const meta = { $metadata: {} };
 
 afterEach(() => gateway.reset());
@@ -30,7 +33,7 @@ afterEach(() => gateway.reset());
 /** Every command the adapter sent, in order, as [name, input]. */
 const sent = () => gateway.calls().map((c) => [c.args[0].constructor.name, c.args[0].input]);
 
-describe('ApiGatewayKeys.register', () => {
+describe('ApiGatewayKeyRegistry.register', () => {
   it('creates an API key whose value is the platform key id and adds it to the usage plan of its class', async () => {
     gateway.on(CreateApiKeyCommand).resolves({ id: 'apikey-1' });
     gateway.on(CreateUsagePlanKeyCommand).resolves({});
@@ -75,7 +78,7 @@ describe('ApiGatewayKeys.register', () => {
   });
 });
 
-describe('ApiGatewayKeys.unregister', () => {
+describe('ApiGatewayKeyRegistry.unregister', () => {
   it('flushes every area’s authorizer cache first, then deletes the key', async () => {
     gateway.on(FlushStageAuthorizersCacheCommand).resolves({});
     gateway.on(GetApiKeysCommand).resolves({ items: [{ id: 'apikey-1', name: NAME }] });

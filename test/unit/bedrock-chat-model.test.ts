@@ -1,8 +1,8 @@
 import { BedrockRuntimeClient, ConverseCommand, ConverseStreamCommand, type ConverseStreamOutput } from '@aws-sdk/client-bedrock-runtime';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BedrockChatModel, stopReasonOf } from '../../functions/adapters/bedrock-chat-model';
-import type { ModelRequest, ModelResponse, ModelStreamEvent } from '../../functions/domain/model';
+import { BedrockChatModel, stopReasonOf } from '../../functions/chat/adapters/bedrock-chat-model';
+import type { ModelRequest, ModelResponse, ModelStreamEvent } from '../../functions/chat/domain/model';
 
 const MODEL_ID = 'anthropic.claude-3-5-haiku-20241022-v1:0';
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);

@@ -7,8 +7,8 @@ import {
   parseFileReferences,
   parseVariables,
   type ChatMessageInput,
-} from '../../functions/domain/chat-request';
-import { DomainError } from '../../functions/domain/errors';
+} from '../../functions/chat/domain/chat-request';
+import { DomainError } from '../../functions/platform/domain/errors';
 
 const APP = 'support-bot-7';
 const USER = [{ role: 'user', content: 'hi' }];

@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { VIEWER_IP_HEADER } from '../../functions/gateway';
-import { createHandler } from '../../functions/http/release-notes-feed.handler';
+import { VIEWER_IP_HEADER } from '../../functions/platform/http/api-gateway-contract';
+import { createHandler } from '../../functions/release-notes/http/release-notes-feed.handler';
 import { TestClock } from '../support/clock';
 import { startTestPlatform, type TestPlatform } from '../support/platform';
 

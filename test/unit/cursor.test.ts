@@ -1,6 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { decodeCursor, encodeCursor, type CursorBinding, type KeysetPosition } from '../../functions/domain/cursor';
+import { decodeCursor, encodeCursor, type CursorBinding, type KeysetPosition } from '../../functions/export/domain/cursor';
 import { rejection } from '../support/domain-error';
 
 const KEY = randomBytes(32);

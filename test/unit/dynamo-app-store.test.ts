@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CryptoIds } from '../../functions/adapters/crypto-ids';
-import { DynamoAppStore } from '../../functions/adapters/dynamo-app-store';
-import { DynamoOrgStore } from '../../functions/adapters/dynamo-org-store';
-import { createApp } from '../../functions/app/manage-apps';
-import { APP_NAME_ID } from '../../functions/domain/app';
+import { CryptoIds } from '../../functions/platform/adapters/crypto-ids';
+import { DynamoAppStore } from '../../functions/platform/adapters/dynamo-app-store';
+import { DynamoOrgStore } from '../../functions/platform/adapters/dynamo-org-store';
+import { createApp } from '../../functions/platform/app/manage-apps';
+import { APP_NAME_ID } from '../../functions/platform/domain/app';
 import { TestClock } from '../support/clock';
 import { startTestTable, type TestTable } from '../support/dynamo';
 

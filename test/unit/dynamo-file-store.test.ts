@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DynamoFileStore } from '../../functions/adapters/dynamo-file-store';
-import type { StoredFile } from '../../functions/domain/file';
+import { DynamoFileStore } from '../../functions/conversations/adapters/dynamo-file-store';
+import type { StoredFile } from '../../functions/conversations/domain/file';
 import { startTestTable, type TestTable } from '../support/dynamo';
 
 const T0 = Date.parse('2026-11-01T00:00:00.000Z') * 1000;

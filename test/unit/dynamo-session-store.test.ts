@@ -1,8 +1,8 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DynamoSessionStore } from '../../functions/adapters/dynamo-session-store';
-import { timeIdKey } from '../../functions/adapters/dynamo-keys';
-import type { Session } from '../../functions/domain/session';
+import { DynamoSessionStore } from '../../functions/conversations/adapters/dynamo-session-store';
+import { timeIdKey } from '../../functions/platform/adapters/dynamo-keys';
+import type { Session } from '../../functions/conversations/domain/session';
 import { startTestTable, type TestTable } from '../support/dynamo';
 
 const T0 = Date.parse('2026-11-01T00:00:00.000Z') * 1000;

@@ -1,7 +1,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DynamoTombstoneStore } from '../../functions/adapters/dynamo-tombstone-store';
-import { tombstoneIdOf, type Tombstone } from '../../functions/domain/tombstone';
+import { DynamoTombstoneStore } from '../../functions/conversations/adapters/dynamo-tombstone-store';
+import { tombstoneIdOf, type Tombstone } from '../../functions/conversations/domain/tombstone';
 import { startTestTable, type TestTable } from '../support/dynamo';
 
 const T0 = Date.parse('2026-11-01T00:00:00.000Z') * 1000;

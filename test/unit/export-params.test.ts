@@ -7,7 +7,7 @@ import {
   parseTimestampParam,
   parseTokenParam,
   parseUuidParam,
-} from '../../functions/domain/export-params';
+} from '../../functions/export/domain/export-params';
 import { rejection } from '../support/domain-error';
 
 const us = (iso: string) => Date.parse(iso) * 1000;

@@ -7,7 +7,7 @@ import mammoth from 'mammoth';
 import { inflateRawSync, inflateSync } from 'node:zlib';
 import { extractImages, extractText, getDocumentProxy } from 'unpdf';
 import { describe, expect, it } from 'vitest';
-import { DOCX_MIME } from '../../functions/domain/file';
+import { DOCX_MIME } from '../../functions/conversations/domain/file';
 import {
   bytesOfSize,
   corruptDocx,

@@ -1,16 +1,23 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { createKeyAuthorizer } from '../../functions/authorizers/key-authorizer';
-import { MISSING_KEY_MESSAGE, type KeyClass } from '../../functions/domain/auth-messages';
-import { CREDENTIAL_PREFIX, hashCredential, type StoredCredential } from '../../functions/domain/credentials';
-import type { ErrorArea } from '../../functions/domain/error-bodies';
-import { RATE_LIMITS } from '../../functions/domain/rate-limits';
-import { gatewayAnswers, gatewayTemplate, renderGatewayAnswer, usagePlanThrottle, type GatewayAnswer, type GatewayResponseType } from '../../functions/gateway';
-import type { CredentialStore } from '../../functions/ports/platform';
+import { createKeyAuthorizer } from '../../functions/platform/authorizers/key-authorizer';
+import { MISSING_KEY_MESSAGE, type KeyClass } from '../../functions/platform/domain/auth-messages';
+import { CREDENTIAL_PREFIX, hashCredential, type StoredCredential } from '../../functions/platform/domain/credentials';
+import type { ErrorArea } from '../../functions/platform/domain/error-bodies';
+import { RATE_LIMITS } from '../../functions/platform/domain/rate-limits';
+import {
+  gatewayAnswers,
+  gatewayTemplate,
+  renderGatewayAnswer,
+  usagePlanThrottle,
+  type GatewayAnswer,
+  type GatewayResponseType,
+} from '../../functions/platform/http/api-gateway-contract';
+import type { CredentialStore } from '../../functions/platform/ports/platform-ports';
 
 /**
- * The contract functions/gateway.ts states between the functions and API Gateway: the usage-plan
+ * The contract functions/platform/http/api-gateway-contract.ts states between the functions and API Gateway: the usage-plan
  * numbers, the table of gateway answers, and the parity between the VTL templates API Gateway renders
  * and the bodies the local server sends for the same answer.
  */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { referencedVariables, renderHeaders } from '../../functions/domain/header-templates';
+import { referencedVariables, renderHeaders } from '../../functions/chat/domain/header-templates';
 
 describe('renderHeaders', () => {
   const vars = { crmToken: 'tok-123', tenant: 'acme', region_1: 'eu', 'dash-name': 'd' };

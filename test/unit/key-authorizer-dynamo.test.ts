@@ -1,20 +1,20 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CryptoIds } from '../../functions/adapters/crypto-ids';
-import { DynamoAppStore } from '../../functions/adapters/dynamo-app-store';
-import { DynamoCredentialStore } from '../../functions/adapters/dynamo-credential-store';
-import { DynamoOrgStore } from '../../functions/adapters/dynamo-org-store';
-import { issueCredential, revokeCredential } from '../../functions/app/issue-credential';
-import { createApp } from '../../functions/app/manage-apps';
-import { createHandler as acpAuthorizer } from '../../functions/authorizers/acp-key-authorizer.handler';
-import { createHandler as chatAuthorizer } from '../../functions/authorizers/chat-key-authorizer.handler';
-import type { AuthorizerDeps, KeyAuthorizer } from '../../functions/authorizers/key-authorizer';
-import { createHandler as orgAuthorizer } from '../../functions/authorizers/org-key-authorizer.handler';
-import { CREDENTIAL_PREFIX } from '../../functions/domain/credentials';
-import type { KeyClass } from '../../functions/domain/auth-messages';
-import { grantFromContext, grantToContext, type KeyGrant } from '../../functions/domain/key-grant';
-import type { GatewayKeys } from '../../functions/ports/platform';
+import { CryptoIds } from '../../functions/platform/adapters/crypto-ids';
+import { DynamoAppStore } from '../../functions/platform/adapters/dynamo-app-store';
+import { DynamoCredentialStore } from '../../functions/platform/adapters/dynamo-credential-store';
+import { DynamoOrgStore } from '../../functions/platform/adapters/dynamo-org-store';
+import { issueCredential, revokeCredential } from '../../functions/platform/app/issue-credential';
+import { createApp } from '../../functions/platform/app/manage-apps';
+import { createHandler as acpAuthorizer } from '../../functions/platform/authorizers/acp-key-authorizer.handler';
+import { createHandler as chatAuthorizer } from '../../functions/platform/authorizers/chat-key-authorizer.handler';
+import type { AuthorizerDeps, KeyAuthorizer } from '../../functions/platform/authorizers/key-authorizer';
+import { createHandler as orgAuthorizer } from '../../functions/platform/authorizers/org-key-authorizer.handler';
+import { CREDENTIAL_PREFIX } from '../../functions/platform/domain/credentials';
+import type { KeyClass } from '../../functions/platform/domain/auth-messages';
+import { grantFromContext, grantToContext, type KeyGrant } from '../../functions/platform/domain/key-grant';
+import type { ApiKeyRegistry } from '../../functions/platform/ports/platform-ports';
 import { TestClock } from '../support/clock';
 import { startTestTable, type TestTable } from '../support/dynamo';
 import { failCommands } from '../support/export-truth';
@@ -43,7 +43,7 @@ describe('the key authorizers on the embedded DynamoDB', () => {
   const clock = new TestClock('2026-11-02T10:00:00Z', false);
   const registered: { id: string; keyClass: KeyClass }[] = [];
   const unregistered: string[] = [];
-  const gatewayKeys: GatewayKeys = {
+  const apiKeys: ApiKeyRegistry = {
     register: async (k) => void registered.push({ ...k }),
     unregister: async (k) => void unregistered.push(k.id),
   };
@@ -60,7 +60,7 @@ describe('the key authorizers on the embedded DynamoDB', () => {
       credentials: new DynamoCredentialStore(t.db, t.table),
       ids: new CryptoIds(),
       clock,
-      gatewayKeys,
+      apiKeys,
       logger: new Logger({ logLevel: 'SILENT' }),
     };
     authorizer = { orgKey: orgAuthorizer(deps), chatKey: chatAuthorizer(deps), acpKey: acpAuthorizer(deps) };

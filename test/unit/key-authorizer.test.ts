@@ -1,11 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import type { APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { Logger } from '@aws-lambda-powertools/logger';
-import { createKeyAuthorizer } from '../../functions/authorizers/key-authorizer';
-import { CREDENTIAL_PREFIX, hashCredential, type StoredCredential } from '../../functions/domain/credentials';
-import { grantFromContext, grantToContext, type KeyGrant } from '../../functions/domain/key-grant';
-import { gatewayAnswers, gatewayTemplate, renderGatewayAnswer, usagePlanThrottle, type GatewayResponseType } from '../../functions/gateway';
-import type { CredentialStore } from '../../functions/ports/platform';
+import { createKeyAuthorizer } from '../../functions/platform/authorizers/key-authorizer';
+import { CREDENTIAL_PREFIX, hashCredential, type StoredCredential } from '../../functions/platform/domain/credentials';
+import { grantFromContext, grantToContext, type KeyGrant } from '../../functions/platform/domain/key-grant';
+import {
+  gatewayAnswers,
+  gatewayTemplate,
+  renderGatewayAnswer,
+  usagePlanThrottle,
+  type GatewayResponseType,
+} from '../../functions/platform/http/api-gateway-contract';
+import type { CredentialStore } from '../../functions/platform/ports/platform-ports';
 
 const NOW_US = Date.parse('2026-11-02T10:00:00Z') * 1000;
 const METHOD_ARN = 'arn:aws:execute-api:eu-west-1:123456789012:abc123/prod/GET/api/v1/org/apps';

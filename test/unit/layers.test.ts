@@ -1,8 +1,12 @@
 /**
- * The dependency rule of STYLE.md and docs/design.md §2, checked over the source text: nothing imports
- * upward, the domain stays pure, and the CDK app only reaches into functions/ through the files synth
- * may load. Imports are read with regular expressions after comments are stripped, so the check needs
- * no compiler API (TypeScript 7 ships none).
+ * The dependency rules of docs/design.md §2, checked over the source text. functions/ holds one folder
+ * per area (a vertical slice: export, chat, acp, release-notes), `conversations/` for what chat and
+ * export share, `platform/` for what every area uses, and the composition around them (`local/`, `cli/`,
+ * `jobs/`, `openapi/`, the route and worker tables). Inside a slice the layers point inward (the domain
+ * stays pure, nothing imports upward); across slices only through `platform/` and `conversations/`;
+ * nothing in a slice imports the composition but the synth-safe tables; and the CDK app reaches into
+ * functions/ only through the files synth may load. Imports are read with regular expressions after
+ * comments are stripped, so the check needs no compiler API (TypeScript 7 ships none).
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
@@ -132,16 +136,54 @@ function importsOf(file: SourceFile, exists: (p: string) => boolean): ImportRef[
 
 const under = (path: string, dir: string) => path === dir || path.startsWith(`${dir}/`);
 const isBuiltin = (r: ImportRef) => !r.local && r.specifier.startsWith('node:');
-/** Folders of Lambda entry points: thin, composed by the wiring, never by each other. */
-const ENTRY_LAYERS = ['functions/http', 'functions/queue', 'functions/jobs', 'functions/authorizers'];
-const SYNTH_SAFE = ['functions/routes.ts', 'functions/workers.ts', 'functions/table-design.ts', 'functions/env.ts', 'functions/gateway.ts'];
-/** The API reference, generated at synth into the front door's bucket: zod, node: builtins, the route table and its own folder. */
+
+/** The slices: one folder per area, plus the two shared ones every area may use. */
+const AREAS = ['export', 'chat', 'acp', 'release-notes'] as const;
+const SHARED = ['platform', 'conversations'] as const;
+const SLICES: readonly string[] = [...SHARED, ...AREAS];
+/** What each slice may import besides itself: the platform imports no slice, conversations only the platform. */
+const MAY_USE: Readonly<Record<string, readonly string[]>> = {
+  platform: [],
+  conversations: ['platform'],
+  ...Object.fromEntries(AREAS.map((a) => [a, ['platform', 'conversations']])),
+};
+/** The composition around the slices: it may import any slice; no slice imports it (the tables aside). */
+const COMPOSITION = ['functions/local', 'functions/cli', 'functions/jobs', 'functions/openapi'];
+/** The layers a slice may hold, innermost first; an entry layer holds Lambda entry points (or the container's). */
+const LAYERS = ['domain', 'ports', 'app', 'adapters', 'wiring', 'http', 'queue', 'jobs', 'authorizers', 'front-door', 'upload-service', 'openapi'] as const;
+type Layer = (typeof LAYERS)[number];
+const ENTRY_LAYERS: readonly Layer[] = ['http', 'queue', 'jobs', 'authorizers'];
+/** Files synth loads (the route and worker tables, the environment schema, the API gateway contract, the table design). */
+const SYNTH_SAFE = [
+  'functions/routes.ts',
+  'functions/workers.ts',
+  ...SLICES.map((s) => `functions/${s}/${s === 'conversations' ? 'conversation' : s}-routes.ts`),
+  'functions/jobs/job-routes.ts',
+  'functions/platform/env.ts',
+  'functions/platform/http/api-gateway-contract.ts',
+  'functions/platform/adapters/table-design.ts',
+];
+/** The API reference, generated at synth into the front door's bucket from each area's openapi/ fragment. */
 const REFERENCE = 'functions/openapi';
 /**
  * Packages the domain may use: pure computation with no I/O, no globals and no dependencies of their
  * own (address ranges for the SSRF rules, markdown rendering for the feed). Anything else stays out.
  */
 const DOMAIN_PURE_PACKAGES = ['ipaddr.js', 'marked'];
+
+interface Place {
+  readonly slice: string;
+  /** The layer folder, or undefined for a file at the slice's root (its route table, the env schema). */
+  readonly layer?: Layer;
+}
+
+/** The slice and layer of a file under functions/; undefined outside the slices. */
+function placeOf(path: string): Place | undefined {
+  const [root, slice, layer] = path.split('/');
+  if (root !== 'functions' || slice === undefined || !SLICES.includes(slice)) return undefined;
+  if (path.split('/').length === 3) return { slice };
+  return { slice, layer: layer as Layer };
+}
 
 /** Every broken rule, one readable line each. */
 function layerViolations(files: readonly SourceFile[], exists: (p: string) => boolean): string[] {
@@ -152,60 +194,100 @@ function layerViolations(files: readonly SourceFile[], exists: (p: string) => bo
    * pulling handler code: the error shapes, auth messages and rate limits the gateway shares.
    */
   const isLeaf = (r: ImportRef): boolean => {
-    if (!r.local || !under(r.target, 'functions/domain')) return false;
+    if (!r.local || placeOf(r.target)?.layer !== 'domain') return false;
     const target = byPath.get(r.target);
     return target !== undefined && importsOf(target, exists).every((i) => i.typeOnly);
   };
   const report = (r: ImportRef, rule: string) =>
     out.push(`${r.from}:${r.line} ${r.typeOnly ? 'import type' : 'imports'} '${r.specifier}'${r.local ? ` (${r.target})` : ''}: ${rule}`);
   for (const file of files) {
+    const p = file.path;
+    const place = placeOf(p);
+    if (under(p, 'functions') && !place && !COMPOSITION.some((c) => under(p, c)) && !SYNTH_SAFE.includes(p)) {
+      out.push(`${p}: every file under functions/ lies in a slice (${SLICES.join(', ')}) or the composition (${COMPOSITION.join(', ')})`);
+      continue;
+    }
+    if (place && place.layer !== undefined && !LAYERS.includes(place.layer)) {
+      out.push(`${p}: ${place.layer} is not a layer of a slice (${LAYERS.join(', ')})`);
+      continue;
+    }
     for (const r of importsOf(file, exists)) {
-      const p = file.path;
-      if (under(p, 'functions/domain')) {
-        const ok = isBuiltin(r) || (r.local && under(r.target, 'functions/domain')) || (!r.local && DOMAIN_PURE_PACKAGES.includes(r.target));
-        if (!ok) report(r, `functions/domain may import only functions/domain, node: builtins and ${DOMAIN_PURE_PACKAGES.join(', ')}`);
-      } else if (under(p, 'functions/app')) {
-        const ok =
-          r.local &&
-          (under(r.target, 'functions/domain') ||
-            under(r.target, 'functions/app') ||
-            under(r.target, 'functions/ports') ||
-            (r.typeOnly && SYNTH_SAFE.includes(r.target)));
-        if (!ok) report(r, 'functions/app may import only functions/domain, functions/app, functions/ports and types of the route and worker tables');
-      } else if (under(p, 'functions/adapters')) {
-        const banned = ['functions/http', 'functions/queue', 'functions/jobs', 'functions/local', 'functions/app', 'functions/wiring.ts'];
-        if (r.local && banned.some((b) => under(r.target, b))) report(r, 'functions/adapters must not import http, queue, jobs, local, wiring or app');
-      } else if (under(p, 'functions/ports')) {
-        const ok = isBuiltin(r) || (r.local ? under(r.target, 'functions/domain') || under(r.target, 'functions/ports') : r.typeOnly);
-        if (!ok) report(r, 'functions/ports may import only functions/domain, functions/ports and package types');
-      } else if (under(p, 'functions/wiring')) {
-        const banned = ENTRY_LAYERS.concat(['functions/local', 'functions/cli', 'functions/app']);
-        if (r.local && banned.some((b) => under(r.target, b)))
-          report(r, 'functions/wiring composes adapters: it must not import entry points, use cases, local or cli');
-      } else if (ENTRY_LAYERS.some((l) => under(p, l))) {
-        const own = ENTRY_LAYERS.find((l) => under(p, l))!;
-        const allowed = ['functions/app', 'functions/domain', 'functions/ports', 'functions/wiring', own, ...SYNTH_SAFE];
-        if (r.local && !allowed.some((a) => under(r.target, a)))
+      const to = r.local ? placeOf(r.target) : undefined;
+      // Across slices: only through the platform and conversations.
+      if (place && to && to.slice !== place.slice && !MAY_USE[place.slice]!.includes(to.slice)) {
+        const allowed = MAY_USE[place.slice]!;
+        report(r, `functions/${place.slice} may import only ${allowed.length ? `${allowed.map((a) => `functions/${a}`).join(', ')} and ` : ''}its own slice`);
+        continue;
+      }
+      // A slice never imports the composition around it, the synth-safe tables aside.
+      if (place && r.local && !to && under(r.target, 'functions') && !SYNTH_SAFE.includes(r.target)) {
+        report(
+          r,
+          `functions/${place.slice} must not import ${r.target.split('/').slice(0, 2).join('/')}: the composition imports the slices, never the reverse`,
+        );
+        continue;
+      }
+      // Production code never imports the local platform.
+      if (r.local && under(r.target, 'functions/local') && !under(p, 'functions/local') && !under(p, 'functions/cli')) {
+        report(r, 'nothing in production imports functions/local (only the local process and the CLI do)');
+        continue;
+      }
+      const layer = place?.layer;
+      const toLayer = to?.layer;
+      if (layer === 'domain') {
+        const ok = isBuiltin(r) || toLayer === 'domain' || (!r.local && DOMAIN_PURE_PACKAGES.includes(r.target));
+        if (!ok) report(r, `a slice's domain may import only domains, node: builtins and ${DOMAIN_PURE_PACKAGES.join(', ')}`);
+      } else if (layer === 'app') {
+        const ok = r.local && (toLayer === 'domain' || toLayer === 'app' || toLayer === 'ports' || (r.typeOnly && SYNTH_SAFE.includes(r.target)));
+        if (!ok) report(r, 'a use case (app/) may import only domain, app, ports and types of the route and worker tables');
+      } else if (layer === 'ports') {
+        const ok = isBuiltin(r) || (r.local ? toLayer === 'domain' || toLayer === 'ports' : r.typeOnly);
+        if (!ok) report(r, 'ports may import only domain, ports and package types');
+      } else if (layer === 'adapters') {
+        const banned: readonly (Layer | undefined)[] = ['app', 'wiring', 'front-door', 'upload-service', ...ENTRY_LAYERS];
+        if (r.local && to && banned.includes(toLayer) && !SYNTH_SAFE.includes(r.target))
+          report(r, 'adapters must not import use cases, wiring or entry points');
+      } else if (layer === 'wiring') {
+        const banned: readonly (Layer | undefined)[] = ['app', 'front-door', 'upload-service', ...ENTRY_LAYERS];
+        if (r.local && to && banned.includes(toLayer) && !SYNTH_SAFE.includes(r.target))
+          report(r, 'wiring composes adapters: it must not import entry points or use cases');
+      } else if (layer !== undefined && ENTRY_LAYERS.includes(layer)) {
+        const ok = !r.local || !to || SYNTH_SAFE.includes(r.target) || ['app', 'domain', 'ports', 'wiring', layer].includes(toLayer ?? '');
+        if (!ok)
+          report(r, `${layer}/ may import only app, domain, ports, wiring, its own layer and the synth-safe tables (never adapters or another entry layer)`);
+      } else if (layer === 'front-door') {
+        const ok = !r.local || !to || SYNTH_SAFE.includes(r.target) || ['domain', 'http', 'front-door'].includes(toLayer ?? '');
+        if (!ok) report(r, 'the front door may import only domain, the HTTP kit, its own folder and the synth-safe tables');
+      } else if (layer === 'openapi' || under(p, REFERENCE)) {
+        const ok = isBuiltin(r) || r.specifier === 'zod' || (r.local && (under(r.target, REFERENCE) || toLayer === 'openapi' || SYNTH_SAFE.includes(r.target)));
+        if (!ok) report(r, 'the API reference is loaded by synth: zod, node: builtins, the synth-safe tables and the openapi folders only');
+      }
+      if (SYNTH_SAFE.includes(p)) {
+        const allowed = (p === 'functions/platform/env.ts' && r.specifier === 'zod') || isLeaf(r) || (r.local && SYNTH_SAFE.includes(r.target));
+        if (!r.typeOnly && !allowed)
           report(
             r,
-            `${own} may import only app, domain, ports, wiring, its own folder and the synth-safe tables (never adapters, local, cli or another entry layer)`,
+            `${p} is loaded by synth: type imports, the other tables and leaf domain modules only${p === 'functions/platform/env.ts' ? ' (and zod)' : ''}`,
           );
-      } else if (under(p, REFERENCE)) {
-        const ok = isBuiltin(r) || r.specifier === 'zod' || (r.local && (under(r.target, REFERENCE) || SYNTH_SAFE.includes(r.target)));
-        if (!ok) report(r, `${REFERENCE} is loaded by synth: zod, node: builtins, the synth-safe tables and its own folder only`);
-      } else if (SYNTH_SAFE.includes(p)) {
-        const allowed = (p === 'functions/env.ts' && r.specifier === 'zod') || isLeaf(r);
-        if (!r.typeOnly && !allowed)
-          report(r, `${p} is loaded by synth: type imports and leaf domain modules only${p === 'functions/env.ts' ? ' (and zod)' : ''}`);
       } else if (under(p, 'lib') || under(p, 'bin')) {
         if (r.local && under(r.target, 'functions')) {
-          const ok = SYNTH_SAFE.includes(r.target) || under(r.target, REFERENCE) || (r.typeOnly && under(r.target, 'functions/domain')) || isLeaf(r);
-          if (!ok) report(r, `lib/ and bin/ may import from functions/ only ${SYNTH_SAFE.join(', ')}, leaf domain modules and domain types`);
+          const ok = SYNTH_SAFE.includes(r.target) || under(r.target, REFERENCE) || (r.typeOnly && toLayer === 'domain') || isLeaf(r);
+          if (!ok) report(r, 'lib/ and bin/ may import from functions/ only the synth-safe tables, the API reference, leaf domain modules and domain types');
         }
       }
     }
   }
   return out;
+}
+
+/** Module files whose names repeat under functions/: a name says what a module is, wherever it lies. */
+function repeatedNames(paths: readonly string[]): string[] {
+  const byName = new Map<string, string[]>();
+  for (const p of paths.filter((x) => under(x, 'functions'))) {
+    const name = p.slice(p.lastIndexOf('/') + 1);
+    byName.set(name, [...(byName.get(name) ?? []), p]);
+  }
+  return [...byName.values()].filter((ps) => ps.length > 1).map((ps) => ps.join(' and '));
 }
 
 function walk(dir: string): string[] {
@@ -235,10 +317,10 @@ describe('layer rules', () => {
 
   it('finds the source tree and reads its imports', () => {
     const paths = files.map((f) => f.path);
-    expect(paths).toContain('functions/domain/time.ts');
-    expect(paths).toContain('functions/wiring/platform-wiring.ts');
-    const wiring = importsOf(files.find((f) => f.path === 'functions/wiring/conversation-wiring.ts')!, existsInRepo);
-    expect(wiring.map((r) => r.target)).toContain('functions/adapters/dynamo-session-store.ts');
+    expect(paths).toContain('functions/platform/domain/time.ts');
+    expect(paths).toContain('functions/conversations/wiring/conversation-wiring.ts');
+    const wiring = importsOf(files.find((f) => f.path === 'functions/conversations/wiring/conversation-wiring.ts')!, existsInRepo);
+    expect(wiring.map((r) => r.target)).toContain('functions/conversations/adapters/dynamo-session-store.ts');
     // Every local import of the tree resolves to a file that exists (template-literal directories aside).
     const unresolved = files.flatMap((f) => importsOf(f, existsInRepo)).filter((r) => r.local && !r.target.endsWith('/') && !existsInRepo(r.target));
     expect(unresolved.map((r) => `${r.from}:${r.line} '${r.specifier}'`)).toEqual([]);
@@ -248,96 +330,168 @@ describe('layer rules', () => {
     const violations = layerViolations(files, existsInRepo);
     expect(violations, `layer violations:\n  ${violations.join('\n  ')}`).toEqual([]);
   });
+
+  it('names no two modules under functions/ alike', () => {
+    expect(repeatedNames(files.map((f) => f.path))).toEqual([]);
+  });
+
+  it('calls only API Gateway (and its local stand-in) a gateway', () => {
+    const gateways = files
+      .filter((f) => under(f.path, 'functions'))
+      .flatMap((f) => [...stripComments(f.text).matchAll(/\b(?:class|interface|type)\s+(\w*Gateway\w*)/g)].map((m) => `${f.path}: ${m[1]}`));
+    expect(gateways.filter((g) => !/: (LocalApiGateway|ApiGateway\w*|APIGateway\w*|Gateway(Verdict|Answer|ResponseType))$/.test(g))).toEqual([]);
+  });
 });
 
 describe('the layer check itself', () => {
   const exists = (p: string) =>
     [
-      'functions/domain/a.ts',
-      'functions/domain/b.ts',
-      'functions/ports/platform.ts',
-      'functions/adapters/x.ts',
-      'functions/app/u.ts',
+      'functions/platform/domain/a.ts',
+      'functions/platform/domain/b.ts',
+      'functions/platform/ports/platform-ports.ts',
+      'functions/platform/adapters/x.ts',
+      'functions/platform/app/u.ts',
+      'functions/platform/http/kit.ts',
+      'functions/platform/wiring/core-wiring.ts',
+      'functions/conversations/domain/session.ts',
+      'functions/chat/domain/model.ts',
+      'functions/chat/app/run-chat-turn.ts',
+      'functions/acp/domain/checkout.ts',
+      'functions/export/http/export-presenters.ts',
+      'functions/local/local-platform.ts',
+      'functions/jobs/app/run-job.ts',
       'functions/routes.ts',
-      'functions/wiring.ts',
-      'functions/http/kit.ts',
     ].includes(p);
   const check = (path: string, text: string) => layerViolations([{ path, text }], exists);
 
   it('flags the domain importing the AWS SDK, zod, an adapter or a Lambda type', () => {
-    expect(check('functions/domain/a.ts', "import { DynamoDBClient } from '@aws-sdk/client-dynamodb';")).toHaveLength(1);
-    expect(check('functions/domain/a.ts', "import * as z from 'zod';")).toHaveLength(1);
-    expect(check('functions/domain/a.ts', "import type { Context } from 'aws-lambda';")).toHaveLength(1);
-    expect(check('functions/domain/a.ts', "import middy from '@middy/core'")).toHaveLength(1);
-    expect(check('functions/domain/a.ts', "import {\n  X,\n  type Y,\n} from '../adapters/x';")).toEqual([
-      "functions/domain/a.ts:1 imports '../adapters/x' (functions/adapters/x.ts): functions/domain may import only functions/domain, node: builtins and ipaddr.js, marked",
+    expect(check('functions/platform/domain/a.ts', "import { DynamoDBClient } from '@aws-sdk/client-dynamodb';")).toHaveLength(1);
+    expect(check('functions/platform/domain/a.ts', "import * as z from 'zod';")).toHaveLength(1);
+    expect(check('functions/platform/domain/a.ts', "import type { Context } from 'aws-lambda';")).toHaveLength(1);
+    expect(check('functions/platform/domain/a.ts', "import middy from '@middy/core'")).toHaveLength(1);
+    expect(check('functions/platform/domain/a.ts', "import {\n  X,\n  type Y,\n} from '../adapters/x';")).toEqual([
+      "functions/platform/domain/a.ts:1 imports '../adapters/x' (functions/platform/adapters/x.ts): a slice's domain may import only domains, node: builtins and ipaddr.js, marked",
     ]);
-    expect(check('functions/domain/a.ts', "const m = await import('../adapters/x');")).toHaveLength(1);
-    expect(check('functions/domain/a.ts', "export { b } from '../ports/platform';")).toHaveLength(1);
+    expect(check('functions/platform/domain/a.ts', "const m = await import('../adapters/x');")).toHaveLength(1);
+    expect(check('functions/platform/domain/a.ts', "export { b } from '../ports/platform-ports';")).toHaveLength(1);
   });
 
-  it('lets the domain import the domain, node: builtins and the listed pure packages', () => {
-    expect(check('functions/domain/a.ts', "import { createHash } from 'node:crypto';\nimport { b } from './b';\nexport * from './b';")).toEqual([]);
-    expect(check('functions/domain/a.ts', "import ipaddr from 'ipaddr.js';\nimport { Marked } from 'marked';")).toEqual([]);
-    expect(check('functions/domain/a.ts', "import busboy from 'busboy';")).toHaveLength(1);
+  it('lets the domain import domains, node: builtins and the listed pure packages', () => {
+    expect(check('functions/platform/domain/a.ts', "import { createHash } from 'node:crypto';\nimport { b } from './b';\nexport * from './b';")).toEqual([]);
+    expect(check('functions/platform/domain/a.ts', "import ipaddr from 'ipaddr.js';\nimport { Marked } from 'marked';")).toEqual([]);
+    expect(
+      check('functions/chat/domain/c.ts', "import { b } from '../../platform/domain/b';\nimport { s } from '../../conversations/domain/session';"),
+    ).toEqual([]);
+    expect(check('functions/platform/domain/a.ts', "import busboy from 'busboy';")).toHaveLength(1);
   });
 
   it('ignores imports inside comments and strings', () => {
-    expect(check('functions/domain/a.ts', "// import x from '../adapters/x'\n/* export * from 'zod' */\nconst s = \"import y from 'zod'\";")).toEqual([]);
-  });
-
-  it('flags use cases reaching adapters, wiring or the http kit, and allows domain, app and ports', () => {
-    expect(check('functions/app/u.ts', "import { DynamoAppStore } from '../adapters/x';")).toHaveLength(1);
-    expect(check('functions/app/u.ts', "import { buildDeps } from '../wiring';")).toHaveLength(1);
-    expect(check('functions/app/u.ts', "import type { HttpDeps } from '../http/kit';")).toHaveLength(1);
-    expect(check('functions/app/u.ts', "import type { Deps } from '../ports/deps';\nimport { a } from '../domain/a';\nimport { u } from './u';")).toEqual([]);
-  });
-
-  it('flags adapters importing use cases or entry points', () => {
-    expect(check('functions/adapters/x.ts', "import { createApp } from '../app/u';")).toHaveLength(1);
-    expect(check('functions/adapters/x.ts', "import type { HttpDeps } from '../http/kit';")).toHaveLength(1);
-    expect(check('functions/adapters/x.ts', "import { GetCommand } from '@aws-sdk/lib-dynamodb';\nimport type { AppStore } from '../ports/platform';")).toEqual(
+    expect(check('functions/platform/domain/a.ts', "// import x from '../adapters/x'\n/* export * from 'zod' */\nconst s = \"import y from 'zod'\";")).toEqual(
       [],
     );
   });
 
-  it('flags a runtime import in the route table and keeps type imports', () => {
-    expect(check('functions/routes.ts', "import { ORG_SCOPES } from './domain/a';")).toHaveLength(1);
-    expect(check('functions/routes.ts', "import { type OrgScope } from './domain/a';")).toHaveLength(1);
-    expect(check('functions/routes.ts', "import type { OrgScope } from './domain/a';")).toEqual([]);
-    expect(check('functions/env.ts', "import * as z from 'zod';")).toEqual([]);
+  it('fails on an import across slices, in any layer', () => {
+    expect(check('functions/export/app/list.ts', "import { run } from '../../chat/app/run-chat-turn';")).toEqual([
+      "functions/export/app/list.ts:1 imports '../../chat/app/run-chat-turn' (functions/chat/app/run-chat-turn.ts): functions/export may import only functions/platform, functions/conversations and its own slice",
+    ]);
+    expect(check('functions/chat/domain/c.ts', "import type { CheckoutSession } from '../../acp/domain/checkout';")).toHaveLength(1);
+    expect(check('functions/platform/http/p.ts', "import { exportApp } from '../../export/http/export-presenters';")).toHaveLength(1);
+    expect(check('functions/platform/domain/a.ts', "import type { Session } from '../../conversations/domain/session';")).toHaveLength(1);
+    expect(check('functions/conversations/domain/s.ts', "import type { ModelRequest } from '../../chat/domain/model';")).toHaveLength(1);
+    expect(check('functions/acp/app/u.ts', "import type { Session } from '../../conversations/domain/session';")).toEqual([]);
+  });
+
+  it('keeps the slices off the composition around them, and production off the local platform', () => {
+    expect(check('functions/platform/app/u.ts', "import { runJob } from '../../jobs/app/run-job';")).toHaveLength(1);
+    expect(check('functions/platform/front-door/s.ts', "import type { LocalApiGateway } from '../../local/local-platform';")).toHaveLength(1);
+    expect(check('functions/platform/http/kit.ts', "import { ROUTES, type RouteDef } from '../../routes';")).toEqual([]);
+    expect(check('functions/jobs/app/run-job.ts', "import { run } from '../../chat/app/run-chat-turn';")).toEqual([]);
+    expect(check('functions/local/main.ts', "import { run } from '../chat/app/run-chat-turn';")).toEqual([]);
+  });
+
+  it('places every file: a slice layer or the composition', () => {
+    expect(check('functions/http/kit.ts', '')).toHaveLength(1);
+    expect(check('functions/chat/helpers/x.ts', '')).toHaveLength(1);
+    expect(check('functions/chat/chat-routes.ts', '')).toEqual([]);
+  });
+
+  it('keeps the API reference fragments off handler code', () => {
+    expect(check('functions/chat/openapi/chat-operations.ts', "import * as z from 'zod';\nimport { json } from '../../platform/openapi/openapi-kit';")).toEqual(
+      [],
+    );
+    expect(check('functions/chat/openapi/chat-operations.ts', "import { run } from '../app/run-chat-turn';")).toHaveLength(1);
+    expect(check('functions/openapi/document.ts', "import { CHAT_OPERATIONS } from '../chat/openapi/chat-operations';")).toEqual([]);
+    expect(check('functions/openapi/document.ts', "import { run } from '../chat/app/run-chat-turn';")).toHaveLength(1);
+  });
+
+  it('flags use cases reaching adapters, wiring or the http kit, and allows domain, app and ports', () => {
+    expect(check('functions/platform/app/u.ts', "import { DynamoAppStore } from '../adapters/x';")).toHaveLength(1);
+    expect(check('functions/platform/app/u.ts', "import { buildCoreDeps } from '../wiring/core-wiring';")).toHaveLength(1);
+    expect(check('functions/platform/app/u.ts', "import type { HttpDeps } from '../http/kit';")).toHaveLength(1);
+    expect(
+      check(
+        'functions/platform/app/u.ts',
+        "import type { PlatformDeps } from '../ports/platform-ports';\nimport { a } from '../domain/a';\nimport { u } from './u';",
+      ),
+    ).toEqual([]);
+  });
+
+  it('flags adapters importing use cases or entry points', () => {
+    expect(check('functions/platform/adapters/y.ts', "import { createApp } from '../app/u';")).toHaveLength(1);
+    expect(check('functions/platform/adapters/y.ts', "import type { HttpDeps } from '../http/kit';")).toHaveLength(1);
+    expect(
+      check(
+        'functions/platform/adapters/y.ts',
+        "import { GetCommand } from '@aws-sdk/lib-dynamodb';\nimport type { AppStore } from '../ports/platform-ports';",
+      ),
+    ).toEqual([]);
+  });
+
+  it('flags a runtime import in the route tables and keeps type imports', () => {
+    expect(check('functions/routes.ts', "import { ORG_SCOPES } from './platform/domain/a';")).toHaveLength(1);
+    expect(check('functions/chat/chat-routes.ts', "import { run } from './app/run-chat-turn';")).toHaveLength(1);
+    expect(check('functions/routes.ts', "import { type OrgScope } from './platform/domain/a';")).toHaveLength(1);
+    expect(check('functions/routes.ts', "import type { OrgScope } from './platform/domain/a';")).toEqual([]);
+    expect(check('functions/platform/env.ts', "import * as z from 'zod';")).toEqual([]);
   });
 
   it('keeps entry points off adapters, local and each other, and the wiring off entry points', () => {
-    expect(check('functions/http/kit.ts', "import { DynamoAppStore } from '../adapters/x';")).toHaveLength(1);
-    expect(check('functions/http/kit.ts', "import type { CoreDeps } from '../wiring/core-wiring';\nimport { u } from '../app/u';")).toEqual([]);
-    expect(check('functions/queue/w.ts', "import type { HttpDeps } from '../http/kit';")).toHaveLength(1);
-    expect(check('functions/jobs/j.ts', "import { x } from '../local/platform';")).toHaveLength(1);
-    expect(check('functions/wiring/w.ts', "import type { HttpDeps } from '../http/kit';")).toHaveLength(1);
-    expect(check('functions/wiring/w.ts', "import { DynamoAppStore } from '../adapters/x';\nimport type { AppStore } from '../ports/platform';")).toEqual([]);
-    expect(check('functions/ports/platform.ts', "import { DynamoAppStore } from '../adapters/x';")).toHaveLength(1);
-    expect(check('functions/ports/platform.ts', "import type { Logger } from '@aws-lambda-powertools/logger';")).toEqual([]);
-    expect(check('functions/ports/platform.ts', "import { Logger } from '@aws-lambda-powertools/logger';")).toHaveLength(1);
+    expect(check('functions/platform/http/kit.ts', "import { DynamoAppStore } from '../adapters/x';")).toHaveLength(1);
+    expect(check('functions/platform/http/kit.ts', "import type { CoreDeps } from '../wiring/core-wiring';\nimport { u } from '../app/u';")).toEqual([]);
+    expect(check('functions/platform/queue/w.ts', "import type { HttpDeps } from '../http/kit';")).toHaveLength(1);
+    expect(check('functions/platform/jobs/j.ts', "import { x } from '../../local/local-platform';")).toHaveLength(1);
+    expect(check('functions/platform/wiring/w.ts', "import type { HttpDeps } from '../http/kit';")).toHaveLength(1);
+    expect(
+      check('functions/platform/wiring/w.ts', "import { DynamoAppStore } from '../adapters/x';\nimport type { AppStore } from '../ports/platform-ports';"),
+    ).toEqual([]);
+    expect(check('functions/platform/ports/platform-ports.ts', "import { DynamoAppStore } from '../adapters/x';")).toHaveLength(1);
+    expect(check('functions/platform/ports/platform-ports.ts', "import type { Logger } from '@aws-lambda-powertools/logger';")).toEqual([]);
+    expect(check('functions/platform/ports/platform-ports.ts', "import { Logger } from '@aws-lambda-powertools/logger';")).toHaveLength(1);
   });
 
   it('flags lib/ importing handler code, and allows the synth-safe files and domain types', () => {
-    expect(check('lib/api-stack.ts', "import { buildDeps } from '../functions/wiring';")).toHaveLength(1);
-    expect(check('lib/api-stack.ts', "import { a } from '../functions/domain/a';")).toHaveLength(1);
-    expect(check('lib/api-stack.ts', "import { ROUTES } from '../functions/routes';\nimport type { A } from '../functions/domain/a';")).toEqual([]);
+    expect(check('lib/api-stack.ts', "import { buildCoreDeps } from '../functions/platform/wiring/core-wiring';")).toHaveLength(1);
+    expect(check('lib/api-stack.ts', "import { a } from '../functions/platform/domain/a';")).toHaveLength(1);
+    expect(check('lib/api-stack.ts', "import { ROUTES } from '../functions/routes';\nimport type { A } from '../functions/platform/domain/a';")).toEqual([]);
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the source text under test holds a template literal.
-    expect(check('bin/app.ts', 'const k = await import(`../functions/http/${name}.handler.ts`);')).toHaveLength(1);
+    expect(check('bin/app.ts', 'const k = await import(`../functions/chat/http/${name}.handler.ts`);')).toHaveLength(1);
   });
 
   it('lets lib/ and synth-safe files load leaf domain modules, and no domain module that imports at run time', () => {
     const files: SourceFile[] = [
-      { path: 'functions/domain/a.ts', text: "import type { X } from './b';\nexport const A = 1;" },
-      { path: 'functions/domain/b.ts', text: "import { createHash } from 'node:crypto';\nexport const B = 2;" },
+      { path: 'functions/platform/domain/a.ts', text: "import type { X } from './b';\nexport const A = 1;" },
+      { path: 'functions/platform/domain/b.ts', text: "import { createHash } from 'node:crypto';\nexport const B = 2;" },
     ];
     const run = (path: string, text: string) => layerViolations([...files, { path, text }], (p) => files.some((f) => f.path === p) || exists(p));
-    expect(run('lib/x.ts', "import { A } from '../functions/domain/a';")).toEqual([]);
-    expect(run('functions/routes.ts', "import { B } from './domain/b';")).toHaveLength(1);
-    expect(run('functions/gateway.ts', "import { A } from './domain/a';")).toEqual([]);
-    expect(run('lib/x.ts', "import { B } from '../functions/domain/b';")).toHaveLength(1);
-    expect(run('functions/gateway.ts', "import { B } from './domain/b';")).toHaveLength(1);
+    expect(run('lib/x.ts', "import { A } from '../functions/platform/domain/a';")).toEqual([]);
+    expect(run('functions/routes.ts', "import { B } from './platform/domain/b';")).toHaveLength(1);
+    expect(run('functions/platform/http/api-gateway-contract.ts', "import { A } from '../domain/a';")).toEqual([]);
+    expect(run('lib/x.ts', "import { B } from '../functions/platform/domain/b';")).toHaveLength(1);
+    expect(run('functions/platform/http/api-gateway-contract.ts', "import { B } from '../domain/b';")).toHaveLength(1);
+  });
+
+  it('finds repeated module names', () => {
+    expect(repeatedNames(['functions/a/x.ts', 'functions/b/x.ts', 'functions/b/y.ts', 'lib/x.ts'])).toEqual(['functions/a/x.ts and functions/b/x.ts']);
   });
 });

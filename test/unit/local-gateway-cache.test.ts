@@ -1,28 +1,28 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CryptoIds } from '../../functions/adapters/crypto-ids';
-import { DynamoAppStore } from '../../functions/adapters/dynamo-app-store';
-import { DynamoCredentialStore } from '../../functions/adapters/dynamo-credential-store';
-import { DynamoOrgStore } from '../../functions/adapters/dynamo-org-store';
-import { issueCredential } from '../../functions/app/issue-credential';
-import { AUTHORIZER_CACHE_TTL_SECONDS } from '../../functions/gateway';
-import { LocalGateway } from '../../functions/local/local-gateway';
-import type { PlatformDeps } from '../../functions/wiring/platform-wiring';
+import { CryptoIds } from '../../functions/platform/adapters/crypto-ids';
+import { DynamoAppStore } from '../../functions/platform/adapters/dynamo-app-store';
+import { DynamoCredentialStore } from '../../functions/platform/adapters/dynamo-credential-store';
+import { DynamoOrgStore } from '../../functions/platform/adapters/dynamo-org-store';
+import { issueCredential } from '../../functions/platform/app/issue-credential';
+import { AUTHORIZER_CACHE_TTL_SECONDS } from '../../functions/platform/http/api-gateway-contract';
+import { LocalApiGateway } from '../../functions/local/local-api-gateway';
+import type { PlatformDeps } from '../../functions/local/local-wiring';
 import { TestClock } from '../support/clock';
 import { startTestTable, type TestTable } from '../support/dynamo';
 import { failCommands } from '../support/export-truth';
 
 /**
- * The local stand-in for API Gateway's authorizer cache (functions/local/local-gateway.ts), on the real
+ * The local stand-in for API Gateway's authorizer cache (functions/local/local-api-gateway.ts), on the real
  * authorizer modules and credential store: keyed by key class and Authorization value, fresh for exactly
  * AUTHORIZER_CACHE_TTL_SECONDS, emptied by a revoke, and never holding a failure.
  */
-describe('LocalGateway', () => {
+describe('LocalApiGateway', () => {
   let t: TestTable;
   let deps: Parameters<typeof issueCredential>[0] & { logger: Logger };
   let nowMs = 0;
-  let gateway: LocalGateway;
+  let gateway: LocalApiGateway;
   let orgKey: string;
   let orgKeyId: string;
   /** The request as the local server hands it over: `authorization` is both the cache key and the event's header. */
@@ -50,7 +50,7 @@ describe('LocalGateway', () => {
       credentials: new DynamoCredentialStore(t.db, t.table),
       ids: new CryptoIds(),
       clock,
-      gatewayKeys: { register: async () => undefined, unregister: async () => undefined },
+      apiKeys: { register: async () => undefined, unregister: async () => undefined },
       logger: new Logger({ logLevel: 'SILENT' }),
     };
     const now = clock.nowUs();
@@ -62,7 +62,7 @@ describe('LocalGateway', () => {
   afterAll(() => t.stop());
   beforeEach(async () => {
     nowMs = 1_000_000;
-    gateway = new LocalGateway(() => nowMs);
+    gateway = new LocalApiGateway(() => nowMs);
     await gateway.load(deps as unknown as PlatformDeps);
   });
 

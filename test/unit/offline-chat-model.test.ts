@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { OfflineChatModel } from '../../functions/adapters/offline-chat-model';
-import type { ModelMessage, ModelRequest, ModelResponse, ModelStreamEvent, ModelToolSpec } from '../../functions/domain/model';
+import { OfflineChatModel } from '../../functions/chat/adapters/offline-chat-model';
+import type { ModelMessage, ModelRequest, ModelResponse, ModelStreamEvent, ModelToolSpec } from '../../functions/chat/domain/model';
 
 const LOOKUP: ModelToolSpec = {
   name: 'lookup_order',

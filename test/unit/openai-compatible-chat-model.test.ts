@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { OpenAiCompatibleChatModel } from '../../functions/adapters/openai-compatible-chat-model';
-import type { ModelRequest, ModelStreamEvent } from '../../functions/domain/model';
+import { OpenAiCompatibleChatModel } from '../../functions/chat/adapters/openai-compatible-chat-model';
+import type { ModelRequest, ModelStreamEvent } from '../../functions/chat/domain/model';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from '../support/fake-openai-server';
 
 const SCHEMA = { type: 'object', properties: { orderId: { type: 'string' } } };

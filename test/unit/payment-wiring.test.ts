@@ -6,10 +6,10 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
-import { secretReader } from '../../functions/adapters/secrets-manager-secret';
-import { STRIPE_HANDLER_ID } from '../../functions/adapters/stripe-payment-gateway';
-import { ENV, type EnvVars } from '../../functions/env';
-import { buildPaymentGateway } from '../../functions/wiring/acp-checkout-wiring';
+import { secretReader } from '../../functions/acp/adapters/secrets-manager-secret';
+import { STRIPE_HANDLER_ID } from '../../functions/acp/adapters/stripe-payment-provider';
+import { ENV, type EnvVars } from '../../functions/platform/env';
+import { buildPaymentProvider } from '../../functions/acp/wiring/acp-checkout-wiring';
 
 const SECRET_ARN = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:platform-dev/stripe-api-key-AbCdEf';
 const env = (extra: Partial<EnvVars> = {}) => ({ [ENV.stage]: 'dev', [ENV.tableName]: 't', ...extra }) as unknown as EnvVars;
@@ -21,18 +21,18 @@ describe('payment wiring', () => {
 
   it('is Stripe in every Lambda: the test handler and its test tokens are never wired there', async () => {
     for (const e of [env(), env({ [ENV.paymentSecretArn]: SECRET_ARN })]) {
-      const gateway = buildPaymentGateway({ env: e });
+      const gateway = buildPaymentProvider({ env: e });
       expect(gateway.handlers().map((h) => h.id)).toEqual([STRIPE_HANDLER_ID]);
     }
     // Without the grant a charge cannot happen: an unknown outcome, left to the recovery job.
-    await expect(buildPaymentGateway({ env: env() }).charge({ sessionId: 's', idempotencyKey: 'k', amount: 1, currency: 'usd', paymentData })).rejects.toThrow(
+    await expect(buildPaymentProvider({ env: env() }).charge({ sessionId: 's', idempotencyKey: 'k', amount: 1, currency: 'usd', paymentData })).rejects.toThrow(
       /payments:charge/,
     );
   });
 
   it('reads the key from the stage secret with exactly one GetSecretValue', async () => {
     sm.on(GetSecretValueCommand).resolves({ SecretString: 'not-configured' });
-    const gateway = buildPaymentGateway({ env: env({ [ENV.paymentSecretArn]: SECRET_ARN }) });
+    const gateway = buildPaymentProvider({ env: env({ [ENV.paymentSecretArn]: SECRET_ARN }) });
     expect(sm.calls()).toHaveLength(0);
     const charge = () => gateway.charge({ sessionId: 's', idempotencyKey: 'k', amount: 1, currency: 'usd', paymentData });
     expect(await charge()).toEqual({ status: 'failed', message: 'no Stripe API key is configured for this stage' });

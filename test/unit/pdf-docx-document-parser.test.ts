@@ -3,7 +3,7 @@
  * comes back), no text layer (a scan, for OCR), password-protected, corrupt.
  */
 import { describe, expect, it } from 'vitest';
-import { PdfDocxDocumentParser } from '../../functions/adapters/pdf-docx-document-parser';
+import { PdfDocxDocumentParser } from '../../functions/chat/adapters/pdf-docx-document-parser';
 import {
   bytesOfSize,
   corruptDocx,
@@ -109,7 +109,7 @@ describe('the DOCX expansion guard', () => {
       declaredUncompressedSize,
       MAX_DOCX_EXPANDED_BYTES,
       PdfDocxDocumentParser: Parser,
-    } = await import('../../functions/adapters/pdf-docx-document-parser');
+    } = await import('../../functions/chat/adapters/pdf-docx-document-parser');
     const { docx: makeDocx } = await import('../support/file-fixtures');
     const bytes = Buffer.from(makeDocx(['hello']));
     const declared = declaredUncompressedSize(bytes)!;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkUnknownQueryParams, UNKNOWN_QUERY_REJECTED_FROM_US } from '../../functions/domain/query-policy';
+import { checkUnknownQueryParams, UNKNOWN_QUERY_REJECTED_FROM_US } from '../../functions/export/domain/query-policy';
 import { rejection } from '../support/domain-error';
 
 const at = (iso: string) => Date.parse(iso) * 1000;

@@ -8,9 +8,9 @@ import {
   newestFirst,
   periodIdOf,
   type PeriodDraft,
-} from '../../functions/domain/release-notes';
-import { itemsFromMarkdown, markdownFromItems, parsePeriodMarkdown } from '../../functions/domain/release-notes-markdown';
-import { parseIsoToMicros } from '../../functions/domain/time';
+} from '../../functions/release-notes/domain/release-notes';
+import { itemsFromMarkdown, markdownFromItems, parsePeriodMarkdown } from '../../functions/release-notes/domain/release-notes-markdown';
+import { parseIsoToMicros } from '../../functions/platform/domain/time';
 
 const us = (iso: string) => parseIsoToMicros(iso)!;
 const draft = (over: Partial<PeriodDraft> = {}): PeriodDraft => ({

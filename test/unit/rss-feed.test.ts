@@ -5,9 +5,9 @@
 import Parser from 'rss-parser';
 import { SaxesParser, type SaxesTagNS } from 'saxes';
 import { describe, expect, it } from 'vitest';
-import { buildPeriod, type PeriodDraft } from '../../functions/domain/release-notes';
-import { ATOM_NS, CONTENT_NS, cdata, escapeXml, renderRssFeed, xmlSafe } from '../../functions/domain/rss-feed';
-import { parseIsoToMicros } from '../../functions/domain/time';
+import { buildPeriod, type PeriodDraft } from '../../functions/release-notes/domain/release-notes';
+import { ATOM_NS, CONTENT_NS, cdata, escapeXml, renderRssFeed, xmlSafe } from '../../functions/release-notes/domain/rss-feed';
+import { parseIsoToMicros } from '../../functions/platform/domain/time';
 
 const us = (iso: string) => parseIsoToMicros(iso)!;
 const CHANNEL = {

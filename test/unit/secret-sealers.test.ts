@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { DecryptCommand, EncryptCommand, KMSClient } from '@aws-sdk/client-kms';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { FileSecretSealer } from '../../functions/adapters/file-secret-sealer';
-import { KmsSecretSealer } from '../../functions/adapters/kms-secret-sealer';
+import { FileSecretSealer } from '../../functions/release-notes/adapters/file-secret-sealer';
+import { KmsSecretSealer } from '../../functions/release-notes/adapters/kms-secret-sealer';
 
 const KEY_ARN = 'arn:aws:kms:eu-west-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab';
 const SECRET = 'whsec_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789AbCd';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CONTROL_QUERY_PARAMS, endedAtOf, exportableQueryParams, lastActivityOf } from '../../functions/domain/session';
+import { CONTROL_QUERY_PARAMS, endedAtOf, exportableQueryParams, lastActivityOf } from '../../functions/conversations/domain/session';
 
 describe('lastActivityOf = GREATEST(COALESCE(last_message_at, started_at), touch)', () => {
   it('uses started_at when there is no message and the touch is older', () => {

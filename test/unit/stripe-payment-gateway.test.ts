@@ -6,7 +6,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { STRIPE_API_VERSION, STRIPE_KEY_PLACEHOLDER, StripePaymentGateway } from '../../functions/adapters/stripe-payment-gateway';
+import { STRIPE_API_VERSION, STRIPE_KEY_PLACEHOLDER, StripePaymentProvider } from '../../functions/acp/adapters/stripe-payment-provider';
 
 interface Seen {
   method: string;
@@ -15,7 +15,7 @@ interface Seen {
   body: string;
 }
 
-describe('StripePaymentGateway', () => {
+describe('StripePaymentProvider', () => {
   let server: Server;
   let baseUrl: string;
   const seen: Seen[] = [];
@@ -37,7 +37,7 @@ describe('StripePaymentGateway', () => {
     seen.length = 0;
   });
 
-  const gateway = () => new StripePaymentGateway({ apiKey: 'rk_test_123', baseUrl });
+  const gateway = () => new StripePaymentProvider({ apiKey: 'rk_test_123', baseUrl });
   const paymentData = { handler_id: 'stripe_spt', instrument: { type: 'card', credential: { type: 'spt', token: 'spt_1AbC' } } };
 
   it('confirms one PaymentIntent with the shared payment token, keyed by the checkout session', async () => {
@@ -125,7 +125,7 @@ describe('StripePaymentGateway', () => {
   });
 
   it('refuses to charge with the placeholder of an unconfigured stage, sending nothing', async () => {
-    const unconfigured = new StripePaymentGateway({ baseUrl, apiKey: async () => STRIPE_KEY_PLACEHOLDER });
+    const unconfigured = new StripePaymentProvider({ baseUrl, apiKey: async () => STRIPE_KEY_PLACEHOLDER });
     expect(await unconfigured.charge({ sessionId: 'cs-7', idempotencyKey: 'k', amount: 100, currency: 'usd', paymentData })).toEqual({
       status: 'failed',
       message: 'no Stripe API key is configured for this stage',
@@ -136,7 +136,7 @@ describe('StripePaymentGateway', () => {
   it('reads the API key once, on the first charge, and again only after a failed read', async () => {
     let reads = 0;
     let fail = true;
-    const lazy = new StripePaymentGateway({
+    const lazy = new StripePaymentProvider({
       baseUrl,
       apiKey: async () => {
         reads++;

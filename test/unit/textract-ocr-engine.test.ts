@@ -1,7 +1,7 @@
 import { GetDocumentTextDetectionCommand, StartDocumentTextDetectionCommand, TextractClient } from '@aws-sdk/client-textract';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { TextractOcrEngine, clientRequestTokenOf } from '../../functions/adapters/textract-ocr-engine';
+import { TextractOcrEngine, clientRequestTokenOf } from '../../functions/chat/adapters/textract-ocr-engine';
 
 const textract = mockClient(TextractClient);
 const OPTS = { bucket: 'uploads-bucket', topicArn: 'arn:aws:sns:eu-west-1:123456789012:ocr', roleArn: 'arn:aws:iam::123456789012:role/textract-publish' };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { microsToIso, parseIsoToMicros } from '../../functions/domain/time';
+import { microsToIso, parseIsoToMicros } from '../../functions/platform/domain/time';
 
 const us = (iso: string) => Date.parse(iso) * 1000;
 

@@ -1,8 +1,8 @@
 import { sign, verify } from '@octokit/webhooks-methods';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import { buildPeriod } from '../../functions/domain/release-notes';
-import { parseIsoToMicros } from '../../functions/domain/time';
+import { buildPeriod } from '../../functions/release-notes/domain/release-notes';
+import { parseIsoToMicros } from '../../functions/platform/domain/time';
 import {
   deliveryBody,
   deliveryHeaders,
@@ -12,8 +12,8 @@ import {
   svcSignature,
   verifySvcSignature,
   type AttemptResult,
-} from '../../functions/domain/webhook-delivery';
-import { isWellFormedSecret, maskSecret, normalizeAreas } from '../../functions/domain/webhook-subscription';
+} from '../../functions/release-notes/domain/webhook-delivery';
+import { isWellFormedSecret, maskSecret, normalizeAreas } from '../../functions/release-notes/domain/webhook-subscription';
 
 const SECRET = 'whsec_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789AbCd';
 const us = (iso: string) => parseIsoToMicros(iso)!;

@@ -1,0 +1,51 @@
+/**
+ * The readiness check of a checkout session under the Agentic Commerce Protocol: every line names an
+ * active product of this app, in one currency, with enough stock; then the session is
+ * `ready_for_payment`, else `not_ready_for_payment` with a message per problem. Unknown products are a 400.
+ */
+import { invalid, type CheckoutLine, type CheckoutMessage, type CheckoutStatus, type RequestedLine } from '../domain/checkout';
+import type { AcpPorts } from '../ports/acp-ports';
+
+export const CHECKOUT_TERMINAL_MESSAGE = 'The checkout session can no longer change: it is';
+
+export interface Readiness {
+  readonly status: Extract<CheckoutStatus, 'ready_for_payment' | 'not_ready_for_payment'>;
+  readonly currency: string;
+  readonly lines: CheckoutLine[];
+  readonly messages: CheckoutMessage[];
+}
+
+export async function readiness(
+  deps: AcpPorts,
+  input: {
+    appId: string;
+    requested: readonly RequestedLine[];
+    currency: string | undefined;
+    lineId: (productId: string) => string;
+    /** Off in a complete, where the stock holds themselves are the check (and may already include this complete's own). @default true */
+    checkStock?: boolean;
+  },
+): Promise<Readiness> {
+  const products = await Promise.all(input.requested.map((r) => deps.products.get(r.productId)));
+  const messages: CheckoutMessage[] = [];
+  const lines: CheckoutLine[] = input.requested.map((r, i) => {
+    const product = products[i];
+    // Another app's product is as unknown as a missing one.
+    if (!product || product.appId !== input.appId) throw invalid('invalid_item_id', `Unknown product: ${r.productId}`, `$.line_items[${i}]`);
+    if (!product.active) messages.push({ type: 'error', code: 'invalid', param: `$.line_items[${i}]`, content: `${product.title} is no longer sold` });
+    else if ((input.checkStock ?? true) && product.inventory !== null && product.inventory < r.quantity) {
+      messages.push({ type: 'error', code: 'out_of_stock', param: `$.line_items[${i}].quantity`, content: `${product.title}: only ${product.inventory} left` });
+    }
+    return { lineId: input.lineId(product.id), productId: product.id, title: product.title, unitAmount: product.priceMinor, quantity: r.quantity };
+  });
+  const currencies = new Set(products.map((p) => p!.currency));
+  const currency = input.currency ?? [...currencies][0]!;
+  if (currencies.size > 1 || !currencies.has(currency)) {
+    throw invalid(
+      'invalid',
+      `All line items must be in the session's currency (${[...currencies].join(', ')} given${input.currency ? `, session in ${input.currency}` : ''})`,
+      '$.currency',
+    );
+  }
+  return { status: messages.length ? 'not_ready_for_payment' : 'ready_for_payment', currency, lines, messages };
+}

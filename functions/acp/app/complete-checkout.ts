@@ -1,0 +1,141 @@
+/**
+ * Completing a checkout session of area C (ACP's complete): inventory is reserved only here, with
+ * one conditional decrement per product, so concurrent completes never oversell.
+ */
+import { CHECKOUT_TERMINAL_MESSAGE, readiness } from './checkout-readiness';
+import { buyerEmailOf, completing, getCheckout, notAllowed, type CheckoutDeps } from './run-checkout';
+import { TERMINAL, completionHolder, totalsOf, type CheckoutMessage, type CheckoutSession } from '../domain/checkout';
+import { checkRequestFields } from '../domain/checkout-request';
+import { checkPaymentData } from '../domain/payment-data';
+import { DomainError } from '../../platform/domain/errors';
+import type { PaymentOutcome } from '../ports/acp-ports';
+
+/**
+ * Complete: claims the session (`complete_in_progress`, with the write-ahead `completion` record), then
+ * finishes it (see finishCompletion). A complete whose payment outcome is unknown answers the session
+ * still `complete_in_progress`, as ACP's asynchronous complete does; recovery finishes it.
+ */
+export async function completeCheckout(deps: CheckoutDeps, input: { appId: string; id: string; body: Record<string, unknown> }): Promise<CheckoutSession> {
+  const details = checkRequestFields(input.body, 'complete');
+  const buyerEmail = buyerEmailOf(input.body);
+  // A fresh object of the checked members: what the charge, and recovery after a crash, will send.
+  const paymentData = checkPaymentData(Object.hasOwn(input.body, 'payment_data') ? input.body.payment_data : undefined, deps.payments.handlers());
+  const current = await getCheckout(deps, input);
+  if (TERMINAL.has(current.status)) throw notAllowed(`${CHECKOUT_TERMINAL_MESSAGE} ${current.status}`);
+  if (current.status === 'complete_in_progress') throw completing();
+  if (current.status !== 'ready_for_payment') {
+    throw new DomainError('bad_request', 'The checkout session is not ready for payment: see its messages', 'not_ready_for_payment');
+  }
+  const now = deps.clock.nowUs();
+  const claimVersion = current.version + 1;
+  const claimed: CheckoutSession = {
+    ...current,
+    status: 'complete_in_progress',
+    ...(buyerEmail !== undefined ? { buyerEmail } : {}),
+    details: { ...current.details, ...details },
+    completion: { claimVersion, startedAtUs: now, paymentData },
+    updatedAtUs: now,
+  };
+  // From here on every other write of the session is refused until this complete settles.
+  if (!(await deps.checkouts.replace(claimed, current.version))) throw completing();
+  return finishCompletion(deps, { ...claimed, version: claimVersion }, 'request');
+}
+
+/**
+ * Runs a claimed complete to its end: re-checks readiness against the catalog, holds every line's
+ * units, charges, then settles the session. Each step is idempotent for the claim (the holds are named
+ * by it, the charge's idempotency key is it, every session write names the version it read), so the
+ * recovery job can run it again from the start after a crash at any point:
+ * - stock ran out: the holds are released, `not_ready_for_payment` with `out_of_stock`;
+ * - declined: released, `ready_for_payment` with `payment_declined` (200, as ACP's examples do);
+ * - refused by the provider for a reason of the merchant's: released, `ready_for_payment` with a message;
+ * - succeeded: `completed` with the order, then the holds become sales and the record is cleared;
+ * - unknown (timeout, network, 5xx): nothing moves; the session stays `complete_in_progress`.
+ * A failure before the charge gives the units back and releases the claim (best effort: if that fails
+ * too, recovery finishes the complete later).
+ */
+export async function finishCompletion(deps: CheckoutDeps, s: CheckoutSession, by: 'request' | 'recovery'): Promise<CheckoutSession> {
+  const c = s.completion!;
+  const holder = completionHolder(s, c);
+  const settle = async (next: Partial<CheckoutSession>): Promise<CheckoutSession> => {
+    const written: CheckoutSession = { ...s, ...next, updatedAtUs: deps.clock.nowUs() };
+    if (await deps.checkouts.replace(written, s.version)) return { ...written, version: s.version + 1 };
+    // Settled by someone else (a recovery that took over): theirs is the outcome.
+    return (await deps.checkouts.get(s.id)) ?? written;
+  };
+  const releaseAll = async () => {
+    for (const line of s.lines) await deps.inventory.release(line.productId, holder, line.quantity);
+  };
+  let amount: number;
+  try {
+    const ready = await readiness(deps, {
+      appId: s.appId,
+      requested: s.lines.map((l) => ({ productId: l.productId, quantity: l.quantity })),
+      currency: s.currency,
+      lineId: (productId) => s.lines.find((l) => l.productId === productId)!.lineId,
+      checkStock: false,
+    });
+    let messages: CheckoutMessage[] = ready.messages;
+    if (ready.status === 'ready_for_payment') {
+      for (const [i, line] of s.lines.entries()) {
+        if ((await deps.inventory.hold(line.productId, holder, line.quantity)) !== 'out_of_stock') continue;
+        messages = [{ type: 'error', code: 'out_of_stock', param: `$.line_items[${i}]`, content: `${line.title} is out of stock` }];
+        break;
+      }
+    }
+    if (ready.status !== 'ready_for_payment' || messages.length) {
+      await releaseAll();
+      return await settle({ status: 'not_ready_for_payment', lines: ready.lines, messages, completion: null });
+    }
+    amount = totalsOf(ready).find((t) => t.type === 'total')!.amount;
+  } catch (err) {
+    // Nothing was charged: give the units back and release the claim, so the complete can be retried.
+    // A request does it best effort (if it fails too, recovery finishes the complete later); recovery
+    // does it when the catalog refused (a product gone), and otherwise leaves the claim for its next run.
+    if (by === 'request' || err instanceof DomainError) {
+      const rolledBack = await releaseAll()
+        .then(() => settle({ status: 'ready_for_payment', completion: null }))
+        .catch(() => undefined);
+      if (by === 'recovery' && rolledBack) return rolledBack;
+    }
+    throw err;
+  }
+  let outcome: PaymentOutcome;
+  try {
+    outcome = await deps.payments.charge({
+      sessionId: s.id,
+      idempotencyKey: `acp-complete-${holder}`,
+      amount,
+      currency: s.currency,
+      paymentData: c.paymentData ?? {},
+    });
+  } catch {
+    // Charged or not, nobody knows yet: the claim stays, and recovery retries under the same key.
+    return s;
+  }
+  if (outcome.status !== 'succeeded') {
+    await releaseAll();
+    const content = outcome.status === 'declined' ? outcome.message : `The payment provider refused the charge (${outcome.message}); nothing was charged`;
+    return settle({
+      status: 'ready_for_payment',
+      completion: null,
+      messages: [{ type: 'error', code: outcome.status === 'declined' ? 'payment_declined' : 'invalid', param: '$.payment_data', content }],
+    });
+  }
+  const now = deps.clock.nowUs();
+  const completed = await settle({
+    status: 'completed',
+    messages: [],
+    order: { id: deps.ids.uuid(), createdAtUs: now, paymentReference: outcome.reference },
+    completion: { ...c, paymentData: null },
+  });
+  return completed.status === 'completed' && completed.completion ? commitSale(deps, completed) : completed;
+}
+
+/** The last step of a completed sale: its holds become sales, and the write-ahead record goes. */
+export async function commitSale(deps: CheckoutDeps, s: CheckoutSession): Promise<CheckoutSession> {
+  const holder = completionHolder(s, s.completion!);
+  for (const line of s.lines) await deps.inventory.commit(line.productId, holder, line.quantity);
+  const done: CheckoutSession = { ...s, completion: null };
+  return (await deps.checkouts.replace(done, s.version)) ? { ...done, version: s.version + 1 } : s;
+}

@@ -1,0 +1,14 @@
+import { listProducts } from '../app/manage-products';
+import { adminProductsProductionDeps, type AdminProductsDeps } from '../wiring/admin-products-wiring';
+import { adminProduct } from './acp-admin-presenters';
+import { httpRoute } from '../../platform/http/kit';
+import { lambdaHandler } from '../../platform/http/lambda';
+
+/** GET /admin/v1/apps/{appId}/products: every product of the app, inactive ones included, oldest first. */
+export const createHandler = (deps: AdminProductsDeps) =>
+  httpRoute('adminProductsList', deps, async (req) => {
+    const products = await listProducts(deps, { appId: req.path.appId ?? '', activeOnly: false });
+    return { status: 200, body: { data: products.map(adminProduct) } };
+  });
+
+export const handler = lambdaHandler(createHandler, adminProductsProductionDeps);

@@ -1,0 +1,136 @@
+/**
+ * Amazon Bedrock through the Converse and ConverseStream APIs: the AWS default model provider.
+ * Maps the provider-neutral conversation to Converse messages (tool use, tool results, image blocks)
+ * and Converse responses and stream events back.
+ */
+import {
+  ConverseCommand,
+  ConverseStreamCommand,
+  type BedrockRuntimeClient,
+  type ContentBlock,
+  type ConverseCommandInput,
+  type ConverseStreamOutput,
+  type Message,
+  type TokenUsage,
+} from '@aws-sdk/client-bedrock-runtime';
+import type { ModelRequest, ModelResponse, ModelStreamEvent, ModelToolCall, StopReason } from '../domain/model';
+import type { ChatModel } from '../ports/chat-ports';
+
+export function toConverseInput(request: ModelRequest): ConverseCommandInput {
+  const messages: Message[] = [];
+  const push = (role: 'user' | 'assistant', block: ContentBlock) => {
+    const last = messages[messages.length - 1];
+    // Converse wants alternating roles: consecutive blocks of one role (tool results) share a message.
+    if (last && last.role === role) last.content!.push(block);
+    else messages.push({ role, content: [block] });
+  };
+  for (const m of request.messages) {
+    if (m.role === 'user') {
+      for (const image of m.images ?? []) push('user', { image: { format: image.format, source: { bytes: image.bytes } } });
+      push('user', { text: m.content });
+    } else if (m.role === 'assistant') {
+      if (m.content) push('assistant', { text: m.content });
+      for (const call of m.toolCalls ?? []) push('assistant', { toolUse: { toolUseId: call.id, name: call.name, input: call.input as never } });
+    } else {
+      push('user', { toolResult: { toolUseId: m.toolCallId, content: [{ text: m.content }], status: m.isError ? 'error' : 'success' } });
+    }
+  }
+  const { temperature, topP, maxTokens, stop } = request.options;
+  const inference = {
+    ...(maxTokens !== undefined ? { maxTokens } : {}),
+    ...(temperature !== undefined ? { temperature } : {}),
+    ...(topP !== undefined ? { topP } : {}),
+    ...(stop ? { stopSequences: [...stop] } : {}),
+  };
+  return {
+    modelId: request.modelId,
+    messages,
+    ...(request.system.length ? { system: request.system.map((text) => ({ text })) } : {}),
+    ...(Object.keys(inference).length ? { inferenceConfig: inference } : {}),
+    ...(request.tools.length
+      ? {
+          toolConfig: {
+            tools: request.tools.map((t) => ({ toolSpec: { name: t.name, description: t.description, inputSchema: { json: t.inputSchema as never } } })),
+          },
+        }
+      : {}),
+  };
+}
+
+export function stopReasonOf(reason: string | undefined): StopReason {
+  switch (reason) {
+    case 'tool_use':
+      return 'tool_use';
+    case 'max_tokens':
+      return 'max_tokens';
+    case 'stop_sequence':
+      return 'stop_sequence';
+    case 'guardrail_intervened':
+    case 'content_filtered':
+      return 'content_filtered';
+    default:
+      return 'end_turn';
+  }
+}
+
+function usageOf(u: TokenUsage | undefined) {
+  return {
+    inputTokens: u?.inputTokens ?? 0,
+    outputTokens: u?.outputTokens ?? 0,
+    cacheReadInputTokens: u?.cacheReadInputTokens ?? 0,
+    cacheCreationInputTokens: u?.cacheWriteInputTokens ?? 0,
+  };
+}
+
+export class BedrockChatModel implements ChatModel {
+  constructor(private readonly client: BedrockRuntimeClient) {}
+
+  async converse(request: ModelRequest): Promise<ModelResponse> {
+    const out = await this.client.send(new ConverseCommand(toConverseInput(request)));
+    let text = '';
+    const toolCalls: ModelToolCall[] = [];
+    for (const block of out.output?.message?.content ?? []) {
+      if (block.text !== undefined) text += block.text;
+      if (block.toolUse)
+        toolCalls.push({ id: block.toolUse.toolUseId ?? '', name: block.toolUse.name ?? '', input: (block.toolUse.input ?? {}) as Record<string, unknown> });
+    }
+    return { text, toolCalls, stopReason: stopReasonOf(out.stopReason), usage: usageOf(out.usage) };
+  }
+
+  async *stream(request: ModelRequest): AsyncIterable<ModelStreamEvent> {
+    const out = await this.client.send(new ConverseStreamCommand(toConverseInput(request)));
+    let text = '';
+    let stop: string | undefined;
+    let usage: TokenUsage | undefined;
+    const tools = new Map<number, { id: string; name: string; input: string }>();
+    for await (const event of (out.stream ?? []) as AsyncIterable<ConverseStreamOutput>) {
+      if (event.contentBlockStart?.start?.toolUse) {
+        const t = event.contentBlockStart.start.toolUse;
+        tools.set(event.contentBlockStart.contentBlockIndex ?? 0, { id: t.toolUseId ?? '', name: t.name ?? '', input: '' });
+      } else if (event.contentBlockDelta?.delta) {
+        const delta = event.contentBlockDelta.delta;
+        if (delta.text !== undefined) {
+          text += delta.text;
+          yield { type: 'text', delta: delta.text };
+        } else if (delta.toolUse?.input !== undefined) {
+          const slot = tools.get(event.contentBlockDelta.contentBlockIndex ?? 0);
+          if (slot) slot.input += delta.toolUse.input;
+        }
+      } else if (event.messageStop) {
+        stop = event.messageStop.stopReason;
+      } else if (event.metadata) {
+        usage = event.metadata.usage;
+      } else {
+        const failure =
+          event.internalServerException ??
+          event.modelStreamErrorException ??
+          event.validationException ??
+          event.throttlingException ??
+          event.serviceUnavailableException;
+        if (failure) throw new Error(`Bedrock stream failed: ${failure.message ?? 'unknown error'}`);
+      }
+    }
+    const toolCalls = [...tools.values()].map((t) => ({ id: t.id, name: t.name, input: t.input ? (JSON.parse(t.input) as Record<string, unknown>) : {} }));
+    yield { type: 'done', response: { text, toolCalls, stopReason: stopReasonOf(stop), usage: usageOf(usage) } };
+  }
+}

@@ -1,0 +1,158 @@
+/**
+ * The built-in offline model: no network, deterministic, and able to drive the tool loop, so every
+ * code path of area B runs on a laptop and in tests.
+ *
+ * - It calls a tool when the last user message says `use <tool>` or `call <tool>` for an offered tool,
+ *   with the first JSON object of the message as input (or `{}`).
+ * - After tool results it answers with what the tools returned.
+ * - Attachments (the `[Attached files]` note of the last user message): it reads every attached
+ *   document with the tool offered for it (readPDF / readDocument), then answers naming each attached
+ *   file by its name, with the first 200 characters each document's tool returned.
+ * - Otherwise it answers `Offline reply #<n>: <last user message>`, n being the number of user messages
+ *   it was given, so a continued session visibly carries its history.
+ * Token counts are ceil(characters / 4), the usual rough rule.
+ */
+import type { ModelMessage, ModelRequest, ModelResponse, ModelStreamEvent, ModelToolCall } from '../domain/model';
+import type { ChatModel } from '../ports/chat-ports';
+
+const tokens = (text: string) => Math.ceil(text.length / 4);
+
+function firstJsonObject(text: string): Record<string, unknown> {
+  const start = text.indexOf('{');
+  for (let end = text.lastIndexOf('}'); start >= 0 && end > start; end = text.lastIndexOf('}', end - 1)) {
+    try {
+      const v: unknown = JSON.parse(text.slice(start, end + 1));
+      if (typeof v === 'object' && v !== null && !Array.isArray(v)) return v as Record<string, unknown>;
+    } catch {
+      // try a shorter span
+    }
+  }
+  return {};
+}
+
+function contentOf(m: ModelMessage): string {
+  return m.content;
+}
+
+/** Characters of a document the offline model quotes. */
+export const OFFLINE_QUOTE_CHARS = 200;
+
+interface NotedFile {
+  readonly name: string;
+  readonly kind: 'image' | 'document';
+  readonly fileId?: string;
+  readonly tool?: string;
+}
+
+/** The files listed in a message's `[Attached files]` note (app/chat-attachments.ts writes it). */
+function notedFiles(text: string): NotedFile[] {
+  const at = text.lastIndexOf('\n[Attached files]\n');
+  if (at < 0) return [];
+  return text
+    .slice(at + '\n[Attached files]\n'.length)
+    .split('\n')
+    .flatMap((line): NotedFile[] => {
+      const doc = /^- (.+): (?:PDF|Word) document, fileId (\S+), read it with the (\w+) tool$/.exec(line);
+      if (doc) return [{ name: doc[1]!, kind: 'document', fileId: doc[2]!, tool: doc[3]! }];
+      const image = /^- (.+): image \(/.exec(line);
+      return image ? [{ name: image[1]!, kind: 'image' }] : [];
+    });
+}
+
+export class OfflineChatModel implements ChatModel {
+  async converse(request: ModelRequest): Promise<ModelResponse> {
+    const input = tokens(request.system.join('\n') + request.messages.map(contentOf).join('\n') + JSON.stringify(request.tools));
+    const last = request.messages[request.messages.length - 1];
+    const lastUserIndex = request.messages.map((m) => m.role).lastIndexOf('user');
+    const attached = lastUserIndex >= 0 ? notedFiles(contentOf(request.messages[lastUserIndex]!)) : [];
+    if (attached.length) return this.readAttachments(request, lastUserIndex, attached, input);
+    if (last?.role === 'tool') {
+      const results: string[] = [];
+      for (let i = request.messages.length - 1; i >= 0 && request.messages[i]!.role === 'tool'; i--) results.unshift(contentOf(request.messages[i]!));
+      const text = `Tool result: ${results.join('\n')}`;
+      return this.finish(request, text, [], input);
+    }
+    const lastUser = [...request.messages].reverse().find((m) => m.role === 'user');
+    const said = lastUser ? contentOf(lastUser) : '';
+    const wanted = /\b(?:use|call)\s+(?:the\s+)?(?:tool\s+)?([A-Za-z0-9_.-]+)/i.exec(said)?.[1];
+    const tool = wanted ? request.tools.find((t) => t.name.toLowerCase() === wanted.toLowerCase()) : undefined;
+    if (tool) {
+      const userTurns = request.messages.filter((m) => m.role === 'user').length;
+      const call: ModelToolCall = { id: `call_offline_${userTurns}_${tool.name}`, name: tool.name, input: firstJsonObject(said) };
+      return {
+        text: '',
+        toolCalls: [call],
+        stopReason: 'tool_use',
+        usage: { inputTokens: input, outputTokens: tokens(JSON.stringify(call)), cacheReadInputTokens: 0, cacheCreationInputTokens: 0 },
+      };
+    }
+    const userTurns = request.messages.filter((m) => m.role === 'user').length;
+    return this.finish(request, `Offline reply #${userTurns}: ${said}`, [], input);
+  }
+
+  /** Reads each attached document through its tool (one round), then names every file and quotes the documents. */
+  private readAttachments(request: ModelRequest, lastUserIndex: number, attached: NotedFile[], input: number): ModelResponse {
+    const after = request.messages.slice(lastUserIndex + 1);
+    const calls = after.flatMap((m) => (m.role === 'assistant' ? (m.toolCalls ?? []) : []));
+    const userTurns = request.messages.filter((m) => m.role === 'user').length;
+    const unread = attached.filter(
+      (f) => f.kind === 'document' && request.tools.some((t) => t.name === f.tool) && !calls.some((c) => c.input.fileId === f.fileId),
+    );
+    if (unread.length && calls.length === 0) {
+      const toolCalls: ModelToolCall[] = unread.map((f, i) => ({
+        id: `call_offline_${userTurns}_${i}_${f.tool}`,
+        name: f.tool!,
+        input: { fileId: f.fileId! },
+      }));
+      return {
+        text: '',
+        toolCalls,
+        stopReason: 'tool_use',
+        usage: { inputTokens: input, outputTokens: tokens(JSON.stringify(toolCalls)), cacheReadInputTokens: 0, cacheCreationInputTokens: 0 },
+      };
+    }
+    const results = new Map(after.flatMap((m) => (m.role === 'tool' ? [[m.toolCallId, m] as const] : [])));
+    const parts = attached.map((f) => {
+      if (f.kind === 'image') {
+        const images =
+          request.messages[lastUserIndex]!.role === 'user' ? ((request.messages[lastUserIndex] as { images?: readonly unknown[] }).images?.length ?? 0) : 0;
+        return `${f.name} (image${images ? ', seen' : ''})`;
+      }
+      const call = calls.find((c) => c.input.fileId === f.fileId);
+      const result = call ? results.get(call.id) : undefined;
+      if (!result) return `${f.name} (not read)`;
+      if (result.isError) return `${f.name} (${f.tool} failed: ${result.content.slice(0, OFFLINE_QUOTE_CHARS)})`;
+      return `${f.name}: "${result.content.slice(0, OFFLINE_QUOTE_CHARS)}"`;
+    });
+    return this.finish(
+      request,
+      `Offline reply #${userTurns}: I see ${attached.length} attached file${attached.length > 1 ? 's' : ''}. ${parts.join('; ')}`,
+      [],
+      input,
+    );
+  }
+
+  async *stream(request: ModelRequest): AsyncIterable<ModelStreamEvent> {
+    const response = await this.converse(request);
+    for (const piece of response.text.match(/\S+\s*|\s+/g) ?? []) yield { type: 'text', delta: piece };
+    yield { type: 'done', response };
+  }
+
+  private finish(request: ModelRequest, fullText: string, toolCalls: ModelToolCall[], input: number): ModelResponse {
+    const max = request.options.maxTokens;
+    let text = fullText;
+    let stopReason: ModelResponse['stopReason'] = 'end_turn';
+    for (const stop of request.options.stop ?? []) {
+      const at = text.indexOf(stop);
+      if (at >= 0) {
+        text = text.slice(0, at);
+        stopReason = 'stop_sequence';
+      }
+    }
+    if (max !== undefined && tokens(text) > max) {
+      text = text.slice(0, max * 4);
+      stopReason = 'max_tokens';
+    }
+    return { text, toolCalls, stopReason, usage: { inputTokens: input, outputTokens: tokens(text), cacheReadInputTokens: 0, cacheCreationInputTokens: 0 } };
+  }
+}

@@ -1,0 +1,211 @@
+/**
+ * The first half of a chat turn of area B: everything that can fail with a status before the first
+ * byte (app, session and its turn lease, files, credits, caps), and the context the model will see.
+ */
+import type { ChatRequest } from '../domain/chat-request';
+import { newTurnMessages } from '../domain/chat-request';
+import { BusyError, DomainError, notFound } from '../../platform/domain/errors';
+import { parseModelSetting, type ModelMessage, type ModelToolSpec } from '../domain/model';
+import { parseUsd } from '../../platform/domain/pricing';
+import type { MessageFile, Session } from '../../conversations/domain/session';
+import { microsToMs, msToMicros } from '../../platform/domain/time';
+import type { ChatModel } from '../ports/chat-ports';
+import type { ChatDeps } from '../ports/chat-ports';
+import type { ChatPrincipal } from '../../platform/app/authenticate-chat-key';
+import {
+  attachmentNote,
+  checkImageInput,
+  documentToolsFor,
+  loadImages,
+  requireUserMessageFor,
+  resolveAttachments,
+  type TurnAttachment,
+} from './chat-attachments';
+import { newSession, type TurnMessage } from './record-session-activity';
+import { requireChatSessionOfApp } from './resolve-chat-session';
+
+export type ChatTurnDeps = Pick<
+  ChatDeps,
+  'apps' | 'sessions' | 'consumers' | 'usage' | 'files' | 'objects' | 'ids' | 'clock' | 'settings' | 'models' | 'tools' | 'variables' | 'billing'
+>;
+
+/**
+ * One turn at a time per session (docs/adr/0022): a turn holds the session's lease from before it reads
+ * the history until its last write, renewing it while it runs; a crashed turn's lease runs out after
+ * TURN_LEASE_MS. A turn that finds the session busy waits up to TURN_LEASE_WAIT_MS, then answers 409 with
+ * Retry-After, having written nothing.
+ */
+export const TURN_LEASE_MS = 60_000;
+export const TURN_LEASE_RENEW_MS = 20_000;
+export const TURN_LEASE_WAIT_MS = 3_000;
+export const SESSION_BUSY_MESSAGE = 'Session busy: another turn of this chat session is in progress; retry when it has finished';
+
+export const SESSION_SOURCE = 'API';
+
+export interface PreparedTurn {
+  readonly session: Session;
+  /**
+   * A first call: the session is not written until the turn has something to record, so a turn that
+   * fails before its first message leaves no session behind (ADR 0020).
+   */
+  readonly created: boolean;
+  /** The variables the request binds (written with a new session). */
+  readonly requestVariables: Readonly<Record<string, string>>;
+  /**
+   * The turn lease this turn holds: on the session it continues, or on the reservation of the session
+   * it will create (a turn continuing that id before it is recorded waits on it, then gets a 409).
+   */
+  readonly leaseId: string;
+  readonly completionId: string;
+  readonly createdUnix: number;
+  readonly model: ChatModel;
+  readonly modelId: string;
+  readonly context: ModelMessage[];
+  readonly system: string[];
+  readonly newMessages: TurnMessage[];
+  readonly variables: Record<string, string>;
+  /** The files this turn references, attached to the session when the turn is recorded. */
+  readonly attachments: readonly TurnAttachment[];
+  /** Documents of the conversation (this turn's and earlier ones), by fileId: what readPDF/readDocument may read. */
+  readonly documents: ReadonlyMap<string, MessageFile>;
+  readonly documentTools: readonly ModelToolSpec[];
+}
+
+/** The billing month (`YYYY-MM`, UTC) of an instant. */
+export function billingMonth(nowUs: number): string {
+  return new Date(microsToMs(nowUs)).toISOString().slice(0, 7);
+}
+
+/**
+ * Validation from the app lookup on, and everything else that must answer with a status before streaming:
+ * the app (404), the session (400 on conflicting ids, 404 when unknown or another app's), files (404),
+ * credits and the app's monthly cap (402). Creates the session of a first call.
+ */
+export async function prepareChatTurn(
+  deps: ChatTurnDeps,
+  input: { principal: ChatPrincipal; request: ChatRequest; headerSessionId?: string },
+): Promise<PreparedTurn> {
+  const { principal, request } = input;
+  // A model naming no app is 404; a key only reaches its own app, so any other model name is unknown.
+  if (request.model !== principal.app.appNameId) throw notFound(`Model not found: ${request.model}`);
+  const app = principal.app;
+  const sessionId = resolveSessionId(request.chatSessionId, input.headerSessionId);
+  if (sessionId === undefined) return prepareWithSession(deps, { ...input, continued: undefined });
+  // A session still being created is waited on through its first turn's lease, like a busy one.
+  await requireChatSessionOfApp(deps, sessionId, app.id);
+  const leaseId = await acquireTurnLease(deps, sessionId);
+  try {
+    return await prepareWithSession(deps, { ...input, continued: { sessionId, leaseId } });
+  } catch (err) {
+    await deps.sessions.releaseTurnLease(sessionId, leaseId).catch(() => undefined);
+    throw err;
+  }
+}
+
+/** Waits up to TURN_LEASE_WAIT_MS for the session's lease; a session still busy then is a 409 with Retry-After. */
+async function acquireTurnLease(deps: ChatTurnDeps, sessionId: string): Promise<string> {
+  const leaseId = deps.ids.uuid();
+  const deadline = Date.now() + TURN_LEASE_WAIT_MS;
+  for (let wait = 25; ; wait = Math.min(wait * 2, 400)) {
+    const now = deps.clock.nowUs();
+    if (await deps.sessions.acquireTurnLease(sessionId, leaseId, now, now + msToMicros(TURN_LEASE_MS))) return leaseId;
+    if (Date.now() + wait > deadline) throw new BusyError(SESSION_BUSY_MESSAGE, 1);
+    await new Promise((r) => setTimeout(r, wait + Math.floor(Math.random() * wait)));
+  }
+}
+
+async function prepareWithSession(
+  deps: ChatTurnDeps,
+  input: { principal: ChatPrincipal; request: ChatRequest; continued: { readonly sessionId: string; readonly leaseId: string } | undefined },
+): Promise<PreparedTurn> {
+  const { principal, request } = input;
+  const app = principal.app;
+  // Read again under the lease: what the session holds now is what this turn continues. A turn a
+  // crash left half-written is taken out first (its messages were never visible).
+  // A reservation whose first turn failed or crashed is no session.
+  const leased = input.continued ? await deps.sessions.getForTurn(input.continued.sessionId) : undefined;
+  if (input.continued && leased?.session.appId !== app.id) throw notFound('Chat session not found');
+  if (leased?.openTurnId) await deps.sessions.discardOpenTurn(leased.session.id, leased.openTurnId);
+  const existing = leased?.session;
+  const zdr = app.settings.zeroDataRetention;
+  const newMessages: TurnMessage[] = newTurnMessages(request.messages, existing !== undefined && !zdr);
+  const lastUser = newMessages.map((m) => m.role).lastIndexOf('user');
+  requireUserMessageFor(request.files, lastUser >= 0);
+  // Every file reference reachable, images allowed and within the conversation's limit.
+  const attachments = request.files.length ? await resolveAttachments(deps, { app, session: existing, refs: request.files }) : [];
+  await checkImageInput(deps, { app, session: existing, attachments });
+
+  const selection = parseModelSetting(app.settings.model);
+  const model = selection ? deps.models.modelFor(selection) : undefined;
+  if (!selection || !model) throw new DomainError('unavailable', `The app's model "${app.settings.model}" is not available on this platform`);
+
+  const [credits, spend] = await Promise.all([deps.billing.credits(principal.org.id), deps.billing.monthSpend(app.id, billingMonth(deps.clock.nowUs()))]);
+  if (credits !== undefined && credits <= 0n) throw new DomainError('payment_required', 'Insufficient credits: add credits to the organization');
+  const cap = app.settings.monthlyUsageCapUsd !== null ? parseUsd(app.settings.monthlyUsageCapUsd) : undefined;
+  if (cap !== undefined && spend >= cap) throw new DomainError('payment_required', "Usage cap reached: the app's monthly usage cap is used up");
+
+  const images = await loadImages(deps, attachments);
+  let session: Session;
+  let created = false;
+  if (existing) session = existing;
+  else {
+    const firstUser = request.messages.find((m) => m.role === 'user')?.content ?? '';
+    // The title would be message text: a Zero Data Retention app keeps none.
+    session = await newSession(deps, { appId: app.id, title: zdr ? '' : firstUser.slice(0, 80), source: SESSION_SOURCE });
+    created = true;
+  }
+  const variables = created ? { ...request.variables } : await deps.variables.merge(session.id, request.variables);
+
+  // The new user message carries its files; documents are read through tools, not inlined.
+  const files: MessageFile[] = attachments.map(({ fileId, fileName, kind }) => ({ fileId, fileName, kind }));
+  if (files.length) newMessages[lastUser] = { ...newMessages[lastUser]!, files };
+  // A Zero Data Retention session has no stored transcript: the history the client resends is the context.
+  const history = created || zdr ? [] : await deps.sessions.listMessages(session.id);
+  const all: TurnMessage[] = [...history, ...newMessages];
+  const system = all.filter((m) => m.role === 'system').map((m) => m.content);
+  const current = all.length - newMessages.length + lastUser;
+  const context: ModelMessage[] = [];
+  all.forEach((m, i) => {
+    if (m.role === 'system') return;
+    const note = m.files?.length ? attachmentNote(m.files, i === current) : '';
+    if (m.role === 'user' && i === current && images.length) context.push({ role: 'user', content: m.content + note, images });
+    else context.push({ role: m.role, content: m.content + note });
+  });
+  const documents = new Map(
+    all
+      .flatMap((m) => m.files ?? [])
+      .filter((f) => f.kind !== 'image')
+      .map((f) => [f.fileId, f]),
+  );
+  return {
+    session,
+    created,
+    completionId: `chatcmpl-${deps.ids.uuid().replace(/-/g, '')}`,
+    createdUnix: Math.floor(microsToMs(deps.clock.nowUs()) / 1000),
+    model,
+    modelId: selection.modelId,
+    context,
+    system,
+    newMessages,
+    variables,
+    requestVariables: request.variables,
+    leaseId: input.continued?.leaseId ?? (await reserveSession(deps, session)),
+    attachments,
+    documents,
+    documentTools: documentToolsFor([...documents.values()]),
+  };
+}
+
+/** Reserves the id of the session a first turn creates, holding its lease (the last step of preparing: nothing after it can fail). */
+async function reserveSession(deps: ChatTurnDeps, session: Session): Promise<string> {
+  const leaseId = deps.ids.uuid();
+  await deps.sessions.reserve(session.id, session.appId, { leaseId, untilUs: deps.clock.nowUs() + msToMicros(TURN_LEASE_MS) });
+  return leaseId;
+}
+
+function resolveSessionId(body: string | undefined, header: string | undefined): string | undefined {
+  if (body !== undefined && header !== undefined && body !== header) {
+    throw new DomainError('bad_request', 'chatSessionId and the X-Chat-Session-ID header name different sessions');
+  }
+  return body ?? header;
+}

@@ -1,0 +1,179 @@
+/**
+ * Writes that change a session, each ordered "touch first" (docs/design.md §3): the session's touch clock
+ * moves before any dependent item is written, so a reader that sees the new `last_activity_at` finds
+ * the dependents once the row is visible; a sequence that ran longer than half the visibility delay
+ * touches again so a late commit re-surfaces above any checkpoint taken meanwhile.
+ */
+import { notFound } from '../../platform/domain/errors';
+import {
+  exportableQueryParams,
+  type Message,
+  type MessageFile,
+  type MessageRole,
+  type QueryParam,
+  type Session,
+  type ToolMarker,
+} from '../../conversations/domain/session';
+import type { Micros } from '../../platform/domain/time';
+import type { UsageRow } from '../../conversations/domain/usage';
+import type { TurnLease } from '../../conversations/ports/conversation-ports';
+import type { ChatDeps } from '../ports/chat-ports';
+
+type ActivityDeps = Pick<ChatDeps, 'apps' | 'sessions' | 'consumers' | 'usage' | 'ids' | 'clock' | 'settings'>;
+
+async function retouchIfSlow(deps: ActivityDeps, sessionId: string, stampUs: Micros): Promise<void> {
+  const now = deps.clock.nowUs();
+  if (now - stampUs > (deps.settings.visibilityDelayMs * 1000) / 2) await deps.sessions.touch(sessionId, now);
+}
+
+async function liveSession(deps: ActivityDeps, sessionId: string): Promise<Session> {
+  const session = await deps.sessions.get(sessionId);
+  if (!session) throw notFound('Session not found');
+  return session;
+}
+
+/** A new session of an app (for an anonymous consumer, a known one by id, or none), not written yet. */
+export async function newSession(
+  deps: ActivityDeps,
+  input: { appId: string; consumerId?: string | null; title?: string; source?: string; externalId?: string | null; queryParams?: readonly QueryParam[] },
+): Promise<Session> {
+  const app = await deps.apps.get(input.appId);
+  if (!app || app.deletedAtUs !== undefined) throw notFound('App not found');
+  const consumer = input.consumerId ? await deps.consumers.get(input.consumerId) : undefined;
+  if (input.consumerId && (!consumer || consumer.appId !== app.id)) throw notFound('Consumer not found');
+  const now = deps.clock.nowUs();
+  return {
+    id: deps.ids.uuid(),
+    orgId: app.orgId,
+    appId: app.id,
+    consumerId: consumer?.id ?? null,
+    consumerEmail: consumer?.email ?? null,
+    title: input.title ?? '',
+    source: input.source ?? 'APP',
+    externalId: input.externalId ?? null,
+    queryParams: exportableQueryParams(input.queryParams ?? []),
+    startedAtUs: now,
+    lastMessageAtUs: null,
+    touchedAtUs: now,
+  };
+}
+
+/** Writes a session built by newSession (a chat turn writes it only once it has something to record). */
+export async function createSession(deps: ActivityDeps, session: Session, lease?: TurnLease): Promise<void> {
+  await deps.sessions.create(session, lease);
+  // A create that committed late would sit below a checkpoint a reader took meanwhile (docs/design.md §3).
+  await retouchIfSlow(deps, session.id, session.touchedAtUs);
+}
+
+/** Starts a session of an app, for an anonymous consumer, a known one (by id), or none. */
+export async function startSession(
+  deps: ActivityDeps,
+  input: { appId: string; consumerId?: string | null; title?: string; source?: string; externalId?: string | null; queryParams?: readonly QueryParam[] },
+): Promise<Session> {
+  const session = await newSession(deps, input);
+  await createSession(deps, session);
+  return session;
+}
+
+export interface TurnMessage {
+  readonly role: MessageRole;
+  readonly content: string;
+  readonly tools?: readonly ToolMarker[];
+  readonly files?: readonly MessageFile[];
+}
+
+export type TurnUsage = Omit<UsageRow, 'id' | 'orgId' | 'appId' | 'sessionId' | 'consumerId' | 'createdAtUs'>;
+
+/**
+ * Appends messages (skipped for Zero Data Retention apps) and usage rows to a session: touch, then the
+ * messages and usage rows, then `last_message_at`, then a second touch if the sequence was slow.
+ */
+export async function appendToSession(
+  deps: ActivityDeps,
+  input: { sessionId: string; messages: readonly TurnMessage[]; usage?: readonly TurnUsage[]; turnId?: string },
+): Promise<{ messages: Message[]; usage: UsageRow[] }> {
+  const session = await liveSession(deps, input.sessionId);
+  const app = await deps.apps.get(session.appId);
+  const stamp = deps.clock.nowUs();
+  const keep = !(app?.settings.zeroDataRetention ?? false);
+  // A chat turn's messages are written under an open turn, hidden until the last touch closes it: the
+  // export shows the turn whole or not at all, also after a crash between two of its writes.
+  const turnId = input.turnId && keep && input.messages.length ? input.turnId : undefined;
+  if (!(await deps.sessions.touch(session.id, stamp, undefined, turnId ? { openTurnId: turnId } : {}))) throw notFound('Session not found');
+  const messages: Message[] = [];
+  for (const m of keep ? input.messages : []) {
+    const message: Message = {
+      id: deps.ids.uuid(),
+      sessionId: session.id,
+      role: m.role,
+      content: m.content,
+      createdAtUs: deps.clock.nowUs(),
+      ...(m.tools ? { tools: m.tools } : {}),
+      ...(m.files?.length ? { files: m.files } : {}),
+      ...(turnId ? { turnId } : {}),
+    };
+    await deps.sessions.putMessage(message);
+    messages.push(message);
+  }
+  const usage: UsageRow[] = [];
+  for (const u of input.usage ?? []) {
+    const row: UsageRow = {
+      ...u,
+      id: await deps.usage.nextId(),
+      orgId: session.orgId,
+      appId: session.appId,
+      sessionId: session.id,
+      consumerId: session.consumerId,
+      createdAtUs: deps.clock.nowUs(),
+    };
+    await deps.usage.put(row);
+    const now = deps.clock.nowUs();
+    usage.push(now - row.createdAtUs > (deps.settings.visibilityDelayMs * 1000) / 2 ? await deps.usage.restamp(row, now) : row);
+  }
+  const lastAt = messages.length ? messages[messages.length - 1]!.createdAtUs : undefined;
+  if (lastAt !== undefined) {
+    if (!(await deps.sessions.touch(session.id, lastAt, lastAt, turnId ? { openTurnId: null } : {}))) {
+      // The session was removed while this turn was being written: its removal may have listed the
+      // messages before these were written, so take them back out rather than leave content behind.
+      for (const m of messages) await deps.sessions.removeMessage(session.id, m);
+      throw notFound('Session not found');
+    }
+    if (session.consumerId) await deps.consumers.markActive(session.consumerId, lastAt);
+  }
+  await retouchIfSlow(deps, session.id, stamp);
+  return { messages, usage };
+}
+
+/** A historic edit of one message's content. */
+export async function editMessage(deps: ActivityDeps, input: { sessionId: string; messageId: string; content: string }): Promise<Message> {
+  await liveSession(deps, input.sessionId);
+  const existing = (await deps.sessions.listMessages(input.sessionId)).find((m) => m.id === input.messageId);
+  if (!existing) throw notFound('Message not found');
+  const stamp = deps.clock.nowUs();
+  if (!(await deps.sessions.touch(input.sessionId, stamp))) throw notFound('Session not found');
+  const edited: Message = { ...existing, content: input.content };
+  await deps.sessions.putMessage(edited);
+  await retouchIfSlow(deps, input.sessionId, stamp);
+  return edited;
+}
+
+/** Deletes one message; `last_message_at` stays the raw metadata it was. */
+export async function deleteMessage(deps: ActivityDeps, input: { sessionId: string; messageId: string }): Promise<void> {
+  await liveSession(deps, input.sessionId);
+  const existing = (await deps.sessions.listMessages(input.sessionId)).find((m) => m.id === input.messageId);
+  if (!existing) throw notFound('Message not found');
+  const stamp = deps.clock.nowUs();
+  if (!(await deps.sessions.touch(input.sessionId, stamp))) throw notFound('Session not found');
+  await deps.sessions.removeMessage(input.sessionId, existing);
+  await retouchIfSlow(deps, input.sessionId, stamp);
+}
+
+/**
+ * A metadata change: the new title lands in the same write as the touch, and a touch that committed
+ * more than half the visibility delay after its stamp is followed by a fresh one, as for every sequence.
+ */
+export async function renameSession(deps: ActivityDeps, input: { sessionId: string; title: string }): Promise<void> {
+  const stamp = deps.clock.nowUs();
+  if (!(await deps.sessions.touch(input.sessionId, stamp, undefined, { title: input.title }))) throw notFound('Session not found');
+  await retouchIfSlow(deps, input.sessionId, stamp);
+}

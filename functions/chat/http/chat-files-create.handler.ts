@@ -1,0 +1,50 @@
+import { MAX_UPLOAD_LABEL, uploadFile } from '../app/upload-file';
+import { sha256Hex } from '../../platform/domain/digest';
+import { badRequest } from '../../platform/domain/errors';
+import { MAX_UPLOAD_BYTES, MULTIPART_OVERHEAD_BYTES, uploadedFileView } from '../../conversations/domain/file';
+import { fileProductionDeps, type FileFunctionDeps } from '../wiring/file-wiring';
+import { claimIdempotencyKey } from '../../platform/http/idempotency-key';
+import { httpRoute } from '../../platform/http/kit';
+import { lambdaHandler } from '../../platform/http/lambda';
+import { readSingleFile } from '../../platform/http/multipart';
+
+/**
+ * POST /api/v1/chat/files: one file in a multipart part named `file`, read as it arrives and cut off
+ * as soon as it passes 20 MB. 201 `{ fileId, fileName, mimeType, size }`. On AWS this route is served
+ * by the upload service behind the front door (docs/adr/0015), not by API Gateway and Lambda.
+ * `X-Chat-Session-ID` optionally names the session the file is for (its consumer is recorded).
+ */
+export const createHandler = (deps: FileFunctionDeps) =>
+  httpRoute('chatFilesCreate', deps, async (req) => {
+    const declared = Number(req.header('content-length'));
+    if (Number.isFinite(declared) && declared > MAX_UPLOAD_BYTES + MULTIPART_OVERHEAD_BYTES) {
+      throw badRequest(`The file is over the ${MAX_UPLOAD_LABEL} upload limit`);
+    }
+    const received = await readSingleFile(req.bodyStream(), req.header('content-type'), { maxFileBytes: MAX_UPLOAD_BYTES, maxFileLabel: MAX_UPLOAD_LABEL });
+    const sessionId = req.header('x-chat-session-id');
+
+    // Idempotency-Key (docs/adr/0023): decided once the bytes are in, before anything is written.
+    const request = () => ({ fileName: received.fileName, sha256: sha256Hex(received.bytes), sessionId: sessionId ?? null });
+    const claim = await claimIdempotencyKey(deps, req, { routeId: 'chatFilesCreate', request, inFlightMs: UPLOAD_IN_FLIGHT_MS });
+    if (claim.state === 'replay') return { status: claim.status, headers: { 'Idempotent-Replayed': 'true' }, body: claim.body };
+    try {
+      const file = await uploadFile(deps, {
+        principal: req.chat!,
+        fileName: received.fileName,
+        bytes: received.bytes,
+        ...(sessionId !== undefined ? { sessionId } : {}),
+      });
+      const body = uploadedFileView(file);
+      await claim.remember(201, body);
+      return { status: 201, body };
+    } catch (err) {
+      // Refused or failed: nothing was recorded as ready, so a retry runs afresh.
+      await claim.forget();
+      throw err;
+    }
+  });
+
+/** How long an upload may run before its Idempotency-Key counts as abandoned (the route's 120 s, with room). */
+const UPLOAD_IN_FLIGHT_MS = 180_000;
+
+export const handler = lambdaHandler(createHandler, fileProductionDeps);

@@ -1,0 +1,6 @@
+import { fileCleanupJob } from '../app/manage-files';
+import { fileCleanupProductionDeps } from '../wiring/file-cleanup-wiring';
+import { lambdaJob } from '../../platform/jobs/job-kit';
+
+/** Scheduled job `file-cleanup` (functions/workers.ts): unreferenced, crash-pending and released files. */
+export const handler = lambdaJob('file-cleanup', fileCleanupJob, fileCleanupProductionDeps);

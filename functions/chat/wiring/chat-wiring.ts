@@ -1,0 +1,57 @@
+/** The Chat Completions API's functions (area B): the table, the bucket, the models and the MCP tool gateway. */
+import { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
+import { createDocumentClient } from '../../platform/adapters/aws-clients';
+import { DynamoBillingStore } from '../../platform/adapters/dynamo-billing-store';
+import { DynamoIdempotencyStore } from '../../platform/adapters/dynamo-idempotency-store';
+import { DynamoSessionVariableStore } from '../../conversations/adapters/dynamo-session-variable-store';
+import { McpToolProvider } from '../adapters/mcp-tool-provider';
+import { ConfiguredModelCatalog } from '../adapters/model-catalog';
+import { ENV } from '../../platform/env';
+import type { ChatPorts } from '../ports/chat-ports';
+import type { ConversationPorts } from '../../conversations/ports/conversation-ports';
+import type { FilePorts } from '../../conversations/ports/file-ports';
+import type { IdempotencyStore } from '../../platform/ports/platform-ports';
+import { buildConversationPorts } from '../../conversations/wiring/conversation-wiring';
+import { buildCoreDeps, onFirstUse, type CoreDeps } from '../../platform/wiring/core-wiring';
+import { buildObjectStore } from '../../conversations/wiring/object-store-wiring';
+import type { FileWiringOptions } from './ocr-wiring';
+import type { ToolProvider } from '../ports/chat-ports';
+
+/** Area B's wiring seams: the MCP client, and the file pipeline's. */
+export interface ChatWiringOptions extends FileWiringOptions {
+  /** Tests may swap the MCP client's transport-level behaviour; production uses McpToolProvider. */
+  readonly tools?: ToolProvider;
+}
+
+/** Chat turns keep their Idempotency-Key answers in the same store as area C's POSTs. */
+export type ChatFunctionDeps = CoreDeps & ConversationPorts & ChatPorts & Pick<FilePorts, 'objects'> & { readonly idempotency: IdempotencyStore };
+
+export function buildChatPorts(opts: ChatWiringOptions, db = createDocumentClient(opts.aws ?? {})): ChatPorts {
+  const env = opts.env;
+  const table = env[ENV.tableName];
+  const openAiBaseUrl = env[ENV.openAiBaseUrl];
+  const openAiApiKey = env[ENV.openAiApiKey];
+  return {
+    models: new ConfiguredModelCatalog({
+      ...(env[ENV.bedrockEnabled] === 'true' ? { bedrock: new BedrockRuntimeClient({ region: opts.aws?.region }) } : {}),
+      ...(openAiBaseUrl !== undefined ? { openai: { baseUrl: openAiBaseUrl, ...(openAiApiKey !== undefined ? { apiKey: openAiApiKey } : {}) } } : {}),
+    }),
+    tools: opts.tools ?? new McpToolProvider(),
+    variables: new DynamoSessionVariableStore(db, table),
+    billing: new DynamoBillingStore(db, table),
+  };
+}
+
+export function buildChatDeps(opts: ChatWiringOptions): ChatFunctionDeps {
+  const db = createDocumentClient(opts.aws ?? {});
+  // The bucket: images of a turn go to the model, and readPDF/readDocument read extracted text.
+  return {
+    ...buildCoreDeps(opts, db),
+    ...buildConversationPorts(db, opts.env[ENV.tableName]),
+    ...buildChatPorts(opts, db),
+    objects: buildObjectStore(opts),
+    idempotency: new DynamoIdempotencyStore(db, opts.env[ENV.tableName]),
+  };
+}
+
+export const chatProductionDeps = onFirstUse(buildChatDeps);

@@ -1,0 +1,36 @@
+/**
+ * The upload route's deps (POST /chat/files; on AWS the upload service): the conversation stores (file
+ * records, sessions), the bucket, file-type, the document parser and the OCR engine.
+ */
+import { createDocumentClient } from '../../platform/adapters/aws-clients';
+import { DynamoIdempotencyStore } from '../../platform/adapters/dynamo-idempotency-store';
+import type { IdempotencyStore } from '../../platform/ports/platform-ports';
+import { FileTypeSniffer } from '../adapters/file-type-sniffer';
+import { PdfDocxDocumentParser } from '../adapters/pdf-docx-document-parser';
+import { ENV } from '../../platform/env';
+import type { ConversationPorts } from '../../conversations/ports/conversation-ports';
+import type { FilePorts, OcrEngine } from '../../conversations/ports/file-ports';
+import { buildConversationPorts } from '../../conversations/wiring/conversation-wiring';
+import { buildCoreDeps, onFirstUse, type CoreDeps } from '../../platform/wiring/core-wiring';
+import { buildObjectStore } from '../../conversations/wiring/object-store-wiring';
+import { buildOcrEngine } from './ocr-wiring';
+import type { FileWiringOptions } from './ocr-wiring';
+
+/** Uploads keep their Idempotency-Key answers in the same store as chat turns and area C. */
+export type FileFunctionDeps = CoreDeps & ConversationPorts & FilePorts & { readonly idempotency: IdempotencyStore };
+
+export function buildFilePorts(opts: FileWiringOptions, ocr: OcrEngine = buildOcrEngine(opts)): FilePorts {
+  return { objects: buildObjectStore(opts), sniffer: new FileTypeSniffer(), documents: new PdfDocxDocumentParser(), ocr };
+}
+
+export function buildFileDeps(opts: FileWiringOptions): FileFunctionDeps {
+  const db = createDocumentClient(opts.aws ?? {});
+  return {
+    ...buildCoreDeps(opts, db),
+    ...buildConversationPorts(db, opts.env[ENV.tableName]),
+    ...buildFilePorts(opts),
+    idempotency: new DynamoIdempotencyStore(db, opts.env[ENV.tableName]),
+  };
+}
+
+export const fileProductionDeps = onFirstUse(buildFileDeps);

@@ -1,0 +1,58 @@
+/**
+ * The items of a session's partition (`SESSION#<id>`): the session item with the keyset positions of
+ * area A (gsi1 org and gsi2 app on (last_activity_at, id), gsi3 a consumer's sessions, the sparse gsi4
+ * of sessions that never had a message), and its message items.
+ */
+import { lastActivityOf, type Message, type Session } from '../domain/session';
+import { timeIdKey } from '../../platform/adapters/dynamo-keys';
+
+export const sessionPk = (id: string) => `SESSION#${id}`;
+export const sessionKey = (id: string) => ({ pk: sessionPk(id), sk: 'SESSION' });
+export const EMPTY_SESSIONS = 'EMPTYSESS';
+export const appSessionsPartition = (appId: string) => `APPSESS#${appId}`;
+
+const SESSION_FIELDS = [
+  'id',
+  'orgId',
+  'appId',
+  'consumerId',
+  'consumerEmail',
+  'title',
+  'source',
+  'externalId',
+  'queryParams',
+  'startedAtUs',
+  'lastMessageAtUs',
+  'touchedAtUs',
+] as const;
+
+export function sessionFromItem(item: Record<string, unknown>): Session {
+  const out: Record<string, unknown> = {};
+  for (const f of SESSION_FIELDS) out[f] = item[f] ?? null;
+  return out as unknown as Session;
+}
+
+/** The item `create` writes for a new session (also used by bench/ to seed a table directly). */
+export function sessionItem(s: Session): Record<string, unknown> {
+  const activity = lastActivityOf(s);
+  const position = timeIdKey(activity, s.id);
+  return {
+    ...sessionKey(s.id),
+    type: 'session',
+    ...s,
+    queryParams: [...s.queryParams],
+    lastActivityUs: activity,
+    version: 1,
+    gsi1pk: `ORGSESS#${s.orgId}`,
+    gsi1sk: position,
+    gsi2pk: appSessionsPartition(s.appId),
+    gsi2sk: position,
+    ...(s.consumerId ? { gsi3pk: `CONSSESS#${s.consumerId}`, gsi3sk: timeIdKey(s.startedAtUs, s.id) } : {}),
+    ...(s.lastMessageAtUs === null ? { gsi4pk: EMPTY_SESSIONS, gsi4sk: position } : {}),
+  };
+}
+
+export function messageFromItem(item: Record<string, unknown>): Message {
+  const { id, sessionId, role, content, createdAtUs, tools, files, turnId } = item as unknown as Message;
+  return { id, sessionId, role, content, createdAtUs, ...(tools ? { tools } : {}), ...(files ? { files } : {}), ...(turnId ? { turnId } : {}) };
+}

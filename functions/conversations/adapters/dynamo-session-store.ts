@@ -1,0 +1,271 @@
+/**
+ * Sessions and their messages share a partition (`SESSION#<id>`, item shapes in dynamo-session-items.ts).
+ *
+ * A first chat turn reserves its session's id before the session exists: the reservation sits where the
+ * session item will be, holds the turn lease (so a turn continuing that id waits like on any busy
+ * session), has no index keys (no list shows it, `get` ignores it), and is replaced by the session when
+ * the turn records it, deleted when the turn fails, and expires by TTL when a crash leaves it.
+ *
+ * Every activity change is an optimistic read-modify-write on `version`, so the touch clock and
+ * `last_message_at` only move forward even under concurrent writers, without transactions.
+ */
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { lastActivityOf, type Message, type Session } from '../domain/session';
+import { microsToMs } from '../../platform/domain/time';
+import type { SessionChanges, SessionStore, TurnLease } from '../ports/conversation-ports';
+import { TABLE_DESIGN } from '../../platform/adapters/table-design';
+import { sendConditional } from '../../platform/adapters/dynamo-batch';
+import { timeIdKey } from '../../platform/adapters/dynamo-keys';
+import { EMPTY_SESSIONS, messageFromItem, sessionFromItem, sessionItem, sessionKey, sessionPk } from './dynamo-session-items';
+import { listSessionsForRemovalByApp, removeSession } from './dynamo-session-removal';
+
+/** A reservation outlives its lease by a day before TTL deletes it (nothing reads an expired one). */
+const RESERVATION_TTL_MS = 24 * 60 * 60 * 1000;
+const removeClause = (names: readonly string[]) => (names.length ? ` REMOVE ${names.join(', ')}` : '');
+
+export class DynamoSessionStore implements SessionStore {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  async create(s: Session, lease?: TurnLease): Promise<void> {
+    if (!lease) {
+      await this.db.send(new PutCommand({ TableName: this.table, Item: sessionItem(s), ConditionExpression: 'attribute_not_exists(pk)' }));
+      return;
+    }
+    // Replaces the reservation of this id (only its first turn ever knew the id), keeping the lease.
+    await this.db.send(
+      new PutCommand({
+        TableName: this.table,
+        Item: { ...sessionItem(s), turnLeaseId: lease.leaseId, turnLeaseUntilUs: lease.untilUs },
+        ConditionExpression: 'attribute_not_exists(pk) OR reserved = :true',
+        ExpressionAttributeValues: { ':true': true },
+      }),
+    );
+  }
+
+  async reserve(id: string, appId: string, lease: TurnLease): Promise<void> {
+    const expiresAtMs = microsToMs(lease.untilUs) + RESERVATION_TTL_MS;
+    await this.db.send(
+      new PutCommand({
+        TableName: this.table,
+        Item: {
+          ...sessionKey(id),
+          type: 'session_reservation',
+          reserved: true,
+          appId,
+          turnLeaseId: lease.leaseId,
+          turnLeaseUntilUs: lease.untilUs,
+          [TABLE_DESIGN.ttlAttribute]: Math.ceil(expiresAtMs / 1000),
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+  }
+
+  async lookup(id: string): Promise<{ session: Session } | { reservedFor: string } | undefined> {
+    const res = await this.db.send(new GetCommand({ TableName: this.table, Key: sessionKey(id), ConsistentRead: true }));
+    if (!res.Item || res.Item.deletedAtUs !== undefined) return undefined;
+    return res.Item.reserved === true ? { reservedFor: String(res.Item.appId) } : { session: sessionFromItem(res.Item) };
+  }
+
+  unreserve(id: string, leaseId: string): Promise<boolean> {
+    return sendConditional(
+      this.db,
+      new DeleteCommand({
+        TableName: this.table,
+        Key: sessionKey(id),
+        ConditionExpression: 'reserved = :true AND turnLeaseId = :l',
+        ExpressionAttributeValues: { ':true': true, ':l': leaseId },
+      }),
+    );
+  }
+
+  async get(id: string): Promise<Session | undefined> {
+    return (await this.getForTurn(id))?.session;
+  }
+
+  async getForTurn(id: string): Promise<{ session: Session; openTurnId: string | null } | undefined> {
+    const res = await this.db.send(new GetCommand({ TableName: this.table, Key: sessionKey(id), ConsistentRead: true }));
+    if (!res.Item || res.Item.deletedAtUs !== undefined || res.Item.reserved === true) return undefined;
+    return { session: sessionFromItem(res.Item), openTurnId: typeof res.Item.openTurnId === 'string' ? res.Item.openTurnId : null };
+  }
+
+  async getForRemoval(id: string): Promise<Session | undefined> {
+    const res = await this.db.send(new GetCommand({ TableName: this.table, Key: sessionKey(id), ConsistentRead: true }));
+    return res.Item && res.Item.reserved !== true ? sessionFromItem(res.Item) : undefined;
+  }
+
+  async touch(id: string, atUs: number, lastMessageAtUs?: number, changes: SessionChanges = {}): Promise<boolean> {
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const res = await this.db.send(new GetCommand({ TableName: this.table, Key: sessionKey(id), ConsistentRead: true }));
+      const item = res.Item;
+      if (!item || item.deletedAtUs !== undefined) return false;
+      const current = sessionFromItem(item);
+      const touchedAtUs = Math.max(current.touchedAtUs, atUs);
+      const lastMsg = lastMessageAtUs === undefined ? current.lastMessageAtUs : Math.max(current.lastMessageAtUs ?? 0, lastMessageAtUs);
+      const activity = lastActivityOf({ startedAtUs: current.startedAtUs, lastMessageAtUs: lastMsg, touchedAtUs });
+      const position = timeIdKey(activity, id);
+      try {
+        await this.db.send(
+          new UpdateCommand({
+            TableName: this.table,
+            Key: sessionKey(id),
+            UpdateExpression:
+              'SET touchedAtUs = :t, lastMessageAtUs = :m, lastActivityUs = :a, gsi1sk = :pos, gsi2sk = :pos, version = :next' +
+              (changes.title !== undefined ? ', title = :title' : '') +
+              (typeof changes.openTurnId === 'string' ? ', openTurnId = :turn' : '') +
+              (lastMsg !== null ? '' : ', gsi4sk = :pos') +
+              removeClause([...(lastMsg !== null ? ['gsi4pk', 'gsi4sk'] : []), ...(changes.openTurnId === null ? ['openTurnId'] : [])]),
+            ConditionExpression: 'version = :v AND attribute_not_exists(deletedAtUs)',
+            ExpressionAttributeValues: {
+              ':t': touchedAtUs,
+              ':m': lastMsg,
+              ':a': activity,
+              ':pos': position,
+              ':v': item.version,
+              ':next': Number(item.version) + 1,
+              ...(changes.title !== undefined ? { ':title': changes.title } : {}),
+              ...(typeof changes.openTurnId === 'string' ? { ':turn': changes.openTurnId } : {}),
+            },
+          }),
+        );
+        return true;
+      } catch (err) {
+        if (!(err instanceof ConditionalCheckFailedException)) throw err;
+      }
+    }
+    throw new Error(`session ${id}: too much contention on touch`);
+  }
+
+  private conditionalUpdate(input: { id: string; update: string; condition: string; values: Record<string, unknown> }): Promise<boolean> {
+    return sendConditional(
+      this.db,
+      new UpdateCommand({
+        TableName: this.table,
+        Key: sessionKey(input.id),
+        UpdateExpression: input.update,
+        ConditionExpression: input.condition,
+        ExpressionAttributeValues: input.values,
+      }),
+    );
+  }
+
+  /** One conditional write on the session item; `version` is not touched, so leases never race the touch clock. */
+  acquireTurnLease(id: string, leaseId: string, nowUs: number, untilUs: number): Promise<boolean> {
+    return this.conditionalUpdate({
+      id,
+      update: 'SET turnLeaseId = :l, turnLeaseUntilUs = :u',
+      condition: 'attribute_exists(pk) AND attribute_not_exists(deletedAtUs) AND (attribute_not_exists(turnLeaseUntilUs) OR turnLeaseUntilUs < :now)',
+      values: { ':l': leaseId, ':u': untilUs, ':now': nowUs },
+    });
+  }
+
+  renewTurnLease(id: string, leaseId: string, untilUs: number): Promise<boolean> {
+    return this.conditionalUpdate({ id, update: 'SET turnLeaseUntilUs = :u', condition: 'turnLeaseId = :l', values: { ':l': leaseId, ':u': untilUs } });
+  }
+
+  async releaseTurnLease(id: string, leaseId: string): Promise<void> {
+    await this.conditionalUpdate({ id, update: 'REMOVE turnLeaseId, turnLeaseUntilUs', condition: 'turnLeaseId = :l', values: { ':l': leaseId } });
+  }
+
+  async putMessage(m: Message): Promise<void> {
+    await this.db.send(
+      new PutCommand({
+        TableName: this.table,
+        Item: {
+          pk: sessionPk(m.sessionId),
+          sk: `MSG#${timeIdKey(m.createdAtUs, m.id)}`,
+          type: 'message',
+          ...m,
+          ...(m.tools ? { tools: [...m.tools] } : {}),
+          ...(m.files ? { files: [...m.files] } : {}),
+        },
+      }),
+    );
+  }
+
+  async removeMessage(sessionId: string, message: Pick<Message, 'id' | 'createdAtUs'>): Promise<void> {
+    await this.db.send(
+      new DeleteCommand({ TableName: this.table, Key: { pk: sessionPk(sessionId), sk: `MSG#${timeIdKey(message.createdAtUs, message.id)}` } }),
+    );
+  }
+
+  /** The partition in one pass: the messages (`MSG#…`) and, after them, the session item with its open turn. */
+  private async partition(sessionId: string): Promise<{ messages: Message[]; openTurnId: string | undefined }> {
+    const messages: Message[] = [];
+    let openTurnId: string | undefined;
+    let start: Record<string, unknown> | undefined;
+    do {
+      const res = await this.db.send(
+        new QueryCommand({
+          TableName: this.table,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': sessionPk(sessionId) },
+          ConsistentRead: true,
+          ExclusiveStartKey: start,
+        }),
+      );
+      for (const item of res.Items ?? []) {
+        if (String(item.sk).startsWith('MSG#')) messages.push(messageFromItem(item));
+        else if (item.sk === 'SESSION' && typeof item.openTurnId === 'string') openTurnId = item.openTurnId;
+      }
+      start = res.LastEvaluatedKey;
+    } while (start);
+    return { messages, openTurnId };
+  }
+
+  async listMessages(sessionId: string): Promise<Message[]> {
+    const { messages, openTurnId } = await this.partition(sessionId);
+    return openTurnId ? messages.filter((m) => m.turnId !== openTurnId) : messages;
+  }
+
+  async discardOpenTurn(sessionId: string, openTurnId: string): Promise<void> {
+    const { messages } = await this.partition(sessionId);
+    for (const m of messages.filter((x) => x.turnId === openTurnId)) await this.removeMessage(sessionId, m);
+    // Closed only once its messages are gone; a crash in between leaves it open, and the next turn repeats this.
+    await this.conditionalUpdate({ id: sessionId, update: 'REMOVE openTurnId', condition: 'openTurnId = :t', values: { ':t': openTurnId } });
+  }
+
+  remove(id: string, atUs: number): Promise<void> {
+    return removeSession(this.db, this.table, id, atUs);
+  }
+
+  listForRemovalByApp(appId: string, limit: number): Promise<Session[]> {
+    return listSessionsForRemovalByApp(this.db, this.table, appId, limit);
+  }
+
+  async listByConsumer(consumerId: string): Promise<Session[]> {
+    const out: Session[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const res = await this.db.send(
+        new QueryCommand({
+          TableName: this.table,
+          IndexName: 'gsi3',
+          KeyConditionExpression: 'gsi3pk = :pk',
+          ExpressionAttributeValues: { ':pk': `CONSSESS#${consumerId}` },
+          ExclusiveStartKey: start,
+        }),
+      );
+      for (const item of res.Items ?? []) out.push(sessionFromItem(item));
+      start = res.LastEvaluatedKey;
+    } while (start);
+    return out;
+  }
+
+  async listEmptyInactiveBefore(beforeUs: number, limit: number): Promise<Session[]> {
+    const res = await this.db.send(
+      new QueryCommand({
+        TableName: this.table,
+        IndexName: 'gsi4',
+        KeyConditionExpression: 'gsi4pk = :pk AND gsi4sk < :before',
+        ExpressionAttributeValues: { ':pk': EMPTY_SESSIONS, ':before': timeIdKey(beforeUs, '') },
+        Limit: limit,
+      }),
+    );
+    return (res.Items ?? []).map(sessionFromItem);
+  }
+}

@@ -1,0 +1,14 @@
+import { deleteSession } from '../app/delete-resources';
+import { adminTombstone } from './conversation-admin-presenters';
+import { httpRoute } from '../../platform/http/kit';
+import { lambdaHandler } from '../../platform/http/lambda';
+import { conversationAdminProductionDeps, type ConversationAdminDeps } from '../wiring/conversation-admin-wiring';
+
+/** DELETE /admin/v1/sessions/{sessionId}: the product's session delete (tombstone cause `consumer_deleted`). */
+export const createHandler = (deps: ConversationAdminDeps) =>
+  httpRoute('adminSessionDelete', deps, async (req) => ({
+    status: 200,
+    body: { data: { tombstone: adminTombstone(await deleteSession(deps, { sessionId: req.path.sessionId ?? '' })) } },
+  }));
+
+export const handler = lambdaHandler(createHandler, conversationAdminProductionDeps);

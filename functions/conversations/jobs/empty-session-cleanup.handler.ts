@@ -1,0 +1,6 @@
+import { emptySessionCleanupJob } from '../app/run-retention-jobs';
+import { lifecycleProductionDeps } from '../wiring/lifecycle-wiring';
+import { lambdaJob } from '../../platform/jobs/job-kit';
+
+/** Scheduled job `empty-session-cleanup` (functions/workers.ts). */
+export const handler = lambdaJob('empty-session-cleanup', emptySessionCleanupJob, lifecycleProductionDeps);

@@ -1,0 +1,7 @@
+import type { App } from '../../platform/domain/app';
+import type { ExportDeps } from '../ports/export-ports';
+
+/** The org's non-deleted apps, newest first (created_at, then id). */
+export async function listOrgApps(deps: Pick<ExportDeps, 'apps'>, input: { orgId: string }): Promise<App[]> {
+  return deps.apps.listByOrg(input.orgId);
+}

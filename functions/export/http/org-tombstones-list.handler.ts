@@ -1,0 +1,23 @@
+import { exportTombstones } from '../app/export-lists';
+import { parseTokenParam } from '../domain/export-params';
+import { pagedExportQuery } from './export-query';
+import { httpRoute } from '../../platform/http/kit';
+import { lambdaHandler } from '../../platform/http/lambda';
+import { exportTombstone, pagination } from './export-presenters';
+import { exportProductionDeps, type ExportFunctionDeps } from '../wiring/export-wiring';
+
+/** GET /api/v1/org/tombstones: the deletion feed, by deleted_at then id, descending; `cause` matched exactly. */
+export const createHandler = (deps: ExportFunctionDeps) =>
+  httpRoute('orgTombstonesList', deps, async (req) => {
+    const q = pagedExportQuery(req, ['cause'], deps.clock.nowUs());
+    const cause = parseTokenParam('cause', q.params.cause);
+    const page = await exportTombstones(deps, {
+      orgId: req.principal!.orgId,
+      limit: q.limit,
+      ...(q.params.cursor !== undefined ? { cursor: q.params.cursor } : {}),
+      ...(cause !== undefined ? { cause } : {}),
+    });
+    return { status: 200, body: { data: page.rows.map(exportTombstone), pagination: pagination(page) }, headers: q.headers };
+  });
+
+export const handler = lambdaHandler(createHandler, exportProductionDeps);

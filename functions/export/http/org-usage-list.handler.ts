@@ -1,0 +1,23 @@
+import { exportUsage } from '../app/export-lists';
+import { parseTimestampParam } from '../domain/export-params';
+import { pagedExportQuery } from './export-query';
+import { httpRoute } from '../../platform/http/kit';
+import { lambdaHandler } from '../../platform/http/lambda';
+import { exportUsageRow, pagination } from './export-presenters';
+import { exportProductionDeps, type ExportFunctionDeps } from '../wiring/export-wiring';
+
+/** GET /api/v1/org/usage: per-call token usage and cost, by created_at then id, descending. */
+export const createHandler = (deps: ExportFunctionDeps) =>
+  httpRoute('orgUsageList', deps, async (req) => {
+    const q = pagedExportQuery(req, ['since'], deps.clock.nowUs());
+    const sinceUs = parseTimestampParam('since', q.params.since);
+    const page = await exportUsage(deps, {
+      orgId: req.principal!.orgId,
+      limit: q.limit,
+      ...(q.params.cursor !== undefined ? { cursor: q.params.cursor } : {}),
+      ...(sinceUs !== undefined ? { sinceUs } : {}),
+    });
+    return { status: 200, body: { data: page.rows.map(exportUsageRow), pagination: pagination(page) }, headers: q.headers };
+  });
+
+export const handler = lambdaHandler(createHandler, exportProductionDeps);

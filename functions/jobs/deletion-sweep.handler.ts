@@ -1,5 +1,0 @@
-import { lifecycleQueueProductionDeps } from '../wiring/lifecycle-queue-wiring';
-import { lambdaJob } from './job-kit';
-
-/** Scheduled job `deletion-sweep` (functions/workers.ts): re-queues unfinished app deletions, finishes pending removals. */
-export const handler = lambdaJob('deletion-sweep', lifecycleQueueProductionDeps);

@@ -1,0 +1,21 @@
+import { runJob } from '../app/run-job';
+import { badRequest } from '../../platform/domain/errors';
+import { SCHEDULES, type JobName } from '../../workers';
+import { httpRoute } from '../../platform/http/kit';
+import { lambdaHandler } from '../../platform/http/lambda';
+import { adminJobRunProductionDeps, type AdminJobRunDeps } from '../wiring/admin-job-run-wiring';
+
+/** Items one admin-triggered run handles, so it answers within API Gateway's 29 s; run it again for more. */
+const ADMIN_RUN_BATCH = 200;
+
+/** POST /admin/v1/jobs/{jobName}/runs: runs a scheduled job now and returns what it did. */
+export const createHandler = (deps: AdminJobRunDeps) =>
+  httpRoute('adminJobRun', deps, async (req) => {
+    const name = req.path.jobName ?? '';
+    if (!SCHEDULES.some((s) => s.id === name)) {
+      throw badRequest(`Invalid jobName: one of ${SCHEDULES.map((s) => s.id).join(', ')}`);
+    }
+    return { status: 200, body: { data: { job: name, result: await runJob(deps, name as JobName, ADMIN_RUN_BATCH) } } };
+  });
+
+export const handler = lambdaHandler(createHandler, adminJobRunProductionDeps);

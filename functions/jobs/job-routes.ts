@@ -1,0 +1,21 @@
+/**
+ * The admin route that runs a scheduled job now (any area's job, by name).
+ * Joined into the one route table by functions/routes.ts; synth loads this file, so it imports only types and leaf modules.
+ */
+import { ADMIN_API_BASE as ADMIN } from '../platform/domain/admin-api-base';
+import type { RouteDef } from '../routes';
+
+export const JOB_ROUTES: readonly RouteDef[] = [
+  {
+    id: 'adminJobRun',
+    method: 'POST',
+    path: `${ADMIN}/jobs/{jobName}/runs`,
+    handler: 'jobs/http/admin-job-run',
+    area: 'admin',
+    auth: 'iam',
+    rateLimit: 'none',
+    body: 'json',
+    grants: ['table:read', 'table:write', 'jobs:send', 'bucket:read', 'bucket:write', 'payments:charge'],
+    timeoutSeconds: 29,
+  },
+];

@@ -1,0 +1,30 @@
+/**
+ * The admin route that runs a job now: any job, so everything a job may use: the jobs queue, the bucket
+ * (file cleanup) and the checkout ports with payments (checkout recovery). Its own module, so the other
+ * admin lifecycle routes (admin-jobs-wiring.ts) bundle none of it.
+ */
+import { createDocumentClient } from '../../platform/adapters/aws-clients';
+import { ENV } from '../../platform/env';
+import type { AcpPorts, CheckoutPorts } from '../../acp/ports/acp-ports';
+import type { ObjectStore } from '../../conversations/ports/file-ports';
+import { buildAcpPorts } from '../../acp/wiring/acp-wiring';
+import { buildCheckoutPorts } from '../../acp/wiring/acp-checkout-wiring';
+import { buildConversationAdminDeps, type ConversationAdminDeps } from '../../conversations/wiring/conversation-admin-wiring';
+import type { JobQueue } from '../../platform/ports/platform-ports';
+import { onFirstUse } from '../../platform/wiring/core-wiring';
+import { buildJobQueue } from '../../platform/wiring/job-queue-wiring';
+import { buildObjectStore } from '../../conversations/wiring/object-store-wiring';
+
+export type AdminJobRunDeps = ConversationAdminDeps & { readonly jobs: JobQueue } & AcpPorts & CheckoutPorts & { readonly objects: ObjectStore };
+
+export const adminJobRunProductionDeps = onFirstUse((opts): AdminJobRunDeps => {
+  const db = createDocumentClient(opts.aws ?? {});
+  const table = opts.env[ENV.tableName];
+  return {
+    ...buildConversationAdminDeps(opts, db),
+    jobs: buildJobQueue(opts),
+    objects: buildObjectStore(opts),
+    ...buildAcpPorts(db, table),
+    ...buildCheckoutPorts(opts, db, table),
+  };
+});

@@ -1,0 +1,11 @@
+/**
+ * Every port of the platform in one type: what the local process builds once and hands to every
+ * route, worker and job. A Lambda's wiring builds only the ports its handlers pick, so its bundle
+ * carries only those adapters; each area's use cases pick from that area's own deps type.
+ */
+import type { AcpDeps } from '../acp/ports/acp-ports';
+import type { ChatDeps } from '../chat/ports/chat-ports';
+import type { ExportDeps } from '../export/ports/export-ports';
+import type { ReleaseNotesDeps } from '../release-notes/ports/release-notes-ports';
+
+export type Deps = ChatDeps & ExportDeps & AcpDeps & ReleaseNotesDeps;

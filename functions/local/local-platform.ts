@@ -1,0 +1,226 @@
+/**
+ * The whole platform as one local process: embedded backends, the route table on one HTTP server,
+ * the queue runner and the job timers, all on the same handlers and adapters the Lambdas use.
+ * `npm start` runs it; the handler and integration tests start it in-process with a temporary directory.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join, resolve } from 'node:path';
+import { Logger } from '@aws-lambda-powertools/logger';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { AwsClientOptions } from '../platform/adapters/aws-clients';
+import { SendMessageCommand } from '@aws-sdk/client-sqs';
+import { createSqsClient } from '../platform/adapters/aws-queue-clients';
+import { TesseractOcrEngine } from '../chat/adapters/tesseract-ocr-engine';
+import { createS3Client } from '../platform/adapters/aws-s3-client';
+import { ENV, ENV_DEFAULTS, type EnvVars } from '../platform/env';
+import { runJob } from '../jobs/app/run-job';
+import { TestPaymentProvider } from '../acp/adapters/test-payment-provider';
+import type { PaymentProvider } from '../acp/ports/acp-ports';
+import type { ToolProvider } from '../chat/ports/chat-ports';
+import type { Clock, IdGenerator } from '../platform/ports/platform-ports';
+import type { HostResolver, WebhookNetworkPolicy } from '../release-notes/ports/release-notes-ports';
+import { buildObjectStore } from '../conversations/wiring/object-store-wiring';
+import { buildDeps, type PlatformDeps } from './local-wiring';
+import { QUEUES, SCHEDULES, rateIntervalMs } from '../workers';
+import { startBackends, LOCAL_CREDENTIALS, LOCAL_REGION } from './backends';
+import { ensureBucket, ensureQueues, ensureTable } from './bootstrap';
+import { DevWebhookListeners } from './dev-webhook-listeners';
+import { attachFrontDoor, frontDoorLog, frontDoorServer, requestListener } from '../platform/front-door/http-server';
+import { withReference } from '../openapi/docs-site';
+import { loadRoutes } from './load-routes';
+import { LocalApiGateway } from './local-api-gateway';
+import { acquireDataDirLock } from './lock';
+import { startQueueRunner, type QueueRunner } from './queue-runner';
+import { seedDemo, type DemoCredentials } from './seed';
+
+export interface PlatformOptions {
+  readonly dataDir: string;
+  readonly port?: number;
+  readonly host?: string;
+  /**
+   * The `{base_url}` the platform names in absolute URLs (ACP discovery, agent cards, the feed). Default:
+   * the address the server listens on. Never taken from a request's `Host` header.
+   */
+  readonly publicBaseUrl?: string;
+  /** Tables on disk (npm start) or in memory (tests). */
+  readonly persist?: boolean;
+  readonly visibilityDelayMs?: number;
+  readonly anonRetentionDays?: number;
+  readonly emptySessionMaxAgeHours?: number;
+  readonly appDeletionBatchSize?: number;
+  /** An OpenAI-compatible endpoint for apps whose model is `openai:<model>`. */
+  readonly openAiBaseUrl?: string;
+  readonly openAiApiKey?: string;
+  /** Replaces the MCP gateway (tests only). */
+  readonly tools?: ToolProvider;
+  /** Answers DNS for webhook callback hosts (tests only; node:dns otherwise). */
+  readonly resolver?: HostResolver;
+  /**
+   * Exceptions to the webhook SSRF policy (tests only: a loopback receiver with a test CA).
+   * `npm start` never sets it (functions/local/main-options.ts) and no environment variable can.
+   */
+  readonly webhookNetwork?: WebhookNetworkPolicy;
+  /**
+   * The development switch of `webhooks listen` (`PLATFORM_DEV_WEBHOOKS=1`): serves the local-only
+   * listener registration path, and lets the queue workers deliver to exactly the registered
+   * listeners (functions/local/dev-webhook-listeners.ts). The public routes stay strict.
+   */
+  readonly devWebhookListeners?: boolean;
+  /** Replaces the built-in test payment handler (tests only: a gateway that fails or counts charges). */
+  readonly payments?: PaymentProvider;
+  /** Run the scheduled jobs on timers (npm start); tests run them through the admin API instead. */
+  readonly timers?: boolean;
+  /** Consume the queues (default). The fan-out benchmark turns it off to drive the worker itself. */
+  readonly queueRunners?: boolean;
+  readonly seed?: boolean;
+  readonly adminToken?: string;
+  readonly clock?: Clock;
+  readonly ids?: IdGenerator;
+  readonly logger?: Logger;
+}
+
+export interface RunningPlatform {
+  readonly baseUrl: string;
+  readonly adminToken: string;
+  readonly deps: PlatformDeps;
+  readonly demo?: DemoCredentials;
+  /** Waits until every queue has nothing visible left to handle (delayed messages are not visible yet). */
+  drainQueues(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+function adminTokenFor(dataDir: string, given: string | undefined): string {
+  if (given) return given;
+  const file = join(dataDir, 'admin-token');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const token = `adm_${randomBytes(24).toString('base64url')}`;
+  writeFileSync(file, `${token}\n`, { mode: 0o600 });
+  return token;
+}
+
+export async function startPlatform(opts: PlatformOptions): Promise<RunningPlatform> {
+  const dataDir = resolve(opts.dataDir);
+  mkdirSync(dataDir, { recursive: true });
+  const release = acquireDataDirLock(dataDir);
+  const cleanups: (() => Promise<void> | void)[] = [release];
+  const stopAll = async () => {
+    for (const c of cleanups.reverse()) await c();
+  };
+  try {
+    // Listening first: the base URL the platform names in its documents is the address it really has.
+    const server: Server = frontDoorServer();
+    await new Promise<void>((resolveListen, reject) => {
+      server.once('error', reject);
+      server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => resolveListen());
+    });
+    cleanups.push(
+      () =>
+        new Promise<void>((r) => {
+          server.close(() => r());
+          server.closeAllConnections();
+        }),
+    );
+    const address = server.address() as AddressInfo;
+    const baseUrl = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+    const backends = await startBackends(dataDir, opts.persist ?? true);
+    cleanups.push(() => backends.stop());
+    const aws: AwsClientOptions = { region: LOCAL_REGION, endpoints: backends.endpoints, credentials: LOCAL_CREDENTIALS };
+    const tableName = 'platform';
+    const bucketName = 'platform-uploads';
+    const sqs = createSqsClient(aws);
+    await ensureTable(new DynamoDBClient({ region: LOCAL_REGION, endpoint: backends.endpoints.dynamodb, credentials: LOCAL_CREDENTIALS }), tableName);
+    await ensureBucket(createS3Client(aws), bucketName);
+    const queueUrls = await ensureQueues(sqs);
+    const env: EnvVars = {
+      [ENV.stage]: 'local',
+      [ENV.tableName]: tableName,
+      [ENV.bucketName]: bucketName,
+      [ENV.jobsQueueUrl]: queueUrls.jobs!,
+      [ENV.webhooksQueueUrl]: queueUrls.webhooks!,
+      [ENV.visibilityDelayMs]: opts.visibilityDelayMs ?? ENV_DEFAULTS.visibilityDelayMsLocal,
+      [ENV.anonRetentionDays]: opts.anonRetentionDays ?? ENV_DEFAULTS.anonRetentionDays,
+      [ENV.emptySessionMaxAgeHours]: opts.emptySessionMaxAgeHours ?? ENV_DEFAULTS.emptySessionMaxAgeHours,
+      [ENV.appDeletionBatchSize]: opts.appDeletionBatchSize ?? ENV_DEFAULTS.appDeletionBatchSize,
+      [ENV.bedrockEnabled]: 'false',
+      [ENV.trustViewerAddress]: 'false',
+      [ENV.publicBaseUrl]: opts.publicBaseUrl ?? baseUrl,
+      ...(opts.openAiBaseUrl !== undefined ? { [ENV.openAiBaseUrl]: opts.openAiBaseUrl } : {}),
+      ...(opts.openAiApiKey !== undefined ? { [ENV.openAiApiKey]: opts.openAiApiKey } : {}),
+    };
+    const adminToken = adminTokenFor(dataDir, opts.adminToken);
+    const logger = opts.logger ?? new Logger({ serviceName: 'platform-local' });
+    // Textract's local twin: tesseract.js reads scanned PDFs and posts Textract's completion notice to
+    // the local OCR queue, whose worker stores the text exactly as on AWS.
+    const ocr = new TesseractOcrEngine({
+      objects: buildObjectStore({ env, aws }),
+      bucket: bucketName,
+      notify: async (completion) => {
+        await sqs.send(new SendMessageCommand({ QueueUrl: queueUrls.ocr!, MessageBody: JSON.stringify(completion) }));
+      },
+      logger,
+    });
+    cleanups.push(() => ocr.close());
+    const gateway = new LocalApiGateway();
+    const deps = buildDeps({
+      env,
+      apiKeys: gateway,
+      aws,
+      adminToken,
+      logger,
+      secretsKeyFile: join(dataDir, 'webhook-secrets.key'),
+      ...(opts.resolver ? { resolver: opts.resolver } : {}),
+      ...(opts.webhookNetwork ? { webhookNetwork: opts.webhookNetwork } : {}),
+      ...(opts.clock ? { clock: opts.clock } : {}),
+      ...(opts.ids ? { ids: opts.ids } : {}),
+      ...(opts.tools ? { tools: opts.tools } : {}),
+      // Locally payments go through the built-in test handler: no money moves (spt_test_ok / spt_test_declined).
+      payments: opts.payments ?? new TestPaymentProvider(),
+      ocr,
+    });
+    const log = frontDoorLog(logger, 'local');
+    const devListeners = opts.devWebhookListeners ? new DevWebhookListeners(deps, adminToken) : undefined;
+
+    const runners: QueueRunner[] = [];
+    const workerDeps = devListeners?.workerDeps ?? deps;
+    if (opts.queueRunners ?? true) for (const q of QUEUES) runners.push(await startQueueRunner(sqs, workerDeps, q, queueUrls[q.id]!, log));
+    cleanups.push(async () => {
+      for (const r of runners) await r.stop();
+    });
+
+    await gateway.load(deps);
+    // The API reference (/docs, /api/v1/openapi.json) in front of the routes, as the front door's bucket is on AWS.
+    const compiled = await loadRoutes(deps);
+    const routes = withReference(requestListener(compiled, gateway, log));
+    attachFrontDoor(server, compiled, devListeners ? devListeners.requestListener(routes) : routes, log);
+
+    if (opts.timers) {
+      const timers = SCHEDULES.map((s) =>
+        setInterval(() => {
+          runJob(deps, s.id).then(
+            (result) => logger.info('job finished', { job: s.id, ...result }),
+            (err: unknown) => logger.error('job failed', { job: s.id, error: String(err) }),
+          );
+        }, rateIntervalMs(s.expression)).unref(),
+      );
+      cleanups.push(() => timers.forEach(clearInterval));
+    }
+
+    const demo = opts.seed ? await seedDemo(deps, dataDir, baseUrl, adminToken) : undefined;
+    return {
+      baseUrl,
+      adminToken,
+      deps,
+      ...(demo ? { demo } : {}),
+      drainQueues: async () => {
+        await Promise.all(runners.map((r) => r.drain()));
+      },
+      stop: stopAll,
+    };
+  } catch (err) {
+    await stopAll();
+    throw err;
+  }
+}

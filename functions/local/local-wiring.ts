@@ -1,0 +1,45 @@
+/**
+ * The whole platform's deps: the admin API, the queue workers, the scheduled jobs, the local process
+ * and the tests. Area functions use their own, smaller wiring (export-, chat-, release-notes-wiring).
+ */
+import { createDocumentClient } from '../platform/adapters/aws-clients';
+import { ENV } from '../platform/env';
+import type { Deps } from './all-ports';
+import { apiKeyRegistryFrom } from '../platform/wiring/admin-keys-wiring';
+import { buildCheckoutPorts, type AcpWiringOptions } from '../acp/wiring/acp-checkout-wiring';
+import { buildAcpPorts } from '../acp/wiring/acp-wiring';
+import { buildChatPorts, type ChatWiringOptions } from '../chat/wiring/chat-wiring';
+import { buildConversationPorts } from '../conversations/wiring/conversation-wiring';
+import { buildJobQueue } from '../platform/wiring/job-queue-wiring';
+import { buildCoreDeps, onFirstUse, parseEnv, type CoreDeps } from '../platform/wiring/core-wiring';
+import { buildExportPorts } from '../export/wiring/export-wiring';
+import { buildFilePorts } from '../chat/wiring/file-wiring';
+import { buildReleaseNotesPorts, type ReleaseNotesWiringOptions } from '../release-notes/wiring/release-notes-wiring';
+import { buildWebhookDeliveryPorts } from '../release-notes/wiring/webhook-delivery-wiring';
+
+export { parseEnv };
+
+/** Every area's wiring seams together: what the local process and the tests may pass. */
+export type WiringOptions = ChatWiringOptions & AcpWiringOptions & ReleaseNotesWiringOptions;
+
+export type PlatformDeps = CoreDeps & Deps;
+
+export function buildDeps(opts: WiringOptions): PlatformDeps {
+  const db = createDocumentClient(opts.aws ?? {});
+  const table = opts.env[ENV.tableName];
+  return {
+    ...buildCoreDeps(opts, db),
+    ...buildConversationPorts(db, table),
+    ...buildChatPorts(opts, db),
+    ...buildFilePorts(opts),
+    ...buildAcpPorts(db, table),
+    ...buildCheckoutPorts(opts, db, table),
+    ...buildReleaseNotesPorts(opts, db),
+    ...buildWebhookDeliveryPorts(opts),
+    ...buildExportPorts(db, table),
+    jobs: buildJobQueue(opts),
+    apiKeys: apiKeyRegistryFrom(opts.env, opts),
+  };
+}
+
+export const platformProductionDeps = onFirstUse(buildDeps);

@@ -1,0 +1,11 @@
+import { getApp } from '../app/manage-apps';
+import { httpRoute } from './kit';
+import { lambdaHandler } from './lambda';
+import { adminApp } from './admin-presenters';
+import { adminProductionDeps, type AdminBaseDeps } from '../wiring/admin-wiring';
+
+/** GET /admin/v1/apps/{appId} */
+export const createHandler = (deps: AdminBaseDeps) =>
+  httpRoute('adminAppGet', deps, async (req) => ({ status: 200, body: { data: adminApp(await getApp(deps, { appId: req.path.appId ?? '' })) } }));
+
+export const handler = lambdaHandler(createHandler, adminProductionDeps);

@@ -1,0 +1,36 @@
+import { listReleaseFeed } from '../app/list-release-feed';
+import { badRequest } from '../../platform/domain/errors';
+import { renderRssFeed } from '../domain/rss-feed';
+import { publicBaseUrl } from '../../platform/http/base-url';
+import { httpRoute } from '../../platform/http/kit';
+import type { HttpRequest } from '../../platform/http/kit-request';
+import { lambdaHandler } from '../../platform/http/lambda';
+import { releaseNotesReadProductionDeps, type ReleaseNotesReadDeps } from '../wiring/release-notes-read-wiring';
+
+const AREA_MAX_CHARS = 200;
+
+/** The feed's own URL under the platform's `{base_url}` (configuration, never the request's Host). */
+function servedUrl(deps: ReleaseNotesReadDeps, req: HttpRequest): { self: string; page: string } {
+  const page = `${publicBaseUrl(deps, req)}${req.event.path}`;
+  const query = new URLSearchParams(Object.entries(req.query)).toString();
+  return { self: query ? `${page}?${query}` : page, page };
+}
+
+/**
+ * GET /api/v1/release-notes/feed[?area=<keyword>]: RSS 2.0 with the Atom and content namespaces,
+ * newest period first. `area` keeps the periods whose items (or raw markdown) contain the keyword.
+ */
+export const createHandler = (deps: ReleaseNotesReadDeps) =>
+  httpRoute('releaseNotesFeed', deps, async (req) => {
+    const area = req.query.area;
+    if (area !== undefined && area.length > AREA_MAX_CHARS) throw badRequest(`Invalid area: at most ${AREA_MAX_CHARS} characters`);
+    const periods = await listReleaseFeed(deps, area !== undefined ? { area } : {});
+    const url = servedUrl(deps, req);
+    const xml = renderRssFeed(
+      { selfUrl: url.self, pageUrl: url.page, title: 'Platform release notes', description: 'Dated changes to the Application Platform API' },
+      periods,
+    );
+    return { status: 200, text: xml, headers: { 'Content-Type': 'application/rss+xml; charset=utf-8', 'Cache-Control': 'public, max-age=60' } };
+  });
+
+export const handler = lambdaHandler(createHandler, releaseNotesReadProductionDeps);

@@ -1,0 +1,77 @@
+/**
+ * The routes of area D, the release-notes feed and webhook subscriptions, and the admin route that publishes a period.
+ * Joined into the one route table by functions/routes.ts; synth loads this file, so it imports only types and leaf modules.
+ */
+import { ADMIN_API_BASE as ADMIN } from '../platform/domain/admin-api-base';
+import type { RouteDef } from '../routes';
+
+const RELEASE_NOTES = '/api/v1/release-notes';
+
+export const RELEASE_NOTES_ROUTES: readonly RouteDef[] = [
+  {
+    id: 'releaseNotesFeed',
+    method: 'GET',
+    path: `${RELEASE_NOTES}/feed`,
+    handler: 'release-notes/http/release-notes-feed',
+    area: 'releaseNotes',
+    auth: 'public',
+    rateLimit: 'releaseNotesIp',
+    body: 'none',
+    grants: ['table:read', 'table:write'],
+  },
+  {
+    id: 'releaseNotesSubscriptionCreate',
+    method: 'POST',
+    path: `${RELEASE_NOTES}/subscriptions`,
+    handler: 'release-notes/http/release-notes-subscription-create',
+    area: 'releaseNotes',
+    auth: 'public',
+    rateLimit: 'releaseNotesIp',
+    body: 'json',
+    grants: ['table:read', 'table:write', 'webhooks:send', 'secrets:seal'],
+  },
+  {
+    id: 'releaseNotesSubscriptionsList',
+    method: 'GET',
+    path: `${RELEASE_NOTES}/subscriptions`,
+    handler: 'release-notes/http/release-notes-subscriptions-list',
+    area: 'releaseNotes',
+    auth: 'signingSecret',
+    rateLimit: 'releaseNotesIp',
+    body: 'none',
+    grants: ['table:read', 'table:write'],
+  },
+  {
+    id: 'releaseNotesSubscriptionDelete',
+    method: 'DELETE',
+    path: `${RELEASE_NOTES}/subscriptions/{subscriptionId}`,
+    handler: 'release-notes/http/release-notes-subscription-delete',
+    area: 'releaseNotes',
+    auth: 'signingSecret',
+    rateLimit: 'releaseNotesIp',
+    body: 'none',
+    grants: ['table:read', 'table:write'],
+  },
+  {
+    id: 'releaseNotesDeliveriesList',
+    method: 'GET',
+    path: `${RELEASE_NOTES}/subscriptions/{subscriptionId}/deliveries`,
+    handler: 'release-notes/http/release-notes-deliveries-list',
+    area: 'releaseNotes',
+    auth: 'signingSecret',
+    rateLimit: 'releaseNotesIp',
+    body: 'none',
+    grants: ['table:read', 'table:write'],
+  },
+  {
+    id: 'adminReleasePeriodPublish',
+    method: 'POST',
+    path: `${ADMIN}/release-notes/periods`,
+    handler: 'release-notes/http/admin-release-period-publish',
+    area: 'admin',
+    auth: 'iam',
+    rateLimit: 'none',
+    body: 'text',
+    grants: ['table:read', 'table:write', 'webhooks:send'],
+  },
+];

@@ -1,8 +1,0 @@
-/** The file-cleanup job: the lifecycle deps and the uploads bucket, the only lifecycle function that removes objects. */
-import type { ObjectStore } from '../ports/files';
-import { lifecycleProductionDepsWith, type LifecycleDeps } from './lifecycle-wiring';
-import { buildObjectStore } from './object-store-wiring';
-
-export type FileCleanupDeps = LifecycleDeps & { readonly objects: ObjectStore };
-
-export const fileCleanupProductionDeps: () => FileCleanupDeps = lifecycleProductionDepsWith((opts) => ({ objects: buildObjectStore(opts) }));
