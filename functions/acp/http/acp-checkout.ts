@@ -1,12 +1,14 @@
 /**
  * What every checkout route of area C does around its use case (ACP 2026-04-17): the optional
  * `API-Version` header (an unsupported one is 400 with `supported_versions`), `Request-Id` echoed, and on
- * POSTs `Idempotency-Key`: a replay returns the stored answer with `Idempotent-Replayed: true`, the
- * same key with another body is 422 `idempotency_conflict`, one still running is 409 with `Retry-After`.
+ * POSTs `Idempotency-Key` through the platform's one mechanism (platform/http/idempotency-key.ts), in
+ * ACP's shapes: a replay returns the stored answer with `Idempotent-Replayed: true`, the same key with
+ * another body is 422 `idempotency_conflict`, one still running is 409 with `Retry-After`.
  * The answer is the session in the official `CheckoutSession` shape.
  */
 import { checkoutView, invalid, type CheckoutSession } from '../domain/checkout';
-import { canonicalJson, requestFingerprint } from '../../platform/domain/digest';
+import { canonicalJson } from '../../platform/domain/digest';
+import { claimIdempotencyKey, idempotencyKeyOf } from '../../platform/http/idempotency-key';
 
 export { canonicalJson };
 import { ACP_SUPPORTED_VERSIONS } from '../domain/discovery';
@@ -42,7 +44,7 @@ export function checkoutRoute(
     }
     const body = route.method === 'POST' ? (req.textBody().trim() ? req.jsonBody() : {}) : {};
     if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalid('invalid', 'The request body must be a JSON object');
-    const idempotencyKey = route.method === 'POST' ? req.header('idempotency-key') : undefined;
+    const idempotencyKey = route.method === 'POST' ? idempotencyKeyOf(req, (message) => invalid('invalid', message)) : undefined;
     const execute = async (): Promise<HttpResult> => {
       const { status, session } = await run(req, body);
       return { status, body: checkoutView(session, deps.payments.handlers(), publicBaseUrl(deps, req)) };
@@ -51,14 +53,12 @@ export function checkoutRoute(
       const result = await execute();
       return { ...result, headers: { ...echo, ...(result.headers ?? {}) } };
     }
-    if (idempotencyKey.length < 1 || idempotencyKey.length > 255) throw invalid('invalid', 'Idempotency-Key must be 1 to 255 characters');
     const headers = { ...echo, 'Idempotency-Key': idempotencyKey };
     const scope = `${req.grant!.keyId}:${route.id}:${req.path.checkoutSessionId ?? ''}:${idempotencyKey}`;
-    const fingerprint = requestFingerprint(body);
-    const begun = await deps.idempotency.begin(scope, fingerprint, Date.now());
-    if (begun.state === 'replay') return { status: begun.status, body: begun.body, headers: { ...headers, 'Idempotent-Replayed': 'true' } };
-    if (begun.state === 'conflict') return acpError(422, 'idempotency_conflict', 'This Idempotency-Key was used with a different request body', {}, headers);
-    if (begun.state === 'in_flight') {
+    const claim = await claimIdempotencyKey(deps, { scope, request: body });
+    if (claim.state === 'replay') return { status: claim.status, body: claim.body, headers: { ...headers, 'Idempotent-Replayed': 'true' } };
+    if (claim.state === 'conflict') return acpError(422, 'idempotency_conflict', 'This Idempotency-Key was used with a different request body', {}, headers);
+    if (claim.state === 'in_flight') {
       return acpError(
         409,
         'idempotency_in_flight',
@@ -71,11 +71,10 @@ export function checkoutRoute(
     try {
       result = await execute();
     } catch (err) {
-      // A refused request changed nothing: the key is forgotten, and a retry runs afresh.
-      await deps.idempotency.finish(scope, undefined);
+      await claim.forget();
       throw err;
     }
-    await deps.idempotency.finish(scope, { status: result.status, body: result.body });
+    await claim.remember(result.status, result.body);
     return { ...result, headers: { ...headers, ...(result.headers ?? {}) } };
   });
 }

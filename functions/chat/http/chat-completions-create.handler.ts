@@ -5,7 +5,7 @@ import { parseChatRequest } from '../domain/chat-request';
 import { utf8Length } from '../../platform/domain/utf8';
 import { badRequest, DomainError } from '../../platform/domain/errors';
 import { chatCompletion, replayedStream, sseStream } from './chat-presenters';
-import { claimIdempotencyKey } from '../../platform/http/idempotency-key';
+import { claimChatRequest } from './chat-idempotency';
 import { httpRoute } from '../../platform/http/kit';
 import { lambdaStreamHandler } from '../../platform/http/lambda';
 import { chatProductionDeps, type ChatFunctionDeps } from '../wiring/chat-wiring';
@@ -29,7 +29,7 @@ export const createHandler = (deps: ChatFunctionDeps) =>
     const headerSessionId = req.header('x-chat-session-id');
 
     // Idempotency-Key (docs/adr/0023): a retry gets the first answer and runs nothing again.
-    const claim = await claimIdempotencyKey(deps, req, {
+    const claim = await claimChatRequest(deps, req, {
       routeId: 'chatCompletionsCreate',
       request: () => ({ body, headerSessionId: headerSessionId ?? null }),
       inFlightMs: CHAT_IN_FLIGHT_MS,

@@ -3,7 +3,7 @@ import { sha256Hex } from '../../platform/domain/digest';
 import { badRequest } from '../../platform/domain/errors';
 import { MAX_UPLOAD_BYTES, MULTIPART_OVERHEAD_BYTES, uploadedFileView } from '../../conversations/domain/file';
 import { fileProductionDeps, type FileFunctionDeps } from '../wiring/file-wiring';
-import { claimIdempotencyKey } from '../../platform/http/idempotency-key';
+import { claimChatRequest } from './chat-idempotency';
 import { httpRoute } from '../../platform/http/kit';
 import { lambdaHandler } from '../../platform/http/lambda';
 import { readSingleFile } from '../../platform/http/multipart';
@@ -25,7 +25,7 @@ export const createHandler = (deps: FileFunctionDeps) =>
 
     // Idempotency-Key (docs/adr/0023): decided once the bytes are in, before anything is written.
     const request = () => ({ fileName: received.fileName, sha256: sha256Hex(received.bytes), sessionId: sessionId ?? null });
-    const claim = await claimIdempotencyKey(deps, req, { routeId: 'chatFilesCreate', request, inFlightMs: UPLOAD_IN_FLIGHT_MS });
+    const claim = await claimChatRequest(deps, req, { routeId: 'chatFilesCreate', request, inFlightMs: UPLOAD_IN_FLIGHT_MS });
     if (claim.state === 'replay') return { status: claim.status, headers: { 'Idempotent-Replayed': 'true' }, body: claim.body };
     try {
       const file = await uploadFile(deps, {

@@ -1,43 +1,60 @@
 /**
- * The `Idempotency-Key` of area B's POSTs (chat turns and uploads, docs/adr/0023): claimed before the
- * work runs; a repeat gets the stored answer, another request with the key is a 422, one still
- * running a 409 with Retry-After. The claim stores the answer of work that completed, and forgets the
- * key of work that was refused or failed, so a retry runs afresh. (Area C's checkout keeps its own
- * flow: its answers are ACP `Error` objects, functions/acp/http/acp-checkout.ts.)
+ * The one `Idempotency-Key` mechanism of the platform's POSTs: chat turns and uploads (area B,
+ * docs/adr/0023) and checkout (area C). A key is claimed before the work runs; a repeat gets the stored
+ * answer, another request with the key is a conflict, one still running is in flight. The claim stores
+ * the answer of work that completed, and forgets the key of work that was refused or failed, so a retry
+ * runs afresh. Each area turns the outcomes into its own answer shapes (area B's `{error}` bodies, ACP
+ * `Error` objects with `Idempotent-Replayed`), so the rules are written once and the shapes per area.
  */
-import { requestFingerprint } from '../domain/digest';
-import { badRequest, BusyError, DomainError } from '../domain/errors';
 import type { Logger } from '@aws-lambda-powertools/logger';
+import { requestFingerprint } from '../domain/digest';
 import type { IdempotencyStore } from '../ports/platform-ports';
 import type { HttpRequest } from './kit-request';
 
+/** What a claimed key can be: a replay of a stored answer, a conflict, still in flight, or the caller's to run. */
 export type IdempotencyClaim =
   | { readonly state: 'replay'; readonly status: number; readonly body: unknown }
-  | { readonly state: 'claimed'; remember(status: number, body: unknown): Promise<void>; forget(): Promise<void> };
+  | { readonly state: 'conflict' }
+  | { readonly state: 'in_flight' }
+  | {
+      readonly state: 'claimed';
+      /** Stores the answer for repeats; a store failure is logged, the answer is still given. */
+      remember(status: number, body: unknown): Promise<void>;
+      /** Forgets the key: the request was refused or failed, so a retry runs afresh. */
+      forget(): Promise<void>;
+    };
 
-const NO_KEY: IdempotencyClaim = { state: 'claimed', remember: async () => undefined, forget: async () => undefined };
+export interface IdempotencyDeps {
+  readonly idempotency: IdempotencyStore;
+  readonly logger: Logger;
+}
+
+/** The longest key accepted (ACP's own bound; area B uses the same). */
+export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+export const IDEMPOTENCY_KEY_LENGTH_MESSAGE = `Idempotency-Key must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`;
+
+/** The request's key, undefined when none was sent; a key of the wrong length is `refuse`d with the one message. */
+export function idempotencyKeyOf(req: HttpRequest, refuse: (message: string) => Error): string | undefined {
+  const key = req.header('idempotency-key');
+  if (key !== undefined && (key.length < 1 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH)) throw refuse(IDEMPOTENCY_KEY_LENGTH_MESSAGE);
+  return key;
+}
 
 /**
- * Claims the request's key (no key: a claim that remembers nothing). `request` gives what the fingerprint
- * covers; it is called only when a key was sent (an upload's digest is then worth computing).
+ * Claims `scope` (the caller, the route and the key, plus what else tells two requests apart) for a
+ * request whose fingerprint covers `request`. `inFlightMs` is how long a claim holds before the next
+ * request with the key may take it over (its request crashed or timed out).
  */
 export async function claimIdempotencyKey(
-  deps: { readonly idempotency: IdempotencyStore; readonly logger: Logger },
-  req: HttpRequest,
-  input: { readonly routeId: string; readonly request: () => unknown; readonly inFlightMs: number },
+  deps: IdempotencyDeps,
+  input: { readonly scope: string; readonly request: unknown; readonly inFlightMs?: number },
 ): Promise<IdempotencyClaim> {
-  const key = req.header('idempotency-key');
-  if (key === undefined) return NO_KEY;
-  if (key.length < 1 || key.length > 255) throw badRequest('Idempotency-Key must be 1 to 255 characters');
-  const scope = `chat:${req.chat!.keyId}:${input.routeId}:${key}`;
-  const begun = await deps.idempotency.begin(scope, requestFingerprint(input.request()), Date.now(), input.inFlightMs);
-  if (begun.state === 'conflict') throw new DomainError('unprocessable', 'This Idempotency-Key was used with a different request');
-  if (begun.state === 'in_flight') throw new BusyError('A request with this Idempotency-Key is still running; retry when it has finished', 1);
-  if (begun.state === 'replay') return begun;
+  const begun = await deps.idempotency.begin(input.scope, requestFingerprint(input.request), Date.now(), input.inFlightMs);
+  if (begun.state !== 'new') return begun;
   return {
     state: 'claimed',
     remember: (status, body) =>
-      deps.idempotency.finish(scope, { status, body }).catch((err: unknown) => deps.logger.error('idempotency answer not stored', err as Error)),
-    forget: () => deps.idempotency.finish(scope, undefined).catch(() => undefined),
+      deps.idempotency.finish(input.scope, { status, body }).catch((err: unknown) => deps.logger.error('idempotency answer not stored', err as Error)),
+    forget: () => deps.idempotency.finish(input.scope, undefined).catch(() => undefined),
   };
 }
