@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { afterAll, beforeAll } from 'vitest';
 import { startPlatform, type PlatformOptions, type RunningPlatform } from '../../functions/local/local-platform';
-import { openApiMismatch } from './openapi-check';
+import { openApiMismatch, openApiRequestMismatch } from './openapi-check';
 
 export interface TestPlatform extends RunningPlatform {
   readonly dataDir: string;
@@ -59,6 +59,14 @@ export async function startTestPlatform(opts: Partial<PlatformOptions> = {}): Pr
     // The response must be what the OpenAPI document says (test/support/openapi-check.ts).
     const mismatch = openApiMismatch(method, path, res.status, res.headers.get('content-type'), text);
     if (mismatch) throw new Error(`response does not match the OpenAPI document: ${mismatch}`);
+    const requestMismatch = openApiRequestMismatch(
+      method,
+      path,
+      res.status,
+      { contentType: Object.entries(headers).find(([k]) => k.toLowerCase() === 'content-type')?.[1], body },
+      res.headers,
+    );
+    if (requestMismatch) throw new Error(`request does not match the OpenAPI document: ${requestMismatch}`);
     return { status: res.status, headers: res.headers, body: parsed, text };
   };
   const admin: TestPlatform['admin'] = (method, path, body) => call(method, `/admin/v1${path}`, { token: platform.adminToken, body });

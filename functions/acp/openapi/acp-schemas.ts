@@ -120,21 +120,22 @@ const codes = {
   coupons: opt(z.array(z.string().max(64))),
   order_notes: opt(z.string().max(5000)),
 };
+const createFields = {
+  currency: opt(z.string()),
+  buyer: opt(acpBuyer),
+  capabilities: hint(capabilities),
+  fulfillment_details: opt(fulfillmentDetails),
+  fulfillment_groups: hint(fulfillmentGroups),
+  affiliate_attribution: opt(affiliateAttribution),
+  locale: opt(z.string().max(35)),
+  timezone: opt(z.string().max(64)),
+  quote_id: hint(z.string()),
+  metadata: opt(z.record(z.string(), z.unknown()).meta({ description: 'At most 4096 bytes of JSON; keys named like Object.prototype members are refused' })),
+  ...codes,
+};
+const lineItems = z.array(lineItemInput).min(1).max(100);
 export const checkoutCreate = z
-  .strictObject({
-    line_items: z.array(lineItemInput).min(1).max(100),
-    currency: opt(z.string()),
-    buyer: opt(acpBuyer),
-    capabilities: hint(capabilities),
-    fulfillment_details: opt(fulfillmentDetails),
-    fulfillment_groups: hint(fulfillmentGroups),
-    affiliate_attribution: opt(affiliateAttribution),
-    locale: opt(z.string().max(35)),
-    timezone: opt(z.string().max(64)),
-    quote_id: hint(z.string()),
-    metadata: opt(z.record(z.string(), z.unknown()).meta({ description: 'At most 4096 bytes of JSON; keys named like Object.prototype members are refused' })),
-    ...codes,
-  })
+  .union([z.strictObject({ line_items: lineItems, ...createFields }), z.strictObject({ items: lineItems, ...createFields })])
   .meta({
     title: 'CheckoutSessionCreateRequest',
     description:
@@ -142,7 +143,8 @@ export const checkoutCreate = z
   });
 export const checkoutUpdate = z
   .strictObject({
-    line_items: opt(z.array(lineItemInput).min(1).max(100)),
+    line_items: opt(lineItems),
+    items: opt(lineItems.meta({ description: 'The 2025-09-29 name of `line_items`' })),
     buyer: opt(z.nullable(acpBuyer)),
     fulfillment_details: opt(fulfillmentDetails),
     fulfillment_groups: hint(fulfillmentGroups),

@@ -7,7 +7,8 @@ import { json, type OperationDoc, type QueryParamDoc } from '../../platform/open
 import * as s from './export-schemas';
 
 const limit: QueryParamDoc = {
-  schema: z.int().min(1),
+  // Any positive integer, however large (it clamps): no safe-integer maximum.
+  schema: z.number().min(1).meta({ type: 'integer' }),
   description: 'Page size: default 50, maximum 100 (larger values clamp to 100, with a Warning and X-Svc-Limit-Clamped header)',
 };
 const cursor: QueryParamDoc = { schema: z.string(), description: 'The `next_cursor` of the previous page' };
@@ -45,7 +46,9 @@ export const EXPORT_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
   orgSessionMessages: {
     tag: 'Org Export',
     summary: 'Messages of one session',
-    query: { include: { schema: z.literal('tool_details'), description: '`tool_details` adds tool markers to messages' } },
+    query: {
+      include: { schema: z.string().regex(/^tool_details(,tool_details)*$/), description: 'Comma-separated; `tool_details` adds tool markers to messages' },
+    },
     ok: {
       status: 200,
       description: 'The session subset and its messages (empty with zdr: true for a Zero Data Retention app)',
