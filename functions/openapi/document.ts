@@ -11,7 +11,7 @@ import * as z from 'zod';
 import { ROUTES, type AuthKind, type RouteDef } from '../routes';
 import { acpError, rateLimitedAcp } from '../acp/openapi/acp-schemas';
 import { chatError } from '../chat/openapi/chat-schemas';
-import { errorObject, type OperationDoc, type ZodSchema } from '../platform/openapi/openapi-kit';
+import { errorObject, type OperationDoc, type QueryParamDoc, type ZodSchema } from '../platform/openapi/openapi-kit';
 import { OPERATIONS } from './operations';
 
 const SECURITY: Readonly<Record<AuthKind, string | undefined>> = {
@@ -69,22 +69,16 @@ const TRANSPORT_ERRORS: readonly number[] = [400, 413, 414, 431, 500];
 const retryAfter = { 'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } } };
 const correlation = { 'X-Correlation-ID': { description: 'The request’s correlation id (yours if you sent one)', schema: { type: 'string' } } };
 
+/** An optional query or header parameter; its description comes out of the schema onto the parameter. */
+function parameter(name: string, where: 'query' | 'header', param: QueryParamDoc): Record<string, unknown> {
+  const { description, ...schema } = toSchema(param.schema);
+  return { name, in: where, required: false, description: param.description ?? description, schema };
+}
+
 function operation(route: RouteDef, doc: OperationDoc): Record<string, unknown> {
   const pathParams = [...route.path.matchAll(/\{([^}]+)\}/g)].map((m) => ({ name: m[1]!, in: 'path', required: true, schema: { type: 'string' } }));
-  const queryParams = Object.entries(doc.query ?? {}).map(([name, q]) => ({
-    name,
-    in: 'query',
-    required: false,
-    description: q.description,
-    schema: toSchema(q.schema),
-  }));
-  const headerParams = Object.entries(doc.headers ?? {}).map(([name, q]) => ({
-    name,
-    in: 'header',
-    required: false,
-    description: q.description,
-    schema: toSchema(q.schema),
-  }));
+  const queryParams = Object.entries(doc.query ?? {}).map(([name, q]) => parameter(name, 'query', q));
+  const headerParams = Object.entries(doc.headers ?? {}).map(([name, q]) => parameter(name, 'header', q));
   const responses: Record<string, unknown> = {
     [String(doc.ok.status)]: {
       description: doc.ok.description,

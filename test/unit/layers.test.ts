@@ -171,6 +171,9 @@ const REFERENCE = 'functions/openapi';
  */
 const DOMAIN_PURE_PACKAGES = ['ipaddr.js', 'marked'];
 
+/** An operation's request schema (`<area>/openapi/<area>-requests.ts`): what its handlers parse with and the document lists. */
+const isRequestSchema = (path: string) => placeOf(path)?.layer === 'openapi' && path.endsWith('-requests.ts');
+
 interface Place {
   readonly slice: string;
   /** The layer folder, or undefined for a file at the slice's root (its route table, the env schema). */
@@ -252,12 +255,19 @@ function layerViolations(files: readonly SourceFile[], exists: (p: string) => bo
         if (r.local && to && banned.includes(toLayer) && !SYNTH_SAFE.includes(r.target))
           report(r, 'wiring composes adapters: it must not import entry points or use cases');
       } else if (layer !== undefined && ENTRY_LAYERS.includes(layer)) {
-        const ok = !r.local || !to || SYNTH_SAFE.includes(r.target) || ['app', 'domain', 'ports', 'wiring', layer].includes(toLayer ?? '');
+        const ok =
+          !r.local || !to || SYNTH_SAFE.includes(r.target) || ['app', 'domain', 'ports', 'wiring', layer].includes(toLayer ?? '') || isRequestSchema(r.target);
         if (!ok)
-          report(r, `${layer}/ may import only app, domain, ports, wiring, its own layer and the synth-safe tables (never adapters or another entry layer)`);
+          report(
+            r,
+            `${layer}/ may import only app, domain, ports, wiring, its own layer, request schemas and the synth-safe tables (never adapters or another entry layer)`,
+          );
       } else if (layer === 'front-door') {
         const ok = !r.local || !to || SYNTH_SAFE.includes(r.target) || ['domain', 'http', 'front-door'].includes(toLayer ?? '');
         if (!ok) report(r, 'the front door may import only domain, the HTTP kit, its own folder and the synth-safe tables');
+      } else if (isRequestSchema(p)) {
+        const ok = r.specifier === 'zod/mini' || (r.local && (toLayer === 'domain' || isRequestSchema(r.target)));
+        if (!ok) report(r, 'a request schema is in its functions’ bundles: zod/mini and pure domain rules only');
       } else if (layer === 'openapi' || under(p, REFERENCE)) {
         const ok = isBuiltin(r) || r.specifier === 'zod' || (r.local && (under(r.target, REFERENCE) || toLayer === 'openapi' || SYNTH_SAFE.includes(r.target)));
         if (!ok) report(r, 'the API reference is loaded by synth: zod, node: builtins, the synth-safe tables and the openapi folders only');
@@ -358,6 +368,10 @@ describe('the layer check itself', () => {
       'functions/chat/app/run-chat-turn.ts',
       'functions/acp/domain/checkout.ts',
       'functions/export/http/export-presenters.ts',
+      'functions/export/openapi/export-requests.ts',
+      'functions/export/openapi/export-operations.ts',
+      'functions/export/domain/export-params.ts',
+      'functions/export/app/export-lists.ts',
       'functions/local/local-platform.ts',
       'functions/jobs/app/run-job.ts',
       'functions/routes.ts',
@@ -414,6 +428,16 @@ describe('the layer check itself', () => {
     expect(check('functions/http/kit.ts', '')).toHaveLength(1);
     expect(check('functions/chat/helpers/x.ts', '')).toHaveLength(1);
     expect(check('functions/chat/chat-routes.ts', '')).toEqual([]);
+  });
+
+  it('lets handlers parse with their request schemas, which stay in zod/mini and pure rules', () => {
+    expect(check('functions/export/http/h.handler.ts', "import { EXPORT_REQUESTS } from '../openapi/export-requests';")).toEqual([]);
+    expect(check('functions/export/http/h.handler.ts', "import { EXPORT_OPERATIONS } from '../openapi/export-operations';")).toHaveLength(1);
+    expect(
+      check('functions/export/openapi/export-requests.ts', "import * as z from 'zod/mini';\nimport { parseLimit } from '../domain/export-params';"),
+    ).toEqual([]);
+    expect(check('functions/export/openapi/export-requests.ts', "import * as z from 'zod';")).toHaveLength(1);
+    expect(check('functions/export/openapi/export-requests.ts', "import { exportUsage } from '../app/export-lists';")).toHaveLength(1);
   });
 
   it('keeps the API reference fragments off handler code', () => {

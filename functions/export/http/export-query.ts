@@ -1,33 +1,38 @@
 /**
- * The query-string rules shared by every org export route: unrecognized names (400 from 2026-10-10,
- * legacy headers before), a parameter given twice (400), and `limit` with its clamping headers.
+ * The query-string rules of every org export route, over the operation's one request schema
+ * (export/openapi/export-requests.ts): unrecognized names (400 from 2026-10-10, legacy headers before),
+ * a parameter given twice (400), each value read by its rule, and `limit` with its clamping headers.
  */
+import type * as z from 'zod/mini';
 import { badRequest } from '../../platform/domain/errors';
-import { parseLimit } from '../domain/export-params';
-import { checkUnknownQueryParams } from '../domain/query-policy';
 import type { Micros } from '../../platform/domain/time';
 import type { HttpRequest } from '../../platform/http/kit-request';
+import { DEFAULT_LIMIT, type LimitOutcome } from '../domain/export-params';
+import { checkUnknownQueryParams } from '../domain/query-policy';
 
-export interface ExportQuery {
-  /** The recognized parameters only; unrecognized ones never reach a filter. */
-  readonly params: Readonly<Record<string, string>>;
+type QuerySchema = z.ZodMiniObject;
+
+export interface ExportQuery<T> {
+  /** The recognized parameters, read; unrecognized ones never reach a filter. */
+  readonly params: T;
   readonly headers: Record<string, string>;
 }
 
-export function exportQuery(req: HttpRequest, allowed: readonly string[], nowUs: Micros): ExportQuery {
-  const names = Object.keys(req.query);
-  const { headers } = checkUnknownQueryParams(names, allowed, nowUs);
+export function exportQuery<S extends QuerySchema>(req: HttpRequest, schema: S, nowUs: Micros): ExportQuery<z.output<S>> {
+  const allowed = Object.keys(schema.shape);
+  const { headers } = checkUnknownQueryParams(Object.keys(req.query), allowed, nowUs);
   for (const [name, values] of Object.entries(req.event.multiValueQueryStringParameters ?? {})) {
     if (allowed.includes(name) && (values?.length ?? 0) > 1) throw badRequest(`Invalid ${name}: must be given once`);
   }
-  const params = Object.fromEntries(Object.entries(req.query).filter(([k]) => allowed.includes(k)));
+  // Each value's rule throws the spec's 400 itself; the texts are strings, so nothing else can fail.
+  const params = schema.parse(Object.fromEntries(Object.entries(req.query).filter(([k]) => allowed.includes(k)))) as z.output<S>;
   return { params, headers };
 }
 
-/** `exportQuery` plus `limit`, for the paginated lists. */
-export function pagedExportQuery(req: HttpRequest, allowed: readonly string[], nowUs: Micros) {
-  const q = exportQuery(req, ['limit', 'cursor', ...allowed], nowUs);
-  const limit = parseLimit(q.params.limit);
+/** `exportQuery` of a paginated list: its `limit` (default 50) with the clamping headers beside the legacy ones. */
+export function pagedExportQuery<S extends QuerySchema>(req: HttpRequest, schema: S, nowUs: Micros) {
+  const q = exportQuery(req, schema, nowUs);
+  const limit = ((q.params as { limit?: LimitOutcome }).limit ?? { limit: DEFAULT_LIMIT, headers: {} }) satisfies LimitOutcome;
   // Both notices can apply at once: Warning is a list header, so neither may overwrite the other.
   const warnings = [q.headers.Warning, limit.headers.Warning].filter((w): w is string => w !== undefined);
   const headers = { ...q.headers, ...limit.headers, ...(warnings.length ? { Warning: warnings.join(', ') } : {}) };

@@ -1,5 +1,6 @@
 import { listOrgApps } from '../app/list-org-apps';
-import { checkUnknownQueryParams } from '../domain/query-policy';
+import { exportQuery } from './export-query';
+import { EXPORT_REQUESTS } from '../openapi/export-requests';
 import { httpRoute } from '../../platform/http/kit';
 import { lambdaHandler } from '../../platform/http/lambda';
 import { exportApp } from './export-presenters';
@@ -8,7 +9,7 @@ import { exportProductionDeps, type ExportFunctionDeps } from '../wiring/export-
 /** GET /api/v1/org/apps: the org's non-deleted apps, newest first. Takes no query parameters. */
 export const createHandler = (deps: ExportFunctionDeps) =>
   httpRoute('orgAppsList', deps, async (req) => {
-    const { headers } = checkUnknownQueryParams(Object.keys(req.query), [], deps.clock.nowUs());
+    const { headers } = exportQuery(req, EXPORT_REQUESTS.orgAppsList.query, deps.clock.nowUs());
     const apps = await listOrgApps(deps, { orgId: req.principal!.orgId });
     return { status: 200, body: { data: apps.map(exportApp) }, headers };
   });

@@ -1,6 +1,6 @@
 import { exportSessions } from '../app/export-lists';
-import { parseTimestampParam, parseUuidParam } from '../domain/export-params';
 import { pagedExportQuery } from './export-query';
+import { EXPORT_REQUESTS } from '../openapi/export-requests';
 import { httpRoute } from '../../platform/http/kit';
 import { lambdaHandler } from '../../platform/http/lambda';
 import { exportSession, pagination } from './export-presenters';
@@ -9,11 +9,8 @@ import { exportProductionDeps, type ExportFunctionDeps } from '../wiring/export-
 /** GET /api/v1/org/sessions: sessions across the org's apps, by last_activity_at then id, descending. */
 export const createHandler = (deps: ExportFunctionDeps) =>
   httpRoute('orgSessionsList', deps, async (req) => {
-    const q = pagedExportQuery(req, ['app_id', 'updated_after', 'started_after', 'started_before'], deps.clock.nowUs());
-    const appId = parseUuidParam('app_id', q.params.app_id);
-    const updatedAfterUs = parseTimestampParam('updated_after', q.params.updated_after);
-    const startedFromUs = parseTimestampParam('started_after', q.params.started_after);
-    const startedBeforeUs = parseTimestampParam('started_before', q.params.started_before);
+    const q = pagedExportQuery(req, EXPORT_REQUESTS.orgSessionsList.query, deps.clock.nowUs());
+    const { app_id: appId, updated_after: updatedAfterUs, started_after: startedFromUs, started_before: startedBeforeUs } = q.params;
     const page = await exportSessions(deps, {
       orgId: req.principal!.orgId,
       limit: q.limit,

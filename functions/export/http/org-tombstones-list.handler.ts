@@ -1,6 +1,6 @@
 import { exportTombstones } from '../app/export-lists';
-import { parseTokenParam } from '../domain/export-params';
 import { pagedExportQuery } from './export-query';
+import { EXPORT_REQUESTS } from '../openapi/export-requests';
 import { httpRoute } from '../../platform/http/kit';
 import { lambdaHandler } from '../../platform/http/lambda';
 import { exportTombstone, pagination } from './export-presenters';
@@ -9,8 +9,8 @@ import { exportProductionDeps, type ExportFunctionDeps } from '../wiring/export-
 /** GET /api/v1/org/tombstones: the deletion feed, by deleted_at then id, descending; `cause` matched exactly. */
 export const createHandler = (deps: ExportFunctionDeps) =>
   httpRoute('orgTombstonesList', deps, async (req) => {
-    const q = pagedExportQuery(req, ['cause'], deps.clock.nowUs());
-    const cause = parseTokenParam('cause', q.params.cause);
+    const q = pagedExportQuery(req, EXPORT_REQUESTS.orgTombstonesList.query, deps.clock.nowUs());
+    const cause = q.params.cause;
     const page = await exportTombstones(deps, {
       orgId: req.principal!.orgId,
       limit: q.limit,

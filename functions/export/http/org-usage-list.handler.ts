@@ -1,6 +1,6 @@
 import { exportUsage } from '../app/export-lists';
-import { parseTimestampParam } from '../domain/export-params';
 import { pagedExportQuery } from './export-query';
+import { EXPORT_REQUESTS } from '../openapi/export-requests';
 import { httpRoute } from '../../platform/http/kit';
 import { lambdaHandler } from '../../platform/http/lambda';
 import { exportUsageRow, pagination } from './export-presenters';
@@ -9,8 +9,8 @@ import { exportProductionDeps, type ExportFunctionDeps } from '../wiring/export-
 /** GET /api/v1/org/usage: per-call token usage and cost, by created_at then id, descending. */
 export const createHandler = (deps: ExportFunctionDeps) =>
   httpRoute('orgUsageList', deps, async (req) => {
-    const q = pagedExportQuery(req, ['since'], deps.clock.nowUs());
-    const sinceUs = parseTimestampParam('since', q.params.since);
+    const q = pagedExportQuery(req, EXPORT_REQUESTS.orgUsageList.query, deps.clock.nowUs());
+    const sinceUs = q.params.since;
     const page = await exportUsage(deps, {
       orgId: req.principal!.orgId,
       limit: q.limit,

@@ -9,11 +9,18 @@
  */
 import * as z from 'zod';
 
-export type ZodSchema = z.ZodType;
+/** A zod schema, classic or `zod/mini` (the request schemas the handlers parse with are `zod/mini`). */
+export type ZodSchema = z.core.$ZodType;
 
 export interface QueryParamDoc {
   readonly schema: ZodSchema;
-  readonly description: string;
+  /** The parameter's description; without it, the one in the schema's metadata. */
+  readonly description?: string;
+}
+
+/** The query parameters of an operation's request schema (an object of parameters), as the document lists them. */
+export function queryOf(schema: z.core.$ZodObject): Readonly<Record<string, QueryParamDoc>> {
+  return Object.fromEntries(Object.entries(schema._zod.def.shape).map(([name, param]) => [name, { schema: param }]));
 }
 
 /**
