@@ -6,12 +6,8 @@
  * `zod/mini` only: this module is in every area A function's bundle.
  */
 import * as z from 'zod/mini';
+import { queryParam as param } from '../../platform/openapi/query-param-requests';
 import { parseIncludeParam, parseLimit, parseTimestampParam, parseTokenParam, parseUuidParam } from '../domain/export-params';
-
-/** A query parameter: the text as documented (`meta`), read into a value by `read` (which throws the 400). */
-function param<T>(meta: Record<string, unknown>, read: (raw: string) => T) {
-  return z.optional(z.pipe(z.string().check(z.meta(meta)), z.transform(read)));
-}
 
 const limit = param(
   {

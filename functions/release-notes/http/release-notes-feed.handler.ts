@@ -1,13 +1,11 @@
 import { listReleaseFeed } from '../app/list-release-feed';
-import { badRequest } from '../../platform/domain/errors';
 import { renderRssFeed } from '../domain/rss-feed';
 import { publicBaseUrl } from '../../platform/http/base-url';
 import { httpRoute } from '../../platform/http/kit';
 import type { HttpRequest } from '../../platform/http/kit-request';
 import { lambdaHandler } from '../../platform/http/lambda';
+import { RELEASE_NOTES_REQUESTS } from '../openapi/release-notes-requests';
 import { releaseNotesReadProductionDeps, type ReleaseNotesReadDeps } from '../wiring/release-notes-read-wiring';
-
-const AREA_MAX_CHARS = 200;
 
 /** The feed's own URL under the platform's `{base_url}` (configuration, never the request's Host). */
 function servedUrl(deps: ReleaseNotesReadDeps, req: HttpRequest): { self: string; page: string } {
@@ -22,8 +20,7 @@ function servedUrl(deps: ReleaseNotesReadDeps, req: HttpRequest): { self: string
  */
 export const createHandler = (deps: ReleaseNotesReadDeps) =>
   httpRoute('releaseNotesFeed', deps, async (req) => {
-    const area = req.query.area;
-    if (area !== undefined && area.length > AREA_MAX_CHARS) throw badRequest(`Invalid area: at most ${AREA_MAX_CHARS} characters`);
+    const { area } = RELEASE_NOTES_REQUESTS.releaseNotesFeed.query.parse({ area: req.query.area });
     const periods = await listReleaseFeed(deps, area !== undefined ? { area } : {});
     const url = servedUrl(deps, req);
     const xml = renderRssFeed(

@@ -2,25 +2,22 @@
  * Area D's part of the OpenAPI document: one entry per public release-notes route
  * (release-notes/release-notes-routes.ts), joined with the other areas' in functions/openapi/operations.ts.
  */
-import * as z from 'zod';
-import { json, type OperationDoc } from '../../platform/openapi/openapi-kit';
+import { json, queryOf, type OperationDoc } from '../../platform/openapi/openapi-kit';
+import { RELEASE_NOTES_REQUESTS } from './release-notes-requests';
 import * as s from './release-notes-schemas';
 
 export const RELEASE_NOTES_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
   releaseNotesFeed: {
     tag: 'Release notes',
     summary: 'Release-notes RSS feed',
-    query: {
-      area: { schema: z.string(), description: 'Only periods with an item in this area' },
-      limit: { schema: z.int().min(1), description: 'Periods in the feed' },
-    },
+    query: queryOf(RELEASE_NOTES_REQUESTS.releaseNotesFeed.query),
     ok: { status: 200, description: 'RSS 2.0', content: { 'application/rss+xml': s.rssFeed } },
     errors: [400, 429, 500],
   },
   releaseNotesSubscriptionCreate: {
     tag: 'Release notes',
     summary: 'Subscribe a webhook',
-    body: { contentType: 'application/json', schema: s.subscriptionCreate, required: true },
+    body: { contentType: 'application/json', schema: RELEASE_NOTES_REQUESTS.releaseNotesSubscriptionCreate.body, required: true },
     ok: { status: 201, description: 'The subscription and its signing secret (shown once)', content: json(s.subscriptionCreated) },
     errors: [400, 413, 429, 500, 503],
   },

@@ -5,13 +5,6 @@
 import * as z from 'zod';
 import { isoTime, uuid } from '../../platform/openapi/openapi-kit';
 
-export const subscriptionCreate = z
-  .strictObject({
-    callbackUrl: z.string().meta({ format: 'uri', description: 'HTTPS; not a private, loopback or link-local address' }),
-    areas: z.optional(z.array(z.string())),
-    categories: z.optional(z.array(z.string())),
-  })
-  .meta({ title: 'SubscriptionCreateRequest' });
 const subscriptionFields = {
   id: uuid,
   callbackUrl: z.string(),
