@@ -21,68 +21,144 @@ import {
   FULFILLMENT_DETAILS,
   FULFILLMENT_GROUP,
   INTENT_TRACE,
+  LINE_ITEM,
   MARKETING_CONSENT,
+  MAX_LINE_ITEMS,
   RISK_SIGNALS,
 } from './request-objects';
-import { arrayOf, invalid, isRecord, label, memberPath, object, own, pick, storableJson, string, type Check } from './request-shape';
+import { PAYMENT_DATA_SCHEMA } from './payment-data';
+import {
+  actedOn,
+  arrayOf,
+  check,
+  described,
+  invalid,
+  isRecord,
+  label,
+  memberPath,
+  object,
+  own,
+  pick,
+  storableJson,
+  string,
+  type Check,
+  type JsonSchema,
+} from './request-shape';
 
 export type CheckoutOperation = 'create' | 'update' | 'complete' | 'cancel';
-
-/** `checked`: by checkRequestFields below, or by the use case that acts on it (line items, currency, payment_data). */
-type FieldRule = Check | 'checked';
-
-/** `buyer: null` clears the session's buyer. */
-const buyer: Check = (v, at) => {
-  if (v !== null) BUYER(v, at);
-};
-
-/** The fields of each operation's ACP request. */
-const FIELDS: Record<CheckoutOperation, Readonly<Record<string, FieldRule>>> = {
-  create: {
-    line_items: 'checked',
-    items: 'checked',
-    currency: 'checked',
-    buyer,
-    capabilities: CAPABILITIES,
-    fulfillment_details: 'checked',
-    fulfillment_groups: arrayOf(FULFILLMENT_GROUP),
-    affiliate_attribution: AFFILIATE_ATTRIBUTION,
-    discounts: 'checked',
-    coupons: 'checked',
-    locale: 'checked',
-    timezone: 'checked',
-    quote_id: string(),
-    metadata: 'checked',
-    order_notes: 'checked',
-  },
-  update: {
-    line_items: 'checked',
-    items: 'checked',
-    buyer,
-    fulfillment_details: 'checked',
-    fulfillment_groups: arrayOf(FULFILLMENT_GROUP),
-    selected_fulfillment_options: 'checked',
-    discounts: 'checked',
-    coupons: 'checked',
-    order_notes: 'checked',
-  },
-  complete: {
-    payment_data: 'checked',
-    buyer,
-    authentication_result: AUTHENTICATION_RESULT,
-    affiliate_attribution: AFFILIATE_ATTRIBUTION,
-    risk_signals: RISK_SIGNALS,
-    marketing_consents: arrayOf(MARKETING_CONSENT),
-    order_notes: 'checked',
-  },
-  cancel: { intent_trace: INTENT_TRACE },
-};
 
 export const MAX_ORDER_NOTES = 5000;
 const MAX_METADATA_JSON = 4096;
 /** Well inside DynamoDB's 32 levels of an item, the session's own nesting included. */
 const MAX_METADATA_DEPTH = 16;
 const MAX_CODES = 20;
+const LOCALE = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/;
+
+const CODE = string({ max: 64 });
+const DISCOUNTS = object({ codes: arrayOf(CODE) });
+const SELECTED_OPTION = object({ type: string(), option_id: string(), item_ids: arrayOf(string()) }, { required: ['type', 'option_id', 'item_ids'] });
+
+/** `buyer: null` clears the session's buyer. */
+const buyer: Check = check(
+  (v, at) => {
+    if (v !== null) BUYER(v, at);
+  },
+  { anyOf: [BUYER.schema, { type: 'null', description: 'Clears the buyer' }] },
+);
+
+const lineItems = (description: string) => actedOn({ type: 'array', items: LINE_ITEM.schema, minItems: 1, maxItems: MAX_LINE_ITEMS, description });
+/** Checked further here (checkRequestFields) or by the use case that acts on them (line items, currency). */
+const LINE_ITEMS = lineItems('The lines: each names a product of the app and a quantity');
+const ITEMS = lineItems('The 2025-09-29 name of line_items (send one of the two)');
+const CURRENCY = actedOn({ type: 'string', pattern: '^[A-Za-z]{3}$', description: 'ISO 4217; the catalog’s currency when absent' });
+const FULFILLMENT = actedOn(FULFILLMENT_DETAILS.schema);
+const LOCALE_FIELD = actedOn({ type: 'string', maxLength: 35, pattern: LOCALE.source, description: 'A BCP 47 language tag such as en-US' });
+const TIMEZONE = actedOn({ type: 'string', maxLength: 64 });
+const METADATA = actedOn({
+  type: 'object',
+  description: `At most ${MAX_METADATA_JSON} bytes of JSON, nested at most ${MAX_METADATA_DEPTH} levels; keys named like Object.prototype members are refused`,
+});
+const DISCOUNTS_FIELD = actedOn({ ...DISCOUNTS.schema, description: `At most ${MAX_CODES} codes with coupons; every code is answered as rejected` });
+const COUPONS = actedOn(arrayOf(CODE).schema);
+const ORDER_NOTES = actedOn({ type: 'string', maxLength: MAX_ORDER_NOTES });
+const SELECTED_OPTIONS = actedOn({
+  type: 'array',
+  items: {
+    ...SELECTED_OPTION.schema,
+    properties: { type: { const: 'digital' }, option_id: { const: 'digital' }, item_ids: { type: 'array', items: { type: 'string' } } },
+  },
+  description: 'The only option is digital; item_ids name line items of the session',
+});
+const PAYMENT_DATA = actedOn({
+  ...PAYMENT_DATA_SCHEMA,
+  description: 'B2B payment (purchase_order_number, deferred payment_terms, approval_required) is a 400 `unsupported`',
+});
+/** A hint this platform neither stores nor acts on, still held to its ACP object. */
+const hint = (c: Check) => described(c, 'A hint with no effect, never stored; checked against its ACP object');
+
+/** The fields of each operation's ACP request: the one declaration the checks run and the document shows. */
+const FIELDS: Record<CheckoutOperation, Readonly<Record<string, Check>>> = {
+  create: {
+    line_items: LINE_ITEMS,
+    items: ITEMS,
+    currency: CURRENCY,
+    buyer,
+    capabilities: hint(CAPABILITIES),
+    fulfillment_details: FULFILLMENT,
+    fulfillment_groups: hint(arrayOf(FULFILLMENT_GROUP)),
+    affiliate_attribution: AFFILIATE_ATTRIBUTION,
+    discounts: DISCOUNTS_FIELD,
+    coupons: COUPONS,
+    locale: LOCALE_FIELD,
+    timezone: TIMEZONE,
+    quote_id: hint(string()),
+    metadata: METADATA,
+    order_notes: ORDER_NOTES,
+  },
+  update: {
+    line_items: LINE_ITEMS,
+    items: ITEMS,
+    buyer,
+    fulfillment_details: FULFILLMENT,
+    fulfillment_groups: hint(arrayOf(FULFILLMENT_GROUP)),
+    selected_fulfillment_options: SELECTED_OPTIONS,
+    discounts: DISCOUNTS_FIELD,
+    coupons: COUPONS,
+    order_notes: ORDER_NOTES,
+  },
+  complete: {
+    payment_data: PAYMENT_DATA,
+    buyer,
+    authentication_result: hint(AUTHENTICATION_RESULT),
+    affiliate_attribution: AFFILIATE_ATTRIBUTION,
+    risk_signals: hint(RISK_SIGNALS),
+    marketing_consents: hint(arrayOf(MARKETING_CONSENT)),
+    order_notes: ORDER_NOTES,
+  },
+  cancel: { intent_trace: hint(INTENT_TRACE) },
+};
+
+const BODY_DOCS: Record<CheckoutOperation, JsonSchema> = {
+  create: {
+    title: 'CheckoutSessionCreateRequest',
+    description:
+      'ACP 2026-04-17 create request, closed at every depth: an undefined member is a 400 naming it. The 2025-09-29 `items` is accepted in place of `line_items`',
+    anyOf: [{ required: ['line_items'] }, { required: ['items'] }],
+  },
+  update: { title: 'CheckoutSessionUpdateRequest' },
+  complete: { title: 'CheckoutSessionCompleteRequest', required: ['payment_data'] },
+  cancel: { title: 'CancelSessionRequest' },
+};
+
+/** The JSON Schema of an operation's request body, from the same declaration its checks run (for the OpenAPI document). */
+export function requestBodySchema(op: CheckoutOperation): JsonSchema {
+  return {
+    type: 'object',
+    properties: Object.fromEntries(Object.entries(FIELDS[op]).map(([name, c]) => [name, c.schema])),
+    additionalProperties: false,
+    ...BODY_DOCS[op],
+  };
+}
 
 /** What a session keeps of a request beyond its lines and buyer, shown back on the session. */
 export interface CheckoutDetails {
@@ -110,9 +186,6 @@ function fulfillmentDetailsOf(value: unknown): Record<string, unknown> {
   };
 }
 
-const CODE = string({ max: 64 });
-const DISCOUNTS = object({ codes: arrayOf(CODE) });
-
 function codesOf(body: Record<string, unknown>): string[] | undefined {
   const discounts = own(body, 'discounts');
   const coupons = own(body, 'coupons');
@@ -129,8 +202,6 @@ function codesOf(body: Record<string, unknown>): string[] | undefined {
   if (codes.length > MAX_CODES) throw invalid('invalid', `At most ${MAX_CODES} discount codes`, '$.discounts.codes');
   return [...new Set(codes)];
 }
-
-const SELECTED_OPTION = object({ type: string(), option_id: string(), item_ids: arrayOf(string()) }, { required: ['type', 'option_id', 'item_ids'] });
 
 function checkSelectedOptions(value: unknown, lineIds: readonly string[]): void {
   const at = '$.selected_fulfillment_options';
@@ -154,14 +225,14 @@ export function checkRequestFields(body: Record<string, unknown>, op: CheckoutOp
     const at = memberPath('$', name);
     const rule = Object.hasOwn(allowed, name) ? allowed[name] : undefined;
     if (rule === undefined) throw invalid('invalid', `Unknown field for this operation: ${label(at)}`, at);
-    if (rule !== 'checked') rule(value, at);
+    rule(value, at);
   }
   const field = (name: string) => own(body, name);
   const details: { -readonly [K in keyof CheckoutDetails]: CheckoutDetails[K] } = {};
   if (field('fulfillment_details') !== undefined) details.fulfillmentDetails = fulfillmentDetailsOf(field('fulfillment_details'));
   if (field('locale') !== undefined) {
     details.locale = str(field('locale'), '$.locale', 35);
-    if (!/^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/.test(details.locale)) throw invalid('invalid', 'locale must be a BCP 47 language tag such as en-US', '$.locale');
+    if (!LOCALE.test(details.locale)) throw invalid('invalid', 'locale must be a BCP 47 language tag such as en-US', '$.locale');
   }
   if (field('timezone') !== undefined) details.timezone = str(field('timezone'), '$.timezone', 64);
   const metadata = field('metadata');

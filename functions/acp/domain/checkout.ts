@@ -9,7 +9,7 @@ import { ACP_VERSION } from './discovery';
 import { isUuid } from '../../platform/domain/ids';
 import { detailsView, type CheckoutDetails } from './checkout-request';
 import { handlerView } from './payment-data';
-import { LINE_ITEM } from './request-objects';
+import { LINE_ITEM, MAX_LINE_ITEMS } from './request-objects';
 import { invalid, isRecord, label, own } from './request-shape';
 
 export { invalid };
@@ -76,7 +76,6 @@ export interface CheckoutSession {
 
 /** Sessions expire after this long without completing. */
 export const CHECKOUT_TTL_MS = 6 * 60 * 60 * 1000;
-export const MAX_LINE_ITEMS = 100;
 /**
  * A `complete_in_progress` session untouched this long is finished by recovery (its request is gone:
  * the checkout functions time out after 29 s, a crash, or a payment outcome that was unknown).

@@ -6,7 +6,7 @@
  */
 import type { PaymentHandlerView } from './checkout';
 import { ADDRESS } from './request-objects';
-import { boolean, invalid, isRecord, label, object, own, pick, string, type Check } from './request-shape';
+import { boolean, check, described, invalid, isRecord, label, object, own, pick, string, type Check, type JsonSchema } from './request-shape';
 
 /** A payment handler as the payment port offers it: its ACP view, and what its charges take. */
 export interface PaymentHandler extends PaymentHandlerView {
@@ -55,25 +55,37 @@ const B2B_REFUSED =
   "is not supported: this platform's payment handlers take no B2B payment (purchase orders, deferred terms, approvals); pay with handler_id and instrument";
 
 /** A B2B member: its JSON type is checked, then the values this platform cannot honour are refused. */
-function b2b(check: Check, refused: (value: unknown) => boolean): Check {
-  return (v, at) => {
-    check(v, at);
-    if (refused(v)) throw invalid('unsupported', `${label(at)} ${B2B_REFUSED}`, at);
-  };
+function b2b(c: Check, refused: (value: unknown) => boolean, accepted: string): Check {
+  return check(
+    (v, at) => {
+      c(v, at);
+      if (refused(v)) throw invalid('unsupported', `${label(at)} ${B2B_REFUSED}`, at);
+    },
+    { ...c.schema, description: accepted },
+  );
 }
 
 const PAYMENT_DATA = object({
   handler_id: string({ max: 256 }),
   instrument: object({ type: typeName, credential: object({ type: typeName, token }, { required: ['type', 'token'] }) }, { required: ['type', 'credential'] }),
   billing_address: ADDRESS,
-  purchase_order_number: b2b(string(), () => true),
-  payment_terms: b2b(string({ oneOf: ['immediate', 'net_15', 'net_30', 'net_60', 'net_90'] }), (v) => v !== 'immediate'),
+  purchase_order_number: b2b(string(), () => true, 'B2B: always refused (400 unsupported)'),
+  payment_terms: b2b(
+    string({ oneOf: ['immediate', 'net_15', 'net_30', 'net_60', 'net_90'] }),
+    (v) => v !== 'immediate',
+    'Only immediate (the others are 400 unsupported)',
+  ),
   // Moot with immediate payment: checked, then not kept.
   due_date: string({ format: 'date-time' }),
-  approval_required: b2b(boolean, (v) => v === true),
+  approval_required: b2b(boolean, (v) => v === true, 'Only false (true is 400 unsupported)'),
 });
 
-const LEGACY_PAYMENT_DATA = object({ token, provider: string({ max: 64 }), billing_address: ADDRESS }, { required: ['token'] });
+const LEGACY_PAYMENT_DATA = object({ token, provider: string({ max: 64 }), billing_address: ADDRESS }, { required: ['token'], description: 'ACP 2025-09-29' });
+
+/** What a complete's `payment_data` may be, as the document shows it (checkPaymentData checks it). */
+export const PAYMENT_DATA_SCHEMA: JsonSchema = {
+  anyOf: [described(PAYMENT_DATA, 'handler_id is required when the session offers more than one handler').schema, LEGACY_PAYMENT_DATA.schema],
+};
 
 function handlerFor(handlers: readonly PaymentHandler[], id: string | undefined): PaymentHandler {
   if (id === undefined) {

@@ -4,7 +4,7 @@
  * are hints this platform accepts and never stores (see checkout-request.ts); they are still held to
  * the protocol, so a malformed or padded hint is a 400 rather than silently passed over.
  */
-import { anyObject, arrayOf, boolean, either, integer, invalid, label, object, own, scalarMap, string, type Check } from './request-shape';
+import { anyObject, arrayOf, boolean, check, either, integer, invalid, label, object, own, scalarMap, string, type Check } from './request-shape';
 
 const text = string({ max: 256 });
 
@@ -174,21 +174,33 @@ export const MARKETING_CONSENT = object({ channel: string(), opted_in: boolean }
  */
 export const INTENT_TRACE = object({ reason_code: string(), trace_summary: string({ max: 500 }), metadata: scalarMap }, { required: ['reason_code'] });
 
+/** The most lines a checkout session holds. */
+export const MAX_LINE_ITEMS = 100;
+
 /** A product named by a line item: a string here, a UUID of the app's product once chosen (parseLineItems). */
-const productRef: Check = (v, at) => {
-  if (typeof v !== 'string') throw invalid('invalid_item_id', `${label(at)} must be the UUID of a product`, at);
-};
+const productRef: Check = check(
+  (v, at) => {
+    if (typeof v !== 'string') throw invalid('invalid_item_id', `${label(at)} must be the UUID of a product`, at);
+  },
+  { type: 'string', description: 'The UUID of a product of the app' },
+);
 
 /**
  * A line item as this platform takes it: ACP `Item` (`id`, `name`, `unit_amount`), the spec's
  * `product_id` and `quantity`, and ACP's `{item: Item}` form. `name` and `unit_amount` are the client's
  * hints (the catalog decides both); they are still held to their JSON types.
  */
-export const LINE_ITEM = object({
-  product_id: productRef,
-  id: productRef,
-  item: object({ id: productRef, name: string(), unit_amount: integer() }, { required: ['id'] }),
-  quantity: integer(),
-  name: string(),
-  unit_amount: integer(),
-});
+export const LINE_ITEM = object(
+  {
+    product_id: productRef,
+    id: productRef,
+    item: object({ id: productRef, name: string(), unit_amount: integer() }, { required: ['id'] }),
+    quantity: integer(),
+    name: string(),
+    unit_amount: integer(),
+  },
+  {
+    description:
+      'Names a product by its UUID as product_id, id or item.id (the first present); quantity defaults to 1; name and unit_amount are ignored (the catalog decides)',
+  },
+);

@@ -3,7 +3,9 @@
  * JSONPath (RFC 9535) it was found at, and throws the ACP 400 naming what is wrong. Objects are read by
  * their own properties only (a body parsed by JSON.parse can carry `__proto__`, `constructor` or
  * `toString` as plain keys): a member name is never looked up on Object.prototype, so such a key is an
- * unknown field like any other.
+ * unknown field like any other. Each check carries the JSON Schema of what it accepts, so the OpenAPI
+ * document shows area C's request bodies from these very checks (rules across members, which JSON
+ * Schema cannot say, are in the checks' messages only).
  */
 import { DomainError } from '../../platform/domain/errors';
 
@@ -38,8 +40,26 @@ export function label(at: string): string {
   return at === '$' ? 'the request body' : at.replace(/^\$\.?/, '');
 }
 
-/** Checks one JSON value found at `at`; throws the 400 naming what is wrong. */
-export type Check = (value: unknown, at: string) => void;
+/** JSON Schema (2020-12) of what a check accepts, as the OpenAPI document shows it. */
+export type JsonSchema = Readonly<Record<string, unknown>>;
+
+/** Checks one JSON value found at `at`; throws the 400 naming what is wrong. `schema` says what it accepts. */
+export type Check = ((value: unknown, at: string) => void) & { readonly schema: JsonSchema };
+
+/** A check from its function and the schema of what it accepts. */
+export function check(fn: (value: unknown, at: string) => void, schema: JsonSchema): Check {
+  return Object.assign((value: unknown, at: string) => fn(value, at), { schema });
+}
+
+/** The same check, with what the document says of it. */
+export function described(c: Check, description: string): Check {
+  return check(c, { ...c.schema, description });
+}
+
+/** A field the use case that acts on it checks (its messages are the use case's); `schema` is what it takes. */
+export function actedOn(schema: JsonSchema): Check {
+  return check(() => undefined, schema);
+}
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 export const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
@@ -53,7 +73,14 @@ interface StringRules {
 }
 
 export function string(rules: StringRules = {}): Check {
-  return (v, at) => {
+  const schema = {
+    type: 'string',
+    ...(rules.nonEmpty ? { minLength: 1 } : {}),
+    ...(rules.max !== undefined ? { maxLength: rules.max } : {}),
+    ...(rules.oneOf ? { enum: [...rules.oneOf] } : {}),
+    ...(rules.format ? { format: rules.format } : {}),
+  };
+  return check((v, at) => {
     if (typeof v !== 'string') throw invalid('invalid', `${label(at)} must be a string`, at);
     if (rules.nonEmpty && v.length === 0) throw invalid('invalid', `${label(at)} must not be empty`, at);
     if (rules.max !== undefined && v.length > rules.max) throw invalid('invalid', `${label(at)} must be at most ${rules.max} characters`, at);
@@ -61,54 +88,72 @@ export function string(rules: StringRules = {}): Check {
     if (rules.format === 'date-time' && (!RFC3339.test(v) || Number.isNaN(Date.parse(v))))
       throw invalid('invalid', `${label(at)} must be an RFC 3339 date-time`, at);
     if (rules.format === 'email' && !EMAIL.test(v)) throw invalid('invalid', `${label(at)} must be an email address`, at);
-  };
+  }, schema);
 }
 
 export function integer(min?: number): Check {
-  return (v, at) => {
-    if (typeof v !== 'number' || !Number.isSafeInteger(v)) throw invalid('invalid', `${label(at)} must be an integer`, at);
-    if (min !== undefined && v < min) throw invalid('invalid', `${label(at)} must be at least ${min}`, at);
-  };
+  return check(
+    (v, at) => {
+      if (typeof v !== 'number' || !Number.isSafeInteger(v)) throw invalid('invalid', `${label(at)} must be an integer`, at);
+      if (min !== undefined && v < min) throw invalid('invalid', `${label(at)} must be at least ${min}`, at);
+    },
+    { type: 'integer', ...(min !== undefined ? { minimum: min } : {}) },
+  );
 }
 
-export const boolean: Check = (v, at) => {
-  if (typeof v !== 'boolean') throw invalid('invalid', `${label(at)} must be a boolean`, at);
-};
+export const boolean: Check = check(
+  (v, at) => {
+    if (typeof v !== 'boolean') throw invalid('invalid', `${label(at)} must be a boolean`, at);
+  },
+  { type: 'boolean' },
+);
 
 /** Any object, not looked into: for hints this platform neither reads nor stores. */
-export const anyObject: Check = (v, at) => {
-  if (!isRecord(v)) throw invalid('invalid', `${label(at)} must be an object`, at);
-};
+export const anyObject: Check = check(
+  (v, at) => {
+    if (!isRecord(v)) throw invalid('invalid', `${label(at)} must be an object`, at);
+  },
+  { type: 'object' },
+);
 
 export function arrayOf(item: Check): Check {
-  return (v, at) => {
-    if (!Array.isArray(v)) throw invalid('invalid', `${label(at)} must be an array`, at);
-    v.forEach((entry, i) => {
-      item(entry, `${at}[${i}]`);
-    });
-  };
+  return check(
+    (v, at) => {
+      if (!Array.isArray(v)) throw invalid('invalid', `${label(at)} must be an array`, at);
+      v.forEach((entry, i) => {
+        item(entry, `${at}[${i}]`);
+      });
+    },
+    { type: 'array', items: item.schema },
+  );
 }
 
 /** ACP's flat metadata maps: any key, each value a string, a number or a boolean. */
-export const scalarMap: Check = (v, at) => {
-  anyObject(v, at);
-  for (const [k, value] of Object.entries(v as Record<string, unknown>)) {
-    if (!['string', 'number', 'boolean'].includes(typeof value))
-      throw invalid('invalid', `${label(memberPath(at, k))} must be a string, a number or a boolean`, memberPath(at, k));
-  }
-};
+export const scalarMap: Check = check(
+  (v, at) => {
+    anyObject(v, at);
+    for (const [k, value] of Object.entries(v as Record<string, unknown>)) {
+      if (!['string', 'number', 'boolean'].includes(typeof value))
+        throw invalid('invalid', `${label(memberPath(at, k))} must be a string, a number or a boolean`, memberPath(at, k));
+    }
+  },
+  { type: 'object', additionalProperties: { type: ['string', 'number', 'boolean'] } },
+);
 
 /** The first check that passes; otherwise the error of the last one. */
 export function either(...checks: readonly Check[]): Check {
-  return (v, at) => {
-    for (const [i, check] of checks.entries()) {
-      try {
-        return check(v, at);
-      } catch (err) {
-        if (i === checks.length - 1) throw err;
+  return check(
+    (v, at) => {
+      for (const [i, c] of checks.entries()) {
+        try {
+          return c(v, at);
+        } catch (err) {
+          if (i === checks.length - 1) throw err;
+        }
       }
-    }
-  };
+    },
+    { anyOf: checks.map((c) => c.schema) },
+  );
 }
 
 interface ObjectRules {
@@ -117,6 +162,8 @@ interface ObjectRules {
   readonly open?: boolean;
   /** Rules across members, run once each member passed its own check. */
   readonly also?: (value: Record<string, unknown>, at: string) => void;
+  /** What the document says of the object (the rules across members, say). */
+  readonly description?: string;
 }
 
 /**
@@ -125,7 +172,14 @@ interface ObjectRules {
  */
 export function object(fields: Readonly<Record<string, Check>>, rules: ObjectRules = {}): Check {
   const known = new Map(Object.entries(fields));
-  return (v, at) => {
+  const schema = {
+    type: 'object',
+    properties: Object.fromEntries(Object.entries(fields).map(([k, c]) => [k, c.schema])),
+    ...(rules.required?.length ? { required: [...rules.required] } : {}),
+    ...(rules.open ? {} : { additionalProperties: false }),
+    ...(rules.description ? { description: rules.description } : {}),
+  };
+  return check((v, at) => {
     if (!isRecord(v)) throw invalid('invalid', `${label(at)} must be an object`, at);
     for (const [k, value] of Object.entries(v)) {
       const check = known.get(k);
@@ -136,7 +190,7 @@ export function object(fields: Readonly<Record<string, Check>>, rules: ObjectRul
       if (!Object.hasOwn(v, name)) throw invalid('missing', `${label(memberPath(at, name))} is required`, memberPath(at, name));
     }
     rules.also?.(v, at);
-  };
+  }, schema);
 }
 
 /**
@@ -170,7 +224,9 @@ export function storableJson(maxDepth: number): Check {
       walk(value, memberPath(at, k), depth + 1);
     }
   };
-  return (v, at) => walk(v, at, 0);
+  return check((v, at) => walk(v, at, 0), {
+    description: `Any JSON nested at most ${maxDepth} levels, numbers within ±${Number.MAX_SAFE_INTEGER}; keys named like Object.prototype members are refused`,
+  });
 }
 
 /** A fresh plain object of the listed own members of `obj` (what is kept of a checked request object). */

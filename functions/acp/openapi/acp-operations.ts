@@ -5,6 +5,7 @@
 import * as z from 'zod';
 import { json, type OperationDoc, type QueryParamDoc } from '../../platform/openapi/openapi-kit';
 import * as s from './acp-schemas';
+import { requestBodySchema } from '../domain/checkout-request';
 
 const ACP_PUBLIC_ERRORS = [404, 429, 500];
 const ACP_CHECKOUT_ERRORS = [400, 401, 403, 404, 405, 409, 413, 422, 429, 500, 503];
@@ -49,7 +50,7 @@ export const ACP_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     tag: 'ACP checkout',
     summary: 'Create a checkout session',
     headers: acpPostHeaders,
-    body: { contentType: 'application/json', schema: s.checkoutCreate, required: true },
+    body: { contentType: 'application/json', schema: requestBodySchema('create'), required: true },
     ok: { status: 201, description: 'The session, with server-computed totals', content: json(s.checkoutSession) },
     errors: ACP_CHECKOUT_ERRORS,
   },
@@ -64,7 +65,7 @@ export const ACP_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     tag: 'ACP checkout',
     summary: 'Update a checkout session',
     headers: acpPostHeaders,
-    body: { contentType: 'application/json', schema: s.checkoutUpdate },
+    body: { contentType: 'application/json', schema: requestBodySchema('update') },
     ok: { status: 200, description: 'The session', content: json(s.checkoutSession) },
     errors: ACP_CHECKOUT_ERRORS,
   },
@@ -74,7 +75,7 @@ export const ACP_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     description:
       'Holds the stock, charges, and answers the session `completed` with its order; `complete_in_progress` when the payment outcome is not known yet.',
     headers: acpPostHeaders,
-    body: { contentType: 'application/json', schema: s.checkoutComplete, required: true },
+    body: { contentType: 'application/json', schema: requestBodySchema('complete'), required: true },
     ok: { status: 200, description: 'The session', content: json(s.checkoutSession) },
     errors: ACP_CHECKOUT_ERRORS,
   },
@@ -82,7 +83,7 @@ export const ACP_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     tag: 'ACP checkout',
     summary: 'Cancel a checkout session',
     headers: acpPostHeaders,
-    body: { contentType: 'application/json', schema: s.checkoutCancel },
+    body: { contentType: 'application/json', schema: requestBodySchema('cancel') },
     ok: { status: 200, description: 'The canceled session', content: json(s.checkoutSession) },
     errors: ACP_CHECKOUT_ERRORS,
   },

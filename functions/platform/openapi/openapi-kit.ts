@@ -12,6 +12,9 @@ import * as z from 'zod';
 /** A zod schema, classic or `zod/mini` (the request schemas the handlers parse with are `zod/mini`). */
 export type ZodSchema = z.core.$ZodType;
 
+/** A JSON Schema (2020-12) written out, for a body whose checks are not zod (area C's, from its check vocabulary). */
+export type JsonSchemaObject = Readonly<Record<string, unknown>>;
+
 export interface QueryParamDoc {
   readonly schema: ZodSchema;
   /** The parameter's description; without it, the one in the schema's metadata. */
@@ -33,7 +36,11 @@ export interface OperationDoc {
   readonly description?: string;
   readonly tag: string;
   readonly query?: Readonly<Record<string, QueryParamDoc>>;
-  readonly body?: { readonly contentType: 'application/json' | 'multipart/form-data'; readonly schema: ZodSchema; readonly required?: boolean };
+  readonly body?: {
+    readonly contentType: 'application/json' | 'multipart/form-data';
+    readonly schema: ZodSchema | JsonSchemaObject;
+    readonly required?: boolean;
+  };
   readonly ok: { readonly status: number; readonly description: string; readonly content?: Readonly<Record<string, ZodSchema>> };
   /** Error statuses this operation documents (bodies in the area's error shape). */
   readonly errors: readonly number[];
