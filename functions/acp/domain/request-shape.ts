@@ -8,6 +8,7 @@
  * Schema cannot say, are in the checks' messages only).
  */
 import { DomainError } from '../../platform/domain/errors';
+import type { JsonSchema } from '../../platform/domain/json-schema';
 
 /** A 400 in the ACP `Error` shape, with the ACP code and the JSONPath of the field at fault. */
 export function invalid(code: string, message: string, param?: string): DomainError {
@@ -40,8 +41,7 @@ export function label(at: string): string {
   return at === '$' ? 'the request body' : at.replace(/^\$\.?/, '');
 }
 
-/** JSON Schema (2020-12) of what a check accepts, as the OpenAPI document shows it. */
-export type JsonSchema = Readonly<Record<string, unknown>>;
+export type { JsonSchema };
 
 /** Checks one JSON value found at `at`; throws the 400 naming what is wrong. `schema` says what it accepts. */
 export type Check = ((value: unknown, at: string) => void) & { readonly schema: JsonSchema };

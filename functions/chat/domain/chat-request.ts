@@ -2,10 +2,12 @@
  * The chat-completion request of area B, validated in the spec's order: (1) `model` is a string,
  * (2) `messages` is a non-empty array of { role, content: string }; (3) `model` names the key's app,
  * else 404; (4) `variables` within their limits; (5) `files` references. Every other violation is a 400
- * with a message that names the field; no parameter is silently ignored.
+ * with a message that names the field; no parameter is silently ignored. Each field is declared once
+ * (FIELDS): the rule that reads it and the JSON Schema the OpenAPI document shows for it.
  */
 import { badRequest, notFound } from '../../platform/domain/errors';
 import type { MessageRole } from '../../conversations/domain/session';
+import type { JsonSchema } from '../../platform/domain/json-schema';
 import { utf8Length } from '../../platform/domain/utf8';
 
 export interface ChatMessageInput {
@@ -47,36 +49,34 @@ export const MAX_FILE_REFERENCES = 100;
 export const MAX_MESSAGE_BYTES = 256 * 1024;
 
 const ROLES: readonly string[] = ['user', 'assistant', 'system'];
-const KNOWN_FIELDS = new Set([
-  'model',
-  'messages',
-  'stream',
-  'chatSessionId',
-  'variables',
-  'files',
-  'temperature',
-  'top_p',
-  'max_tokens',
-  'max_completion_tokens',
-  'stop',
-  'stream_options',
-]);
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/**
- * `model` a string, `messages` a non-empty array, a `model` naming an app; then the shape of every
- * other field (`variables` and `files` included). `appNameId` is the app the API key belongs to: a
- * key reaches only its own app, so any other `model` names no app (404), and that answer comes before
- * any variable or file rule is looked at.
- */
-export function parseChatRequest(body: Record<string, unknown>, appNameId: string): ChatRequest {
-  if (typeof body.model !== 'string') throw badRequest('model must be a string');
-  const messages = body.messages;
+/** A field of the chat request: the rule that reads it (the spec's messages) and the JSON Schema the document shows. */
+interface Field<T> {
+  readonly schema: JsonSchema;
+  read(value: unknown, body: Record<string, unknown>): T;
+}
+
+const field = <T>(schema: JsonSchema, read: (value: unknown, body: Record<string, unknown>) => T): Field<T> => ({ schema, read });
+const present = (v: unknown) => v !== undefined && v !== null;
+
+function numberIn(v: unknown, name: string, min: number, max: number, integer = false): number | undefined {
+  if (!present(v)) return undefined;
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < min || v > max || (integer && !Number.isInteger(v))) {
+    throw badRequest(`${name} must be ${integer ? 'an integer' : 'a number'} from ${min} to ${max}`);
+  }
+  return v;
+}
+const number = (name: string, min: number, max: number) => field({ type: 'number', minimum: min, maximum: max }, (v) => numberIn(v, name, min, max));
+const MAX_TOKENS = 200_000;
+const tokens = { type: 'integer', minimum: 1, maximum: MAX_TOKENS };
+
+function parseMessages(messages: unknown): ChatMessageInput[] {
   if (!Array.isArray(messages) || messages.length === 0) throw badRequest('messages must be a non-empty array');
-  const parsedMessages = messages.map((m, i): ChatMessageInput => {
+  return messages.map((m, i): ChatMessageInput => {
     if (!isRecord(m) || typeof m.role !== 'string' || !ROLES.includes(m.role)) {
       throw badRequest(`messages[${i}].role must be one of user, assistant, system`);
     }
@@ -89,22 +89,126 @@ export function parseChatRequest(body: Record<string, unknown>, appNameId: strin
       throw badRequest(`messages[${i}].content is too large: at most ${MAX_MESSAGE_BYTES} bytes (256 KiB) of UTF-8 per message`);
     return { role: m.role as MessageRole, content: m.content };
   });
-  if (body.model !== appNameId) throw notFound(`Model not found: ${body.model.slice(0, 200)}`);
-  const unknown = Object.keys(body).filter((k) => !KNOWN_FIELDS.has(k));
-  if (unknown.length) throw badRequest(`Unsupported parameter${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`);
-  if (body.stream !== undefined && typeof body.stream !== 'boolean') throw badRequest('stream must be a boolean');
-  if (body.chatSessionId !== undefined && (typeof body.chatSessionId !== 'string' || body.chatSessionId.length === 0)) {
-    throw badRequest('chatSessionId must be a non-empty string');
-  }
+}
+
+/**
+ * Every field of the request, once: its rule and its schema. The rules run in the spec's order:
+ * `model`, `messages`, the app check (parseChatRequest), then the rest in this table's order.
+ */
+const FIELDS = {
+  model: field({ type: 'string', description: "The app's appNameId (appname-<number>); another is a 404" }, (v) => {
+    if (typeof v !== 'string') throw badRequest('model must be a string');
+    return v;
+  }),
+  messages: field(
+    {
+      type: 'array',
+      minItems: 1,
+      items: {
+        type: 'object',
+        properties: { role: { enum: [...ROLES] }, content: { type: 'string', description: `At most ${MAX_MESSAGE_BYTES} bytes of UTF-8` } },
+        required: ['role', 'content'],
+        additionalProperties: false,
+      },
+    },
+    parseMessages,
+  ),
+  stream: field({ type: 'boolean' }, (v) => {
+    if (v !== undefined && typeof v !== 'boolean') throw badRequest('stream must be a boolean');
+    return v === true;
+  }),
+  chatSessionId: field({ type: 'string', minLength: 1, description: 'Continues this session of the app (X-Chat-Session-ID does the same)' }, (v) => {
+    if (v !== undefined && (typeof v !== 'string' || v.length === 0)) throw badRequest('chatSessionId must be a non-empty string');
+    return v as string | undefined;
+  }),
+  stream_options: field(
+    { type: ['object', 'null'], properties: { include_usage: { type: 'boolean' } }, additionalProperties: false, description: 'Only with stream: true' },
+    (v, body) => parseStreamOptions(v, body.stream === true),
+  ),
+  variables: field(
+    {
+      type: 'object',
+      maxProperties: VARIABLE_LIMITS.maxEntries,
+      propertyNames: { pattern: VARIABLE_LIMITS.namePattern.source },
+      additionalProperties: { type: 'string', maxLength: VARIABLE_LIMITS.maxValueLength },
+      description: 'Session variables for the app’s MCP connections',
+    },
+    (v) => parseVariables(v),
+  ),
+  files: field(
+    {
+      type: 'array',
+      maxItems: MAX_FILE_REFERENCES,
+      items: {
+        type: 'object',
+        properties: { fileId: { type: 'string', minLength: 1 }, fileName: { type: 'string', minLength: 1 } },
+        required: ['fileId', 'fileName'],
+        additionalProperties: false,
+      },
+    },
+    (v) => parseFileReferences(v),
+  ),
+  temperature: number('temperature', 0, 2),
+  top_p: number('top_p', 0, 1),
+  max_completion_tokens: field({ ...tokens, description: 'Wins over max_tokens' }, (v) => numberIn(v, 'max_completion_tokens', 1, MAX_TOKENS, true)),
+  // Read only when max_completion_tokens is absent (it wins).
+  max_tokens: field(tokens, (v, body) => (present(body.max_completion_tokens) ? undefined : numberIn(v, 'max_tokens', 1, MAX_TOKENS, true))),
+  stop: field({ anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' }, maxItems: 4 }] }, (v) => {
+    if (!present(v)) return undefined;
+    if (typeof v === 'string') return [v];
+    if (Array.isArray(v) && v.length <= 4 && v.every((x) => typeof x === 'string')) return v as string[];
+    throw badRequest('stop must be a string or an array of at most 4 strings');
+  }),
+};
+
+/** The JSON Schema of the request body, from the same field table the rules read (for the OpenAPI document). */
+export function chatRequestSchema(): JsonSchema {
   return {
-    model: body.model,
-    messages: parsedMessages,
-    stream: body.stream === true,
-    streamUsage: parseStreamOptions(body.stream_options, body.stream === true),
-    ...(typeof body.chatSessionId === 'string' ? { chatSessionId: body.chatSessionId } : {}),
-    variables: parseVariables(body.variables),
-    files: parseFileReferences(body.files),
-    options: parseOptions(body),
+    type: 'object',
+    title: 'ChatCompletionRequest',
+    properties: Object.fromEntries(Object.entries(FIELDS).map(([name, f]) => [name, f.schema])),
+    required: ['model', 'messages'],
+    additionalProperties: false,
+  };
+}
+
+/**
+ * `model` a string, `messages` a non-empty array, a `model` naming an app; then the shape of every
+ * other field (`variables` and `files` included). `appNameId` is the app the API key belongs to: a
+ * key reaches only its own app, so any other `model` names no app (404), and that answer comes before
+ * any variable or file rule is looked at.
+ */
+export function parseChatRequest(body: Record<string, unknown>, appNameId: string): ChatRequest {
+  const read = <K extends keyof typeof FIELDS>(name: K): ReturnType<(typeof FIELDS)[K]['read']> =>
+    FIELDS[name].read(body[name], body) as ReturnType<(typeof FIELDS)[K]['read']>;
+  const model = read('model');
+  const messages = read('messages');
+  if (model !== appNameId) throw notFound(`Model not found: ${model.slice(0, 200)}`);
+  const unknown = Object.keys(body).filter((k) => !Object.hasOwn(FIELDS, k));
+  if (unknown.length) throw badRequest(`Unsupported parameter${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`);
+  const stream = read('stream');
+  const chatSessionId = read('chatSessionId');
+  const streamUsage = read('stream_options');
+  const variables = read('variables');
+  const files = read('files');
+  const temperature = read('temperature');
+  const topP = read('top_p');
+  const maxTokens = read('max_completion_tokens') ?? read('max_tokens');
+  const stop = read('stop');
+  return {
+    model,
+    messages,
+    stream,
+    streamUsage,
+    ...(chatSessionId !== undefined ? { chatSessionId } : {}),
+    variables,
+    files,
+    options: {
+      ...(temperature !== undefined ? { temperature } : {}),
+      ...(topP !== undefined ? { topP } : {}),
+      ...(maxTokens !== undefined ? { maxTokens } : {}),
+      ...(stop ? { stop } : {}),
+    },
   };
 }
 
@@ -144,33 +248,6 @@ function parseStreamOptions(raw: unknown, stream: boolean): boolean {
     throw badRequest('stream_options must be { include_usage: boolean }');
   }
   return raw.include_usage === true;
-}
-
-function numberIn(body: Record<string, unknown>, name: string, min: number, max: number, integer = false): number | undefined {
-  const v = body[name];
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'number' || !Number.isFinite(v) || v < min || v > max || (integer && !Number.isInteger(v))) {
-    throw badRequest(`${name} must be ${integer ? 'an integer' : 'a number'} from ${min} to ${max}`);
-  }
-  return v;
-}
-
-function parseOptions(body: Record<string, unknown>): GenerationOptions {
-  const temperature = numberIn(body, 'temperature', 0, 2);
-  const topP = numberIn(body, 'top_p', 0, 1);
-  const maxTokens = numberIn(body, 'max_completion_tokens', 1, 200_000, true) ?? numberIn(body, 'max_tokens', 1, 200_000, true);
-  let stop: string[] | undefined;
-  if (body.stop !== undefined && body.stop !== null) {
-    if (typeof body.stop === 'string') stop = [body.stop];
-    else if (Array.isArray(body.stop) && body.stop.length <= 4 && body.stop.every((x) => typeof x === 'string')) stop = body.stop as string[];
-    else throw badRequest('stop must be a string or an array of at most 4 strings');
-  }
-  return {
-    ...(temperature !== undefined ? { temperature } : {}),
-    ...(topP !== undefined ? { topP } : {}),
-    ...(maxTokens !== undefined ? { maxTokens } : {}),
-    ...(stop ? { stop } : {}),
-  };
 }
 
 /**

@@ -5,6 +5,7 @@
 import * as z from 'zod';
 import { json, type OperationDoc } from '../../platform/openapi/openapi-kit';
 import * as s from './chat-schemas';
+import { chatRequestSchema } from '../domain/chat-request';
 
 export const CHAT_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
   chatCompletionsCreate: {
@@ -19,7 +20,7 @@ export const CHAT_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
           'A retry with the same key gets the first answer (Idempotent-Replayed: true) and runs nothing again; another request with the same key is 422; one still running is 409 with Retry-After',
       },
     },
-    body: { contentType: 'application/json', schema: s.chatRequest, required: true },
+    body: { contentType: 'application/json', schema: chatRequestSchema(), required: true },
     ok: { status: 200, description: 'The answer', content: { 'application/json': s.chatCompletion, 'text/event-stream': s.chatStream } },
     errors: [400, 401, 402, 403, 404, 409, 413, 422, 429, 500, 503],
   },

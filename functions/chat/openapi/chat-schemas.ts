@@ -1,5 +1,6 @@
 /**
- * Area B's wire shapes for the OpenAPI document: the chat-completion request, answer and stream, the
+ * Area B's wire shapes for the OpenAPI document: the chat-completion answer and stream (its request
+ * comes from the rules that read it, chat/domain/chat-request.ts), the
  * file upload, and the area's own error body (document.ts answers chat routes' errors in it).
  */
 import * as z from 'zod';
@@ -9,23 +10,6 @@ export const chatError = z
   .union([z.object({ error: z.string() }), z.object({ error: z.string(), message: z.string() })])
   .meta({ title: 'ChatError', description: 'Area B: `{ error: message }`, or `{ error: CODE, message }` for the 422 image codes' });
 
-const chatMessage = z.object({ role: z.enum(['user', 'assistant', 'system']), content: z.string() });
-export const chatRequest = z
-  .strictObject({
-    model: z.string().meta({ description: "The app's appNameId (appname-<number>)" }),
-    messages: z.array(chatMessage).min(1),
-    stream: z.optional(z.boolean()),
-    stream_options: z.optional(z.strictObject({ include_usage: z.optional(z.boolean()) })),
-    chatSessionId: z.optional(uuid),
-    variables: z.optional(z.record(z.string().max(64), z.string().max(2048)).meta({ description: 'Up to 20 session variables' })),
-    files: z.optional(z.array(z.object({ fileId: uuid, fileName: z.string() })).max(100)),
-    temperature: z.optional(z.number().min(0).max(2)),
-    top_p: z.optional(z.number().min(0).max(1)),
-    max_tokens: z.optional(z.int().min(1)),
-    max_completion_tokens: z.optional(z.int().min(1)),
-    stop: z.optional(z.union([z.string(), z.array(z.string())])),
-  })
-  .meta({ title: 'ChatCompletionRequest' });
 const usage = z.object({ prompt_tokens: z.int(), completion_tokens: z.int(), total_tokens: z.int() });
 export const chatCompletion = z
   .object({
