@@ -32,6 +32,44 @@ export interface PlatformStacks {
   readonly edge: EdgeStack;
 }
 
+/**
+ * The order the admin API's methods were first deployed in, when one table listed every admin route.
+ * API Gateway's deployment resource takes its logical id from a hash of the methods in the order they
+ * are created, so this order keeps a deployed stage's deployment as it is. Admin routes not listed
+ * (added since) come after, in the route table's order.
+ */
+const DEPLOYED_ADMIN_ORDER = [
+  'adminOrgCreate',
+  'adminOrgGet',
+  'adminOrgKeyCreate',
+  'adminOrgCreditsAdd',
+  'adminKeyRevoke',
+  'adminAppCreate',
+  'adminAppGet',
+  'adminAppUpdate',
+  'adminAppDelete',
+  'adminChatKeyCreate',
+  'adminProductCreate',
+  'adminProductsList',
+  'adminProductUpdate',
+  'adminAcpKeyCreate',
+  'adminOrdersList',
+  'adminImportCreate',
+  'adminSessionDelete',
+  'adminConsumerDelete',
+  'adminReleasePeriodPublish',
+  'adminJobRun',
+];
+
+function inDeployedOrder(routes: readonly RouteDef[]): RouteDef[] {
+  const rank = (r: RouteDef) => {
+    const i = DEPLOYED_ADMIN_ORDER.indexOf(r.id);
+    return i === -1 ? DEPLOYED_ADMIN_ORDER.length : i;
+  };
+  // A stable sort: unlisted routes keep the table's order among themselves.
+  return [...routes].sort((a, b) => rank(a) - rank(b));
+}
+
 const STACK_NAME: Record<Area, string> = { export: 'Export', chat: 'Chat', acp: 'Acp', releaseNotes: 'ReleaseNotes', admin: 'Admin' };
 
 export function addPlatformStacks(app: App, { config, env, routes = ROUTES }: PlatformOptions): PlatformStacks {
@@ -74,7 +112,7 @@ export function addPlatformStacks(app: App, { config, env, routes = ROUTES }: Pl
     for (const [keyClass, plan] of Object.entries(stack.http.usagePlans)) usagePlans[keyClass as KeyClass] = plan!.usagePlanId;
     if (Object.keys(stack.http.authorizers).length) authorizerStages.push(stack.http.stageTarget);
   }
-  const adminRoutes = byArea.get('admin') ?? [];
+  const adminRoutes = inDeployedOrder(byArea.get('admin') ?? []);
   if (adminRoutes.length) {
     areas.set(
       'admin',
