@@ -15,7 +15,7 @@
  * the 1.3x target is for the others.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -184,10 +184,15 @@ export async function benchBundles(): Promise<void> {
   const started = performance.now();
   const outDir = mkdtempSync(join(tmpdir(), 'platform-bundles-'));
   try {
-    const entries = KINDS.flatMap((kind) =>
-      readdirSync(join(ROOT, 'functions', kind))
-        .filter((f) => f.endsWith('.handler.ts'))
-        .map((f) => ({ kind: kind as string, name: f.slice(0, -'.handler.ts'.length), entry: join(ROOT, 'functions', kind, f) })),
+    // Every Lambda entry: functions/<area>/<kind>/<name>.handler.ts, in every area's folder.
+    const entries = readdirSync(join(ROOT, 'functions')).flatMap((area) =>
+      KINDS.flatMap((kind) => {
+        const dir = join(ROOT, 'functions', area, kind);
+        if (!existsSync(dir)) return [];
+        return readdirSync(dir)
+          .filter((f) => f.endsWith('.handler.ts'))
+          .map((f) => ({ kind: kind as string, name: f.slice(0, -'.handler.ts'.length), entry: join(dir, f) }));
+      }),
     );
     mkdirSync(join(outDir, 'src'));
     const bareEntry = join(outDir, 'src', 'bare-dynamodb-query.handler.mjs');
