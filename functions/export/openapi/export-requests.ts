@@ -3,10 +3,9 @@
  * document lists its parameters from it, so what a route takes and what the document says it takes
  * are one declaration. Each parameter is the text the document shows, read by area A's own rule
  * (export/domain/export-params.ts), which refuses a malformed value with the spec's exact message.
- * `zod/mini` only: this module is in every area A function's bundle.
+ * Plain objects, no zod: this module is in every area A function's bundle.
  */
-import * as z from 'zod/mini';
-import { queryParam as param } from '../../platform/openapi/query-param-requests';
+import { queryParam as param, type ParsedQuery } from '../../platform/openapi/query-param-requests';
 import { parseIncludeParam, parseLimit, parseTimestampParam, parseTokenParam, parseUuidParam } from '../domain/export-params';
 
 const limit = param(
@@ -23,29 +22,29 @@ const iso = (name: string, description: string) =>
   param({ format: 'date-time', description: `ISO 8601 with Z or an offset; ${description}` }, (raw) => parseTimestampParam(name, raw)!);
 
 export const EXPORT_REQUESTS = {
-  orgAppsList: { query: z.object({}) },
+  orgAppsList: { query: {} },
   orgSessionsList: {
-    query: z.object({
+    query: {
       limit,
       cursor,
       app_id: param({ format: 'uuid', description: 'Only this app (an unknown UUID gives zero rows)' }, (raw) => parseUuidParam('app_id', raw)!),
       updated_after: iso('updated_after', 'inclusive filter on last_activity_at: the incremental-sync checkpoint'),
       started_after: iso('started_after', 'filter on started_at (bounded backfill only)'),
       started_before: iso('started_before', 'filter on started_at (bounded backfill only)'),
-    }),
+    },
   },
   orgSessionMessages: {
-    query: z.object({
+    query: {
       include: param({ pattern: '^tool_details(,tool_details)*$', description: 'Comma-separated; `tool_details` adds tool markers to messages' }, (raw) =>
         parseIncludeParam(raw, ['tool_details']),
       ),
-    }),
+    },
   },
-  orgUsageList: { query: z.object({ limit, cursor, since: iso('since', 'lower bound on created_at') }) },
+  orgUsageList: { query: { limit, cursor, since: iso('since', 'lower bound on created_at') } },
   orgTombstonesList: {
-    query: z.object({ limit, cursor, cause: param({ description: 'Exact-match filter on cause' }, (raw) => parseTokenParam('cause', raw)!) }),
+    query: { limit, cursor, cause: param({ description: 'Exact-match filter on cause' }, (raw) => parseTokenParam('cause', raw)!) },
   },
 } as const;
 
 /** The parsed query of an area A operation. */
-export type ExportQueryOf<K extends keyof typeof EXPORT_REQUESTS> = z.output<(typeof EXPORT_REQUESTS)[K]['query']>;
+export type ExportQueryOf<K extends keyof typeof EXPORT_REQUESTS> = ParsedQuery<(typeof EXPORT_REQUESTS)[K]['query']>;

@@ -16,14 +16,14 @@ export type ZodSchema = z.core.$ZodType;
 export type JsonSchemaObject = Readonly<Record<string, unknown>>;
 
 export interface QueryParamDoc {
-  readonly schema: ZodSchema;
+  readonly schema: ZodSchema | JsonSchemaObject;
   /** The parameter's description; without it, the one in the schema's metadata. */
   readonly description?: string;
 }
 
-/** The query parameters of an operation's request schema (an object of parameters), as the document lists them. */
-export function queryOf(schema: z.core.$ZodObject): Readonly<Record<string, QueryParamDoc>> {
-  return Object.fromEntries(Object.entries(schema._zod.def.shape).map(([name, param]) => [name, { schema: param }]));
+/** The query parameters of an operation's request schema, as the document lists them. */
+export function queryOf(params: Readonly<Record<string, { readonly schema: JsonSchemaObject }>>): Readonly<Record<string, QueryParamDoc>> {
+  return Object.fromEntries(Object.entries(params).map(([name, param]) => [name, { schema: param.schema }]));
 }
 
 /**

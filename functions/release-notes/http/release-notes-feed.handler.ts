@@ -4,6 +4,7 @@ import { publicBaseUrl } from '../../platform/http/base-url';
 import { httpRoute } from '../../platform/http/kit';
 import type { HttpRequest } from '../../platform/http/kit-request';
 import { lambdaHandler } from '../../platform/http/lambda';
+import { readQuery } from '../../platform/openapi/query-param-requests';
 import { RELEASE_NOTES_REQUESTS } from '../openapi/release-notes-requests';
 import { releaseNotesReadProductionDeps, type ReleaseNotesReadDeps } from '../wiring/release-notes-read-wiring';
 
@@ -20,7 +21,7 @@ function servedUrl(deps: ReleaseNotesReadDeps, req: HttpRequest): { self: string
  */
 export const createHandler = (deps: ReleaseNotesReadDeps) =>
   httpRoute('releaseNotesFeed', deps, async (req) => {
-    const { area } = RELEASE_NOTES_REQUESTS.releaseNotesFeed.query.parse({ area: req.query.area });
+    const { area } = readQuery(RELEASE_NOTES_REQUESTS.releaseNotesFeed.query, req.query);
     const periods = await listReleaseFeed(deps, area !== undefined ? { area } : {});
     const url = servedUrl(deps, req);
     const xml = renderRssFeed(

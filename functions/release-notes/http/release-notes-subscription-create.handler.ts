@@ -1,5 +1,5 @@
 import { createWebhookSubscription } from '../app/create-webhook-subscription';
-import { RELEASE_NOTES_REQUESTS } from '../openapi/release-notes-requests';
+import { SUBSCRIPTION_CREATE_BODY } from '../openapi/subscription-requests';
 import { httpRoute } from '../../platform/http/kit';
 import { lambdaHandler } from '../../platform/http/lambda';
 import { subscriptionOut } from './release-notes-presenters';
@@ -12,7 +12,7 @@ import { releaseNotesProductionDeps, type ReleaseNotesFunctionDeps } from '../wi
  */
 export const createHandler = (deps: ReleaseNotesFunctionDeps) =>
   httpRoute('releaseNotesSubscriptionCreate', deps, async (req) => {
-    const input = parseWith(RELEASE_NOTES_REQUESTS.releaseNotesSubscriptionCreate.body, req.jsonBody());
+    const input = parseWith(SUBSCRIPTION_CREATE_BODY, req.jsonBody());
     const { subscription, secret } = await createWebhookSubscription(deps, input);
     return { status: 201, body: { data: subscriptionOut(subscription, secret) }, headers: { 'Cache-Control': 'no-store' } };
   });

@@ -4,6 +4,7 @@
  */
 import { json, queryOf, type OperationDoc } from '../../platform/openapi/openapi-kit';
 import { RELEASE_NOTES_REQUESTS } from './release-notes-requests';
+import { SUBSCRIPTION_CREATE_BODY } from './subscription-requests';
 import * as s from './release-notes-schemas';
 
 export const RELEASE_NOTES_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
@@ -17,7 +18,7 @@ export const RELEASE_NOTES_OPERATIONS: Readonly<Record<string, OperationDoc>> = 
   releaseNotesSubscriptionCreate: {
     tag: 'Release notes',
     summary: 'Subscribe a webhook',
-    body: { contentType: 'application/json', schema: RELEASE_NOTES_REQUESTS.releaseNotesSubscriptionCreate.body, required: true },
+    body: { contentType: 'application/json', schema: SUBSCRIPTION_CREATE_BODY, required: true },
     ok: { status: 201, description: 'The subscription and its signing secret (shown once)', content: json(s.subscriptionCreated) },
     errors: [400, 413, 429, 500, 503],
   },
