@@ -95,6 +95,8 @@ describe('a delivery', () => {
     expect(body.markdown).toContain('Every byte counts: ünïcödé ✓');
     expect(Math.abs(Date.parse(body.timestamp as string) - req!.at)).toBeLessThan(5_000);
 
+    // The attempt is logged once the receiver's answer is in, a moment after the receiver saw the request.
+    await waitFor(async () => (await logOf(sub)).length > 0, 10_000, 'the logged attempt');
     const log = await logOf(sub);
     expect(log).toEqual([expect.objectContaining({ periodId: period.id, attempt: 1, outcome: 'delivered', httpStatus: 200 })]);
     await unsubscribe(sub);
