@@ -152,8 +152,9 @@ describe('POST /api/v1/chat/completions', () => {
         expectChatError(await chat(p, w.chatKey, { model: w.appNameId, messages }), 400, /messages must be a non-empty array/);
         expectChatError(await chat(p, w.chatKey, { model: 'nobody-999999', messages, variables: { '1bad': 'x' } }), 400, /messages must be a non-empty array/);
       }
+      // Text parts are taken (joined); any other part is refused as rule 8 says.
       expectChatError(
-        await chat(p, w.chatKey, { model: w.appNameId, messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }] }),
+        await chat(p, w.chatKey, { model: w.appNameId, messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'https://x/c.png' } }] }] }),
         400,
         /messages\[0\]\.content/,
       );
@@ -201,6 +202,30 @@ describe('POST /api/v1/chat/completions', () => {
       const unknown = files(1);
       expectChatError(await chat(p, w.chatKey, { model: w.appNameId, messages: HELLO, files: unknown }), 404, new RegExp(unknown[0]!.fileId));
       expectChatError(await chat(p, w.chatKey, { model: w.appNameId, messages: HELLO, files: files(100) }), 404);
+    });
+
+    it('answers the parameters and message shapes clients send by default, and refuses n > 1 and logprobs', async () => {
+      const w = v;
+      // What the openai package, the AI SDK and LangChain put in a plain call.
+      const res = await chat(p, w.chatKey, {
+        model: w.appNameId,
+        messages: [
+          { role: 'developer', content: 'Be brief.' },
+          { role: 'user', name: 'bob', content: [{ type: 'text', text: 'Hello' }] },
+        ],
+        n: 1,
+        seed: 7,
+        user: 'end-user-1',
+        presence_penalty: 0,
+        frequency_penalty: 0,
+        metadata: { team: 'support' },
+        store: false,
+        logprobs: false,
+      });
+      expect(res.status, res.text).toBe(200);
+      expect(res.body.choices[0].message.content).toMatch(/Hello/);
+      expectChatError(await chat(p, w.chatKey, { model: w.appNameId, messages: HELLO, n: 2 }), 400, /^n must be 1/);
+      expectChatError(await chat(p, w.chatKey, { model: w.appNameId, messages: HELLO, logprobs: true }), 400, /logprobs is not supported/);
     });
 
     it('answers 400 to unknown fields', async () => {

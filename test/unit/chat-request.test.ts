@@ -55,7 +55,7 @@ describe('parseChatRequest: validation order', () => {
     }
   });
 
-  it('every message is { role: user|assistant|system, content: string } and nothing else', () => {
+  it('every message is { role: user|assistant|system|developer, content: text, name? } and nothing else', () => {
     rejects(
       {
         model: APP,
@@ -65,19 +65,96 @@ describe('parseChatRequest: validation order', () => {
         ],
       },
       'bad_request',
-      'messages[1].role must be one of user, assistant, system',
+      'messages[1].role must be one of user, assistant, system, developer',
     );
-    rejects({ model: APP, messages: ['hi'] }, 'bad_request', 'messages[0].role must be one of user, assistant, system');
-    rejects({ model: APP, messages: [{ content: 'hi' }] }, 'bad_request', 'messages[0].role must be one of user, assistant, system');
-    // No multipart content parts, no remote URLs, no base64.
-    const parts = [{ type: 'image_url', image_url: { url: 'https://example.com/cat.png' } }];
+    rejects({ model: APP, messages: ['hi'] }, 'bad_request', 'messages[0].role must be one of user, assistant, system, developer');
+    rejects({ model: APP, messages: [{ content: 'hi' }] }, 'bad_request', 'messages[0].role must be one of user, assistant, system, developer');
+    // No image, file or audio parts, no remote URLs, no base64 (rule 8); text parts are fine.
+    const refused = /^messages\[0\]\.content must be a string or an array of text parts \(remote URLs, base64 and multipart content are not supported\)$/;
+    for (const part of [
+      { type: 'image_url', image_url: { url: 'https://example.com/cat.png' } },
+      { type: 'file', file: { file_data: 'data:application/pdf;base64,AAAA' } },
+      { type: 'input_audio', input_audio: { data: 'AAAA', format: 'wav' } },
+      { type: 'text', text: 5 },
+      { type: 'text' },
+    ]) {
+      rejects({ model: APP, messages: [{ role: 'user', content: [{ type: 'text', text: 'look' }, part] }] }, 'bad_request', refused);
+    }
+    rejects({ model: APP, messages: [{ role: 'user', content: [] }] }, 'bad_request', refused);
+    rejects({ model: APP, messages: [{ role: 'user', content: null }] }, 'bad_request', refused);
     rejects(
-      { model: APP, messages: [{ role: 'user', content: parts }] },
+      { model: APP, messages: [{ role: 'user', content: [{ type: 'text', text: 'a', cache_control: {} }] }] },
       'bad_request',
-      /^messages\[0\]\.content must be a string \(remote URLs, base64 and multipart content are not supported\)$/,
+      'messages[0].content parts have unsupported fields: cache_control',
     );
-    rejects({ model: APP, messages: [{ role: 'user', content: null }] }, 'bad_request', /^messages\[0\]\.content must be a string/);
-    rejects({ model: APP, messages: [{ role: 'user', content: 'hi', name: 'bob' }] }, 'bad_request', 'messages[0] has unsupported fields: name');
+    rejects({ model: APP, messages: [{ role: 'user', content: 'hi', name: 7 }] }, 'bad_request', 'messages[0].name must be a string of at most 64 characters');
+    rejects(
+      { model: APP, messages: [{ role: 'user', content: 'hi', name: 'n'.repeat(65) }] },
+      'bad_request',
+      'messages[0].name must be a string of at most 64 characters',
+    );
+    rejects({ model: APP, messages: [{ role: 'user', content: 'hi', tool_calls: [] }] }, 'bad_request', 'messages[0] has unsupported fields: tool_calls');
+  });
+
+  it('takes developer as a system instruction, text parts joined, and name (ignored)', () => {
+    const r = parseChatRequest(
+      {
+        model: APP,
+        messages: [
+          { role: 'developer', content: 'Be brief.' },
+          {
+            role: 'user',
+            name: 'bob',
+            content: [
+              { type: 'text', text: 'Hello, ' },
+              { type: 'text', text: 'world' },
+            ],
+          },
+        ],
+      },
+      APP,
+    );
+    expect(r.messages).toEqual([
+      { role: 'system', content: 'Be brief.' },
+      { role: 'user', content: 'Hello, world' },
+    ]);
+  });
+
+  it('takes the parameters clients send by default: n 1, seed and penalties passed on; user, metadata, store and logprobs false accepted', () => {
+    const r = parseChatRequest(
+      {
+        model: APP,
+        messages: USER,
+        n: 1,
+        seed: 42,
+        presence_penalty: 0.5,
+        frequency_penalty: -1,
+        user: 'end-user-1',
+        metadata: { team: 'a' },
+        store: false,
+        logprobs: false,
+      },
+      APP,
+    );
+    expect(r.options).toEqual({ seed: 42, presencePenalty: 0.5, frequencyPenalty: -1 });
+    expect(parseChatRequest({ model: APP, messages: USER, n: null, seed: null, logprobs: null }, APP).options).toEqual({});
+  });
+
+  it('refuses what those parameters cannot be, naming each', () => {
+    rejects({ model: APP, messages: USER, n: 2 }, 'bad_request', 'n must be 1: a turn has one answer (send the turn again for another)');
+    rejects({ model: APP, messages: USER, n: '1' }, 'bad_request', /^n must be 1/);
+    rejects({ model: APP, messages: USER, seed: 1.5 }, 'bad_request', 'seed must be an integer');
+    rejects({ model: APP, messages: USER, presence_penalty: 3 }, 'bad_request', 'presence_penalty must be a number from -2 to 2');
+    rejects({ model: APP, messages: USER, frequency_penalty: 'x' }, 'bad_request', 'frequency_penalty must be a number from -2 to 2');
+    rejects({ model: APP, messages: USER, user: 5 }, 'bad_request', 'user must be a string of at most 256 characters');
+    rejects({ model: APP, messages: USER, metadata: { a: 1 } }, 'bad_request', /^metadata must be an object of at most 16 string values/);
+    rejects(
+      { model: APP, messages: USER, metadata: Object.fromEntries(Array.from({ length: 17 }, (_, i) => [`k${i}`, 'v'])) },
+      'bad_request',
+      /^metadata must be/,
+    );
+    rejects({ model: APP, messages: USER, store: 'yes' }, 'bad_request', 'store must be a boolean');
+    rejects({ model: APP, messages: USER, logprobs: true }, 'bad_request', 'logprobs is not supported: send false or leave it out');
   });
 
   it("a model other than the key's app names no app (404), before variables, files and other fields are looked at", () => {
@@ -99,8 +176,8 @@ describe('parseChatRequest: validation order', () => {
   });
 
   it('rejects unknown top-level fields, naming them (no parameter is silently ignored)', () => {
-    rejects({ model: APP, messages: USER, user: 'u1' }, 'bad_request', 'Unsupported parameter: user');
-    rejects({ model: APP, messages: USER, n: 2, tools: [] }, 'bad_request', 'Unsupported parameters: n, tools');
+    rejects({ model: APP, messages: USER, top_k: 5 }, 'bad_request', 'Unsupported parameter: top_k');
+    rejects({ model: APP, messages: USER, tools: [], top_logprobs: 2 }, 'bad_request', 'Unsupported parameters: tools, top_logprobs');
   });
 
   it('checks the type of stream, stream_options and chatSessionId', () => {

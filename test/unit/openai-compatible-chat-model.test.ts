@@ -16,7 +16,7 @@ const CONVERSATION: ModelRequest = {
     { role: 'user', content: 'And 43?' },
   ],
   tools: [{ name: 'lookup_order', description: 'Looks up an order', inputSchema: SCHEMA }],
-  options: { temperature: 0.5, topP: 0.8, maxTokens: 256, stop: ['END'] },
+  options: { temperature: 0.5, topP: 0.8, maxTokens: 256, stop: ['END'], seed: 42, presencePenalty: 0.5, frequencyPenalty: -0.5 },
 };
 
 /** The request body CONVERSATION must become (OpenAI chat-completions request syntax). */
@@ -36,6 +36,9 @@ const WIRE_BODY = {
   top_p: 0.8,
   max_tokens: 256,
   stop: ['END'],
+  seed: 42,
+  presence_penalty: 0.5,
+  frequency_penalty: -0.5,
 };
 
 const chunk = (delta: unknown, finish_reason: string | null = null) => ({

@@ -93,6 +93,9 @@ export class OpenAiCompatibleChatModel implements ChatModel {
       ...(request.options.topP !== undefined ? { top_p: request.options.topP } : {}),
       ...(request.options.maxTokens !== undefined ? { max_tokens: request.options.maxTokens } : {}),
       ...(request.options.stop ? { stop: request.options.stop } : {}),
+      ...(request.options.seed !== undefined ? { seed: request.options.seed } : {}),
+      ...(request.options.presencePenalty !== undefined ? { presence_penalty: request.options.presencePenalty } : {}),
+      ...(request.options.frequencyPenalty !== undefined ? { frequency_penalty: request.options.frequencyPenalty } : {}),
       ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}),
     });
   }

@@ -20,12 +20,16 @@ export interface FileReference {
   readonly fileName: string;
 }
 
-/** Generation options of the OpenAI shape that the platform passes on to the model. */
+/** Generation options of the OpenAI shape that the platform passes on to the model (those a model takes). */
 export interface GenerationOptions {
   readonly temperature?: number;
   readonly topP?: number;
   readonly maxTokens?: number;
   readonly stop?: readonly string[];
+  /** Best-effort determinism, for the models that take a seed (an OpenAI-compatible upstream). */
+  readonly seed?: number;
+  readonly presencePenalty?: number;
+  readonly frequencyPenalty?: number;
 }
 
 export interface ChatRequest {
@@ -48,7 +52,11 @@ export const MAX_FILE_REFERENCES = 100;
  */
 export const MAX_MESSAGE_BYTES = 256 * 1024;
 
-const ROLES: readonly string[] = ['user', 'assistant', 'system'];
+const ROLES: readonly string[] = ['user', 'assistant', 'system', 'developer'];
+/** The text a content part array may hold: `{type: "text", text}` parts; other parts are rule 8's refusal. */
+const CONTENT_REFUSED = 'must be a string or an array of text parts (remote URLs, base64 and multipart content are not supported)';
+/** OpenAI's own bound on `metadata`: 16 pairs, keys of 64 characters, values of 512. */
+const METADATA_LIMITS = { maxEntries: 16, maxKeyLength: 64, maxValueLength: 512 } as const;
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -74,22 +82,41 @@ const number = (name: string, min: number, max: number) => field({ type: 'number
 const MAX_TOKENS = 200_000;
 const tokens = { type: 'integer', minimum: 1, maximum: MAX_TOKENS };
 
+/** A message's text: a string, or an array of text parts joined (what the AI SDK sends for a multi-part message). */
+function contentText(content: unknown, i: number): string {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content) && content.length > 0 && content.every((p) => isRecord(p) && p.type === 'text' && typeof p.text === 'string')) {
+    const extra = content.flatMap((p) => Object.keys(p as Record<string, unknown>).filter((k) => k !== 'type' && k !== 'text'));
+    if (extra.length) throw badRequest(`messages[${i}].content parts have unsupported fields: ${[...new Set(extra)].join(', ')}`);
+    return content.map((p) => (p as { text: string }).text).join('');
+  }
+  throw badRequest(`messages[${i}].content ${CONTENT_REFUSED}`);
+}
+
 function parseMessages(messages: unknown): ChatMessageInput[] {
   if (!Array.isArray(messages) || messages.length === 0) throw badRequest('messages must be a non-empty array');
   return messages.map((m, i): ChatMessageInput => {
     if (!isRecord(m) || typeof m.role !== 'string' || !ROLES.includes(m.role)) {
-      throw badRequest(`messages[${i}].role must be one of user, assistant, system`);
+      throw badRequest(`messages[${i}].role must be one of user, assistant, system, developer`);
     }
-    if (typeof m.content !== 'string') {
-      throw badRequest(`messages[${i}].content must be a string (remote URLs, base64 and multipart content are not supported)`);
-    }
-    const extra = Object.keys(m).filter((k) => k !== 'role' && k !== 'content');
+    const content = contentText(m.content, i);
+    const extra = Object.keys(m).filter((k) => k !== 'role' && k !== 'content' && k !== 'name');
     if (extra.length) throw badRequest(`messages[${i}] has unsupported fields: ${extra.join(', ')}`);
-    if (utf8Length(m.content) > MAX_MESSAGE_BYTES)
+    if (m.name !== undefined && (typeof m.name !== 'string' || m.name.length > 64))
+      throw badRequest(`messages[${i}].name must be a string of at most 64 characters`);
+    if (utf8Length(content) > MAX_MESSAGE_BYTES)
       throw badRequest(`messages[${i}].content is too large: at most ${MAX_MESSAGE_BYTES} bytes (256 KiB) of UTF-8 per message`);
-    return { role: m.role as MessageRole, content: m.content };
+    // `developer` is OpenAI's name for a system instruction to reasoning models: one here.
+    return { role: (m.role === 'developer' ? 'system' : m.role) as MessageRole, content };
   });
 }
+
+/** A parameter accepted so clients that send it by default keep working, with no effect here (README "Parameters"). */
+const ignored = (schema: JsonSchema, check: (v: unknown) => void) =>
+  field({ ...schema, description: `Accepted and ignored${schema.description ? `: ${schema.description as string}` : ''}` }, (v) => {
+    if (present(v)) check(v);
+    return undefined;
+  });
 
 /**
  * Every field of the request, once: its rule and its schema. The rules run in the spec's order:
@@ -106,7 +133,26 @@ const FIELDS = {
       minItems: 1,
       items: {
         type: 'object',
-        properties: { role: { enum: [...ROLES] }, content: { type: 'string', description: `At most ${MAX_MESSAGE_BYTES} bytes of UTF-8` } },
+        properties: {
+          role: { enum: [...ROLES], description: '`developer` is taken as `system`' },
+          content: {
+            anyOf: [
+              { type: 'string' },
+              {
+                type: 'array',
+                minItems: 1,
+                items: {
+                  type: 'object',
+                  properties: { type: { const: 'text' }, text: { type: 'string' } },
+                  required: ['type', 'text'],
+                  additionalProperties: false,
+                },
+              },
+            ],
+            description: `At most ${MAX_MESSAGE_BYTES} bytes of UTF-8; text parts are joined; image, file and audio parts are refused (rule 8)`,
+          },
+          name: { type: 'string', maxLength: 64, description: 'Accepted and ignored' },
+        },
         required: ['role', 'content'],
         additionalProperties: false,
       },
@@ -159,6 +205,48 @@ const FIELDS = {
     if (Array.isArray(v) && v.length <= 4 && v.every((x) => typeof x === 'string')) return v as string[];
     throw badRequest('stop must be a string or an array of at most 4 strings');
   }),
+  n: field({ type: 'integer', const: 1, description: 'One choice per turn: only 1' }, (v) => {
+    if (present(v) && v !== 1) throw badRequest('n must be 1: a turn has one answer (send the turn again for another)');
+    return undefined;
+  }),
+  seed: field({ type: 'integer', description: 'Passed to models that take one (an OpenAI-compatible upstream); others ignore it' }, (v) => {
+    if (!present(v)) return undefined;
+    if (typeof v !== 'number' || !Number.isSafeInteger(v)) throw badRequest('seed must be an integer');
+    return v;
+  }),
+  presence_penalty: field(
+    { type: 'number', minimum: -2, maximum: 2, description: 'Passed to models that take one (an OpenAI-compatible upstream); others ignore it' },
+    (v) => numberIn(v, 'presence_penalty', -2, 2),
+  ),
+  frequency_penalty: field(
+    { type: 'number', minimum: -2, maximum: 2, description: 'Passed to models that take one (an OpenAI-compatible upstream); others ignore it' },
+    (v) => numberIn(v, 'frequency_penalty', -2, 2),
+  ),
+  user: ignored({ type: 'string', maxLength: 256, description: 'the app’s consumer is the session’s' }, (v) => {
+    if (typeof v !== 'string' || v.length > 256) throw badRequest('user must be a string of at most 256 characters');
+  }),
+  metadata: ignored(
+    {
+      type: 'object',
+      maxProperties: METADATA_LIMITS.maxEntries,
+      propertyNames: { maxLength: METADATA_LIMITS.maxKeyLength },
+      additionalProperties: { type: 'string', maxLength: METADATA_LIMITS.maxValueLength },
+    },
+    (v) => {
+      const ok =
+        isRecord(v) &&
+        Object.keys(v).length <= METADATA_LIMITS.maxEntries &&
+        Object.entries(v).every(([k, x]) => k.length <= METADATA_LIMITS.maxKeyLength && typeof x === 'string' && x.length <= METADATA_LIMITS.maxValueLength);
+      if (!ok) throw badRequest('metadata must be an object of at most 16 string values (keys of 64, values of 512 characters)');
+    },
+  ),
+  store: ignored({ type: 'boolean', description: 'a session is stored as its app’s settings say (Zero Data Retention)' }, (v) => {
+    if (typeof v !== 'boolean') throw badRequest('store must be a boolean');
+  }),
+  logprobs: field({ type: 'boolean', const: false, description: 'Log probabilities are not available: only false' }, (v) => {
+    if (present(v) && v !== false) throw badRequest('logprobs is not supported: send false or leave it out');
+    return undefined;
+  }),
 };
 
 /** The JSON Schema of the request body, from the same field table the rules read (for the OpenAPI document). */
@@ -195,6 +283,14 @@ export function parseChatRequest(body: Record<string, unknown>, appNameId: strin
   const topP = read('top_p');
   const maxTokens = read('max_completion_tokens') ?? read('max_tokens');
   const stop = read('stop');
+  read('n');
+  const seed = read('seed');
+  const presencePenalty = read('presence_penalty');
+  const frequencyPenalty = read('frequency_penalty');
+  read('user');
+  read('metadata');
+  read('store');
+  read('logprobs');
   return {
     model,
     messages,
@@ -208,6 +304,9 @@ export function parseChatRequest(body: Record<string, unknown>, appNameId: strin
       ...(topP !== undefined ? { topP } : {}),
       ...(maxTokens !== undefined ? { maxTokens } : {}),
       ...(stop ? { stop } : {}),
+      ...(seed !== undefined ? { seed } : {}),
+      ...(presencePenalty !== undefined ? { presencePenalty } : {}),
+      ...(frequencyPenalty !== undefined ? { frequencyPenalty } : {}),
     },
   };
 }
