@@ -26,7 +26,7 @@ import { microsToIso } from '../platform/domain/time';
 import { classifyAddress } from '../release-notes/domain/webhook-callback';
 import { SUBSCRIPTION_LIMITS } from '../release-notes/domain/webhook-subscription';
 import type { WebhookRequest, WebhookSender } from '../release-notes/ports/release-notes-ports';
-import type { PlatformDeps } from './local-wiring';
+import type { LocalDeps } from './local-wiring';
 import { decodePathValue, parseRequestTarget } from '../platform/front-door/request-target';
 
 /** The only path this module serves: POST registers a listener, DELETE …/{subscriptionId} removes it. */
@@ -110,10 +110,10 @@ export class DevWebhookListeners {
    */
   private readonly exceptions: string[] = [];
   /** What the queue workers run on: the platform's deps with this registry's exception and sender. */
-  readonly workerDeps: PlatformDeps;
+  readonly workerDeps: LocalDeps;
 
   constructor(
-    private readonly deps: PlatformDeps,
+    private readonly deps: LocalDeps,
     private readonly adminToken: string,
   ) {
     const base = deps.webhookSender;

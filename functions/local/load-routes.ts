@@ -4,15 +4,15 @@
  */
 import type { HttpHandler } from '../platform/http/kit';
 import { ROUTES as ALL_ROUTES } from '../routes';
-import type { PlatformDeps } from './local-wiring';
+import type { LocalDeps } from './local-wiring';
 import { compile, type CompiledRoute } from '../platform/front-door/router';
 import { importEntry } from './entry-modules';
 
 /** Loads every route's handler module and builds its handler with the local deps. */
-export async function loadRoutes(deps: PlatformDeps): Promise<CompiledRoute[]> {
+export async function loadRoutes(deps: LocalDeps): Promise<CompiledRoute[]> {
   return Promise.all(
     ALL_ROUTES.map(async (route) => {
-      const mod = await importEntry<{ createHandler: (d: PlatformDeps) => HttpHandler }>(route.handler);
+      const mod = await importEntry<{ createHandler: (d: LocalDeps) => HttpHandler }>(route.handler);
       return compile(route, mod.createHandler(deps));
     }),
   );

@@ -8,7 +8,7 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type { KeyAuthorizer, KeyAuthorizerResult } from '../platform/authorizers/key-authorizer';
 import { AUTHORIZER_CACHE_TTL_SECONDS, AUTHORIZER_HANDLER, authorizerEventFor, policyAllows, type KeyClass } from '../platform/http/api-gateway-contract';
 import type { ApiKeyRegistry } from '../platform/ports/platform-ports';
-import type { PlatformDeps } from './local-wiring';
+import type { LocalDeps } from './local-wiring';
 import type { GatewayVerdict, KeyCheck } from '../platform/front-door/http-server';
 import { importEntry } from './entry-modules';
 
@@ -19,9 +19,9 @@ export class LocalApiGateway implements ApiKeyRegistry, KeyCheck {
   constructor(private readonly now: () => number = Date.now) {}
 
   /** Loads the authorizer modules with the platform's deps (the same modules the Lambdas run). */
-  async load(deps: PlatformDeps): Promise<void> {
+  async load(deps: LocalDeps): Promise<void> {
     for (const keyClass of Object.keys(AUTHORIZER_HANDLER) as KeyClass[]) {
-      const mod = await importEntry<{ createHandler: (d: PlatformDeps) => KeyAuthorizer }>(AUTHORIZER_HANDLER[keyClass]);
+      const mod = await importEntry<{ createHandler: (d: LocalDeps) => KeyAuthorizer }>(AUTHORIZER_HANDLER[keyClass]);
       this.authorizers[keyClass] = mod.createHandler(deps);
     }
   }

@@ -23,7 +23,7 @@ import type { ToolProvider } from '../chat/ports/chat-ports';
 import type { Clock, IdGenerator } from '../platform/ports/platform-ports';
 import type { HostResolver, WebhookNetworkPolicy } from '../release-notes/ports/release-notes-ports';
 import { buildObjectStore } from '../conversations/wiring/object-store-wiring';
-import { buildDeps, type PlatformDeps } from './local-wiring';
+import { buildDeps, type LocalDeps } from './local-wiring';
 import { QUEUES, SCHEDULES, rateIntervalMs } from '../workers';
 import { startBackends, LOCAL_CREDENTIALS, LOCAL_REGION } from './backends';
 import { ensureBucket, ensureQueues, ensureTable } from './bootstrap';
@@ -85,7 +85,7 @@ export interface PlatformOptions {
 export interface RunningPlatform {
   readonly baseUrl: string;
   readonly adminToken: string;
-  readonly deps: PlatformDeps;
+  readonly deps: LocalDeps;
   readonly demo?: DemoCredentials;
   /** Waits until every queue has nothing visible left to handle (delayed messages are not visible yet). */
   drainQueues(): Promise<void>;

@@ -22,9 +22,10 @@ export { parseEnv };
 /** Every area's wiring seams together: what the local process and the tests may pass. */
 export type WiringOptions = ChatWiringOptions & AcpWiringOptions & ReleaseNotesWiringOptions;
 
-export type PlatformDeps = CoreDeps & Deps;
+/** The local process's deps: every port of every area, built once. */
+export type LocalDeps = CoreDeps & Deps;
 
-export function buildDeps(opts: WiringOptions): PlatformDeps {
+export function buildDeps(opts: WiringOptions): LocalDeps {
   const db = createDocumentClient(opts.aws ?? {});
   const table = opts.env[ENV.tableName];
   return {

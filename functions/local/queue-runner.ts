@@ -12,7 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import { ChangeMessageVisibilityCommand, DeleteMessageCommand, ReceiveMessageCommand, type Message, type SQSClient } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import type { PlatformDeps } from './local-wiring';
+import type { LocalDeps } from './local-wiring';
 import type { QueueHandler } from '../platform/queue/queue-kit';
 import type { QueueDef } from '../workers';
 import { importEntry } from './entry-modules';
@@ -26,14 +26,8 @@ export interface QueueRunner {
   drain(): Promise<void>;
 }
 
-export async function startQueueRunner(
-  sqs: SQSClient,
-  deps: PlatformDeps,
-  queue: QueueDef,
-  queueUrl: string,
-  log: (line: object) => void,
-): Promise<QueueRunner> {
-  const mod = await importEntry<{ createHandler: (d: PlatformDeps) => QueueHandler }>(queue.handler);
+export async function startQueueRunner(sqs: SQSClient, deps: LocalDeps, queue: QueueDef, queueUrl: string, log: (line: object) => void): Promise<QueueRunner> {
+  const mod = await importEntry<{ createHandler: (d: LocalDeps) => QueueHandler }>(queue.handler);
   return consumeQueue(sqs, mod.createHandler(deps), queue, queueUrl, log);
 }
 

@@ -11,7 +11,7 @@ import * as z from 'zod';
 import { ROUTES, type AuthKind, type RouteDef } from '../routes';
 import { acpError, rateLimitedAcp } from '../acp/openapi/acp-schemas';
 import { chatError } from '../chat/openapi/chat-schemas';
-import { errorObject, type JsonSchemaObject, type OperationDoc, type QueryParamDoc, type ZodSchema } from '../platform/openapi/openapi-kit';
+import { errorObject, type JsonSchema, type OperationDoc, type QueryParamDoc, type ZodSchema } from '../platform/openapi/openapi-kit';
 import { OPERATIONS } from './operations';
 
 const SECURITY: Readonly<Record<AuthKind, string | undefined>> = {
@@ -40,7 +40,7 @@ const STATUS_TEXT: Record<number, string> = {
   503: 'A dependency is down for a while (Retry-After)',
 };
 
-function toSchema(schema: ZodSchema | JsonSchemaObject): Record<string, unknown> {
+function toSchema(schema: ZodSchema | JsonSchema): Record<string, unknown> {
   if (!('_zod' in schema)) return structuredClone(schema) as Record<string, unknown>;
   const out = z.toJSONSchema(schema as ZodSchema, { target: 'draft-2020-12', io: 'input', reused: 'inline', unrepresentable: 'any' }) as Record<
     string,

@@ -56,12 +56,7 @@ export function openApiMismatch(method: string, url: string, status: number, con
   const media = response.content[type];
   if (!media) return `${where}: content type ${type || '(none)'} not documented (${Object.keys(response.content).join(', ')})`;
   if (type !== 'application/json') return undefined;
-  const key = `${method} ${hit.template} ${status} ${type}`;
-  let validate = compiled.get(key);
-  if (!validate) {
-    validate = ajv.compile(media.schema);
-    compiled.set(key, validate);
-  }
+  const validate = validatorFor(`${method} ${hit.template} ${status} ${type}`, media.schema);
   let body: unknown;
   try {
     body = JSON.parse(text);

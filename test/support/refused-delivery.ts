@@ -8,10 +8,10 @@ import type { ReleasePeriod } from '../../functions/release-notes/domain/release
 import { buildPeriod } from '../../functions/release-notes/domain/release-notes';
 import { parseIsoToMicros } from '../../functions/platform/domain/time';
 import { hashSecret } from '../../functions/release-notes/domain/webhook-subscription';
-import type { PlatformDeps } from '../../functions/local/local-wiring';
+import type { LocalDeps } from '../../functions/local/local-wiring';
 
 export async function seedRefusedDelivery(
-  deps: PlatformDeps,
+  deps: LocalDeps,
   opts: { readonly title: string; readonly day: string },
 ): Promise<{ readonly subscriptionId: string; readonly period: ReleasePeriod }> {
   const now = deps.clock.nowUs();

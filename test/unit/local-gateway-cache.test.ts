@@ -8,7 +8,7 @@ import { DynamoOrgStore } from '../../functions/platform/adapters/dynamo-org-sto
 import { issueCredential } from '../../functions/platform/app/issue-credential';
 import { AUTHORIZER_CACHE_TTL_SECONDS } from '../../functions/platform/http/api-gateway-contract';
 import { LocalApiGateway } from '../../functions/local/local-api-gateway';
-import type { PlatformDeps } from '../../functions/local/local-wiring';
+import type { LocalDeps } from '../../functions/local/local-wiring';
 import { TestClock } from '../support/clock';
 import { startTestTable, type TestTable } from '../support/dynamo';
 import { failCommands } from '../support/export-truth';
@@ -63,7 +63,7 @@ describe('LocalApiGateway', () => {
   beforeEach(async () => {
     nowMs = 1_000_000;
     gateway = new LocalApiGateway(() => nowMs);
-    await gateway.load(deps as unknown as PlatformDeps);
+    await gateway.load(deps as unknown as LocalDeps);
   });
 
   it('answers from the cache until exactly the TTL has passed, then asks the authorizer again', async () => {

@@ -17,7 +17,7 @@ import { createHandler as jobsWorker } from '../../functions/conversations/queue
 import { createHandler as ocrWorker } from '../../functions/chat/queue/ocr-worker.handler';
 import { sqsConsumer, type QueueHandler } from '../../functions/platform/queue/queue-kit';
 import { createHandler as webhooksWorker } from '../../functions/release-notes/queue/webhooks-worker.handler';
-import type { PlatformDeps } from '../../functions/local/local-wiring';
+import type { LocalDeps } from '../../functions/local/local-wiring';
 import { seedRefusedDelivery } from '../support/refused-delivery';
 import { startTestPlatform, type TestPlatform } from '../support/platform';
 
@@ -167,9 +167,9 @@ describe('the webhooks worker', () => {
   it('fails each malformed message alone and records the valid delivery attempt once', async () => {
     const { subscriptionId: id, period } = await seedRefusedDelivery(p.deps, { title: 'Poison', day: '2026-05-01' });
     const completed: unknown[] = [];
-    const deliveryLog: PlatformDeps['deliveryLog'] = Object.create(p.deps.deliveryLog, {
+    const deliveryLog: LocalDeps['deliveryLog'] = Object.create(p.deps.deliveryLog, {
       complete: {
-        value: async (r: Parameters<PlatformDeps['deliveryLog']['complete']>[0]) => {
+        value: async (r: Parameters<LocalDeps['deliveryLog']['complete']>[0]) => {
           completed.push(r);
           return p.deps.deliveryLog.complete(r);
         },
@@ -219,9 +219,9 @@ describe('the OCR worker', () => {
       referencedAtUs: null,
     });
     const outcomes: unknown[] = [];
-    const files: PlatformDeps['files'] = Object.create(p.deps.files, {
+    const files: LocalDeps['files'] = Object.create(p.deps.files, {
       setExtraction: {
-        value: async (...args: Parameters<PlatformDeps['files']['setExtraction']>) => {
+        value: async (...args: Parameters<LocalDeps['files']['setExtraction']>) => {
           outcomes.push(args);
           return p.deps.files.setExtraction(...args);
         },

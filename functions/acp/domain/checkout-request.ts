@@ -89,7 +89,7 @@ const SELECTED_OPTIONS = actedOn({
   },
   description: 'The only option is digital; item_ids name line items of the session',
 });
-const PAYMENT_DATA = actedOn({
+const PAYMENT_DATA_FIELD = actedOn({
   ...PAYMENT_DATA_SCHEMA,
   description: 'B2B payment (purchase_order_number, deferred payment_terms, approval_required) is a 400 `unsupported`',
 });
@@ -127,7 +127,7 @@ const FIELDS: Record<CheckoutOperation, Readonly<Record<string, Check>>> = {
     order_notes: ORDER_NOTES,
   },
   complete: {
-    payment_data: PAYMENT_DATA,
+    payment_data: PAYMENT_DATA_FIELD,
     buyer,
     authentication_result: hint(AUTHENTICATION_RESULT),
     affiliate_attribution: AFFILIATE_ATTRIBUTION,

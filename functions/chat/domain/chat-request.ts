@@ -197,8 +197,8 @@ const FIELDS = {
   temperature: number('temperature', 0, 2),
   top_p: number('top_p', 0, 1),
   max_completion_tokens: field({ ...tokens, description: 'Wins over max_tokens' }, (v) => numberIn(v, 'max_completion_tokens', 1, MAX_TOKENS, true)),
-  // Read only when max_completion_tokens is absent (it wins).
-  max_tokens: field(tokens, (v, body) => (present(body.max_completion_tokens) ? undefined : numberIn(v, 'max_tokens', 1, MAX_TOKENS, true))),
+  // Read only when max_completion_tokens is absent (it wins): parseChatRequest reads it after `??`.
+  max_tokens: field(tokens, (v) => numberIn(v, 'max_tokens', 1, MAX_TOKENS, true)),
   stop: field({ anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' }, maxItems: 4 }] }, (v) => {
     if (!present(v)) return undefined;
     if (typeof v === 'string') return [v];

@@ -5,7 +5,7 @@
  * (export/domain/export-params.ts), which refuses a malformed value with the spec's exact message.
  * Plain objects, no zod: this module is in every area A function's bundle.
  */
-import { queryParam as param, type ParsedQuery } from '../../platform/openapi/query-param-requests';
+import { queryParam as param } from '../../platform/openapi/query-param-requests';
 import { parseIncludeParam, parseLimit, parseTimestampParam, parseTokenParam, parseUuidParam } from '../domain/export-params';
 
 const limit = param(
@@ -45,6 +45,3 @@ export const EXPORT_REQUESTS = {
     query: { limit, cursor, cause: param({ description: 'Exact-match filter on cause' }, (raw) => parseTokenParam('cause', raw)!) },
   },
 } as const;
-
-/** The parsed query of an area A operation. */
-export type ExportQueryOf<K extends keyof typeof EXPORT_REQUESTS> = ParsedQuery<(typeof EXPORT_REQUESTS)[K]['query']>;

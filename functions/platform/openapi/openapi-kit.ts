@@ -8,21 +8,21 @@
  * the API functions: zod and nothing else.
  */
 import * as z from 'zod';
+import type { JsonSchema } from '../domain/json-schema';
 
-/** A zod schema, classic or `zod/mini` (the request schemas the handlers parse with are `zod/mini`). */
+export type { JsonSchema };
+
+/** A zod schema, classic or `zod/mini` (a request body the handler parses with may be `zod/mini`). */
 export type ZodSchema = z.core.$ZodType;
 
-/** A JSON Schema (2020-12) written out, for a body whose checks are not zod (area C's, from its check vocabulary). */
-export type JsonSchemaObject = Readonly<Record<string, unknown>>;
-
 export interface QueryParamDoc {
-  readonly schema: ZodSchema | JsonSchemaObject;
+  readonly schema: ZodSchema | JsonSchema;
   /** The parameter's description; without it, the one in the schema's metadata. */
   readonly description?: string;
 }
 
 /** The query parameters of an operation's request schema, as the document lists them. */
-export function queryOf(params: Readonly<Record<string, { readonly schema: JsonSchemaObject }>>): Readonly<Record<string, QueryParamDoc>> {
+export function queryOf(params: Readonly<Record<string, { readonly schema: JsonSchema }>>): Readonly<Record<string, QueryParamDoc>> {
   return Object.fromEntries(Object.entries(params).map(([name, param]) => [name, { schema: param.schema }]));
 }
 
@@ -38,7 +38,7 @@ export interface OperationDoc {
   readonly query?: Readonly<Record<string, QueryParamDoc>>;
   readonly body?: {
     readonly contentType: 'application/json' | 'multipart/form-data';
-    readonly schema: ZodSchema | JsonSchemaObject;
+    readonly schema: ZodSchema | JsonSchema;
     readonly required?: boolean;
   };
   readonly ok: { readonly status: number; readonly description: string; readonly content?: Readonly<Record<string, ZodSchema>> };
