@@ -55,20 +55,26 @@ describe('parseChatRequest: validation order', () => {
     }
   });
 
-  it('every message is { role: user|assistant|system|developer, content: text, name? } and nothing else', () => {
+  it('every message is { role, content: text, name? } with tool calls and results in their own roles, and nothing else', () => {
+    const roles = 'user, assistant, system, developer, tool';
+    rejects({ model: APP, messages: [{ role: 'user', content: 'ok' }, { role: 'function', content: 'x' }] }, 'bad_request', `messages[1].role must be one of ${roles}`);
+    rejects({ model: APP, messages: ['hi'] }, 'bad_request', `messages[0].role must be one of ${roles}`);
+    rejects({ model: APP, messages: [{ content: 'hi' }] }, 'bad_request', `messages[0].role must be one of ${roles}`);
+    rejects({ model: APP, messages: [{ role: 'tool', content: 'x' }] }, 'bad_request', 'messages[0].tool_call_id must be a string of 1 to 256 characters');
+    rejects({ model: APP, messages: [{ role: 'tool', content: 'x', tool_call_id: 'c', name: 'n' }] }, 'bad_request', 'messages[0] has unsupported fields: name');
+    rejects({ model: APP, messages: [{ role: 'assistant', content: null }] }, 'bad_request', /^messages\[0\]\.content must be a string/);
+    rejects({ model: APP, messages: [{ role: 'assistant', content: null, tool_calls: {} }] }, 'bad_request', 'messages[0].tool_calls must be an array of at most 128 tool calls');
     rejects(
-      {
-        model: APP,
-        messages: [
-          { role: 'user', content: 'ok' },
-          { role: 'tool', content: 'x' },
-        ],
-      },
+      { model: APP, messages: [{ role: 'assistant', content: null, tool_calls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: {} } }] }] },
       'bad_request',
-      'messages[1].role must be one of user, assistant, system, developer',
+      'messages[0].tool_calls[0].function.arguments must be a string (JSON text)',
     );
-    rejects({ model: APP, messages: ['hi'] }, 'bad_request', 'messages[0].role must be one of user, assistant, system, developer');
-    rejects({ model: APP, messages: [{ content: 'hi' }] }, 'bad_request', 'messages[0].role must be one of user, assistant, system, developer');
+    rejects(
+      { model: APP, messages: [{ role: 'assistant', content: '', tool_calls: [{ id: 'c', type: 'custom', custom: {} }] }] },
+      'bad_request',
+      'messages[0].tool_calls[0] must be { id, type: "function", function: { name, arguments } }',
+    );
+    rejects({ model: APP, messages: [{ role: 'assistant', content: 'a', refusal: 5 }] }, 'bad_request', 'messages[0].refusal must be a string or null');
     // No image, file or audio parts, no remote URLs, no base64 (rule 8); text parts are fine.
     const refused = /^messages\[0\]\.content must be a string or an array of text parts \(remote URLs, base64 and multipart content are not supported\)$/;
     for (const part of [
@@ -177,7 +183,7 @@ describe('parseChatRequest: validation order', () => {
 
   it('rejects unknown top-level fields, naming them (no parameter is silently ignored)', () => {
     rejects({ model: APP, messages: USER, top_k: 5 }, 'bad_request', 'Unsupported parameter: top_k');
-    rejects({ model: APP, messages: USER, tools: [], top_logprobs: 2 }, 'bad_request', 'Unsupported parameters: tools, top_logprobs');
+    rejects({ model: APP, messages: USER, functions: [], top_logprobs: 2 }, 'bad_request', 'Unsupported parameters: functions, top_logprobs');
   });
 
   it('checks the type of stream, stream_options and chatSessionId', () => {
@@ -204,6 +210,9 @@ describe('parseChatRequest: validation order', () => {
   });
 });
 
+/** The tool and format fields of a request that sets none of them. */
+const NO_TOOLS = { tools: [], toolChoice: { type: 'auto' }, parallelToolCalls: true, responseFormat: { type: 'text' } };
+
 describe('parseChatRequest: a valid request', () => {
   it('keeps messages in order and defaults the optional fields', () => {
     const messages = [
@@ -220,6 +229,7 @@ describe('parseChatRequest: a valid request', () => {
       variables: {},
       files: [],
       options: {},
+      ...NO_TOOLS,
     });
   });
 
@@ -251,6 +261,7 @@ describe('parseChatRequest: a valid request', () => {
       files: [{ fileId: 'f1', fileName: 'a.pdf' }],
       // max_completion_tokens (the newer OpenAI name) wins over max_tokens; a single stop string becomes a list.
       options: { temperature: 0.2, topP: 0.9, maxTokens: 50, stop: ['END'] },
+      ...NO_TOOLS,
     });
   });
 
@@ -319,7 +330,7 @@ describe('parseFileReferences (shape only)', () => {
 });
 
 describe('newTurnMessages', () => {
-  const m = (role: ChatMessageInput['role'], content: string): ChatMessageInput => ({ role, content });
+  const m = (role: 'user' | 'system' | 'assistant', content: string): ChatMessageInput => ({ role, content });
 
   it('takes every message of a request that starts a session', () => {
     const all = [m('system', 's'), m('user', 'a'), m('assistant', 'b'), m('user', 'c')];

@@ -167,9 +167,10 @@ const SYNTH_SAFE = [
 const REFERENCE = 'functions/openapi';
 /**
  * Packages the domain may use: pure computation with no I/O, no globals and no dependencies of their
- * own (address ranges for the SSRF rules, markdown rendering for the feed). Anything else stays out.
+ * own (address ranges for the SSRF rules, markdown rendering for the feed, JSON Schema checks of client
+ * tools and structured answers). Anything else stays out.
  */
-const DOMAIN_PURE_PACKAGES = ['ipaddr.js', 'marked'];
+const DOMAIN_PURE_PACKAGES = ['ipaddr.js', 'marked', '@cfworker/json-schema'];
 
 /** An operation's request schema (`<area>/openapi/<area>-requests.ts`): what its handlers parse with and the document lists. */
 const isRequestSchema = (path: string) => placeOf(path)?.layer === 'openapi' && path.endsWith('-requests.ts');
@@ -387,7 +388,7 @@ describe('the layer check itself', () => {
     expect(check('functions/platform/domain/a.ts', "import type { Context } from 'aws-lambda';")).toHaveLength(1);
     expect(check('functions/platform/domain/a.ts', "import middy from '@middy/core'")).toHaveLength(1);
     expect(check('functions/platform/domain/a.ts', "import {\n  X,\n  type Y,\n} from '../adapters/x';")).toEqual([
-      "functions/platform/domain/a.ts:1 imports '../adapters/x' (functions/platform/adapters/x.ts): a slice's domain may import only domains, node: builtins and ipaddr.js, marked",
+      "functions/platform/domain/a.ts:1 imports '../adapters/x' (functions/platform/adapters/x.ts): a slice's domain may import only domains, node: builtins and ipaddr.js, marked, @cfworker/json-schema",
     ]);
     expect(check('functions/platform/domain/a.ts', "const m = await import('../adapters/x');")).toHaveLength(1);
     expect(check('functions/platform/domain/a.ts', "export { b } from '../ports/platform-ports';")).toHaveLength(1);

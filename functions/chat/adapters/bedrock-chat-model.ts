@@ -12,8 +12,10 @@ import {
   type ConverseStreamOutput,
   type Message,
   type TokenUsage,
+  type ToolChoice,
 } from '@aws-sdk/client-bedrock-runtime';
-import type { ModelRequest, ModelResponse, ModelStreamEvent, ModelToolCall, StopReason } from '../domain/model';
+import type { ModelRequest, ModelResponse, ModelStreamEvent, ModelToolCall, ModelToolChoice, StopReason } from '../domain/model';
+import { formatInstruction } from '../domain/structured-output';
 import type { ChatModel } from '../ports/chat-ports';
 
 export function toConverseInput(request: ModelRequest): ConverseCommandInput {
@@ -24,17 +26,27 @@ export function toConverseInput(request: ModelRequest): ConverseCommandInput {
     if (last && last.role === role) last.content!.push(block);
     else messages.push({ role, content: [block] });
   };
+  // Converse takes tool-use blocks only beside a tool configuration: a call without tools (the last
+  // round of a turn, a later turn that offers none) sees earlier tool calls and results as text.
+  const asText = request.tools.length === 0;
   for (const m of request.messages) {
     if (m.role === 'user') {
       for (const image of m.images ?? []) push('user', { image: { format: image.format, source: { bytes: image.bytes } } });
       push('user', { text: m.content });
     } else if (m.role === 'assistant') {
       if (m.content) push('assistant', { text: m.content });
-      for (const call of m.toolCalls ?? []) push('assistant', { toolUse: { toolUseId: call.id, name: call.name, input: call.input as never } });
+      for (const call of m.toolCalls ?? []) {
+        if (asText) push('assistant', { text: `[called tool ${call.name} (${call.id}) with ${JSON.stringify(call.input)}]` });
+        else push('assistant', { toolUse: { toolUseId: call.id, name: call.name, input: call.input as never } });
+      }
+    } else if (asText) {
+      push('user', { text: `[result of tool call ${m.toolCallId}${m.isError ? ', an error' : ''}]\n${m.content}` });
     } else {
       push('user', { toolResult: { toolUseId: m.toolCallId, content: [{ text: m.content }], status: m.isError ? 'error' : 'success' } });
     }
   }
+  const format = request.responseFormat ? formatInstruction(request.responseFormat) : undefined;
+  const system = format ? [...request.system, format] : request.system;
   const { temperature, topP, maxTokens, stop } = request.options;
   const inference = {
     ...(maxTokens !== undefined ? { maxTokens } : {}),
@@ -45,16 +57,23 @@ export function toConverseInput(request: ModelRequest): ConverseCommandInput {
   return {
     modelId: request.modelId,
     messages,
-    ...(request.system.length ? { system: request.system.map((text) => ({ text })) } : {}),
+    ...(system.length ? { system: system.map((text) => ({ text })) } : {}),
     ...(Object.keys(inference).length ? { inferenceConfig: inference } : {}),
     ...(request.tools.length
       ? {
           toolConfig: {
             tools: request.tools.map((t) => ({ toolSpec: { name: t.name, description: t.description, inputSchema: { json: t.inputSchema as never } } })),
+            ...converseToolChoice(request.toolChoice),
           },
         }
       : {}),
   };
+}
+
+/** `required` is Converse's `any`; a named tool its `tool`; `auto` is the default and not sent. */
+function converseToolChoice(choice: ModelToolChoice | undefined): { toolChoice?: ToolChoice } {
+  if (!choice || choice.type === 'auto') return {};
+  return { toolChoice: choice.type === 'required' ? { any: {} } : { tool: { name: choice.name } } };
 }
 
 export function stopReasonOf(reason: string | undefined): StopReason {

@@ -1,19 +1,25 @@
 /**
- * The built-in offline model: no network, deterministic, and able to drive the tool loop, so every
- * code path of area B runs on a laptop and in tests.
+ * The built-in offline model: no network, deterministic, and able to drive every tool loop, so every
+ * code path of area B runs on a laptop and in tests. Its rules, in order:
  *
- * - It calls a tool when the last user message says `use <tool>` or `call <tool>` for an offered tool,
- *   with the first JSON object of the message as input (or `{}`).
- * - After tool results it answers with what the tools returned.
- * - Attachments (the `[Attached files]` note of the last user message): it reads every attached
- *   document with the tool offered for it (readPDF / readDocument), then answers naming each attached
- *   file by its name, with the first 200 characters each document's tool returned.
- * - Otherwise it answers `Offline reply #<n>: <last user message>`, n being the number of user messages
- *   it was given, so a continued session visibly carries its history.
- * Token counts are ceil(characters / 4), the usual rough rule.
+ * 1. Attachments (the `[Attached files]` note of the last user message): it reads every attached
+ *    document with the tool offered for it (readPDF / readDocument), then answers naming each attached
+ *    file by its name, with the first 200 characters each document's tool returned.
+ * 2. After tool results it answers with what the tools returned: `Tool result: <results>`.
+ * 3. A forced tool choice (`required`: the first offered tool; a named tool: that one) is a call.
+ * 4. A last user message that says `use <tool>` or `call <tool>` for an offered tool is a call.
+ * 5. Otherwise it answers `Offline reply #<n>: <last user message>`, n being the number of user messages
+ *    it was given, so a continued session visibly carries its history.
+ *
+ * A call's arguments are the first JSON object of the last user message when that is valid against the
+ * tool's schema, else a value built from the schema (offline-json-example.ts). With `parallel_tool_calls`
+ * it makes one call. A structured answer (`response_format`) is `{"reply": <the answer>}` for a JSON
+ * object, and a value built from the schema for a JSON Schema. Token counts are ceil(characters / 4).
  */
-import type { ModelMessage, ModelRequest, ModelResponse, ModelStreamEvent, ModelToolCall } from '../domain/model';
+import type { ModelMessage, ModelRequest, ModelResponse, ModelStreamEvent, ModelToolCall, ModelToolSpec } from '../domain/model';
+import { jsonSchemaProblems } from '../domain/json-schema-check';
 import type { ChatModel } from '../ports/chat-ports';
+import { exampleOf } from './offline-json-example';
 
 const tokens = (text: string) => Math.ceil(text.length / 4);
 
@@ -59,6 +65,14 @@ function notedFiles(text: string): NotedFile[] {
     });
 }
 
+/** The answer in the requested format: a JSON object around the text, or a value built from the schema. */
+function structured(request: ModelRequest, text: string): string {
+  const format = request.responseFormat;
+  if (format?.type === 'json_object') return JSON.stringify({ reply: text });
+  if (format?.type === 'json_schema') return JSON.stringify(exampleOf(format.schema));
+  return text;
+}
+
 export class OfflineChatModel implements ChatModel {
   async converse(request: ModelRequest): Promise<ModelResponse> {
     const input = tokens(request.system.join('\n') + request.messages.map(contentOf).join('\n') + JSON.stringify(request.tools));
@@ -74,11 +88,14 @@ export class OfflineChatModel implements ChatModel {
     }
     const lastUser = [...request.messages].reverse().find((m) => m.role === 'user');
     const said = lastUser ? contentOf(lastUser) : '';
-    const wanted = /\b(?:use|call)\s+(?:the\s+)?(?:tool\s+)?([A-Za-z0-9_.-]+)/i.exec(said)?.[1];
-    const tool = wanted ? request.tools.find((t) => t.name.toLowerCase() === wanted.toLowerCase()) : undefined;
+    const tool = this.toolToCall(request, said);
     if (tool) {
-      const userTurns = request.messages.filter((m) => m.role === 'user').length;
-      const call: ModelToolCall = { id: `call_offline_${userTurns}_${tool.name}`, name: tool.name, input: firstJsonObject(said) };
+      const given = firstJsonObject(said);
+      const call: ModelToolCall = {
+        id: `call_offline_${request.messages.filter((m) => m.role === 'user').length}_${tool.name}`,
+        name: tool.name,
+        input: jsonSchemaProblems(tool.inputSchema, given).length === 0 ? given : (exampleOf(tool.inputSchema) as Record<string, unknown>),
+      };
       return {
         text: '',
         toolCalls: [call],
@@ -88,6 +105,15 @@ export class OfflineChatModel implements ChatModel {
     }
     const userTurns = request.messages.filter((m) => m.role === 'user').length;
     return this.finish(request, `Offline reply #${userTurns}: ${said}`, [], input);
+  }
+
+  /** Rules 3 and 4: the tool a forced choice or the last user message names, if it is offered. */
+  private toolToCall(request: ModelRequest, said: string): ModelToolSpec | undefined {
+    const choice = request.toolChoice;
+    if (choice?.type === 'required') return request.tools[0];
+    if (choice?.type === 'tool') return request.tools.find((t) => t.name === choice.name);
+    const wanted = /\b(?:use|call)\s+(?:the\s+)?(?:tool\s+)?([A-Za-z0-9_.-]+)/i.exec(said)?.[1];
+    return wanted ? request.tools.find((t) => t.name.toLowerCase() === wanted.toLowerCase()) : undefined;
   }
 
   /** Reads each attached document through its tool (one round), then names every file and quotes the documents. */
@@ -149,6 +175,7 @@ export class OfflineChatModel implements ChatModel {
         stopReason = 'stop_sequence';
       }
     }
+    text = structured(request, text);
     if (max !== undefined && tokens(text) > max) {
       text = text.slice(0, max * 4);
       stopReason = 'max_tokens';

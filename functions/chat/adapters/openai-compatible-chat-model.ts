@@ -2,7 +2,8 @@
  * Any OpenAI-compatible chat-completions endpoint (a self-hosted model server, a gateway): base URL and
  * key from configuration. Tools use the OpenAI function-calling shape; streams are parsed from SSE.
  */
-import type { ModelMessage, ModelRequest, ModelResponse, ModelStreamEvent, ModelToolCall, StopReason } from '../domain/model';
+import type { ResponseFormat } from '../domain/client-tools';
+import type { ModelMessage, ModelRequest, ModelResponse, ModelStreamEvent, ModelToolCall, ModelToolChoice, StopReason } from '../domain/model';
 import type { ChatModel } from '../ports/chat-ports';
 
 export interface OpenAiCompatibleConfig {
@@ -42,6 +43,18 @@ function toWireMessages(request: ModelRequest): unknown[] {
     } else out.push({ role: m.role, content: m.content });
   }
   return out;
+}
+
+function wireToolChoice(choice: ModelToolChoice | undefined): { tool_choice?: unknown } {
+  if (!choice || choice.type === 'auto') return {};
+  return { tool_choice: choice.type === 'required' ? 'required' : { type: 'function', function: { name: choice.name } } };
+}
+
+/** Structured output in OpenAI's own shape (servers that cannot honour it are checked by the platform anyway). */
+function wireResponseFormat(format: ResponseFormat | undefined): { response_format?: unknown } {
+  if (!format || format.type === 'text') return {};
+  if (format.type === 'json_object') return { response_format: { type: 'json_object' } };
+  return { response_format: { type: 'json_schema', json_schema: { name: format.name, schema: format.schema, strict: format.strict } } };
 }
 
 function stopReasonOf(finish: string | null | undefined): StopReason {
@@ -87,8 +100,13 @@ export class OpenAiCompatibleChatModel implements ChatModel {
       model: request.modelId,
       messages: toWireMessages(request),
       ...(request.tools.length
-        ? { tools: request.tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.inputSchema } })) }
+        ? {
+            tools: request.tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.inputSchema } })),
+            ...wireToolChoice(request.toolChoice),
+            ...(request.parallelToolCalls === false ? { parallel_tool_calls: false } : {}),
+          }
         : {}),
+      ...wireResponseFormat(request.responseFormat),
       ...(request.options.temperature !== undefined ? { temperature: request.options.temperature } : {}),
       ...(request.options.topP !== undefined ? { top_p: request.options.topP } : {}),
       ...(request.options.maxTokens !== undefined ? { max_tokens: request.options.maxTokens } : {}),

@@ -4,8 +4,9 @@
  */
 import type { ChatRequest } from '../domain/chat-request';
 import { newTurnMessages } from '../domain/chat-request';
-import { BusyError, DomainError, notFound } from '../../platform/domain/errors';
-import { parseModelSetting, type ModelMessage, type ModelToolSpec } from '../domain/model';
+import { badRequest, BusyError, DomainError, notFound } from '../../platform/domain/errors';
+import { argumentsObject, functionToolMarkers, toolResultProblem, type ToolStep } from '../domain/client-tools';
+import { parseModelSetting, type ModelImage, type ModelMessage, type ModelToolSpec } from '../domain/model';
 import { parseUsd } from '../../platform/domain/pricing';
 import type { MessageFile, Session } from '../../conversations/domain/session';
 import { microsToMs, msToMicros } from '../../platform/domain/time';
@@ -128,7 +129,20 @@ async function prepareWithSession(
   if (leased?.openTurnId) await deps.sessions.discardOpenTurn(leased.session.id, leased.openTurnId);
   const existing = leased?.session;
   const zdr = app.settings.zeroDataRetention;
-  const newMessages: TurnMessage[] = newTurnMessages(request.messages, existing !== undefined && !zdr);
+  const requestNew = newTurnMessages(request.messages, existing !== undefined && !zdr);
+  const newMessages: TurnMessage[] = [...requestNew];
+  // A Zero Data Retention session has no stored transcript: the history the client resends is the context.
+  const history: readonly TurnMessage[] = existing && !zdr ? await deps.sessions.listMessages(existing.id) : [];
+  // Every tool result answers a tool call before it (a continued session's calls are stored ones).
+  const problem = toolResultProblem([...history, ...newMessages].map(toolStepOf));
+  if (problem) {
+    const index = problem.at - history.length + (request.messages.length - requestNew.length);
+    throw badRequest(`messages[${index}]: tool_call_id ${problem.id} answers no tool call of the assistant message before it`);
+  }
+  newMessages.forEach((m, i) => {
+    const tools = functionToolMarkers(m, (id) => callNameOf([...history, ...newMessages.slice(0, i)], id));
+    if (tools) newMessages[i] = { ...m, tools };
+  });
   const lastUser = newMessages.map((m) => m.role).lastIndexOf('user');
   requireUserMessageFor(request.files, lastUser >= 0);
   // Every file reference reachable, images allowed and within the conversation's limit.
@@ -159,18 +173,10 @@ async function prepareWithSession(
   // The new user message carries its files; documents are read through tools, not inlined.
   const files: MessageFile[] = attachments.map(({ fileId, fileName, kind }) => ({ fileId, fileName, kind }));
   if (files.length) newMessages[lastUser] = { ...newMessages[lastUser]!, files };
-  // A Zero Data Retention session has no stored transcript: the history the client resends is the context.
-  const history = created || zdr ? [] : await deps.sessions.listMessages(session.id);
   const all: TurnMessage[] = [...history, ...newMessages];
   const system = all.filter((m) => m.role === 'system').map((m) => m.content);
   const current = all.length - newMessages.length + lastUser;
-  const context: ModelMessage[] = [];
-  all.forEach((m, i) => {
-    if (m.role === 'system') return;
-    const note = m.files?.length ? attachmentNote(m.files, i === current) : '';
-    if (m.role === 'user' && i === current && images.length) context.push({ role: 'user', content: m.content + note, images });
-    else context.push({ role: m.role, content: m.content + note });
-  });
+  const context = contextOf(all, current, images);
   const documents = new Map(
     all
       .flatMap((m) => m.files ?? [])
@@ -194,6 +200,57 @@ async function prepareWithSession(
     documents,
     documentTools: documentToolsFor([...documents.values()]),
   };
+}
+
+function toolStepOf(m: TurnMessage): ToolStep {
+  if (m.role === 'assistant' && m.toolCalls?.length) return { kind: 'calls', ids: m.toolCalls.map((c) => c.id) };
+  if (m.role === 'tool') return { kind: 'result', id: m.toolCallId ?? '' };
+  return { kind: 'other' };
+}
+
+function callNameOf(before: readonly TurnMessage[], callId: string): string | undefined {
+  for (let i = before.length - 1; i >= 0; i--) {
+    const call = before[i]!.toolCalls?.find((c) => c.id === callId);
+    if (call) return call.name;
+  }
+  return undefined;
+}
+
+/** What a model is told for a tool call its client never answered (so the conversation can go on). */
+export const NO_CLIENT_RESULT = 'No result: the client did not run this tool call.';
+
+/**
+ * The conversation as the model sees it: system messages go apart, a user message carries its
+ * attachments' note (and, for the current one, its images), tool calls and results keep their ids, and
+ * a call its client left unanswered gets an error result before the next message.
+ */
+function contextOf(all: readonly TurnMessage[], current: number, images: readonly ModelImage[]): ModelMessage[] {
+  const context: ModelMessage[] = [];
+  let open: string[] = [];
+  const close = () => {
+    for (const id of open) context.push({ role: 'tool', toolCallId: id, content: NO_CLIENT_RESULT, isError: true });
+    open = [];
+  };
+  all.forEach((m, i) => {
+    if (m.role === 'system') return;
+    if (m.role === 'tool') {
+      open = open.filter((id) => id !== m.toolCallId);
+      context.push({ role: 'tool', toolCallId: m.toolCallId ?? '', content: m.content, isError: false });
+      return;
+    }
+    close();
+    if (m.role === 'assistant') {
+      const toolCalls = (m.toolCalls ?? []).map((c) => ({ id: c.id, name: c.name, input: argumentsObject(c.arguments) }));
+      context.push({ role: 'assistant', content: m.content, ...(toolCalls.length ? { toolCalls } : {}) });
+      open = toolCalls.map((c) => c.id);
+      return;
+    }
+    const note = m.files?.length ? attachmentNote(m.files, i === current) : '';
+    if (i === current && images.length) context.push({ role: 'user', content: m.content + note, images });
+    else context.push({ role: 'user', content: m.content + note });
+  });
+  close();
+  return context;
 }
 
 /** Reserves the id of the session a first turn creates, holding its lease (the last step of preparing: nothing after it can fail). */

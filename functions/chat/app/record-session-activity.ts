@@ -12,6 +12,7 @@ import {
   type MessageRole,
   type QueryParam,
   type Session,
+  type ToolCall,
   type ToolMarker,
 } from '../../conversations/domain/session';
 import type { Micros } from '../../platform/domain/time';
@@ -80,6 +81,8 @@ export interface TurnMessage {
   readonly content: string;
   readonly tools?: readonly ToolMarker[];
   readonly files?: readonly MessageFile[];
+  readonly toolCalls?: readonly ToolCall[];
+  readonly toolCallId?: string;
 }
 
 export type TurnUsage = Omit<UsageRow, 'id' | 'orgId' | 'appId' | 'sessionId' | 'consumerId' | 'createdAtUs'>;
@@ -110,6 +113,8 @@ export async function appendToSession(
       createdAtUs: deps.clock.nowUs(),
       ...(m.tools ? { tools: m.tools } : {}),
       ...(m.files?.length ? { files: m.files } : {}),
+      ...(m.toolCalls?.length ? { toolCalls: m.toolCalls } : {}),
+      ...(m.toolCallId !== undefined ? { toolCallId: m.toolCallId } : {}),
       ...(turnId ? { turnId } : {}),
     };
     await deps.sessions.putMessage(message);

@@ -6,9 +6,12 @@
 import type { McpConnection } from '../../platform/domain/app';
 import { AnswerLimit } from '../domain/answer-limit';
 import type { ChatRequest } from '../domain/chat-request';
-import type { ModelMessage, ModelResponse, ModelToolCall, StopReason } from '../domain/model';
+import type { ModelMessage, ModelRequest, ModelResponse, ModelToolCall, StopReason } from '../domain/model';
+import { functionToolMarkers } from '../domain/client-tools';
+import { answerProblems, conformingText, repairRequest } from '../domain/structured-output';
+import { DomainError } from '../../platform/domain/errors';
 import { costPicoUsd, formatUsd, parseUsd } from '../../platform/domain/pricing';
-import type { ToolMarker } from '../../conversations/domain/session';
+import type { ToolCall, ToolMarker } from '../../conversations/domain/session';
 import { msToMicros } from '../../platform/domain/time';
 import type { ConnectedTool, ListedTools, ToolCallResult } from '../ports/chat-ports';
 import type { ChatPrincipal } from '../../platform/app/authenticate-chat-key';
@@ -24,6 +27,8 @@ export type TurnEvent = { readonly type: 'text'; readonly delta: string };
 
 export interface TurnResult {
   readonly text: string;
+  /** Calls of the client's function tools, handed back to it (stopReason `tool_use`). */
+  readonly toolCalls: readonly ToolCall[];
   readonly stopReason: StopReason;
   readonly promptTokens: number;
   readonly completionTokens: number;
@@ -67,9 +72,17 @@ async function* runTurn(
   const listed: ListedTools = app.settings.mcpConnections.length
     ? await deps.tools.listTools(app.settings.mcpConnections, turn.variables)
     : { tools: [], unavailable: [] };
-  // The built-in document tools take precedence over an MCP tool of the same name.
-  const tools = listed.tools.filter((t) => !turn.documentTools.some((d) => d.name === t.spec.name));
-  const toolSpecs = [...turn.documentTools, ...tools.map((t) => t.spec)];
+  // The built-in document tools take precedence over an MCP tool of the same name, and a client's
+  // function tool over an MCP tool of its name (the client asked for it in this very request).
+  const { request } = input;
+  const clientTools = request.toolChoice.type === 'none' ? [] : request.tools;
+  const isClientCall = (call: ModelToolCall) => clientTools.some((t) => t.name === call.name);
+  const tools = listed.tools.filter((t) => !turn.documentTools.some((d) => d.name === t.spec.name) && !clientTools.some((c) => c.name === t.spec.name));
+  const toolSpecs = [
+    ...turn.documentTools,
+    ...tools.map((t) => t.spec),
+    ...clientTools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.parameters })),
+  ];
   const messages: ModelMessage[] = [...turn.context];
   const markers: ToolMarker[] = listed.unavailable.map((u, i) => ({
     id: `mcp_unavailable_${i + 1}`,
@@ -81,39 +94,59 @@ async function* runTurn(
   // The answer is bounded like a message (docs/adr/0024): past the limit nothing more is sent or kept,
   // the model's output is still read to its end (its usage is billed), and no further tool round runs.
   const limit = new AnswerLimit();
+  // A structured answer is checked before the client sees any of it: a stream sends it whole, once checked.
+  const structured = request.responseFormat.type !== 'text';
   let text = '';
   let response: ModelResponse | undefined;
+  let handedBack: readonly ModelToolCall[] = [];
+  const record = (r: ModelResponse) =>
+    usage.push({ model: turn.modelId, source: USAGE_SOURCE, ...r.usage, costUsd: formatUsd(costPicoUsd(turn.modelId, r.usage)) });
   try {
     for (let call = 0; call < MAX_MODEL_CALLS; call++) {
-      const request = {
+      const last = call === MAX_MODEL_CALLS - 1;
+      const modelRequest: ModelRequest = {
         modelId: turn.modelId,
         system: turn.system,
         messages,
-        tools: call < MAX_MODEL_CALLS - 1 ? toolSpecs : [],
-        options: input.request.options,
+        tools: last ? [] : toolSpecs,
+        options: request.options,
+        // A forced choice holds for the first call; once a tool ran the model may answer.
+        toolChoice: call === 0 && request.toolChoice.type !== 'none' ? request.toolChoice : { type: 'auto' },
+        parallelToolCalls: request.parallelToolCalls,
+        responseFormat: request.responseFormat,
       };
-      if (input.request.stream) {
-        for await (const event of turn.model.stream(request)) {
+      let roundText = '';
+      if (request.stream && !structured) {
+        for await (const event of turn.model.stream(modelRequest)) {
           if (event.type === 'done') response = event.response;
           else {
             const delta = limit.take(event.delta);
-            text += delta;
+            roundText += delta;
             if (delta) yield { type: 'text', delta };
           }
         }
       } else {
-        response = await turn.model.converse(request);
-        text += limit.take(response.text);
+        response = await turn.model.converse(modelRequest);
+        roundText = limit.take(response.text);
       }
+      text = structured ? roundText : text + roundText;
       const r = response!;
-      usage.push({ model: turn.modelId, source: USAGE_SOURCE, ...r.usage, costUsd: formatUsd(costPicoUsd(turn.modelId, r.usage)) });
+      record(r);
       if (limit.reached || r.toolCalls.length === 0) break;
-      messages.push({ role: 'assistant', content: r.text, toolCalls: r.toolCalls });
-      for (const toolCall of r.toolCalls) {
+      // parallel_tool_calls: false keeps the model's first call; the rest were never made.
+      const calls = request.parallelToolCalls ? r.toolCalls : r.toolCalls.slice(0, 1);
+      messages.push({ role: 'assistant', content: r.text, toolCalls: calls });
+      for (const toolCall of calls.filter((c) => !isClientCall(c))) {
         const result = await callTurnTool(deps, turn, { tools, connections: app.settings.mcpConnections }, toolCall);
         markers.push({ id: toolCall.id, name: toolCall.name, type: 'tool', success: !result.isError });
         messages.push({ role: 'tool', toolCallId: toolCall.id, content: result.content, isError: result.isError });
       }
+      // The client's own tools are the client's to run: the turn ends with their calls.
+      handedBack = calls.filter(isClientCall);
+      if (handedBack.length) break;
+    }
+    if (structured && handedBack.length === 0 && response!.stopReason !== 'max_tokens' && !limit.reached) {
+      text = yield* checkedAnswer(turn, { request, messages, text, record });
     }
   } catch (err) {
     // The model calls that completed before the failure were made and cost money: their usage rows
@@ -125,6 +158,7 @@ async function* runTurn(
     throw err;
   }
   const final = response!;
+  const toolCalls: ToolCall[] = handedBack.map((c) => ({ id: c.id, name: c.name, arguments: JSON.stringify(c.input) }));
   await persistNewSession(deps, turn, written);
   // Before the messages: a crash in between leaves files referenced by the session (removed with it).
   if (turn.attachments.length)
@@ -137,15 +171,55 @@ async function* runTurn(
     sessionId: turn.session.id,
     turnId: turn.completionId,
     messages: [
-      ...turn.newMessages.map((m) => ({ role: m.role, content: m.content, ...(m.files ? { files: m.files } : {}) })),
-      { role: 'assistant', content: text, ...(markers.length ? { tools: markers } : {}) },
+      ...turn.newMessages,
+      {
+        role: 'assistant',
+        content: text,
+        ...(markers.length || toolCalls.length ? { tools: [...markers, ...(functionToolMarkers({ role: 'assistant', toolCalls }, () => undefined) ?? [])] } : {}),
+        ...(toolCalls.length ? { toolCalls } : {}),
+      },
     ],
     usage,
   });
   await charge(deps, input.principal, usage);
   const promptTokens = usage.reduce((s, u) => s + u.inputTokens + u.cacheReadInputTokens + u.cacheCreationInputTokens, 0);
   const completionTokens = usage.reduce((s, u) => s + u.outputTokens, 0);
-  return { text, stopReason: limit.reached ? 'max_tokens' : final.stopReason, promptTokens, completionTokens };
+  const stopReason = toolCalls.length ? 'tool_use' : limit.reached ? 'max_tokens' : final.stopReason === 'tool_use' ? 'end_turn' : final.stopReason;
+  return { text, toolCalls, stopReason, promptTokens, completionTokens };
+}
+
+/**
+ * A structured answer, checked against `response_format`: a model whose answer does not conform is told
+ * what is wrong and answers once more; a second miss fails the turn (its model calls stay billed). A
+ * streamed turn gets the conforming answer as one delta.
+ */
+async function* checkedAnswer(
+  turn: PreparedTurn,
+  input: { request: ChatRequest; messages: ModelMessage[]; text: string; record: (r: ModelResponse) => void },
+): AsyncGenerator<TurnEvent, string> {
+  const format = input.request.responseFormat;
+  let text = input.text;
+  let problems = answerProblems(format, text);
+  if (problems.length) {
+    const repaired = await turn.model.converse({
+      modelId: turn.modelId,
+      system: turn.system,
+      messages: [...input.messages, { role: 'assistant', content: text }, { role: 'user', content: repairRequest(problems) }],
+      tools: [],
+      options: input.request.options,
+      responseFormat: format,
+    });
+    input.record(repaired);
+    // Bounded like any answer (a cut answer is no valid JSON, and so a miss).
+    text = new AnswerLimit().take(repaired.text);
+    problems = answerProblems(format, text);
+    if (problems.length) {
+      throw new DomainError('model_failed', `The model's answer did not match response_format after one repair attempt: ${problems.join('; ')}`);
+    }
+  }
+  text = conformingText(format, text);
+  if (input.request.stream && text) yield { type: 'text', delta: text };
+  return text;
 }
 
 /** One tool call of the model: a built-in document tool or the app's MCP tool; a failure is the model's to read. */

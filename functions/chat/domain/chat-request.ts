@@ -6,14 +6,29 @@
  * (FIELDS): the rule that reads it and the JSON Schema the OpenAPI document shows for it.
  */
 import { badRequest, notFound } from '../../platform/domain/errors';
-import type { MessageRole } from '../../conversations/domain/session';
+import type { ToolCall } from '../../conversations/domain/session';
 import type { JsonSchema } from '../../platform/domain/json-schema';
 import { utf8Length } from '../../platform/domain/utf8';
+import {
+  parseResponseFormat,
+  parseToolCallId,
+  parseToolCalls,
+  parseToolChoice,
+  parseTools,
+  RESPONSE_FORMAT_SCHEMA,
+  TOOL_CALLS_SCHEMA,
+  TOOL_CHOICE_SCHEMA,
+  TOOLS_SCHEMA,
+  type ClientTool,
+  type ResponseFormat,
+  type ToolChoice,
+} from './client-tools';
 
-export interface ChatMessageInput {
-  readonly role: MessageRole;
-  readonly content: string;
-}
+/** A message of the request: `developer` is read as `system`; tool calls and results as the client got and ran them. */
+export type ChatMessageInput =
+  | { readonly role: 'user' | 'system'; readonly content: string }
+  | { readonly role: 'assistant'; readonly content: string; readonly toolCalls?: readonly ToolCall[] }
+  | { readonly role: 'tool'; readonly content: string; readonly toolCallId: string };
 
 export interface FileReference {
   readonly fileId: string;
@@ -42,6 +57,12 @@ export interface ChatRequest {
   readonly variables: Readonly<Record<string, string>>;
   readonly files: readonly FileReference[];
   readonly options: GenerationOptions;
+  /** The client's function tools (the platform hands their calls back). */
+  readonly tools: readonly ClientTool[];
+  readonly toolChoice: ToolChoice;
+  /** false: at most one tool call a turn. */
+  readonly parallelToolCalls: boolean;
+  readonly responseFormat: ResponseFormat;
 }
 
 export const VARIABLE_LIMITS = { maxEntries: 20, maxValueLength: 2048, namePattern: /^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$/ } as const;
@@ -52,7 +73,7 @@ export const MAX_FILE_REFERENCES = 100;
  */
 export const MAX_MESSAGE_BYTES = 256 * 1024;
 
-const ROLES: readonly string[] = ['user', 'assistant', 'system', 'developer'];
+const ROLES: readonly string[] = ['user', 'assistant', 'system', 'developer', 'tool'];
 /** The text a content part array may hold: `{type: "text", text}` parts; other parts are rule 8's refusal. */
 const CONTENT_REFUSED = 'must be a string or an array of text parts (remote URLs, base64 and multipart content are not supported)';
 /** OpenAI's own bound on `metadata`: 16 pairs, keys of 64 characters, values of 512. */
@@ -93,22 +114,43 @@ function contentText(content: unknown, i: number): string {
   throw badRequest(`messages[${i}].content ${CONTENT_REFUSED}`);
 }
 
+/** The fields each role may carry; `refusal` is what the openai package hands back on an assistant message. */
+const MESSAGE_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  user: ['role', 'content', 'name'],
+  system: ['role', 'content', 'name'],
+  developer: ['role', 'content', 'name'],
+  assistant: ['role', 'content', 'name', 'tool_calls', 'refusal'],
+  tool: ['role', 'content', 'tool_call_id'],
+};
+
+function parseMessage(m: unknown, i: number): ChatMessageInput {
+  if (!isRecord(m) || typeof m.role !== 'string' || !ROLES.includes(m.role)) {
+    throw badRequest(`messages[${i}].role must be one of user, assistant, system, developer, tool`);
+  }
+  const extra = Object.keys(m).filter((k) => !MESSAGE_FIELDS[m.role as string]!.includes(k));
+  if (extra.length) throw badRequest(`messages[${i}] has unsupported fields: ${extra.join(', ')}`);
+  if (m.name !== undefined && (typeof m.name !== 'string' || m.name.length > 64))
+    throw badRequest(`messages[${i}].name must be a string of at most 64 characters`);
+  if (m.refusal !== undefined && m.refusal !== null && typeof m.refusal !== 'string') throw badRequest(`messages[${i}].refusal must be a string or null`);
+  const toolCalls = m.role === 'assistant' && present(m.tool_calls) ? parseToolCalls(m.tool_calls, `messages[${i}]`) : [];
+  // An assistant message that calls tools may have no text (OpenAI sends null).
+  const content = toolCalls.length && (m.content === null || m.content === undefined || m.content === '') ? '' : contentText(m.content, i);
+  if (utf8Length(content) > MAX_MESSAGE_BYTES)
+    throw badRequest(`messages[${i}].content is too large: at most ${MAX_MESSAGE_BYTES} bytes (256 KiB) of UTF-8 per message`);
+  switch (m.role) {
+    case 'tool':
+      return { role: 'tool', content, toolCallId: parseToolCallId(m.tool_call_id, `messages[${i}]`) };
+    case 'assistant':
+      return { role: 'assistant', content, ...(toolCalls.length ? { toolCalls } : {}) };
+    default:
+      // `developer` is OpenAI's name for a system instruction to reasoning models: one here.
+      return { role: m.role === 'user' ? 'user' : 'system', content };
+  }
+}
+
 function parseMessages(messages: unknown): ChatMessageInput[] {
   if (!Array.isArray(messages) || messages.length === 0) throw badRequest('messages must be a non-empty array');
-  return messages.map((m, i): ChatMessageInput => {
-    if (!isRecord(m) || typeof m.role !== 'string' || !ROLES.includes(m.role)) {
-      throw badRequest(`messages[${i}].role must be one of user, assistant, system, developer`);
-    }
-    const content = contentText(m.content, i);
-    const extra = Object.keys(m).filter((k) => k !== 'role' && k !== 'content' && k !== 'name');
-    if (extra.length) throw badRequest(`messages[${i}] has unsupported fields: ${extra.join(', ')}`);
-    if (m.name !== undefined && (typeof m.name !== 'string' || m.name.length > 64))
-      throw badRequest(`messages[${i}].name must be a string of at most 64 characters`);
-    if (utf8Length(content) > MAX_MESSAGE_BYTES)
-      throw badRequest(`messages[${i}].content is too large: at most ${MAX_MESSAGE_BYTES} bytes (256 KiB) of UTF-8 per message`);
-    // `developer` is OpenAI's name for a system instruction to reasoning models: one here.
-    return { role: (m.role === 'developer' ? 'system' : m.role) as MessageRole, content };
-  });
+  return messages.map(parseMessage);
 }
 
 /** A parameter accepted so clients that send it by default keep working, with no effect here (README "Parameters"). */
@@ -134,10 +176,11 @@ const FIELDS = {
       items: {
         type: 'object',
         properties: {
-          role: { enum: [...ROLES], description: '`developer` is taken as `system`' },
+          role: { enum: [...ROLES], description: '`developer` is taken as `system`; `tool` answers a tool call of the assistant message before it' },
           content: {
             anyOf: [
               { type: 'string' },
+              { type: 'null', description: 'only on an assistant message with tool_calls' },
               {
                 type: 'array',
                 minItems: 1,
@@ -152,8 +195,11 @@ const FIELDS = {
             description: `At most ${MAX_MESSAGE_BYTES} bytes of UTF-8; text parts are joined; image, file and audio parts are refused (rule 8)`,
           },
           name: { type: 'string', maxLength: 64, description: 'Accepted and ignored' },
+          tool_calls: { ...TOOL_CALLS_SCHEMA, description: 'assistant only: the tool calls it made (content may then be null)' },
+          tool_call_id: { type: 'string', minLength: 1, maxLength: 256, description: 'tool only: the call this result answers' },
+          refusal: { type: ['string', 'null'], description: 'assistant only: accepted and ignored' },
         },
-        required: ['role', 'content'],
+        required: ['role'],
         additionalProperties: false,
       },
     },
@@ -243,6 +289,13 @@ const FIELDS = {
   store: ignored({ type: 'boolean', description: 'a session is stored as its app’s settings say (Zero Data Retention)' }, (v) => {
     if (typeof v !== 'boolean') throw badRequest('store must be a boolean');
   }),
+  tools: field(TOOLS_SCHEMA, (v) => parseTools(v)),
+  tool_choice: field(TOOL_CHOICE_SCHEMA, (v, body) => parseToolChoice(v, parseTools(body.tools))),
+  parallel_tool_calls: field({ type: 'boolean', description: 'false: at most one tool call a turn' }, (v) => {
+    if (present(v) && typeof v !== 'boolean') throw badRequest('parallel_tool_calls must be a boolean');
+    return v !== false;
+  }),
+  response_format: field(RESPONSE_FORMAT_SCHEMA, (v) => parseResponseFormat(v)),
   logprobs: field({ type: 'boolean', const: false, description: 'Log probabilities are not available: only false' }, (v) => {
     if (present(v) && v !== false) throw badRequest('logprobs is not supported: send false or leave it out');
     return undefined;
@@ -291,6 +344,10 @@ export function parseChatRequest(body: Record<string, unknown>, appNameId: strin
   read('metadata');
   read('store');
   read('logprobs');
+  const tools = read('tools');
+  const toolChoice = read('tool_choice');
+  const parallelToolCalls = read('parallel_tool_calls');
+  const responseFormat = read('response_format');
   return {
     model,
     messages,
@@ -308,6 +365,10 @@ export function parseChatRequest(body: Record<string, unknown>, appNameId: strin
       ...(presencePenalty !== undefined ? { presencePenalty } : {}),
       ...(frequencyPenalty !== undefined ? { frequencyPenalty } : {}),
     },
+    tools,
+    toolChoice,
+    parallelToolCalls,
+    responseFormat,
   };
 }
 

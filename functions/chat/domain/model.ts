@@ -3,6 +3,7 @@
  * Converse API, OpenAI-compatible servers and the offline model are all mapped to.
  */
 import type { GenerationOptions } from './chat-request';
+import type { ResponseFormat } from './client-tools';
 import type { TokenCounts } from '../../platform/domain/pricing';
 
 export interface ModelToolSpec {
@@ -29,6 +30,9 @@ export type ModelMessage =
   | { readonly role: 'assistant'; readonly content: string; readonly toolCalls?: readonly ModelToolCall[] }
   | { readonly role: 'tool'; readonly toolCallId: string; readonly content: string; readonly isError: boolean };
 
+/** Whether the model may answer without a tool call: `required` (some tool) or one tool by name forces a call. */
+export type ModelToolChoice = { readonly type: 'auto' } | { readonly type: 'required' } | { readonly type: 'tool'; readonly name: string };
+
 export interface ModelRequest {
   /** The provider's model id (for Bedrock, the model or inference profile id). */
   readonly modelId: string;
@@ -36,6 +40,12 @@ export interface ModelRequest {
   readonly messages: readonly ModelMessage[];
   readonly tools: readonly ModelToolSpec[];
   readonly options: GenerationOptions;
+  /** Only with tools; `auto` when absent. */
+  readonly toolChoice?: ModelToolChoice;
+  /** false: at most one tool call in the answer (a model that makes more has the rest dropped by the platform). */
+  readonly parallelToolCalls?: boolean;
+  /** Structured output: given natively to models that take it, as an instruction to the others; checked by the platform. */
+  readonly responseFormat?: ResponseFormat;
 }
 
 export type StopReason = 'end_turn' | 'tool_use' | 'max_tokens' | 'stop_sequence' | 'content_filtered';

@@ -4,6 +4,12 @@ import type { PreparedTurn } from '../app/prepare-chat-turn';
 import type { TurnEvent, TurnResult } from '../app/run-chat-turn';
 import type { ChatRequest } from '../domain/chat-request';
 import { finishReasonOf } from '../domain/model';
+import type { ToolCall } from '../../conversations/domain/session';
+
+/** OpenAI's `tool_calls` of a message, or of a stream delta (with each call's `index`). */
+function wireToolCalls(calls: readonly ToolCall[], indexed: boolean) {
+  return calls.map((c, index) => ({ ...(indexed ? { index } : {}), id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } }));
+}
 
 function usageOf(result: TurnResult) {
   return { prompt_tokens: result.promptTokens, completion_tokens: result.completionTokens, total_tokens: result.promptTokens + result.completionTokens };
@@ -16,7 +22,13 @@ export function chatCompletion(turn: PreparedTurn, request: ChatRequest, result:
     object: 'chat.completion',
     created: turn.createdUnix,
     model: request.model,
-    choices: [{ index: 0, message: { role: 'assistant', content: result.text }, finish_reason: finishReasonOf(result.stopReason) }],
+    choices: [
+      {
+        index: 0,
+        message: { role: 'assistant', content: result.text, ...(result.toolCalls.length ? { tool_calls: wireToolCalls(result.toolCalls, false) } : {}) },
+        finish_reason: finishReasonOf(result.stopReason),
+      },
+    ],
     usage: usageOf(result),
   };
 }
@@ -49,6 +61,7 @@ export async function* sseStream(turn: PreparedTurn, request: ChatRequest, run: 
       step = await run.next();
     }
     finished = true;
+    for (const delta of toolCallDeltas(step.value.toolCalls)) yield chunk(turn, request, [{ index: 0, delta, finish_reason: null }]);
     yield chunk(turn, request, [{ index: 0, delta: {}, finish_reason: finishReasonOf(step.value.stopReason) }]);
     if (request.streamUsage) yield chunk(turn, request, [], { usage: usageOf(step.value) });
   } catch (err) {
@@ -60,6 +73,14 @@ export async function* sseStream(turn: PreparedTurn, request: ChatRequest, run: 
     if (!finished) await drain(run, logger);
   }
   yield 'data: [DONE]\n\n';
+}
+
+/** OpenAI's streamed tool calls: per call, a delta naming it with empty arguments, then one with the arguments. */
+function toolCallDeltas(calls: readonly ToolCall[]): unknown[] {
+  return calls.flatMap((c, index) => [
+    { tool_calls: [{ index, id: c.id, type: 'function', function: { name: c.name, arguments: '' } }] },
+    { tool_calls: [{ index, function: { arguments: c.arguments } }] },
+  ]);
 }
 
 async function drain(run: AsyncGenerator<TurnEvent, TurnResult>, logger: Logger): Promise<void> {
@@ -78,6 +99,8 @@ export async function* replayedStream(stored: ReturnType<typeof chatCompletion>,
   const choice = stored.choices[0]!;
   yield event([{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }]);
   if (choice.message.content) yield event([{ index: 0, delta: { content: choice.message.content }, finish_reason: null }]);
+  const calls = (choice.message.tool_calls ?? []).map((c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments }));
+  for (const delta of toolCallDeltas(calls)) yield event([{ index: 0, delta, finish_reason: null }]);
   yield event([{ index: 0, delta: {}, finish_reason: choice.finish_reason }]);
   if (request.streamUsage) yield event([], { usage: stored.usage });
   yield 'data: [DONE]\n\n';

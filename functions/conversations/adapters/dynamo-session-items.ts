@@ -53,6 +53,17 @@ export function sessionItem(s: Session): Record<string, unknown> {
 }
 
 export function messageFromItem(item: Record<string, unknown>): Message {
-  const { id, sessionId, role, content, createdAtUs, tools, files, turnId } = item as unknown as Message;
-  return { id, sessionId, role, content, createdAtUs, ...(tools ? { tools } : {}), ...(files ? { files } : {}), ...(turnId ? { turnId } : {}) };
+  const { id, sessionId, role, content, createdAtUs, tools, files, toolCalls, toolCallId, turnId } = item as unknown as Message;
+  return {
+    id,
+    sessionId,
+    role,
+    content,
+    createdAtUs,
+    ...(tools ? { tools } : {}),
+    ...(files ? { files } : {}),
+    ...(toolCalls ? { toolCalls } : {}),
+    ...(toolCallId !== undefined ? { toolCallId } : {}),
+    ...(turnId ? { turnId } : {}),
+  };
 }

@@ -182,6 +182,7 @@ export class DynamoSessionStore implements SessionStore {
           ...m,
           ...(m.tools ? { tools: [...m.tools] } : {}),
           ...(m.files ? { files: [...m.files] } : {}),
+          ...(m.toolCalls ? { toolCalls: [...m.toolCalls] } : {}),
         },
       }),
     );

@@ -53,7 +53,16 @@ export interface ToolMarker {
   readonly success?: boolean;
 }
 
-export type MessageRole = 'user' | 'assistant' | 'system';
+/** `tool`: the result of a client's function tool, answering a tool call of the assistant message before it. */
+export type MessageRole = 'user' | 'assistant' | 'system' | 'tool';
+
+/** A call of a client's function tool the model made, kept so the conversation can be replayed to the model. */
+export interface ToolCall {
+  readonly id: string;
+  readonly name: string;
+  /** The arguments as the model wrote them: a JSON text. */
+  readonly arguments: string;
+}
 
 /** A file attached to a user message (chat `files`), kept so later turns can still read documents. */
 export interface MessageFile {
@@ -70,6 +79,10 @@ export interface Message {
   readonly createdAtUs: Micros;
   readonly tools?: readonly ToolMarker[];
   readonly files?: readonly MessageFile[];
+  /** An assistant message that handed function tool calls to the client: the calls (never exported; `tools` marks them). */
+  readonly toolCalls?: readonly ToolCall[];
+  /** A `tool` message: the call it answers. */
+  readonly toolCallId?: string;
   /**
    * The chat turn that wrote it. A turn's messages stay hidden while the session names it as its open
    * turn, so the export shows a turn whole or not at all (docs/adr/0022).

@@ -34,9 +34,13 @@ export function exportSession(s: Session) {
   };
 }
 
-/** A message; tool markers only when asked for, and only on messages that have any. */
+/**
+ * A message; tool markers only when asked for, and only on messages that have any. A `tool` message
+ * (a client tool's result) keeps its output out of the export, as markers keep every tool's input and
+ * output out: its content is empty and its marker names the call it answers.
+ */
 export function exportMessage(m: Message, includeTools: boolean) {
-  const base = { id: m.id, role: m.role, content: m.content, created_at: microsToIso(m.createdAtUs) };
+  const base = { id: m.id, role: m.role, content: m.role === 'tool' ? '' : m.content, created_at: microsToIso(m.createdAtUs) };
   if (!includeTools || !m.tools || m.tools.length === 0) return base;
   const tools = m.tools.map((t) => ({
     ...(t.id !== undefined ? { id: t.id } : {}),

@@ -25,6 +25,7 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   unprocessable: 422,
   rate_limited: 429,
   unavailable: 503,
+  model_failed: 500,
 };
 
 /** The code a client sees for `code` in `area`: area A (and the areas sharing its shape) never shows `expired`. */

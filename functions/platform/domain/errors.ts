@@ -19,7 +19,9 @@ export type ErrorCode =
   | 'payment_required'
   | 'unprocessable'
   | 'rate_limited'
-  | 'unavailable';
+  | 'unavailable'
+  /** The model could not give what the request asked for (a structured answer that stays invalid): 500 with the reason. */
+  | 'model_failed';
 
 export class DomainError extends Error {
   constructor(

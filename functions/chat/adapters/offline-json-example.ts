@@ -1,0 +1,117 @@
+/**
+ * A value valid against a JSON Schema, built deterministically from the schema alone: what the offline
+ * model gives as tool arguments and as a structured answer. It honours the usual keywords (types,
+ * `const`, `enum`, `required` and every declared property, bounds, lengths, item counts, formats,
+ * `anyOf`/`oneOf`/`allOf`, local `$ref`s); a `pattern` it cannot satisfy makes a value the platform's
+ * check then refuses, as it would refuse a real model's.
+ */
+const MAX_DEPTH = 12;
+
+type Schema = Record<string, unknown>;
+
+function isSchema(v: unknown): v is Schema {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** A local reference (`#/$defs/x`, `#/definitions/x`, `#`) of the root schema. */
+function resolve(root: Schema, ref: string): Schema | undefined {
+  if (!ref.startsWith('#')) return undefined;
+  let node: unknown = root;
+  for (const part of ref.slice(1).split('/').filter(Boolean)) {
+    const key = decodeURIComponent(part).replace(/~1/g, '/').replace(/~0/g, '~');
+    node = isSchema(node) ? node[key] : undefined;
+  }
+  return isSchema(node) ? node : undefined;
+}
+
+const FORMATS: Record<string, string> = {
+  'date-time': '2026-01-01T00:00:00.000Z',
+  date: '2026-01-01',
+  time: '00:00:00Z',
+  email: 'user@example.com',
+  uri: 'https://example.com/',
+  url: 'https://example.com/',
+  uuid: '00000000-0000-4000-8000-000000000000',
+  hostname: 'example.com',
+  ipv4: '192.0.2.1',
+  ipv6: '2001:db8::1',
+};
+
+function typeOf(schema: Schema): string | undefined {
+  const t = schema.type;
+  if (typeof t === 'string') return t;
+  if (Array.isArray(t)) return (t.find((x) => x !== 'null') ?? t[0]) as string | undefined;
+  if (isSchema(schema.properties)) return 'object';
+  if (schema.items !== undefined || schema.prefixItems !== undefined) return 'array';
+  return undefined;
+}
+
+function num(schema: Schema, integer: boolean): number {
+  const min = typeof schema.minimum === 'number' ? schema.minimum : undefined;
+  const exMin = typeof schema.exclusiveMinimum === 'number' ? schema.exclusiveMinimum : undefined;
+  const max = typeof schema.maximum === 'number' ? schema.maximum : typeof schema.exclusiveMaximum === 'number' ? schema.exclusiveMaximum - 1 : undefined;
+  let v = min ?? (exMin !== undefined ? exMin + 1 : max !== undefined ? Math.min(max, 1) : 1);
+  if (integer) v = Math.ceil(v);
+  const step = typeof schema.multipleOf === 'number' && schema.multipleOf > 0 ? schema.multipleOf : undefined;
+  if (step) v = Math.ceil(v / step) * step;
+  return v;
+}
+
+function str(schema: Schema): string {
+  const format = typeof schema.format === 'string' ? FORMATS[schema.format] : undefined;
+  let v = format ?? 'example';
+  const min = typeof schema.minLength === 'number' ? schema.minLength : 0;
+  const max = typeof schema.maxLength === 'number' ? schema.maxLength : undefined;
+  while (v.length < min) v += 'x';
+  if (max !== undefined && v.length > max) v = v.slice(0, max);
+  return v;
+}
+
+export function exampleOf(schema: unknown, root: Schema = isSchema(schema) ? schema : {}, depth = 0): unknown {
+  if (!isSchema(schema) || depth > MAX_DEPTH) return null;
+  if (typeof schema.$ref === 'string') {
+    const target = resolve(root, schema.$ref);
+    return target ? exampleOf(target, root, depth + 1) : null;
+  }
+  if ('const' in schema) return schema.const;
+  if (Array.isArray(schema.enum) && schema.enum.length) return schema.enum[0];
+  if (Array.isArray(schema.allOf) && schema.allOf.length) {
+    // The parts of an allOf are usually object fragments: their examples are merged.
+    const parts = schema.allOf.map((s) => exampleOf(s, root, depth + 1));
+    if (!parts.every(isSchema)) return parts[0];
+    const own = isSchema(schema.properties) ? exampleOf({ ...schema, allOf: undefined }, root, depth + 1) : {};
+    return Object.assign({}, ...parts, own);
+  }
+  const choice = (Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : undefined) as unknown[] | undefined;
+  if (choice?.length) return exampleOf(choice.find((s) => !(isSchema(s) && s.type === 'null')) ?? choice[0], root, depth + 1);
+  switch (typeOf(schema)) {
+    case 'object': {
+      const properties = isSchema(schema.properties) ? schema.properties : {};
+      const out: Record<string, unknown> = {};
+      for (const [name, sub] of Object.entries(properties)) out[name] = exampleOf(sub, root, depth + 1);
+      const required = Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : [];
+      for (const name of required) if (!(name in out)) out[name] = isSchema(schema.additionalProperties) ? exampleOf(schema.additionalProperties, root, depth + 1) : 'example';
+      return out;
+    }
+    case 'array': {
+      const prefix = Array.isArray(schema.prefixItems) ? schema.prefixItems : Array.isArray(schema.items) ? schema.items : [];
+      const items = prefix.map((s) => exampleOf(s, root, depth + 1));
+      const min = typeof schema.minItems === 'number' ? schema.minItems : 0;
+      const each = isSchema(schema.items) ? schema.items : {};
+      while (items.length < Math.max(min, prefix.length ? 0 : 1)) items.push(exampleOf(each, root, depth + 1));
+      return typeof schema.maxItems === 'number' ? items.slice(0, schema.maxItems) : items;
+    }
+    case 'string':
+      return str(schema);
+    case 'integer':
+      return num(schema, true);
+    case 'number':
+      return num(schema, false);
+    case 'boolean':
+      return true;
+    case 'null':
+      return null;
+    default:
+      return {};
+  }
+}
