@@ -1,5 +1,6 @@
 /**
- * The routes of area B, the Chat Completions API (chat keys), and the admin route that issues chat keys.
+ * The routes of area B, the Chat Completions API and its Responses twin (chat keys), and the admin route
+ * that issues chat keys.
  * Joined into the one route table by functions/routes.ts; synth loads this file, so it imports only types and leaf modules.
  */
 import { MAX_CHAT_REQUEST_BYTES } from '../platform/domain/body-limits';
@@ -14,6 +15,21 @@ export const CHAT_ROUTES: readonly RouteDef[] = [
     method: 'POST',
     path: `${CHAT}/completions`,
     handler: 'chat/http/chat-completions-create',
+    area: 'chat',
+    auth: 'chatKey',
+    rateLimit: 'chatKey',
+    body: 'json',
+    grants: ['table:read', 'table:write', 'model:invoke', 'bucket:read'],
+    timeoutSeconds: 300,
+    memoryMb: 1024,
+    stream: true,
+    maxBodyBytes: MAX_CHAT_REQUEST_BYTES,
+  },
+  {
+    id: 'responsesCreate',
+    method: 'POST',
+    path: '/api/v1/responses',
+    handler: 'chat/http/responses-create',
     area: 'chat',
     auth: 'chatKey',
     rateLimit: 'chatKey',

@@ -58,5 +58,27 @@ export function localPlatformOptions(env: NodeJS.ProcessEnv): PlatformOptions {
     ...(env.ADMIN_TOKEN ? { adminToken: env.ADMIN_TOKEN } : {}),
     ...(publicBaseUrl ? { publicBaseUrl } : {}),
     ...(devSwitch(env, 'PLATFORM_DEV_WEBHOOKS') ? { devWebhookListeners: true } : {}),
+    ...modelServerFrom(env),
   };
+}
+
+/**
+ * `OPENAI_BASE_URL` (and `OPENAI_API_KEY` if the server wants one): the OpenAI-compatible model server
+ * that apps whose model is `openai:<name>` talk to, such as a local Ollama or vLLM at http://127.0.0.1.
+ */
+function modelServerFrom(env: NodeJS.ProcessEnv): Pick<PlatformOptions, 'openAiBaseUrl' | 'openAiApiKey'> {
+  const raw = env.OPENAI_BASE_URL;
+  const key = env.OPENAI_API_KEY;
+  if (raw === undefined || raw === '') {
+    if (key) throw new ConfigError('OPENAI_API_KEY is set but OPENAI_BASE_URL is not: set the model server URL too, such as http://127.0.0.1:11434/v1');
+    return {};
+  }
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`OPENAI_BASE_URL must be an http(s) URL, such as http://127.0.0.1:11434/v1, got "${raw}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`OPENAI_BASE_URL must be an http(s) URL, got "${raw}"`);
+  return { openAiBaseUrl: raw.replace(/\/+$/, ''), ...(key ? { openAiApiKey: key } : {}) };
 }

@@ -27,6 +27,7 @@ async function main(): Promise<void> {
       `  app model       ${demo.appNameId}`,
       `  chat API key    ${demo.chatKey}`,
       `  admin token     ${demo.adminToken}`,
+      ...(options.openAiBaseUrl ? [`  model server    ${options.openAiBaseUrl}   (for apps whose model is openai:<name>)`] : []),
       '',
       `  saved to ${process.env.DATA_DIR ?? '.data'}/demo.json; try:`,
       `  curl -H "Authorization: Bearer ${demo.orgKey}" ${platform.baseUrl}/api/v1/org/apps`,

@@ -58,6 +58,8 @@ export interface PreparedTurn {
    */
   readonly leaseId: string;
   readonly completionId: string;
+  /** The id the turn's answer message is stored under (known before it is written: Responses item ids name it). */
+  readonly answerId: string;
   readonly createdUnix: number;
   readonly model: ChatModel;
   readonly modelId: string;
@@ -174,7 +176,7 @@ async function prepareWithSession(
   const files: MessageFile[] = attachments.map(({ fileId, fileName, kind }) => ({ fileId, fileName, kind }));
   if (files.length) newMessages[lastUser] = { ...newMessages[lastUser]!, files };
   const all: TurnMessage[] = [...history, ...newMessages];
-  const system = all.filter((m) => m.role === 'system').map((m) => m.content);
+  const system = [...all.filter((m) => m.role === 'system').map((m) => m.content), ...(request.instructions !== undefined ? [request.instructions] : [])];
   const current = all.length - newMessages.length + lastUser;
   const context = contextOf(all, current, images);
   const documents = new Map(
@@ -187,6 +189,7 @@ async function prepareWithSession(
     session,
     created,
     completionId: `chatcmpl-${deps.ids.uuid().replace(/-/g, '')}`,
+    answerId: deps.ids.uuid(),
     createdUnix: Math.floor(microsToMs(deps.clock.nowUs()) / 1000),
     model,
     modelId: selection.modelId,

@@ -77,6 +77,8 @@ export async function startSession(
 }
 
 export interface TurnMessage {
+  /** Given when the id had to be known before the write (a Responses answer's item ids); else a new one. */
+  readonly id?: string;
   readonly role: MessageRole;
   readonly content: string;
   readonly tools?: readonly ToolMarker[];
@@ -106,7 +108,7 @@ export async function appendToSession(
   const messages: Message[] = [];
   for (const m of keep ? input.messages : []) {
     const message: Message = {
-      id: deps.ids.uuid(),
+      id: m.id ?? deps.ids.uuid(),
       sessionId: session.id,
       role: m.role,
       content: m.content,

@@ -173,6 +173,7 @@ async function* runTurn(
     messages: [
       ...turn.newMessages,
       {
+        id: turn.answerId,
         role: 'assistant',
         content: text,
         ...(markers.length || toolCalls.length ? { tools: [...markers, ...(functionToolMarkers({ role: 'assistant', toolCalls }, () => undefined) ?? [])] } : {}),

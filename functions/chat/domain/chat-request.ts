@@ -63,6 +63,8 @@ export interface ChatRequest {
   /** false: at most one tool call a turn. */
   readonly parallelToolCalls: boolean;
   readonly responseFormat: ResponseFormat;
+  /** A system instruction for this turn only, never stored (the Responses API's `instructions`). */
+  readonly instructions?: string;
 }
 
 export const VARIABLE_LIMITS = { maxEntries: 20, maxValueLength: 2048, namePattern: /^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$/ } as const;
@@ -102,6 +104,9 @@ function numberIn(v: unknown, name: string, min: number, max: number, integer = 
 const number = (name: string, min: number, max: number) => field({ type: 'number', minimum: min, maximum: max }, (v) => numberIn(v, name, min, max));
 const MAX_TOKENS = 200_000;
 const tokens = { type: 'integer', minimum: 1, maximum: MAX_TOKENS };
+/** A bound on the answer's tokens, under the name the request gave it. */
+export const tokenLimit = (v: unknown, name: string) => numberIn(v, name, 1, MAX_TOKENS, true);
+export const TOKEN_LIMIT_SCHEMA: JsonSchema = tokens;
 
 /** A message's text: a string, or an array of text parts joined (what the AI SDK sends for a multi-part message). */
 function contentText(content: unknown, i: number): string {
@@ -301,6 +306,18 @@ const FIELDS = {
     return undefined;
   }),
 };
+
+export type ChatFieldName = keyof typeof FIELDS;
+
+/** One field's schema, for a request that shares it (the Responses API). */
+export function chatFieldSchema(name: ChatFieldName): JsonSchema {
+  return FIELDS[name].schema;
+}
+
+/** One field's rule, for a request that shares it (the Responses API). */
+export function readChatField<K extends ChatFieldName>(name: K, value: unknown, body: Record<string, unknown>): ReturnType<(typeof FIELDS)[K]['read']> {
+  return FIELDS[name].read(value, body) as ReturnType<(typeof FIELDS)[K]['read']>;
+}
 
 /** The JSON Schema of the request body, from the same field table the rules read (for the OpenAPI document). */
 export function chatRequestSchema(): JsonSchema {

@@ -4,6 +4,7 @@ import type { PreparedTurn } from '../app/prepare-chat-turn';
 import type { TurnEvent, TurnResult } from '../app/run-chat-turn';
 import type { ChatRequest } from '../domain/chat-request';
 import { finishReasonOf } from '../domain/model';
+import { drainTurn, type TurnPresenter } from './chat-turn-route';
 import type { ToolCall } from '../../conversations/domain/session';
 
 /** OpenAI's `tool_calls` of a message, or of a stream delta (with each call's `index`). */
@@ -70,7 +71,7 @@ export async function* sseStream(turn: PreparedTurn, request: ChatRequest, run: 
     yield `data: ${JSON.stringify({ error: { message: 'The model failed while streaming; retry the request', type: 'server_error' } })}\n\n`;
   } finally {
     // The client went away mid-stream: the turn still runs to its end, so it is recorded and billed.
-    if (!finished) await drain(run, logger);
+    if (!finished) await drainTurn(run, logger);
   }
   yield 'data: [DONE]\n\n';
 }
@@ -83,13 +84,6 @@ function toolCallDeltas(calls: readonly ToolCall[]): unknown[] {
   ]);
 }
 
-async function drain(run: AsyncGenerator<TurnEvent, TurnResult>, logger: Logger): Promise<void> {
-  try {
-    while (!(await run.next()).done);
-  } catch (err) {
-    logger.error('chat turn failed after the client disconnected', err as Error);
-  }
-}
 
 /** A completed answer replayed (an Idempotency-Key's stored answer) as the chunks a stream would have sent. */
 export async function* replayedStream(stored: ReturnType<typeof chatCompletion>, request: ChatRequest): AsyncIterable<string> {
@@ -104,4 +98,14 @@ export async function* replayedStream(stored: ReturnType<typeof chatCompletion>,
   yield event([{ index: 0, delta: {}, finish_reason: choice.finish_reason }]);
   if (request.streamUsage) yield event([], { usage: stored.usage });
   yield 'data: [DONE]\n\n';
+}
+
+/** The chat-completion wire shapes of one request, for the shared turn route. */
+export function chatCompletionPresenter(request: ChatRequest): TurnPresenter<ReturnType<typeof chatCompletion>> {
+  return {
+    answer: (turn, result) => chatCompletion(turn, request, result),
+    stream: (turn, run, logger) => sseStream(turn, request, run, logger),
+    replayStream: (stored) => replayedStream(stored, request),
+    sessionOf: (stored) => stored.chatSessionId,
+  };
 }

@@ -11,6 +11,7 @@ export const chatError = z
   .meta({ title: 'ChatError', description: 'Area B: `{ error: message }`, or `{ error: CODE, message }` for the 422 image codes' });
 
 const usage = z.object({ prompt_tokens: z.int(), completion_tokens: z.int(), total_tokens: z.int() });
+const toolCall = z.object({ id: z.string(), type: z.literal('function'), function: z.object({ name: z.string(), arguments: z.string() }) });
 export const chatCompletion = z
   .object({
     chatSessionId: uuid,
@@ -18,7 +19,13 @@ export const chatCompletion = z
     object: z.literal('chat.completion'),
     created: z.int(),
     model: z.string(),
-    choices: z.array(z.object({ index: z.int(), message: z.object({ role: z.string(), content: z.string() }), finish_reason: z.string() })),
+    choices: z.array(
+      z.object({
+        index: z.int(),
+        message: z.object({ role: z.string(), content: z.string(), tool_calls: z.optional(z.array(toolCall)) }),
+        finish_reason: z.string().meta({ description: '`stop`, `length`, `tool_calls` (the client runs the calls) or `content_filter`' }),
+      }),
+    ),
     usage,
   })
   .meta({ title: 'ChatCompletion' });
@@ -30,3 +37,39 @@ export const uploadRequest = z.object({
   file: z.string().meta({ format: 'binary', description: 'One file: PNG, JPEG, GIF, WebP, PDF or DOCX, up to 20 MiB' }),
 });
 export const uploadedFile = z.object({ fileId: uuid, fileName: z.string(), mimeType: z.string(), size: z.int() }).meta({ title: 'UploadedFile' });
+
+const responseItem = z.union([
+  z.object({
+    type: z.literal('message'),
+    id: z.string(),
+    status: z.string(),
+    role: z.literal('assistant'),
+    content: z.array(z.object({ type: z.literal('output_text'), text: z.string(), annotations: z.array(z.unknown()), logprobs: z.array(z.unknown()) })),
+  }),
+  z.object({ type: z.literal('function_call'), id: z.string(), status: z.string(), call_id: z.string(), name: z.string(), arguments: z.string() }),
+]);
+export const response = z
+  .looseObject({
+    id: z.string().meta({ description: 'resp_…: names the session; a later request continues it with previous_response_id' }),
+    object: z.literal('response'),
+    created_at: z.int(),
+    status: z.enum(['completed', 'incomplete']),
+    error: z.null(),
+    incomplete_details: z.nullable(z.object({ reason: z.string() })),
+    model: z.string(),
+    output: z.array(responseItem),
+    usage: z.object({
+      input_tokens: z.int(),
+      input_tokens_details: z.object({ cached_tokens: z.int() }),
+      output_tokens: z.int(),
+      output_tokens_details: z.object({ reasoning_tokens: z.int() }),
+      total_tokens: z.int(),
+    }),
+    chatSessionId: uuid,
+  })
+  .meta({ title: 'Response' });
+export const responseStream = z.string().meta({
+  title: 'ResponseEvents',
+  description:
+    'Server-Sent Events (`event:` and `data:` lines, each with sequence_number): response.created, response.in_progress, response.output_item.added, response.content_part.added, response.output_text.delta, response.output_text.done, response.content_part.done, response.function_call_arguments.delta/.done, response.output_item.done, then response.completed or response.incomplete; response.failed on a failure after the first byte',
+});

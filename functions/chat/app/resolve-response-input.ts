@@ -1,0 +1,53 @@
+/**
+ * A Responses API request as the chat turn it is: its `item_reference`s read from the stored answers
+ * they name (of this app only), `previous_response_id` as the session to continue.
+ */
+import { badRequest } from '../../platform/domain/errors';
+import type { Message } from '../../conversations/domain/session';
+import type { ChatMessageInput, ChatRequest } from '../domain/chat-request';
+import { itemIdTarget } from '../domain/response-ids';
+import { joinToolCalls, type ResponsesRequest } from '../domain/responses-request';
+import type { ChatDeps } from '../ports/chat-ports';
+
+export async function responseTurnRequest(deps: Pick<ChatDeps, 'sessions'>, appId: string, parsed: ResponsesRequest): Promise<ChatRequest> {
+  const transcripts = new Map<string, Promise<Message[] | undefined>>();
+  const transcript = (sessionId: string) => {
+    if (!transcripts.has(sessionId)) {
+      transcripts.set(
+        sessionId,
+        deps.sessions.get(sessionId).then((s) => (s && s.appId === appId ? deps.sessions.listMessages(sessionId) : undefined)),
+      );
+    }
+    return transcripts.get(sessionId)!;
+  };
+  const messages: ChatMessageInput[] = [];
+  for (const [i, item] of parsed.input.entries()) {
+    if (item.kind === 'message') {
+      messages.push(item.message);
+      continue;
+    }
+    // The same answer for an id that is no id of this platform, another app's, or a removed one.
+    const missing = badRequest(`input[${i}].id: no output item ${item.id.slice(0, 256)} of this app is stored (an app with Zero Data Retention keeps none)`);
+    const target = itemIdTarget(item.id);
+    if (!target) throw missing;
+    const answer = (await transcript(target.sessionId))?.find((m) => m.id === target.messageId && m.role === 'assistant');
+    if (!answer) throw missing;
+    if (target.call === undefined) messages.push({ role: 'assistant', content: answer.content });
+    else {
+      const call = answer.toolCalls?.[target.call];
+      if (!call) throw missing;
+      messages.push({ role: 'assistant', content: '', toolCalls: [call] });
+    }
+  }
+  const { turn, previousSessionId } = parsed;
+  if (previousSessionId !== undefined && turn.chatSessionId !== undefined && turn.chatSessionId !== previousSessionId) {
+    throw badRequest('previous_response_id and chatSessionId name different sessions');
+  }
+  const chatSessionId = previousSessionId ?? turn.chatSessionId;
+  return {
+    ...turn,
+    messages: joinToolCalls(messages),
+    ...(chatSessionId !== undefined ? { chatSessionId } : {}),
+    ...(parsed.instructions !== undefined ? { instructions: parsed.instructions } : {}),
+  };
+}

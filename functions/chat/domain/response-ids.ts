@@ -1,0 +1,40 @@
+/**
+ * The ids of the Responses API name what they stand for, so nothing maps them: a response id and its
+ * output items carry the session and the stored answer message (two UUIDs as 64 hex digits). A
+ * `previous_response_id` continues that session; an `item_reference` reads that message.
+ */
+const HEX = /^[0-9a-f]{32}$/;
+
+const hexOf = (uuid: string) => uuid.replace(/-/g, '');
+const uuidOf = (hex: string) => `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+
+export interface AnswerRef {
+  readonly sessionId: string;
+  readonly messageId: string;
+}
+
+export const responseId = (a: AnswerRef) => `resp_${hexOf(a.sessionId)}${hexOf(a.messageId)}`;
+export const messageItemId = (a: AnswerRef) => `msg_${hexOf(a.sessionId)}${hexOf(a.messageId)}`;
+export const functionCallItemId = (a: AnswerRef, index: number) => `fc_${hexOf(a.sessionId)}${hexOf(a.messageId)}_${index}`;
+
+function refOf(hex: string): AnswerRef | undefined {
+  const session = hex.slice(0, 32);
+  const message = hex.slice(32);
+  return HEX.test(session) && HEX.test(message) ? { sessionId: uuidOf(session), messageId: uuidOf(message) } : undefined;
+}
+
+/** The session a response id names; undefined when it is no id of this platform. */
+export function responseIdSession(id: string): string | undefined {
+  const m = /^resp_([0-9a-f]{64})$/.exec(id);
+  return m ? refOf(m[1]!)?.sessionId : undefined;
+}
+
+/** What an output item id names: an answer's text (`msg_`) or one of its function calls (`fc_`). */
+export function itemIdTarget(id: string): (AnswerRef & { readonly call?: number }) | undefined {
+  const msg = /^msg_([0-9a-f]{64})$/.exec(id);
+  if (msg) return refOf(msg[1]!);
+  const fc = /^fc_([0-9a-f]{64})_(\d{1,3})$/.exec(id);
+  if (!fc) return undefined;
+  const ref = refOf(fc[1]!);
+  return ref ? { ...ref, call: Number(fc[2]) } : undefined;
+}

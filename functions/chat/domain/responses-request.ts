@@ -1,0 +1,475 @@
+/**
+ * The Responses API request (`POST /api/v1/responses`, OpenAI's Responses shape), read into the same
+ * chat turn as a chat completion: `input` items become the turn's messages, `instructions` a system
+ * instruction for this response only, `previous_response_id` the session it continues. Each field is
+ * declared once (FIELDS): the rule that reads it and the JSON Schema the OpenAPI document shows.
+ * Rules run in the chat request's order: `model`, `input`, the app (404), then every other field.
+ */
+import { badRequest, notFound } from '../../platform/domain/errors';
+import type { JsonSchema } from '../../platform/domain/json-schema';
+import { utf8Length } from '../../platform/domain/utf8';
+import type { ToolCall } from '../../conversations/domain/session';
+import {
+  MAX_MESSAGE_BYTES,
+  TOKEN_LIMIT_SCHEMA,
+  chatFieldSchema,
+  readChatField,
+  tokenLimit,
+  type ChatMessageInput,
+  type ChatRequest,
+} from './chat-request';
+import { MAX_TOOLS, RESERVED_TOOL_NAMES, TOOL_NAME_PATTERN, type ClientTool, type ResponseFormat, type ToolChoice } from './client-tools';
+import { responseIdSession } from './response-ids';
+
+/** An input item: a message, a tool call or result, or a reference to an earlier response's output item. */
+export type ResponseInputItem = { readonly kind: 'message'; readonly message: ChatMessageInput } | { readonly kind: 'reference'; readonly id: string };
+
+export interface ResponsesRequest {
+  /** The turn, its messages still to be completed by the input's references (app/resolve-response-input.ts). */
+  readonly turn: Omit<ChatRequest, 'messages'>;
+  readonly input: readonly ResponseInputItem[];
+  /** A system instruction for this response only (not stored, not carried to the next). */
+  readonly instructions?: string;
+  /** The session `previous_response_id` names. */
+  readonly previousSessionId?: string;
+  /** What the response object echoes. */
+  readonly echo: {
+    readonly instructions: string | null;
+    readonly maxOutputTokens: number | null;
+    readonly previousResponseId: string | null;
+    readonly temperature: number | null;
+    readonly topP: number | null;
+    readonly toolChoice: unknown;
+    readonly tools: readonly unknown[];
+    readonly text: unknown;
+    readonly parallelToolCalls: boolean;
+    readonly metadata: Readonly<Record<string, string>>;
+    readonly store: boolean;
+  };
+}
+
+const MAX_ITEMS = 2048;
+const MAX_CALL_ID = 256;
+const REFUSED_PART = 'must be text: input_image and input_file parts are not supported (upload files through /chat/files and send files)';
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function onlyKeys(v: Record<string, unknown>, allowed: readonly string[], where: string): void {
+  const extra = Object.keys(v).filter((k) => !allowed.includes(k));
+  if (extra.length) throw badRequest(`${where} has unsupported fields: ${extra.join(', ')}`);
+}
+
+function bounded(text: string, where: string): string {
+  if (utf8Length(text) > MAX_MESSAGE_BYTES) throw badRequest(`${where} is too large: at most ${MAX_MESSAGE_BYTES} bytes (256 KiB) of UTF-8 per message`);
+  return text;
+}
+
+/** A message's content: a string, or text parts (`input_text`, and `output_text` on an assistant's) joined. */
+function contentText(content: unknown, where: string, partType: 'input_text' | 'output_text'): string {
+  if (typeof content === 'string') return bounded(content, `${where}.content`);
+  if (!Array.isArray(content) || content.length === 0) throw badRequest(`${where}.content must be a string or a non-empty array of ${partType} parts`);
+  const texts = content.map((p, j) => {
+    const at = `${where}.content[${j}]`;
+    if (!isRecord(p) || (p.type !== partType && p.type !== 'input_text' && p.type !== 'output_text')) throw badRequest(`${at} ${REFUSED_PART}`);
+    onlyKeys(p, ['type', 'text', 'annotations', 'logprobs'], at);
+    if (typeof p.text !== 'string') throw badRequest(`${at}.text must be a string`);
+    return p.text;
+  });
+  return bounded(texts.join(''), `${where}.content`);
+}
+
+function callId(v: unknown, where: string): string {
+  if (typeof v !== 'string' || v.length === 0 || v.length > MAX_CALL_ID) throw badRequest(`${where}.call_id must be a string of 1 to ${MAX_CALL_ID} characters`);
+  return v;
+}
+
+function parseItem(item: unknown, i: number): ResponseInputItem {
+  const where = `input[${i}]`;
+  if (!isRecord(item)) throw badRequest(`${where} must be an object`);
+  const type = item.type ?? (item.role !== undefined ? 'message' : undefined);
+  switch (type) {
+    case 'message': {
+      onlyKeys(item, ['type', 'role', 'content', 'id', 'status', 'phase'], where);
+      const role = item.role;
+      if (role === 'assistant') return { kind: 'message', message: { role: 'assistant', content: contentText(item.content, where, 'output_text') } };
+      if (role === 'user' || role === 'system' || role === 'developer') {
+        return { kind: 'message', message: { role: role === 'user' ? 'user' : 'system', content: contentText(item.content, where, 'input_text') } };
+      }
+      throw badRequest(`${where}.role must be one of user, assistant, system, developer`);
+    }
+    case 'function_call': {
+      onlyKeys(item, ['type', 'call_id', 'name', 'arguments', 'id', 'status'], where);
+      if (typeof item.name !== 'string' || item.name.length === 0) throw badRequest(`${where}.name must be a non-empty string`);
+      if (typeof item.arguments !== 'string') throw badRequest(`${where}.arguments must be a string (JSON text)`);
+      const call: ToolCall = { id: callId(item.call_id, where), name: item.name, arguments: bounded(item.arguments, `${where}.arguments`) };
+      return { kind: 'message', message: { role: 'assistant', content: '', toolCalls: [call] } };
+    }
+    case 'function_call_output': {
+      onlyKeys(item, ['type', 'call_id', 'output', 'id', 'status'], where);
+      const output = typeof item.output === 'string' ? bounded(item.output, `${where}.output`) : contentText(item.output, where, 'input_text');
+      return { kind: 'message', message: { role: 'tool', content: output, toolCallId: callId(item.call_id, where) } };
+    }
+    case 'item_reference': {
+      onlyKeys(item, ['type', 'id'], where);
+      if (typeof item.id !== 'string' || item.id.length === 0 || item.id.length > MAX_CALL_ID) throw badRequest(`${where}.id must be an item id`);
+      return { kind: 'reference', id: item.id };
+    }
+    default:
+      throw badRequest(`${where}.type must be one of message, function_call, function_call_output, item_reference`);
+  }
+}
+
+/** `input`: a text (one user message) or items. */
+function parseInput(raw: unknown): ResponseInputItem[] {
+  if (typeof raw === 'string') return [{ kind: 'message', message: { role: 'user', content: bounded(raw, 'input') } }];
+  if (!Array.isArray(raw) || raw.length === 0) throw badRequest('input must be a string or a non-empty array of items');
+  if (raw.length > MAX_ITEMS) throw badRequest(`input: at most ${MAX_ITEMS} items`);
+  return raw.map(parseItem);
+}
+
+/**
+ * The items as chat messages: an assistant's text followed by its function calls, or consecutive
+ * function calls, are one assistant message with those tool calls, as a model makes them.
+ */
+export function joinToolCalls(messages: readonly ChatMessageInput[]): ChatMessageInput[] {
+  const out: ChatMessageInput[] = [];
+  for (const m of messages) {
+    const prev = out[out.length - 1];
+    if (m.role === 'assistant' && m.toolCalls?.length && !m.content && prev?.role === 'assistant') {
+      out[out.length - 1] = { role: 'assistant', content: prev.content, toolCalls: [...(prev.toolCalls ?? []), ...m.toolCalls] };
+    } else out.push(m);
+  }
+  return out;
+}
+
+/** Responses `tools`: function tools in the Responses (flat) shape. */
+function parseTools(raw: unknown): ClientTool[] {
+  if (raw === undefined || raw === null) return [];
+  if (!Array.isArray(raw) || raw.length > MAX_TOOLS) throw badRequest(`tools must be an array of at most ${MAX_TOOLS} function tools`);
+  const tools = raw.map((t, i): ClientTool => {
+    const at = `tools[${i}]`;
+    if (!isRecord(t) || t.type !== 'function') throw badRequest(`${at} must be { type: "function", name, parameters }: only function tools are supported`);
+    onlyKeys(t, ['type', 'name', 'description', 'parameters', 'strict'], at);
+    if (typeof t.name !== 'string' || !TOOL_NAME_PATTERN.test(t.name)) throw badRequest(`${at}.name must match ${TOOL_NAME_PATTERN.source}`);
+    if (RESERVED_TOOL_NAMES.includes(t.name)) throw badRequest(`${at}.name: ${t.name} is the platform's own document tool`);
+    if (t.description !== undefined && t.description !== null && typeof t.description !== 'string') throw badRequest(`${at}.description must be a string`);
+    if (t.parameters !== undefined && t.parameters !== null && !isRecord(t.parameters)) throw badRequest(`${at}.parameters must be a JSON Schema object`);
+    if (t.strict !== undefined && t.strict !== null && typeof t.strict !== 'boolean') throw badRequest(`${at}.strict must be a boolean`);
+    return {
+      name: t.name,
+      description: typeof t.description === 'string' ? t.description : '',
+      parameters: isRecord(t.parameters) ? t.parameters : { type: 'object', properties: {} },
+    };
+  });
+  const names = tools.map((t) => t.name);
+  const twice = names.find((n, i) => names.indexOf(n) !== i);
+  if (twice) throw badRequest(`tools: the name ${twice} is declared twice`);
+  return tools;
+}
+
+function parseToolChoice(raw: unknown, tools: readonly ClientTool[]): ToolChoice {
+  if (raw === undefined || raw === null || raw === 'auto') return { type: 'auto' };
+  if (raw === 'none') return { type: 'none' };
+  if (raw === 'required') {
+    if (!tools.length) throw badRequest('tool_choice "required" needs tools');
+    return { type: 'required' };
+  }
+  if (isRecord(raw) && raw.type === 'function' && typeof raw.name === 'string') {
+    onlyKeys(raw, ['type', 'name'], 'tool_choice');
+    const name = raw.name;
+    if (!tools.some((t) => t.name === name)) throw badRequest(`tool_choice names ${name.slice(0, 64)}, which is not among tools`);
+    return { type: 'tool', name };
+  }
+  throw badRequest('tool_choice must be "none", "auto", "required" or { type: "function", name }');
+}
+
+/** `text.format`: the Responses spelling of `response_format` (the schema's fields sit on the format itself). */
+function parseTextFormat(raw: unknown): ResponseFormat {
+  if (raw === undefined || raw === null) return { type: 'text' };
+  if (!isRecord(raw)) throw badRequest('text must be { format: { type } }');
+  onlyKeys(raw, ['format', 'verbosity'], 'text');
+  if (raw.verbosity !== undefined && raw.verbosity !== null && !['low', 'medium', 'high'].includes(raw.verbosity as string))
+    throw badRequest('text.verbosity must be low, medium or high');
+  const f = raw.format;
+  if (f === undefined || f === null) return { type: 'text' };
+  if (!isRecord(f)) throw badRequest('text.format must be { type: "text" | "json_object" | "json_schema" }');
+  if (f.type === 'text' || f.type === 'json_object') {
+    onlyKeys(f, ['type'], 'text.format');
+    return { type: f.type };
+  }
+  if (f.type !== 'json_schema') throw badRequest('text.format.type must be text, json_object or json_schema');
+  onlyKeys(f, ['type', 'name', 'schema', 'strict', 'description'], 'text.format');
+  if (typeof f.name !== 'string' || !TOOL_NAME_PATTERN.test(f.name)) throw badRequest(`text.format.name must match ${TOOL_NAME_PATTERN.source}`);
+  if (!isRecord(f.schema)) throw badRequest('text.format.schema must be a JSON Schema object');
+  if (f.strict !== undefined && f.strict !== null && typeof f.strict !== 'boolean') throw badRequest('text.format.strict must be a boolean');
+  if (f.description !== undefined && f.description !== null && typeof f.description !== 'string') throw badRequest('text.format.description must be a string');
+  return { type: 'json_schema', name: f.name, schema: f.schema, strict: f.strict === true };
+}
+
+interface Field<T> {
+  readonly schema: JsonSchema;
+  read(value: unknown, body: Record<string, unknown>): T;
+}
+const field = <T>(schema: JsonSchema, read: (value: unknown, body: Record<string, unknown>) => T): Field<T> => ({ schema, read });
+const present = (v: unknown) => v !== undefined && v !== null;
+
+const TEXT_PART = {
+  type: 'object',
+  properties: { type: { enum: ['input_text', 'output_text'] }, text: { type: 'string' }, annotations: { type: 'array' }, logprobs: { type: 'array' } },
+  required: ['type', 'text'],
+  additionalProperties: false,
+};
+const CONTENT = { anyOf: [{ type: 'string' }, { type: 'array', minItems: 1, items: TEXT_PART }] };
+const INPUT_ITEM: JsonSchema = {
+  anyOf: [
+    {
+      type: 'object',
+      title: 'Message',
+      properties: {
+        type: { const: 'message' },
+        role: { enum: ['user', 'assistant', 'system', 'developer'] },
+        content: CONTENT,
+        id: { type: 'string' },
+        status: { type: 'string' },
+        phase: { type: 'string' },
+      },
+      required: ['role', 'content'],
+      additionalProperties: false,
+    },
+    {
+      type: 'object',
+      title: 'FunctionCall',
+      properties: {
+        type: { const: 'function_call' },
+        call_id: { type: 'string', minLength: 1, maxLength: MAX_CALL_ID },
+        name: { type: 'string', minLength: 1 },
+        arguments: { type: 'string' },
+        id: { type: 'string' },
+        status: { type: 'string' },
+      },
+      required: ['type', 'call_id', 'name', 'arguments'],
+      additionalProperties: false,
+    },
+    {
+      type: 'object',
+      title: 'FunctionCallOutput',
+      properties: {
+        type: { const: 'function_call_output' },
+        call_id: { type: 'string', minLength: 1, maxLength: MAX_CALL_ID },
+        output: CONTENT,
+        id: { type: 'string' },
+        status: { type: 'string' },
+      },
+      required: ['type', 'call_id', 'output'],
+      additionalProperties: false,
+    },
+    {
+      type: 'object',
+      title: 'ItemReference',
+      properties: { type: { const: 'item_reference' }, id: { type: 'string', minLength: 1 } },
+      required: ['type', 'id'],
+      additionalProperties: false,
+      description: "An output item of an earlier response of this app (its message's text or its function call)",
+    },
+  ],
+};
+
+const ignored = (schema: JsonSchema, check: (v: unknown) => void) =>
+  field({ ...schema, description: `Accepted and ignored${schema.description ? `: ${schema.description as string}` : ''}` }, (v) => {
+    if (present(v)) check(v);
+    return undefined;
+  });
+
+/** Every field of the request, once: its rule and its schema. Shared fields read as the chat request reads them. */
+const FIELDS = {
+  model: field(chatFieldSchema('model'), (v, body) => readChatField('model', v, body)),
+  input: field(
+    { anyOf: [{ type: 'string' }, { type: 'array', minItems: 1, maxItems: MAX_ITEMS, items: INPUT_ITEM }], description: 'A user message, or items' },
+    parseInput,
+  ),
+  instructions: field({ type: ['string', 'null'], description: 'A system instruction for this response only' }, (v) => {
+    if (!present(v)) return undefined;
+    if (typeof v !== 'string') throw badRequest('instructions must be a string');
+    return bounded(v, 'instructions');
+  }),
+  previous_response_id: field({ type: ['string', 'null'], description: 'Continues the session of that response (as it is now)' }, (v) => {
+    if (!present(v)) return undefined;
+    if (typeof v !== 'string') throw badRequest('previous_response_id must be a string');
+    return v;
+  }),
+  stream: field(chatFieldSchema('stream'), (v, body) => readChatField('stream', v, body)),
+  stream_options: ignored(
+    { type: ['object', 'null'], properties: { include_obfuscation: { type: 'boolean' } }, additionalProperties: false, description: 'no obfuscation is added' },
+    (v) => {
+      if (!isRecord(v) || Object.keys(v).some((k) => k !== 'include_obfuscation') || (v.include_obfuscation !== undefined && typeof v.include_obfuscation !== 'boolean'))
+        throw badRequest('stream_options must be { include_obfuscation: boolean }');
+    },
+  ),
+  chatSessionId: field(chatFieldSchema('chatSessionId'), (v, body) => readChatField('chatSessionId', v, body)),
+  variables: field(chatFieldSchema('variables'), (v, body) => readChatField('variables', v, body)),
+  files: field(chatFieldSchema('files'), (v, body) => readChatField('files', v, body)),
+  temperature: field(chatFieldSchema('temperature'), (v, body) => readChatField('temperature', v, body)),
+  top_p: field(chatFieldSchema('top_p'), (v, body) => readChatField('top_p', v, body)),
+  max_output_tokens: field(TOKEN_LIMIT_SCHEMA, (v) => tokenLimit(v, 'max_output_tokens')),
+  tools: field(
+    {
+      type: 'array',
+      maxItems: MAX_TOOLS,
+      items: {
+        type: 'object',
+        properties: {
+          type: { const: 'function' },
+          name: { type: 'string', pattern: TOOL_NAME_PATTERN.source },
+          description: { type: ['string', 'null'] },
+          parameters: { type: ['object', 'null'] },
+          strict: { type: ['boolean', 'null'] },
+        },
+        required: ['type', 'name'],
+        additionalProperties: false,
+      },
+      description: 'Function tools; a call to one ends the response with a function_call item for the client to run',
+    },
+    parseTools,
+  ),
+  tool_choice: field(
+    {
+      anyOf: [
+        { enum: ['none', 'auto', 'required'] },
+        { type: 'object', properties: { type: { const: 'function' }, name: { type: 'string' } }, required: ['type', 'name'], additionalProperties: false },
+      ],
+    },
+    (v, body) => parseToolChoice(v, parseTools(body.tools)),
+  ),
+  parallel_tool_calls: field(chatFieldSchema('parallel_tool_calls'), (v, body) => readChatField('parallel_tool_calls', v, body)),
+  text: field(
+    {
+      type: 'object',
+      properties: {
+        format: {
+          anyOf: [
+            { type: 'object', properties: { type: { enum: ['text', 'json_object'] } }, required: ['type'], additionalProperties: false },
+            {
+              type: 'object',
+              properties: {
+                type: { const: 'json_schema' },
+                name: { type: 'string', pattern: TOOL_NAME_PATTERN.source },
+                schema: { type: 'object' },
+                strict: { type: ['boolean', 'null'] },
+                description: { type: ['string', 'null'] },
+              },
+              required: ['type', 'name', 'schema'],
+              additionalProperties: false,
+            },
+          ],
+        },
+        verbosity: { enum: ['low', 'medium', 'high', null], description: 'Accepted and ignored' },
+      },
+      additionalProperties: false,
+      description: 'Structured output, checked by the platform as response_format is on chat completions',
+    },
+    parseTextFormat,
+  ),
+  store: ignored({ type: 'boolean', description: 'a session is stored as its app’s settings say' }, (v) => {
+    if (typeof v !== 'boolean') throw badRequest('store must be a boolean');
+  }),
+  metadata: field(chatFieldSchema('metadata'), (v, body) => {
+    readChatField('metadata', v, body);
+    return isRecord(v) ? (v as Record<string, string>) : {};
+  }),
+  user: field(chatFieldSchema('user'), (v, body) => readChatField('user', v, body)),
+  safety_identifier: ignored({ type: 'string', maxLength: 64 }, (v) => {
+    if (typeof v !== 'string' || v.length > 64) throw badRequest('safety_identifier must be a string of at most 64 characters');
+  }),
+  prompt_cache_key: ignored({ type: 'string', maxLength: 256 }, (v) => {
+    if (typeof v !== 'string' || v.length > 256) throw badRequest('prompt_cache_key must be a string of at most 256 characters');
+  }),
+  truncation: ignored({ enum: ['auto', 'disabled'], description: 'a turn over the model’s context fails rather than dropping history' }, (v) => {
+    if (v !== 'auto' && v !== 'disabled') throw badRequest('truncation must be auto or disabled');
+  }),
+  include: field({ type: 'array', maxItems: 0, description: 'Nothing extra can be included: only an empty array' }, (v) => {
+    if (present(v) && !(Array.isArray(v) && v.length === 0)) throw badRequest('include: no extra output can be included here (send [] or leave it out)');
+    return undefined;
+  }),
+};
+
+/** The JSON Schema of the request body, from the same field table the rules read (for the OpenAPI document). */
+export function responsesRequestSchema(): JsonSchema {
+  return {
+    type: 'object',
+    title: 'ResponseCreateRequest',
+    properties: Object.fromEntries(Object.entries(FIELDS).map(([name, f]) => [name, f.schema])),
+    required: ['model', 'input'],
+    additionalProperties: false,
+  };
+}
+
+export function parseResponsesRequest(body: Record<string, unknown>, appNameId: string): ResponsesRequest {
+  const read = <K extends keyof typeof FIELDS>(name: K): ReturnType<(typeof FIELDS)[K]['read']> =>
+    FIELDS[name].read(body[name], body) as ReturnType<(typeof FIELDS)[K]['read']>;
+  const model = read('model');
+  if (body.input === undefined) throw badRequest('input must be a string or a non-empty array of items');
+  const input = read('input');
+  if (model !== appNameId) throw notFound(`Model not found: ${model.slice(0, 200)}`);
+  const unknown = Object.keys(body).filter((k) => !Object.hasOwn(FIELDS, k));
+  if (unknown.length) throw badRequest(`Unsupported parameter${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`);
+  const instructions = read('instructions');
+  const previousResponseId = read('previous_response_id');
+  const previousSessionId = previousResponseId !== undefined ? responseIdSession(previousResponseId) : undefined;
+  if (previousResponseId !== undefined && previousSessionId === undefined) throw notFound('Previous response not found');
+  const stream = read('stream');
+  read('stream_options');
+  const chatSessionId = read('chatSessionId');
+  const variables = read('variables');
+  const files = read('files');
+  const temperature = read('temperature');
+  const topP = read('top_p');
+  const maxTokens = read('max_output_tokens');
+  const tools = read('tools');
+  const toolChoice = read('tool_choice');
+  const parallelToolCalls = read('parallel_tool_calls');
+  const responseFormat = read('text');
+  read('store');
+  const metadata = read('metadata');
+  read('user');
+  read('safety_identifier');
+  read('prompt_cache_key');
+  read('truncation');
+  read('include');
+  return {
+    turn: {
+      model,
+      stream,
+      streamUsage: false,
+      ...(chatSessionId !== undefined ? { chatSessionId } : {}),
+      variables,
+      files,
+      options: {
+        ...(temperature !== undefined ? { temperature } : {}),
+        ...(topP !== undefined ? { topP } : {}),
+        ...(maxTokens !== undefined ? { maxTokens } : {}),
+      },
+      tools,
+      toolChoice,
+      parallelToolCalls,
+      responseFormat,
+    },
+    input,
+    ...(instructions !== undefined ? { instructions } : {}),
+    ...(previousSessionId !== undefined ? { previousSessionId } : {}),
+    echo: {
+      instructions: instructions ?? null,
+      maxOutputTokens: maxTokens ?? null,
+      previousResponseId: previousResponseId ?? null,
+      temperature: temperature ?? null,
+      topP: topP ?? null,
+      toolChoice: body.tool_choice ?? 'auto',
+      tools: (body.tools as unknown[] | undefined) ?? [],
+      text: { format: body.text && isRecord(body.text) && body.text.format ? body.text.format : { type: 'text' } },
+      parallelToolCalls,
+      metadata,
+      store: body.store !== false,
+    },
+  };
+}

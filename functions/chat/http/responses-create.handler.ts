@@ -1,0 +1,29 @@
+import { bodyTooLargeMessage, MAX_CHAT_REQUEST_BYTES } from '../../platform/domain/body-limits';
+import { parseResponsesRequest } from '../domain/responses-request';
+import { responseTurnRequest } from '../app/resolve-response-input';
+import { utf8Length } from '../../platform/domain/utf8';
+import { badRequest, DomainError } from '../../platform/domain/errors';
+import { responsePresenter } from './responses-presenters';
+import { runTurnRoute } from './chat-turn-route';
+import { httpRoute } from '../../platform/http/kit';
+import { lambdaStreamHandler } from '../../platform/http/lambda';
+import { chatProductionDeps, type ChatFunctionDeps } from '../wiring/chat-wiring';
+
+/**
+ * POST /api/v1/responses: one chat turn in OpenAI's Responses shape, over the same sessions, usage,
+ * billing, files, tools, limits and errors as chat completions. With `stream: true` the answer is the
+ * Responses API's semantic events (`response.output_text.delta`, `response.completed`, …).
+ */
+export const createHandler = (deps: ChatFunctionDeps) =>
+  httpRoute('responsesCreate', deps, async (req) => {
+    if (!/^application\/json\s*(;|$)/i.test(req.header('content-type') ?? '')) throw badRequest('Content-Type must be application/json');
+    if (utf8Length(req.textBody()) > MAX_CHAT_REQUEST_BYTES) {
+      throw new DomainError('payload_too_large', bodyTooLargeMessage(MAX_CHAT_REQUEST_BYTES));
+    }
+    const body = req.jsonBody();
+    const parsed = parseResponsesRequest(body, req.chat!.app.appNameId);
+    const request = await responseTurnRequest(deps, req.chat!.app.id, parsed);
+    return runTurnRoute(deps, req, { routeId: 'responsesCreate', request, fingerprint: body, presenter: responsePresenter(parsed) });
+  });
+
+export const handler = lambdaStreamHandler(createHandler, chatProductionDeps);

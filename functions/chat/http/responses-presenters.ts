@@ -1,0 +1,200 @@
+/**
+ * The Responses API wire shapes (OpenAI's `response` object and its semantic stream events), plus the
+ * platform's `chatSessionId`, for a chat turn run from a Responses request.
+ */
+import type { Logger } from '@aws-lambda-powertools/logger';
+import type { PreparedTurn } from '../app/prepare-chat-turn';
+import type { TurnEvent, TurnResult } from '../app/run-chat-turn';
+import type { ResponsesRequest } from '../domain/responses-request';
+import { functionCallItemId, messageItemId, responseId } from '../domain/response-ids';
+import type { StopReason } from '../domain/model';
+import { drainTurn, type TurnPresenter } from './chat-turn-route';
+
+type Status = 'in_progress' | 'completed' | 'incomplete' | 'failed';
+
+interface OutputText {
+  readonly type: 'output_text';
+  readonly text: string;
+  readonly annotations: readonly never[];
+  readonly logprobs: readonly never[];
+}
+type OutputItem =
+  | { readonly type: 'message'; readonly id: string; readonly status: Status; readonly role: 'assistant'; readonly content: readonly OutputText[] }
+  | {
+      readonly type: 'function_call';
+      readonly id: string;
+      readonly status: Status;
+      readonly call_id: string;
+      readonly name: string;
+      readonly arguments: string;
+    };
+
+export type ResponseObject = ReturnType<typeof responseObject>;
+
+const outputText = (text: string): OutputText => ({ type: 'output_text', text, annotations: [], logprobs: [] });
+
+function incompleteReason(stop: StopReason): string | undefined {
+  if (stop === 'max_tokens') return 'max_output_tokens';
+  if (stop === 'content_filtered') return 'content_filter';
+  return undefined;
+}
+
+/** The answer's output items: its text (when there is any, or no call), then each function call. */
+function outputOf(turn: PreparedTurn, result: TurnResult): OutputItem[] {
+  const ref = { sessionId: turn.session.id, messageId: turn.answerId };
+  const message: OutputItem[] =
+    result.text || result.toolCalls.length === 0
+      ? [{ type: 'message', id: messageItemId(ref), status: 'completed', role: 'assistant', content: [outputText(result.text)] }]
+      : [];
+  const calls: OutputItem[] = result.toolCalls.map((c, i) => ({
+    type: 'function_call',
+    id: functionCallItemId(ref, i),
+    status: 'completed',
+    call_id: c.id,
+    name: c.name,
+    arguments: c.arguments,
+  }));
+  return [...message, ...calls];
+}
+
+function responseObject(turn: PreparedTurn, parsed: ResponsesRequest, state: { status: Status; result?: TurnResult; error?: { code: string; message: string } }) {
+  const { echo } = parsed;
+  const result = state.result;
+  const reason = result ? incompleteReason(result.stopReason) : undefined;
+  return {
+    id: responseId({ sessionId: turn.session.id, messageId: turn.answerId }),
+    object: 'response' as const,
+    created_at: turn.createdUnix,
+    status: state.status === 'completed' && reason ? ('incomplete' as const) : state.status,
+    error: state.error ?? null,
+    incomplete_details: state.status === 'completed' && reason ? { reason } : null,
+    instructions: echo.instructions,
+    max_output_tokens: echo.maxOutputTokens,
+    model: parsed.turn.model,
+    output: result ? outputOf(turn, result) : [],
+    parallel_tool_calls: echo.parallelToolCalls,
+    previous_response_id: echo.previousResponseId,
+    reasoning: { effort: null, summary: null },
+    store: echo.store,
+    temperature: echo.temperature,
+    text: echo.text,
+    tool_choice: echo.toolChoice,
+    tools: echo.tools,
+    top_p: echo.topP,
+    truncation: 'disabled',
+    usage: result
+      ? {
+          input_tokens: result.promptTokens,
+          input_tokens_details: { cached_tokens: 0 },
+          output_tokens: result.completionTokens,
+          output_tokens_details: { reasoning_tokens: 0 },
+          total_tokens: result.promptTokens + result.completionTokens,
+        }
+      : null,
+    metadata: echo.metadata,
+    chatSessionId: turn.session.id,
+  };
+}
+
+/** Server-Sent Events with an `event:` line and a `sequence_number`, as OpenAI sends them. */
+function eventWriter() {
+  let sequence = 0;
+  return (type: string, body: Record<string, unknown>) => `event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: sequence++, ...body })}\n\n`;
+}
+
+/**
+ * The semantic events of a streamed response: `response.created`, the message item with its
+ * `response.output_text.delta`s, each function call with its arguments, then `response.completed`
+ * (or `response.incomplete`). A failure after the first byte is `response.failed`.
+ */
+async function* responseStream(
+  turn: PreparedTurn,
+  parsed: ResponsesRequest,
+  run: AsyncGenerator<TurnEvent, TurnResult>,
+  logger: Logger,
+): AsyncIterable<string> {
+  const event = eventWriter();
+  const ref = { sessionId: turn.session.id, messageId: turn.answerId };
+  const itemId = messageItemId(ref);
+  let finished = false;
+  let text = '';
+  let opened = false;
+  const open = function* () {
+    opened = true;
+    const item = { type: 'message', id: itemId, status: 'in_progress', role: 'assistant', content: [] };
+    yield event('response.output_item.added', { output_index: 0, item });
+    yield event('response.content_part.added', { item_id: itemId, output_index: 0, content_index: 0, part: outputText('') });
+  };
+  try {
+    yield event('response.created', { response: responseObject(turn, parsed, { status: 'in_progress' }) });
+    yield event('response.in_progress', { response: responseObject(turn, parsed, { status: 'in_progress' }) });
+    let step = await run.next();
+    while (!step.done) {
+      if (!opened) yield* open();
+      text += step.value.delta;
+      yield event('response.output_text.delta', { item_id: itemId, output_index: 0, content_index: 0, delta: step.value.delta, logprobs: [] });
+      step = await run.next();
+    }
+    finished = true;
+    const result = step.value;
+    const output = outputOf(turn, result);
+    if (!opened && output[0]?.type === 'message') yield* open();
+    let index = 0;
+    if (opened) {
+      yield event('response.output_text.done', { item_id: itemId, output_index: 0, content_index: 0, text, logprobs: [] });
+      yield event('response.content_part.done', { item_id: itemId, output_index: 0, content_index: 0, part: outputText(text) });
+      yield event('response.output_item.done', { output_index: 0, item: output[0] });
+      index = 1;
+    }
+    for (const item of output.slice(index)) {
+      if (item.type !== 'function_call') continue;
+      yield event('response.output_item.added', { output_index: index, item: { ...item, status: 'in_progress', arguments: '' } });
+      yield event('response.function_call_arguments.delta', { item_id: item.id, output_index: index, delta: item.arguments });
+      yield event('response.function_call_arguments.done', { item_id: item.id, output_index: index, name: item.name, arguments: item.arguments });
+      yield event('response.output_item.done', { output_index: index, item });
+      index++;
+    }
+    const done = responseObject(turn, parsed, { status: 'completed', result });
+    yield event(done.status === 'incomplete' ? 'response.incomplete' : 'response.completed', { response: done });
+  } catch (err) {
+    finished = true;
+    logger.error('responses stream failed after the first byte', err as Error);
+    const error = { code: 'server_error', message: 'The model failed while streaming; retry the request' };
+    yield event('response.failed', { response: responseObject(turn, parsed, { status: 'failed', error }) });
+  } finally {
+    if (!finished) await drainTurn(run, logger);
+  }
+}
+
+/** A completed response replayed (an Idempotency-Key's stored answer) as the events a stream would have sent. */
+async function* replayedResponseStream(stored: ResponseObject): AsyncIterable<string> {
+  const event = eventWriter();
+  const started = { ...stored, status: 'in_progress', output: [], usage: null, incomplete_details: null };
+  yield event('response.created', { response: started });
+  yield event('response.in_progress', { response: started });
+  for (const [index, item] of stored.output.entries()) {
+    if (item.type === 'message') {
+      const text = item.content[0]?.text ?? '';
+      yield event('response.output_item.added', { output_index: index, item: { ...item, status: 'in_progress', content: [] } });
+      yield event('response.content_part.added', { item_id: item.id, output_index: index, content_index: 0, part: outputText('') });
+      if (text) yield event('response.output_text.delta', { item_id: item.id, output_index: index, content_index: 0, delta: text, logprobs: [] });
+      yield event('response.output_text.done', { item_id: item.id, output_index: index, content_index: 0, text, logprobs: [] });
+      yield event('response.content_part.done', { item_id: item.id, output_index: index, content_index: 0, part: outputText(text) });
+    } else {
+      yield event('response.output_item.added', { output_index: index, item: { ...item, status: 'in_progress', arguments: '' } });
+      yield event('response.function_call_arguments.delta', { item_id: item.id, output_index: index, delta: item.arguments });
+      yield event('response.function_call_arguments.done', { item_id: item.id, output_index: index, name: item.name, arguments: item.arguments });
+    }
+    yield event('response.output_item.done', { output_index: index, item });
+  }
+  yield event(stored.status === 'incomplete' ? 'response.incomplete' : 'response.completed', { response: stored });
+}
+
+export function responsePresenter(parsed: ResponsesRequest): TurnPresenter<ResponseObject> {
+  return {
+    answer: (turn, result) => responseObject(turn, parsed, { status: 'completed', result }),
+    stream: (turn, run, logger) => responseStream(turn, parsed, run, logger),
+    replayStream: replayedResponseStream,
+    sessionOf: (stored) => stored.chatSessionId,
+  };
+}
