@@ -3,7 +3,7 @@
  * the route table. Two areas whose prefixes overlap could not be told apart by path, so synth fails.
  * Also the headers the front door adds to every origin request, which the area stacks rely on.
  */
-import { staticPrefixOf, VIEWER_HOST_HEADER, VIEWER_IP_HEADER } from '../functions/platform/http/api-gateway-contract';
+import { areaPathPatterns, staticPrefixOf, VIEWER_HOST_HEADER, VIEWER_IP_HEADER } from '../functions/platform/http/api-gateway-contract';
 import type { Area, RouteDef } from '../functions/routes';
 
 /** CloudFront sends it with a secret value; each front-door area's WAF blocks requests without it. */
@@ -14,13 +14,7 @@ export { VIEWER_HOST_HEADER, VIEWER_IP_HEADER };
 /** The longest run of leading static segments every route of the area shares: `/api/v1/org`. */
 export const areaPrefix = (routes: readonly RouteDef[]): string => staticPrefixOf(routes.map((r) => r.path));
 
-/** CloudFront path patterns of each area (`<prefix>/*`); throws when two areas could claim one path. */
-export function frontDoorPatterns(byArea: ReadonlyMap<Area, readonly RouteDef[]>): Map<Area, string> {
-  const prefixes = new Map([...byArea].map(([area, routes]) => [area, areaPrefix(routes)]));
-  for (const [a, pa] of prefixes) {
-    for (const [b, pb] of prefixes) {
-      if (a !== b && (pa === pb || pa.startsWith(`${pb}/`))) throw new Error(`front door: area ${a} (${pa}) overlaps area ${b} (${pb})`);
-    }
-  }
-  return new Map([...prefixes].map(([area, prefix]) => [area, `${prefix}/*`]));
+/** CloudFront path patterns of each area (`<prefix>/*` or one exact path); throws when two areas could claim one path. */
+export function frontDoorPatterns(byArea: ReadonlyMap<Area, readonly RouteDef[]>): Map<Area, string[]> {
+  return areaPathPatterns(new Map([...byArea].map(([area, routes]) => [area, routes.map((r) => r.path)])));
 }

@@ -150,7 +150,7 @@ export function addPlatformStacks(app: App, { config, env, routes = ROUTES }: Pl
     config,
     data,
     ...(uploads ? { uploads: { loadBalancer: uploads.loadBalancer, paths: uploadRoutes.map((r) => r.path) } } : {}),
-    areas: [...publicAreas.keys()].map((area) => ({ stack: areas.get(area)!, pattern: patterns.get(area)! })),
+    areas: [...publicAreas.keys()].flatMap((area) => patterns.get(area)!.map((pattern) => ({ stack: areas.get(area)!, pattern }))),
     description: `Application Platform API (${config.stage}): the CloudFront front door of every area`,
   });
   Tags.of(app).add('project', 'application-platform-api');

@@ -67,8 +67,8 @@ export function localPlatformOptions(env: NodeJS.ProcessEnv): PlatformOptions {
  * that apps whose model is `openai:<name>` talk to, such as a local Ollama or vLLM at http://127.0.0.1.
  */
 function modelServerFrom(env: NodeJS.ProcessEnv): Pick<PlatformOptions, 'openAiBaseUrl' | 'openAiApiKey'> {
-  const raw = env.OPENAI_BASE_URL;
-  const key = env.OPENAI_API_KEY;
+  const raw = env.OPENAI_BASE_URL?.trim();
+  const key = env.OPENAI_API_KEY?.trim();
   if (raw === undefined || raw === '') {
     if (key) throw new ConfigError('OPENAI_API_KEY is set but OPENAI_BASE_URL is not: set the model server URL too, such as http://127.0.0.1:11434/v1');
     return {};
@@ -79,6 +79,9 @@ function modelServerFrom(env: NodeJS.ProcessEnv): Pick<PlatformOptions, 'openAiB
   } catch {
     throw new ConfigError(`OPENAI_BASE_URL must be an http(s) URL, such as http://127.0.0.1:11434/v1, got "${raw}"`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`OPENAI_BASE_URL must be an http(s) URL, got "${raw}"`);
+  // The adapter appends /chat/completions to it: a query, a fragment or credentials could never work.
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash || url.username || url.password) {
+    throw new ConfigError(`OPENAI_BASE_URL must be an http(s) URL with no query, fragment or credentials, such as http://127.0.0.1:11434/v1, got "${raw}"`);
+  }
   return { openAiBaseUrl: raw.replace(/\/+$/, ''), ...(key ? { openAiApiKey: key } : {}) };
 }

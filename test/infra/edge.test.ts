@@ -170,20 +170,34 @@ describe('one front door', () => {
     });
   });
 
-  it('derives one prefix per area from the route table and refuses overlapping areas', () => {
+  it('derives the path patterns of each area from the route table and refuses overlapping areas', () => {
     expect(
       behaviors
         .map((b) => b.PathPattern)
         .filter((p) => !uploadPaths.has(p))
         .sort(),
-    ).toEqual(['/acp/*', '/api/v1/chat/*', '/api/v1/org/*', '/api/v1/release-notes/*']);
+    ).toEqual(['/acp/*', '/api/v1/chat/*', '/api/v1/org/*', '/api/v1/release-notes/*', '/api/v1/responses']);
     const route = (area: Area, path: string): RouteDef => ({ ...ROUTES[0]!, area, path });
     expect(areaPrefix([route('acp', '/acp/{appId}/products'), route('acp', '/acp/{appId}/checkout_sessions')])).toBe('/acp');
+    // An area whose routes share only a prefix another area lives under is split by the next segment.
+    expect(
+      frontDoorPatterns(
+        new Map([
+          ['export', [route('export', '/api/v1/org/apps'), route('export', '/api/v1/org/usage')]],
+          ['chat', [route('chat', '/api/v1/chat/completions'), route('chat', '/api/v1/chat/files'), route('chat', '/api/v1/responses')]],
+        ]),
+      ),
+    ).toEqual(
+      new Map([
+        ['export', ['/api/v1/org/*']],
+        ['chat', ['/api/v1/chat/*', '/api/v1/responses']],
+      ]),
+    );
     expect(() =>
       frontDoorPatterns(
         new Map([
-          ['export', [route('export', '/api/v1/x')]],
-          ['chat', [route('chat', '/api/v1/x/y')]],
+          ['export', [route('export', '/api/v1/x/{id}/y')]],
+          ['chat', [route('chat', '/api/v1/x/{id}')]],
         ]),
       ),
     ).toThrow(/overlaps/);

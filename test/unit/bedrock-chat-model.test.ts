@@ -100,7 +100,7 @@ describe('BedrockChatModel.converse', () => {
     expect(calls[0]!.args[0].input).toEqual(CONVERSATION_INPUT);
   });
 
-  it('omits system, inferenceConfig and toolConfig when there are none, and the text block of an assistant turn that only called tools', async () => {
+  it('omits system, inferenceConfig and toolConfig when there are none, and sends earlier tool calls and results as text then', async () => {
     bedrock.on(ConverseCommand).resolves(CONVERSE_RESPONSE);
     await adapter().converse({
       modelId: MODEL_ID,
@@ -118,10 +118,27 @@ describe('BedrockChatModel.converse', () => {
       modelId: MODEL_ID,
       messages: [
         { role: 'user', content: [{ text: 'use lookup_order' }] },
-        { role: 'assistant', content: [{ toolUse: { toolUseId: 't1', name: 'lookup_order', input: {} } }] },
-        { role: 'user', content: [{ toolResult: { toolUseId: 't1', content: [{ text: 'ok' }], status: 'success' } }, { text: 'thanks' }] },
+        // Converse takes tool blocks only beside a tool configuration: without tools they are text.
+        { role: 'assistant', content: [{ text: '[called tool lookup_order (t1) with {}]' }] },
+        { role: 'user', content: [{ text: '[result of tool call t1]\nok' }, { text: 'thanks' }] },
       ],
     });
+  });
+
+  it('maps tool_choice to Converse toolChoice (required is any, a named tool is tool) and asks for a structured answer in the system prompt', async () => {
+    bedrock.on(ConverseCommand).resolves(CONVERSE_RESPONSE);
+    const schema = { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] };
+    await adapter().converse({ ...CONVERSATION, toolChoice: { type: 'required' } });
+    await adapter().converse({ ...CONVERSATION, toolChoice: { type: 'tool', name: 'lookup_order' } });
+    await adapter().converse({ ...CONVERSATION, toolChoice: { type: 'auto' }, responseFormat: { type: 'json_schema', name: 'answer', schema, strict: true } });
+    const inputs = bedrock.commandCalls(ConverseCommand).map((c) => c.args[0].input);
+    expect(inputs[0]!.toolConfig).toEqual({ ...CONVERSATION_INPUT.toolConfig, toolChoice: { any: {} } });
+    expect(inputs[1]!.toolConfig).toEqual({ ...CONVERSATION_INPUT.toolConfig, toolChoice: { tool: { name: 'lookup_order' } } });
+    expect(inputs[2]!.toolConfig).toEqual(CONVERSATION_INPUT.toolConfig);
+    expect(inputs[2]!.system).toEqual([
+      ...CONVERSATION_INPUT.system,
+      { text: `Answer with one JSON value valid against this JSON Schema ("answer") and nothing else: no prose, no code fence.\n${JSON.stringify(schema)}` },
+    ]);
   });
 
   it("maps the documented response shape to the port's ModelResponse", async () => {

@@ -125,7 +125,8 @@ const MESSAGE_FIELDS: Readonly<Record<string, readonly string[]>> = {
   system: ['role', 'content', 'name'],
   developer: ['role', 'content', 'name'],
   assistant: ['role', 'content', 'name', 'tool_calls', 'refusal'],
-  tool: ['role', 'content', 'tool_call_id'],
+  // LangChain names the tool on its result message.
+  tool: ['role', 'content', 'tool_call_id', 'name'],
 };
 
 function parseMessage(m: unknown, i: number): ChatMessageInput {

@@ -9,7 +9,7 @@
  */
 import { errorBody, GENERIC_500_MESSAGE, renderErrorBody, STATUS_OF } from '../domain/error-bodies';
 import type { ErrorCode } from '../domain/errors';
-import { staticPrefixOf } from '../http/api-gateway-contract';
+import { areaPathPatterns, underPattern } from '../http/api-gateway-contract';
 import type { HttpHandler } from '../http/kit';
 import type { RouteDef } from '../../routes';
 import { decodePathValue } from './request-target';
@@ -47,12 +47,13 @@ export interface RouterAnswer {
 }
 
 export class Router {
-  private readonly prefixes: readonly { readonly prefix: string; readonly route: RouteDef }[];
+  private readonly patterns: readonly { readonly pattern: string; readonly route: RouteDef }[];
 
   constructor(readonly routes: readonly CompiledRoute[]) {
     const byArea = new Map<string, CompiledRoute[]>();
     for (const r of routes) byArea.set(r.route.area, [...(byArea.get(r.route.area) ?? []), r]);
-    this.prefixes = [...byArea.values()].map((members) => ({ prefix: `${staticPrefixOf(members.map((m) => m.route.path))}/`, route: members[0]!.route }));
+    const patterns = areaPathPatterns(new Map([...byArea].map(([area, members]) => [area, members.map((m) => m.route.path)])));
+    this.patterns = [...patterns].flatMap(([area, list]) => list.map((pattern) => ({ pattern, route: byArea.get(area)![0]!.route })));
   }
 
   /** The route for `method` on `pathname`, or why there is none. Path parameters come back decoded (leniently). */
@@ -76,7 +77,7 @@ export class Router {
 
   /** A route of the area whose prefix `pathname` lies under, for answers in that area's shape. */
   areaOf(pathname: string): RouteDef | undefined {
-    return this.prefixes.find((p) => pathname.startsWith(p.prefix))?.route;
+    return this.patterns.find((p) => underPattern(pathname, p.pattern))?.route;
   }
 
   /**

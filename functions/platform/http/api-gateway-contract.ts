@@ -49,6 +49,42 @@ export function staticPrefixOf(paths: readonly string[]): string {
   return `/${prefix.join('/')}`;
 }
 
+/** Whether a path (a route's template or a request's) lies under a path pattern: `<prefix>/*`, or one exact path. */
+export function underPattern(path: string, pattern: string): boolean {
+  return pattern.endsWith('/*') ? path.startsWith(pattern.slice(0, -1)) : path === pattern;
+}
+
+/**
+ * Where each area lives under the one base URL: its path patterns, `<static prefix>/*` for a group of
+ * routes or the exact path of a lone static route. An area starts as one group; a group whose pattern
+ * would claim another area's route is split by its next path segment (the chat area's `/api/v1/chat/*`
+ * and `/api/v1/responses` beside area A's `/api/v1/org/*`). Areas that cannot be told apart by path throw.
+ */
+export function areaPathPatterns<K extends string>(byArea: ReadonlyMap<K, readonly string[]>): Map<K, string[]> {
+  const patternOf = (paths: readonly string[]) =>
+    paths.length === 1 && !paths[0]!.includes('{') ? paths[0]! : `${staticPrefixOf(paths)}/*`;
+  let groups = [...byArea].map(([area, paths]) => ({ area, paths: [...new Set(paths)] }));
+  const claimsOther = (g: { area: K; paths: string[] }) =>
+    groups.some((o) => o.area !== g.area && o.paths.some((p) => underPattern(p, patternOf(g.paths))));
+  for (let at = groups.findIndex(claimsOther); at >= 0; at = groups.findIndex(claimsOther)) {
+    const g = groups[at]!;
+    const depth = staticPrefixOf(g.paths).split('/').filter(Boolean).length;
+    const byNext = new Map<string, string[]>();
+    for (const p of g.paths) {
+      const next = p.split('/').filter(Boolean)[depth] ?? '';
+      byNext.set(next, [...(byNext.get(next) ?? []), p]);
+    }
+    if (byNext.size === 1 || [...byNext.keys()].some((k) => k.startsWith('{'))) {
+      const other = groups.find((o) => o.area !== g.area && o.paths.some((p) => underPattern(p, patternOf(g.paths))))!;
+      throw new Error(`front door: area ${g.area} (${patternOf(g.paths)}) overlaps area ${other.area} (${patternOf(other.paths)})`);
+    }
+    groups = [...groups.slice(0, at), ...[...byNext.values()].map((paths) => ({ area: g.area, paths })), ...groups.slice(at + 1)];
+  }
+  const out = new Map<K, string[]>();
+  for (const g of groups) out.set(g.area, [...(out.get(g.area) ?? []), patternOf(g.paths)]);
+  return out;
+}
+
 /**
  * The viewer's IP address alone, set by the front door's viewer-request function over any value the
  * client sent. The area WAFs count requests per client by it, and the functions behind the front door
