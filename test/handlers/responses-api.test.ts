@@ -104,7 +104,9 @@ describe('the Responses API', () => {
     expect(final.output_text).toBe(text);
     expect(types[0]).toBe('response.created');
     expect(types.at(-1)).toBe('response.completed');
-    expect(types).toEqual(expect.arrayContaining(['response.output_item.added', 'response.content_part.added', 'response.output_text.done', 'response.output_item.done']));
+    expect(types).toEqual(
+      expect.arrayContaining(['response.output_item.added', 'response.content_part.added', 'response.output_text.done', 'response.output_item.done']),
+    );
 
     const calls = client.responses.stream({ model: w.appNameId, input: 'use get_weather', tools: [weather] });
     const argDeltas: string[] = [];
@@ -125,7 +127,12 @@ describe('the Responses API', () => {
           type: 'json_schema',
           name: 'person',
           strict: true,
-          schema: { type: 'object', properties: { name: { type: 'string' }, age: { type: 'integer', minimum: 18 } }, required: ['name', 'age'], additionalProperties: false },
+          schema: {
+            type: 'object',
+            properties: { name: { type: 'string' }, age: { type: 'integer', minimum: 18 } },
+            required: ['name', 'age'],
+            additionalProperties: false,
+          },
         },
       },
     });
@@ -157,7 +164,9 @@ describe('the Responses API', () => {
     });
     const wrongModel = await p.call('POST', RESPONSES, { token: w.chatKey, body: { model: 'appname-0', input: 'x' } });
     expect(wrongModel.status).toBe(404);
-    await expect(client.responses.create({ model: w.appNameId, input: 'x', include: ['message.output_text.logprobs'] })).rejects.toBeInstanceOf(BadRequestError);
+    await expect(client.responses.create({ model: w.appNameId, input: 'x', include: ['message.output_text.logprobs'] })).rejects.toBeInstanceOf(
+      BadRequestError,
+    );
   });
 
   it('reads an item_reference from a stored answer of the app', async () => {
@@ -172,7 +181,12 @@ describe('the Responses API', () => {
       ],
     });
     expect(r.output_text).toBe('Offline reply #2: And now?');
-    expect((await exported(sessionOf(r))).map((m) => m.content)).toEqual(['Remember me', 'Offline reply #1: Remember me', 'And now?', 'Offline reply #2: And now?']);
+    expect((await exported(sessionOf(r))).map((m) => m.content)).toEqual([
+      'Remember me',
+      'Offline reply #1: Remember me',
+      'And now?',
+      'Offline reply #2: And now?',
+    ]);
   });
 
   describe("the AI SDK's default provider (openai(model) calls /responses)", () => {

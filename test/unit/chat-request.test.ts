@@ -57,13 +57,31 @@ describe('parseChatRequest: validation order', () => {
 
   it('every message is { role, content: text, name? } with tool calls and results in their own roles, and nothing else', () => {
     const roles = 'user, assistant, system, developer, tool';
-    rejects({ model: APP, messages: [{ role: 'user', content: 'ok' }, { role: 'function', content: 'x' }] }, 'bad_request', `messages[1].role must be one of ${roles}`);
+    rejects(
+      {
+        model: APP,
+        messages: [
+          { role: 'user', content: 'ok' },
+          { role: 'function', content: 'x' },
+        ],
+      },
+      'bad_request',
+      `messages[1].role must be one of ${roles}`,
+    );
     rejects({ model: APP, messages: ['hi'] }, 'bad_request', `messages[0].role must be one of ${roles}`);
     rejects({ model: APP, messages: [{ content: 'hi' }] }, 'bad_request', `messages[0].role must be one of ${roles}`);
     rejects({ model: APP, messages: [{ role: 'tool', content: 'x' }] }, 'bad_request', 'messages[0].tool_call_id must be a string of 1 to 256 characters');
-    rejects({ model: APP, messages: [{ role: 'tool', content: 'x', tool_call_id: 'c', name: 'n' }] }, 'bad_request', 'messages[0] has unsupported fields: name');
+    rejects(
+      { model: APP, messages: [{ role: 'tool', content: 'x', tool_call_id: 'c', name: 'n' }] },
+      'bad_request',
+      'messages[0] has unsupported fields: name',
+    );
     rejects({ model: APP, messages: [{ role: 'assistant', content: null }] }, 'bad_request', /^messages\[0\]\.content must be a string/);
-    rejects({ model: APP, messages: [{ role: 'assistant', content: null, tool_calls: {} }] }, 'bad_request', 'messages[0].tool_calls must be an array of at most 128 tool calls');
+    rejects(
+      { model: APP, messages: [{ role: 'assistant', content: null, tool_calls: {} }] },
+      'bad_request',
+      'messages[0].tool_calls must be an array of at most 128 tool calls',
+    );
     rejects(
       { model: APP, messages: [{ role: 'assistant', content: null, tool_calls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: {} } }] }] },
       'bad_request',

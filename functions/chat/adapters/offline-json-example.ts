@@ -90,7 +90,8 @@ export function exampleOf(schema: unknown, root: Schema = isSchema(schema) ? sch
       const out: Record<string, unknown> = {};
       for (const [name, sub] of Object.entries(properties)) out[name] = exampleOf(sub, root, depth + 1);
       const required = Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : [];
-      for (const name of required) if (!(name in out)) out[name] = isSchema(schema.additionalProperties) ? exampleOf(schema.additionalProperties, root, depth + 1) : 'example';
+      for (const name of required)
+        if (!(name in out)) out[name] = isSchema(schema.additionalProperties) ? exampleOf(schema.additionalProperties, root, depth + 1) : 'example';
       return out;
     }
     case 'array': {

@@ -176,7 +176,9 @@ async function* runTurn(
         id: turn.answerId,
         role: 'assistant',
         content: text,
-        ...(markers.length || toolCalls.length ? { tools: [...markers, ...(functionToolMarkers({ role: 'assistant', toolCalls }, () => undefined) ?? [])] } : {}),
+        ...(markers.length || toolCalls.length
+          ? { tools: [...markers, ...(functionToolMarkers({ role: 'assistant', toolCalls }, () => undefined) ?? [])] }
+          : {}),
         ...(toolCalls.length ? { toolCalls } : {}),
       },
     ],

@@ -18,7 +18,11 @@ export interface ClientTool {
 }
 
 /** Which tools the model may or must call: OpenAI's `tool_choice`. */
-export type ToolChoice = { readonly type: 'auto' } | { readonly type: 'none' } | { readonly type: 'required' } | { readonly type: 'tool'; readonly name: string };
+export type ToolChoice =
+  | { readonly type: 'auto' }
+  | { readonly type: 'none' }
+  | { readonly type: 'required' }
+  | { readonly type: 'tool'; readonly name: string };
 
 export type ResponseFormat =
   | { readonly type: 'text' }
@@ -78,7 +82,8 @@ export function parseTools(raw: unknown): ClientTool[] {
   if (!Array.isArray(raw)) throw badRequest('tools must be an array of function tools');
   if (raw.length > MAX_TOOLS) throw badRequest(`tools: at most ${MAX_TOOLS} tools per request`);
   const tools = raw.map((t, i): ClientTool => {
-    if (!isRecord(t) || t.type !== 'function' || !isRecord(t.function)) throw badRequest(`tools[${i}] must be { type: "function", function: { name, parameters } }`);
+    if (!isRecord(t) || t.type !== 'function' || !isRecord(t.function))
+      throw badRequest(`tools[${i}] must be { type: "function", function: { name, parameters } }`);
     onlyKeys(t, ['type', 'function'], `tools[${i}]`);
     const f = t.function;
     onlyKeys(f, ['name', 'description', 'parameters', 'strict'], `tools[${i}].function`);
@@ -88,7 +93,11 @@ export function parseTools(raw: unknown): ClientTool[] {
       throw badRequest(`tools[${i}].function.description must be a string of at most ${MAX_DESCRIPTION} characters`);
     if (f.parameters !== undefined && !isRecord(f.parameters)) throw badRequest(`tools[${i}].function.parameters must be a JSON Schema object`);
     if (f.strict !== undefined && f.strict !== null && typeof f.strict !== 'boolean') throw badRequest(`tools[${i}].function.strict must be a boolean`);
-    return { name: f.name, description: (f.description as string | undefined) ?? '', parameters: (f.parameters as Record<string, unknown> | undefined) ?? EMPTY_PARAMETERS };
+    return {
+      name: f.name,
+      description: (f.description as string | undefined) ?? '',
+      parameters: (f.parameters as Record<string, unknown> | undefined) ?? EMPTY_PARAMETERS,
+    };
   });
   const names = tools.map((t) => t.name);
   const twice = names.find((n, i) => names.indexOf(n) !== i);
@@ -170,7 +179,8 @@ export function parseResponseFormat(raw: unknown): ResponseFormat {
   const js = raw.json_schema;
   if (!isRecord(js)) throw badRequest('response_format.json_schema must be { name, schema, strict? }');
   onlyKeys(js, ['name', 'description', 'schema', 'strict'], 'response_format.json_schema');
-  if (typeof js.name !== 'string' || !TOOL_NAME_PATTERN.test(js.name)) throw badRequest(`response_format.json_schema.name must match ${TOOL_NAME_PATTERN.source}`);
+  if (typeof js.name !== 'string' || !TOOL_NAME_PATTERN.test(js.name))
+    throw badRequest(`response_format.json_schema.name must match ${TOOL_NAME_PATTERN.source}`);
   if (js.description !== undefined && typeof js.description !== 'string') throw badRequest('response_format.json_schema.description must be a string');
   if (js.schema !== undefined && !isRecord(js.schema)) throw badRequest('response_format.json_schema.schema must be a JSON Schema object');
   if (js.strict !== undefined && js.strict !== null && typeof js.strict !== 'boolean') throw badRequest('response_format.json_schema.strict must be a boolean');
@@ -202,10 +212,12 @@ export function parseToolCalls(raw: unknown, where: string): ToolCall[] {
   if (!Array.isArray(raw) || raw.length > MAX_TOOL_CALLS) throw badRequest(`${where}.tool_calls must be an array of at most ${MAX_TOOL_CALLS} tool calls`);
   return raw.map((c, j) => {
     const at = `${where}.tool_calls[${j}]`;
-    if (!isRecord(c) || c.type !== 'function' || !isRecord(c.function)) throw badRequest(`${at} must be { id, type: "function", function: { name, arguments } }`);
+    if (!isRecord(c) || c.type !== 'function' || !isRecord(c.function))
+      throw badRequest(`${at} must be { id, type: "function", function: { name, arguments } }`);
     onlyKeys(c, ['id', 'type', 'function', 'index'], at);
     onlyKeys(c.function, ['name', 'arguments'], `${at}.function`);
-    if (typeof c.id !== 'string' || c.id.length === 0 || c.id.length > MAX_CALL_ID) throw badRequest(`${at}.id must be a string of 1 to ${MAX_CALL_ID} characters`);
+    if (typeof c.id !== 'string' || c.id.length === 0 || c.id.length > MAX_CALL_ID)
+      throw badRequest(`${at}.id must be a string of 1 to ${MAX_CALL_ID} characters`);
     if (typeof c.function.name !== 'string' || c.function.name.length === 0) throw badRequest(`${at}.function.name must be a non-empty string`);
     if (typeof c.function.arguments !== 'string') throw badRequest(`${at}.function.arguments must be a string (JSON text)`);
     return { id: c.id, name: c.function.name, arguments: c.function.arguments };
@@ -214,7 +226,8 @@ export function parseToolCalls(raw: unknown, where: string): ToolCall[] {
 
 /** The shape of a tool-call id a `role: "tool"` message answers. */
 export function parseToolCallId(raw: unknown, where: string): string {
-  if (typeof raw !== 'string' || raw.length === 0 || raw.length > MAX_CALL_ID) throw badRequest(`${where}.tool_call_id must be a string of 1 to ${MAX_CALL_ID} characters`);
+  if (typeof raw !== 'string' || raw.length === 0 || raw.length > MAX_CALL_ID)
+    throw badRequest(`${where}.tool_call_id must be a string of 1 to ${MAX_CALL_ID} characters`);
   return raw;
 }
 
@@ -229,7 +242,10 @@ export function argumentsObject(text: string): Record<string, unknown> {
 }
 
 /** The message steps the tool-result rule reads. */
-export type ToolStep = { readonly kind: 'calls'; readonly ids: readonly string[] } | { readonly kind: 'result'; readonly id: string } | { readonly kind: 'other' };
+export type ToolStep =
+  | { readonly kind: 'calls'; readonly ids: readonly string[] }
+  | { readonly kind: 'result'; readonly id: string }
+  | { readonly kind: 'other' };
 
 /**
  * Every tool result answers a call of the assistant message before it (with only tool results in

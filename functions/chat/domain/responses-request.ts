@@ -9,15 +9,7 @@ import { badRequest, notFound } from '../../platform/domain/errors';
 import type { JsonSchema } from '../../platform/domain/json-schema';
 import { utf8Length } from '../../platform/domain/utf8';
 import type { ToolCall } from '../../conversations/domain/session';
-import {
-  MAX_MESSAGE_BYTES,
-  TOKEN_LIMIT_SCHEMA,
-  chatFieldSchema,
-  readChatField,
-  tokenLimit,
-  type ChatMessageInput,
-  type ChatRequest,
-} from './chat-request';
+import { MAX_MESSAGE_BYTES, TOKEN_LIMIT_SCHEMA, chatFieldSchema, readChatField, tokenLimit, type ChatMessageInput, type ChatRequest } from './chat-request';
 import { MAX_TOOLS, RESERVED_TOOL_NAMES, TOOL_NAME_PATTERN, type ClientTool, type ResponseFormat, type ToolChoice } from './client-tools';
 import { responseIdSession } from './response-ids';
 
@@ -81,7 +73,8 @@ function contentText(content: unknown, where: string, partType: 'input_text' | '
 }
 
 function callId(v: unknown, where: string): string {
-  if (typeof v !== 'string' || v.length === 0 || v.length > MAX_CALL_ID) throw badRequest(`${where}.call_id must be a string of 1 to ${MAX_CALL_ID} characters`);
+  if (typeof v !== 'string' || v.length === 0 || v.length > MAX_CALL_ID)
+    throw badRequest(`${where}.call_id must be a string of 1 to ${MAX_CALL_ID} characters`);
   return v;
 }
 
@@ -303,7 +296,11 @@ const FIELDS = {
   stream_options: ignored(
     { type: ['object', 'null'], properties: { include_obfuscation: { type: 'boolean' } }, additionalProperties: false, description: 'no obfuscation is added' },
     (v) => {
-      if (!isRecord(v) || Object.keys(v).some((k) => k !== 'include_obfuscation') || (v.include_obfuscation !== undefined && typeof v.include_obfuscation !== 'boolean'))
+      if (
+        !isRecord(v) ||
+        Object.keys(v).some((k) => k !== 'include_obfuscation') ||
+        (v.include_obfuscation !== undefined && typeof v.include_obfuscation !== 'boolean')
+      )
         throw badRequest('stream_options must be { include_obfuscation: boolean }');
     },
   ),

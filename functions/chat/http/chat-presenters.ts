@@ -84,7 +84,6 @@ function toolCallDeltas(calls: readonly ToolCall[]): unknown[] {
   ]);
 }
 
-
 /** A completed answer replayed (an Idempotency-Key's stored answer) as the chunks a stream would have sent. */
 export async function* replayedStream(stored: ReturnType<typeof chatCompletion>, request: ChatRequest): AsyncIterable<string> {
   const base = { id: stored.id, object: 'chat.completion.chunk', created: stored.created, model: stored.model };

@@ -57,7 +57,11 @@ function outputOf(turn: PreparedTurn, result: TurnResult): OutputItem[] {
   return [...message, ...calls];
 }
 
-function responseObject(turn: PreparedTurn, parsed: ResponsesRequest, state: { status: Status; result?: TurnResult; error?: { code: string; message: string } }) {
+function responseObject(
+  turn: PreparedTurn,
+  parsed: ResponsesRequest,
+  state: { status: Status; result?: TurnResult; error?: { code: string; message: string } },
+) {
   const { echo } = parsed;
   const result = state.result;
   const reason = result ? incompleteReason(result.stopReason) : undefined;

@@ -32,7 +32,9 @@ const toolMarker = z.object({
 export const exportMessage = z
   .object({
     id: uuid,
-    role: z.enum(['user', 'assistant', 'system', 'tool']).meta({ description: '`tool`: the result of a client function tool, after the assistant message that called it' }),
+    role: z
+      .enum(['user', 'assistant', 'system', 'tool'])
+      .meta({ description: '`tool`: the result of a client function tool, after the assistant message that called it' }),
     content: z.string().meta({ description: 'Empty on a `tool` message: tool inputs and outputs stay out of the export' }),
     created_at: isoTime,
     tools: z.optional(z.array(toolMarker)),

@@ -61,11 +61,9 @@ export function underPattern(path: string, pattern: string): boolean {
  * and `/api/v1/responses` beside area A's `/api/v1/org/*`). Areas that cannot be told apart by path throw.
  */
 export function areaPathPatterns<K extends string>(byArea: ReadonlyMap<K, readonly string[]>): Map<K, string[]> {
-  const patternOf = (paths: readonly string[]) =>
-    paths.length === 1 && !paths[0]!.includes('{') ? paths[0]! : `${staticPrefixOf(paths)}/*`;
+  const patternOf = (paths: readonly string[]) => (paths.length === 1 && !paths[0]!.includes('{') ? paths[0]! : `${staticPrefixOf(paths)}/*`);
   let groups = [...byArea].map(([area, paths]) => ({ area, paths: [...new Set(paths)] }));
-  const claimsOther = (g: { area: K; paths: string[] }) =>
-    groups.some((o) => o.area !== g.area && o.paths.some((p) => underPattern(p, patternOf(g.paths))));
+  const claimsOther = (g: { area: K; paths: string[] }) => groups.some((o) => o.area !== g.area && o.paths.some((p) => underPattern(p, patternOf(g.paths))));
   for (let at = groups.findIndex(claimsOther); at >= 0; at = groups.findIndex(claimsOther)) {
     const g = groups[at]!;
     const depth = staticPrefixOf(g.paths).split('/').filter(Boolean).length;
