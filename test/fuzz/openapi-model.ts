@@ -34,17 +34,18 @@ export interface ApiModel {
   readonly operations: readonly Operation[];
 }
 
-/** Area path prefixes (the router contract), longest first. */
+/** Area path patterns (the router contract): a prefix ending in `/`, or one exact path. */
 const AREA_PREFIXES: readonly (readonly [string, Area])[] = [
   ['/api/v1/release-notes/', 'releaseNotes'],
   ['/api/v1/org/', 'export'],
   ['/api/v1/chat/', 'chat'],
+  ['/api/v1/responses', 'chat'],
   ['/admin/v1/', 'admin'],
   ['/acp/', 'acp'],
 ];
 
 export function areaOf(path: string): Area {
-  return AREA_PREFIXES.find(([prefix]) => path.startsWith(prefix))?.[1] ?? 'neutral';
+  return AREA_PREFIXES.find(([pattern]) => (pattern.endsWith('/') ? path.startsWith(pattern) : path === pattern))?.[1] ?? 'neutral';
 }
 
 /** The API reference's static files: out of scope except that they must never 5xx. */

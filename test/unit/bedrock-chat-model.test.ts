@@ -224,7 +224,7 @@ describe('BedrockChatModel.stream', () => {
         response: {
           text: 'Let me check.',
           toolCalls: [
-            { id: 'tooluse_s1', name: 'lookup_order', input: { orderId: '42' } },
+            { id: 'tooluse_s1', name: 'lookup_order', input: { orderId: '42' }, inputText: '{"orderId": "42"}' },
             { id: 'tooluse_s2', name: 'lookup_order', input: {} },
           ],
           stopReason: 'tool_use',

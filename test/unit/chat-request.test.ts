@@ -72,9 +72,9 @@ describe('parseChatRequest: validation order', () => {
     rejects({ model: APP, messages: [{ content: 'hi' }] }, 'bad_request', `messages[0].role must be one of ${roles}`);
     rejects({ model: APP, messages: [{ role: 'tool', content: 'x' }] }, 'bad_request', 'messages[0].tool_call_id must be a string of 1 to 256 characters');
     rejects(
-      { model: APP, messages: [{ role: 'tool', content: 'x', tool_call_id: 'c', name: 'n' }] },
+      { model: APP, messages: [{ role: 'tool', content: 'x', tool_call_id: 'c', refusal: null }] },
       'bad_request',
-      'messages[0] has unsupported fields: name',
+      'messages[0] has unsupported fields: refusal',
     );
     rejects({ model: APP, messages: [{ role: 'assistant', content: null }] }, 'bad_request', /^messages\[0\]\.content must be a string/);
     rejects(

@@ -118,8 +118,9 @@ describe('OpenAiCompatibleChatModel against an OpenAI-compatible server on loopb
     expect(await model().converse(CONVERSATION)).toEqual({
       text: '',
       toolCalls: [
-        { id: 'call_1', name: 'lookup_order', input: { orderId: '43' } },
-        { id: 'call_2', name: 'lookup_order', input: {} },
+        // The arguments text is kept as the model wrote it (handed to a client as is); unparsable, the input is empty.
+        { id: 'call_1', name: 'lookup_order', input: { orderId: '43' }, inputText: '{"orderId":"43"}' },
+        { id: 'call_2', name: 'lookup_order', input: {}, inputText: 'not json' },
       ],
       stopReason: 'tool_use',
       usage: { inputTokens: 20, outputTokens: 30, cacheReadInputTokens: 100, cacheCreationInputTokens: 0 },
@@ -182,8 +183,8 @@ describe('OpenAiCompatibleChatModel against an OpenAI-compatible server on loopb
         response: {
           text: 'Let me check.',
           toolCalls: [
-            { id: 'call_s1', name: 'lookup_order', input: { orderId: '42' } },
-            { id: 'call_s2', name: 'lookup_order', input: { orderId: '43' } },
+            { id: 'call_s1', name: 'lookup_order', input: { orderId: '42' }, inputText: '{"orderId":"42"}' },
+            { id: 'call_s2', name: 'lookup_order', input: { orderId: '43' }, inputText: '{"orderId":"43"}' },
           ],
           stopReason: 'tool_use',
           usage: { inputTokens: 32, outputTokens: 12, cacheReadInputTokens: 8, cacheCreationInputTokens: 0 },

@@ -16,6 +16,7 @@ import {
 } from '@aws-sdk/client-bedrock-runtime';
 import type { ModelRequest, ModelResponse, ModelStreamEvent, ModelToolCall, ModelToolChoice, StopReason } from '../domain/model';
 import { formatInstruction } from '../domain/structured-output';
+import { argumentsObject } from '../domain/client-tools';
 import type { ChatModel } from '../ports/chat-ports';
 
 export function toConverseInput(request: ModelRequest): ConverseCommandInput {
@@ -149,7 +150,8 @@ export class BedrockChatModel implements ChatModel {
         if (failure) throw new Error(`Bedrock stream failed: ${failure.message ?? 'unknown error'}`);
       }
     }
-    const toolCalls = [...tools.values()].map((t) => ({ id: t.id, name: t.name, input: t.input ? (JSON.parse(t.input) as Record<string, unknown>) : {} }));
+    // A model's tool input that is no JSON object (cut short, say) is an empty input, never a failed turn.
+    const toolCalls = [...tools.values()].map((t) => ({ id: t.id, name: t.name, input: argumentsObject(t.input), ...(t.input ? { inputText: t.input } : {}) }));
     yield { type: 'done', response: { text, toolCalls, stopReason: stopReasonOf(stop), usage: usageOf(usage) } };
   }
 }

@@ -5,8 +5,9 @@
  * 1. Attachments (the `[Attached files]` note of the last user message): it reads every attached
  *    document with the tool offered for it (readPDF / readDocument), then answers naming each attached
  *    file by its name, with the first 200 characters each document's tool returned.
- * 2. After tool results it answers with what the tools returned: `Tool result: <results>`.
- * 3. A forced tool choice (`required`: the first offered tool; a named tool: that one) is a call.
+ * 2. A forced tool choice (`required`: the first offered tool; a named tool: that one) is a call, also
+ *    after tool results, as OpenAI's models do.
+ * 3. After tool results it answers with what the tools returned: `Tool result: <results>`.
  * 4. A last user message that says `use <tool>` or `call <tool>` for an offered tool is a call.
  * 5. Otherwise it answers `Offline reply #<n>: <last user message>`, n being the number of user messages
  *    it was given, so a continued session visibly carries its history.
@@ -80,19 +81,21 @@ export class OfflineChatModel implements ChatModel {
     const lastUserIndex = request.messages.map((m) => m.role).lastIndexOf('user');
     const attached = lastUserIndex >= 0 ? notedFiles(contentOf(request.messages[lastUserIndex]!)) : [];
     if (attached.length) return this.readAttachments(request, lastUserIndex, attached, input);
-    if (last?.role === 'tool') {
+    const lastUser = [...request.messages].reverse().find((m) => m.role === 'user');
+    const said = lastUser ? contentOf(lastUser) : '';
+    // Rule 2: a forced choice is a call, also after tool results (as OpenAI's models do).
+    const forced = this.forcedTool(request);
+    if (!forced && last?.role === 'tool') {
       const results: string[] = [];
       for (let i = request.messages.length - 1; i >= 0 && request.messages[i]!.role === 'tool'; i--) results.unshift(contentOf(request.messages[i]!));
       const text = `Tool result: ${results.join('\n')}`;
       return this.finish(request, text, [], input);
     }
-    const lastUser = [...request.messages].reverse().find((m) => m.role === 'user');
-    const said = lastUser ? contentOf(lastUser) : '';
-    const tool = this.toolToCall(request, said);
+    const tool = forced ?? this.namedTool(request, said);
     if (tool) {
       const given = firstJsonObject(said);
       const call: ModelToolCall = {
-        id: `call_offline_${request.messages.filter((m) => m.role === 'user').length}_${tool.name}`,
+        id: this.callId(request, lastUserIndex, tool.name),
         name: tool.name,
         input: jsonSchemaProblems(tool.inputSchema, given).length === 0 ? given : (exampleOf(tool.inputSchema) as Record<string, unknown>),
       };
@@ -107,11 +110,23 @@ export class OfflineChatModel implements ChatModel {
     return this.finish(request, `Offline reply #${userTurns}: ${said}`, [], input);
   }
 
-  /** Rules 3 and 4: the tool a forced choice or the last user message names, if it is offered. */
-  private toolToCall(request: ModelRequest, said: string): ModelToolSpec | undefined {
+  /** `call_offline_<user turns>_<tool>`, with the round when a forced choice calls again after results. */
+  private callId(request: ModelRequest, lastUserIndex: number, name: string): string {
+    const userTurns = request.messages.filter((m) => m.role === 'user').length;
+    const round = request.messages.slice(lastUserIndex + 1).filter((m) => m.role === 'assistant').length;
+    return round ? `call_offline_${userTurns}_${round + 1}_${name}` : `call_offline_${userTurns}_${name}`;
+  }
+
+  /** Rule 2: the tool a forced choice names (`required`: the first offered). */
+  private forcedTool(request: ModelRequest): ModelToolSpec | undefined {
     const choice = request.toolChoice;
     if (choice?.type === 'required') return request.tools[0];
     if (choice?.type === 'tool') return request.tools.find((t) => t.name === choice.name);
+    return undefined;
+  }
+
+  /** Rule 4: the offered tool the last user message names (`use <tool>`, `call <tool>`). */
+  private namedTool(request: ModelRequest, said: string): ModelToolSpec | undefined {
     const wanted = /\b(?:use|call)\s+(?:the\s+)?(?:tool\s+)?([A-Za-z0-9_.-]+)/i.exec(said)?.[1];
     return wanted ? request.tools.find((t) => t.name.toLowerCase() === wanted.toLowerCase()) : undefined;
   }

@@ -17,9 +17,13 @@ function isSchema(v: unknown): v is Schema {
 function resolve(root: Schema, ref: string): Schema | undefined {
   if (!ref.startsWith('#')) return undefined;
   let node: unknown = root;
-  for (const part of ref.slice(1).split('/').filter(Boolean)) {
-    const key = decodeURIComponent(part).replace(/~1/g, '/').replace(/~0/g, '~');
-    node = isSchema(node) ? node[key] : undefined;
+  try {
+    for (const part of ref.slice(1).split('/').filter(Boolean)) {
+      const key = decodeURIComponent(part).replace(/~1/g, '/').replace(/~0/g, '~');
+      node = isSchema(node) ? node[key] : undefined;
+    }
+  } catch {
+    return undefined;
   }
   return isSchema(node) ? node : undefined;
 }
@@ -53,53 +57,80 @@ function num(schema: Schema, integer: boolean): number {
   let v = min ?? (exMin !== undefined ? exMin + 1 : max !== undefined ? Math.min(max, 1) : 1);
   if (integer) v = Math.ceil(v);
   const step = typeof schema.multipleOf === 'number' && schema.multipleOf > 0 ? schema.multipleOf : undefined;
-  if (step) v = Math.ceil(v / step) * step;
+  if (step) {
+    // Rounded to the step's own decimals: 3 × 0.1 is 0.3, not 0.30000000000000004.
+    const decimals = Math.min(20, (String(step).split('.')[1] ?? '').length);
+    v = Number((Math.ceil(v / step - 1e-9) * step).toFixed(decimals));
+  }
   return v;
 }
+
+/** Lengths and counts a schema asks for are honoured up to this; a hostile minimum gets a value the check refuses. */
+const MAX_SIZE = 10_000;
 
 function str(schema: Schema): string {
   const format = typeof schema.format === 'string' ? FORMATS[schema.format] : undefined;
   let v = format ?? 'example';
-  const min = typeof schema.minLength === 'number' ? schema.minLength : 0;
+  const min = typeof schema.minLength === 'number' ? Math.min(schema.minLength, MAX_SIZE) : 0;
   const max = typeof schema.maxLength === 'number' ? schema.maxLength : undefined;
-  while (v.length < min) v += 'x';
-  if (max !== undefined && v.length > max) v = v.slice(0, max);
+  if (v.length < min) v += 'x'.repeat(min - v.length);
+  if (max !== undefined && v.length > max) v = v.slice(0, Math.max(0, max));
   return v;
 }
 
-export function exampleOf(schema: unknown, root: Schema = isSchema(schema) ? schema : {}, depth = 0): unknown {
-  if (!isSchema(schema) || depth > MAX_DEPTH) return null;
+interface Walk {
+  readonly root: Schema;
+  /** Values still to build: a schema that fans out without end gets nulls past it. */
+  budget: number;
+}
+
+/**
+ * A value for `schema`. Inside a recursion (a `$ref` met again on the way down) only what the schema
+ * requires is built: required properties, the minimum number of items, so a tree schema ends.
+ */
+export function exampleOf(schema: unknown): unknown {
+  return build(schema, { root: isSchema(schema) ? schema : {}, budget: MAX_SIZE }, [], 0);
+}
+
+function build(schema: unknown, walk: Walk, refs: readonly string[], depth: number): unknown {
+  if (!isSchema(schema) || depth > MAX_DEPTH || walk.budget-- <= 0) return null;
+  const minimal = refs.length !== new Set(refs).size;
+  const sub = (s: unknown, extraRef?: string) => build(s, walk, extraRef ? [...refs, extraRef] : refs, depth + 1);
   if (typeof schema.$ref === 'string') {
-    const target = resolve(root, schema.$ref);
-    return target ? exampleOf(target, root, depth + 1) : null;
+    const target = resolve(walk.root, schema.$ref);
+    return target ? sub(target, schema.$ref) : null;
   }
   if ('const' in schema) return schema.const;
   if (Array.isArray(schema.enum) && schema.enum.length) return schema.enum[0];
   if (Array.isArray(schema.allOf) && schema.allOf.length) {
     // The parts of an allOf are usually object fragments: their examples are merged.
-    const parts = schema.allOf.map((s) => exampleOf(s, root, depth + 1));
+    const parts = schema.allOf.map((s) => sub(s));
     if (!parts.every(isSchema)) return parts[0];
-    const own = isSchema(schema.properties) ? exampleOf({ ...schema, allOf: undefined }, root, depth + 1) : {};
+    const own = isSchema(schema.properties) ? sub({ ...schema, allOf: undefined }) : {};
     return Object.assign({}, ...parts, own);
   }
   const choice = (Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : undefined) as unknown[] | undefined;
-  if (choice?.length) return exampleOf(choice.find((s) => !(isSchema(s) && s.type === 'null')) ?? choice[0], root, depth + 1);
+  if (choice?.length) {
+    // Inside a recursion a null or non-reference branch ends it; elsewhere the first non-null branch.
+    const ending = minimal ? choice.find((s) => isSchema(s) && (s.type === 'null' || s.$ref === undefined)) : undefined;
+    return sub(ending ?? choice.find((s) => !(isSchema(s) && s.type === 'null')) ?? choice[0]);
+  }
   switch (typeOf(schema)) {
     case 'object': {
       const properties = isSchema(schema.properties) ? schema.properties : {};
-      const out: Record<string, unknown> = {};
-      for (const [name, sub] of Object.entries(properties)) out[name] = exampleOf(sub, root, depth + 1);
       const required = Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : [];
-      for (const name of required)
-        if (!(name in out)) out[name] = isSchema(schema.additionalProperties) ? exampleOf(schema.additionalProperties, root, depth + 1) : 'example';
+      const out: Record<string, unknown> = {};
+      for (const [name, s] of Object.entries(properties)) if (!minimal || required.includes(name)) out[name] = sub(s);
+      for (const name of required) if (!(name in out)) out[name] = isSchema(schema.additionalProperties) ? sub(schema.additionalProperties) : 'example';
       return out;
     }
     case 'array': {
       const prefix = Array.isArray(schema.prefixItems) ? schema.prefixItems : Array.isArray(schema.items) ? schema.items : [];
-      const items = prefix.map((s) => exampleOf(s, root, depth + 1));
-      const min = typeof schema.minItems === 'number' ? schema.minItems : 0;
+      const min = typeof schema.minItems === 'number' ? Math.min(schema.minItems, MAX_SIZE) : 0;
+      const items = prefix.slice(0, minimal ? min : prefix.length).map((s) => sub(s));
       const each = isSchema(schema.items) ? schema.items : {};
-      while (items.length < Math.max(min, prefix.length ? 0 : 1)) items.push(exampleOf(each, root, depth + 1));
+      const wanted = minimal ? min : Math.max(min, prefix.length ? 0 : 1);
+      while (items.length < wanted && walk.budget > 0) items.push(sub(each));
       return typeof schema.maxItems === 'number' ? items.slice(0, schema.maxItems) : items;
     }
     case 'string':

@@ -140,6 +140,7 @@ export class OpenAiCompatibleChatModel implements ChatModel {
       id: c.id ?? `call_${i}`,
       name: c.function?.name ?? '',
       input: parseArguments(c.function?.arguments),
+      ...(c.function?.arguments !== undefined ? { inputText: c.function.arguments } : {}),
     }));
     return {
       text: choice?.message?.content ?? '',
@@ -188,7 +189,7 @@ export class OpenAiCompatibleChatModel implements ChatModel {
         }
       }
     }
-    const toolCalls = [...calls.entries()].map(([i, c]) => ({ id: c.id ?? `call_${i}`, name: c.name, input: parseArguments(c.args) }));
+    const toolCalls = [...calls.entries()].map(([i, c]) => ({ id: c.id ?? `call_${i}`, name: c.name, input: parseArguments(c.args), inputText: c.args }));
     yield { type: 'done', response: { text, toolCalls, stopReason: toolCalls.length ? 'tool_use' : stopReasonOf(finish), usage: usageOf(usage) } };
   }
 }

@@ -78,10 +78,11 @@ async function* runTurn(
   const clientTools = request.toolChoice.type === 'none' ? [] : request.tools;
   const isClientCall = (call: ModelToolCall) => clientTools.some((t) => t.name === call.name);
   const tools = listed.tools.filter((t) => !turn.documentTools.some((d) => d.name === t.spec.name) && !clientTools.some((c) => c.name === t.spec.name));
+  // The client's tools first: `tool_choice: "required"` is the client's request for one of them.
   const toolSpecs = [
+    ...clientTools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.parameters })),
     ...turn.documentTools,
     ...tools.map((t) => t.spec),
-    ...clientTools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.parameters })),
   ];
   const messages: ModelMessage[] = [...turn.context];
   const markers: ToolMarker[] = listed.unavailable.map((u, i) => ({
@@ -147,6 +148,9 @@ async function* runTurn(
     }
     if (structured && handedBack.length === 0 && response!.stopReason !== 'max_tokens' && !limit.reached) {
       text = yield* checkedAnswer(turn, { request, messages, text, record });
+    } else if (structured && request.stream && text) {
+      // Not a final answer to check (cut short, or beside tool calls): streamed as it is, as it is stored.
+      yield { type: 'text', delta: text };
     }
   } catch (err) {
     // The model calls that completed before the failure were made and cost money: their usage rows
@@ -158,7 +162,8 @@ async function* runTurn(
     throw err;
   }
   const final = response!;
-  const toolCalls: ToolCall[] = handedBack.map((c) => ({ id: c.id, name: c.name, arguments: JSON.stringify(c.input) }));
+  // The arguments as the model wrote them, when its adapter kept them (an unparsable text stays as it was).
+  const toolCalls: ToolCall[] = handedBack.map((c) => ({ id: c.id, name: c.name, arguments: c.inputText ?? JSON.stringify(c.input) }));
   await persistNewSession(deps, turn, written);
   // Before the messages: a crash in between leaves files referenced by the session (removed with it).
   if (turn.attachments.length)

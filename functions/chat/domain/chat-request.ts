@@ -297,7 +297,7 @@ const FIELDS = {
   }),
   tools: field(TOOLS_SCHEMA, (v) => parseTools(v)),
   tool_choice: field(TOOL_CHOICE_SCHEMA, (v, body) => parseToolChoice(v, parseTools(body.tools))),
-  parallel_tool_calls: field({ type: 'boolean', description: 'false: at most one tool call a turn' }, (v) => {
+  parallel_tool_calls: field({ type: ['boolean', 'null'], description: 'false: at most one tool call a turn' }, (v) => {
     if (present(v) && typeof v !== 'boolean') throw badRequest('parallel_tool_calls must be a boolean');
     return v !== false;
   }),

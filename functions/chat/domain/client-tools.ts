@@ -9,6 +9,7 @@
 import { badRequest } from '../../platform/domain/errors';
 import type { JsonSchema } from '../../platform/domain/json-schema';
 import type { ToolCall, ToolMarker } from '../../conversations/domain/session';
+import { jsonSchemaDefect } from './json-schema-check';
 
 export interface ClientTool {
   readonly name: string;
@@ -51,7 +52,7 @@ function onlyKeys(v: Record<string, unknown>, allowed: readonly string[], where:
 const EMPTY_PARAMETERS = { type: 'object', properties: {} };
 
 export const TOOLS_SCHEMA: JsonSchema = {
-  type: 'array',
+  type: ['array', 'null'],
   maxItems: MAX_TOOLS,
   description:
     'Function tools the model may call. A call to one ends the turn with finish_reason "tool_calls"; the client runs it and sends the result as a role "tool" message. The app’s own MCP tools are run by the platform.',
@@ -76,6 +77,12 @@ export const TOOLS_SCHEMA: JsonSchema = {
   },
 };
 
+/** A schema the platform could not apply (an unknown type, a pattern that is no regular expression, a reference it cannot follow) is a 400 now, not a failed turn later. */
+export function requireUsableSchema(schema: Record<string, unknown>, where: string): void {
+  const defect = jsonSchemaDefect(schema);
+  if (defect) throw badRequest(`${where}: ${defect}`);
+}
+
 /** `tools`: function tools only, unique names, no name of the platform's document tools. */
 export function parseTools(raw: unknown): ClientTool[] {
   if (raw === undefined || raw === null) return [];
@@ -92,6 +99,7 @@ export function parseTools(raw: unknown): ClientTool[] {
     if (f.description !== undefined && (typeof f.description !== 'string' || f.description.length > MAX_DESCRIPTION))
       throw badRequest(`tools[${i}].function.description must be a string of at most ${MAX_DESCRIPTION} characters`);
     if (f.parameters !== undefined && !isRecord(f.parameters)) throw badRequest(`tools[${i}].function.parameters must be a JSON Schema object`);
+    if (isRecord(f.parameters)) requireUsableSchema(f.parameters, `tools[${i}].function.parameters`);
     if (f.strict !== undefined && f.strict !== null && typeof f.strict !== 'boolean') throw badRequest(`tools[${i}].function.strict must be a boolean`);
     return {
       name: f.name,
@@ -107,6 +115,7 @@ export function parseTools(raw: unknown): ClientTool[] {
 
 export const TOOL_CHOICE_SCHEMA: JsonSchema = {
   anyOf: [
+    { type: 'null' },
     { enum: ['none', 'auto', 'required'] },
     {
       type: 'object',
@@ -141,6 +150,7 @@ export function parseToolChoice(raw: unknown, tools: readonly ClientTool[]): Too
 
 export const RESPONSE_FORMAT_SCHEMA: JsonSchema = {
   anyOf: [
+    { type: 'null' },
     { type: 'object', properties: { type: { enum: ['text', 'json_object'] } }, required: ['type'], additionalProperties: false },
     {
       type: 'object',
@@ -183,6 +193,7 @@ export function parseResponseFormat(raw: unknown): ResponseFormat {
     throw badRequest(`response_format.json_schema.name must match ${TOOL_NAME_PATTERN.source}`);
   if (js.description !== undefined && typeof js.description !== 'string') throw badRequest('response_format.json_schema.description must be a string');
   if (js.schema !== undefined && !isRecord(js.schema)) throw badRequest('response_format.json_schema.schema must be a JSON Schema object');
+  if (isRecord(js.schema)) requireUsableSchema(js.schema, 'response_format.json_schema.schema');
   if (js.strict !== undefined && js.strict !== null && typeof js.strict !== 'boolean') throw badRequest('response_format.json_schema.strict must be a boolean');
   return { type: 'json_schema', name: js.name, schema: (js.schema as Record<string, unknown> | undefined) ?? {}, strict: js.strict === true };
 }
@@ -194,6 +205,7 @@ export const TOOL_CALLS_SCHEMA: JsonSchema = {
     type: 'object',
     properties: {
       id: { type: 'string', minLength: 1, maxLength: MAX_CALL_ID },
+      index: { type: 'integer', minimum: 0, description: 'A streamed delta’s index, as clients copy it back: ignored' },
       type: { const: 'function' },
       function: {
         type: 'object',
@@ -215,6 +227,7 @@ export function parseToolCalls(raw: unknown, where: string): ToolCall[] {
     if (!isRecord(c) || c.type !== 'function' || !isRecord(c.function))
       throw badRequest(`${at} must be { id, type: "function", function: { name, arguments } }`);
     onlyKeys(c, ['id', 'type', 'function', 'index'], at);
+    if (c.index !== undefined && !(Number.isSafeInteger(c.index) && (c.index as number) >= 0)) throw badRequest(`${at}.index must be a non-negative integer`);
     onlyKeys(c.function, ['name', 'arguments'], `${at}.function`);
     if (typeof c.id !== 'string' || c.id.length === 0 || c.id.length > MAX_CALL_ID)
       throw badRequest(`${at}.id must be a string of 1 to ${MAX_CALL_ID} characters`);

@@ -21,6 +21,101 @@ export function jsonSchemaProblems(schema: Record<string, unknown>, value: unkno
   }
 }
 
+const JSON_TYPES = new Set(['null', 'boolean', 'object', 'array', 'number', 'integer', 'string']);
+/** Keywords whose value is a schema, an array of schemas, or a map of names to schemas. */
+const ONE = [
+  'not',
+  'if',
+  'then',
+  'else',
+  'items',
+  'additionalItems',
+  'additionalProperties',
+  'propertyNames',
+  'contains',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+];
+const MANY = ['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items'];
+const MAPS = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'];
+/** Deeper than this a schema is refused (nothing a client generates comes near it). */
+const MAX_SCHEMA_DEPTH = 64;
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * What would keep the platform from applying a schema, or undefined: an unknown `type`, a `pattern`
+ * (or a `patternProperties` name) that is no regular expression, a `$ref` that is not a local pointer
+ * to a schema, a nesting deeper than 64, or a schema that refers to itself without end.
+ */
+export function jsonSchemaDefect(root: Record<string, unknown>): string | undefined {
+  const walk = (node: unknown, at: string, depth: number): string | undefined => {
+    if (typeof node === 'boolean') return undefined;
+    if (!isObject(node)) return `${at} must be a schema (an object or a boolean)`;
+    if (depth > MAX_SCHEMA_DEPTH) return `nested deeper than ${MAX_SCHEMA_DEPTH} levels`;
+    const types = node.type === undefined ? [] : Array.isArray(node.type) ? node.type : [node.type];
+    const bad = types.find((t) => typeof t !== 'string' || !JSON_TYPES.has(t));
+    if (bad !== undefined) return `${at}.type: ${JSON.stringify(bad)} is no JSON type`;
+    for (const p of [
+      ...(typeof node.pattern === 'string' ? [node.pattern] : []),
+      ...(isObject(node.patternProperties) ? Object.keys(node.patternProperties) : []),
+    ]) {
+      try {
+        new RegExp(p, 'u');
+      } catch {
+        return `${at}: the pattern ${JSON.stringify(p.slice(0, 100))} is no regular expression`;
+      }
+    }
+    if (node.$ref !== undefined && (typeof node.$ref !== 'string' || !resolvesLocally(root, node.$ref))) {
+      return `${at}.$ref ${JSON.stringify(node.$ref)} does not point to a schema in this document`;
+    }
+    for (const k of ONE)
+      if (k in node && !(k === 'items' && Array.isArray(node[k]))) {
+        const d = walk(node[k], `${at}.${k}`, depth + 1);
+        if (d) return d;
+      }
+    for (const k of MANY)
+      if (Array.isArray(node[k])) {
+        for (const [i, sub] of (node[k] as unknown[]).entries()) {
+          const d = walk(sub, `${at}.${k}[${i}]`, depth + 1);
+          if (d) return d;
+        }
+      }
+    for (const k of MAPS)
+      if (isObject(node[k])) {
+        for (const [name, sub] of Object.entries(node[k] as Record<string, unknown>)) {
+          const d = walk(sub, `${at}.${k}.${name}`, depth + 1);
+          if (d) return d;
+        }
+      }
+    return undefined;
+  };
+  const defect = walk(root, '#', 0);
+  if (defect) return defect;
+  // A reference cycle that consumes no value (`{"$ref": "#"}`) only shows when a value is checked.
+  const trial = jsonSchemaProblems(root, null).find((p) => p.startsWith('the schema cannot be applied'));
+  return trial;
+}
+
+/** A JSON pointer into the document (`#`, `#/$defs/x`) that names a schema, or a plain-name anchor (`#node`). */
+function resolvesLocally(root: Record<string, unknown>, ref: string): boolean {
+  if (!ref.startsWith('#')) return false;
+  if (ref !== '#' && !ref.startsWith('#/')) return /^#[A-Za-z_][\w.-]*$/.test(ref);
+  let node: unknown = root;
+  try {
+    for (const part of ref.slice(1).split('/').filter(Boolean)) {
+      const key = decodeURIComponent(part).replace(/~1/g, '/').replace(/~0/g, '~');
+      if (!isObject(node) || !(key in node)) return false;
+      node = node[key];
+    }
+  } catch {
+    return false;
+  }
+  return isObject(node) || typeof node === 'boolean';
+}
+
 /** The draft a schema declares with `$schema` (clients' generators write draft-07); 2020-12 when it names none. */
 function draftOf(schema: Record<string, unknown>): '4' | '7' | '2019-09' | '2020-12' {
   const declared = typeof schema.$schema === 'string' ? schema.$schema : '';

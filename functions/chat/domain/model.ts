@@ -17,6 +17,8 @@ export interface ModelToolCall {
   readonly id: string;
   readonly name: string;
   readonly input: Record<string, unknown>;
+  /** The arguments as the model wrote them (a JSON text), where the provider gives text: handed to the client as is. */
+  readonly inputText?: string;
 }
 
 /** An image passed to the model as vision input (attachments). */

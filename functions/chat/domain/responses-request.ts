@@ -10,7 +10,7 @@ import type { JsonSchema } from '../../platform/domain/json-schema';
 import { utf8Length } from '../../platform/domain/utf8';
 import type { ToolCall } from '../../conversations/domain/session';
 import { MAX_MESSAGE_BYTES, TOKEN_LIMIT_SCHEMA, chatFieldSchema, readChatField, tokenLimit, type ChatMessageInput, type ChatRequest } from './chat-request';
-import { MAX_TOOLS, RESERVED_TOOL_NAMES, TOOL_NAME_PATTERN, type ClientTool, type ResponseFormat, type ToolChoice } from './client-tools';
+import { MAX_TOOLS, RESERVED_TOOL_NAMES, requireUsableSchema, TOOL_NAME_PATTERN, type ClientTool, type ResponseFormat, type ToolChoice } from './client-tools';
 import { responseIdSession } from './response-ids';
 
 /** An input item: a message, a tool call or result, or a reference to an earlier response's output item. */
@@ -149,6 +149,7 @@ function parseTools(raw: unknown): ClientTool[] {
     if (RESERVED_TOOL_NAMES.includes(t.name)) throw badRequest(`${at}.name: ${t.name} is the platform's own document tool`);
     if (t.description !== undefined && t.description !== null && typeof t.description !== 'string') throw badRequest(`${at}.description must be a string`);
     if (t.parameters !== undefined && t.parameters !== null && !isRecord(t.parameters)) throw badRequest(`${at}.parameters must be a JSON Schema object`);
+    if (isRecord(t.parameters)) requireUsableSchema(t.parameters, `${at}.parameters`);
     if (t.strict !== undefined && t.strict !== null && typeof t.strict !== 'boolean') throw badRequest(`${at}.strict must be a boolean`);
     return {
       name: t.name,
@@ -196,6 +197,7 @@ function parseTextFormat(raw: unknown): ResponseFormat {
   onlyKeys(f, ['type', 'name', 'schema', 'strict', 'description'], 'text.format');
   if (typeof f.name !== 'string' || !TOOL_NAME_PATTERN.test(f.name)) throw badRequest(`text.format.name must match ${TOOL_NAME_PATTERN.source}`);
   if (!isRecord(f.schema)) throw badRequest('text.format.schema must be a JSON Schema object');
+  requireUsableSchema(f.schema, 'text.format.schema');
   if (f.strict !== undefined && f.strict !== null && typeof f.strict !== 'boolean') throw badRequest('text.format.strict must be a boolean');
   if (f.description !== undefined && f.description !== null && typeof f.description !== 'string') throw badRequest('text.format.description must be a string');
   return { type: 'json_schema', name: f.name, schema: f.schema, strict: f.strict === true };

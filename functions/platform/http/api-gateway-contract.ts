@@ -56,14 +56,20 @@ export function underPattern(path: string, pattern: string): boolean {
 
 /**
  * Where each area lives under the one base URL: its path patterns, `<static prefix>/*` for a group of
- * routes or the exact path of a lone static route. An area starts as one group; a group whose pattern
+ * routes, or the exact path of a lone static route whose prefix another area lives under. An area
+ * starts as one group; a group whose pattern
  * would claim another area's route is split by its next path segment (the chat area's `/api/v1/chat/*`
  * and `/api/v1/responses` beside area A's `/api/v1/org/*`). Areas that cannot be told apart by path throw.
  */
 export function areaPathPatterns<K extends string>(byArea: ReadonlyMap<K, readonly string[]>): Map<K, string[]> {
-  const patternOf = (paths: readonly string[]) => (paths.length === 1 && !paths[0]!.includes('{') ? paths[0]! : `${staticPrefixOf(paths)}/*`);
   let groups = [...byArea].map(([area, paths]) => ({ area, paths: [...new Set(paths)] }));
-  const claimsOther = (g: { area: K; paths: string[] }) => groups.some((o) => o.area !== g.area && o.paths.some((p) => underPattern(p, patternOf(g.paths))));
+  const claims = (area: K, pattern: string) => groups.some((o) => o.area !== area && o.paths.some((p) => underPattern(p, pattern)));
+  // A lone static route whose prefix another area lives under takes its exact path.
+  const patternOf = (g: { readonly area: K; readonly paths: readonly string[] }) => {
+    const wide = `${staticPrefixOf(g.paths)}/*`;
+    return g.paths.length === 1 && !g.paths[0]!.includes('{') && claims(g.area, wide) ? g.paths[0]! : wide;
+  };
+  const claimsOther = (g: { area: K; paths: string[] }) => claims(g.area, patternOf(g));
   for (let at = groups.findIndex(claimsOther); at >= 0; at = groups.findIndex(claimsOther)) {
     const g = groups[at]!;
     const depth = staticPrefixOf(g.paths).split('/').filter(Boolean).length;
@@ -73,13 +79,13 @@ export function areaPathPatterns<K extends string>(byArea: ReadonlyMap<K, readon
       byNext.set(next, [...(byNext.get(next) ?? []), p]);
     }
     if (byNext.size === 1 || [...byNext.keys()].some((k) => k.startsWith('{'))) {
-      const other = groups.find((o) => o.area !== g.area && o.paths.some((p) => underPattern(p, patternOf(g.paths))))!;
-      throw new Error(`front door: area ${g.area} (${patternOf(g.paths)}) overlaps area ${other.area} (${patternOf(other.paths)})`);
+      const other = groups.find((o) => o.area !== g.area && o.paths.some((p) => underPattern(p, patternOf(g))))!;
+      throw new Error(`front door: area ${g.area} (${patternOf(g)}) overlaps area ${other.area} (${patternOf(other)})`);
     }
     groups = [...groups.slice(0, at), ...[...byNext.values()].map((paths) => ({ area: g.area, paths })), ...groups.slice(at + 1)];
   }
   const out = new Map<K, string[]>();
-  for (const g of groups) out.set(g.area, [...(out.get(g.area) ?? []), patternOf(g.paths)]);
+  for (const g of groups) out.set(g.area, [...(out.get(g.area) ?? []), patternOf(g)]);
   return out;
 }
 
