@@ -32,6 +32,7 @@ const ROUTES = [
   'orgSessionsList',
   'orgSessionMessages',
   'chatCompletionsCreate',
+  'responsesCreate',
   'acpProductsList',
   'acpDiscovery',
   'acpCheckoutCreate',
@@ -98,6 +99,30 @@ const CASES: readonly Case[] = [
     name: 'chat completion without messages',
     route: 'chatCompletionsCreate',
     request: (w) => ({ target: '/api/v1/chat/completions', token: w.chatKey, body: { model: w.appNameId } }),
+  },
+  {
+    name: 'response with a function tool and a structured answer check',
+    route: 'responsesCreate',
+    request: (w) => ({
+      target: '/api/v1/responses',
+      token: w.chatKey,
+      body: {
+        model: w.appNameId,
+        input: 'use get_weather {"city":"Lima"}',
+        tools: [
+          { type: 'function', name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string', minLength: 2 } }, required: ['city'] } },
+        ],
+      },
+    }),
+  },
+  {
+    name: 'response with a schema that is no schema',
+    route: 'responsesCreate',
+    request: (w) => ({
+      target: '/api/v1/responses',
+      token: w.chatKey,
+      body: { model: w.appNameId, input: 'hi', text: { format: { type: 'json_schema', name: 'x', schema: { type: 'banana' } } } },
+    }),
   },
   { name: 'acp products list', route: 'acpProductsList', request: (w) => ({ target: `/acp/${w.appId}/products` }) },
   { name: 'acp discovery', route: 'acpDiscovery', request: (w) => ({ target: `/acp/${w.appId}/.well-known/acp.json` }) },
@@ -246,7 +271,9 @@ function normalized(a: BundleAnswer): unknown {
     .replaceAll(p.baseUrl, '{base_url}')
     .replaceAll(`https://${viewerHost}`, '{base_url}')
     .replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z/g, '<time>')
-    .replace(/"created":\d+/g, '"created":"<second>"')
+    .replace(/"created(_at)?":\d+/g, '"created$1":"<second>"')
+    // A Responses id and its items name the session and the answer: 64 hex digits after the prefix.
+    .replace(/\b(resp|msg|fc)_[0-9a-f]{64}/g, (_, kind: string) => `${kind}_<answer>`)
     .replace(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b|\bchatcmpl-[0-9a-f]{32}\b|\bli_[A-Za-z0-9]{16}\b/g, mint);
   return JSON.parse(text);
 }

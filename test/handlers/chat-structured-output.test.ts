@@ -397,7 +397,11 @@ describe('structured output and client tools with an OpenAI-compatible upstream'
   });
 
   describe('tools, tool_choice and parallel_tool_calls upstream', () => {
-    const wireTool = (name: string, description: string, parameters: unknown) => ({ type: 'function', function: { name, description, parameters } });
+    // A tool without a description is sent without one.
+    const wireTool = (name: string, description: string, parameters: unknown) => ({
+      type: 'function',
+      function: { name, ...(description ? { description } : {}), parameters },
+    });
 
     it('sends the client tools in OpenAI’s shape, with tool_choice and parallel_tool_calls only when they say something', async () => {
       const cases: [Record<string, unknown>, Record<string, unknown>][] = [

@@ -9,6 +9,7 @@ import OpenAI, { BadRequestError, NotFoundError } from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { chatWorld, patchSettings, type ChatWorld } from '../support/chat';
+import { startFakeOpenAiServer, type FakeOpenAiServer } from '../support/fake-openai-server';
 import { startTestPlatform, type TestPlatform } from '../support/platform';
 
 const RESPONSES = '/api/v1/responses';
@@ -23,12 +24,17 @@ describe('the Responses API', () => {
   let p: TestPlatform;
   let w: ChatWorld;
   let client: OpenAI;
+  let upstream: FakeOpenAiServer;
   beforeAll(async () => {
-    p = await startTestPlatform({ visibilityDelayMs: 0 });
+    upstream = await startFakeOpenAiServer();
+    p = await startTestPlatform({ visibilityDelayMs: 0, openAiBaseUrl: upstream.baseUrl });
     w = await chatWorld(p);
     client = new OpenAI({ apiKey: w.chatKey, baseURL: `${p.baseUrl}/api/v1`, maxRetries: 0 });
   });
-  afterAll(() => p.stop());
+  afterAll(async () => {
+    await p.stop();
+    await upstream.close();
+  });
 
   const exported = async (sessionId: string): Promise<ExportedMessage[]> => {
     const res = await p.call('GET', `/api/v1/org/sessions/${sessionId}/messages?include=tool_details`, { token: w.orgKey });
@@ -236,6 +242,73 @@ describe('the Responses API', () => {
       });
       expect(second.text).toBe('Offline reply #2: Second question');
     });
+  });
+
+  it('drives an OpenAI-compatible upstream: the AI SDK default provider with a tool, and what the upstream received', async () => {
+    const app = await chatWorld(p);
+    await patchSettings(p, app.appId, { model: 'openai:test-model' });
+    const reply = (message: Record<string, unknown>, finish: string) => ({
+      kind: 'json' as const,
+      body: {
+        id: 'up',
+        object: 'chat.completion',
+        created: 1,
+        model: 'test-model',
+        choices: [{ index: 0, message, finish_reason: finish }],
+        usage: { prompt_tokens: 9, completion_tokens: 3 },
+      },
+    });
+    upstream.requests.length = 0;
+    upstream.reply(
+      reply(
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'call_up_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Rome"}' } }],
+        },
+        'tool_calls',
+      ),
+      reply({ role: 'assistant', content: 'Warm in Rome.' }, 'stop'),
+    );
+    const seen: unknown[] = [];
+    const r = await generateText({
+      model: createOpenAI({ apiKey: app.chatKey, baseURL: `${p.baseUrl}/api/v1` })(app.appNameId),
+      system: 'Be brief.',
+      prompt: 'Weather in Rome?',
+      tools: {
+        get_weather: tool({
+          inputSchema: z.object({ city: z.string() }),
+          execute: async (input) => {
+            seen.push(input);
+            return 'sunny, 24 °C';
+          },
+        }),
+      },
+      stopWhen: stepCountIs(3),
+    });
+    expect(r.text).toBe('Warm in Rome.');
+    expect(seen).toEqual([{ city: 'Rome' }]);
+    expect(upstream.requests).toHaveLength(2);
+    const [first, second] = upstream.requests.map((q) => q.body);
+    expect(first.model).toBe('test-model');
+    expect(first.tools).toEqual([
+      {
+        type: 'function',
+        function: { name: 'get_weather', parameters: expect.objectContaining({ type: 'object', properties: { city: { type: 'string' } } }) },
+      },
+    ]);
+    expect(first.messages).toEqual([
+      { role: 'system', content: 'Be brief.' },
+      { role: 'user', content: 'Weather in Rome?' },
+    ]);
+    expect(second.messages.slice(-2)).toEqual([
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'call_up_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Rome"}' } }],
+      },
+      { role: 'tool', tool_call_id: 'call_up_1', content: 'sunny, 24 °C' },
+    ]);
   });
 
   it('bills a Responses turn like a chat turn: one usage row per model call', async () => {

@@ -135,6 +135,11 @@ describe('BedrockChatModel.converse', () => {
     expect(inputs[0]!.toolConfig).toEqual({ ...CONVERSATION_INPUT.toolConfig, toolChoice: { any: {} } });
     expect(inputs[1]!.toolConfig).toEqual({ ...CONVERSATION_INPUT.toolConfig, toolChoice: { tool: { name: 'lookup_order' } } });
     expect(inputs[2]!.toolConfig).toEqual(CONVERSATION_INPUT.toolConfig);
+    // Converse refuses an empty description: a tool without one (a client's, say) is sent without.
+    await adapter().converse({ ...CONVERSATION, tools: [{ name: 'get_weather', description: '', inputSchema: SCHEMA }] });
+    expect(bedrock.commandCalls(ConverseCommand)[3]!.args[0].input.toolConfig).toEqual({
+      tools: [{ toolSpec: { name: 'get_weather', inputSchema: { json: SCHEMA } } }],
+    });
     expect(inputs[2]!.system).toEqual([
       ...CONVERSATION_INPUT.system,
       { text: `Answer with one JSON value valid against this JSON Schema ("answer") and nothing else: no prose, no code fence.\n${JSON.stringify(schema)}` },

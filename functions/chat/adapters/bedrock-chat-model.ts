@@ -63,7 +63,10 @@ export function toConverseInput(request: ModelRequest): ConverseCommandInput {
     ...(request.tools.length
       ? {
           toolConfig: {
-            tools: request.tools.map((t) => ({ toolSpec: { name: t.name, description: t.description, inputSchema: { json: t.inputSchema as never } } })),
+            // Converse refuses an empty description (at least one character): a client tool without one sends none.
+            tools: request.tools.map((t) => ({
+              toolSpec: { name: t.name, ...(t.description ? { description: t.description } : {}), inputSchema: { json: t.inputSchema as never } },
+            })),
             ...converseToolChoice(request.toolChoice),
           },
         }

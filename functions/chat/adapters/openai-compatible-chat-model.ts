@@ -101,7 +101,10 @@ export class OpenAiCompatibleChatModel implements ChatModel {
       messages: toWireMessages(request),
       ...(request.tools.length
         ? {
-            tools: request.tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.inputSchema } })),
+            tools: request.tools.map((t) => ({
+              type: 'function',
+              function: { name: t.name, ...(t.description ? { description: t.description } : {}), parameters: t.inputSchema },
+            })),
             ...wireToolChoice(request.toolChoice),
             ...(request.parallelToolCalls === false ? { parallel_tool_calls: false } : {}),
           }
