@@ -66,7 +66,7 @@ export const TOOLS_SCHEMA: JsonSchema = {
           name: { type: 'string', pattern: TOOL_NAME_PATTERN.source, description: 'Unique in the request; readPDF and readDocument are reserved' },
           description: { type: 'string', maxLength: MAX_DESCRIPTION },
           parameters: { type: 'object', description: 'JSON Schema of the arguments' },
-          strict: { type: ['boolean', 'null'], description: 'Arguments are checked against parameters either way' },
+          strict: { type: ['boolean', 'null'], description: 'Accepted and ignored: the arguments are handed back as the model wrote them' },
         },
         required: ['name'],
         additionalProperties: false,
