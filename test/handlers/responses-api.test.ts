@@ -311,6 +311,50 @@ describe('the Responses API', () => {
     ]);
   });
 
+  it('replays a streamed response for a repeated Idempotency-Key, and ends a stream whose model fails with response.failed', async () => {
+    const events = async (res: Response) =>
+      (await res.text())
+        .split('\n\n')
+        .filter((e) => e.startsWith('event: '))
+        .map(
+          (e) =>
+            JSON.parse(e.slice(e.indexOf('data: ') + 6)) as {
+              type: string;
+              sequence_number: number;
+              delta?: string;
+              response?: { id: string; status: string };
+            },
+        );
+    const send = (key: string, body: Record<string, unknown>, token = w.chatKey) =>
+      fetch(`${p.baseUrl}${RESPONSES}`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', 'Idempotency-Key': key },
+        body: JSON.stringify({ model: w.appNameId, stream: true, ...body }),
+      });
+    const first = await events(await send('resp-key-1', { input: 'Once only' }));
+    const again = await send('resp-key-1', { input: 'Once only' });
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    const replayed = await events(again);
+    const text = (list: typeof first) => list.map((e) => e.delta ?? '').join('');
+    expect(text(replayed)).toBe(text(first));
+    expect(text(first)).toBe('Offline reply #1: Once only');
+    expect(replayed.at(-1)!.response!.id).toBe(first.at(-1)!.response!.id);
+    expect(replayed.map((e) => e.sequence_number)).toEqual(replayed.map((_, i) => i));
+
+    // An app whose upstream answers 500 (nothing scripted): the failure comes after the first byte.
+    const broken = await chatWorld(p);
+    await patchSettings(p, broken.appId, { model: 'openai:test-model' });
+    const failed = await events(
+      await fetch(`${p.baseUrl}${RESPONSES}`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${broken.chatKey}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ model: broken.appNameId, stream: true, input: 'Hello' }),
+      }),
+    );
+    expect(failed.map((e) => e.type)).toEqual(['response.created', 'response.in_progress', 'response.failed']);
+    expect(failed.at(-1)!.response!.status).toBe('failed');
+  });
+
   it('bills a Responses turn like a chat turn: one usage row per model call', async () => {
     await patchSettings(p, w.appId, {});
     const r = await client.responses.create({ model: w.appNameId, input: 'Count me' });
