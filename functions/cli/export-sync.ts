@@ -1,12 +1,13 @@
 /**
- * `npm run export-sync -- --base-url <url> --key svc_org_… [--dir .export-sync | --duckdb <file>] [--every 5m]`:
+ * `EXPORT_SYNC_KEY=svc_org_… npm run export-sync -- --base-url <url> [--dir .export-sync | --duckdb <file>] [--every 5m]`:
  * the reference Org Export sync client (functions/cli/export-sync/sync-client.ts) as a command, shaped
  * for schedulers: it runs one pass and exits, unless `--every` makes it loop. It keeps a local copy
  * (apps, sessions with transcripts, usage rows, tombstones, checkpoints) as JSON files under --dir, or
  * in a DuckDB database with --duckdb, and prints exactly one JSON summary line per pass on stdout.
  * Progress lines go to stderr (at most one every 2 s, and one per finished list) unless --quiet.
  *
- * The key may come from EXPORT_SYNC_KEY instead of --key, which keeps it out of the process list.
+ * The key comes from EXPORT_SYNC_KEY or --key-file, which keep it out of the process list and of the
+ * command line npm and schedulers echo; --key still works, with a warning.
  * Exit code: 0 after a successful pass (or a loop stopped by SIGINT/SIGTERM), 1 when the pass failed,
  * 2 on a usage error or when another client holds the target.
  */
@@ -19,7 +20,8 @@ import { JsonDirStore, type LocalStore } from './export-sync/local-store';
 import { progressPrinter } from './export-sync/progress';
 import { syncOnce } from './export-sync/sync-client';
 
-const USAGE = `usage: npm run export-sync -- --base-url <url> --key <svc_org_…> [--dir <dir> | --duckdb <file>] [--every <duration>] [--quiet]
+const USAGE = `usage: npm run export-sync -- --base-url <url> [--dir <dir> | --duckdb <file>] [--every <duration>] [--quiet]
+       (the org key in EXPORT_SYNC_KEY, or --key-file <file>)
 
 Runs one sync pass, prints one JSON summary line on stdout and exits.
   --dir <dir>            keep the copy as JSON files under <dir> (the default, .export-sync)
@@ -30,7 +32,10 @@ Runs one sync pass, prints one JSON summary line on stdout and exits.
   --once                 one pass: the default, accepted for older scripts (not with --every)
   --interval <seconds>   deprecated: the same as --every <seconds>s
   --quiet                no progress lines on stderr
-The key may come from EXPORT_SYNC_KEY instead of --key.
+  --per-session          read each changed session's transcript on its own (the spec's loop; one
+                         request per session) instead of with the session rows (include=messages)
+The key: EXPORT_SYNC_KEY, or --key-file <file> (its first line), or --key <key> (visible in the
+process list and in the command line npm prints: avoid it).
 Exit code: 0 ok (or a loop stopped by a signal), 1 the pass failed, 2 usage error or target in use.`;
 
 function fail(message: string, code: number, usage = false): never {
@@ -107,12 +112,41 @@ function errorLine(err: unknown): object {
   return { ok: false, error: { message: err instanceof Error ? err.message : String(err) } };
 }
 
+/**
+ * The key: `--key-file` (its first line), `EXPORT_SYNC_KEY`, or `--key`. The first two keep it out of
+ * the process list and out of the command line npm and schedulers echo into their logs.
+ */
+function keyFrom(values: { key?: string; 'key-file'?: string }): string {
+  const given = [values.key !== undefined, values['key-file'] !== undefined].filter(Boolean).length;
+  if (given > 1) fail('--key and --key-file name two keys: give one', 2, true);
+  if (values['key-file'] !== undefined) {
+    let text: string;
+    try {
+      text = readFileSync(values['key-file'], 'utf8');
+    } catch (err) {
+      fail(`cannot read --key-file ${values['key-file']}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`, 2);
+    }
+    const key = text.split(/\r?\n/)[0]!.trim();
+    if (!key) fail(`--key-file ${values['key-file']} is empty: put the key on its first line`, 2);
+    return key;
+  }
+  if (values.key !== undefined) {
+    console.error('export-sync: --key shows the key in the process list and in the command line npm prints; prefer EXPORT_SYNC_KEY or --key-file');
+    return values.key;
+  }
+  const env = process.env.EXPORT_SYNC_KEY?.trim();
+  if (!env) fail('a key is required: EXPORT_SYNC_KEY, --key-file <file> or --key', 2, true);
+  return env;
+}
+
 function parse() {
   try {
     return parseArgs({
       options: {
         'base-url': { type: 'string' },
         key: { type: 'string' },
+        'key-file': { type: 'string' },
+        'per-session': { type: 'boolean', default: false },
         dir: { type: 'string' },
         duckdb: { type: 'string' },
         every: { type: 'string' },
@@ -135,9 +169,8 @@ async function main(): Promise<void> {
     return;
   }
   const baseUrl = values['base-url'];
-  const key = values.key ?? process.env.EXPORT_SYNC_KEY;
   if (!baseUrl || !/^https?:\/\//.test(baseUrl)) fail('--base-url must be an http(s) URL', 2, true);
-  if (!key) fail('--key (or EXPORT_SYNC_KEY) is required', 2, true);
+  const key = keyFrom(values);
   if (values.dir !== undefined && values.duckdb !== undefined) fail('--dir and --duckdb name two targets: choose one', 2, true);
   if (values.interval !== undefined) {
     if (values.every !== undefined) fail('--interval is a deprecated alias of --every: give only --every', 2, true);
@@ -168,6 +201,7 @@ async function main(): Promise<void> {
   const deps = {
     transport: fetchTransport(baseUrl, key),
     store,
+    transcripts: values['per-session'] ? ('per-session' as const) : ('inline' as const),
     onProgress: values.quiet ? undefined : progressPrinter((line) => process.stderr.write(`${line}\n`)),
   };
   let passes = 0;

@@ -164,6 +164,9 @@ describe.each(STORES)('the reference export sync client (%s store)', (kind) => {
       sleep: waitWithoutWriters,
       pageSize: 10,
       retry: { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 5, maxRateLimitWaits: 3 },
+      // The spec's own loop, one transcript request per changed session: the other cases sync with the
+      // transcripts in the session rows (include=messages), so both paths converge under test.
+      transcripts: 'per-session',
     };
     // Past the visibility delay, at the start of a rate-limit window (fixed minutes of the platform clock).
     clock.advance(VISIBILITY_DELAY_MS + 100);

@@ -5,7 +5,7 @@
  * errors (exit 2); the `--every` loop stopped by SIGTERM after its pass. And the progress throttle.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -83,7 +83,7 @@ describe('npm run export-sync', () => {
     expect(run.code, run.stderr).toBe(0);
     const [summary, ...more] = jsonLines(run.stdout);
     expect(more).toEqual([]);
-    expect(summary).toMatchObject({ ok: true, apps: { seen: 1 }, sessions: { seen: 12, transcripts: 12 }, copy: { apps: 1, sessions: 12, messages: 24 } });
+    expect(summary).toMatchObject({ ok: true, apps: { seen: 1 }, sessions: { seen: 12, transcripts: 0 }, copy: { apps: 1, sessions: 12, messages: 24 } });
     for (const list of ['apps', 'sessions', 'messages', 'tombstones', 'usage']) {
       expect(run.stderr).toMatch(new RegExp(`^export-sync: ${list} \\d+ rows, \\d+ rows/s \\(\\d+\\.\\d s\\): done$`, 'm'));
     }
@@ -143,6 +143,44 @@ describe('npm run export-sync', () => {
     expect(jsonLines(run.stdout)).toEqual([{ ok: false, error: { code: 'cli_error', message: expect.stringMatching(message) } }]);
     expect(run.stderr).toContain('usage: npm run export-sync');
     if (args[0] === '--interval') expect(run.stderr).toContain('--interval is deprecated');
+  });
+
+  it('takes the key from --key-file (its first line), warns about --key, and refuses two keys, an empty file or none', async () => {
+    const dir = newDir();
+    const keyFile = join(dir, 'org-key');
+    writeFileSync(keyFile, `${f.orgKey}\n# the org export key\n`);
+    const fromFile = await cli([...target(), '--dir', join(dir, 'copy'), '--key-file', keyFile, '--quiet'], { EXPORT_SYNC_KEY: '' });
+    expect(fromFile.code, fromFile.stderr).toBe(0);
+    expect(jsonLines(fromFile.stdout)).toEqual([expect.objectContaining({ ok: true })]);
+    expect(fromFile.stderr).not.toContain(f.orgKey);
+
+    const flag = await cli([...target(), '--dir', join(dir, 'copy'), '--key', f.orgKey, '--quiet'], { EXPORT_SYNC_KEY: '' });
+    expect(flag.code).toBe(0);
+    expect(flag.stderr).toContain('--key shows the key in the process list');
+
+    const both = await cli([...target(), '--key', f.orgKey, '--key-file', keyFile], { EXPORT_SYNC_KEY: '' });
+    expect(both.code).toBe(2);
+    expect(jsonLines(both.stdout)).toEqual([{ ok: false, error: { code: 'cli_error', message: '--key and --key-file name two keys: give one' } }]);
+    const emptyFile = join(dir, 'empty');
+    writeFileSync(emptyFile, '\n');
+    const empty = await cli([...target(), '--key-file', emptyFile], { EXPORT_SYNC_KEY: '' });
+    expect(empty.code).toBe(2);
+    expect(jsonLines(empty.stdout)[0]!.error.message).toMatch(/is empty: put the key on its first line/);
+    const missing = await cli([...target(), '--key-file', join(dir, 'nope')], { EXPORT_SYNC_KEY: '' });
+    expect(jsonLines(missing.stdout)[0]!.error.message).toMatch(/cannot read --key-file .*ENOENT/);
+    const none = await cli(target(), { EXPORT_SYNC_KEY: '' });
+    expect(none.code).toBe(2);
+    expect(jsonLines(none.stdout)[0]!.error.message).toBe('a key is required: EXPORT_SYNC_KEY, --key-file <file> or --key');
+  });
+
+  it('--per-session reads each transcript on its own: the same copy, more requests', async () => {
+    const inline = await cli([...target(), '--dir', join(newDir(), 'copy'), '--quiet'], keyEnv());
+    const perSession = await cli([...target(), '--dir', join(newDir(), 'copy'), '--quiet', '--per-session'], keyEnv());
+    const [a, b] = [jsonLines(inline.stdout)[0]!, jsonLines(perSession.stdout)[0]!];
+    expect(a.copy).toEqual(b.copy);
+    expect(a.sessions.transcripts).toBe(0);
+    expect(b.sessions.transcripts).toBe(12);
+    expect(b.requests.total - a.requests.total).toBe(12);
   });
 
   it('--every loops until SIGTERM, which stops it after the current pass with a final line and exit 0', async () => {

@@ -149,7 +149,7 @@ describe.each(STORES)('export sync client (%s store): retries', (kind) => {
 });
 
 describe.each(STORES)('export sync client (%s store): sessions pass', (kind) => {
-  it('starts each run without a cursor from the checkpoint, fetches changed transcripts only, and drops a 404', async () => {
+  it('per-session: starts each run without a cursor from the checkpoint, fetches changed transcripts only, and drops a 404', async () => {
     const store = await storeOf(kind);
     const first = scripted({
       [S]: [
@@ -161,7 +161,7 @@ describe.each(STORES)('export sync client (%s store): sessions pass', (kind) => 
       [T]: [empty()],
       [U]: [empty()],
     });
-    await syncOnce({ transport: first, store, sleep: noSleep });
+    await syncOnce({ transport: first, store, sleep: noSleep, transcripts: 'per-session' });
     expect(first.calls[0]).toBe(A);
     expect(first.calls[1]).toBe(`${S}?limit=100`);
     expect(first.calls).toContain(`${S}?limit=100&cursor=p2`);
@@ -176,11 +176,49 @@ describe.each(STORES)('export sync client (%s store): sessions pass', (kind) => 
       [T]: [empty()],
       [U]: [empty()],
     });
-    await syncOnce({ transport: second, store, sleep: noSleep });
+    await syncOnce({ transport: second, store, sleep: noSleep, transcripts: 'per-session' });
     expect(second.calls[1]).toBe(`${S}?limit=100&updated_after=2026-01-01T00%3A00%3A02.000Z`);
     expect(second.calls.filter((c) => c.includes('/messages'))).toEqual([`${S}/a/messages?include=tool_details`]);
     expect((await store.saved()).sessions.get('a')!.messages).toEqual([expect.objectContaining({ content: 'a2' })]);
     expect((await store.saved()).state.sessionsCheckpoint).toBe('2026-01-01T00:00:03.000Z');
+  });
+});
+
+describe.each(STORES)('export sync client (%s store): sessions pass with transcripts in the rows', (kind) => {
+  const withMessages = (id: string, at: string, messages: unknown[] | null, zdr = false) => ({ ...session(id, at), messages, zdr });
+  const INLINE = `${S}?limit=100&include=messages%2Ctool_details`;
+  const B1 = { id: 'b1', role: 'user', content: 'hi', created_at: '2026-01-01T00:00:00.000Z' };
+
+  it('takes each transcript from its row, reads one too large for a page on its own, and drops a row whose read is a 404', async () => {
+    const store = await storeOf(kind);
+    const api = scripted({
+      [S]: [
+        page(
+          [
+            withMessages('b', '2026-01-01T00:00:02.000Z', [B1]),
+            withMessages('big', '2026-01-01T00:00:01.500Z', null),
+            withMessages('z', '2026-01-01T00:00:01.200Z', [], true),
+          ],
+          true,
+          'p2',
+        ),
+        page([withMessages('a', '2026-01-01T00:00:01.000Z', []), withMessages('gone', '2026-01-01T00:00:00.500Z', null)]),
+      ],
+      [`${S}/big/messages`]: [transcript('big1')],
+      [T]: [empty()],
+      [U]: [empty()],
+    });
+    const summary = await syncOnce({ transport: api, store, sleep: noSleep });
+    expect(api.calls[1]).toBe(INLINE);
+    expect(api.calls).toContain(`${INLINE}&cursor=p2`);
+    expect(api.calls.filter((c) => c.includes('/messages'))).toEqual([`${S}/big/messages?include=tool_details`, `${S}/gone/messages?include=tool_details`]);
+    expect(summary.sessions).toMatchObject({ pages: 2, seen: 5, upserted: 4, transcripts: 2, gone: 1 });
+    const saved = await store.saved();
+    expect([...saved.sessions.keys()].sort()).toEqual(['a', 'b', 'big', 'z']);
+    // The stored row is the list form: the transcript and zdr sit beside it, not in it.
+    expect(saved.sessions.get('b')).toEqual({ session: session('b', '2026-01-01T00:00:02.000Z'), messages: [B1], zdr: false });
+    expect(saved.sessions.get('z')!.zdr).toBe(true);
+    expect(saved.sessions.get('big')!.messages).toEqual([expect.objectContaining({ content: 'big1' })]);
   });
 });
 

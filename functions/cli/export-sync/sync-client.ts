@@ -5,8 +5,9 @@
  * 0. Apps: `GET /apps` lists every non-deleted app in one response; the copy's apps are replaced by it.
  *    A key without the apps:read scope (403) skips this pass and says so in the summary.
  * 1. Sessions: a fresh pass (no cursor) with `updated_after` = the persisted checkpoint, following
- *    `next_cursor` while `has_more`; rows are upserted by id (duplicates across runs are expected), and
- *    every new session or session whose `last_activity_at` changed gets its transcript fetched. The new
+ *    `next_cursor` while `has_more`; rows are upserted by id (duplicates across runs are expected) with
+ *    the transcript each row carries (`include=messages`). A row whose transcript was too large for a
+ *    page, and every new or changed session in `per-session` mode, gets it from `/sessions/{id}/messages`. The new
  *    checkpoint is the maximum `last_activity_at` seen (never `started_at`), persisted only when the pass
  *    ended with `has_more` false. A pass that fails persists nothing, not even its upserts.
  * 2. Tombstones, applied after the sessions pull of the same run: the newest page without a cursor,
@@ -42,6 +43,12 @@ export interface SyncDeps {
   readonly pageSize?: number;
   /** Told when a list starts (rows 0), after every page or transcript, and when the list is done. */
   readonly onProgress?: (event: ProgressEvent) => void;
+  /**
+   * How transcripts are read: `inline` (the default) takes them with the session rows
+   * (`include=messages,tool_details`), one request per page; `per-session` reads
+   * `/sessions/{id}/messages` for each new or changed session, as the spec's sync loop does.
+   */
+  readonly transcripts?: 'inline' | 'per-session';
 }
 
 type Progress = (list: ListName, rows: number, done?: boolean) => void;
@@ -113,7 +120,17 @@ async function pullApps(api: ExportApi, copy: LocalCopy, store: LocalStore, prog
   return { seen: listed.size, upserted, removed, skipped: null };
 }
 
-async function pullSessions(api: ExportApi, copy: LocalCopy, store: LocalStore, limit: string, progress: Progress): Promise<SyncSummary['sessions']> {
+/** A session row of `include=messages`: the list form plus its transcript (null: too large for a page, read it apart). */
+type InlineRow = ExportedSession & { readonly messages?: unknown[] | null; readonly zdr?: boolean };
+
+async function pullSessions(
+  api: ExportApi,
+  copy: LocalCopy,
+  store: LocalStore,
+  opts: { limit: string; inline: boolean },
+  progress: Progress,
+): Promise<SyncSummary['sessions']> {
+  const { limit, inline } = opts;
   const out = { pages: 0, seen: 0, upserted: 0, transcripts: 0, gone: 0, skipped_tombstoned: 0, checkpoint: copy.state.sessionsCheckpoint };
   // A session stays listed until the removal step of its deletion commits, which is after its tombstone
   // was written (tombstone first) and possibly after this client applied that tombstone. Without this
@@ -124,12 +141,22 @@ async function pullSessions(api: ExportApi, copy: LocalCopy, store: LocalStore, 
   let messages = 0;
   progress('sessions', 0);
   progress('messages', 0);
-  out.pages = await pages<ExportedSession>(api, '/api/v1/org/sessions', { limit, updated_after: copy.state.sessionsCheckpoint ?? undefined }, async (rows) => {
-    for (const row of rows) {
+  const query = { limit, updated_after: copy.state.sessionsCheckpoint ?? undefined, ...(inline ? { include: 'messages,tool_details' } : {}) };
+  out.pages = await pages<InlineRow>(api, '/api/v1/org/sessions', query, async (listed) => {
+    for (const listedRow of listed) {
+      const { messages: inlineMessages, zdr: inlineZdr, ...row } = listedRow;
       out.seen++;
       maxSeen = laterOf(maxSeen, row.last_activity_at);
       if (tombstoned.has(row.id)) {
         out.skipped_tombstoned++;
+        continue;
+      }
+      if (inline && Array.isArray(inlineMessages)) {
+        // The transcript came with the row: the whole of it, so the upsert replaces what the copy had.
+        out.upserted++;
+        staged.set(row.id, { session: row, messages: inlineMessages, zdr: inlineZdr === true });
+        messages += inlineMessages.length;
+        progress('messages', messages);
         continue;
       }
       const prev = staged.has(row.id) ? staged.get(row.id) : copy.sessions.get(row.id);
@@ -237,7 +264,7 @@ export async function syncOnce(deps: SyncDeps): Promise<SyncSummary> {
   const progress: Progress = (list, rows, done = false) => onProgress?.({ list, rows, done });
   const copy = await deps.store.load();
   const apps = await pullApps(api, copy, deps.store, progress);
-  const sessions = await pullSessions(api, copy, deps.store, limit, progress);
+  const sessions = await pullSessions(api, copy, deps.store, { limit, inline: (deps.transcripts ?? 'inline') === 'inline' }, progress);
   const tombstones = await pullTombstones(api, copy, deps.store, limit, progress);
   const usage = await pullUsage(api, copy, deps.store, limit, progress);
   let messages = 0;

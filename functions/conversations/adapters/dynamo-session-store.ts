@@ -195,9 +195,10 @@ export class DynamoSessionStore implements SessionStore {
   }
 
   /** The partition in one pass: the messages (`MSG#…`) and, after them, the session item with its open turn. */
-  private async partition(sessionId: string): Promise<{ messages: Message[]; openTurnId: string | undefined }> {
+  private async partition(sessionId: string): Promise<{ messages: Message[]; openTurnId: string | undefined; session: Session | undefined }> {
     const messages: Message[] = [];
     let openTurnId: string | undefined;
+    let session: Session | undefined;
     let start: Record<string, unknown> | undefined;
     do {
       const res = await this.db.send(
@@ -211,16 +212,26 @@ export class DynamoSessionStore implements SessionStore {
       );
       for (const item of res.Items ?? []) {
         if (String(item.sk).startsWith('MSG#')) messages.push(messageFromItem(item));
-        else if (item.sk === 'SESSION' && typeof item.openTurnId === 'string') openTurnId = item.openTurnId;
+        else if (item.sk === 'SESSION') {
+          // A reservation (a first turn not recorded yet) and a session being removed are no session, as for get().
+          if (item.reserved !== true && item.deletedAtUs === undefined) session = sessionFromItem(item);
+          if (typeof item.openTurnId === 'string') openTurnId = item.openTurnId;
+        }
       }
       start = res.LastEvaluatedKey;
     } while (start);
-    return { messages, openTurnId };
+    return { messages, openTurnId, session };
   }
 
   async listMessages(sessionId: string): Promise<Message[]> {
     const { messages, openTurnId } = await this.partition(sessionId);
     return openTurnId ? messages.filter((m) => m.turnId !== openTurnId) : messages;
+  }
+
+  async transcript(sessionId: string): Promise<{ session: Session; messages: Message[] } | undefined> {
+    const { messages, openTurnId, session } = await this.partition(sessionId);
+    if (!session) return undefined;
+    return { session, messages: openTurnId ? messages.filter((m) => m.turnId !== openTurnId) : messages };
   }
 
   async discardOpenTurn(sessionId: string, openTurnId: string): Promise<void> {

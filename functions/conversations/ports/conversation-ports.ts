@@ -56,6 +56,11 @@ export interface SessionStore {
   removeMessage(sessionId: string, message: Pick<Message, 'id' | 'createdAtUs'>): Promise<void>;
   /** The session's messages, without those of its open turn (being written, or left by a crash). */
   listMessages(sessionId: string): Promise<Message[]>;
+  /**
+   * The session and its messages (as listMessages gives them) from one read of its partition;
+   * undefined when the session is gone (removed, or never written).
+   */
+  transcript(sessionId: string): Promise<{ readonly session: Session; readonly messages: Message[] } | undefined>;
   /** The session with the turn it has open (null when none): what a chat turn reads under its lease. */
   getForTurn(id: string): Promise<{ readonly session: Session; readonly openTurnId: string | null } | undefined>;
   /** Deletes the messages of a turn a crash left open, then closes it (idempotent). */

@@ -5,7 +5,7 @@
  */
 import { decodeCursor, encodeCursor, type CursorBinding, type KeysetPosition } from '../domain/cursor';
 import { notFound } from '../../platform/domain/errors';
-import type { Message, Session } from '../../conversations/domain/session';
+import { lastActivityOf, type Message, type Session } from '../../conversations/domain/session';
 import type { Micros } from '../../platform/domain/time';
 import type { Tombstone } from '../../conversations/domain/tombstone';
 import type { UsageRow } from '../../conversations/domain/usage';
@@ -21,6 +21,8 @@ export interface ExportPage<T> {
   /** Always a cursor; with `hasMore` false, following it yields an empty page. */
   readonly nextCursor: string;
   readonly limit: number;
+  /** A cursor of the same list that continues strictly below `position` (a page cut short). */
+  cursorAfter(position: KeysetPosition): string;
 }
 
 async function listKeyset<T>(
@@ -35,7 +37,13 @@ async function listKeyset<T>(
   const page = await read({ upperUs, limit: input.limit, ...(input.lowerUs !== undefined ? { lowerUs: input.lowerUs } : {}), ...(after ? { after } : {}) });
   // An empty first page continues from the cutoff itself ('~' sorts above every id).
   const last = page.last ?? { sortUs: upperUs, id: '~' };
-  return { rows: page.rows, hasMore: page.hasMore, nextCursor: encodeCursor(key, last, binding), limit: input.limit };
+  return {
+    rows: page.rows,
+    hasMore: page.hasMore,
+    nextCursor: encodeCursor(key, last, binding),
+    limit: input.limit,
+    cursorAfter: (position) => encodeCursor(key, position, binding),
+  };
 }
 
 export interface SessionFilters {
@@ -75,6 +83,74 @@ export async function exportSessions(
       ...(input.startedBeforeUs !== undefined ? { startedBeforeUs: input.startedBeforeUs } : {}),
     }),
   );
+}
+
+/** A session row with its transcript (`include=messages`). */
+export interface SessionWithMessages {
+  readonly session: Session;
+  /** The transcript as the messages endpoint gives it now; null when it alone outweighs a page (read it there). */
+  readonly messages: readonly Message[] | null;
+  readonly zdr: boolean;
+}
+
+/** What a page may weigh: each row's size as the response carries it, and the page's budget. */
+export interface PageBudget {
+  readonly maxBytes: number;
+  sizeOf(row: SessionWithMessages): number;
+}
+
+/** Transcripts read at once while a page is assembled. */
+const TRANSCRIPT_READS_AT_ONCE = 16;
+
+/**
+ * GET /sessions with `include=messages`: the same keyset page, each row with its whole transcript
+ * (semantics of GET /sessions/{id}/messages: none for a Zero Data Retention app, an open turn hidden).
+ * A session removed since the index read leaves the page (its tombstone follows). The page ends
+ * early, with `has_more` and a cursor right after its last row, where the next row would break the
+ * byte budget; a row that alone breaks it comes with `messages: null`.
+ */
+export async function exportSessionsWithMessages(
+  deps: SessionExportDeps & Pick<ExportDeps, 'sessions'>,
+  input: { orgId: string; limit: number; cursor?: string; budget: PageBudget } & SessionFilters,
+): Promise<ExportPage<SessionWithMessages>> {
+  const page = await exportSessions(deps, input);
+  const zdrOf = new Map<string, Promise<boolean>>();
+  const zdr = (appId: string) => {
+    if (!zdrOf.has(appId))
+      zdrOf.set(
+        appId,
+        deps.apps.get(appId).then((a) => a?.settings.zeroDataRetention ?? false),
+      );
+    return zdrOf.get(appId)!;
+  };
+  const rows: SessionWithMessages[] = [];
+  let used = 0;
+  for (let from = 0; from < page.rows.length; from += TRANSCRIPT_READS_AT_ONCE) {
+    const batch = page.rows.slice(from, from + TRANSCRIPT_READS_AT_ONCE);
+    const read = await Promise.all(
+      batch.map(async (session) => {
+        const isZdr = await zdr(session.appId);
+        const t = await deps.sessions.transcript(session.id);
+        return t ? { session, messages: isZdr ? [] : t.messages, zdr: isZdr } : undefined;
+      }),
+    );
+    for (const [i, found] of read.entries()) {
+      if (!found) continue;
+      let row: SessionWithMessages = found;
+      let size = input.budget.sizeOf(row);
+      if (size > input.budget.maxBytes) {
+        row = { ...row, messages: null };
+        size = input.budget.sizeOf(row);
+      }
+      if (rows.length > 0 && used + size > input.budget.maxBytes) {
+        const previous = page.rows[from + i - 1]!;
+        return { ...page, rows, hasMore: true, nextCursor: page.cursorAfter({ sortUs: lastActivityOf(previous), id: previous.id }) };
+      }
+      rows.push(row);
+      used += size;
+    }
+  }
+  return { ...page, rows };
 }
 
 /** GET /usage: the org's usage rows by (created_at, id) descending, `since` inclusive. */

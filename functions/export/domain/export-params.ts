@@ -66,3 +66,10 @@ export function parseIncludeParam(raw: string | undefined, allowed: readonly str
   if (parts.length === 0 || bad.length > 0) throw badRequest(`Invalid include: must be a comma-separated list of ${allowed.join(', ')}`);
   return new Set(parts);
 }
+
+/** `include` of the sessions list: `messages`, and `tool_details` only beside it (markers of messages the row carries). */
+export function parseSessionsInclude(raw: string | undefined): Set<string> {
+  const include = parseIncludeParam(raw, ['messages', 'tool_details']);
+  if (include.has('tool_details') && !include.has('messages')) throw badRequest('Invalid include: tool_details needs messages on the sessions list');
+  return include;
+}

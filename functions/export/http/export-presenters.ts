@@ -4,6 +4,7 @@ import { endedAtOf, lastActivityOf, type Message, type Session } from '../../con
 import { microsToIso } from '../../platform/domain/time';
 import type { Tombstone } from '../../conversations/domain/tombstone';
 import type { UsageRow } from '../../conversations/domain/usage';
+import type { SessionWithMessages } from '../app/export-lists';
 
 export function exportApp(app: App) {
   return { id: app.id, name: app.name, slug: app.slug, created_at: microsToIso(app.createdAtUs), updated_at: microsToIso(app.updatedAtUs) };
@@ -77,4 +78,9 @@ export function exportTombstone(t: Tombstone) {
 
 export function pagination(page: { nextCursor: string; hasMore: boolean; limit: number }) {
   return { next_cursor: page.nextCursor, has_more: page.hasMore, limit: page.limit };
+}
+
+/** A session row with its transcript (`include=messages`); `messages: null` when it alone outweighs a page. */
+export function exportSessionWithMessages(row: SessionWithMessages, includeTools: boolean) {
+  return { ...exportSession(row.session), messages: row.messages?.map((m) => exportMessage(m, includeTools)) ?? null, zdr: row.zdr };
 }

@@ -1,17 +1,21 @@
-import { exportSessions } from '../app/export-lists';
+import { exportSessions, exportSessionsWithMessages } from '../app/export-lists';
+import { MAX_PAGE_BYTES, responseBytes } from '../domain/page-budget';
 import { pagedExportQuery } from './export-query';
 import { EXPORT_REQUESTS } from '../openapi/export-requests';
 import { httpRoute } from '../../platform/http/kit';
 import { lambdaHandler } from '../../platform/http/lambda';
-import { exportSession, pagination } from './export-presenters';
+import { exportSession, exportSessionWithMessages, pagination } from './export-presenters';
 import { exportProductionDeps, type ExportFunctionDeps } from '../wiring/export-wiring';
 
-/** GET /api/v1/org/sessions: sessions across the org's apps, by last_activity_at then id, descending. */
+/**
+ * GET /api/v1/org/sessions: sessions across the org's apps, by last_activity_at then id, descending;
+ * `include=messages` puts each row's transcript in it, within the page's byte budget.
+ */
 export const createHandler = (deps: ExportFunctionDeps) =>
   httpRoute('orgSessionsList', deps, async (req) => {
     const q = pagedExportQuery(req, EXPORT_REQUESTS.orgSessionsList.query, deps.clock.nowUs());
     const { app_id: appId, updated_after: updatedAfterUs, started_after: startedFromUs, started_before: startedBeforeUs } = q.params;
-    const page = await exportSessions(deps, {
+    const input = {
       orgId: req.principal!.orgId,
       limit: q.limit,
       ...(q.params.cursor !== undefined ? { cursor: q.params.cursor } : {}),
@@ -19,7 +23,18 @@ export const createHandler = (deps: ExportFunctionDeps) =>
       ...(updatedAfterUs !== undefined ? { updatedAfterUs } : {}),
       ...(startedFromUs !== undefined ? { startedFromUs } : {}),
       ...(startedBeforeUs !== undefined ? { startedBeforeUs } : {}),
-    });
+    };
+    const include = q.params.include ?? new Set<string>();
+    if (include.has('messages')) {
+      const tools = include.has('tool_details');
+      const page = await exportSessionsWithMessages(deps, {
+        ...input,
+        budget: { maxBytes: MAX_PAGE_BYTES, sizeOf: (row) => responseBytes(exportSessionWithMessages(row, tools)) },
+      });
+      const data = page.rows.map((row) => exportSessionWithMessages(row, tools));
+      return { status: 200, body: { data, pagination: pagination(page) }, headers: q.headers };
+    }
+    const page = await exportSessions(deps, input);
     return { status: 200, body: { data: page.rows.map(exportSession), pagination: pagination(page) }, headers: q.headers };
   });
 

@@ -20,9 +20,9 @@ export const EXPORT_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     tag: 'Org Export',
     summary: 'List sessions across the org',
     description:
-      'Order: `last_activity_at` descending, then `id` descending. Checkpoint on the largest `last_activity_at` seen and pass it back as `updated_after`.',
+      'Order: `last_activity_at` descending, then `id` descending. Checkpoint on the largest `last_activity_at` seen and pass it back as `updated_after`. With `include=messages` each row carries its transcript, and a page may end before `limit` rows (with `has_more` true and a cursor that continues right there) to stay within 5,000,000 bytes.',
     query: queryOf(EXPORT_REQUESTS.orgSessionsList.query),
-    ok: { status: 200, description: 'A page of sessions', content: json(s.listOf(s.exportSession, 'SessionList')) },
+    ok: { status: 200, description: 'A page of sessions', content: json(s.listOf(s.exportSessionRow, 'SessionList')) },
     errors: EXPORT_ERRORS,
   },
   orgSessionMessages: {

@@ -6,7 +6,7 @@
  * Plain objects, no zod: this module is in every area A function's bundle.
  */
 import { queryParam as param } from '../../platform/openapi/query-param-requests';
-import { parseIncludeParam, parseLimit, parseTimestampParam, parseTokenParam, parseUuidParam } from '../domain/export-params';
+import { parseIncludeParam, parseLimit, parseSessionsInclude, parseTimestampParam, parseTokenParam, parseUuidParam } from '../domain/export-params';
 
 const limit = param(
   {
@@ -31,6 +31,14 @@ export const EXPORT_REQUESTS = {
       updated_after: iso('updated_after', 'inclusive filter on last_activity_at: the incremental-sync checkpoint'),
       started_after: iso('started_after', 'filter on started_at (bounded backfill only)'),
       started_before: iso('started_before', 'filter on started_at (bounded backfill only)'),
+      include: param(
+        {
+          pattern: '^(messages|tool_details)(,(messages|tool_details))*$',
+          description:
+            'Comma-separated; `messages` puts each row’s transcript in the row (`messages` and `zdr`, as the messages endpoint gives them), and `tool_details` then adds tool markers to them',
+        },
+        (raw) => parseSessionsInclude(raw),
+      ),
     },
   },
   orgSessionMessages: {

@@ -40,6 +40,18 @@ export const exportMessage = z
     tools: z.optional(z.array(toolMarker)),
   })
   .meta({ title: 'Message' });
+/** A row of the sessions list: with `include=messages`, its transcript and `zdr` too. */
+export const exportSessionRow = exportSession
+  .extend({
+    messages: z.optional(
+      z.nullable(z.array(exportMessage)).meta({
+        description:
+          'With include=messages: the whole transcript, as the messages endpoint gives it (empty for a Zero Data Retention app); null when it alone outweighs a page: read it from /sessions/{id}/messages',
+      }),
+    ),
+    zdr: z.optional(z.boolean().meta({ description: 'With include=messages: the app keeps no transcripts' })),
+  })
+  .meta({ title: 'SessionRow' });
 export const exportUsageRow = z
   .object({
     id: z.int(),
