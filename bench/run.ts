@@ -6,6 +6,7 @@ import { benchAcp } from './acp.bench';
 import { benchBundles } from './bundles.bench';
 import { benchChatLoad } from './chat-load.bench';
 import { benchChatTurns } from './chat-turns.bench';
+import { benchExportScale } from './export-scale.bench';
 import { benchFiles } from './files.bench';
 import { benchOrgApps } from './org-apps.bench';
 import { benchOrgSessions } from './org-sessions.bench';
@@ -20,6 +21,7 @@ const suites: Record<string, () => Promise<void>> = {
   bundles: benchBundles,
   'org-apps': benchOrgApps,
   'org-sessions': benchOrgSessions,
+  'export-scale': benchExportScale,
   'chat-turns': benchChatTurns,
   'webhook-fanout': benchWebhookFanout,
   files: benchFiles,

@@ -98,7 +98,7 @@ export const TOMBSTONES: Table = {
 };
 export const ID_SETS = ['sync_tombstoned_sessions', 'sync_erased_consumers'] as const;
 
-const SQL_TYPE: Record<Kind, string> = { text: 'VARCHAR', ts: 'TIMESTAMPTZ', json: 'JSON', int: 'BIGINT', bool: 'BOOLEAN' };
+export const SQL_TYPE: Record<Kind, string> = { text: 'VARCHAR', ts: 'TIMESTAMPTZ', json: 'JSON', int: 'BIGINT', bool: 'BOOLEAN' };
 export const columnsOf = (t: Table) => [...t.own, ...t.fields, ['extra', 'json'] as const];
 const notNull = (t: Table, c: string) => t.key.includes(c) || c === 'seq' || c === 'zdr' || c === 'ingested_seq';
 

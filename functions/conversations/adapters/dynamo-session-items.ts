@@ -52,6 +52,19 @@ export function sessionItem(s: Session): Record<string, unknown> {
   };
 }
 
+/** The item `putMessage` writes (also used by bench/ to seed a table directly). */
+export function messageItem(m: Message): Record<string, unknown> {
+  return {
+    pk: sessionPk(m.sessionId),
+    sk: `MSG#${timeIdKey(m.createdAtUs, m.id)}`,
+    type: 'message',
+    ...m,
+    ...(m.tools ? { tools: [...m.tools] } : {}),
+    ...(m.files ? { files: [...m.files] } : {}),
+    ...(m.toolCalls ? { toolCalls: [...m.toolCalls] } : {}),
+  };
+}
+
 export function messageFromItem(item: Record<string, unknown>): Message {
   const { id, sessionId, role, content, createdAtUs, tools, files, toolCalls, toolCallId, turnId } = item as unknown as Message;
   return {

@@ -17,7 +17,7 @@ import type { SessionChanges, SessionStore, TurnLease } from '../ports/conversat
 import { TABLE_DESIGN } from '../../platform/adapters/table-design';
 import { sendConditional } from '../../platform/adapters/dynamo-batch';
 import { timeIdKey } from '../../platform/adapters/dynamo-keys';
-import { EMPTY_SESSIONS, messageFromItem, sessionFromItem, sessionItem, sessionKey, sessionPk } from './dynamo-session-items';
+import { EMPTY_SESSIONS, messageFromItem, messageItem, sessionFromItem, sessionItem, sessionKey, sessionPk } from './dynamo-session-items';
 import { listSessionsForRemovalByApp, removeSession } from './dynamo-session-removal';
 
 /** A reservation outlives its lease by a day before TTL deletes it (nothing reads an expired one). */
@@ -172,20 +172,7 @@ export class DynamoSessionStore implements SessionStore {
   }
 
   async putMessage(m: Message): Promise<void> {
-    await this.db.send(
-      new PutCommand({
-        TableName: this.table,
-        Item: {
-          pk: sessionPk(m.sessionId),
-          sk: `MSG#${timeIdKey(m.createdAtUs, m.id)}`,
-          type: 'message',
-          ...m,
-          ...(m.tools ? { tools: [...m.tools] } : {}),
-          ...(m.files ? { files: [...m.files] } : {}),
-          ...(m.toolCalls ? { toolCalls: [...m.toolCalls] } : {}),
-        },
-      }),
-    );
+    await this.db.send(new PutCommand({ TableName: this.table, Item: messageItem(m) }));
   }
 
   async removeMessage(sessionId: string, message: Pick<Message, 'id' | 'createdAtUs'>): Promise<void> {

@@ -129,9 +129,10 @@ export async function exportSessionsWithMessages(
     const batch = page.rows.slice(from, from + TRANSCRIPT_READS_AT_ONCE);
     const read = await Promise.all(
       batch.map(async (session) => {
-        const isZdr = await zdr(session.appId);
+        // A Zero Data Retention app shows no messages: only that the session is still there is read.
+        if (await zdr(session.appId)) return (await deps.sessions.get(session.id)) ? { session, messages: [], zdr: true } : undefined;
         const t = await deps.sessions.transcript(session.id);
-        return t ? { session, messages: isZdr ? [] : t.messages, zdr: isZdr } : undefined;
+        return t ? { session, messages: t.messages, zdr: false } : undefined;
       }),
     );
     for (const [i, found] of read.entries()) {

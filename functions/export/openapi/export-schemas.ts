@@ -31,7 +31,7 @@ const toolMarker = z.object({
 });
 export const exportMessage = z
   .object({
-    id: uuid,
+    id: z.string().meta({ description: 'Opaque: a UUID, or for an imported message without an id one derived from its session and position' }),
     role: z
       .enum(['user', 'assistant', 'system', 'tool'])
       .meta({ description: '`tool`: the result of a client function tool, after the assistant message that called it' }),
