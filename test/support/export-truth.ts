@@ -9,7 +9,7 @@ import { sessionFromItem } from '../../functions/conversations/adapters/dynamo-s
 import { usageFromItem } from '../../functions/conversations/adapters/dynamo-usage-store';
 import { fetchTransport, type HttpTransport } from '../../functions/cli/export-sync/export-api';
 import type { LocalCopy } from '../../functions/cli/export-sync/local-store';
-import { exportMessage, exportSession, exportUsageRow } from '../../functions/export/http/export-presenters';
+import { exportMessage, exportSession, exportUsageRow } from '../../functions/export/domain/export-rows';
 import type { TestPlatform } from './platform';
 import type { PlatformTable } from './store';
 

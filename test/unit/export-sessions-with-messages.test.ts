@@ -6,7 +6,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { exportSessionsWithMessages, type PageBudget, type SessionWithMessages } from '../../functions/export/app/export-lists';
+import { exportSessionsWithMessages, type PageBudget } from '../../functions/export/app/export-lists';
+import type { SessionWithMessages } from '../../functions/export/domain/export-rows';
 import { decodeCursor, type CursorBinding, type KeysetPosition } from '../../functions/export/domain/cursor';
 import { lastActivityOf, type Message, type Session } from '../../functions/conversations/domain/session';
 import type { KeysetPage, KeysetWindow } from '../../functions/export/ports/export-ports';

@@ -10,6 +10,7 @@ import type { Micros } from '../../platform/domain/time';
 import type { Tombstone } from '../../conversations/domain/tombstone';
 import type { UsageRow } from '../../conversations/domain/usage';
 import type { ExportDeps } from '../ports/export-ports';
+import type { SessionWithMessages } from '../domain/export-rows';
 import type { KeysetPage, KeysetWindow } from '../ports/export-ports';
 
 type ExportListDeps = Pick<ExportDeps, 'exportReader' | 'keys' | 'clock' | 'settings'>;
@@ -83,14 +84,6 @@ export async function exportSessions(
       ...(input.startedBeforeUs !== undefined ? { startedBeforeUs: input.startedBeforeUs } : {}),
     }),
   );
-}
-
-/** A session row with its transcript (`include=messages`). */
-export interface SessionWithMessages {
-  readonly session: Session;
-  /** The transcript as the messages endpoint gives it now; null when it alone outweighs a page (read it there). */
-  readonly messages: readonly Message[] | null;
-  readonly zdr: boolean;
 }
 
 /** What a page may weigh: each row's size as the response carries it, and the page's budget. */

@@ -3,7 +3,7 @@ import { exportQuery } from './export-query';
 import { EXPORT_REQUESTS } from '../openapi/export-requests';
 import { httpRoute } from '../../platform/http/kit';
 import { lambdaHandler } from '../../platform/http/lambda';
-import { exportApp } from './export-presenters';
+import { exportApp } from '../domain/export-rows';
 import { exportProductionDeps, type ExportFunctionDeps } from '../wiring/export-wiring';
 
 /** GET /api/v1/org/apps: the org's non-deleted apps, newest first. Takes no query parameters. */

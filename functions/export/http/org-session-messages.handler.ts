@@ -3,7 +3,7 @@ import { exportQuery } from './export-query';
 import { EXPORT_REQUESTS } from '../openapi/export-requests';
 import { httpRoute } from '../../platform/http/kit';
 import { lambdaHandler } from '../../platform/http/lambda';
-import { exportMessage, exportSessionSubset } from './export-presenters';
+import { exportMessage, exportSessionSubset } from '../domain/export-rows';
 import { exportProductionDeps, type ExportFunctionDeps } from '../wiring/export-wiring';
 
 /** GET /api/v1/org/sessions/{sessionId}/messages: one session's transcript; `include=tool_details` adds tool markers. */

@@ -4,7 +4,8 @@ import { pagedExportQuery } from './export-query';
 import { EXPORT_REQUESTS } from '../openapi/export-requests';
 import { httpRoute } from '../../platform/http/kit';
 import { lambdaHandler } from '../../platform/http/lambda';
-import { exportSession, exportSessionWithMessages, pagination } from './export-presenters';
+import { exportSession, exportSessionWithMessages } from '../domain/export-rows';
+import { pagination } from './export-presenters';
 import { exportProductionDeps, type ExportFunctionDeps } from '../wiring/export-wiring';
 
 /**

@@ -3,7 +3,8 @@ import { pagedExportQuery } from './export-query';
 import { EXPORT_REQUESTS } from '../openapi/export-requests';
 import { httpRoute } from '../../platform/http/kit';
 import { lambdaHandler } from '../../platform/http/lambda';
-import { exportTombstone, pagination } from './export-presenters';
+import { exportTombstone } from '../domain/export-rows';
+import { pagination } from './export-presenters';
 import { exportProductionDeps, type ExportFunctionDeps } from '../wiring/export-wiring';
 
 /** GET /api/v1/org/tombstones: the deletion feed, by deleted_at then id, descending; `cause` matched exactly. */

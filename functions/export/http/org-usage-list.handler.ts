@@ -3,7 +3,8 @@ import { pagedExportQuery } from './export-query';
 import { EXPORT_REQUESTS } from '../openapi/export-requests';
 import { httpRoute } from '../../platform/http/kit';
 import { lambdaHandler } from '../../platform/http/lambda';
-import { exportUsageRow, pagination } from './export-presenters';
+import { exportUsageRow } from '../domain/export-rows';
+import { pagination } from './export-presenters';
 import { exportProductionDeps, type ExportFunctionDeps } from '../wiring/export-wiring';
 
 /** GET /api/v1/org/usage: per-call token usage and cost, by created_at then id, descending. */
