@@ -32,6 +32,8 @@ export type Grant =
   | 'bucket:write'
   | 'jobs:send'
   | 'webhooks:send'
+  /** Send to the exports queue: the chunks of a bulk snapshot export (docs/adr/0031). */
+  | 'exports:send'
   | 'model:invoke'
   /** Encrypt webhook signing secrets with the stage's KMS key (purpose-bound encryption context). */
   | 'secrets:seal'

@@ -5,7 +5,7 @@
 import type { Grant } from './routes';
 
 export interface QueueDef {
-  readonly id: 'jobs' | 'webhooks' | 'ocr';
+  readonly id: 'jobs' | 'webhooks' | 'ocr' | 'exports';
   /**
    * Who sends to the queue: `functions` (a function with the matching grant) or `textract` (Textract's
    * completion notices through the OCR SNS topic, raw delivery; locally the tesseract engine).
@@ -64,6 +64,17 @@ export const QUEUES: readonly QueueDef[] = [
     maxReceiveCount: 5,
     source: 'textract',
     grants: ['table:read', 'table:write', 'bucket:write', 'ocr:read'],
+  },
+  // One chunk of a bulk snapshot export a message (docs/adr/0031): up to 5,000 rows or 64 MB of NDJSON
+  // written to the bucket. A few at once keeps an export from crowding the table's other readers.
+  {
+    id: 'exports',
+    handler: 'export/queue/export-worker',
+    batchSize: 1,
+    timeoutSeconds: 300,
+    maxReceiveCount: 5,
+    maxConcurrency: 4,
+    grants: ['table:read', 'table:write', 'bucket:write', 'exports:send'],
   },
 ];
 

@@ -33,6 +33,7 @@ export class DataStack extends Stack {
   public readonly uploadsBucketName: string;
   public readonly jobs: QueuePair;
   public readonly webhooks: QueuePair;
+  public readonly exports: QueuePair;
   /** Textract's completion notices (SNS, raw delivery) for the OCR worker. */
   public readonly ocrQueue: QueuePair;
   /** The topic Textract announces finished jobs on; only the Textract publishing role may publish. */
@@ -67,6 +68,7 @@ export class DataStack extends Stack {
 
     this.jobs = addQueuePair(this, 'Jobs', queueDef('jobs'), removalPolicy);
     this.webhooks = addQueuePair(this, 'Webhooks', queueDef('webhooks'), removalPolicy);
+    this.exports = addQueuePair(this, 'Exports', queueDef('exports'), removalPolicy);
 
     // OCR (docs/adr/0015): Textract -> SNS -> the OCR queue -> the OCR worker. The topic uses the AWS
     // managed SNS key; the queue is SSE-SQS, so SNS needs no key grant to deliver to it.
@@ -138,6 +140,7 @@ export class DataStack extends Stack {
       { name: 'jobs', ...this.jobs },
       { name: 'webhooks', ...this.webhooks },
       { name: 'ocr', ...this.ocrQueue },
+      { name: 'exports', ...this.exports },
     ];
   }
 }

@@ -34,7 +34,7 @@ export class WorkersStack extends Stack {
       context,
       queues: props.queues ?? QUEUES,
       schedules: props.schedules ?? SCHEDULES,
-      sourceQueues: { jobs: data.jobs.queue, webhooks: data.webhooks.queue, ocr: data.ocrQueue.queue },
+      sourceQueues: { jobs: data.jobs.queue, webhooks: data.webhooks.queue, ocr: data.ocrQueue.queue, exports: data.exports.queue },
       jobsDeadLetterQueue: data.scheduledJobsDeadLetterQueue,
     });
     this.monitoring = new Monitoring(this, 'Monitoring', {

@@ -5,7 +5,7 @@
  */
 import type { AcpDeps } from '../acp/ports/acp-ports';
 import type { ChatDeps } from '../chat/ports/chat-ports';
-import type { ExportDeps } from '../export/ports/export-ports';
+import type { ExportDeps, ExportJobPorts } from '../export/ports/export-ports';
 import type { ReleaseNotesDeps } from '../release-notes/ports/release-notes-ports';
 
-export type Deps = ChatDeps & ExportDeps & AcpDeps & ReleaseNotesDeps;
+export type Deps = ChatDeps & ExportDeps & ExportJobPorts & AcpDeps & ReleaseNotesDeps;

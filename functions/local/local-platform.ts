@@ -140,6 +140,7 @@ export async function startPlatform(opts: PlatformOptions): Promise<RunningPlatf
       [ENV.bucketName]: bucketName,
       [ENV.jobsQueueUrl]: queueUrls.jobs!,
       [ENV.webhooksQueueUrl]: queueUrls.webhooks!,
+      [ENV.exportsQueueUrl]: queueUrls.exports!,
       [ENV.visibilityDelayMs]: opts.visibilityDelayMs ?? ENV_DEFAULTS.visibilityDelayMsLocal,
       [ENV.anonRetentionDays]: opts.anonRetentionDays ?? ENV_DEFAULTS.anonRetentionDays,
       [ENV.emptySessionMaxAgeHours]: opts.emptySessionMaxAgeHours ?? ENV_DEFAULTS.emptySessionMaxAgeHours,

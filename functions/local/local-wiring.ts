@@ -13,6 +13,7 @@ import { buildConversationPorts } from '../conversations/wiring/conversation-wir
 import { buildJobQueue } from '../platform/wiring/job-queue-wiring';
 import { buildCoreDeps, onFirstUse, parseEnv, type CoreDeps } from '../platform/wiring/core-wiring';
 import { buildExportPorts } from '../export/wiring/export-wiring';
+import { buildExportJobPorts } from '../export/wiring/export-job-wiring';
 import { buildFilePorts } from '../chat/wiring/file-wiring';
 import { buildReleaseNotesPorts, type ReleaseNotesWiringOptions } from '../release-notes/wiring/release-notes-wiring';
 import { buildWebhookDeliveryPorts } from '../release-notes/wiring/webhook-delivery-wiring';
@@ -38,6 +39,7 @@ export function buildDeps(opts: WiringOptions): LocalDeps {
     ...buildReleaseNotesPorts(opts, db),
     ...buildWebhookDeliveryPorts(opts),
     ...buildExportPorts(db, table),
+    ...buildExportJobPorts(opts, db, table),
     jobs: buildJobQueue(opts),
     apiKeys: apiKeyRegistryFrom(opts.env, opts),
   };

@@ -12,6 +12,7 @@ export const ENV = {
   jobsQueueUrl: 'JOBS_QUEUE_URL',
   /** Set only on functions granted `webhooks:send`. */
   webhooksQueueUrl: 'WEBHOOKS_QUEUE_URL',
+  exportsQueueUrl: 'EXPORTS_QUEUE_URL',
   /** Set only on functions granted `secrets:seal` or `secrets:open`. */
   webhookSecretsKeyArn: 'WEBHOOK_SECRETS_KEY_ARN',
   visibilityDelayMs: 'VISIBILITY_DELAY_MS',
@@ -53,6 +54,7 @@ export interface EnvVars {
   readonly BUCKET_NAME: string;
   readonly JOBS_QUEUE_URL: string;
   readonly WEBHOOKS_QUEUE_URL?: string;
+  readonly EXPORTS_QUEUE_URL?: string;
   readonly WEBHOOK_SECRETS_KEY_ARN?: string;
   readonly VISIBILITY_DELAY_MS: number;
   readonly ANON_RETENTION_DAYS: number;
@@ -145,6 +147,7 @@ export function parseEnvVars(source: Readonly<Record<string, string | undefined>
     [ENV.bucketName]: required(ENV.bucketName),
     [ENV.jobsQueueUrl]: required(ENV.jobsQueueUrl, isUrl),
     ...optional(ENV.webhooksQueueUrl, text(ENV.webhooksQueueUrl, isUrl)),
+    ...optional(ENV.exportsQueueUrl, text(ENV.exportsQueueUrl, isUrl)),
     ...optional(
       ENV.webhookSecretsKeyArn,
       text(ENV.webhookSecretsKeyArn, (v) => v.startsWith('arn:')),
@@ -184,6 +187,7 @@ export function parseEnvVars(source: Readonly<Record<string, string | undefined>
 /** Variables a grant sets (lib/constructs/app-function.ts), present only on the functions that hold it. */
 export const GRANT_SCOPED_ENV: readonly string[] = [
   ENV.webhooksQueueUrl,
+  ENV.exportsQueueUrl,
   ENV.webhookSecretsKeyArn,
   ENV.gatewayUsagePlans,
   ENV.gatewayAuthorizerStages,

@@ -17,6 +17,8 @@ export interface FunctionContext {
   readonly uploadsBucketName: string;
   readonly jobsQueue: sqs.IQueue;
   readonly webhooksQueue: sqs.IQueue;
+  /** The chunks of bulk snapshot exports. */
+  readonly exportsQueue: sqs.IQueue;
   /** Encrypts webhook signing secrets; reached only through the `secrets:*` grants. */
   readonly webhookSecretsKey: kms.IKey;
   /**
@@ -43,6 +45,7 @@ export function functionContextOf(
   data: Pick<FunctionContext, 'table' | 'uploadsBucketName' | 'webhookSecretsKey' | 'ocr' | 'paymentSecret'> & {
     readonly jobs: { readonly queue: sqs.IQueue };
     readonly webhooks: { readonly queue: sqs.IQueue };
+    readonly exports: { readonly queue: sqs.IQueue };
   },
   extras: Pick<FunctionContext, 'trustViewerAddress' | 'gateway'> = {},
 ): FunctionContext {
@@ -52,6 +55,7 @@ export function functionContextOf(
     uploadsBucketName: data.uploadsBucketName,
     jobsQueue: data.jobs.queue,
     webhooksQueue: data.webhooks.queue,
+    exportsQueue: data.exports.queue,
     webhookSecretsKey: data.webhookSecretsKey,
     ...(data.ocr ? { ocr: data.ocr } : {}),
     ...(data.paymentSecret ? { paymentSecret: data.paymentSecret } : {}),

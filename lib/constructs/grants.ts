@@ -21,6 +21,7 @@ const TABLE_WRITE = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:Delete
 
 type GrantScoped =
   | typeof ENV.webhooksQueueUrl
+  | typeof ENV.exportsQueueUrl
   | typeof ENV.webhookSecretsKeyArn
   | typeof ENV.gatewayUsagePlans
   | typeof ENV.gatewayAuthorizerStages
@@ -61,7 +62,7 @@ export class GrantPolicy {
 
   /** Turns one route grant into the narrowest IAM statement that serves it (and env where needed). */
   public grant(grant: Grant): void {
-    const { table, jobsQueue, webhooksQueue } = this.context;
+    const { table, jobsQueue, webhooksQueue, exportsQueue } = this.context;
     switch (grant) {
       case 'table:read':
         // Exact index ARNs instead of `index/*`: the table design names every index.
@@ -80,6 +81,10 @@ export class GrantPolicy {
         return;
       case 'jobs:send':
         this.allow(['sqs:SendMessage'], [jobsQueue.queueArn]);
+        return;
+      case 'exports:send':
+        this.allow(['sqs:SendMessage'], [exportsQueue.queueArn]);
+        this.setEnv(ENV.exportsQueueUrl, exportsQueue.queueUrl);
         return;
       case 'webhooks:send':
         this.allow(['sqs:SendMessage'], [webhooksQueue.queueArn]);

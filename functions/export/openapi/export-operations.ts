@@ -36,6 +36,22 @@ export const EXPORT_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     },
     errors: [...EXPORT_ERRORS, 404],
   },
+  orgExportCreate: {
+    tag: 'Org Export',
+    summary: 'Start a bulk snapshot export',
+    description:
+      'The org’s lists as of now minus the visibility delay, written as gzipped NDJSON files off the request path: poll GET /exports/{exportId}. For a warehouse’s first load; later passes continue incrementally from its `updated_after`.',
+    body: { contentType: 'application/json', schema: s.exportJobRequest },
+    ok: { status: 202, description: 'The job, running', content: json(s.exportJob) },
+    errors: EXPORT_ERRORS,
+  },
+  orgExportGet: {
+    tag: 'Org Export',
+    summary: 'A bulk snapshot export',
+    description: 'Its state; once completed, its files with download links valid for an hour (a new GET gives new links).',
+    ok: { status: 200, description: 'The job', content: json(s.exportJob) },
+    errors: [...EXPORT_ERRORS, 404],
+  },
   orgUsageList: {
     tag: 'Org Export',
     summary: 'Per-call token usage and cost',

@@ -83,3 +83,30 @@ export const appsList = z.object({ data: z.array(exportApp) }).meta({ title: 'Ap
 export const sessionMessages = z
   .object({ data: z.object({ session: exportSessionSubset, messages: z.array(exportMessage), zdr: z.boolean() }) })
   .meta({ title: 'SessionMessages' });
+
+const exportList = z.enum(['apps', 'sessions', 'usage', 'tombstones']);
+export const exportJobRequest = z
+  .object({
+    lists: z.optional(z.array(exportList).min(1).meta({ description: 'Default: every list the key may read; each list needs the scope of its own route' })),
+  })
+  .meta({ title: 'ExportRequest' });
+export const exportJob = z
+  .object({
+    data: z.object({
+      id: uuid,
+      status: z.enum(['running', 'completed', 'failed']),
+      lists: z.array(exportList),
+      created_at: isoTime,
+      updated_after: isoTime.meta({
+        description: 'The watermark: every list holds what was visible at it. Continue with updated_after (sessions) and since (usage) set to it',
+      }),
+      completed_at: z.nullable(isoTime),
+      progress: z.array(z.object({ list: exportList, files: z.int(), done: z.boolean() })),
+      files: z
+        .array(z.object({ list: exportList, url: z.string(), rows: z.int(), bytes: z.int() }))
+        .meta({ description: 'Once completed: gzipped NDJSON, one row a line in the list’s own shape (a session with messages and zdr)' }),
+      urls_expire_at: z.nullable(isoTime),
+      error: z.nullable(z.string()),
+    }),
+  })
+  .meta({ title: 'Export' });

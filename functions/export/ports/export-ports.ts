@@ -1,4 +1,5 @@
 import type { KeysetPosition } from '../domain/cursor';
+import type { ExportChunkMessage, ExportJob } from '../domain/export-job';
 import type { Session } from '../../conversations/domain/session';
 import type { Micros } from '../../platform/domain/time';
 import type { Tombstone } from '../../conversations/domain/tombstone';
@@ -48,3 +49,31 @@ export interface ExportPorts {
 
 /** Everything a use case of this area may pick its deps from. */
 export type ExportDeps = ConversationDeps & ExportPorts;
+
+/** Bulk snapshot jobs (docs/adr/0031), one item each; they expire with the table's TTL. */
+export interface ExportJobStore {
+  create(job: ExportJob, expiresAtUs: Micros): Promise<void>;
+  get(id: string): Promise<ExportJob | undefined>;
+  /** Writes `next` when the stored job is still at `expectedVersion`; false when another write came first. */
+  replace(next: ExportJob, expectedVersion: number): Promise<boolean>;
+}
+
+/** The exports queue: one message per chunk to write. */
+export interface ExportChunkQueue {
+  send(message: ExportChunkMessage): Promise<void>;
+}
+
+/** The snapshot's objects in the bucket, and links a client downloads them with. */
+export interface ExportObjects {
+  /** Writes the lines as one gzipped NDJSON object (replacing one of that key); the object's size in bytes. */
+  putNdjson(key: string, lines: readonly string[]): Promise<number>;
+  /** A URL that fetches the object without credentials for `seconds` (presigned on AWS). */
+  downloadUrl(key: string, seconds: number): Promise<string>;
+}
+
+/** What the snapshot export's routes and worker need beyond the export's reads. */
+export interface ExportJobPorts {
+  readonly exportJobs: ExportJobStore;
+  readonly exportChunks: ExportChunkQueue;
+  readonly exportObjects: ExportObjects;
+}

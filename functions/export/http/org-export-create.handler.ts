@@ -1,0 +1,22 @@
+import { createExportJob } from '../app/export-jobs';
+import { badRequest } from '../../platform/domain/errors';
+import { httpRoute } from '../../platform/http/kit';
+import { lambdaHandler } from '../../platform/http/lambda';
+import { exportJobBody } from './export-job-presenter';
+import { exportJobProductionDeps, type ExportJobFunctionDeps } from '../wiring/export-job-wiring';
+
+/**
+ * POST /api/v1/org/exports: a bulk snapshot of the org's lists as of now minus the visibility delay,
+ * written off the request path; poll GET /exports/{id} for its files. An empty body asks for every
+ * list the key may read.
+ */
+export const createHandler = (deps: ExportJobFunctionDeps) =>
+  httpRoute('orgExportCreate', deps, async (req) => {
+    const text = req.textBody();
+    if (text.trim() !== '' && !/^application\/json\s*(;|$)/i.test(req.header('content-type') ?? '')) throw badRequest('Content-Type must be application/json');
+    const body = text.trim() === '' ? {} : req.jsonBody();
+    const job = await createExportJob(deps, { orgId: req.principal!.orgId, scopes: req.principal!.scopes, body });
+    return { status: 202, body: { data: exportJobBody({ job, urls: [], urlsExpireAtUs: 0 }) } };
+  });
+
+export const handler = lambdaHandler(createHandler, exportJobProductionDeps);

@@ -1,0 +1,26 @@
+/**
+ * The exports queue consumer: one chunk of one list of a bulk snapshot export a message (docs/adr/0031).
+ * A body that is no chunk message is poison; a chunk that fails is retried by redelivery, which writes
+ * the same chunk again from the same position.
+ */
+import * as z from 'zod/mini';
+import { runExportChunk } from '../app/export-jobs';
+import type { ExportChunkMessage } from '../domain/export-job';
+import { jsonBody, lambdaQueueHandler, sqsConsumer, type QueueHandler } from '../../platform/queue/queue-kit';
+import { exportJobProductionDeps, type ExportJobFunctionDeps } from '../wiring/export-job-wiring';
+
+const chunkMessage = z.object({ jobId: z.uuid(), list: z.enum(['apps', 'sessions', 'usage', 'tombstones']), chunk: z.int().check(z.minimum(0)) });
+
+/** Typed against the domain's message, so the schema cannot drift from what the senders write. */
+export const parseExportChunkMessage: (body: string) => ExportChunkMessage = jsonBody(chunkMessage);
+
+export const createHandler = (deps: ExportJobFunctionDeps): QueueHandler =>
+  sqsConsumer(deps, {
+    name: 'export-chunk',
+    concurrent: false,
+    parse: parseExportChunkMessage,
+    // A redelivered message may be the one whose successor a crash lost: runExportChunk sends it again then.
+    handle: (message, record) => runExportChunk(deps, message, Number(record.attributes?.ApproximateReceiveCount ?? '1') > 1),
+  });
+
+export const handler = lambdaQueueHandler(createHandler, exportJobProductionDeps);

@@ -1,0 +1,41 @@
+/** The snapshot export's routes and worker (docs/adr/0031): the export's reads plus the job store, the exports queue and the bucket. */
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { createDocumentClient } from '../../platform/adapters/aws-clients';
+import { createSqsClient } from '../../platform/adapters/aws-queue-clients';
+import { createS3Client } from '../../platform/adapters/aws-s3-client';
+import { ENV } from '../../platform/env';
+import type { ConversationPorts } from '../../conversations/ports/conversation-ports';
+import { buildConversationPorts } from '../../conversations/wiring/conversation-wiring';
+import { buildCoreDeps, onFirstUse, type CoreDeps, type WiringOptions } from '../../platform/wiring/core-wiring';
+import { DynamoExportJobStore } from '../adapters/dynamo-export-job-store';
+import { S3ExportObjects } from '../adapters/s3-export-objects';
+import { SqsExportChunkQueue } from '../adapters/sqs-export-chunk-queue';
+import type { ExportChunkMessage } from '../domain/export-job';
+import type { ExportJobPorts, ExportPorts } from '../ports/export-ports';
+import { buildExportPorts } from './export-wiring';
+
+export type ExportJobFunctionDeps = CoreDeps & ConversationPorts & ExportPorts & ExportJobPorts;
+
+export function buildExportJobPorts(opts: WiringOptions, db: DynamoDBDocumentClient, table: string): ExportJobPorts {
+  const queueUrl = opts.env[ENV.exportsQueueUrl];
+  const queue = queueUrl !== undefined ? new SqsExportChunkQueue(createSqsClient(opts.aws ?? {}), queueUrl) : undefined;
+  return {
+    exportJobs: new DynamoExportJobStore(db, table),
+    // Only a function with the `exports:send` grant has the queue's URL; the others never send.
+    exportChunks: {
+      send: (message: ExportChunkMessage) => {
+        if (!queue) throw new Error(`${ENV.exportsQueueUrl} is not set: this function has no exports:send grant`);
+        return queue.send(message);
+      },
+    },
+    exportObjects: new S3ExportObjects(createS3Client(opts.aws ?? {}), opts.env[ENV.bucketName]),
+  };
+}
+
+export function buildExportJobDeps(opts: WiringOptions): ExportJobFunctionDeps {
+  const db = createDocumentClient(opts.aws ?? {});
+  const table = opts.env[ENV.tableName];
+  return { ...buildCoreDeps(opts, db), ...buildConversationPorts(db, table), ...buildExportPorts(db, table), ...buildExportJobPorts(opts, db, table) };
+}
+
+export const exportJobProductionDeps = onFirstUse(buildExportJobDeps);
