@@ -3,6 +3,7 @@
  * stack) rather than wrapped in a construct of its own, so the buckets' logical ids (and with them
  * the deployed buckets) stay what they have always been.
  */
+import { EXPORT_RETENTION_DAYS, EXPORTS_PREFIX } from '../../functions/export/domain/export-storage';
 import { Duration, Stack, Validations, type RemovalPolicy } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as s3 from 'aws-cdk-lib/aws-s3';
@@ -50,6 +51,8 @@ export function addDataBuckets(scope: Construct, config: StageConfig, removalPol
       // Versioning guards against overwrites by mistake; a deleted file must still be gone for good
       // within a bounded time.
       { noncurrentVersionExpiration: Duration.days(30), expiredObjectDeleteMarker: true },
+      // Bulk snapshot exports are downloads, not records: gone with their jobs.
+      { prefix: EXPORTS_PREFIX, expiration: Duration.days(EXPORT_RETENTION_DAYS), noncurrentVersionExpiration: Duration.days(1) },
     ],
     removalPolicy,
     autoDeleteObjects: !config.retainData,

@@ -14,7 +14,6 @@ import {
   CHUNK_ROWS,
   chunkKey,
   DOWNLOAD_URL_SECONDS,
-  EXPORT_RETENTION_DAYS,
   newExportJob,
   requestedLists,
   STALLED_AFTER_US,
@@ -24,6 +23,7 @@ import {
   type ExportList,
 } from '../domain/export-job';
 import { exportApp, exportSessionWithMessages, exportTombstone, exportUsageRow } from '../domain/export-rows';
+import { EXPORT_RETENTION_DAYS } from '../domain/export-storage';
 import type { ExportDeps, ExportJobPorts, KeysetPage } from '../ports/export-ports';
 
 export type ExportJobDeps = Pick<ExportDeps, 'exportReader' | 'sessions' | 'apps' | 'clock' | 'settings' | 'ids'> & ExportJobPorts;
@@ -85,7 +85,7 @@ interface Chunk {
  */
 export async function runExportChunk(deps: ExportJobDeps, message: ExportChunkMessage, redelivered: boolean): Promise<void> {
   const job = await deps.exportJobs.get(message.jobId);
-  if (!job || job.status !== 'running') return;
+  if (job?.status !== 'running') return;
   const progress = job.progress.find((p) => p.list === message.list);
   if (!progress) return;
   if (progress.done || progress.chunk !== message.chunk) {

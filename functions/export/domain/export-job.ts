@@ -8,6 +8,7 @@ import { badRequest, DomainError } from '../../platform/domain/errors';
 import type { OrgScope } from '../../platform/domain/scopes';
 import type { Micros } from '../../platform/domain/time';
 import type { KeysetPosition } from './cursor';
+import { EXPORTS_PREFIX } from './export-storage';
 
 export type ExportList = 'apps' | 'sessions' | 'usage' | 'tombstones';
 export const EXPORT_LISTS: readonly ExportList[] = ['apps', 'sessions', 'usage', 'tombstones'];
@@ -25,12 +26,8 @@ export const CHUNK_ROWS = 5_000;
 export const CHUNK_BYTES = 64 * 1024 * 1024;
 /** How long a download URL works. */
 export const DOWNLOAD_URL_SECONDS = 3_600;
-/** Jobs and their objects are kept this long (the table's TTL and the bucket's lifecycle rule). */
-export const EXPORT_RETENTION_DAYS = 7;
 /** Longer than a worker's timeout (300 s) and its redelivery: a running job untouched this long has lost its message. */
 export const STALLED_AFTER_US = 10 * 60 * 1_000_000;
-/** Where a job's objects live: the bucket's lifecycle rule expires this prefix. */
-export const EXPORTS_PREFIX = 'exports/';
 
 export type ExportJobStatus = 'running' | 'completed' | 'failed';
 
