@@ -34,6 +34,9 @@ Runs one sync pass, prints one JSON summary line on stdout and exits.
   --quiet                no progress lines on stderr
   --per-session          read each changed session's transcript on its own (the spec's loop; one
                          request per session) instead of with the session rows (include=messages)
+  --full                 load a fresh bulk snapshot export first, replacing the copy (a first run
+                         does so by default)
+  --no-snapshot          a first run pages through the lists instead of loading a snapshot export
 The key: EXPORT_SYNC_KEY, or --key-file <file> (its first line), or --key <key> (visible in the
 process list and in the command line npm prints: avoid it).
 Exit code: 0 ok (or a loop stopped by a signal), 1 the pass failed, 2 usage error or target in use.`;
@@ -147,6 +150,8 @@ function parse() {
         key: { type: 'string' },
         'key-file': { type: 'string' },
         'per-session': { type: 'boolean', default: false },
+        full: { type: 'boolean', default: false },
+        'no-snapshot': { type: 'boolean', default: false },
         dir: { type: 'string' },
         duckdb: { type: 'string' },
         every: { type: 'string' },
@@ -172,6 +177,7 @@ async function main(): Promise<void> {
   if (!baseUrl || !/^https?:\/\//.test(baseUrl)) fail('--base-url must be an http(s) URL', 2, true);
   const key = keyFrom(values);
   if (values.dir !== undefined && values.duckdb !== undefined) fail('--dir and --duckdb name two targets: choose one', 2, true);
+  if (values.full && values['no-snapshot']) fail('--full and --no-snapshot contradict each other: give one', 2, true);
   if (values.interval !== undefined) {
     if (values.every !== undefined) fail('--interval is a deprecated alias of --every: give only --every', 2, true);
     console.error(`export-sync: --interval is deprecated and will be removed; use --every ${values.interval}s`);
@@ -202,6 +208,8 @@ async function main(): Promise<void> {
     transport: fetchTransport(baseUrl, key),
     store,
     transcripts: values['per-session'] ? ('per-session' as const) : ('inline' as const),
+    firstLoad: values['no-snapshot'] ? ('pages' as const) : ('snapshot' as const),
+    full: values.full,
     onProgress: values.quiet ? undefined : progressPrinter((line) => process.stderr.write(`${line}\n`)),
   };
   let passes = 0;

@@ -44,7 +44,17 @@ describe('cdk-nag AwsSolutions', () => {
   });
 
   it('acknowledges exactly the wildcard of the bucket grants, and sets the webhooks queue URL and secrets key', () => {
-    const grants: Grant[] = ['table:read', 'table:write', 'bucket:read', 'bucket:write', 'jobs:send', 'webhooks:send', 'exports:send', 'secrets:seal', 'secrets:open'];
+    const grants: Grant[] = [
+      'table:read',
+      'table:write',
+      'bucket:read',
+      'bucket:write',
+      'jobs:send',
+      'webhooks:send',
+      'exports:send',
+      'secrets:seal',
+      'secrets:open',
+    ];
     const probe: RouteDef = { ...ROUTES[0]!, id: 'probeEveryGrant', grants };
     const app = newTestApp();
     const { data, areas } = addPlatformStacks(app, { config: stageConfig('prod'), env: TEST_ENV, routes: [probe] });

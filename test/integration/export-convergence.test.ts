@@ -167,6 +167,7 @@ describe.each(STORES)('the reference export sync client (%s store)', (kind) => {
       // The spec's own loop, one transcript request per changed session: the other cases sync with the
       // transcripts in the session rows (include=messages), so both paths converge under test.
       transcripts: 'per-session',
+      firstLoad: 'pages',
     };
     // Past the visibility delay, at the start of a rate-limit window (fixed minutes of the platform clock).
     clock.advance(VISIBILITY_DELAY_MS + 100);
@@ -285,13 +286,16 @@ describe.each(STORES)('the reference export sync client (%s store)', (kind) => {
     });
     const consumerIds = await Promise.all(Array.from({ length: 8 }, async (_, i) => (await p.deps.consumers.findByEmail(f.appId, `user${i}@example.com`))!.id));
 
-    // The customer already had a copy when the writers start. Small pages: every pass pages.
+    // The customer already had a copy when the writers start, paged in (transcripts with the rows).
+    // Small pages: every pass pages.
     const dir = newDir();
     const deps: SyncDeps = {
       transport: rotatingTransport(p.baseUrl, [f.orgKey, ...extraKeys]),
       store: await openStore(dir),
       sleep: waitBesideWriters,
       pageSize: 10,
+      firstLoad: 'pages',
+      pollMs: 100,
     };
     clock.advance(VISIBILITY_DELAY_MS + 100);
     const baseline = await syncOnce(deps);
@@ -329,8 +333,10 @@ describe.each(STORES)('the reference export sync client (%s store)', (kind) => {
 
     const summaries: SyncSummary[] = [];
     let writing = true;
+    // The first run while the writers write replaces the copy with a snapshot export taken meanwhile
+    // (--full); the runs after it continue incrementally from its watermark.
     const syncLoop = (async () => {
-      while (writing) summaries.push(await syncOnce(deps));
+      for (let run = 0; writing; run++) summaries.push(await syncOnce(run === 0 ? { ...deps, full: true } : deps));
     })();
 
     const errors: string[] = [];
@@ -471,6 +477,10 @@ describe.each(STORES)('the reference export sync client (%s store)', (kind) => {
     const all = [baseline, ...summaries, last];
     const total = (of: (s: SyncSummary) => number) => all.reduce((n, s) => n + of(s), 0);
     expect(summaries.length).toBeGreaterThanOrEqual(3);
+    // The baseline paged; the first run during the writes loaded a snapshot export; the rest were incremental.
+    expect(baseline.snapshot).toBeNull();
+    expect(summaries[0]!.snapshot).toMatchObject({ files: expect.any(Number), updated_after: expect.any(String) });
+    expect(summaries.slice(1).every((s) => s.snapshot === null)).toBe(true);
     expect(delayed).toBeGreaterThanOrEqual(20);
     expect(total((s) => s.sessions.skipped_tombstoned)).toBeGreaterThan(0);
     expect(tombstones.filter((x) => x.cause === 'app_deleted' && x.resourceType === 'session')).toHaveLength(300);

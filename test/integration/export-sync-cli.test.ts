@@ -77,13 +77,30 @@ describe('npm run export-sync', () => {
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
   });
 
-  it('runs one pass by default and exits 0: one JSON line on stdout, progress on stderr', async () => {
+  it('loads a first run from a snapshot export, then passes incrementally from its watermark; one JSON line, progress on stderr', async () => {
+    const snapshotDir = join(newDir(), 'copy');
+    const first = await cli([...target(), '--dir', snapshotDir], keyEnv());
+    expect(first.code, first.stderr).toBe(0);
+    const [loaded] = jsonLines(first.stdout);
+    expect(loaded).toMatchObject({ ok: true, snapshot: { files: 4, rows: 1 + 12 }, sessions: { seen: 0 }, copy: { apps: 1, sessions: 12, messages: 24 } });
+    expect(loaded!.sessions.checkpoint).toBe(loaded!.snapshot.updated_after);
+    expect(first.stderr).toMatch(/^export-sync: snapshot sessions 12 rows, .*: done$/m);
+    // A later run has a copy: no snapshot, only the incremental passes.
+    const again = await cli([...target(), '--dir', snapshotDir, '--quiet'], keyEnv());
+    expect(jsonLines(again.stdout)).toEqual([expect.objectContaining({ ok: true, snapshot: null })]);
+
     const dir = join(newDir(), 'copy');
-    const run = await cli([...target(), '--dir', dir], keyEnv());
+    const run = await cli([...target(), '--dir', dir, '--no-snapshot'], keyEnv());
     expect(run.code, run.stderr).toBe(0);
     const [summary, ...more] = jsonLines(run.stdout);
     expect(more).toEqual([]);
-    expect(summary).toMatchObject({ ok: true, apps: { seen: 1 }, sessions: { seen: 12, transcripts: 0 }, copy: { apps: 1, sessions: 12, messages: 24 } });
+    expect(summary).toMatchObject({
+      ok: true,
+      snapshot: null,
+      apps: { seen: 1 },
+      sessions: { seen: 12, transcripts: 0 },
+      copy: { apps: 1, sessions: 12, messages: 24 },
+    });
     for (const list of ['apps', 'sessions', 'messages', 'tombstones', 'usage']) {
       expect(run.stderr).toMatch(new RegExp(`^export-sync: ${list} \\d+ rows, \\d+ rows/s \\(\\d+\\.\\d s\\): done$`, 'm'));
     }
@@ -174,8 +191,8 @@ describe('npm run export-sync', () => {
   });
 
   it('--per-session reads each transcript on its own: the same copy, more requests', async () => {
-    const inline = await cli([...target(), '--dir', join(newDir(), 'copy'), '--quiet'], keyEnv());
-    const perSession = await cli([...target(), '--dir', join(newDir(), 'copy'), '--quiet', '--per-session'], keyEnv());
+    const inline = await cli([...target(), '--dir', join(newDir(), 'copy'), '--quiet', '--no-snapshot'], keyEnv());
+    const perSession = await cli([...target(), '--dir', join(newDir(), 'copy'), '--quiet', '--per-session', '--no-snapshot'], keyEnv());
     const [a, b] = [jsonLines(inline.stdout)[0]!, jsonLines(perSession.stdout)[0]!];
     expect(a.copy).toEqual(b.copy);
     expect(a.sessions.transcripts).toBe(0);

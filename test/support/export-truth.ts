@@ -92,7 +92,12 @@ export function differences(copy: ExportImage, truth: ExportImage, max = 20): st
 export function rotatingTransport(baseUrl: string, keys: readonly string[]): HttpTransport {
   const transports = keys.map((k) => fetchTransport(baseUrl, k));
   let next = 0;
-  return { get: (pathAndQuery) => transports[next++ % transports.length]!.get(pathAndQuery) };
+  const pick = () => transports[next++ % transports.length]!;
+  return {
+    get: (pathAndQuery) => pick().get(pathAndQuery),
+    post: (pathAndQuery, body) => pick().post!(pathAndQuery, body),
+    download: (url) => pick().download!(url),
+  };
 }
 
 /** The item type of a write, whether the middleware sees the document or the marshalled form. */

@@ -14,23 +14,46 @@ export interface HttpResponse {
   readonly text: string;
 }
 
-/** GET against the export API with the org key; throws on network failure (no status at all). */
+/** Requests against the export API with the org key; each throws on network failure (no status at all). */
 export interface HttpTransport {
   get(pathAndQuery: string): Promise<HttpResponse>;
+  /** POST a JSON body (a snapshot export). A transport without it syncs by pages only. */
+  post?(pathAndQuery: string, body: string): Promise<HttpResponse>;
+  /** GET an absolute URL without the key (a snapshot file's presigned link): its status and bytes. */
+  download?(url: string): Promise<{ readonly status: number; readonly bytes: Uint8Array }>;
 }
 
 /** The standard transport: `fetch` against `baseUrl`, `Authorization: Bearer <key>`, a per-request timeout. */
 export function fetchTransport(baseUrl: string, key: string, opts: { timeoutMs?: number; fetchImpl?: typeof fetch } = {}): HttpTransport {
   const root = baseUrl.replace(/\/+$/, '');
   const doFetch = opts.fetchImpl ?? fetch;
+  const read = async (res: Response): Promise<HttpResponse> => {
+    const text = await res.text();
+    return { status: res.status, header: (name) => res.headers.get(name), text };
+  };
   return {
     async get(pathAndQuery) {
-      const res = await doFetch(root + pathAndQuery, {
-        headers: { Authorization: `Bearer ${key}`, Accept: 'application/json' },
-        signal: AbortSignal.timeout(opts.timeoutMs ?? 30_000),
-      });
-      const text = await res.text();
-      return { status: res.status, header: (name) => res.headers.get(name), text };
+      return read(
+        await doFetch(root + pathAndQuery, {
+          headers: { Authorization: `Bearer ${key}`, Accept: 'application/json' },
+          signal: AbortSignal.timeout(opts.timeoutMs ?? 30_000),
+        }),
+      );
+    },
+    async post(pathAndQuery, body) {
+      return read(
+        await doFetch(root + pathAndQuery, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${key}`, Accept: 'application/json', 'Content-Type': 'application/json' },
+          body,
+          signal: AbortSignal.timeout(opts.timeoutMs ?? 30_000),
+        }),
+      );
+    },
+    async download(url) {
+      // A presigned link carries its own authorization: the key never goes to the object store.
+      const res = await doFetch(url, { signal: AbortSignal.timeout(Math.max(opts.timeoutMs ?? 30_000, 300_000)) });
+      return { status: res.status, bytes: new Uint8Array(await res.arrayBuffer()) };
     },
   };
 }
@@ -101,26 +124,56 @@ export class ExportApi {
     for (const [k, v] of Object.entries(query)) if (v !== undefined) qs.set(k, v);
     const search = qs.toString();
     const target = search ? `${path}?${search}` : path;
+    return this.call('GET', target, () => this.transport.get(target), opts);
+  }
+
+  /** POSTs a JSON body to `path`: the parsed JSON body of a 2xx, null for a 404 with `notFoundAsNull`; the retry rules of GET. */
+  async post(path: string, body: unknown, opts: { notFoundAsNull?: boolean } = {}): Promise<unknown> {
+    const post = this.transport.post;
+    if (!post) throw new ExportApiError(null, path, null, `POST ${path}: this transport cannot POST`);
+    return this.call('POST', path, () => post.call(this.transport, path, JSON.stringify(body)), opts);
+  }
+
+  /** The bytes at a presigned URL, with the retry rules of GET for network failures and 5xx. */
+  async download(url: string): Promise<Uint8Array> {
+    const download = this.transport.download;
+    if (!download) throw new ExportApiError(null, url, null, 'this transport cannot download files');
+    let failures = 0;
+    for (;;) {
+      this.stats.requests++;
+      try {
+        const res = await download.call(this.transport, url);
+        if (res.status === 200) return res.bytes;
+        if (res.status < 500 || failures >= this.policy.maxRetries)
+          throw new ExportApiError(res.status, url.split('?')[0]!, null, `download: HTTP ${res.status}`);
+      } catch (err) {
+        if (err instanceof ExportApiError || failures >= this.policy.maxRetries) throw err;
+      }
+      await this.backoff(failures++);
+    }
+  }
+
+  private async call(method: string, target: string, send: () => Promise<HttpResponse>, opts: { notFoundAsNull?: boolean }): Promise<unknown> {
     let failures = 0;
     let rateLimits = 0;
     for (;;) {
       this.stats.requests++;
       let res: HttpResponse;
       try {
-        res = await this.transport.get(target);
+        res = await send();
       } catch (err) {
         if (failures >= this.policy.maxRetries) {
-          throw new ExportApiError(null, target, String(err), `GET ${target}: network failure after ${failures + 1} attempts: ${String(err)}`);
+          throw new ExportApiError(null, target, String(err), `${method} ${target}: network failure after ${failures + 1} attempts: ${String(err)}`);
         }
         await this.backoff(failures++);
         continue;
       }
-      if (res.status === 200) return parseBody(res.text);
+      if (res.status >= 200 && res.status < 300) return parseBody(res.text);
       if (res.status === 404 && opts.notFoundAsNull) return null;
       if (res.status === 429) {
         this.stats.rateLimited++;
         if (rateLimits++ >= this.policy.maxRateLimitWaits) {
-          throw new ExportApiError(429, target, parseBody(res.text), `GET ${target}: still rate limited after ${rateLimits} waits`);
+          throw new ExportApiError(429, target, parseBody(res.text), `${method} ${target}: still rate limited after ${rateLimits} waits`);
         }
         const wait = retryAfterMs(res.header('retry-after'), Date.now());
         await this.sleep(wait ?? this.delayFor(rateLimits - 1));
@@ -128,12 +181,12 @@ export class ExportApi {
       }
       if (res.status >= 500) {
         if (failures >= this.policy.maxRetries) {
-          throw new ExportApiError(res.status, target, parseBody(res.text), `GET ${target}: HTTP ${res.status} after ${failures + 1} attempts`);
+          throw new ExportApiError(res.status, target, parseBody(res.text), `${method} ${target}: HTTP ${res.status} after ${failures + 1} attempts`);
         }
         await this.backoff(failures++);
         continue;
       }
-      throw new ExportApiError(res.status, target, parseBody(res.text), `GET ${target}: HTTP ${res.status}`);
+      throw new ExportApiError(res.status, target, parseBody(res.text), `${method} ${target}: HTTP ${res.status}`);
     }
   }
 

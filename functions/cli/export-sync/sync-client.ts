@@ -20,11 +20,12 @@ import { DEFAULT_RETRY_POLICY, ExportApi, ExportApiError, type HttpTransport, ty
 import type { ExportedApp, ExportedSession, ExportedUsageRow, LocalCopy, LocalStore, StoredSession, Tombstone } from './local-store';
 import { fetchTranscript, pages } from './export-reader';
 import { applyTombstone } from './tombstone-rules';
+import { loadSnapshot, type SnapshotSummary } from './snapshot-load';
 
 export type { Tombstone } from './local-store';
 
 /** The lists a run reads; `messages` are the transcripts fetched during the sessions pass. */
-export type ListName = 'apps' | 'sessions' | 'messages' | 'tombstones' | 'usage';
+export type ListName = 'apps' | 'sessions' | 'messages' | 'tombstones' | 'usage' | `snapshot ${string}`;
 
 /** Rows read so far from one list in this run; `done` once the list has been read to its end. */
 export interface ProgressEvent {
@@ -49,6 +50,16 @@ export interface SyncDeps {
    * `/sessions/{id}/messages` for each new or changed session, as the spec's sync loop does.
    */
   readonly transcripts?: 'inline' | 'per-session';
+  /**
+   * The first load of an empty copy: `snapshot` (the default) takes a bulk snapshot export and
+   * continues incrementally from its watermark; `pages` pages through the lists. A server without
+   * snapshot exports is paged through either way.
+   */
+  readonly firstLoad?: 'snapshot' | 'pages';
+  /** Load a fresh snapshot although the copy has data: it replaces the copy. */
+  readonly full?: boolean;
+  /** How often a running snapshot export is polled; 2 s by default. */
+  readonly pollMs?: number;
 }
 
 type Progress = (list: ListName, rows: number, done?: boolean) => void;
@@ -57,6 +68,8 @@ export interface SyncSummary {
   readonly ok: true;
   readonly started_at: string;
   readonly duration_ms: number;
+  /** The snapshot export this run loaded first, or null when it paged (a copy with data, or no snapshot). */
+  readonly snapshot: SnapshotSummary | null;
   /** `skipped` names why the apps pass did not run (a key without apps:read), else null. */
   readonly apps: { seen: number; upserted: number; removed: number; skipped: string | null };
   readonly sessions: {
@@ -262,7 +275,22 @@ export async function syncOnce(deps: SyncDeps): Promise<SyncSummary> {
   const api = new ExportApi(deps.transport, deps.sleep ?? realSleep, deps.retry ?? DEFAULT_RETRY_POLICY);
   const onProgress = deps.onProgress;
   const progress: Progress = (list, rows, done = false) => onProgress?.({ list, rows, done });
-  const copy = await deps.store.load();
+  let copy = await deps.store.load();
+  const empty = copy.state.sessionsCheckpoint === null && copy.state.usageCheckpoint === null && copy.sessions.size === 0 && copy.usage.size === 0;
+  let snapshot: SnapshotSummary | null = null;
+  const wantsSnapshot = deps.full === true || (empty && (deps.firstLoad ?? 'snapshot') === 'snapshot');
+  if (wantsSnapshot && deps.transport.post && deps.transport.download) {
+    const loaded = await loadSnapshot(api, {
+      sleep: deps.sleep ?? realSleep,
+      pollMs: deps.pollMs ?? 2000,
+      progress: (list, rows, done) => progress(list as ListName, rows, done),
+    });
+    if (loaded) {
+      copy = loaded.copy;
+      snapshot = loaded.summary;
+      await deps.store.save(copy, { apps: true, sessions: true, usage: true, tombstones: true });
+    }
+  }
   const apps = await pullApps(api, copy, deps.store, progress);
   const sessions = await pullSessions(api, copy, deps.store, { limit, inline: (deps.transcripts ?? 'inline') === 'inline' }, progress);
   const tombstones = await pullTombstones(api, copy, deps.store, limit, progress);
@@ -273,6 +301,7 @@ export async function syncOnce(deps: SyncDeps): Promise<SyncSummary> {
     ok: true,
     started_at: new Date(started).toISOString(),
     duration_ms: Date.now() - started,
+    snapshot,
     apps,
     sessions,
     tombstones,
