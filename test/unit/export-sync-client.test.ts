@@ -127,7 +127,7 @@ describe.each(STORES)('export sync client (%s store): retries', (kind) => {
     const summary = await syncOnce({ transport: api, store: await storeOf(kind), sleep: async (ms) => void waits.push(ms) });
     expect(waits[0]).toBe(7000);
     expect(waits).toHaveLength(3);
-    expect(summary.requests).toEqual({ total: 7, retries: 2, rate_limited: 1 });
+    expect(summary.requests).toEqual({ total: 7, retries: 2, rate_limited: 1, downloads: 0 });
   });
 
   it('gives up on 5xx after the bounded retries, and fails at once on another 4xx with the error body', async () => {

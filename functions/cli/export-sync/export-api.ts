@@ -84,9 +84,12 @@ export class ExportApiError extends Error {
 }
 
 export interface RequestStats {
+  /** Requests to the export API (each counts against the key's rate limit). */
   requests: number;
   retries: number;
   rateLimited: number;
+  /** Snapshot files fetched from their presigned links (object storage: no rate limit). */
+  downloads: number;
 }
 
 function parseBody(text: string): unknown {
@@ -106,7 +109,7 @@ export function retryAfterMs(value: string | null, nowMs: number): number | unde
 }
 
 export class ExportApi {
-  readonly stats: RequestStats = { requests: 0, retries: 0, rateLimited: 0 };
+  readonly stats: RequestStats = { requests: 0, retries: 0, rateLimited: 0, downloads: 0 };
 
   constructor(
     private readonly transport: HttpTransport,
@@ -140,7 +143,7 @@ export class ExportApi {
     if (!download) throw new ExportApiError(null, url, null, 'this transport cannot download files');
     let failures = 0;
     for (;;) {
-      this.stats.requests++;
+      this.stats.downloads++;
       try {
         const res = await download.call(this.transport, url);
         if (res.status === 200) return res.bytes;

@@ -44,8 +44,9 @@ export async function loadSnapshot(
   if (created === null) return null;
   let job = jobOf(created, EXPORTS);
   const path = `${EXPORTS}/${encodeURIComponent(job.id)}`;
-  while (job.status === 'running') {
-    await opts.sleep(opts.pollMs);
+  // Polls back off to one every ten intervals: a long export costs few requests of the key's budget.
+  for (let n = 0; job.status === 'running'; n++) {
+    await opts.sleep(Math.min(opts.pollMs * 10, Math.round(opts.pollMs * 1.5 ** n)));
     job = jobOf(await api.get(path), path);
   }
   if (job.status !== 'completed') throw new ExportApiError(200, path, job, `export ${job.id} ${job.status}: ${job.error ?? 'no reason given'}`);

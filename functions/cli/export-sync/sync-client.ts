@@ -83,7 +83,7 @@ export interface SyncSummary {
   };
   readonly tombstones: { pages: number; new: number; sessions_deleted: number; consumers_erased: number; conservative: number };
   readonly usage: { pages: number; seen: number; upserted: number; checkpoint: string | null };
-  readonly requests: { total: number; retries: number; rate_limited: number };
+  readonly requests: { total: number; retries: number; rate_limited: number; downloads: number };
   readonly copy: { apps: number; sessions: number; messages: number; usage: number; tombstones: number };
 }
 
@@ -306,7 +306,7 @@ export async function syncOnce(deps: SyncDeps): Promise<SyncSummary> {
     sessions,
     tombstones,
     usage,
-    requests: { total: api.stats.requests, retries: api.stats.retries, rate_limited: api.stats.rateLimited },
+    requests: { total: api.stats.requests, retries: api.stats.retries, rate_limited: api.stats.rateLimited, downloads: api.stats.downloads },
     copy: { apps: copy.apps.size, sessions: copy.sessions.size, messages, usage: copy.usage.size, tombstones: copy.tombstones.size },
   };
 }
