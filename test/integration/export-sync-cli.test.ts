@@ -82,7 +82,13 @@ describe('npm run export-sync', () => {
     const first = await cli([...target(), '--dir', snapshotDir], keyEnv());
     expect(first.code, first.stderr).toBe(0);
     const [loaded] = jsonLines(first.stdout);
-    expect(loaded).toMatchObject({ ok: true, snapshot: { files: 4, rows: 1 + 12 }, sessions: { seen: 0 }, requests: { downloads: 4 }, copy: { apps: 1, sessions: 12, messages: 24 } });
+    expect(loaded).toMatchObject({
+      ok: true,
+      snapshot: { files: 4, rows: 1 + 12 },
+      sessions: { seen: 0 },
+      requests: { downloads: 4 },
+      copy: { apps: 1, sessions: 12, messages: 24 },
+    });
     expect(loaded!.sessions.checkpoint).toBe(loaded!.snapshot.updated_after);
     expect(first.stderr).toMatch(/^export-sync: snapshot sessions 12 rows, .*: done$/m);
     // A later run has a copy: no snapshot, only the incremental passes.

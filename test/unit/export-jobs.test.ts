@@ -12,7 +12,6 @@ import { describe, expect, it, vi } from 'vitest';
 import { createExportJob, getExportJob, runExportChunk, type ExportJobDeps } from '../../functions/export/app/export-jobs';
 import {
   CHUNK_ROWS,
-  chunkKey,
   DOWNLOAD_URL_SECONDS,
   EXPORT_LISTS,
   requestedLists,
@@ -368,7 +367,7 @@ async function drain(w: World, opts: { max?: number } = {}): Promise<ExportChunk
   const handled: ExportChunkMessage[] = [];
   while (w.queue.pending.length) {
     const m = w.queue.pending.shift()!;
-    await runExportChunk(w.deps, m, false);
+    await runExportChunk(w.deps, m, { redelivered: false, last: false });
     handled.push(m);
     if (handled.length > (opts.max ?? 1_000)) throw new Error('the job never ends');
   }
@@ -424,12 +423,13 @@ describe('createExportJob and the worker: a whole job', () => {
     expect(progressOf(done, 'sessions').chunk).toBe(3);
 
     const sessionFiles = done.files.filter((f) => f.list === 'sessions');
-    expect(sessionFiles.map((f) => [f.chunk, f.rows, f.key])).toEqual([
-      [0, CHUNK_ROWS, chunkKey(done, 'sessions', 0)],
-      [1, CHUNK_ROWS, chunkKey(done, 'sessions', 1)],
-      [2, 2_000, chunkKey(done, 'sessions', 2)],
+    expect(sessionFiles.map((f) => [f.chunk, f.rows])).toEqual([
+      [0, CHUNK_ROWS],
+      [1, CHUNK_ROWS],
+      [2, 2_000],
     ]);
-    expect(chunkKey(done, 'sessions', 2)).toBe(`exports/${ORG}/${created.id}/sessions-00002.ndjson.gz`);
+    // Each attempt writes its own object: <list>-<chunk>-<attempt>.
+    expect(sessionFiles[2]!.key).toMatch(new RegExp(`^exports/${ORG}/${created.id}/sessions-00002-[0-9a-f]{8}\\.ndjson\\.gz$`));
     for (const f of done.files) {
       expect(f.bytes).toBe(w.objects.objects.get(f.key)!.byteLength);
       expect(w.objects.lines(f.key)).toHaveLength(f.rows);
@@ -487,8 +487,9 @@ describe('createExportJob and the worker: a whole job', () => {
       ]),
     );
     expect(done.files).toHaveLength(3);
-    expect(w.objects.lines(chunkKey(done, 'usage', 0))).toEqual([]);
-    expect(gunzipSync(w.objects.objects.get(chunkKey(done, 'usage', 0))!).byteLength).toBe(0);
+    const usageKey = done.files.find((f) => f.list === 'usage')!.key;
+    expect(w.objects.lines(usageKey)).toEqual([]);
+    expect(gunzipSync(w.objects.objects.get(usageKey)!).byteLength).toBe(0);
   });
 
   it('never holds a row above the watermark: rows written after the job, and rows whose activity moved above it', async () => {
@@ -549,29 +550,31 @@ describe('crashes, redeliveries and duplicates', () => {
     return { w, id: created.id, first: first! };
   }
 
-  it('a crash between the object write and the job write: the redelivery rewrites the same key and the job advances once', async () => {
+  it('a crash between the object write and the job write: the redelivery writes the chunk again and the job records it once', async () => {
     const { w, id, first } = await sessionsJob(7_000);
     w.jobs.replaceFailures = 1;
-    await expect(runExportChunk(w.deps, first, false)).rejects.toThrow('worker crashed');
-    expect(w.objects.puts).toEqual([{ key: chunkKey({ orgId: ORG, id }, 'sessions', 0), rows: CHUNK_ROWS }]);
+    await expect(runExportChunk(w.deps, first, { redelivered: false, last: false })).rejects.toThrow('worker crashed');
+    expect(w.objects.puts).toEqual([{ key: expect.stringMatching(/sessions-00000-[0-9a-f]{8}\.ndjson\.gz$/), rows: CHUNK_ROWS }]);
     const before = job(w, id);
     expect(before.version).toBe(0);
     expect(before.files).toEqual([]);
     expect(w.queue.pending).toEqual([]);
-    const firstBytes = w.objects.objects.get(chunkKey(before, 'sessions', 0))!;
+    const firstBytes = w.objects.objects.get(w.objects.puts[0]!.key)!;
 
-    await runExportChunk(w.deps, first, true);
-    expect(w.objects.puts.map((p) => p.key)).toEqual([chunkKey(before, 'sessions', 0), chunkKey(before, 'sessions', 0)]);
+    await runExportChunk(w.deps, first, { redelivered: true, last: false });
+    // Each attempt its own object; the job names the one whose write won (the first is left to expire).
+    const [lost, won] = w.objects.puts.map((p) => p.key);
+    expect(won).not.toBe(lost);
     // The same rows from the same position: the same bytes.
-    expect(w.objects.objects.get(chunkKey(before, 'sessions', 0))!.equals(firstBytes)).toBe(true);
+    expect(w.objects.objects.get(won!)!.equals(firstBytes)).toBe(true);
     const after = job(w, id);
     expect(after.version).toBe(1);
-    expect(after.files).toEqual([{ list: 'sessions', chunk: 0, key: chunkKey(before, 'sessions', 0), rows: CHUNK_ROWS, bytes: firstBytes.byteLength }]);
+    expect(after.files).toEqual([{ list: 'sessions', chunk: 0, key: won, rows: CHUNK_ROWS, bytes: firstBytes.byteLength }]);
     expect(progressOf(after, 'sessions')).toMatchObject({ chunk: 1, done: false });
     expect(w.queue.take()).toEqual([{ jobId: id, list: 'sessions', chunk: 1 }]);
 
     // A further copy of chunk 0 changes nothing.
-    await runExportChunk(w.deps, first, false);
+    await runExportChunk(w.deps, first, { redelivered: false, last: false });
     expect(job(w, id).version).toBe(1);
     expect(w.objects.puts).toHaveLength(2);
 
@@ -586,13 +589,24 @@ describe('crashes, redeliveries and duplicates', () => {
     expect(new Set(linesOf(w, done, 'sessions')).size).toBe(7_000);
   });
 
+  it('a chunk failing on its last delivery fails the job with the reason, and still fails (to the dead-letter queue)', async () => {
+    const { w, id, first } = await sessionsJob(10);
+    w.objects.putFailures = 1;
+    await expect(runExportChunk(w.deps, first, { redelivered: true, last: true })).rejects.toThrow('object write failed');
+    expect(job(w, id)).toMatchObject({ status: 'failed', error: 'chunk 0 of sessions failed: object write failed', version: 1 });
+    expect(w.queue.pending).toEqual([]);
+    // A copy of the message after that changes nothing: the job is no longer running.
+    await runExportChunk(w.deps, first, { redelivered: true, last: false });
+    expect(job(w, id)).toMatchObject({ status: 'failed', version: 1, files: [] });
+  });
+
   it('an object write that fails records nothing and sends nothing; the retry writes the chunk', async () => {
     const { w, id, first } = await sessionsJob(10);
     w.objects.putFailures = 1;
-    await expect(runExportChunk(w.deps, first, false)).rejects.toThrow('object write failed');
+    await expect(runExportChunk(w.deps, first, { redelivered: false, last: false })).rejects.toThrow('object write failed');
     expect(job(w, id)).toMatchObject({ version: 0, files: [], status: 'running' });
     expect(w.queue.sent).toHaveLength(1);
-    await runExportChunk(w.deps, first, true);
+    await runExportChunk(w.deps, first, { redelivered: true, last: false });
     const done = job(w, id);
     expect(done).toMatchObject({ status: 'completed', version: 1 });
     expect(done.files).toEqual([expect.objectContaining({ chunk: 0, rows: 10 })]);
@@ -603,7 +617,7 @@ describe('crashes, redeliveries and duplicates', () => {
   it('a crash after the job write and before the next send: the redelivery sends the next message again, a duplicate sends nothing', async () => {
     const { w, id, first } = await sessionsJob(7_000);
     w.queue.sendFailures = 1;
-    await expect(runExportChunk(w.deps, first, false)).rejects.toThrow('before the next send');
+    await expect(runExportChunk(w.deps, first, { redelivered: false, last: false })).rejects.toThrow('before the next send');
     const recorded = job(w, id);
     expect(progressOf(recorded, 'sessions')).toMatchObject({ chunk: 1, done: false });
     expect(recorded.files).toHaveLength(1);
@@ -611,21 +625,21 @@ describe('crashes, redeliveries and duplicates', () => {
     const putsBefore = w.objects.puts.length;
 
     // A duplicate delivered for the first time (not a redelivery) leaves it alone.
-    await runExportChunk(w.deps, first, false);
+    await runExportChunk(w.deps, first, { redelivered: false, last: false });
     expect(w.queue.take()).toEqual([]);
     // The redelivery of the crashed message sends what the crash lost, and writes nothing.
-    await runExportChunk(w.deps, first, true);
+    await runExportChunk(w.deps, first, { redelivered: true, last: false });
     expect(w.queue.take()).toEqual([{ jobId: id, list: 'sessions', chunk: 1 }]);
     expect(w.objects.puts).toHaveLength(putsBefore);
     expect(job(w, id).version).toBe(recorded.version);
 
-    await runExportChunk(w.deps, { jobId: id, list: 'sessions', chunk: 1 }, false);
+    await runExportChunk(w.deps, { jobId: id, list: 'sessions', chunk: 1 }, { redelivered: false, last: false });
     const done = job(w, id);
     expect(done.status).toBe('completed');
     expect(done.files.map((f) => f.rows)).toEqual([5_000, 2_000]);
     // Once the list (and the job) is done, a redelivery sends nothing.
-    await runExportChunk(w.deps, first, true);
-    await runExportChunk(w.deps, { jobId: id, list: 'sessions', chunk: 1 }, true);
+    await runExportChunk(w.deps, first, { redelivered: true, last: false });
+    await runExportChunk(w.deps, { jobId: id, list: 'sessions', chunk: 1 }, { redelivered: true, last: false });
     expect(w.queue.take()).toEqual([]);
   });
 
@@ -634,9 +648,9 @@ describe('crashes, redeliveries and duplicates', () => {
     addSession(w, START_US - DELAY_MS * 1000 - 1);
     const created = await create(w, { lists: ['apps', 'sessions'] });
     const [apps] = w.queue.take();
-    await runExportChunk(w.deps, apps!, false);
+    await runExportChunk(w.deps, apps!, { redelivered: false, last: false });
     expect(progressOf(job(w, created.id), 'apps').done).toBe(true);
-    await runExportChunk(w.deps, apps!, true);
+    await runExportChunk(w.deps, apps!, { redelivered: true, last: false });
     expect(w.queue.take()).toEqual([]);
     expect(w.objects.puts).toHaveLength(1);
   });
@@ -644,12 +658,12 @@ describe('crashes, redeliveries and duplicates', () => {
   it('ignores messages of an unknown job, of a list the job does not hold, and of a job no longer running', async () => {
     const w = world();
     addSession(w, START_US - DELAY_MS * 1000 - 1);
-    await runExportChunk(w.deps, { jobId: randomUUID(), list: 'sessions', chunk: 0 }, true);
+    await runExportChunk(w.deps, { jobId: randomUUID(), list: 'sessions', chunk: 0 }, { redelivered: true, last: false });
     const created = await create(w, { lists: ['sessions'] });
     w.queue.take();
-    await runExportChunk(w.deps, { jobId: created.id, list: 'usage', chunk: 0 }, true);
+    await runExportChunk(w.deps, { jobId: created.id, list: 'usage', chunk: 0 }, { redelivered: true, last: false });
     // A message ahead of the job's chunk (cannot be sent by the product) is no work either.
-    await runExportChunk(w.deps, { jobId: created.id, list: 'sessions', chunk: 3 }, true);
+    await runExportChunk(w.deps, { jobId: created.id, list: 'sessions', chunk: 3 }, { redelivered: true, last: false });
     expect(w.objects.puts).toEqual([]);
     expect(w.queue.sent).toHaveLength(1);
     expect(job(w, created.id).version).toBe(0);
@@ -663,8 +677,8 @@ describe('crashes, redeliveries and duplicates', () => {
     const created = await create(w, { lists: ['sessions', 'usage'] });
     const [sessions, usage] = w.queue.take();
     // The usage worker writes the job between the sessions worker's read and its write.
-    w.jobs.beforeNextReplace = () => runExportChunk(w.deps, usage!, false);
-    await runExportChunk(w.deps, sessions!, false);
+    w.jobs.beforeNextReplace = () => runExportChunk(w.deps, usage!, { redelivered: false, last: false });
+    await runExportChunk(w.deps, sessions!, { redelivered: false, last: false });
     expect(w.jobs.conflicts).toBe(1);
     const j = job(w, created.id);
     expect(j.version).toBe(2);
@@ -677,7 +691,7 @@ describe('crashes, redeliveries and duplicates', () => {
     // Each list's next message once: none for usage (done), chunk 1 for sessions.
     expect(w.queue.take()).toEqual([{ jobId: created.id, list: 'sessions', chunk: 1 }]);
     // One put each (the sessions object before its job write): the loser did not write its object again.
-    expect(w.objects.puts.map((p) => p.key)).toEqual([chunkKey(j, 'sessions', 0), chunkKey(j, 'usage', 0)]);
+    expect(w.objects.puts.map((p) => p.key)).toEqual([j.files.find((f) => f.list === 'sessions')!.key, j.files.find((f) => f.list === 'usage')!.key]);
 
     w.queue.pending.push({ jobId: created.id, list: 'sessions', chunk: 1 });
     await drain(w);
@@ -692,7 +706,7 @@ describe('crashes, redeliveries and duplicates', () => {
     for (let i = 1; i <= 5; i++) addTombstone(w, watermark - i);
     const created = await create(w);
     for (let round = 0; round < 10 && w.queue.pending.length; round++) {
-      await Promise.all(w.queue.take().map((m) => runExportChunk(w.deps, m, false)));
+      await Promise.all(w.queue.take().map((m) => runExportChunk(w.deps, m, { redelivered: false, last: false })));
     }
     const done = job(w, created.id);
     expect(done.status).toBe('completed');
@@ -705,7 +719,7 @@ describe('crashes, redeliveries and duplicates', () => {
     expect(done.version).toBe(4);
   });
 
-  it.fails('a duplicate of a chunk running at the same time leaves the recorded rows and bytes those of the object', async () => {
+  it('a duplicate of a chunk running at the same time leaves the recorded rows and bytes those of the object', async () => {
     // SQS may hand one message to two workers; a stall restart or a redelivery can also send a chunk
     // that is in flight. Both workers write the same key; the one that loses the job write must not
     // leave an object that differs from what the job records (rows, bytes), as a removal between the
@@ -722,9 +736,9 @@ describe('crashes, redeliveries and duplicates', () => {
     w.onSessionsPage = async () => {
       if (pages++ === 0) await gate;
     };
-    const late = runExportChunk(w.deps, message!, false);
+    const late = runExportChunk(w.deps, message!, { redelivered: false, last: false });
     await vi.waitFor(() => expect(pages).toBe(1));
-    await runExportChunk(w.deps, message!, false);
+    await runExportChunk(w.deps, message!, { redelivered: false, last: false });
     const recorded = job(w, created.id).files[0]!;
     expect(recorded.rows).toBe(10);
     // A session is removed after the watermark (its tombstone is above it): it leaves the index.
@@ -749,7 +763,8 @@ describe('getExportJob', () => {
     const created = await create(w);
     const first = w.queue.take();
     // apps and tombstones finish; sessions writes chunk 0 and its chunk 1 message is lost; usage's first message is lost.
-    for (const m of first.filter((x) => x.list === 'apps' || x.list === 'tombstones' || x.list === 'sessions')) await runExportChunk(w.deps, m, false);
+    for (const m of first.filter((x) => x.list === 'apps' || x.list === 'tombstones' || x.list === 'sessions'))
+      await runExportChunk(w.deps, m, { redelivered: false, last: false });
     expect(w.queue.take()).toEqual([{ jobId: created.id, list: 'sessions', chunk: 1 }]);
     const stalled = job(w, created.id);
     expect(stalled.status).toBe('running');
@@ -774,8 +789,8 @@ describe('getExportJob', () => {
     await getExportJob(w.deps, { orgId: ORG, jobId: created.id, scopes: ALL_SCOPES });
     expect(w.queue.take()).toEqual([]);
 
-    await runExportChunk(w.deps, { jobId: created.id, list: 'sessions', chunk: 1 }, false);
-    await runExportChunk(w.deps, { jobId: created.id, list: 'usage', chunk: 0 }, false);
+    await runExportChunk(w.deps, { jobId: created.id, list: 'sessions', chunk: 1 }, { redelivered: false, last: false });
+    await runExportChunk(w.deps, { jobId: created.id, list: 'usage', chunk: 0 }, { redelivered: false, last: false });
     const done = job(w, created.id);
     expect(done.status).toBe('completed');
 
@@ -796,7 +811,7 @@ describe('getExportJob', () => {
     const [first] = w.queue.take();
     w.advance(STALLED_AFTER_US + 1);
     // The worker's write lands between the poll's read and its write.
-    w.jobs.beforeNextReplace = () => runExportChunk(w.deps, first!, false);
+    w.jobs.beforeNextReplace = () => runExportChunk(w.deps, first!, { redelivered: false, last: false });
     const view = await getExportJob(w.deps, { orgId: ORG, jobId: created.id, scopes: ALL_SCOPES });
     expect(view.job.version).toBe(1);
     expect(progressOf(view.job, 'sessions').chunk).toBe(1);
@@ -896,7 +911,7 @@ describe('chunks cut by bytes', () => {
       const w = world();
       const all = manySessions(w, 450, START_US - DELAY_MS * 1000 - 1_000);
       const created = await mod.createExportJob(w.deps, { orgId: ORG, scopes: ALL_SCOPES, body: { lists: ['sessions'] } });
-      while (w.queue.pending.length) await mod.runExportChunk(w.deps, w.queue.pending.shift()!, false);
+      while (w.queue.pending.length) await mod.runExportChunk(w.deps, w.queue.pending.shift()!, { redelivered: false, last: false });
       const done = job(w, created.id);
       expect(done.status).toBe('completed');
       const lineBytes = Buffer.byteLength(sessionLine(w, all[0]!)) + 1;

@@ -14,6 +14,7 @@ import {
   CHUNK_ROWS,
   chunkKey,
   DOWNLOAD_URL_SECONDS,
+  failedJob,
   newExportJob,
   requestedLists,
   STALLED_AFTER_US,
@@ -83,7 +84,34 @@ interface Chunk {
  * redelivery (`redelivered`) the next chunk's message may be what the crash lost, so it is sent again
  * (a duplicate of it is harmless in turn).
  */
-export async function runExportChunk(deps: ExportJobDeps, message: ExportChunkMessage, redelivered: boolean): Promise<void> {
+export async function runExportChunk(
+  deps: ExportJobDeps,
+  message: ExportChunkMessage,
+  delivery: { readonly redelivered: boolean; readonly last: boolean },
+): Promise<void> {
+  try {
+    await writeChunk(deps, message, delivery.redelivered);
+  } catch (err) {
+    // On its last delivery a failing chunk fails its job, so a poll says so instead of waiting for ever;
+    // the message still fails and goes to the dead-letter queue.
+    if (delivery.last) await failJob(deps, message, err);
+    throw err;
+  }
+}
+
+async function failJob(deps: ExportJobDeps, message: ExportChunkMessage, err: unknown): Promise<void> {
+  for (let job = await deps.exportJobs.get(message.jobId); job?.status === 'running'; job = await deps.exportJobs.get(message.jobId)) {
+    const failed = failedJob(job, {
+      list: message.list,
+      chunk: message.chunk,
+      reason: err instanceof Error ? err.message : String(err),
+      nowUs: deps.clock.nowUs(),
+    });
+    if (await deps.exportJobs.replace(failed, job.version)) return;
+  }
+}
+
+async function writeChunk(deps: ExportJobDeps, message: ExportChunkMessage, redelivered: boolean): Promise<void> {
   const job = await deps.exportJobs.get(message.jobId);
   if (job?.status !== 'running') return;
   const progress = job.progress.find((p) => p.list === message.list);
@@ -95,7 +123,7 @@ export async function runExportChunk(deps: ExportJobDeps, message: ExportChunkMe
   const chunk = await readChunk(deps, job, message.list, progress.after);
   let file: ExportFile | undefined;
   if (chunk.lines.length > 0 || message.chunk === 0) {
-    const key = chunkKey(job, message.list, message.chunk);
+    const key = chunkKey(job, message.list, message.chunk, deps.ids.uuid().slice(0, 8));
     const bytes = await deps.exportObjects.putNdjson(key, chunk.lines);
     file = { list: message.list, chunk: message.chunk, key, rows: chunk.lines.length, bytes };
   }

@@ -26,8 +26,11 @@ export const CHUNK_ROWS = 5_000;
 export const CHUNK_BYTES = 64 * 1024 * 1024;
 /** How long a download URL works. */
 export const DOWNLOAD_URL_SECONDS = 3_600;
-/** Longer than a worker's timeout (300 s) and its redelivery: a running job untouched this long has lost its message. */
-export const STALLED_AFTER_US = 10 * 60 * 1_000_000;
+/**
+ * Longer than a chunk message's redelivery (the exports queue hides a message for six times the
+ * worker's 300 s timeout): a running job untouched this long has lost its message.
+ */
+export const STALLED_AFTER_US = 35 * 60 * 1_000_000;
 
 export type ExportJobStatus = 'running' | 'completed' | 'failed';
 
@@ -62,6 +65,7 @@ export interface ExportJob {
   readonly progress: readonly ListProgress[];
   readonly files: readonly ExportFile[];
   readonly completedAtUs?: Micros;
+  /** Why a failed job failed: a chunk that failed on its every delivery. */
   readonly error?: string;
   /** Bumped by every write; a write names the version it read. */
   readonly version: number;
@@ -97,9 +101,13 @@ export function requestedLists(body: Record<string, unknown>, scopes: readonly O
   return lists;
 }
 
-/** The object a chunk is written to: `exports/<org>/<job>/<list>-<chunk, 5 digits>.ndjson.gz`. */
-export function chunkKey(job: Pick<ExportJob, 'orgId' | 'id'>, list: ExportList, chunk: number): string {
-  return `${EXPORTS_PREFIX}${job.orgId}/${job.id}/${list}-${String(chunk).padStart(5, '0')}.ndjson.gz`;
+/**
+ * The object one attempt at a chunk writes: `exports/<org>/<job>/<list>-<chunk, 5 digits>-<attempt>.ndjson.gz`.
+ * Each attempt writes its own object and the job records the one whose write won, so a duplicate running
+ * at the same time never replaces the object the job describes; the others expire with the prefix.
+ */
+export function chunkKey(job: Pick<ExportJob, 'orgId' | 'id'>, list: ExportList, chunk: number, attempt: string): string {
+  return `${EXPORTS_PREFIX}${job.orgId}/${job.id}/${list}-${String(chunk).padStart(5, '0')}-${attempt}.ndjson.gz`;
 }
 
 /** A new job: every list at its first chunk. */
@@ -133,6 +141,17 @@ export function afterChunk(
     updatedAtUs: input.nowUs,
     files: input.file ? [...job.files, input.file] : job.files,
     ...(completed ? { status: 'completed' as const, completedAtUs: input.nowUs } : {}),
+    version: job.version + 1,
+  };
+}
+
+/** A job whose chunk failed on its last delivery: failed, with the reason (its message goes to the dead-letter queue). */
+export function failedJob(job: ExportJob, input: { list: ExportList; chunk: number; reason: string; nowUs: Micros }): ExportJob {
+  return {
+    ...job,
+    status: 'failed',
+    error: `chunk ${input.chunk} of ${input.list} failed: ${input.reason.slice(0, 500)}`,
+    updatedAtUs: input.nowUs,
     version: job.version + 1,
   };
 }

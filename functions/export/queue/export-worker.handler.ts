@@ -8,6 +8,10 @@ import { runExportChunk } from '../app/export-jobs';
 import type { ExportChunkMessage } from '../domain/export-job';
 import { jsonBody, lambdaQueueHandler, sqsConsumer, type QueueHandler } from '../../platform/queue/queue-kit';
 import { exportJobProductionDeps, type ExportJobFunctionDeps } from '../wiring/export-job-wiring';
+import { QUEUES } from '../../workers';
+
+/** Deliveries before the dead-letter queue: the last one fails the job. */
+const MAX_RECEIVES = QUEUES.find((q) => q.id === 'exports')!.maxReceiveCount;
 
 const chunkMessage = z.object({ jobId: z.uuid(), list: z.enum(['apps', 'sessions', 'usage', 'tombstones']), chunk: z.int().check(z.minimum(0)) });
 
@@ -20,7 +24,10 @@ export const createHandler = (deps: ExportJobFunctionDeps): QueueHandler =>
     concurrent: false,
     parse: parseExportChunkMessage,
     // A redelivered message may be the one whose successor a crash lost: runExportChunk sends it again then.
-    handle: (message, record) => runExportChunk(deps, message, Number(record.attributes?.ApproximateReceiveCount ?? '1') > 1),
+    handle: (message, record) => {
+      const receives = Number(record.attributes?.ApproximateReceiveCount ?? '1');
+      return runExportChunk(deps, message, { redelivered: receives > 1, last: receives >= MAX_RECEIVES });
+    },
   });
 
 export const handler = lambdaQueueHandler(createHandler, exportJobProductionDeps);
