@@ -5,10 +5,11 @@
  * with a message that names the field; no parameter is silently ignored. Each field is declared once
  * (FIELDS): the rule that reads it and the JSON Schema the OpenAPI document shows for it.
  */
-import { badRequest, notFound } from '../../platform/domain/errors';
+import { badRequest } from '../../platform/domain/errors';
 import type { ToolCall } from '../../conversations/domain/session';
 import type { JsonSchema } from '../../platform/domain/json-schema';
 import { utf8Length } from '../../platform/domain/utf8';
+import { field, ignored, isRecord, present, requestSchema, requireAppAndKnownFields } from './request-fields';
 import {
   parseResponseFormat,
   parseToolCallId,
@@ -81,19 +82,6 @@ const CONTENT_REFUSED = 'must be a string or an array of text parts (remote URLs
 /** OpenAI's own bound on `metadata`: 16 pairs, keys of 64 characters, values of 512. */
 const METADATA_LIMITS = { maxEntries: 16, maxKeyLength: 64, maxValueLength: 512 } as const;
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-/** A field of the chat request: the rule that reads it (the spec's messages) and the JSON Schema the document shows. */
-interface Field<T> {
-  readonly schema: JsonSchema;
-  read(value: unknown, body: Record<string, unknown>): T;
-}
-
-const field = <T>(schema: JsonSchema, read: (value: unknown, body: Record<string, unknown>) => T): Field<T> => ({ schema, read });
-const present = (v: unknown) => v !== undefined && v !== null;
-
 function numberIn(v: unknown, name: string, min: number, max: number, integer = false): number | undefined {
   if (!present(v)) return undefined;
   if (typeof v !== 'number' || !Number.isFinite(v) || v < min || v > max || (integer && !Number.isInteger(v))) {
@@ -158,13 +146,6 @@ function parseMessages(messages: unknown): ChatMessageInput[] {
   if (!Array.isArray(messages) || messages.length === 0) throw badRequest('messages must be a non-empty array');
   return messages.map(parseMessage);
 }
-
-/** A parameter accepted so clients that send it by default keep working, with no effect here (README "Parameters"). */
-const ignored = (schema: JsonSchema, check: (v: unknown) => void) =>
-  field({ ...schema, description: `Accepted and ignored${schema.description ? `: ${schema.description as string}` : ''}` }, (v) => {
-    if (present(v)) check(v);
-    return undefined;
-  });
 
 /**
  * Every field of the request, once: its rule and its schema. The rules run in the spec's order:
@@ -322,13 +303,7 @@ export function readChatField<K extends ChatFieldName>(name: K, value: unknown, 
 
 /** The JSON Schema of the request body, from the same field table the rules read (for the OpenAPI document). */
 export function chatRequestSchema(): JsonSchema {
-  return {
-    type: 'object',
-    title: 'ChatCompletionRequest',
-    properties: Object.fromEntries(Object.entries(FIELDS).map(([name, f]) => [name, f.schema])),
-    required: ['model', 'messages'],
-    additionalProperties: false,
-  };
+  return requestSchema('ChatCompletionRequest', FIELDS, ['model', 'messages']);
 }
 
 /**
@@ -342,9 +317,7 @@ export function parseChatRequest(body: Record<string, unknown>, appNameId: strin
     FIELDS[name].read(body[name], body) as ReturnType<(typeof FIELDS)[K]['read']>;
   const model = read('model');
   const messages = read('messages');
-  if (model !== appNameId) throw notFound(`Model not found: ${model.slice(0, 200)}`);
-  const unknown = Object.keys(body).filter((k) => !Object.hasOwn(FIELDS, k));
-  if (unknown.length) throw badRequest(`Unsupported parameter${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`);
+  requireAppAndKnownFields(body, FIELDS, model, appNameId);
   const stream = read('stream');
   const chatSessionId = read('chatSessionId');
   const streamUsage = read('stream_options');

@@ -10,6 +10,7 @@ import { badRequest } from '../../platform/domain/errors';
 import type { JsonSchema } from '../../platform/domain/json-schema';
 import type { ToolCall, ToolMarker } from '../../conversations/domain/session';
 import { jsonSchemaDefect } from './json-schema-check';
+import { isRecord, onlyKeys } from './request-fields';
 
 export interface ClientTool {
   readonly name: string;
@@ -39,15 +40,6 @@ const MAX_DESCRIPTION = 1024 * 16;
 const MAX_CALL_ID = 256;
 /** Tool calls one assistant message may carry. */
 export const MAX_TOOL_CALLS = 128;
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function onlyKeys(v: Record<string, unknown>, allowed: readonly string[], where: string): void {
-  const extra = Object.keys(v).filter((k) => !allowed.includes(k));
-  if (extra.length) throw badRequest(`${where} has unsupported fields: ${extra.join(', ')}`);
-}
 
 const EMPTY_PARAMETERS = { type: 'object', properties: {} };
 
@@ -88,25 +80,40 @@ export function parseTools(raw: unknown): ClientTool[] {
   if (raw === undefined || raw === null) return [];
   if (!Array.isArray(raw)) throw badRequest('tools must be an array of function tools');
   if (raw.length > MAX_TOOLS) throw badRequest(`tools: at most ${MAX_TOOLS} tools per request`);
-  const tools = raw.map((t, i): ClientTool => {
-    if (!isRecord(t) || t.type !== 'function' || !isRecord(t.function))
-      throw badRequest(`tools[${i}] must be { type: "function", function: { name, parameters } }`);
-    onlyKeys(t, ['type', 'function'], `tools[${i}]`);
-    const f = t.function;
-    onlyKeys(f, ['name', 'description', 'parameters', 'strict'], `tools[${i}].function`);
-    if (typeof f.name !== 'string' || !TOOL_NAME_PATTERN.test(f.name)) throw badRequest(`tools[${i}].function.name must match ${TOOL_NAME_PATTERN.source}`);
-    if (RESERVED_TOOL_NAMES.includes(f.name)) throw badRequest(`tools[${i}].function.name: ${f.name} is the platform's own document tool`);
-    if (f.description !== undefined && (typeof f.description !== 'string' || f.description.length > MAX_DESCRIPTION))
-      throw badRequest(`tools[${i}].function.description must be a string of at most ${MAX_DESCRIPTION} characters`);
-    if (f.parameters !== undefined && !isRecord(f.parameters)) throw badRequest(`tools[${i}].function.parameters must be a JSON Schema object`);
-    if (isRecord(f.parameters)) requireUsableSchema(f.parameters, `tools[${i}].function.parameters`);
-    if (f.strict !== undefined && f.strict !== null && typeof f.strict !== 'boolean') throw badRequest(`tools[${i}].function.strict must be a boolean`);
-    return {
-      name: f.name,
-      description: (f.description as string | undefined) ?? '',
-      parameters: (f.parameters as Record<string, unknown> | undefined) ?? EMPTY_PARAMETERS,
-    };
-  });
+  return uniqueNames(
+    raw.map((t, i): ClientTool => {
+      if (!isRecord(t) || t.type !== 'function' || !isRecord(t.function))
+        throw badRequest(`tools[${i}] must be { type: "function", function: { name, parameters } }`);
+      onlyKeys(t, ['type', 'function'], `tools[${i}]`);
+      onlyKeys(t.function, ['name', 'description', 'parameters', 'strict'], `tools[${i}].function`);
+      return functionToolOf(t.function, `tools[${i}].function`, { nulls: false, maxDescription: MAX_DESCRIPTION });
+    }),
+  );
+}
+
+/**
+ * One function tool's own fields, read under `at`: chat nests them under `function`, the Responses API
+ * has them on the tool. `nulls`: a null description or parameters counts as absent (Responses).
+ */
+export function functionToolOf(f: Record<string, unknown>, at: string, opts: { readonly nulls: boolean; readonly maxDescription?: number }): ClientTool {
+  const given = (v: unknown) => v !== undefined && !(opts.nulls && v === null);
+  if (typeof f.name !== 'string' || !TOOL_NAME_PATTERN.test(f.name)) throw badRequest(`${at}.name must match ${TOOL_NAME_PATTERN.source}`);
+  if (RESERVED_TOOL_NAMES.includes(f.name)) throw badRequest(`${at}.name: ${f.name} is the platform's own document tool`);
+  const max = opts.maxDescription;
+  if (given(f.description) && (typeof f.description !== 'string' || (max !== undefined && f.description.length > max)))
+    throw badRequest(`${at}.description must be a string${max !== undefined ? ` of at most ${max} characters` : ''}`);
+  if (given(f.parameters) && !isRecord(f.parameters)) throw badRequest(`${at}.parameters must be a JSON Schema object`);
+  if (isRecord(f.parameters)) requireUsableSchema(f.parameters, `${at}.parameters`);
+  if (f.strict !== undefined && f.strict !== null && typeof f.strict !== 'boolean') throw badRequest(`${at}.strict must be a boolean`);
+  return {
+    name: f.name,
+    description: typeof f.description === 'string' ? f.description : '',
+    parameters: isRecord(f.parameters) ? f.parameters : EMPTY_PARAMETERS,
+  };
+}
+
+/** Tools whose names are unique: a name declared twice is a 400. */
+export function uniqueNames(tools: ClientTool[]): ClientTool[] {
   const names = tools.map((t) => t.name);
   const twice = names.find((n, i) => names.indexOf(n) !== i);
   if (twice) throw badRequest(`tools: the name ${twice} is declared twice`);
@@ -132,20 +139,29 @@ export const TOOL_CHOICE_SCHEMA: JsonSchema = {
 
 /** `tool_choice`: needs `tools` unless it is "none" or "auto"; a named tool must be one of them. */
 export function parseToolChoice(raw: unknown, tools: readonly ClientTool[]): ToolChoice {
-  if (raw === undefined || raw === null) return { type: 'auto' };
-  if (raw === 'none' || raw === 'auto') return { type: raw };
-  if (raw === 'required') {
-    if (!tools.length) throw badRequest('tool_choice "required" needs tools');
-    return { type: 'required' };
-  }
+  const keyword = keywordToolChoice(raw, tools);
+  if (keyword) return keyword;
   if (isRecord(raw) && raw.type === 'function' && isRecord(raw.function) && typeof raw.function.name === 'string') {
     onlyKeys(raw, ['type', 'function'], 'tool_choice');
     onlyKeys(raw.function, ['name'], 'tool_choice.function');
-    const name = raw.function.name;
-    if (!tools.some((t) => t.name === name)) throw badRequest(`tool_choice names ${name.slice(0, 64)}, which is not among tools`);
-    return { type: 'tool', name };
+    return namedToolChoice(raw.function.name, tools);
   }
   throw badRequest('tool_choice must be "none", "auto", "required" or { type: "function", function: { name } }');
+}
+
+/** `none`, `auto` (also for none given) and `required` (which needs tools); undefined for anything else. */
+export function keywordToolChoice(raw: unknown, tools: readonly ClientTool[]): ToolChoice | undefined {
+  if (raw === undefined || raw === null || raw === 'auto') return { type: 'auto' };
+  if (raw === 'none') return { type: 'none' };
+  if (raw !== 'required') return undefined;
+  if (!tools.length) throw badRequest('tool_choice "required" needs tools');
+  return { type: 'required' };
+}
+
+/** A tool choice naming one of the tools. */
+export function namedToolChoice(name: string, tools: readonly ClientTool[]): ToolChoice {
+  if (!tools.some((t) => t.name === name)) throw badRequest(`tool_choice names ${name.slice(0, 64)}, which is not among tools`);
+  return { type: 'tool', name };
 }
 
 export const RESPONSE_FORMAT_SCHEMA: JsonSchema = {
@@ -189,13 +205,25 @@ export function parseResponseFormat(raw: unknown): ResponseFormat {
   const js = raw.json_schema;
   if (!isRecord(js)) throw badRequest('response_format.json_schema must be { name, schema, strict? }');
   onlyKeys(js, ['name', 'description', 'schema', 'strict'], 'response_format.json_schema');
-  if (typeof js.name !== 'string' || !TOOL_NAME_PATTERN.test(js.name))
-    throw badRequest(`response_format.json_schema.name must match ${TOOL_NAME_PATTERN.source}`);
-  if (js.description !== undefined && typeof js.description !== 'string') throw badRequest('response_format.json_schema.description must be a string');
-  if (js.schema !== undefined && !isRecord(js.schema)) throw badRequest('response_format.json_schema.schema must be a JSON Schema object');
-  if (isRecord(js.schema)) requireUsableSchema(js.schema, 'response_format.json_schema.schema');
-  if (js.strict !== undefined && js.strict !== null && typeof js.strict !== 'boolean') throw badRequest('response_format.json_schema.strict must be a boolean');
-  return { type: 'json_schema', name: js.name, schema: (js.schema as Record<string, unknown> | undefined) ?? {}, strict: js.strict === true };
+  return jsonSchemaFormatOf(js, 'response_format.json_schema', { nulls: false, schemaRequired: false });
+}
+
+/**
+ * A JSON Schema format's own fields, read under `where`: chat nests them under `json_schema`, the
+ * Responses API has them on `text.format`, where the schema is required and null counts as absent.
+ */
+export function jsonSchemaFormatOf(
+  f: Record<string, unknown>,
+  where: string,
+  opts: { readonly nulls: boolean; readonly schemaRequired: boolean },
+): ResponseFormat {
+  const given = (v: unknown) => v !== undefined && !(opts.nulls && v === null);
+  if (typeof f.name !== 'string' || !TOOL_NAME_PATTERN.test(f.name)) throw badRequest(`${where}.name must match ${TOOL_NAME_PATTERN.source}`);
+  if ((opts.schemaRequired || f.schema !== undefined) && !isRecord(f.schema)) throw badRequest(`${where}.schema must be a JSON Schema object`);
+  if (isRecord(f.schema)) requireUsableSchema(f.schema, `${where}.schema`);
+  if (f.strict !== undefined && f.strict !== null && typeof f.strict !== 'boolean') throw badRequest(`${where}.strict must be a boolean`);
+  if (given(f.description) && typeof f.description !== 'string') throw badRequest(`${where}.description must be a string`);
+  return { type: 'json_schema', name: f.name, schema: isRecord(f.schema) ? f.schema : {}, strict: f.strict === true };
 }
 
 export const TOOL_CALLS_SCHEMA: JsonSchema = {

@@ -10,7 +10,19 @@ import type { JsonSchema } from '../../platform/domain/json-schema';
 import { utf8Length } from '../../platform/domain/utf8';
 import type { ToolCall } from '../../conversations/domain/session';
 import { MAX_MESSAGE_BYTES, TOKEN_LIMIT_SCHEMA, chatFieldSchema, readChatField, tokenLimit, type ChatMessageInput, type ChatRequest } from './chat-request';
-import { MAX_TOOLS, RESERVED_TOOL_NAMES, requireUsableSchema, TOOL_NAME_PATTERN, type ClientTool, type ResponseFormat, type ToolChoice } from './client-tools';
+import {
+  functionToolOf,
+  jsonSchemaFormatOf,
+  keywordToolChoice,
+  MAX_TOOLS,
+  namedToolChoice,
+  TOOL_NAME_PATTERN,
+  uniqueNames,
+  type ClientTool,
+  type ResponseFormat,
+  type ToolChoice,
+} from './client-tools';
+import { field, ignored, isRecord, onlyKeys, present, requestSchema, requireAppAndKnownFields } from './request-fields';
 import { responseIdSession } from './response-ids';
 
 /** An input item: a message, a tool call or result, or a reference to an earlier response's output item. */
@@ -43,15 +55,6 @@ export interface ResponsesRequest {
 const MAX_ITEMS = 2048;
 const MAX_CALL_ID = 256;
 const REFUSED_PART = 'must be text: input_image and input_file parts are not supported (upload files through /chat/files and send files)';
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function onlyKeys(v: Record<string, unknown>, allowed: readonly string[], where: string): void {
-  const extra = Object.keys(v).filter((k) => !allowed.includes(k));
-  if (extra.length) throw badRequest(`${where} has unsupported fields: ${extra.join(', ')}`);
-}
 
 function bounded(text: string, where: string): string {
   if (utf8Length(text) > MAX_MESSAGE_BYTES) throw badRequest(`${where} is too large: at most ${MAX_MESSAGE_BYTES} bytes (256 KiB) of UTF-8 per message`);
@@ -141,40 +144,22 @@ export function joinToolCalls(messages: readonly ChatMessageInput[]): ChatMessag
 function parseTools(raw: unknown): ClientTool[] {
   if (raw === undefined || raw === null) return [];
   if (!Array.isArray(raw) || raw.length > MAX_TOOLS) throw badRequest(`tools must be an array of at most ${MAX_TOOLS} function tools`);
-  const tools = raw.map((t, i): ClientTool => {
-    const at = `tools[${i}]`;
-    if (!isRecord(t) || t.type !== 'function') throw badRequest(`${at} must be { type: "function", name, parameters }: only function tools are supported`);
-    onlyKeys(t, ['type', 'name', 'description', 'parameters', 'strict'], at);
-    if (typeof t.name !== 'string' || !TOOL_NAME_PATTERN.test(t.name)) throw badRequest(`${at}.name must match ${TOOL_NAME_PATTERN.source}`);
-    if (RESERVED_TOOL_NAMES.includes(t.name)) throw badRequest(`${at}.name: ${t.name} is the platform's own document tool`);
-    if (t.description !== undefined && t.description !== null && typeof t.description !== 'string') throw badRequest(`${at}.description must be a string`);
-    if (t.parameters !== undefined && t.parameters !== null && !isRecord(t.parameters)) throw badRequest(`${at}.parameters must be a JSON Schema object`);
-    if (isRecord(t.parameters)) requireUsableSchema(t.parameters, `${at}.parameters`);
-    if (t.strict !== undefined && t.strict !== null && typeof t.strict !== 'boolean') throw badRequest(`${at}.strict must be a boolean`);
-    return {
-      name: t.name,
-      description: typeof t.description === 'string' ? t.description : '',
-      parameters: isRecord(t.parameters) ? t.parameters : { type: 'object', properties: {} },
-    };
-  });
-  const names = tools.map((t) => t.name);
-  const twice = names.find((n, i) => names.indexOf(n) !== i);
-  if (twice) throw badRequest(`tools: the name ${twice} is declared twice`);
-  return tools;
+  return uniqueNames(
+    raw.map((t, i): ClientTool => {
+      const at = `tools[${i}]`;
+      if (!isRecord(t) || t.type !== 'function') throw badRequest(`${at} must be { type: "function", name, parameters }: only function tools are supported`);
+      onlyKeys(t, ['type', 'name', 'description', 'parameters', 'strict'], at);
+      return functionToolOf(t, at, { nulls: true });
+    }),
+  );
 }
 
 function parseToolChoice(raw: unknown, tools: readonly ClientTool[]): ToolChoice {
-  if (raw === undefined || raw === null || raw === 'auto') return { type: 'auto' };
-  if (raw === 'none') return { type: 'none' };
-  if (raw === 'required') {
-    if (!tools.length) throw badRequest('tool_choice "required" needs tools');
-    return { type: 'required' };
-  }
+  const keyword = keywordToolChoice(raw, tools);
+  if (keyword) return keyword;
   if (isRecord(raw) && raw.type === 'function' && typeof raw.name === 'string') {
     onlyKeys(raw, ['type', 'name'], 'tool_choice');
-    const name = raw.name;
-    if (!tools.some((t) => t.name === name)) throw badRequest(`tool_choice names ${name.slice(0, 64)}, which is not among tools`);
-    return { type: 'tool', name };
+    return namedToolChoice(raw.name, tools);
   }
   throw badRequest('tool_choice must be "none", "auto", "required" or { type: "function", name }');
 }
@@ -195,20 +180,8 @@ function parseTextFormat(raw: unknown): ResponseFormat {
   }
   if (f.type !== 'json_schema') throw badRequest('text.format.type must be text, json_object or json_schema');
   onlyKeys(f, ['type', 'name', 'schema', 'strict', 'description'], 'text.format');
-  if (typeof f.name !== 'string' || !TOOL_NAME_PATTERN.test(f.name)) throw badRequest(`text.format.name must match ${TOOL_NAME_PATTERN.source}`);
-  if (!isRecord(f.schema)) throw badRequest('text.format.schema must be a JSON Schema object');
-  requireUsableSchema(f.schema, 'text.format.schema');
-  if (f.strict !== undefined && f.strict !== null && typeof f.strict !== 'boolean') throw badRequest('text.format.strict must be a boolean');
-  if (f.description !== undefined && f.description !== null && typeof f.description !== 'string') throw badRequest('text.format.description must be a string');
-  return { type: 'json_schema', name: f.name, schema: f.schema, strict: f.strict === true };
+  return jsonSchemaFormatOf(f, 'text.format', { nulls: true, schemaRequired: true });
 }
-
-interface Field<T> {
-  readonly schema: JsonSchema;
-  read(value: unknown, body: Record<string, unknown>): T;
-}
-const field = <T>(schema: JsonSchema, read: (value: unknown, body: Record<string, unknown>) => T): Field<T> => ({ schema, read });
-const present = (v: unknown) => v !== undefined && v !== null;
 
 const TEXT_PART = {
   type: 'object',
@@ -270,12 +243,6 @@ const INPUT_ITEM: JsonSchema = {
     },
   ],
 };
-
-const ignored = (schema: JsonSchema, check: (v: unknown) => void) =>
-  field({ ...schema, description: `Accepted and ignored${schema.description ? `: ${schema.description as string}` : ''}` }, (v) => {
-    if (present(v)) check(v);
-    return undefined;
-  });
 
 /** Every field of the request, once: its rule and its schema. Shared fields read as the chat request reads them. */
 const FIELDS = {
@@ -395,13 +362,7 @@ const FIELDS = {
 
 /** The JSON Schema of the request body, from the same field table the rules read (for the OpenAPI document). */
 export function responsesRequestSchema(): JsonSchema {
-  return {
-    type: 'object',
-    title: 'ResponseCreateRequest',
-    properties: Object.fromEntries(Object.entries(FIELDS).map(([name, f]) => [name, f.schema])),
-    required: ['model', 'input'],
-    additionalProperties: false,
-  };
+  return requestSchema('ResponseCreateRequest', FIELDS, ['model', 'input']);
 }
 
 export function parseResponsesRequest(body: Record<string, unknown>, appNameId: string): ResponsesRequest {
@@ -410,9 +371,7 @@ export function parseResponsesRequest(body: Record<string, unknown>, appNameId: 
   const model = read('model');
   if (body.input === undefined) throw badRequest('input must be a string or a non-empty array of items');
   const input = read('input');
-  if (model !== appNameId) throw notFound(`Model not found: ${model.slice(0, 200)}`);
-  const unknown = Object.keys(body).filter((k) => !Object.hasOwn(FIELDS, k));
-  if (unknown.length) throw badRequest(`Unsupported parameter${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`);
+  requireAppAndKnownFields(body, FIELDS, model, appNameId);
   const instructions = read('instructions');
   const previousResponseId = read('previous_response_id');
   const previousSessionId = previousResponseId !== undefined ? responseIdSession(previousResponseId) : undefined;

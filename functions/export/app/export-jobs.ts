@@ -6,7 +6,6 @@
  */
 import { notFound } from '../../platform/domain/errors';
 import type { OrgScope } from '../../platform/domain/scopes';
-import type { Session } from '../../conversations/domain/session';
 import type { KeysetPosition } from '../domain/cursor';
 import {
   afterChunk,
@@ -26,13 +25,13 @@ import {
 import { exportApp, exportSessionWithMessages, exportTombstone, exportUsageRow } from '../domain/export-rows';
 import { EXPORT_RETENTION_DAYS } from '../domain/export-storage';
 import type { ExportDeps, ExportJobPorts, KeysetPage } from '../ports/export-ports';
+import { transcriptBatches } from './session-transcripts';
 
 export type ExportJobDeps = Pick<ExportDeps, 'exportReader' | 'sessions' | 'apps' | 'clock' | 'settings' | 'ids'> & ExportJobPorts;
 
 const DAY_US = 86_400 * 1_000_000;
-/** Rows a keyset read asks for while a chunk fills; transcripts are read this many at once. */
+/** Rows a keyset read asks for while a chunk fills. */
 const PAGE = 100;
-const TRANSCRIPTS_AT_ONCE = 16;
 
 /** POST /exports: a job over the lists the request names (or every list the key may read), its first chunks queued. */
 export async function createExportJob(deps: ExportJobDeps, input: { orgId: string; scopes: readonly OrgScope[]; body: Record<string, unknown> }) {
@@ -179,28 +178,10 @@ async function readPage(
     return { ...page, rows: page.rows.map((t) => JSON.stringify(exportTombstone(t))) };
   }
   const page = await deps.exportReader.sessions(job.orgId, window, {});
-  const zdrOf = new Map<string, Promise<boolean>>();
-  const zdr = (appId: string) => {
-    if (!zdrOf.has(appId))
-      zdrOf.set(
-        appId,
-        deps.apps.get(appId).then((a) => a?.settings.zeroDataRetention ?? false),
-      );
-    return zdrOf.get(appId)!;
-  };
   const rows: string[] = [];
-  for (let from = 0; from < page.rows.length; from += TRANSCRIPTS_AT_ONCE) {
-    const read = await Promise.all(page.rows.slice(from, from + TRANSCRIPTS_AT_ONCE).map((s) => sessionLine(deps, s, zdr)));
-    // A session removed since the index read is left out: its tombstone is in the feed.
-    for (const line of read) if (line !== undefined) rows.push(line);
+  // A session removed since the index read is left out: its tombstone is in the feed.
+  for await (const batch of transcriptBatches(deps, page.rows)) {
+    for (const row of batch.rows) if (row) rows.push(JSON.stringify(exportSessionWithMessages(row, true)));
   }
   return { rows, hasMore: page.hasMore, ...(page.last ? { last: page.last } : {}) };
-}
-
-async function sessionLine(deps: ExportJobDeps, session: Session, zdr: (appId: string) => Promise<boolean>): Promise<string | undefined> {
-  if (await zdr(session.appId)) {
-    return (await deps.sessions.get(session.id)) ? JSON.stringify(exportSessionWithMessages({ session, messages: [], zdr: true }, true)) : undefined;
-  }
-  const t = await deps.sessions.transcript(session.id);
-  return t ? JSON.stringify(exportSessionWithMessages({ session, messages: t.messages, zdr: false }, true)) : undefined;
 }

@@ -11,6 +11,7 @@ import type { Tombstone } from '../../conversations/domain/tombstone';
 import type { UsageRow } from '../../conversations/domain/usage';
 import type { ExportDeps } from '../ports/export-ports';
 import type { SessionWithMessages } from '../domain/export-rows';
+import { transcriptBatches } from './session-transcripts';
 import type { KeysetPage, KeysetWindow } from '../ports/export-ports';
 
 type ExportListDeps = Pick<ExportDeps, 'exportReader' | 'keys' | 'clock' | 'settings'>;
@@ -92,9 +93,6 @@ export interface PageBudget {
   sizeOf(row: SessionWithMessages): number;
 }
 
-/** Transcripts read at once while a page is assembled. */
-const TRANSCRIPT_READS_AT_ONCE = 16;
-
 /**
  * GET /sessions with `include=messages`: the same keyset page, each row with its whole transcript
  * (semantics of GET /sessions/{id}/messages: none for a Zero Data Retention app, an open turn hidden).
@@ -107,27 +105,9 @@ export async function exportSessionsWithMessages(
   input: { orgId: string; limit: number; cursor?: string; budget: PageBudget } & SessionFilters,
 ): Promise<ExportPage<SessionWithMessages>> {
   const page = await exportSessions(deps, input);
-  const zdrOf = new Map<string, Promise<boolean>>();
-  const zdr = (appId: string) => {
-    if (!zdrOf.has(appId))
-      zdrOf.set(
-        appId,
-        deps.apps.get(appId).then((a) => a?.settings.zeroDataRetention ?? false),
-      );
-    return zdrOf.get(appId)!;
-  };
   const rows: SessionWithMessages[] = [];
   let used = 0;
-  for (let from = 0; from < page.rows.length; from += TRANSCRIPT_READS_AT_ONCE) {
-    const batch = page.rows.slice(from, from + TRANSCRIPT_READS_AT_ONCE);
-    const read = await Promise.all(
-      batch.map(async (session) => {
-        // A Zero Data Retention app shows no messages: only that the session is still there is read.
-        if (await zdr(session.appId)) return (await deps.sessions.get(session.id)) ? { session, messages: [], zdr: true } : undefined;
-        const t = await deps.sessions.transcript(session.id);
-        return t ? { session, messages: t.messages, zdr: false } : undefined;
-      }),
-    );
+  for await (const { from, rows: read } of transcriptBatches(deps, page.rows)) {
     for (const [i, found] of read.entries()) {
       if (!found) continue;
       let row: SessionWithMessages = found;

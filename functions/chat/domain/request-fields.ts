@@ -1,0 +1,55 @@
+/**
+ * The field-table vocabulary of area B's request bodies (chat completions and responses): each field
+ * declared once, with the rule that reads it and the JSON Schema the OpenAPI document shows for it.
+ */
+import { badRequest, notFound } from '../../platform/domain/errors';
+import type { JsonSchema } from '../../platform/domain/json-schema';
+
+export function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** A 400 naming every field of `v` outside `allowed`. */
+export function onlyKeys(v: Record<string, unknown>, allowed: readonly string[], where: string): void {
+  const extra = Object.keys(v).filter((k) => !allowed.includes(k));
+  if (extra.length) throw badRequest(`${where} has unsupported fields: ${extra.join(', ')}`);
+}
+
+export const present = (v: unknown) => v !== undefined && v !== null;
+
+/** A field of a request: the rule that reads it and the JSON Schema the document shows. */
+export interface Field<T> {
+  readonly schema: JsonSchema;
+  read(value: unknown, body: Record<string, unknown>): T;
+}
+
+export const field = <T>(schema: JsonSchema, read: (value: unknown, body: Record<string, unknown>) => T): Field<T> => ({ schema, read });
+
+/** A parameter accepted so clients that send it by default keep working, with no effect here (README "Parameters"). */
+export const ignored = (schema: JsonSchema, check: (v: unknown) => void) =>
+  field({ ...schema, description: `Accepted and ignored${schema.description ? `: ${schema.description as string}` : ''}` }, (v) => {
+    if (present(v)) check(v);
+    return undefined;
+  });
+
+/** The JSON Schema of a request body, from the same field table the rules read (for the OpenAPI document). */
+export function requestSchema(title: string, fields: Readonly<Record<string, Field<unknown>>>, required: readonly string[]): JsonSchema {
+  return {
+    type: 'object',
+    title,
+    properties: Object.fromEntries(Object.entries(fields).map(([name, f]) => [name, f.schema])),
+    required: [...required],
+    additionalProperties: false,
+  };
+}
+
+/**
+ * After the fields that come first (the model and the messages or input): a `model` naming no app of
+ * the key is a 404, then every name outside the table is a 400 naming them (no parameter is ignored
+ * silently).
+ */
+export function requireAppAndKnownFields(body: Record<string, unknown>, fields: Readonly<Record<string, unknown>>, model: string, appNameId: string): void {
+  if (model !== appNameId) throw notFound(`Model not found: ${model.slice(0, 200)}`);
+  const unknown = Object.keys(body).filter((k) => !Object.hasOwn(fields, k));
+  if (unknown.length) throw badRequest(`Unsupported parameter${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`);
+}
