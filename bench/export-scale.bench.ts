@@ -17,7 +17,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Logger } from '@aws-lambda-powertools/logger';
-import { BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { appendToSession } from '../functions/chat/app/record-session-activity';
 import { DuckDbStore } from '../functions/cli/export-sync/duckdb-store';
 import { fetchTransport, type HttpTransport } from '../functions/cli/export-sync/export-api';
@@ -25,8 +24,9 @@ import type { LocalStore } from '../functions/cli/export-sync/local-store';
 import { syncOnce, type SyncSummary } from '../functions/cli/export-sync/sync-client';
 import { messageItem, sessionItem } from '../functions/conversations/adapters/dynamo-session-items';
 import type { Message, Session } from '../functions/conversations/domain/session';
-import { startPlatform, type RunningPlatform } from '../functions/local/local-platform';
+import { startPlatform } from '../functions/local/local-platform';
 import { table } from './stats';
+import { seed, tableOf } from './seed';
 
 /** The published limit of one org key (requests a minute, every export route together). */
 const LIMIT_PER_MINUTE = 120;
@@ -54,28 +54,6 @@ function options(): Options {
   };
   const sessions = int('sessions', values.sessions, 20_000);
   return { sessions, messages: int('messages', values.messages, 10), changed: Math.min(sessions, int('changed', values.changed, 1_000)) };
-}
-
-function tableOf(p: RunningPlatform): { db: DynamoDBDocumentClient; table: string } {
-  const store = p.deps.sessions as unknown as { db?: DynamoDBDocumentClient; table?: string };
-  if (!store.db || !store.table) throw new Error('the session store no longer exposes db/table: update bench/export-scale.bench.ts');
-  return { db: store.db, table: store.table };
-}
-
-async function seed(t: { db: DynamoDBDocumentClient; table: string }, items: Record<string, unknown>[]): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      let requests = items.slice(next, (next += 25)).map((Item) => ({ PutRequest: { Item } }));
-      for (let attempt = 0; requests.length > 0; attempt++) {
-        if (attempt > 8) throw new Error('BatchWrite kept returning unprocessed items');
-        if (attempt > 0) await new Promise((r) => setTimeout(r, 25 * 2 ** attempt));
-        const res = await t.db.send(new BatchWriteCommand({ RequestItems: { [t.table]: requests } }));
-        requests = (res.UnprocessedItems?.[t.table] ?? []) as typeof requests;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: SEED_CONCURRENCY }, worker));
 }
 
 /** The org's sessions and messages as their items: realistic sizes (a sentence or two a message). */
@@ -179,7 +157,7 @@ export async function benchExportScale(): Promise<void> {
     const app = await admin(`/orgs/${org.id}/apps`, { name: 'Bench app' });
     const { items, ids } = orgItems(org.id, app.id, o, (Date.now() - 60_000) * 1000);
     const t0 = performance.now();
-    await seed(tableOf(p), items);
+    await seed(tableOf(p), items, SEED_CONCURRENCY);
     const seedS = (performance.now() - t0) / 1000;
     console.log(
       `${o.sessions} sessions of ${o.messages} messages (${items.length} items) seeded in ${seedS.toFixed(1)} s; then ${o.changed} of them change (one message each)`,

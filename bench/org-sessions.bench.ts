@@ -10,12 +10,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Logger } from '@aws-lambda-powertools/logger';
-import { BatchWriteCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { padMicros } from '../functions/platform/adapters/dynamo-keys';
 import { sessionItem } from '../functions/conversations/adapters/dynamo-session-items';
 import type { Session } from '../functions/conversations/domain/session';
-import { startPlatform, type RunningPlatform } from '../functions/local/local-platform';
+import { startPlatform } from '../functions/local/local-platform';
 import { percentile, table } from './stats';
+import { seed, tableOf, type PlatformTable } from './seed';
 
 const PAGE = 100;
 /** Requests per org key: under the 120/min limit of one key. */
@@ -35,18 +36,6 @@ const ORGS: readonly OrgPlan[] = [
   { sessions: 1_000, pagesPerRound: 10 },
   { sessions: 50_000, pagesPerRound: 25 },
 ];
-
-interface PlatformTable {
-  readonly db: DynamoDBDocumentClient;
-  readonly table: string;
-}
-
-/** The platform's adapters share one document client; the session store holds it (as test/support/store.ts does). */
-function tableOf(p: RunningPlatform): PlatformTable {
-  const store = p.deps.sessions as unknown as { db?: DynamoDBDocumentClient; table?: string };
-  if (!store.db || !store.table) throw new Error('the session store no longer exposes db/table: update bench/org-sessions.bench.ts');
-  return { db: store.db, table: store.table };
-}
 
 /** What the middleware saw since the last `reset`. */
 interface Meter {
@@ -124,25 +113,6 @@ function sessionsFor(orgId: string, appId: string, count: number, newestUs: numb
   return out;
 }
 
-/** BatchWriteItem, 25 items a request, SEED_CONCURRENCY requests in flight, unprocessed items retried. */
-async function seed(t: PlatformTable, items: Record<string, unknown>[]): Promise<void> {
-  const batches: Record<string, unknown>[][] = [];
-  for (let i = 0; i < items.length; i += 25) batches.push(items.slice(i, i + 25));
-  let nextBatch = 0;
-  const worker = async () => {
-    while (nextBatch < batches.length) {
-      let requests = batches[nextBatch++]!.map((Item) => ({ PutRequest: { Item } }));
-      for (let attempt = 0; requests.length > 0; attempt++) {
-        if (attempt > 8) throw new Error('BatchWrite kept returning unprocessed items');
-        if (attempt > 0) await new Promise((r) => setTimeout(r, 25 * 2 ** attempt));
-        const res = await t.db.send(new BatchWriteCommand({ RequestItems: { [t.table]: requests } }));
-        requests = (res.UnprocessedItems?.[t.table] ?? []) as typeof requests;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: SEED_CONCURRENCY }, worker));
-}
-
 interface PageResult {
   readonly ids: string[];
   readonly nextCursor: string;
@@ -177,7 +147,7 @@ export async function benchOrgSessions(): Promise<void> {
       const sessions = sessionsFor(org.id, app.id, plan.sessions, newestUs);
       const items = sessions.map(sessionItem);
       const t0 = performance.now();
-      await seed(t, items);
+      await seed(t, items, SEED_CONCURRENCY);
       const seconds = (performance.now() - t0) / 1000;
       seedNotes.push(
         `${plan.sessions} sessions seeded in ${seconds.toFixed(1)} s (${Math.round(plan.sessions / seconds)} items/s, ${SEED_CONCURRENCY} BatchWriteItem in flight)`,

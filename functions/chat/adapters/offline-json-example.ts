@@ -5,6 +5,8 @@
  * `anyOf`/`oneOf`/`allOf`, local `$ref`s); a `pattern` it cannot satisfy makes a value the platform's
  * check then refuses, as it would refuse a real model's.
  */
+import { atPointer } from '../domain/json-schema-check';
+
 const MAX_DEPTH = 12;
 
 type Schema = Record<string, unknown>;
@@ -15,16 +17,7 @@ function isSchema(v: unknown): v is Schema {
 
 /** A local reference (`#/$defs/x`, `#/definitions/x`, `#`) of the root schema. */
 function resolve(root: Schema, ref: string): Schema | undefined {
-  if (!ref.startsWith('#')) return undefined;
-  let node: unknown = root;
-  try {
-    for (const part of ref.slice(1).split('/').filter(Boolean)) {
-      const key = decodeURIComponent(part).replace(/~1/g, '/').replace(/~0/g, '~');
-      node = isSchema(node) ? node[key] : undefined;
-    }
-  } catch {
-    return undefined;
-  }
+  const node = atPointer(root, ref);
   return isSchema(node) ? node : undefined;
 }
 

@@ -336,7 +336,8 @@ export function parseChatRequest(body: Record<string, unknown>, appNameId: strin
   read('store');
   read('logprobs');
   const tools = read('tools');
-  const toolChoice = read('tool_choice');
+  // The tools as read once: their schemas are checked once.
+  const toolChoice = parseToolChoice(body.tool_choice, tools);
   const parallelToolCalls = read('parallel_tool_calls');
   const responseFormat = read('response_format');
   return {

@@ -101,19 +101,25 @@ export function jsonSchemaDefect(root: Record<string, unknown>): string | undefi
 
 /** A JSON pointer into the document (`#`, `#/$defs/x`) that names a schema, or a plain-name anchor (`#node`). */
 function resolvesLocally(root: Record<string, unknown>, ref: string): boolean {
-  if (!ref.startsWith('#')) return false;
-  if (ref !== '#' && !ref.startsWith('#/')) return /^#[A-Za-z_][\w.-]*$/.test(ref);
+  if (ref.startsWith('#') && ref !== '#' && !ref.startsWith('#/')) return /^#[A-Za-z_][\w.-]*$/.test(ref);
+  const node = atPointer(root, ref);
+  return isObject(node) || typeof node === 'boolean';
+}
+
+/** What a local JSON pointer (`#`, `#/$defs/x`) names in `root`; undefined for any other reference or a path that is not there. */
+export function atPointer(root: Record<string, unknown>, ref: string): unknown {
+  if (!ref.startsWith('#')) return undefined;
   let node: unknown = root;
   try {
     for (const part of ref.slice(1).split('/').filter(Boolean)) {
       const key = decodeURIComponent(part).replace(/~1/g, '/').replace(/~0/g, '~');
-      if (!isObject(node) || !(key in node)) return false;
+      if (!isObject(node) || !(key in node)) return undefined;
       node = node[key];
     }
   } catch {
-    return false;
+    return undefined;
   }
-  return isObject(node) || typeof node === 'boolean';
+  return node;
 }
 
 /** The draft a schema declares with `$schema` (clients' generators write draft-07); 2020-12 when it names none. */

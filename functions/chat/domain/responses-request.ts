@@ -385,7 +385,8 @@ export function parseResponsesRequest(body: Record<string, unknown>, appNameId: 
   const topP = read('top_p');
   const maxTokens = read('max_output_tokens');
   const tools = read('tools');
-  const toolChoice = read('tool_choice');
+  // The tools as read once: their schemas are checked once.
+  const toolChoice = parseToolChoice(body.tool_choice, tools);
   const parallelToolCalls = read('parallel_tool_calls');
   const responseFormat = read('text');
   read('store');

@@ -8,6 +8,9 @@ import { prepareChatTurn, type PreparedTurn } from '../app/prepare-chat-turn';
 import { runChatTurn, type TurnEvent, type TurnResult } from '../app/run-chat-turn';
 import type { ChatRequest } from '../domain/chat-request';
 import type { HttpRequest } from '../../platform/http/kit-request';
+import { bodyTooLargeMessage, MAX_CHAT_REQUEST_BYTES } from '../../platform/domain/body-limits';
+import { badRequest, DomainError } from '../../platform/domain/errors';
+import { utf8Length } from '../../platform/domain/utf8';
 import { claimChatRequest } from './chat-idempotency';
 import type { ChatFunctionDeps } from '../wiring/chat-wiring';
 
@@ -21,6 +24,13 @@ export interface TurnPresenter<Answer> {
   /** A stored answer sent again as the stream it would have been. */
   replayStream(stored: Answer): AsyncIterable<string>;
   sessionOf(stored: Answer): string;
+}
+
+/** A chat-turn request's JSON body: `Content-Type: application/json`, within MAX_CHAT_REQUEST_BYTES (413 past it). */
+export function chatTurnBody(req: HttpRequest): Record<string, unknown> {
+  if (!/^application\/json\s*(;|$)/i.test(req.header('content-type') ?? '')) throw badRequest('Content-Type must be application/json');
+  if (utf8Length(req.textBody()) > MAX_CHAT_REQUEST_BYTES) throw new DomainError('payload_too_large', bodyTooLargeMessage(MAX_CHAT_REQUEST_BYTES));
+  return req.jsonBody();
 }
 
 const SSE_HEADERS = { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache' };

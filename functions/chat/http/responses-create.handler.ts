@@ -1,10 +1,7 @@
-import { bodyTooLargeMessage, MAX_CHAT_REQUEST_BYTES } from '../../platform/domain/body-limits';
 import { parseResponsesRequest } from '../domain/responses-request';
 import { responseTurnRequest } from '../app/resolve-response-input';
-import { utf8Length } from '../../platform/domain/utf8';
-import { badRequest, DomainError } from '../../platform/domain/errors';
 import { responsePresenter } from './responses-presenters';
-import { runTurnRoute } from './chat-turn-route';
+import { chatTurnBody, runTurnRoute } from './chat-turn-route';
 import { httpRoute } from '../../platform/http/kit';
 import { lambdaStreamHandler } from '../../platform/http/lambda';
 import { chatProductionDeps, type ChatFunctionDeps } from '../wiring/chat-wiring';
@@ -16,11 +13,7 @@ import { chatProductionDeps, type ChatFunctionDeps } from '../wiring/chat-wiring
  */
 export const createHandler = (deps: ChatFunctionDeps) =>
   httpRoute('responsesCreate', deps, async (req) => {
-    if (!/^application\/json\s*(;|$)/i.test(req.header('content-type') ?? '')) throw badRequest('Content-Type must be application/json');
-    if (utf8Length(req.textBody()) > MAX_CHAT_REQUEST_BYTES) {
-      throw new DomainError('payload_too_large', bodyTooLargeMessage(MAX_CHAT_REQUEST_BYTES));
-    }
-    const body = req.jsonBody();
+    const body = chatTurnBody(req);
     const parsed = parseResponsesRequest(body, req.chat!.app.appNameId);
     const request = await responseTurnRequest(deps, req.chat!.app.id, parsed);
     return runTurnRoute(deps, req, { routeId: 'responsesCreate', request, fingerprint: body, presenter: responsePresenter(parsed) });
