@@ -20,7 +20,7 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { appendToSession } from '../functions/chat/app/record-session-activity';
 import { DuckDbStore } from '../functions/cli/export-sync/duckdb-store';
 import { fetchTransport, type HttpTransport } from '../functions/cli/export-sync/export-api';
-import type { LocalStore } from '../functions/cli/export-sync/local-store';
+import type { CopyPass, LocalStore, SessionPut } from '../functions/cli/export-sync/local-store';
 import { syncOnce, type SyncSummary } from '../functions/cli/export-sync/sync-client';
 import { messageItem, sessionItem } from '../functions/conversations/adapters/dynamo-session-items';
 import type { Message, Session } from '../functions/conversations/domain/session';
@@ -95,21 +95,29 @@ function orgItems(orgId: string, appId: string, o: Options, newestUs: number): {
   return { items, ids };
 }
 
-/** A store that times its saves and counts the rows they write (sessions and messages). */
+/** A store that times the calls of its passes (writes, the reads between them, commits) and counts the session and message rows they write. */
 function timedStore(inner: DuckDbStore): LocalStore & { ms: number; rows: number } {
-  const seen = new Map<string, unknown>();
   const store = {
     ms: 0,
     rows: 0,
     load: () => inner.load(),
-    async save(copy: Parameters<LocalStore['save']>[0], parts: Parameters<LocalStore['save']>[1]) {
-      for (const [id, s] of copy.sessions) {
-        if (seen.get(id) !== s) store.rows += 1 + s.messages.length;
-        seen.set(id, s);
-      }
-      const t0 = performance.now();
-      await inner.save(copy, parts);
-      store.ms += performance.now() - t0;
+    async begin(): Promise<CopyPass> {
+      const pass = await inner.begin();
+      return new Proxy(pass, {
+        get(target, key) {
+          const member = Reflect.get(target, key) as unknown;
+          if (typeof member !== 'function') return member;
+          return async (...args: unknown[]) => {
+            if (key === 'putSessions') for (const p of args[0] as SessionPut[]) store.rows += 1 + (p.messages?.length ?? 0);
+            const t0 = performance.now();
+            try {
+              return await (member as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+            } finally {
+              store.ms += performance.now() - t0;
+            }
+          };
+        },
+      });
     },
   };
   return store;

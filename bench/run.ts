@@ -6,6 +6,7 @@ import { benchAcp } from './acp.bench';
 import { benchBundles } from './bundles.bench';
 import { benchChatLoad } from './chat-load.bench';
 import { benchChatTurns } from './chat-turns.bench';
+import { benchExportClientMemory } from './export-client-memory.bench';
 import { benchExportScale } from './export-scale.bench';
 import { benchFiles } from './files.bench';
 import { benchOrgApps } from './org-apps.bench';
@@ -22,6 +23,7 @@ const suites: Record<string, () => Promise<void>> = {
   'org-apps': benchOrgApps,
   'org-sessions': benchOrgSessions,
   'export-scale': benchExportScale,
+  'export-client-memory': benchExportClientMemory,
   'chat-turns': benchChatTurns,
   'webhook-fanout': benchWebhookFanout,
   files: benchFiles,

@@ -26,7 +26,10 @@ const USAGE = `usage: npm run export-sync -- --base-url <url> [--dir <dir> | --d
 Runs one sync pass, prints one JSON summary line on stdout and exits.
   --dir <dir>            keep the copy as JSON files under <dir> (the default, .export-sync)
   --duckdb <file>        keep the copy in a DuckDB database file instead (tables apps, sessions,
-                         messages, usage, tombstones, sync_checkpoint)
+                         messages, usage, tombstones, sync_checkpoint): the target for a large org,
+                         since the JSON files are read into memory whole and the database is not
+  --duckdb-memory <size> the most memory DuckDB uses (default 256MB; 512MB, 2GB...): a pass beyond
+                         it spills to <file>.tmp
   --every <duration>     run a pass every <duration> (30s, 5m, 1h) until SIGINT or SIGTERM, which stop
                          it after the current pass; a second signal aborts at once
   --once                 one pass: the default, accepted for older scripts (not with --every)
@@ -95,7 +98,13 @@ function lockDir(dir: string): () => void {
 }
 
 /** The store for the target; DuckDB locks its own file (a second client fails to open it). */
-async function openTarget(values: { dir?: string; duckdb?: string }): Promise<{ store: LocalStore; release: () => Promise<void> }> {
+async function openTarget(values: { dir?: string; duckdb?: string; 'duckdb-memory'?: string }): Promise<{ store: LocalStore; release: () => Promise<void> }> {
+  const memoryLimit = values['duckdb-memory'];
+  if (memoryLimit !== undefined) {
+    if (values.duckdb === undefined) fail('--duckdb-memory sizes the DuckDB target: give --duckdb <file> too', 2, true);
+    if (!/^[1-9]\d*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/.test(memoryLimit))
+      fail(`--duckdb-memory ${JSON.stringify(memoryLimit)} is not a size: write e.g. 256MB or 2GB`, 2, true);
+  }
   if (values.duckdb === undefined) {
     const dir = values.dir ?? '.export-sync';
     const unlock = lockDir(dir);
@@ -103,7 +112,7 @@ async function openTarget(values: { dir?: string; duckdb?: string }): Promise<{ 
   }
   mkdirSync(dirname(values.duckdb), { recursive: true });
   try {
-    const store = await DuckDbStore.open(values.duckdb);
+    const store = await DuckDbStore.open(values.duckdb, { memoryLimit });
     return { store, release: () => store.close() };
   } catch (err) {
     fail(`cannot open ${values.duckdb}: ${err instanceof Error ? err.message : String(err)}`, 2);
@@ -154,6 +163,7 @@ function parse() {
         'no-snapshot': { type: 'boolean', default: false },
         dir: { type: 'string' },
         duckdb: { type: 'string' },
+        'duckdb-memory': { type: 'string' },
         every: { type: 'string' },
         once: { type: 'boolean', default: false },
         interval: { type: 'string' },

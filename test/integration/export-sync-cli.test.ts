@@ -160,6 +160,8 @@ describe('npm run export-sync', () => {
     [['--interval', '60', '--once'], /--once and --interval contradict each other/],
     [['--dir', 'a', '--duckdb', 'b.duckdb'], /--dir and --duckdb name two targets/],
     [['--frequency', '5m'], /Unknown option '--frequency'/],
+    [['--duckdb-memory', '1GB'], /--duckdb-memory sizes the DuckDB target: give --duckdb <file> too/],
+    [['--duckdb', 'never-opened.duckdb', '--duckdb-memory', 'lots'], /--duckdb-memory "lots" is not a size: write e.g. 256MB or 2GB/],
   ])('%j is a usage error: exit 2, one error line, the usage on stderr', async (args, message) => {
     const run = await cli([...target(), ...args], keyEnv());
     expect(run.code).toBe(2);

@@ -10,8 +10,9 @@ import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { DuckDbStore, type DuckDbStoreOptions } from '../../functions/cli/export-sync/duckdb-store';
+import { APPS, MESSAGES, SCHEMA, SESSIONS, TOMBSTONES, USAGE } from '../../functions/cli/export-sync/duckdb-tables';
 import { ExportApiError, type HttpResponse, type HttpTransport } from '../../functions/cli/export-sync/export-api';
-import { emptyCopy, JsonDirStore, type LocalCopy, type LocalStore } from '../../functions/cli/export-sync/local-store';
+import { emptyCopy, JsonDirStore, type LocalCopy, type LocalStore, writeCopy } from '../../functions/cli/export-sync/local-store';
 import { syncOnce, type SyncDeps } from '../../functions/cli/export-sync/sync-client';
 
 type Reply = { status: number; body?: unknown; headers?: Record<string, string> } | 'network';
@@ -82,7 +83,7 @@ const tempDir = () => {
   return d;
 };
 
-/** A store under test: counts saves, and reads back what was persisted with a store of its own. */
+/** A store under test: counts the passes that committed, and reads back what was persisted with a store of its own. */
 type TestStore = LocalStore & { saves: number; saved: () => Promise<LocalCopy> };
 type StoreKind = 'json' | 'duckdb';
 const STORES: StoreKind[] = ['json', 'duckdb'];
@@ -100,13 +101,18 @@ async function openStore(kind: StoreKind, at = join(tempDir(), kind === 'json' ?
 /** A fresh store of `kind`, holding `initial` when given. */
 async function storeOf(kind: StoreKind, initial?: LocalCopy): Promise<TestStore> {
   const inner = await openStore(kind);
-  if (initial) await inner.save(initial, { apps: true, sessions: true, usage: true, tombstones: true });
+  if (initial) await writeCopy(inner, initial);
   const store: TestStore = {
     saves: 0,
     load: () => inner.load(),
-    async save(copy, parts) {
-      store.saves++;
-      await inner.save(copy, parts);
+    async begin() {
+      const pass = await inner.begin();
+      const commit = pass.commit.bind(pass);
+      pass.commit = async () => {
+        store.saves++;
+        await commit();
+      };
+      return pass;
     },
     // A JSON store reads its files again; the DuckDB store reads its tables (it holds the file's lock).
     saved: () => (inner instanceof JsonDirStore ? new JsonDirStore(inner.dir).load() : inner.load()),
@@ -441,6 +447,36 @@ describe('export sync client: DuckDB store', () => {
     ]);
     expect(await rows('SELECT id FROM sync_tombstoned_sessions')).toEqual([{ id: 'doomed' }]);
     db.closeSync();
+  });
+
+  it('keeps syncing a copy whose tables were created with primary keys (an earlier version of the client)', async () => {
+    const path = join(tempDir(), 'copy.duckdb');
+    const db = await (await DuckDBInstance.create(path)).connect();
+    // The schema as it was: a primary key on every data table and id set.
+    for (const sql of SCHEMA) {
+      const t = [APPS, SESSIONS, MESSAGES, USAGE, TOMBSTONES].find((table) => sql.includes(`EXISTS ${table.name} (`));
+      await db.run(t ? sql.replace(/\)$/, `, PRIMARY KEY (${t.key.join(', ')}))`) : sql.replace('(id VARCHAR NOT NULL', '(id VARCHAR PRIMARY KEY'));
+    }
+    db.closeSync();
+    const store = await openStore('duckdb', path);
+    await syncOnce({ transport: fullRun(), store, sleep: noSleep });
+    const again = scripted({
+      [A]: [
+        {
+          status: 200,
+          body: { data: [{ id: 'app1', name: 'renamed', slug: 'app1', created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z' }] },
+        },
+      ],
+      [S]: [page([session('a', '2026-01-01T00:00:05.000Z', 'c1')])],
+      [`${S}/a/messages`]: [transcript('a2')],
+      [T]: [page([tombstone('t1', 'session', 'doomed', 'consumer_deleted')])],
+      [U]: [page([{ ...usageRow(7), input_tokens: 99 }])],
+    });
+    await syncOnce({ transport: again, store, sleep: noSleep, transcripts: 'per-session' });
+    const copy = await store.load();
+    expect(copy.apps.get('app1')).toMatchObject({ name: 'renamed' });
+    expect(copy.sessions.get('a')!.messages).toEqual([expect.objectContaining({ content: 'a2' })]);
+    expect(copy.usage.get('7')).toMatchObject({ input_tokens: 99 });
   });
 
   it('writes a pass and its checkpoint in one transaction: a failure before COMMIT leaves both as they were', async () => {

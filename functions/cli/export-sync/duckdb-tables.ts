@@ -107,10 +107,10 @@ export const SCHEMA = [
     (t) =>
       `CREATE TABLE IF NOT EXISTS ${t.name} (${columnsOf(t)
         .map(([c, k]) => `${c} ${SQL_TYPE[k]}${notNull(t, c) ? ' NOT NULL' : ''}`)
-        .join(', ')}, PRIMARY KEY (${t.key.join(', ')}))`,
+        .join(', ')})`,
   ),
   'CREATE TABLE IF NOT EXISTS sync_checkpoint (name VARCHAR PRIMARY KEY, value VARCHAR, saved_at TIMESTAMPTZ NOT NULL)',
-  ...ID_SETS.map((name) => `CREATE TABLE IF NOT EXISTS ${name} (id VARCHAR PRIMARY KEY, seq BIGINT NOT NULL)`),
+  ...ID_SETS.map((name) => `CREATE TABLE IF NOT EXISTS ${name} (id VARCHAR NOT NULL, seq BIGINT NOT NULL)`),
 ];
 
 export function toSql(kind: Kind, v: unknown): DuckDBValue {

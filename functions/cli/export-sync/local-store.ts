@@ -1,8 +1,10 @@
 /**
  * The sync client's local copy: the rows as the export shows them, plus the checkpoints, behind one
- * port (`LocalStore`) with two adapters: this JSON directory store (the default) and the DuckDB store
- * (duckdb-store.ts). The JSON directory store keeps its files under one directory, each replaced
- * atomically (temp file, fsync, rename) and only when a pass has completed:
+ * port (`LocalStore`, whose passes the client works through row by row) with two adapters: this JSON
+ * directory store (the default) and the DuckDB store (duckdb-store.ts). The client never holds the
+ * copy; the JSON directory store does (it reads its files whole, which suits a small org), the DuckDB
+ * store keeps it in its tables. The JSON directory store keeps its files under one directory, each
+ * replaced atomically (temp file, fsync, rename) and only when a pass commits:
  *
  *   apps.json        { apps: { <id>: <app row> } }
  *   sessions.json    { sessions: { <id>: { session: <list row>, messages: [...], zdr } } }
@@ -79,23 +81,81 @@ export interface LocalCopy {
   state: SyncState;
 }
 
-/** Which parts of the copy a pass changed; the state is always saved. */
-export interface SavedParts {
-  readonly apps?: boolean;
-  readonly sessions?: boolean;
-  readonly usage?: boolean;
-  readonly tombstones?: boolean;
+/** A session to upsert: the list row and its zdr flag, with its whole transcript (which replaces the copy's) or, without one, keeping the copy's. */
+export interface SessionPut {
+  readonly session: ExportedSession;
+  readonly zdr: boolean;
+  readonly messages?: readonly unknown[];
+}
+
+/** What the copy holds of a session: enough to decide whether its transcript must be read again. */
+export interface HeldSession {
+  readonly lastActivityAt: string;
+  readonly zdr: boolean;
+}
+
+export interface Checkpoints {
+  readonly sessions: string | null;
+  readonly usage: string | null;
+}
+
+export interface CopyCounts {
+  readonly apps: number;
+  readonly sessions: number;
+  readonly messages: number;
+  readonly usage: number;
+  readonly tombstones: number;
 }
 
 /**
- * Where the sync client keeps its copy. `save` is the commit step of one pass: it must never leave the
- * saved state (checkpoints, ingested tombstones) ahead of the saved rows, even if the process dies
- * halfway (the JSON store writes the state file last, the DuckDB store writes both in one transaction).
+ * One pass over the copy, row by row: its reads see its own writes, and nothing of it lands until
+ * `commit`, which writes the rows and the state (checkpoints, applied tombstones) together, so a crash
+ * never leaves a checkpoint ahead of the data. `rollback` (or a process that dies) leaves the copy as
+ * the last commit left it. The sync client never holds the whole copy: a store keeps it where it
+ * likes (the DuckDB store in its tables, the JSON store in memory between its files).
  */
+export interface CopyPass {
+  checkpoints(): Promise<Checkpoints>;
+  setCheckpoint(name: keyof Checkpoints, value: string | null): Promise<void>;
+  /** True when nothing was ever synced: no checkpoint, no session, no usage row. */
+  isEmpty(): Promise<boolean>;
+  /** Removes every row and all state: a full snapshot replaces the copy. */
+  clear(): Promise<void>;
+  counts(): Promise<CopyCounts>;
+
+  /** Every app (an org has few): the apps pass replaces the list. */
+  apps(): Promise<Map<string, ExportedApp>>;
+  putApps(rows: readonly ExportedApp[]): Promise<void>;
+  deleteApps(ids: readonly string[]): Promise<void>;
+
+  /** What the copy holds of those of `ids` it has. */
+  heldSessions(ids: readonly string[]): Promise<Map<string, HeldSession>>;
+  putSessions(rows: readonly SessionPut[]): Promise<void>;
+  /** Deletes sessions with their transcripts; answers how many the copy had. */
+  deleteSessions(ids: readonly string[]): Promise<number>;
+  /** Deletes every session of a consumer; answers how many. */
+  deleteSessionsOfConsumer(consumerId: string): Promise<number>;
+  /** Those of `ids` a tombstone deleted: a late listing of one of them is never upserted again. */
+  tombstonedOf(ids: readonly string[]): Promise<Set<string>>;
+  markTombstoned(ids: readonly string[]): Promise<void>;
+  markErased(consumerIds: readonly string[]): Promise<void>;
+
+  /** Those of `ids` already applied. */
+  ingestedOf(ids: readonly string[]): Promise<Set<string>>;
+  /** Records tombstones as applied, after the ones applied before, in this order. */
+  addTombstones(rows: readonly Tombstone[]): Promise<void>;
+
+  putUsage(rows: readonly ExportedUsageRow[]): Promise<void>;
+
+  commit(): Promise<void>;
+  rollback(): Promise<void>;
+}
+
+/** Where the sync client keeps its copy; one pass at a time. */
 export interface LocalStore {
+  begin(): Promise<CopyPass>;
+  /** The whole copy in memory: for tests, small copies and tools; the sync client never calls it. */
   load(): Promise<LocalCopy>;
-  /** Persists the named parts, then the state. Called only when a pass has completed. */
-  save(copy: LocalCopy, parts: SavedParts): Promise<void>;
   /** Releases the target (file handles, locks); the store is not used afterwards. */
   close?(): Promise<void>;
 }
@@ -108,6 +168,142 @@ export function emptyCopy(): LocalCopy {
     tombstones: new Map(),
     state: { sessionsCheckpoint: null, usageCheckpoint: null, ingestedTombstoneIds: [], tombstonedSessionIds: [], erasedConsumerIds: [] },
   };
+}
+
+/** Replaces what `store` holds with `copy`, in one pass: for imports and tests. */
+export async function writeCopy(store: LocalStore, copy: LocalCopy): Promise<void> {
+  const pass = await store.begin();
+  try {
+    await pass.clear();
+    await pass.putApps([...copy.apps.values()]);
+    await pass.putSessions([...copy.sessions.values()]);
+    await pass.putUsage([...copy.usage.values()]);
+    await pass.addTombstones(copy.state.ingestedTombstoneIds.map((id) => copy.tombstones.get(id) ?? ({ id } as Tombstone)));
+    await pass.markTombstoned(copy.state.tombstonedSessionIds);
+    await pass.markErased(copy.state.erasedConsumerIds);
+    await pass.setCheckpoint('sessions', copy.state.sessionsCheckpoint);
+    await pass.setCheckpoint('usage', copy.state.usageCheckpoint);
+    await pass.commit();
+  } catch (err) {
+    await pass.rollback();
+    throw err;
+  }
+}
+
+/** Which files of the JSON store a pass changed; the state file is always written. */
+interface DirtyParts {
+  apps: boolean;
+  sessions: boolean;
+  usage: boolean;
+  tombstones: boolean;
+}
+
+/**
+ * A pass over a copy held in memory (the JSON store's): it changes the copy in place and the store
+ * writes the changed files on commit; a rollback drops the copy, and the next pass reads the files.
+ */
+class MemoryPass implements CopyPass {
+  readonly dirty: DirtyParts = { apps: false, sessions: false, usage: false, tombstones: false };
+
+  constructor(
+    private readonly copy: LocalCopy,
+    private readonly onCommit: (copy: LocalCopy, dirty: DirtyParts) => Promise<void>,
+    private readonly onRollback: () => void,
+  ) {}
+
+  async checkpoints(): Promise<Checkpoints> {
+    return { sessions: this.copy.state.sessionsCheckpoint, usage: this.copy.state.usageCheckpoint };
+  }
+  async setCheckpoint(name: keyof Checkpoints, value: string | null): Promise<void> {
+    if (name === 'sessions') this.copy.state.sessionsCheckpoint = value;
+    else this.copy.state.usageCheckpoint = value;
+  }
+  async isEmpty(): Promise<boolean> {
+    const { state, sessions, usage } = this.copy;
+    return state.sessionsCheckpoint === null && state.usageCheckpoint === null && sessions.size === 0 && usage.size === 0;
+  }
+  async clear(): Promise<void> {
+    const empty = emptyCopy();
+    for (const m of [this.copy.apps, this.copy.sessions, this.copy.usage, this.copy.tombstones]) m.clear();
+    this.copy.state = empty.state;
+    Object.assign(this.dirty, { apps: true, sessions: true, usage: true, tombstones: true });
+  }
+  async counts(): Promise<CopyCounts> {
+    let messages = 0;
+    for (const s of this.copy.sessions.values()) messages += s.messages.length;
+    const { apps, sessions, usage, tombstones } = this.copy;
+    return { apps: apps.size, sessions: sessions.size, messages, usage: usage.size, tombstones: tombstones.size };
+  }
+  async apps(): Promise<Map<string, ExportedApp>> {
+    return new Map(this.copy.apps);
+  }
+  async putApps(rows: readonly ExportedApp[]): Promise<void> {
+    for (const row of rows) this.copy.apps.set(row.id, row);
+    if (rows.length) this.dirty.apps = true;
+  }
+  async deleteApps(ids: readonly string[]): Promise<void> {
+    for (const id of ids) if (this.copy.apps.delete(id)) this.dirty.apps = true;
+  }
+  async heldSessions(ids: readonly string[]): Promise<Map<string, HeldSession>> {
+    const out = new Map<string, HeldSession>();
+    for (const id of ids) {
+      const s = this.copy.sessions.get(id);
+      if (s) out.set(id, { lastActivityAt: s.session.last_activity_at, zdr: s.zdr });
+    }
+    return out;
+  }
+  async putSessions(rows: readonly SessionPut[]): Promise<void> {
+    for (const { session, zdr, messages } of rows) {
+      this.copy.sessions.set(session.id, { session, messages: messages ?? this.copy.sessions.get(session.id)?.messages ?? [], zdr });
+    }
+    if (rows.length) this.dirty.sessions = true;
+  }
+  async deleteSessions(ids: readonly string[]): Promise<number> {
+    let n = 0;
+    for (const id of ids) if (this.copy.sessions.delete(id)) n++;
+    if (n) this.dirty.sessions = true;
+    return n;
+  }
+  async deleteSessionsOfConsumer(consumerId: string): Promise<number> {
+    const ids = [...this.copy.sessions].filter(([, s]) => s.session.consumer_id === consumerId).map(([id]) => id);
+    return this.deleteSessions(ids);
+  }
+  async tombstonedOf(ids: readonly string[]): Promise<Set<string>> {
+    const all = new Set(this.copy.state.tombstonedSessionIds);
+    return new Set(ids.filter((id) => all.has(id)));
+  }
+  async markTombstoned(ids: readonly string[]): Promise<void> {
+    this.copy.state.tombstonedSessionIds = [...new Set([...this.copy.state.tombstonedSessionIds, ...ids])];
+  }
+  async markErased(consumerIds: readonly string[]): Promise<void> {
+    this.copy.state.erasedConsumerIds = [...new Set([...this.copy.state.erasedConsumerIds, ...consumerIds])];
+  }
+  async ingestedOf(ids: readonly string[]): Promise<Set<string>> {
+    return new Set(ids.filter((id) => this.copy.tombstones.has(id)));
+  }
+  async addTombstones(rows: readonly Tombstone[]): Promise<void> {
+    for (const t of rows) {
+      if (this.copy.tombstones.has(t.id)) continue;
+      this.copy.tombstones.set(t.id, t);
+      this.copy.state.ingestedTombstoneIds.push(t.id);
+      this.dirty.tombstones = true;
+    }
+  }
+  async putUsage(rows: readonly ExportedUsageRow[]): Promise<void> {
+    for (const row of rows) this.copy.usage.set(String(row.id), row);
+    if (rows.length) this.dirty.usage = true;
+  }
+  async commit(): Promise<void> {
+    try {
+      await this.onCommit(this.copy, this.dirty);
+    } catch (err) {
+      this.onRollback();
+      throw err;
+    }
+  }
+  async rollback(): Promise<void> {
+    this.onRollback();
+  }
 }
 
 const STATE_VERSION = 1;
@@ -159,7 +355,25 @@ const sortedObject = <T>(m: Map<string, T>): Record<string, T> => {
 
 /** The JSON files of one copy under `dir` (created on first save). */
 export class JsonDirStore implements LocalStore {
+  /** The copy as the last commit left it; read from the files by the first pass, dropped by a rollback. */
+  private committed: LocalCopy | undefined;
+
   constructor(readonly dir: string) {}
+
+  async begin(): Promise<CopyPass> {
+    const copy = this.committed ?? (await this.load());
+    this.committed = undefined;
+    return new MemoryPass(
+      copy,
+      async (c, dirty) => {
+        await this.write(c, dirty);
+        this.committed = c;
+      },
+      () => {
+        this.committed = undefined;
+      },
+    );
+  }
 
   async load(): Promise<LocalCopy> {
     const copy = emptyCopy();
@@ -185,7 +399,7 @@ export class JsonDirStore implements LocalStore {
     return copy;
   }
 
-  async save(copy: LocalCopy, parts: SavedParts): Promise<void> {
+  private async write(copy: LocalCopy, parts: DirtyParts): Promise<void> {
     await mkdir(this.dir, { recursive: true });
     if (parts.apps) await writeFileAtomic(join(this.dir, 'apps.json'), `${JSON.stringify({ apps: sortedObject(copy.apps) })}\n`);
     if (parts.sessions) await writeFileAtomic(join(this.dir, 'sessions.json'), `${JSON.stringify({ sessions: sortedObject(copy.sessions) })}\n`);

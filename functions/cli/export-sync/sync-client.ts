@@ -14,13 +14,14 @@
  *    then `next_cursor` until `has_more` is false or an already-ingested tombstone id turns up.
  * 3. Usage: the sessions pattern with `since` and the maximum `created_at`, upserted by id.
  *
- * Every pass works on staged changes and commits them with its checkpoint in one save.
+ * Every pass works row by row in one pass of the store (`CopyPass`) and commits its rows with its
+ * checkpoint; the client itself never holds the copy, so its memory does not grow with the org.
  */
 import { DEFAULT_RETRY_POLICY, ExportApi, ExportApiError, type HttpTransport, type RetryPolicy } from './export-api';
-import type { ExportedApp, ExportedSession, ExportedUsageRow, LocalCopy, LocalStore, StoredSession, Tombstone } from './local-store';
+import type { CopyPass, ExportedApp, ExportedSession, ExportedUsageRow, HeldSession, LocalStore, SessionPut, Tombstone } from './local-store';
 import { fetchTranscript, pages } from './export-reader';
 import { applyTombstone } from './tombstone-rules';
-import { loadSnapshot, type SnapshotSummary } from './snapshot-load';
+import { awaitSnapshot, type SnapshotSummary, writeSnapshot } from './snapshot-load';
 
 export type { Tombstone } from './local-store';
 
@@ -97,7 +98,25 @@ export function laterOf(a: string | null, b: string | null): string | null {
   return tb > ta ? b : a;
 }
 
-async function pullApps(api: ExportApi, copy: LocalCopy, store: LocalStore, progress: Progress): Promise<SyncSummary['apps']> {
+/**
+ * Runs `work` in one pass of the store: committed when it answers `changed`, rolled back otherwise and
+ * when it throws (a pass that fails persists nothing, not even its upserts).
+ */
+async function inPass<T>(store: LocalStore, work: (pass: CopyPass) => Promise<{ result: T; changed: boolean }>): Promise<T> {
+  const pass = await store.begin();
+  let out: { result: T; changed: boolean };
+  try {
+    out = await work(pass);
+  } catch (err) {
+    await pass.rollback();
+    throw err;
+  }
+  if (out.changed) await pass.commit();
+  else await pass.rollback();
+  return out.result;
+}
+
+async function pullApps(api: ExportApi, pass: CopyPass, progress: Progress): Promise<{ result: SyncSummary['apps']; changed: boolean }> {
   const path = '/api/v1/org/apps';
   progress('apps', 0);
   let body: unknown;
@@ -106,7 +125,7 @@ async function pullApps(api: ExportApi, copy: LocalCopy, store: LocalStore, prog
   } catch (err) {
     if (err instanceof ExportApiError && err.status === 403) {
       progress('apps', 0, true);
-      return { seen: 0, upserted: 0, removed: 0, skipped: 'the key lacks the apps:read scope (HTTP 403)' };
+      return { result: { seen: 0, upserted: 0, removed: 0, skipped: 'the key lacks the apps:read scope (HTTP 403)' }, changed: false };
     }
     throw err;
   }
@@ -115,22 +134,13 @@ async function pullApps(api: ExportApi, copy: LocalCopy, store: LocalStore, prog
   const listed = new Map<string, ExportedApp>();
   for (const row of b.data as ExportedApp[]) listed.set(row.id, row);
   progress('apps', listed.size, true);
-  let upserted = 0;
-  let removed = 0;
-  for (const [id, row] of listed) {
-    const prev = copy.apps.get(id);
-    if (prev && JSON.stringify(prev) === JSON.stringify(row)) continue;
-    copy.apps.set(id, row);
-    upserted++;
-  }
+  const held = await pass.apps();
+  const changed = [...listed.values()].filter((row) => JSON.stringify(held.get(row.id)) !== JSON.stringify(row));
   // Deleted apps leave the list (their sessions leave through tombstones): the copy follows the list.
-  for (const id of [...copy.apps.keys()]) {
-    if (listed.has(id)) continue;
-    copy.apps.delete(id);
-    removed++;
-  }
-  if (upserted > 0 || removed > 0) await store.save(copy, { apps: true });
-  return { seen: listed.size, upserted, removed, skipped: null };
+  const removed = [...held.keys()].filter((id) => !listed.has(id));
+  await pass.putApps(changed);
+  await pass.deleteApps(removed);
+  return { result: { seen: listed.size, upserted: changed.length, removed: removed.length, skipped: null }, changed: changed.length > 0 || removed.length > 0 };
 }
 
 /** A session row of `include=messages`: the list form plus its transcript (null: too large for a page, read it apart). */
@@ -138,45 +148,49 @@ type InlineRow = ExportedSession & { readonly messages?: unknown[] | null; reado
 
 async function pullSessions(
   api: ExportApi,
-  copy: LocalCopy,
-  store: LocalStore,
+  pass: CopyPass,
   opts: { limit: string; inline: boolean },
   progress: Progress,
-): Promise<SyncSummary['sessions']> {
+): Promise<{ result: SyncSummary['sessions']; changed: boolean }> {
   const { limit, inline } = opts;
-  const out = { pages: 0, seen: 0, upserted: 0, transcripts: 0, gone: 0, skipped_tombstoned: 0, checkpoint: copy.state.sessionsCheckpoint };
-  // A session stays listed until the removal step of its deletion commits, which is after its tombstone
-  // was written (tombstone first) and possibly after this client applied that tombstone. Without this
-  // set, such a late listing would upsert the deleted session again and it would never leave the copy.
-  const tombstoned = new Set(copy.state.tombstonedSessionIds);
-  const staged = new Map<string, StoredSession | null>();
-  let maxSeen = copy.state.sessionsCheckpoint;
+  const checkpoint = (await pass.checkpoints()).sessions;
+  const out = { pages: 0, seen: 0, upserted: 0, transcripts: 0, gone: 0, skipped_tombstoned: 0, checkpoint };
+  let maxSeen = checkpoint;
   let messages = 0;
+  let wrote = false;
   progress('sessions', 0);
   progress('messages', 0);
-  const query = { limit, updated_after: copy.state.sessionsCheckpoint ?? undefined, ...(inline ? { include: 'messages,tool_details' } : {}) };
+  const query = { limit, updated_after: checkpoint ?? undefined, ...(inline ? { include: 'messages,tool_details' } : {}) };
   out.pages = await pages<InlineRow>(api, '/api/v1/org/sessions', query, async (listed) => {
-    for (const listedRow of listed) {
-      const { messages: inlineMessages, zdr: inlineZdr, ...row } = listedRow;
+    const rows = listed.map(({ messages: inlineMessages, zdr, ...row }) => ({ row: row as ExportedSession, inlineMessages, zdr }));
+    // A session stays listed until the removal step of its deletion commits, which is after its tombstone
+    // was written (tombstone first) and possibly after this client applied that tombstone. Without this
+    // check, such a late listing would upsert the deleted session again and it would never leave the copy.
+    const tombstoned = await pass.tombstonedOf(rows.map((r) => r.row.id));
+    const withTranscript = (r: (typeof rows)[number]) => inline && Array.isArray(r.inlineMessages);
+    const needed = rows.filter((r) => !tombstoned.has(r.row.id) && !withTranscript(r)).map((r) => r.row.id);
+    const held = needed.length > 0 ? await pass.heldSessions(needed) : new Map<string, HeldSession>();
+    const puts: SessionPut[] = [];
+    for (const r of rows) {
+      const { row } = r;
       out.seen++;
       maxSeen = laterOf(maxSeen, row.last_activity_at);
       if (tombstoned.has(row.id)) {
         out.skipped_tombstoned++;
         continue;
       }
-      if (inline && Array.isArray(inlineMessages)) {
+      if (withTranscript(r)) {
         // The transcript came with the row: the whole of it, so the upsert replaces what the copy had.
         out.upserted++;
-        staged.set(row.id, { session: row, messages: inlineMessages, zdr: inlineZdr === true });
-        messages += inlineMessages.length;
-        progress('messages', messages);
+        puts.push({ session: row, messages: r.inlineMessages!, zdr: r.zdr === true });
+        messages += r.inlineMessages!.length;
         continue;
       }
-      const prev = staged.has(row.id) ? staged.get(row.id) : copy.sessions.get(row.id);
-      if (prev && prev.session.last_activity_at === row.last_activity_at) {
+      const prev = held.get(row.id);
+      if (prev && prev.lastActivityAt === row.last_activity_at) {
         // Same watermark: nothing persisted changed since the transcript was fetched.
         out.upserted++;
-        staged.set(row.id, { ...prev, session: row });
+        puts.push({ session: row, zdr: prev.zdr });
         continue;
       }
       const transcript = await fetchTranscript(api, row.id);
@@ -184,36 +198,41 @@ async function pullSessions(
       if (transcript === null) {
         // Deleted between the listing and the fetch: drop it; its tombstone follows.
         out.gone++;
-        staged.set(row.id, null);
+        await pass.putSessions(puts.splice(0));
+        await pass.deleteSessions([row.id]);
+        wrote = true;
         continue;
       }
       out.upserted++;
-      staged.set(row.id, { session: row, messages: transcript.messages, zdr: transcript.zdr });
+      puts.push({ session: row, messages: transcript.messages, zdr: transcript.zdr });
       messages += transcript.messages.length;
       progress('messages', messages);
     }
+    await pass.putSessions(puts);
+    if (puts.length > 0) wrote = true;
+    progress('messages', messages);
     progress('sessions', out.seen);
   });
   progress('sessions', out.seen, true);
   progress('messages', messages, true);
-  // The pass ended with has_more false; only now do its rows and its checkpoint land.
-  for (const [id, s] of staged) {
-    if (s === null) copy.sessions.delete(id);
-    else copy.sessions.set(id, s);
-  }
-  const moved = maxSeen !== copy.state.sessionsCheckpoint;
-  copy.state.sessionsCheckpoint = maxSeen;
-  if (staged.size > 0 || moved) await store.save(copy, { sessions: true });
-  return { ...out, checkpoint: maxSeen };
+  // The pass ended with has_more false; only now may its rows and its checkpoint land.
+  const moved = maxSeen !== checkpoint;
+  if (moved) await pass.setCheckpoint('sessions', maxSeen);
+  return { result: { ...out, checkpoint: maxSeen }, changed: wrote || moved };
 }
 
-async function pullTombstones(api: ExportApi, copy: LocalCopy, store: LocalStore, limit: string, progress: Progress): Promise<SyncSummary['tombstones']> {
+async function pullTombstones(
+  api: ExportApi,
+  pass: CopyPass,
+  limit: string,
+  progress: Progress,
+): Promise<{ result: SyncSummary['tombstones']; changed: boolean }> {
   const out = { pages: 0, new: 0, sessions_deleted: 0, consumers_erased: 0, conservative: 0 };
-  const ingested = new Set(copy.state.ingestedTombstoneIds);
   const fresh = new Map<string, Tombstone>();
   let read = 0;
   progress('tombstones', 0);
   out.pages = await pages<Tombstone>(api, '/api/v1/org/tombstones', { limit }, async (rows) => {
+    const ingested = await pass.ingestedOf(rows.map((t) => t.id));
     let reachedIngested = false;
     for (const t of rows) {
       if (ingested.has(t.id)) reachedIngested = true;
@@ -224,44 +243,36 @@ async function pullTombstones(api: ExportApi, copy: LocalCopy, store: LocalStore
     return !reachedIngested;
   });
   progress('tombstones', read, true);
-  const tombstoned = new Set(copy.state.tombstonedSessionIds);
-  const erased = new Set(copy.state.erasedConsumerIds);
   for (const t of fresh.values()) {
-    const r = applyTombstone(copy, t, tombstoned, erased);
+    const r = await applyTombstone(pass, t);
     out.new++;
     out.sessions_deleted += r.sessionsDeleted;
     if (r.consumerErased) out.consumers_erased++;
     if (r.conservative) out.conservative++;
-    copy.tombstones.set(t.id, t);
   }
-  copy.state.ingestedTombstoneIds = [...copy.state.ingestedTombstoneIds, ...fresh.keys()];
-  copy.state.tombstonedSessionIds = [...tombstoned];
-  copy.state.erasedConsumerIds = [...erased];
-  if (fresh.size > 0) await store.save(copy, { sessions: true, tombstones: true });
-  return out;
+  await pass.addTombstones([...fresh.values()]);
+  return { result: out, changed: fresh.size > 0 };
 }
 
-async function pullUsage(api: ExportApi, copy: LocalCopy, store: LocalStore, limit: string, progress: Progress): Promise<SyncSummary['usage']> {
+async function pullUsage(api: ExportApi, pass: CopyPass, limit: string, progress: Progress): Promise<{ result: SyncSummary['usage']; changed: boolean }> {
+  const checkpoint = (await pass.checkpoints()).usage;
   const out = { pages: 0, seen: 0, upserted: 0 };
-  const staged = new Map<string, ExportedUsageRow>();
-  let maxSeen = copy.state.usageCheckpoint;
+  let maxSeen = checkpoint;
   progress('usage', 0);
-  out.pages = await pages<ExportedUsageRow>(api, '/api/v1/org/usage', { limit, since: copy.state.usageCheckpoint ?? undefined }, async (rows) => {
+  out.pages = await pages<ExportedUsageRow>(api, '/api/v1/org/usage', { limit, since: checkpoint ?? undefined }, async (rows) => {
     for (const row of rows) {
       out.seen++;
       maxSeen = laterOf(maxSeen, row.created_at);
-      // A usage row whose write committed late is re-stamped under the same id: the upsert moves it.
-      staged.set(String(row.id), row);
     }
+    // A usage row whose write committed late is re-stamped under the same id: the upsert moves it.
+    await pass.putUsage(rows);
+    out.upserted += new Set(rows.map((row) => String(row.id))).size;
     progress('usage', out.seen);
   });
   progress('usage', out.seen, true);
-  for (const [id, row] of staged) copy.usage.set(id, row);
-  out.upserted = staged.size;
-  const moved = maxSeen !== copy.state.usageCheckpoint;
-  copy.state.usageCheckpoint = maxSeen;
-  if (staged.size > 0 || moved) await store.save(copy, { usage: true });
-  return { ...out, checkpoint: maxSeen };
+  const moved = maxSeen !== checkpoint;
+  if (moved) await pass.setCheckpoint('usage', maxSeen);
+  return { result: { ...out, checkpoint: maxSeen }, changed: out.upserted > 0 || moved };
 }
 
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -275,28 +286,25 @@ export async function syncOnce(deps: SyncDeps): Promise<SyncSummary> {
   const api = new ExportApi(deps.transport, deps.sleep ?? realSleep, deps.retry ?? DEFAULT_RETRY_POLICY);
   const onProgress = deps.onProgress;
   const progress: Progress = (list, rows, done = false) => onProgress?.({ list, rows, done });
-  let copy = await deps.store.load();
-  const empty = copy.state.sessionsCheckpoint === null && copy.state.usageCheckpoint === null && copy.sessions.size === 0 && copy.usage.size === 0;
+  const store = deps.store;
+  const empty = await inPass(store, async (pass) => ({ result: await pass.isEmpty(), changed: false }));
   let snapshot: SnapshotSummary | null = null;
   const wantsSnapshot = deps.full === true || (empty && (deps.firstLoad ?? 'snapshot') === 'snapshot');
   if (wantsSnapshot && deps.transport.post && deps.transport.download) {
-    const loaded = await loadSnapshot(api, {
-      sleep: deps.sleep ?? realSleep,
-      pollMs: deps.pollMs ?? 2000,
-      progress: (list, rows, done) => progress(list as ListName, rows, done),
-    });
-    if (loaded) {
-      copy = loaded.copy;
-      snapshot = loaded.summary;
-      await deps.store.save(copy, { apps: true, sessions: true, usage: true, tombstones: true });
+    const job = await awaitSnapshot(api, { sleep: deps.sleep ?? realSleep, pollMs: deps.pollMs ?? 2000 });
+    if (job) {
+      // The snapshot replaces the copy in one pass: a failed download leaves the old copy as it was.
+      snapshot = await inPass(store, async (pass) => ({
+        result: await writeSnapshot(api, job, pass, (list, rows, done) => progress(list as ListName, rows, done)),
+        changed: true,
+      }));
     }
   }
-  const apps = await pullApps(api, copy, deps.store, progress);
-  const sessions = await pullSessions(api, copy, deps.store, { limit, inline: (deps.transcripts ?? 'inline') === 'inline' }, progress);
-  const tombstones = await pullTombstones(api, copy, deps.store, limit, progress);
-  const usage = await pullUsage(api, copy, deps.store, limit, progress);
-  let messages = 0;
-  for (const s of copy.sessions.values()) messages += s.messages.length;
+  const apps = await inPass(store, (pass) => pullApps(api, pass, progress));
+  const sessions = await inPass(store, (pass) => pullSessions(api, pass, { limit, inline: (deps.transcripts ?? 'inline') === 'inline' }, progress));
+  const tombstones = await inPass(store, (pass) => pullTombstones(api, pass, limit, progress));
+  const usage = await inPass(store, (pass) => pullUsage(api, pass, limit, progress));
+  const copy = await inPass(store, async (pass) => ({ result: await pass.counts(), changed: false }));
   return {
     ok: true,
     started_at: new Date(started).toISOString(),
@@ -307,6 +315,6 @@ export async function syncOnce(deps: SyncDeps): Promise<SyncSummary> {
     tombstones,
     usage,
     requests: { total: api.stats.requests, retries: api.stats.retries, rate_limited: api.stats.rateLimited, downloads: api.stats.downloads },
-    copy: { apps: copy.apps.size, sessions: copy.sessions.size, messages, usage: copy.usage.size, tombstones: copy.tombstones.size },
+    copy,
   };
 }
