@@ -11,7 +11,7 @@ import * as z from 'zod';
 import { ROUTES, type AuthKind, type RouteDef } from '../routes';
 import { acpError, rateLimitedAcp } from '../acp/openapi/acp-schemas';
 import { chatError } from '../chat/openapi/chat-schemas';
-import { errorObject, type JsonSchema, type OperationDoc, type QueryParamDoc, type ZodSchema } from '../platform/openapi/openapi-kit';
+import { errorObject, type JsonSchema, type OperationDoc, type QueryParamDoc, type ResponseHeaderDoc, type ZodSchema } from '../platform/openapi/openapi-kit';
 import { OPERATIONS } from './operations';
 
 const SECURITY: Readonly<Record<AuthKind, string | undefined>> = {
@@ -79,6 +79,11 @@ function parameter(name: string, where: 'query' | 'header', param: QueryParamDoc
   return { name, in: where, required: false, description: param.description ?? description, schema };
 }
 
+/** An answer's headers: the correlation id, then the operation's own. */
+function responseHeaders(own: Readonly<Record<string, ResponseHeaderDoc>> = {}): Record<string, unknown> {
+  return { ...correlation, ...Object.fromEntries(Object.entries(own).map(([name, h]) => [name, { description: h.description, schema: toSchema(h.schema) }])) };
+}
+
 function operation(route: RouteDef, doc: OperationDoc): Record<string, unknown> {
   const pathParams = [...route.path.matchAll(/\{([^}]+)\}/g)].map((m) => ({ name: m[1]!, in: 'path', required: true, schema: { type: 'string' } }));
   const queryParams = Object.entries(doc.query ?? {}).map(([name, q]) => parameter(name, 'query', q));
@@ -86,10 +91,12 @@ function operation(route: RouteDef, doc: OperationDoc): Record<string, unknown> 
   const responses: Record<string, unknown> = {
     [String(doc.ok.status)]: {
       description: doc.ok.description,
-      headers: correlation,
+      headers: responseHeaders(doc.ok.headers),
       ...(doc.ok.content ? { content: Object.fromEntries(Object.entries(doc.ok.content).map(([type, schema]) => [type, { schema: toSchema(schema) }])) } : {}),
     },
   };
+  for (const [status, answer] of Object.entries(doc.bodyless ?? {}))
+    responses[status] = { description: answer.description, headers: responseHeaders(answer.headers) };
   for (const status of [...new Set([...doc.errors, ...TRANSPORT_ERRORS])].sort((a, b) => a - b)) {
     responses[String(status)] = {
       description: STATUS_TEXT[status] ?? 'Error',

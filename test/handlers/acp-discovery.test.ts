@@ -1,6 +1,7 @@
 /**
  * Area C's public discovery over HTTP: the catalog in the ACP feed shape, ACP's discovery document and
- * the A2A Agent Card at both paths, each validated against its official schema where one exists; 404
+ * the A2A 1.0 Agent Card at both paths (checked with the A2A SDK and for ETag/304 in
+ * acp-agent-card.test.ts), each validated against its official schema where one exists; 404
  * for an unknown or deleted app; no other app's data; 200 requests a minute per client IP.
  */
 import { randomUUID } from 'node:crypto';
@@ -91,13 +92,29 @@ describe('ACP discovery (public)', () => {
     expect(res.headers.get('cache-control')).toMatch(/public, max-age=3600/);
   });
 
-  it.each(['agent.json', 'agent-card.json'])('serves the A2A Agent Card at /.well-known/%s, with no secret and no other tenant', async (name) => {
+  it.each(['agent.json', 'agent-card.json'])('serves the A2A 1.0 Agent Card at /.well-known/%s, with no secret and no other tenant', async (name) => {
     const res = await p.call('GET', `/acp/${f.appId}/.well-known/${name}`);
     expect(res.status, res.text).toBe(200);
     const card = res.body;
-    for (const field of ['name', 'description', 'url', 'version', 'protocolVersion', 'capabilities', 'defaultInputModes', 'defaultOutputModes', 'skills'])
+    for (const field of ['name', 'description', 'supportedInterfaces', 'version', 'capabilities', 'defaultInputModes', 'defaultOutputModes', 'skills'])
       expect(card, field).toHaveProperty(field);
-    expect(card.url).toBe(acpBaseUrl(p.baseUrl, f.appId));
+    // A2A 0.3's top-level fields are gone in 1.0.
+    for (const field of ['url', 'protocolVersion', 'preferredTransport', 'additionalInterfaces', 'security']) expect(card, field).not.toHaveProperty(field);
+    // No A2A binding is served, so none is claimed; the ACP extension names the API instead.
+    expect(card.supportedInterfaces).toEqual([]);
+    expect(card.capabilities.extensions).toEqual([
+      expect.objectContaining({
+        uri: 'https://github.com/agentic-commerce-protocol/agentic-commerce-protocol',
+        required: true,
+        params: {
+          acp_version: '2026-04-17',
+          api_base_url: acpBaseUrl(p.baseUrl, f.appId),
+          transports: ['rest'],
+          services: ['checkout'],
+          supported_currencies: ['usd'],
+        },
+      }),
+    ]);
     expect(card.name).toBe('Test App');
     expect(card.skills.map((s: { id: string }) => s.id)).toEqual([
       'list_products',
@@ -108,7 +125,12 @@ describe('ACP discovery (public)', () => {
       'cancel_checkout_session',
     ]);
     for (const skill of card.skills) expect(skill.tags.length).toBeGreaterThan(0);
-    expect(card.securitySchemes).toEqual({ acpKey: { type: 'http', scheme: 'bearer', bearerFormat: 'acp_<32 characters>' } });
+    expect(card.securitySchemes).toEqual({
+      acpKey: { httpAuthSecurityScheme: { description: expect.any(String), scheme: 'Bearer', bearerFormat: 'acp_<32 characters>' } },
+    });
+    expect(card.securityRequirements).toEqual([{ schemes: { acpKey: {} } }]);
+    expect(res.headers.get('cache-control')).toBe('public, max-age=3600');
+    expect(res.headers.get('etag')).toMatch(/^"[A-Za-z0-9_-]{43}"$/);
     expect(res.text).not.toContain(other.appId);
     expect(res.text).not.toContain(f.orgId);
     expect(res.text).not.toMatch(/svc_|acp_[A-Za-z0-9]{32}|adm_/);

@@ -1,15 +1,8 @@
-import { agentCardDocument } from '../app/acp-discovery';
 import { acpProductionDeps, type AcpFunctionDeps } from '../wiring/acp-wiring';
-import { publicBaseUrl } from '../../platform/http/base-url';
-import { httpRoute } from '../../platform/http/kit';
 import { lambdaHandler } from '../../platform/http/lambda';
+import { agentCardRoute } from './acp-agent-card-v3.handler';
 
-/** GET /acp/{appId}/.well-known/agent.json (the A2A Agent Card at its legacy path, A2A v0.2): describes the app's checkout; public. */
-export const createHandler = (deps: AcpFunctionDeps) =>
-  httpRoute('acpAgentCard', deps, async (req) => ({
-    status: 200,
-    headers: { 'Cache-Control': 'public, max-age=3600' },
-    body: await agentCardDocument(deps, { appId: req.path.appId ?? '', baseUrl: publicBaseUrl(deps, req) }),
-  }));
+/** GET /acp/{appId}/.well-known/agent.json: the card's path before A2A 0.3, kept as an alias serving the same A2A 1.0 card (docs/adr/0032). */
+export const createHandler = (deps: AcpFunctionDeps) => agentCardRoute('acpAgentCard', deps);
 
 export const handler = lambdaHandler(createHandler, acpProductionDeps);

@@ -21,6 +21,26 @@ const acpPostHeaders: Record<string, QueryParamDoc> = {
   },
 };
 
+const AGENT_CARD_CACHING =
+  'The card names no A2A interface (the platform serves no A2A protocol binding): the ACP extension in `capabilities.extensions` names the ACP REST API. ' +
+  'The answer carries `Cache-Control: public, max-age=3600` and a strong `ETag`, a hash of the body. A request whose `If-None-Match` matches it ' +
+  '(`*`, or a list holding the tag, `W/` or not) is answered 304 with no body and the same `ETag` and `Cache-Control`.';
+const agentCardHeaders = {
+  'Cache-Control': { schema: z.string(), description: '`public, max-age=3600`' },
+  ETag: { schema: z.string(), description: 'A strong entity tag of the card: the quoted base64url SHA-256 of the body' },
+};
+const agentCardOperation = (summary: string): OperationDoc => ({
+  tag: 'ACP checkout',
+  summary,
+  description: AGENT_CARD_CACHING,
+  headers: {
+    'If-None-Match': { schema: z.string(), description: 'ETags of a copy the client holds, or `*`: a match is a 304 (RFC 9110 §13.1.2)' },
+  },
+  ok: { status: 200, description: 'The A2A 1.0 Agent Card', content: json(s.agentCard), headers: agentCardHeaders },
+  bodyless: { 304: { description: 'Not modified: `If-None-Match` matched the current `ETag`; no body', headers: agentCardHeaders } },
+  errors: ACP_PUBLIC_ERRORS,
+});
+
 export const ACP_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
   acpProductsList: {
     tag: 'ACP checkout',
@@ -28,18 +48,8 @@ export const ACP_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     ok: { status: 200, description: 'Active products', content: json(s.acpProducts) },
     errors: ACP_PUBLIC_ERRORS,
   },
-  acpAgentCard: {
-    tag: 'ACP checkout',
-    summary: 'A2A agent card of the checkout',
-    ok: { status: 200, description: 'The agent card', content: json(s.agentCard) },
-    errors: ACP_PUBLIC_ERRORS,
-  },
-  acpAgentCardV3: {
-    tag: 'ACP checkout',
-    summary: 'A2A agent card (agent-card.json)',
-    ok: { status: 200, description: 'The agent card', content: json(s.agentCard) },
-    errors: ACP_PUBLIC_ERRORS,
-  },
+  acpAgentCard: agentCardOperation('A2A 1.0 Agent Card of the checkout, at its pre-0.3 path (the same card as agent-card.json)'),
+  acpAgentCardV3: agentCardOperation('A2A 1.0 Agent Card of the checkout (agent-card.json)'),
   acpDiscovery: {
     tag: 'ACP checkout',
     summary: 'ACP discovery document',

@@ -32,9 +32,44 @@ export const acpProducts = z
 export const acpDiscovery = z
   .object({ protocol: z.object({ name: z.literal('acp'), version: z.string() }), api_base_url: z.string() })
   .meta({ title: 'DiscoveryResponse' });
+// The A2A 1.0 Agent Card in A2A's JSON form (the camelCase ProtoJSON names of A2A's protocol definition), as this platform fills it.
+const a2aInterface = z.object({ url: z.string(), protocolBinding: z.string(), protocolVersion: z.string() }).meta({ title: 'AgentInterface' });
+const acpExtension = z
+  .object({
+    uri: z.literal('https://github.com/agentic-commerce-protocol/agentic-commerce-protocol'),
+    description: z.string(),
+    required: z.literal(true),
+    params: z.object({
+      acp_version: z.string(),
+      api_base_url: z.string().meta({ description: 'The ACP REST API of the app: `{base_url}/acp/{appId}`' }),
+      transports: z.array(z.literal('rest')),
+      services: z.array(z.string()),
+      supported_currencies: z.array(z.string()),
+    }),
+  })
+  .meta({ title: 'AgentExtension', description: 'The Agentic Commerce Protocol extension: where and how to reach the checkout' });
 export const agentCard = z
-  .object({ name: z.string(), url: z.string(), version: z.string() })
-  .meta({ title: 'AgentCard', description: 'An A2A agent card describing the checkout' });
+  .object({
+    name: z.string(),
+    description: z.string(),
+    supportedInterfaces: z
+      .array(a2aInterface)
+      .max(0)
+      .meta({ description: 'Empty: the platform serves no A2A protocol binding; the ACP API is named by the ACP extension' }),
+    version: z.string(),
+    capabilities: z.object({ streaming: z.boolean(), pushNotifications: z.boolean(), extensions: z.array(acpExtension) }),
+    securitySchemes: z.object({
+      acpKey: z.object({ httpAuthSecurityScheme: z.object({ description: z.string(), scheme: z.literal('Bearer'), bearerFormat: z.string() }) }),
+    }),
+    securityRequirements: z.array(z.object({ schemes: z.record(z.string(), z.object({ list: z.optional(z.array(z.string())) })) })),
+    defaultInputModes: z.array(z.string()),
+    defaultOutputModes: z.array(z.string()),
+    skills: z.array(z.object({ id: z.string(), name: z.string(), description: z.string(), tags: z.array(z.string()), examples: z.array(z.string()) })),
+  })
+  .meta({
+    title: 'AgentCard',
+    description: 'An A2A 1.0 Agent Card describing the checkout (A2A JSON: camelCase ProtoJSON names, fields at their default value left out)',
+  });
 // Checkout request bodies: closed at every depth like ACP's request objects (an undefined member is a 400 naming it).
 export const checkoutSession = z
   .object({

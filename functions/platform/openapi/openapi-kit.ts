@@ -26,6 +26,12 @@ export function queryOf(params: Readonly<Record<string, { readonly schema: JsonS
   return Object.fromEntries(Object.entries(params).map(([name, param]) => [name, { schema: param.schema }]));
 }
 
+/** A response header the document lists (X-Correlation-ID and Retry-After are added where they apply). */
+export interface ResponseHeaderDoc {
+  readonly schema: ZodSchema | JsonSchema;
+  readonly description: string;
+}
+
 /**
  * What the document says of a public route beyond the route table: summary, tag, query and header
  * parameters, body, success response and documented error statuses (functions/openapi/document.ts
@@ -41,7 +47,14 @@ export interface OperationDoc {
     readonly schema: ZodSchema | JsonSchema;
     readonly required?: boolean;
   };
-  readonly ok: { readonly status: number; readonly description: string; readonly content?: Readonly<Record<string, ZodSchema>> };
+  readonly ok: {
+    readonly status: number;
+    readonly description: string;
+    readonly content?: Readonly<Record<string, ZodSchema>>;
+    readonly headers?: Readonly<Record<string, ResponseHeaderDoc>>;
+  };
+  /** Answers with no body besides `ok` and the errors (a 304 to a conditional GET), and their headers. */
+  readonly bodyless?: Readonly<Record<number, { readonly description: string; readonly headers?: Readonly<Record<string, ResponseHeaderDoc>> }>>;
   /** Error statuses this operation documents (bodies in the area's error shape). */
   readonly errors: readonly number[];
   /** Request headers beyond Authorization. */
