@@ -1,14 +1,17 @@
 /**
- * Area C checkout on the local platform: create and complete p50/p99 beside a bare DynamoDB GetItem
- * and PutItem on the same client, and completes per second on one product with limited inventory under
+ * Area C checkout on the local platform: create and complete p50/p99 (as ACP clients send them, with
+ * `API-Version` and a fresh `Idempotency-Key`, so each includes claiming and storing its key) beside a
+ * bare DynamoDB GetItem and PutItem on the same client, and completes per second on one product with limited inventory under
  * contention (parallel completes on more sessions than units): how many won, how many were refused,
  * and whether anything was oversold.
  */
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { ACP_VERSION } from '../functions/acp/domain/discovery';
 import { startPlatform } from '../functions/local/local-platform';
 import { percentile, table, timeSamples } from './stats';
 
@@ -45,7 +48,12 @@ export async function benchAcp(): Promise<void> {
       const t0 = performance.now();
       const res = await fetch(`${p.baseUrl}/acp/${appId}${path}`, {
         method: 'POST',
-        headers: { Authorization: `Bearer ${token ?? (await nextKey())}`, 'Content-Type': 'application/json' },
+        headers: {
+          Authorization: `Bearer ${token ?? (await nextKey())}`,
+          'Content-Type': 'application/json',
+          'API-Version': ACP_VERSION,
+          'Idempotency-Key': randomUUID(),
+        },
         body: JSON.stringify(body),
       });
       const json = (await res.json()) as { id?: string; status?: string };

@@ -5,7 +5,7 @@
 import type { Grant } from './routes';
 
 export interface QueueDef {
-  readonly id: 'jobs' | 'webhooks' | 'ocr' | 'exports';
+  readonly id: 'jobs' | 'webhooks' | 'ocr' | 'exports' | 'order-events';
   /**
    * Who sends to the queue: `functions` (a function with the matching grant) or `textract` (Textract's
    * completion notices through the OCR SNS topic, raw delivery; locally the tesseract engine).
@@ -76,6 +76,19 @@ export const QUEUES: readonly QueueDef[] = [
     maxConcurrency: 4,
     grants: ['table:read', 'table:write', 'bucket:write', 'exports:send'],
   },
+  // One checkout session's order events a message, delivered in revision order (acp/app/order-events.ts):
+  // 10 s an attempt, and a run that yields with 15 s to spare queues itself again. Retries go through
+  // per-message delays, not through redrive. A claim per order keeps two messages of one session from
+  // sending at once; at most 20 sessions at once bounds the load on the table and KMS.
+  {
+    id: 'order-events',
+    handler: 'acp/queue/order-events-worker',
+    batchSize: 1,
+    timeoutSeconds: 60,
+    maxReceiveCount: 5,
+    maxConcurrency: 20,
+    grants: ['table:read', 'table:write', 'order-events:send', 'secrets:open'],
+  },
 ];
 
 export const SCHEDULES: readonly ScheduleDef[] = [
@@ -102,13 +115,14 @@ export const SCHEDULES: readonly ScheduleDef[] = [
     grants: ['table:read', 'table:write', 'bucket:read', 'bucket:write'],
   },
   // Checkout completes whose request is gone (a crash, a timeout, an unknown payment outcome): finished
-  // under the same payment idempotency key once their 2-minute lease runs out (docs/adr/0018).
+  // under the same payment idempotency key once their 2-minute lease runs out (docs/adr/0018); order
+  // events left in an outbox are asked of the order-events worker again.
   {
     id: 'checkout-recovery',
     handler: 'acp/jobs/checkout-recovery',
     expression: 'rate(1 minute)',
     timeoutSeconds: 120,
-    grants: ['table:read', 'table:write', 'payments:charge'],
+    grants: ['table:read', 'table:write', 'payments:charge', 'order-events:send'],
   },
   {
     id: 'deletion-sweep',

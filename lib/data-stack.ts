@@ -34,6 +34,8 @@ export class DataStack extends Stack {
   public readonly jobs: QueuePair;
   public readonly webhooks: QueuePair;
   public readonly exports: QueuePair;
+  /** Area C's order events, delivered to each app's agent-platform receiver. */
+  public readonly orderEvents: QueuePair;
   /** Textract's completion notices (SNS, raw delivery) for the OCR worker. */
   public readonly ocrQueue: QueuePair;
   /** The topic Textract announces finished jobs on; only the Textract publishing role may publish. */
@@ -69,6 +71,7 @@ export class DataStack extends Stack {
     this.jobs = addQueuePair(this, 'Jobs', queueDef('jobs'), removalPolicy);
     this.webhooks = addQueuePair(this, 'Webhooks', queueDef('webhooks'), removalPolicy);
     this.exports = addQueuePair(this, 'Exports', queueDef('exports'), removalPolicy);
+    this.orderEvents = addQueuePair(this, 'OrderEvents', queueDef('order-events'), removalPolicy);
 
     // OCR (docs/adr/0015): Textract -> SNS -> the OCR queue -> the OCR worker. The topic uses the AWS
     // managed SNS key; the queue is SSE-SQS, so SNS needs no key grant to deliver to it.
@@ -141,6 +144,7 @@ export class DataStack extends Stack {
       { name: 'webhooks', ...this.webhooks },
       { name: 'ocr', ...this.ocrQueue },
       { name: 'exports', ...this.exports },
+      { name: 'order-events', ...this.orderEvents },
     ];
   }
 }

@@ -34,7 +34,13 @@ export class WorkersStack extends Stack {
       context,
       queues: props.queues ?? QUEUES,
       schedules: props.schedules ?? SCHEDULES,
-      sourceQueues: { jobs: data.jobs.queue, webhooks: data.webhooks.queue, ocr: data.ocrQueue.queue, exports: data.exports.queue },
+      sourceQueues: {
+        jobs: data.jobs.queue,
+        webhooks: data.webhooks.queue,
+        ocr: data.ocrQueue.queue,
+        exports: data.exports.queue,
+        'order-events': data.orderEvents.queue,
+      },
       jobsDeadLetterQueue: data.scheduledJobsDeadLetterQueue,
     });
     this.monitoring = new Monitoring(this, 'Monitoring', {

@@ -10,16 +10,19 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ROUTES } from '../routes';
-import { COMMANDS, type AdminTarget, type Flags, type RouteCommand } from './commands';
+import { COMMANDS, type AdminTarget, type Command, type Flags, type RouteCommand } from './commands';
 import { signedFetch } from './sigv4-fetch';
+
+/** One command's line of the usage: its flags, then its summary. */
+function commandUsage(noun: string, verb: string, c: Command): string[] {
+  const flags = [...c.required.map((f) => `--${f} <${f}>`), ...(c.optional ?? []).map((f) => `[--${f} <${f}>]`)].join(' ');
+  return [`  ${noun} ${verb} ${flags}`.trimEnd(), `      ${c.summary}`];
+}
 
 function usage(): string {
   const lines = ['usage: npm run admin -- <noun> <verb> [--flag value ...]', ''];
   for (const [noun, verbs] of Object.entries(COMMANDS)) {
-    for (const [verb, c] of Object.entries(verbs)) {
-      const flags = [...c.required.map((f) => `--${f} <${f}>`), ...(c.optional ?? []).map((f) => `[--${f} <${f}>]`)].join(' ');
-      lines.push(`  ${noun} ${verb} ${flags}`.trimEnd(), `      ${c.summary}`);
-    }
+    for (const [verb, c] of Object.entries(verbs)) lines.push(...commandUsage(noun, verb, c));
   }
   lines.push('', 'env: ADMIN_API_URL (default: the local server), ADMIN_TOKEN, DATA_DIR (default .data), AWS_REGION');
   return lines.join('\n');
@@ -58,6 +61,10 @@ async function main(): Promise<void> {
   }
   const command = COMMANDS[noun]?.[verb ?? ''];
   if (!command) fail(`unknown command "${[noun, verb].filter(Boolean).join(' ')}"; run \`npm run admin -- help\``);
+  if (rest.includes('--help')) {
+    console.error(['usage: npm run admin --', ...commandUsage(noun, verb!, command)].join('\n'));
+    process.exit(0);
+  }
   const known = [...command.required, ...(command.optional ?? [])];
   let flags: Flags;
   try {

@@ -3,6 +3,7 @@
  * path parameters and body come from the flags, and the flags it needs.
  */
 import { readFileSync } from 'node:fs';
+import { runOrderWebhookListen } from './order-webhook-listen';
 import { runWebhooksListen } from './webhooks-listen';
 
 export type Flags = Record<string, string | undefined>;
@@ -59,6 +60,15 @@ function bool(value: string | undefined, flag: string): boolean | undefined {
   throw new Error(`--${flag} must be true or false`);
 }
 
+/** `li_a:2,li_b:1` as `[{lineId, quantity}]`. */
+function linesFrom(value: string | undefined): { lineId: string; quantity: number }[] | undefined {
+  return list(value)?.map((entry) => {
+    const m = /^([^:]+):(\d+)$/.exec(entry);
+    if (!m) throw new Error(`--lines must be <lineId>:<quantity>,…, not ${JSON.stringify(entry)}`);
+    return { lineId: m[1]!, quantity: Number(m[2]) };
+  });
+}
+
 function defined(o: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
 }
@@ -83,14 +93,31 @@ function imageInputFrom(f: Flags, base: Record<string, unknown>): Record<string,
   return defined({ ...((base.imageInput as Record<string, unknown> | undefined) ?? {}), enabled, maxPerConversation: limit });
 }
 
+/** The ACP checkout flags (a policy URL of `none` removes it) over any `acp` of `--settings`. */
+const ACP_FLAGS = ['terms-of-use-url', 'privacy-policy-url', 'return-policy-url', 'tax-rate-bps'] as const;
+
+function acpFrom(f: Flags, base: Record<string, unknown>): Record<string, unknown> | undefined {
+  if (ACP_FLAGS.every((flag) => f[flag] === undefined)) return undefined;
+  const url = (flag: string) => (f[flag] === 'none' ? null : f[flag]);
+  return defined({
+    ...((base.acp as Record<string, unknown> | undefined) ?? {}),
+    termsOfUseUrl: url('terms-of-use-url'),
+    privacyPolicyUrl: url('privacy-policy-url'),
+    returnPolicyUrl: url('return-policy-url'),
+    taxRateBps: count(f['tax-rate-bps'], 'tax-rate-bps'),
+  });
+}
+
 function settingsFrom(f: Flags): unknown {
   const base = (json(f.settings, 'settings') as Record<string, unknown> | undefined) ?? {};
   const zdr = bool(f.zdr, 'zdr');
   const imageInput = imageInputFrom(f, base);
+  const acp = acpFrom(f, base);
   const merged = defined({
     ...base,
     ...(zdr !== undefined ? { zeroDataRetention: zdr } : {}),
     ...(imageInput ? { imageInput } : {}),
+    ...(acp ? { acp } : {}),
     ...(f.model ? { model: f.model } : {}),
     ...(f['monthly-cap-usd'] !== undefined ? { monthlyUsageCapUsd: f['monthly-cap-usd'] === 'none' ? null : f['monthly-cap-usd'] } : {}),
   });
@@ -125,16 +152,17 @@ export const COMMANDS: Record<string, Record<string, Command>> = {
       routeId: 'adminAppCreate',
       summary: 'create an app',
       required: ['org', 'name'],
-      optional: ['slug', 'settings', 'zdr', 'model', 'monthly-cap-usd', 'image-input', 'image-limit'],
+      optional: ['slug', 'settings', 'zdr', 'model', 'monthly-cap-usd', 'image-input', 'image-limit', ...ACP_FLAGS],
       params: { orgId: 'org' },
       body: (f) => defined({ name: f.name, slug: f.slug, settings: settingsFrom(f) }),
     },
     get: { routeId: 'adminAppGet', summary: 'show an app with its settings', required: ['app'], params: { appId: 'app' } },
     update: {
       routeId: 'adminAppUpdate',
-      summary: 'rename an app or change its settings',
+      summary:
+        'rename an app or change its settings; ACP checkout: policy links (https URLs, none removes one) and the tax added to prices in basis points (825 = 8.25%)',
       required: ['app'],
-      optional: ['name', 'settings', 'zdr', 'model', 'monthly-cap-usd', 'image-input', 'image-limit'],
+      optional: ['name', 'settings', 'zdr', 'model', 'monthly-cap-usd', 'image-input', 'image-limit', ...ACP_FLAGS],
       params: { appId: 'app' },
       body: (f) => defined({ name: f.name, settings: settingsFrom(f) }),
     },
@@ -212,6 +240,76 @@ export const COMMANDS: Record<string, Record<string, Command>> = {
   },
   order: {
     list: { routeId: 'adminOrdersList', summary: "list an app's 50 newest orders (completed ACP checkouts)", required: ['app'], params: { appId: 'app' } },
+    get: {
+      routeId: 'adminOrderGet',
+      summary: 'show an order, with the ACP Order its events carry',
+      required: ['app', 'order'],
+      params: { appId: 'app', orderId: 'order' },
+    },
+    fulfill: {
+      routeId: 'adminOrderFulfill',
+      summary:
+        'record units sent (--lines li_…:2,li_…:1; all still to send by default); --type shipping with --carrier, --tracking-number, --tracking-url, or --type digital',
+      required: ['app', 'order', 'type'],
+      optional: ['lines', 'status', 'carrier', 'tracking-number', 'tracking-url'],
+      params: { appId: 'app', orderId: 'order' },
+      body: (f) =>
+        defined({
+          type: f.type,
+          status: f.status,
+          lines: linesFrom(f.lines),
+          carrier: f.carrier,
+          trackingNumber: f['tracking-number'],
+          trackingUrl: f['tracking-url'],
+        }),
+    },
+    deliver: {
+      routeId: 'adminOrderDeliver',
+      summary: 'mark a shipment delivered',
+      required: ['app', 'order', 'fulfillment'],
+      params: { appId: 'app', orderId: 'order', fulfillmentId: 'fulfillment' },
+    },
+    refund: {
+      routeId: 'adminOrderRefund',
+      summary: 'refund --amount minor units through the payment provider; --lines names units that came back (they return to stock)',
+      required: ['app', 'order', 'amount'],
+      optional: ['lines', 'reason'],
+      params: { appId: 'app', orderId: 'order' },
+      body: (f) => defined({ amount: count(f.amount, 'amount'), lines: linesFrom(f.lines), reason: f.reason }),
+    },
+    cancel: {
+      routeId: 'adminOrderCancel',
+      summary: 'cancel: units not sent go back to stock, and what was not refunded is refunded (--refund false keeps it)',
+      required: ['app', 'order'],
+      optional: ['refund', 'reason'],
+      params: { appId: 'app', orderId: 'order' },
+      body: (f) => defined({ refund: bool(f.refund, 'refund'), reason: f.reason }),
+    },
+    events: {
+      routeId: 'adminOrderEventsList',
+      summary: "an order's events waiting for the agent platform, and its delivery attempts",
+      required: ['app', 'order'],
+      params: { appId: 'app', orderId: 'order' },
+    },
+  },
+  'order-webhook': {
+    set: {
+      routeId: 'adminOrderWebhookPut',
+      summary: "set the agent platform's receiver of the app's order events (--secret as the platform issued it, or one is made and shown once)",
+      required: ['app', 'url'],
+      optional: ['secret'],
+      params: { appId: 'app' },
+      body: (f) => defined({ url: f.url, secret: f.secret }),
+    },
+    get: { routeId: 'adminOrderWebhookGet', summary: "show the app's order-event receiver", required: ['app'], params: { appId: 'app' } },
+    delete: { routeId: 'adminOrderWebhookDelete', summary: 'stop sending the app order events', required: ['app'], params: { appId: 'app' } },
+    listen: {
+      summary:
+        "local platform started with PLATFORM_DEV_WEBHOOKS=1 only: make a local HTTPS listener (127.0.0.1, self-signed certificate made at start) the app's order-event receiver, print its secret, then every event (type, Request-Id, Merchant-Signature check, headers, body); answers 200, or forwards body and headers to --forward-to <url> and answers its status. Runs until Ctrl-C, which removes the app's order webhook and exits 0",
+      required: ['app'],
+      optional: ['forward-to'],
+      run: runOrderWebhookListen,
+    },
   },
   session: {
     delete: {

@@ -15,7 +15,7 @@ export const JOB_ROUTES: readonly RouteDef[] = [
     auth: 'iam',
     rateLimit: 'none',
     body: 'json',
-    grants: ['table:read', 'table:write', 'jobs:send', 'bucket:read', 'bucket:write', 'payments:charge'],
+    grants: ['table:read', 'table:write', 'jobs:send', 'bucket:read', 'bucket:write', 'payments:charge', 'order-events:send'],
     timeoutSeconds: 29,
   },
 ];

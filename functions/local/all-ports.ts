@@ -4,8 +4,9 @@
  * carries only those adapters; each area's use cases pick from that area's own deps type.
  */
 import type { AcpDeps } from '../acp/ports/acp-ports';
+import type { OrderEventDeliveryPorts } from '../acp/wiring/order-events-wiring';
 import type { ChatDeps } from '../chat/ports/chat-ports';
 import type { ExportDeps, ExportJobPorts } from '../export/ports/export-ports';
 import type { ReleaseNotesDeps } from '../release-notes/ports/release-notes-ports';
 
-export type Deps = ChatDeps & ExportDeps & ExportJobPorts & AcpDeps & ReleaseNotesDeps;
+export type Deps = ChatDeps & ExportDeps & ExportJobPorts & AcpDeps & ReleaseNotesDeps & OrderEventDeliveryPorts;

@@ -14,22 +14,28 @@
  *   sender delivers to a non-public address only when the URL is exactly a registered listener's, and
  *   then trusts that listener's certificate (beside the system roots) for that URL alone.
  * - Removing the listener (or stopping the platform) removes the exception and its subscription.
+ * - `npm run admin -- order-webhook listen --app <appId>` registers the same way with
+ *   `{kind: 'acp-orders', appId, …}`: the platform sets that app's order-event receiver to the URL it
+ *   built (a secret it makes), through the same exception. The newest listener of an app takes over;
+ *   removing it removes the app's receiver, if it is still the listener's.
  */
 import { X509Certificate, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { connect } from 'node:tls';
 import * as z from 'zod/mini';
-import { NodeHttpsWebhookSender } from '../release-notes/adapters/node-https-webhook-sender';
+import { NodeHttpsWebhookSender } from '../platform/adapters/node-https-webhook-sender';
 import { createWebhookSubscription } from '../release-notes/app/create-webhook-subscription';
+import { setOrderWebhook } from '../acp/app/manage-order-webhook';
+import { DomainError } from '../platform/domain/errors';
 import { CHANGE_KINDS } from '../release-notes/domain/release-notes';
 import { microsToIso } from '../platform/domain/time';
-import { classifyAddress } from '../release-notes/domain/webhook-callback';
+import { classifyAddress } from '../platform/domain/webhook-callback';
 import { SUBSCRIPTION_LIMITS } from '../release-notes/domain/webhook-subscription';
-import type { WebhookRequest, WebhookSender } from '../release-notes/ports/release-notes-ports';
+import type { WebhookRequest, WebhookSender } from '../platform/ports/outbound-webhook-ports';
 import type { LocalDeps } from './local-wiring';
 import { decodePathValue, parseRequestTarget } from '../platform/front-door/request-target';
 
-/** The only path this module serves: POST registers a listener, DELETE …/{subscriptionId} removes it. */
+/** The only path this module serves: POST registers a listener, DELETE …/{id} (the id POST answered) removes it. */
 export const DEV_LISTENERS_PATH = '/admin/v1/dev/webhook-listeners';
 
 /** The one address a listener may use. */
@@ -38,16 +44,30 @@ export const LISTENER_ADDRESS = '127.0.0.1';
 const PROBE_TIMEOUT_MS = 3_000;
 const MAX_BODY_BYTES = 64 * 1024;
 
-const registration = z.strictObject({
+const endpoint = {
   port: z.number().check(z.int(), z.gte(1), z.lte(65535)),
   certificatePem: z.string().check(z.maxLength(16 * 1024)),
-  areas: z.optional(z.array(z.string().check(z.maxLength(SUBSCRIPTION_LIMITS.areaChars))).check(z.maxLength(SUBSCRIPTION_LIMITS.areas))),
-  categories: z.optional(z.array(z.enum(CHANGE_KINDS)).check(z.maxLength(CHANGE_KINDS.length * 2))),
-});
+};
+
+/** A release-notes subscription (no kind: what `webhooks listen` sends), or an app's order-event receiver. */
+const registration = z.union([
+  z.strictObject({
+    kind: z.optional(z.literal('release-notes')),
+    ...endpoint,
+    areas: z.optional(z.array(z.string().check(z.maxLength(SUBSCRIPTION_LIMITS.areaChars))).check(z.maxLength(SUBSCRIPTION_LIMITS.areas))),
+    categories: z.optional(z.array(z.enum(CHANGE_KINDS)).check(z.maxLength(CHANGE_KINDS.length * 2))),
+  }),
+  z.strictObject({ kind: z.literal('acp-orders'), appId: z.string().check(z.minLength(1), z.maxLength(64)), ...endpoint }),
+]);
 
 interface Listener {
   readonly sender: WebhookSender;
-  subscriptionId?: string;
+  /** What DELETE names, set once registered: the subscription id, or the order listener's id. */
+  id?: string;
+  /** The app whose order events it receives. */
+  appId?: string;
+  /** Undoes what registering set up (the subscription, the app's order webhook). */
+  release?: () => Promise<void>;
 }
 
 class Refusal extends Error {
@@ -150,9 +170,9 @@ export class DevWebhookListeners {
     };
   }
 
-  /** Removes every listener's subscription (the platform is stopping). */
+  /** Removes every listener's subscription or order webhook (the platform is stopping). */
   async close(): Promise<void> {
-    for (const l of [...this.byUrl.values()]) if (l.subscriptionId) await this.remove(l.subscriptionId).catch(() => undefined);
+    for (const l of [...this.byUrl.values()]) if (l.id) await this.remove(l.id).catch(() => undefined);
   }
 
   private authorized(header: string | undefined): boolean {
@@ -163,7 +183,9 @@ export class DevWebhookListeners {
 
   private async register(raw: unknown): Promise<Record<string, unknown>> {
     const parsed = registration.safeParse(raw);
-    if (!parsed.success) throw new Refusal(400, 'bad_request', 'body must be {port, certificatePem, areas?, categories?}');
+    if (!parsed.success) {
+      throw new Refusal(400, 'bad_request', 'body must be {port, certificatePem, areas?, categories?} or {kind: "acp-orders", appId, port, certificatePem}');
+    }
     const input = parsed.data;
     let cert: X509Certificate;
     try {
@@ -181,22 +203,15 @@ export class DevWebhookListeners {
     this.byUrl.set(callbackUrl, listener);
     this.syncExceptions();
     try {
-      const created = await createWebhookSubscription(
-        { ...this.deps, webhookExceptions: [LISTENER_ADDRESS] },
-        { callbackUrl, ...(input.areas ? { areas: input.areas } : {}), ...(input.categories ? { categories: input.categories } : {}) },
-      );
-      const s = created.subscription;
-      listener.subscriptionId = s.id;
-      this.deps.logger.info('dev webhook listener registered', { subscriptionId: s.id, port: input.port, certificate: cert.fingerprint256 });
-      return {
-        id: s.id,
-        callbackUrl: s.callbackUrl,
-        areas: s.areas,
-        categories: s.categories,
-        isActive: s.isActive,
-        secret: created.secret,
-        createdAt: microsToIso(s.createdAtUs),
-      };
+      const registered =
+        input.kind === 'acp-orders' ? await this.receiveOrderEvents(listener, input.appId, callbackUrl) : await this.subscribe(listener, input, callbackUrl);
+      this.deps.logger.info('dev webhook listener registered', {
+        kind: input.kind ?? 'release-notes',
+        id: listener.id,
+        port: input.port,
+        certificate: cert.fingerprint256,
+      });
+      return registered;
     } catch (err) {
       this.byUrl.delete(callbackUrl);
       this.syncExceptions();
@@ -204,14 +219,55 @@ export class DevWebhookListeners {
     }
   }
 
-  private async remove(subscriptionId: string): Promise<void> {
-    const entry = [...this.byUrl.entries()].find(([, l]) => l.subscriptionId === subscriptionId);
-    if (!entry) throw new Refusal(404, 'not_found', 'no listener with that subscription id');
+  private async subscribe(listener: Listener, input: { areas?: string[]; categories?: (typeof CHANGE_KINDS)[number][] }, callbackUrl: string) {
+    const created = await createWebhookSubscription(
+      { ...this.deps, webhookExceptions: [LISTENER_ADDRESS] },
+      { callbackUrl, ...(input.areas ? { areas: input.areas } : {}), ...(input.categories ? { categories: input.categories } : {}) },
+    );
+    const s = created.subscription;
+    listener.id = s.id;
+    listener.release = async () => {
+      const subscription = await this.deps.subscriptions.get(s.id);
+      if (subscription) await this.deps.subscriptions.remove(subscription);
+      await this.deps.deliveryLog.removeAll(s.id);
+    };
+    return {
+      id: s.id,
+      callbackUrl: s.callbackUrl,
+      areas: s.areas,
+      categories: s.categories,
+      isActive: s.isActive,
+      secret: created.secret,
+      createdAt: microsToIso(s.createdAtUs),
+    };
+  }
+
+  /** Sets the app's order-event receiver to the listener, with a secret the platform makes. */
+  private async receiveOrderEvents(listener: Listener, appId: string, url: string) {
+    let set: Awaited<ReturnType<typeof setOrderWebhook>>;
+    try {
+      set = await setOrderWebhook({ ...this.deps, webhookExceptions: [LISTENER_ADDRESS] }, { appId, url });
+    } catch (err) {
+      if (err instanceof DomainError && err.code === 'not_found') throw new Refusal(404, 'unknown_app', `no live app ${appId}`);
+      throw err;
+    }
+    // The app's receiver is this listener now: an earlier listener of the app is left with nothing to receive.
+    for (const [earlierUrl, earlier] of this.byUrl) if (earlier !== listener && earlier.appId === appId) this.byUrl.delete(earlierUrl);
+    listener.id = `ordl_${randomBytes(12).toString('base64url')}`;
+    listener.appId = appId;
+    listener.release = async () => {
+      // Unless the merchant (or a newer listener) has set another receiver since.
+      if ((await this.deps.orderWebhooks.get(appId))?.url === set.webhook.url) await this.deps.orderWebhooks.remove(appId);
+    };
+    return { id: listener.id, kind: 'acp-orders', appId, url: set.webhook.url, secret: set.secret, createdAt: microsToIso(set.webhook.updatedAtUs) };
+  }
+
+  private async remove(id: string): Promise<void> {
+    const entry = [...this.byUrl.entries()].find(([, l]) => l.id === id);
+    if (!entry) throw new Refusal(404, 'not_found', 'no listener with that id');
     this.byUrl.delete(entry[0]);
     this.syncExceptions();
-    const subscription = await this.deps.subscriptions.get(subscriptionId);
-    if (subscription) await this.deps.subscriptions.remove(subscription);
-    await this.deps.deliveryLog.removeAll(subscriptionId);
+    await entry[1].release?.();
   }
 
   private syncExceptions(): void {

@@ -21,7 +21,7 @@ import { TestPaymentProvider } from '../acp/adapters/test-payment-provider';
 import type { PaymentProvider } from '../acp/ports/acp-ports';
 import type { ToolProvider } from '../chat/ports/chat-ports';
 import type { Clock, IdGenerator } from '../platform/ports/platform-ports';
-import type { HostResolver, WebhookNetworkPolicy } from '../release-notes/ports/release-notes-ports';
+import type { HostResolver, WebhookNetworkPolicy } from '../platform/ports/outbound-webhook-ports';
 import { buildObjectStore } from '../conversations/wiring/object-store-wiring';
 import { buildDeps, type LocalDeps } from './local-wiring';
 import { QUEUES, SCHEDULES, rateIntervalMs } from '../workers';
@@ -141,6 +141,7 @@ export async function startPlatform(opts: PlatformOptions): Promise<RunningPlatf
       [ENV.jobsQueueUrl]: queueUrls.jobs!,
       [ENV.webhooksQueueUrl]: queueUrls.webhooks!,
       [ENV.exportsQueueUrl]: queueUrls.exports!,
+      [ENV.orderEventsQueueUrl]: queueUrls['order-events']!,
       [ENV.visibilityDelayMs]: opts.visibilityDelayMs ?? ENV_DEFAULTS.visibilityDelayMsLocal,
       [ENV.anonRetentionDays]: opts.anonRetentionDays ?? ENV_DEFAULTS.anonRetentionDays,
       [ENV.emptySessionMaxAgeHours]: opts.emptySessionMaxAgeHours ?? ENV_DEFAULTS.emptySessionMaxAgeHours,

@@ -8,6 +8,7 @@ import type { Deps } from './all-ports';
 import { apiKeyRegistryFrom } from '../platform/wiring/admin-keys-wiring';
 import { buildCheckoutPorts, type AcpWiringOptions } from '../acp/wiring/acp-checkout-wiring';
 import { buildAcpPorts } from '../acp/wiring/acp-wiring';
+import { buildOrderEventLog } from '../acp/wiring/order-events-wiring';
 import { buildChatPorts, type ChatWiringOptions } from '../chat/wiring/chat-wiring';
 import { buildConversationPorts } from '../conversations/wiring/conversation-wiring';
 import { buildJobQueue } from '../platform/wiring/job-queue-wiring';
@@ -37,7 +38,9 @@ export function buildDeps(opts: WiringOptions): LocalDeps {
     ...buildAcpPorts(db, table),
     ...buildCheckoutPorts(opts, db, table),
     ...buildReleaseNotesPorts(opts, db),
+    // The order-events worker shares area D's sealer (one key file), resolver, SSRF exceptions and sender.
     ...buildWebhookDeliveryPorts(opts),
+    orderEventLog: buildOrderEventLog(db, table),
     ...buildExportPorts(db, table),
     ...buildExportJobPorts(opts, db, table),
     jobs: buildJobQueue(opts),

@@ -73,10 +73,10 @@ const TRANSPORT_ERRORS: readonly number[] = [400, 413, 414, 431, 500];
 const retryAfter = { 'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } } };
 const correlation = { 'X-Correlation-ID': { description: 'The request’s correlation id (yours if you sent one)', schema: { type: 'string' } } };
 
-/** An optional query or header parameter; its description comes out of the schema onto the parameter. */
+/** A query or header parameter (optional unless it says so); its description comes out of the schema onto the parameter. */
 function parameter(name: string, where: 'query' | 'header', param: QueryParamDoc): Record<string, unknown> {
   const { description, ...schema } = toSchema(param.schema);
-  return { name, in: where, required: false, description: param.description ?? description, schema };
+  return { name, in: where, required: param.required ?? false, description: param.description ?? description, schema };
 }
 
 /** An answer's headers: the correlation id, then the operation's own. */
@@ -99,7 +99,7 @@ function operation(route: RouteDef, doc: OperationDoc): Record<string, unknown> 
     responses[status] = { description: answer.description, headers: responseHeaders(answer.headers) };
   for (const status of [...new Set([...doc.errors, ...TRANSPORT_ERRORS])].sort((a, b) => a - b)) {
     responses[String(status)] = {
-      description: STATUS_TEXT[status] ?? 'Error',
+      description: doc.errorDescriptions?.[status] ?? STATUS_TEXT[status] ?? 'Error',
       headers: status === 429 || status === 503 || status === 409 ? { ...correlation, ...retryAfter } : correlation,
       content: { 'application/json': { schema: toSchema(errorSchema(route, status)) } },
     };

@@ -13,6 +13,8 @@ export const ENV = {
   /** Set only on functions granted `webhooks:send`. */
   webhooksQueueUrl: 'WEBHOOKS_QUEUE_URL',
   exportsQueueUrl: 'EXPORTS_QUEUE_URL',
+  /** Set only on functions granted `order-events:send`. */
+  orderEventsQueueUrl: 'ORDER_EVENTS_QUEUE_URL',
   /** Set only on functions granted `secrets:seal` or `secrets:open`. */
   webhookSecretsKeyArn: 'WEBHOOK_SECRETS_KEY_ARN',
   visibilityDelayMs: 'VISIBILITY_DELAY_MS',
@@ -55,6 +57,7 @@ export interface EnvVars {
   readonly JOBS_QUEUE_URL: string;
   readonly WEBHOOKS_QUEUE_URL?: string;
   readonly EXPORTS_QUEUE_URL?: string;
+  readonly ORDER_EVENTS_QUEUE_URL?: string;
   readonly WEBHOOK_SECRETS_KEY_ARN?: string;
   readonly VISIBILITY_DELAY_MS: number;
   readonly ANON_RETENTION_DAYS: number;
@@ -148,6 +151,7 @@ export function parseEnvVars(source: Readonly<Record<string, string | undefined>
     [ENV.jobsQueueUrl]: required(ENV.jobsQueueUrl, isUrl),
     ...optional(ENV.webhooksQueueUrl, text(ENV.webhooksQueueUrl, isUrl)),
     ...optional(ENV.exportsQueueUrl, text(ENV.exportsQueueUrl, isUrl)),
+    ...optional(ENV.orderEventsQueueUrl, text(ENV.orderEventsQueueUrl, isUrl)),
     ...optional(
       ENV.webhookSecretsKeyArn,
       text(ENV.webhookSecretsKeyArn, (v) => v.startsWith('arn:')),
@@ -188,6 +192,7 @@ export function parseEnvVars(source: Readonly<Record<string, string | undefined>
 export const GRANT_SCOPED_ENV: readonly string[] = [
   ENV.webhooksQueueUrl,
   ENV.exportsQueueUrl,
+  ENV.orderEventsQueueUrl,
   ENV.webhookSecretsKeyArn,
   ENV.gatewayUsagePlans,
   ENV.gatewayAuthorizerStages,

@@ -19,6 +19,8 @@ export interface FunctionContext {
   readonly webhooksQueue: sqs.IQueue;
   /** The chunks of bulk snapshot exports. */
   readonly exportsQueue: sqs.IQueue;
+  /** Area C's order events to the agent platforms. */
+  readonly orderEventsQueue: sqs.IQueue;
   /** Encrypts webhook signing secrets; reached only through the `secrets:*` grants. */
   readonly webhookSecretsKey: kms.IKey;
   /**
@@ -46,6 +48,7 @@ export function functionContextOf(
     readonly jobs: { readonly queue: sqs.IQueue };
     readonly webhooks: { readonly queue: sqs.IQueue };
     readonly exports: { readonly queue: sqs.IQueue };
+    readonly orderEvents: { readonly queue: sqs.IQueue };
   },
   extras: Pick<FunctionContext, 'trustViewerAddress' | 'gateway'> = {},
 ): FunctionContext {
@@ -56,6 +59,7 @@ export function functionContextOf(
     jobsQueue: data.jobs.queue,
     webhooksQueue: data.webhooks.queue,
     exportsQueue: data.exports.queue,
+    orderEventsQueue: data.orderEvents.queue,
     webhookSecretsKey: data.webhookSecretsKey,
     ...(data.ocr ? { ocr: data.ocr } : {}),
     ...(data.paymentSecret ? { paymentSecret: data.paymentSecret } : {}),

@@ -13,7 +13,7 @@ import type { FunctionContext } from './function-context';
 
 export const SERVICE_NAME = 'platform-api';
 
-/** The purpose every webhook-secret ciphertext is bound to (functions/release-notes/adapters/kms-secret-sealer.ts). */
+/** The purpose every webhook-secret ciphertext is bound to (functions/platform/adapters/kms-secret-sealer.ts). */
 const WEBHOOK_SECRET_PURPOSE = 'webhook-signing-secret';
 
 const TABLE_READ = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'];
@@ -22,6 +22,7 @@ const TABLE_WRITE = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:Delete
 type GrantScoped =
   | typeof ENV.webhooksQueueUrl
   | typeof ENV.exportsQueueUrl
+  | typeof ENV.orderEventsQueueUrl
   | typeof ENV.webhookSecretsKeyArn
   | typeof ENV.gatewayUsagePlans
   | typeof ENV.gatewayAuthorizerStages
@@ -62,7 +63,7 @@ export class GrantPolicy {
 
   /** Turns one route grant into the narrowest IAM statement that serves it (and env where needed). */
   public grant(grant: Grant): void {
-    const { table, jobsQueue, webhooksQueue, exportsQueue } = this.context;
+    const { table, jobsQueue, webhooksQueue, exportsQueue, orderEventsQueue } = this.context;
     switch (grant) {
       case 'table:read':
         // Exact index ARNs instead of `index/*`: the table design names every index.
@@ -85,6 +86,10 @@ export class GrantPolicy {
       case 'exports:send':
         this.allow(['sqs:SendMessage'], [exportsQueue.queueArn]);
         this.setEnv(ENV.exportsQueueUrl, exportsQueue.queueUrl);
+        return;
+      case 'order-events:send':
+        this.allow(['sqs:SendMessage'], [orderEventsQueue.queueArn]);
+        this.setEnv(ENV.orderEventsQueueUrl, orderEventsQueue.queueUrl);
         return;
       case 'webhooks:send':
         this.allow(['sqs:SendMessage'], [webhooksQueue.queueArn]);

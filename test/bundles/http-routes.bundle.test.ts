@@ -21,6 +21,7 @@ import { hashSecret } from '../../functions/release-notes/domain/webhook-subscri
 import { routeById } from '../../functions/platform/http/kit';
 import type { PlatformOptions } from '../../functions/local/local-platform';
 import { platformFunctions, synthPlatform } from '../infra/platform-fixture';
+import { acpHeaders } from '../support/acp-client';
 import type { ClientRequest } from '../support/apigw-events';
 import { BundleGateway, buildPlatformBundles, routeFunction, type BundleAnswer } from '../support/bundle-gateway';
 import { createChatKey } from '../support/chat';
@@ -231,6 +232,8 @@ function clientRequest(c: Case, i: number): ClientRequest {
       'X-Correlation-ID': `parity-${i}`,
       ...(route.auth === 'iam' ? { Authorization: `Bearer ${p.adminToken}` } : token !== undefined ? { Authorization: `Bearer ${token}` } : {}),
       ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+      // ACP's required headers, a fresh Idempotency-Key per request: each run is a request of its own.
+      ...(route.auth === 'acpKey' ? acpHeaders(route.method) : {}),
     },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
   };
@@ -286,7 +289,7 @@ describe('HTTP route bundles behind API Gateway answer as the local server does'
       ...(request.body !== undefined ? { body: request.body } : {}),
     });
     const headers: Record<string, string> = Object.fromEntries(res.headers);
-    const deployed = await gateway.send(routeById(c.route), request);
+    const deployed = await gateway.send(routeById(c.route), clientRequest(c, i));
     if (deployed.gateway) {
       // API Gateway's own answers say `application/json` (lib/constructs/area-api.ts), the local server's
       // `application/json; charset=utf-8`: the same UTF-8 JSON, so only the media type is compared for them.

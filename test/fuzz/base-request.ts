@@ -93,8 +93,12 @@ function hintsOf(t: Tenant): Hints {
   };
 }
 
-/** Header values the platform must accept for the base request to get past them. */
-const HEADER_HINTS: Readonly<Record<string, string>> = { 'API-Version': '2026-04-17' };
+/**
+ * Header values the platform must accept for the base request to get past them: the ACP version it
+ * serves, and an `Idempotency-Key` of its own for every request (a key reused with another body is a
+ * 422, which would stop the request before validation).
+ */
+const HEADER_HINTS: Readonly<Record<string, fc.Arbitrary<string>>> = { 'API-Version': fc.constant('2026-04-17'), 'Idempotency-Key': fc.uuid() };
 
 /** A value one time in four, so the base stays close to the minimal valid request. */
 function sometimes<T>(arb: fc.Arbitrary<T>): fc.Arbitrary<T | undefined> {
@@ -103,11 +107,11 @@ function sometimes<T>(arb: fc.Arbitrary<T>): fc.Arbitrary<T | undefined> {
 
 export function baseArb(ctx: FuzzContext, op: Operation): fc.Arbitrary<Base> {
   const optionalQuery = op.query.map((p) => sometimes(validArb(p.schema).map((v) => [p.name, encodeURIComponent(String(v))] as const)));
-  const optionalHeaders = op.headers.map((p) =>
-    sometimes(
-      (p.name in HEADER_HINTS ? fc.constant(HEADER_HINTS[p.name]!) : validArb(p.schema)).map((v) => [p.name, String(v).replace(/[^\x20-\x7e]/g, '')] as const),
-    ),
-  );
+  // A required header is always sent (a request without it is refused before anything else is judged).
+  const optionalHeaders = op.headers.map((p) => {
+    const value = (HEADER_HINTS[p.name] ?? validArb(p.schema)).map((v) => [p.name, String(v).replace(/[^\x20-\x7e]/g, '')] as const);
+    return p.required ? value : sometimes(value);
+  });
   return fc
     .record({ t: fc.nat(ctx.tenants.length - 1), k: fc.nat(7), query: fc.tuple(...optionalQuery), headers: fc.tuple(...optionalHeaders) })
     .chain(({ t, k, query, headers }) => {

@@ -5,6 +5,8 @@
  * most requests under the per-org and per-key rate limits.
  */
 
+import { ACP_VERSION } from '../../functions/acp/domain/discovery';
+
 /** The only callback host that resolves in the fuzzed platform (platform-child.ts), to a public address; no period is ever published, so nothing is delivered. */
 export const CALLBACK_HOST = 'hooks.fuzz.example';
 export const CALLBACK_HOST_ADDRESS = '93.184.215.14';
@@ -29,10 +31,18 @@ interface Api {
   readonly adminToken: string;
 }
 
-async function call(api: Api, method: string, path: string, token: string, body: unknown, expected: number): Promise<Record<string, any>> {
+async function call(
+  api: Api,
+  method: string,
+  path: string,
+  token: string,
+  body: unknown,
+  expected: number,
+  headers: Record<string, string> = {},
+): Promise<Record<string, any>> {
   const res = await fetch(api.baseUrl + path, {
     method,
-    headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), 'Content-Type': 'application/json' },
+    headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), 'Content-Type': 'application/json', ...headers },
     body: JSON.stringify(body),
   });
   const text = await res.text();
@@ -54,7 +64,10 @@ async function createTenant(api: Api, n: number): Promise<Tenant> {
   const product = (await admin('POST', `/apps/${app.id}/products`, { title: 'Fuzz mug', price: 1800, currency: 'usd', inventory: 1_000_000 })).data;
   const checkoutSessions: Record<string, string> = {};
   for (const op of CHECKOUT_OPS) {
-    const created = await call(api, 'POST', `/acp/${app.id}/checkout_sessions`, acpKeys[0], { line_items: [{ product_id: product.id, quantity: 1 }] }, 201);
+    const created = await call(api, 'POST', `/acp/${app.id}/checkout_sessions`, acpKeys[0], { line_items: [{ product_id: product.id, quantity: 1 }] }, 201, {
+      'API-Version': ACP_VERSION,
+      'Idempotency-Key': `fuzz-setup-${n}-${op}`,
+    });
     checkoutSessions[op] = created.id as string;
   }
   const turn = await call(api, 'POST', '/api/v1/chat/completions', chatKeys[0], { model: app.appNameId, messages: [{ role: 'user', content: 'hello' }] }, 200);

@@ -258,6 +258,15 @@ export function headerArbFor(ctx: FuzzContext, base: Base): fc.Arbitrary<Hostile
     ),
     fc.constantFrom('100-continue', 'x-unknown').map((v) => render(base, { cls: 'header', variant: `Expect: ${v}`, headers: [...headers, ['Expect', v]] })),
     fc.constant(render(base, { cls: 'header', variant: 'duplicate Host', headers: [...headers, ['Host', 'evil.example']] })),
+    // A header the document requires: left out it is a 400 (the credential is valid), and odd values of it.
+    ...base.op.headers
+      .filter((p) => p.required)
+      .flatMap((p) => [
+        fc.constant(render(base, { cls: 'header', variant: `no ${p.name}`, headers: replaceHeader(headers, p.name, undefined), expect: [400] })),
+        fc
+          .constantFrom('', 'x'.repeat(256), '__proto__', '2026-04-17, 2026-04-17', '1'.repeat(4096))
+          .map((v) => render(base, { cls: 'header', variant: `odd ${p.name}`, headers: replaceHeader(headers, p.name, v) })),
+      ]),
   ];
   const weighted = arbs.map((arbitrary) => ({ weight: 1, arbitrary }));
   return fc.oneof(

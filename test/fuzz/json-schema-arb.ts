@@ -42,8 +42,13 @@ export function validArb(schema: JsonSchema, hints: Hints = {}, path = ''): fc.A
   if (path in hints) return fc.constant(hints[path]!);
   if ('const' in schema) return fc.constant(schema.const as Json);
   if (Array.isArray(schema.enum)) return fc.constantFrom(...(schema.enum as Json[]));
-  const alternatives = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined;
-  if (alternatives) return fc.oneof(...alternatives.map((s) => validArb(s, hints, path)));
+  const { anyOf, oneOf, ...own } = schema;
+  const alternatives = (anyOf ?? oneOf) as JsonSchema[] | undefined;
+  // An alternative adds to the schema's own keywords (`{type, properties, anyOf: [{required: [a]}, {required: [b]}]}`).
+  if (alternatives) {
+    const required = (s: JsonSchema) => (s.required ?? []) as string[];
+    return fc.oneof(...alternatives.map((s) => validArb({ ...own, ...s, required: [...required(own), ...required(s)] }, hints, path)));
+  }
   switch (schema.type) {
     case 'object': {
       const props = (schema.properties ?? {}) as Record<string, JsonSchema>;

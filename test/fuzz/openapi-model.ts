@@ -12,6 +12,8 @@ export type Area = 'export' | 'chat' | 'acp' | 'releaseNotes' | 'admin' | 'neutr
 export interface Param {
   readonly name: string;
   readonly schema: JsonSchema;
+  /** A request without it is refused (the base request always sends it). */
+  readonly required: boolean;
 }
 
 export interface Operation {
@@ -64,7 +66,7 @@ function templatePattern(template: string): RegExp {
 interface DocOperation {
   operationId: string;
   security?: Record<string, unknown>[];
-  parameters?: { name: string; in: string; schema: JsonSchema }[];
+  parameters?: { name: string; in: string; schema: JsonSchema; required?: boolean }[];
   requestBody?: { required?: boolean; content: Record<string, { schema: JsonSchema }> };
   responses: Record<string, { content?: Record<string, { schema: JsonSchema }> }>;
 }
@@ -74,7 +76,7 @@ export function loadModel(doc: Record<string, unknown> = buildOpenApiDocument())
   for (const [template, methods] of Object.entries(doc.paths as Record<string, Record<string, DocOperation>>)) {
     for (const [method, op] of Object.entries(methods)) {
       const params = op.parameters ?? [];
-      const of = (where: string) => params.filter((p) => p.in === where).map((p) => ({ name: p.name, schema: p.schema }));
+      const of = (where: string) => params.filter((p) => p.in === where).map((p) => ({ name: p.name, schema: p.schema, required: p.required ?? false }));
       const bodyEntry = op.requestBody ? Object.entries(op.requestBody.content)[0] : undefined;
       const responses = new Map<number, Record<string, JsonSchema>>();
       for (const [status, r] of Object.entries(op.responses)) {

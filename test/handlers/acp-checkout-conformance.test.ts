@@ -9,13 +9,12 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { acpCall } from '../support/acp-client';
 import { expectAcpRefusal, expectAcpSession } from '../support/acp-schemas';
 import { TestClock } from '../support/clock';
 import { startTestPlatform, type Fixture, type TestPlatform } from '../support/platform';
 
-const EXAMPLES = JSON.parse(
-  readFileSync(fileURLToPath(new URL('../../../shared/reference/acp/examples.agentic_checkout.2026-04-17.json', import.meta.url)), 'utf8'),
-);
+const EXAMPLES = JSON.parse(readFileSync(fileURLToPath(new URL('../fixtures/acp/examples.agentic_checkout.2026-04-17.json', import.meta.url)), 'utf8'));
 const OK = { handler_id: 'platform_test_card', instrument: { type: 'card', credential: { type: 'spt', token: 'spt_test_ok' } } };
 
 /** An official complete example paying with the local test handler and its succeeding token. */
@@ -40,12 +39,12 @@ describe('ACP checkout: request members beyond their shape', () => {
   let ebook: string;
 
   const base = () => `/acp/${f.appId}/checkout_sessions`;
-  const post = (path: string, body: unknown) => p.call('POST', path, { token: key, body });
+  const post = (path: string, body: unknown) => acpCall(p, 'POST', path, { token: key, body });
   const ok = expectAcpSession;
   const refused = expectAcpRefusal;
   const open = async (productId = ebook) => ok(await post(base(), { line_items: [{ product_id: productId, quantity: 1 }] }), 201).id as string;
   const inventoryOf = async (id: string) => (await p.admin('GET', `/apps/${f.appId}/products`)).body.data.find((x: { id: string }) => x.id === id).inventory;
-  const statusOf = async (id: string) => (await p.call('GET', `${base()}/${id}`, { token: key })).body.status;
+  const statusOf = async (id: string) => (await acpCall(p, 'GET', `${base()}/${id}`, { token: key })).body.status;
 
   beforeAll(async () => {
     p = await startTestPlatform({ clock });

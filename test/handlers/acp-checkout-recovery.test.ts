@@ -8,7 +8,8 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TestPaymentProvider } from '../../functions/acp/adapters/test-payment-provider';
-import type { ChargeRequest, PaymentProvider, PaymentOutcome } from '../../functions/acp/ports/acp-ports';
+import type { ChargeRequest, PaymentProvider, PaymentOutcome, RefundRequest } from '../../functions/acp/ports/acp-ports';
+import { acpCall } from '../support/acp-client';
 import { expectAcp } from '../support/acp-schemas';
 import { TestClock } from '../support/clock';
 import { startTestPlatform, type Fixture, type TestPlatform, type TestResponse } from '../support/platform';
@@ -39,6 +40,11 @@ class FlakyGateway implements PaymentProvider {
     if (this.mode === 'lose-answer') throw new Error('socket hang up');
     return outcome;
   }
+
+  /** Refunds are not under test here: the test handler's, whatever the mode. */
+  refund(input: RefundRequest) {
+    return this.inner.refund(input);
+  }
 }
 
 describe('ACP checkout: completes finished by recovery', () => {
@@ -55,7 +61,7 @@ describe('ACP checkout: completes finished by recovery', () => {
     return res.body.data as { id: string };
   };
   const base = () => `/acp/${f.appId}/checkout_sessions`;
-  const post = (path: string, body: unknown) => p.call('POST', path, { token: key, body });
+  const post = (path: string, body: unknown) => acpCall(p, 'POST', path, { token: key, body });
   const session = (res: TestResponse, status: number) => {
     expect(res.status, res.text).toBe(status);
     expectAcp(res.body.order ? 'CheckoutSessionWithOrder' : 'CheckoutSession', res.body);
@@ -105,7 +111,7 @@ describe('ACP checkout: completes finished by recovery', () => {
     expect(await recover()).toMatchObject({ stillPending: 1, completed: 0 });
     clock.advance(LEASE_MS + 1_000);
     expect(await recover()).toMatchObject({ completed: 1, stillPending: 0 });
-    const done = session(await p.call('GET', `${base()}/${id}`, { token: key }), 200);
+    const done = session(await acpCall(p, 'GET', `${base()}/${id}`, { token: key }), 200);
     expect(done.status).toBe('completed');
     expect(done.order).toMatchObject({ type: 'order', checkout_session_id: id });
     // Both attempts used one idempotency key, so the provider charged once.
@@ -125,11 +131,11 @@ describe('ACP checkout: completes finished by recovery', () => {
     fault.remove();
     expect(fault.fired).toBe(true);
     expect(crashed.status, crashed.text).toBe(500);
-    const stuck = session(await p.call('GET', `${base()}/${id}`, { token: key }), 200);
+    const stuck = session(await acpCall(p, 'GET', `${base()}/${id}`, { token: key }), 200);
     expect(stuck.status).toBe('complete_in_progress');
     clock.advance(LEASE_MS + 1_000);
     expect(await recover()).toMatchObject({ completed: 1 });
-    const done = session(await p.call('GET', `${base()}/${id}`, { token: key }), 200);
+    const done = session(await acpCall(p, 'GET', `${base()}/${id}`, { token: key }), 200);
     expect(done.status).toBe('completed');
     expect(new Set(gateway.calls.map((c) => c.idempotencyKey)).size).toBe(1);
     expect(await stock(print.id)).toEqual({ inventory: 3, holds: [] });
@@ -177,12 +183,12 @@ describe('ACP checkout: completes finished by recovery', () => {
     holdFault.remove();
     rollbackFault.remove();
     expect(rollbackFault.fired).toBe(true);
-    expect(session(await p.call('GET', `${base()}/${id}`, { token: key }), 200).status).toBe('complete_in_progress');
+    expect(session(await acpCall(p, 'GET', `${base()}/${id}`, { token: key }), 200).status).toBe('complete_in_progress');
     clock.advance(LEASE_MS + 1_000);
     // Two recoverers at once (the schedule and a manual run): one takes the claim over, the other backs off.
     const [r1, r2] = await Promise.all([recover(), recover()]);
     expect((r1.completed ?? 0) + (r2.completed ?? 0)).toBe(1);
-    expect(session(await p.call('GET', `${base()}/${id}`, { token: key }), 200).status).toBe('completed');
+    expect(session(await acpCall(p, 'GET', `${base()}/${id}`, { token: key }), 200).status).toBe('completed');
     expect(await stock(a.id)).toEqual({ inventory: 1, holds: [] });
     expect(await stock(b.id)).toEqual({ inventory: 2, holds: [] });
     expect(new Set(gateway.calls.map((c) => c.idempotencyKey)).size).toBe(1);
@@ -197,7 +203,7 @@ describe('ACP checkout: completes finished by recovery', () => {
     gateway.mode = 'normal';
     clock.advance(LEASE_MS + 1_000);
     expect(await recover()).toMatchObject({ settledOtherwise: 1 });
-    const back = session(await p.call('GET', `${base()}/${id}`, { token: key }), 200);
+    const back = session(await acpCall(p, 'GET', `${base()}/${id}`, { token: key }), 200);
     expect(back.status).toBe('ready_for_payment');
     expect(back.messages).toEqual([expect.objectContaining({ type: 'error', code: 'payment_declined', param: '$.payment_data' })]);
     expect(await stock(mug.id)).toEqual({ inventory: 2, holds: [] });

@@ -2,12 +2,14 @@
  * Area C's checkout over HTTP against the local platform: the spec's auth table (401 unauthorized /
  * expired, 403 forbidden, 429 { error } with Retry-After at 60 a minute per key), the session life cycle
  * with server-computed totals, inventory that is never oversold under concurrent completes, the test
- * payment handler, idempotency keys and API-Version. Every checkout body is validated against the
- * official ACP JSON Schema (CheckoutSession, CheckoutSessionWithOrder, Error).
+ * payment handler, and the headers ACP requires (API-Version on every request, Idempotency-Key on every
+ * POST, with the RFC's exact errors). Every checkout body is validated against the official ACP JSON
+ * Schema (CheckoutSession, CheckoutSessionWithOrder, Error).
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../functions/acp/http/acp-checkout';
+import { acpCall } from '../support/acp-client';
 import { expectAcp } from '../support/acp-schemas';
 import { createChatKey } from '../support/chat';
 import { TestClock } from '../support/clock';
@@ -35,7 +37,7 @@ describe('ACP checkout sessions', () => {
     return res.body.data as { id: string };
   };
   const base = (appId = f.appId) => `/acp/${appId}/checkout_sessions`;
-  const post = (path: string, body: unknown, token = key.key, headers: Record<string, string> = {}) => p.call('POST', path, { token, body, headers });
+  const post = (path: string, body: unknown, token = key.key, headers: Record<string, string> = {}) => acpCall(p, 'POST', path, { token, body, headers });
   const session = (res: TestResponse, status: number, definition: 'CheckoutSession' | 'CheckoutSessionWithOrder' = 'CheckoutSession') => {
     expect(res.status, res.text).toBe(status);
     expectAcp(definition, res.body);
@@ -74,7 +76,7 @@ describe('ACP checkout sessions', () => {
 
     it('401 unauthorized: missing header, no acp_ prefix, unknown key, revoked key, another class of key', async () => {
       const body = { line_items: [{ product_id: mug.id, quantity: 1 }] };
-      unauthorized(await p.call('POST', base(), { body }));
+      unauthorized(await acpCall(p, 'POST', base(), { body }));
       unauthorized(await post(base(), body, `svc_chat_${'x'.repeat(40)}`));
       unauthorized(await post(base(), body, 'x'.repeat(36)));
       unauthorized(await post(base(), body, `acp_${'Z'.repeat(32)}`));
@@ -84,7 +86,7 @@ describe('ACP checkout sessions', () => {
       expect((await post(base(), body, revoked.key)).status).toBe(201);
       expect((await p.admin('DELETE', `/keys/${revoked.id}`)).status).toBe(200);
       unauthorized(await post(base(), body, revoked.key));
-      unauthorized(await p.call('GET', `${base()}/${randomUUID()}`, {}));
+      unauthorized(await acpCall(p, 'GET', `${base()}/${randomUUID()}`, {}));
     });
 
     it('401 expired for an expired key', async () => {
@@ -103,7 +105,7 @@ describe('ACP checkout sessions', () => {
     it('60 requests a minute per key; the 61st is 429 { error: string } with Retry-After', async () => {
       clock.advance(60_000);
       const k = await acpKey(f.appId);
-      for (let i = 0; i < 60; i++) expect((await p.call('GET', `${base()}/${randomUUID()}`, { token: k.key })).status).toBe(404);
+      for (let i = 0; i < 60; i++) expect((await acpCall(p, 'GET', `${base()}/${randomUUID()}`, { token: k.key })).status).toBe(404);
       const over = await post(base(), { line_items: [{ product_id: mug.id }] }, k.key);
       expect(over.status).toBe(429);
       expect(Object.keys(over.body)).toEqual(['error']);
@@ -132,7 +134,7 @@ describe('ACP checkout sessions', () => {
       ]);
       expect(body.totals.find((t: { type: string }) => t.type === 'total').amount).toBe(2 * 1800 + 999);
       expect(body.capabilities.payment.handlers[0].id).toBe('platform_test_card');
-      const read = session(await p.call('GET', `${base()}/${body.id}`, { token: key.key }), 200);
+      const read = session(await acpCall(p, 'GET', `${base()}/${body.id}`, { token: key.key }), 200);
       expect(read).toEqual(body);
     });
 
@@ -222,11 +224,11 @@ describe('ACP checkout sessions', () => {
     });
 
     it('404 for an unknown session and for another app’s session, in the ACP Error shape', async () => {
-      acpError(await p.call('GET', `${base()}/${randomUUID()}`, { token: key.key }), 404, 'not_found');
+      acpError(await acpCall(p, 'GET', `${base()}/${randomUUID()}`, { token: key.key }), 404, 'not_found');
       const other = await p.fixture();
       const otherKey = await acpKey(other.appId);
       const mine = session(await post(base(), { line_items: [{ product_id: ebook.id }] }), 201);
-      acpError(await p.call('GET', `${base(other.appId)}/${mine.id}`, { token: otherKey.key }), 404, 'not_found');
+      acpError(await acpCall(p, 'GET', `${base(other.appId)}/${mine.id}`, { token: otherKey.key }), 404, 'not_found');
     });
 
     it('never oversells under concurrent completes', async () => {
@@ -289,7 +291,7 @@ describe('ACP checkout sessions', () => {
       );
       expect(updated.fulfillment_details.name).toBe('A. Lovelace');
       expect(updated.locale).toBe('en-US');
-      expect(session(await p.call('GET', `${base()}/${created.id}`, { token: key.key }), 200)).toEqual(updated);
+      expect(session(await acpCall(p, 'GET', `${base()}/${created.id}`, { token: key.key }), 200)).toEqual(updated);
       const badAddress = await post(`${base()}/${created.id}`, { fulfillment_details: { address: { line_one: '1 Main St' } } });
       expect(acpError(badAddress, 400, 'missing').param).toBe('$.fulfillment_details.address.name');
       const badOption = await post(`${base()}/${created.id}`, {
@@ -316,6 +318,37 @@ describe('ACP checkout sessions', () => {
         ],
       });
       expect(created.totals.find((t: { type: string }) => t.type === 'total').amount).toBe(999);
+    });
+
+    it('keeps the whole buyer and shows it; buyer: null clears it', async () => {
+      const k = await acpKey(f.appId);
+      const buyer = { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', phone_number: '+15551234567', company: { name: 'AE' } };
+      const created = session(await post(base(), { line_items: [{ product_id: ebook.id }], buyer }, k.key), 201);
+      expect(created.buyer).toEqual(buyer);
+      const renamed = session(await post(`${base()}/${created.id}`, { buyer: { email: 'ada@example.org' } }, k.key), 200);
+      expect(renamed.buyer).toEqual({ email: 'ada@example.org' });
+      const cleared = session(await post(`${base()}/${created.id}`, { buyer: null }, k.key), 200);
+      expect(cleared.buyer).toBeUndefined();
+      const long = await post(`${base()}/${created.id}`, { buyer: { email: 'ada@example.com', company: { name: 'x'.repeat(257) } } }, k.key);
+      expect(acpError(long, 400, 'invalid').param).toBe('$.buyer.company.name');
+    });
+
+    it('an authentication_result that says the buyer was not authenticated is not charged; one that could not run changes nothing', async () => {
+      const k = await acpKey(f.appId);
+      const stocked = await product(f.appId, { title: 'Card', price: 300, currency: 'usd', inventory: 3 });
+      const created = session(await post(base(), { line_items: [{ product_id: stocked.id }] }, k.key), 201);
+      for (const outcome of ['denied', 'rejected', 'canceled', 'abandoned']) {
+        const declined = session(await post(`${base()}/${created.id}/complete`, { payment_data: OK, authentication_result: { outcome } }, k.key), 200);
+        expect(declined.status).toBe('ready_for_payment');
+        expect(declined.messages).toEqual([expect.objectContaining({ type: 'error', code: 'payment_declined', param: '$.authentication_result' })]);
+      }
+      const listed = await p.admin('GET', `/apps/${f.appId}/products`);
+      expect(listed.body.data.find((x: { id: string }) => x.id === stocked.id).inventory).toBe(3);
+      const done = session(
+        await post(`${base()}/${created.id}/complete`, { payment_data: OK, authentication_result: { outcome: 'not_supported' } }, k.key),
+        200,
+      );
+      expect(done.status).toBe('completed');
     });
 
     it('takes the buyer, order notes and the ACP hints on complete, and intent_trace on cancel', async () => {
@@ -351,11 +384,17 @@ describe('ACP checkout sessions', () => {
       expect(again.status).toBe(201);
       expect(again.body).toEqual(first.body);
       expect(again.headers.get('idempotent-replayed')).toBe('true');
-      acpError(
-        await post(base(), { line_items: [{ product_id: mug.id, quantity: 2 }] }, key.key, { 'Idempotency-Key': 'idem-1' }),
-        422,
-        'idempotency_conflict',
-      );
+      const conflict = await post(base(), { line_items: [{ product_id: mug.id, quantity: 2 }] }, key.key, { 'Idempotency-Key': 'idem-1' });
+      expect(conflict.status).toBe(422);
+      expect(conflict.body).toEqual({
+        type: 'invalid_request',
+        code: 'idempotency_conflict',
+        message: 'Idempotency-Key has already been used with a different request body',
+      });
+      expectAcp('Error', conflict.body);
+      // Scoped to the route and the session: the same key on another endpoint is another request.
+      const created = session(first, 201);
+      session(await post(`${base()}/${created.id}`, {}, key.key, { 'Idempotency-Key': 'idem-1' }), 200);
     });
 
     it('a complete replayed by key charges and reserves once', async () => {
@@ -374,15 +413,86 @@ describe('ACP checkout sessions', () => {
       const fingerprint = createHash('sha256').update(canonicalJson(body)).digest('hex');
       await p.deps.idempotency.begin(`${key.id}:acpCheckoutCreate::idem-busy`, fingerprint, Date.now());
       const res = await post(base(), body, key.key, { 'Idempotency-Key': 'idem-busy' });
-      acpError(res, 409, 'idempotency_in_flight');
+      expect(res.status).toBe(409);
+      expect(res.body).toEqual({
+        type: 'invalid_request',
+        code: 'idempotency_in_flight',
+        message: 'A request with this Idempotency-Key is currently being processed',
+      });
+      expectAcp('Error', res.body);
       expect(res.headers.get('retry-after')).toBe('1');
+      expect(res.headers.get('idempotency-key')).toBe('idem-busy');
     });
 
-    it('accepts API-Version 2026-04-17 (and none); refuses another with supported_versions', async () => {
-      session(await post(base(), { line_items: [{ product_id: ebook.id }] }, key.key, { 'API-Version': '2026-04-17' }), 201);
-      const res = await post(base(), { line_items: [{ product_id: ebook.id }] }, key.key, { 'API-Version': '2025-09-29' });
-      const error = acpError(res, 400, 'unsupported_api_version');
-      expect(error.supported_versions).toEqual(['2026-04-17']);
+    /** Every checkout route, as [method, path, body] for a session of the test's. */
+    const routes = (id: string): [string, string, unknown][] => [
+      ['POST', base(), { line_items: [{ product_id: ebook.id }] }],
+      ['GET', `${base()}/${id}`, undefined],
+      ['POST', `${base()}/${id}`, {}],
+      ['POST', `${base()}/${id}/complete`, { payment_data: OK }],
+      ['POST', `${base()}/${id}/cancel`, {}],
+    ];
+
+    it('API-Version is required on every checkout route: missing or unsupported is a 400 listing supported_versions, and changes nothing', async () => {
+      const k = await acpKey(f.appId);
+      const created = session(await post(base(), { line_items: [{ product_id: ebook.id }] }, k.key, { 'API-Version': '2026-04-17' }), 201);
+      for (const [method, path, body] of routes(created.id)) {
+        const missing = await acpCall(p, method, path, { token: k.key, body, omit: ['API-Version'], headers: { 'Request-Id': 'req-v' } });
+        expect(missing.status, `${method} ${path}`).toBe(400);
+        expect(missing.body).toEqual({
+          type: 'invalid_request',
+          code: 'missing_api_version',
+          message: 'API-Version header is required: one of 2026-04-17',
+          supported_versions: ['2026-04-17'],
+        });
+        expectAcp('Error', missing.body);
+        expect(missing.headers.get('request-id')).toBe('req-v');
+        for (const version of ['2025-09-29', '2026-01-30', 'latest', ' ']) {
+          const other = await acpCall(p, method, path, { token: k.key, body, headers: { 'API-Version': version } });
+          expect(other.status, `${method} ${path} ${version}`).toBe(400);
+          expect(other.body.supported_versions).toEqual(['2026-04-17']);
+          expect(other.body.code).toBe(version.trim() ? 'unsupported_api_version' : 'missing_api_version');
+          expectAcp('Error', other.body);
+        }
+      }
+      expect((await acpCall(p, 'GET', `${base()}/${created.id}`, { token: k.key })).body).toEqual(created);
+    });
+
+    it('Idempotency-Key is required on every POST (the RFC’s exact 400), at most 255 characters; a GET needs none', async () => {
+      const k = await acpKey(f.appId);
+      const created = session(await post(base(), { line_items: [{ product_id: ebook.id }] }, k.key), 201);
+      for (const [method, path, body] of routes(created.id).filter(([m]) => m === 'POST')) {
+        for (const init of [{ omit: ['Idempotency-Key'] }, { headers: { 'Idempotency-Key': '' } }]) {
+          const res = await acpCall(p, method, path, { token: k.key, body, ...init });
+          expect(res.status, `${path} ${JSON.stringify(init)}`).toBe(400);
+          expect(res.body).toEqual({
+            type: 'invalid_request',
+            code: 'idempotency_key_required',
+            message: 'Idempotency-Key header is required on all POST requests',
+          });
+          expectAcp('Error', res.body);
+        }
+        acpError(await acpCall(p, method, path, { token: k.key, body, headers: { 'Idempotency-Key': 'k'.repeat(256) } }), 400, 'invalid');
+      }
+      // API-Version is judged first.
+      const neither = await acpCall(p, 'POST', base(), { token: k.key, body: {}, omit: ['API-Version', 'Idempotency-Key'] });
+      expect(neither.body.code).toBe('missing_api_version');
+      expect((await acpCall(p, 'GET', `${base()}/${created.id}`, { token: k.key })).body).toEqual(created);
+      const longest = await post(base(), { line_items: [{ product_id: ebook.id }] }, k.key, { 'Idempotency-Key': 'k'.repeat(255) });
+      session(longest, 201);
+      expect(longest.headers.get('idempotency-key')).toBe('k'.repeat(255));
+    });
+
+    it('the key, the app and the rate limit are judged before the headers: the spec’s 401 and 403 stand', async () => {
+      const bare = { omit: ['API-Version', 'Idempotency-Key'] };
+      const missingKey = await acpCall(p, 'POST', base(), { body: { line_items: [{ product_id: ebook.id }] }, ...bare });
+      expect(missingKey.status).toBe(401);
+      expect(missingKey.body).toEqual({ error: { code: 'unauthorized', message: expect.any(String) } });
+      const other = await p.fixture();
+      const k = await acpKey(f.appId);
+      const foreign = await acpCall(p, 'POST', base(other.appId), { token: k.key, body: { line_items: [{ product_id: ebook.id }] }, ...bare });
+      expect(foreign.status).toBe(403);
+      expect(foreign.body).toEqual({ error: { code: 'forbidden', message: expect.any(String) } });
     });
   });
 });

@@ -7,6 +7,7 @@
  * checked against the ACP schema and the OpenAPI document.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { acpCall } from '../support/acp-client';
 import { expectAcpRefusal, expectAcpSession } from '../support/acp-schemas';
 import { TestClock } from '../support/clock';
 import { startTestPlatform, type Fixture, type TestPlatform } from '../support/platform';
@@ -315,7 +316,7 @@ describe('ACP checkout request bodies are closed', () => {
   /** The key's 60 requests a minute are not what is tested here: a new window every 50. */
   const post = (path: string, body: unknown) => {
     if (++sent % 50 === 0) clock.advance(60_000);
-    return p.call('POST', path, { token: key, body });
+    return acpCall(p, 'POST', path, { token: key, body });
   };
   const ok = expectAcpSession;
   const refused = expectAcpRefusal;
@@ -329,7 +330,7 @@ describe('ACP checkout request bodies are closed', () => {
     const ebook = (await p.admin('POST', `/apps/${f.appId}/products`, { title: 'E-book', price: 999, currency: 'usd' })).body.data.id;
     const s = await open(mug);
     ids = { mug, ebook, lineId: s.line_items[0].id };
-    target = { id: s.id, read: (await p.call('GET', `${base()}/${s.id}`, { token: key })).body };
+    target = { id: s.id, read: (await acpCall(p, 'GET', `${base()}/${s.id}`, { token: key })).body };
   });
   afterAll(() => p.stop());
 
@@ -360,6 +361,6 @@ describe('ACP checkout request bodies are closed', () => {
   );
 
   it('the session every refused request was sent to is unchanged', async () => {
-    expect((await p.call('GET', `${base()}/${target.id}`, { token: key })).body).toEqual(target.read);
+    expect((await acpCall(p, 'GET', `${base()}/${target.id}`, { token: key })).body).toEqual(target.read);
   });
 });

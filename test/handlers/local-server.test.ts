@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exchange, headerValue, isAnswer, type RawAnswer } from '../fuzz/raw-http';
 import { startTestPlatform, type TestPlatform } from '../support/platform';
+import { ACP_VERSION } from '../support/acp-client';
 
 /**
  * The local front door's own answers, for requests no route handles or Node's parser refuses. Each
@@ -211,7 +212,7 @@ describe('local HTTP server', () => {
       const res = await p.call('POST', `/acp/${f.appId}/checkout_sessions/${encodeURIComponent(id)}`, {
         token: acpKey,
         body: {},
-        headers: { 'Idempotency-Key': 'k'.repeat(255) },
+        headers: { 'API-Version': ACP_VERSION, 'Idempotency-Key': 'k'.repeat(255) },
       });
       expect(res.status).toBe(404);
       expect(res.body).toEqual({ type: 'invalid_request', code: 'not_found', message: expect.any(String) });

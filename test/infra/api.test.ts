@@ -160,7 +160,9 @@ describe('grants become IAM permissions', () => {
     const actions = actionsOf(functionDescription(route.handler));
     expect(actions.has('dynamodb:Query')).toBe(route.grants.includes('table:read'));
     expect(actions.has('dynamodb:PutItem')).toBe(route.grants.includes('table:write'));
-    expect(actions.has('sqs:SendMessage')).toBe(route.grants.some((g) => g === 'jobs:send' || g === 'webhooks:send' || g === 'exports:send'));
+    expect(actions.has('sqs:SendMessage')).toBe(
+      route.grants.some((g) => g === 'jobs:send' || g === 'webhooks:send' || g === 'exports:send' || g === 'order-events:send'),
+    );
     expect(actions.has('s3:GetObject')).toBe(route.grants.includes('bucket:read'));
     expect(actions.has('s3:PutObject')).toBe(route.grants.includes('bucket:write'));
     expect(actions.has('bedrock:InvokeModelWithResponseStream')).toBe(route.grants.includes('model:invoke'));
@@ -233,7 +235,12 @@ describe('area D: webhook secrets and the webhooks queue', () => {
 
   it('gives the KMS key to no other function', () => {
     const holders = Object.values(functions).filter((f) => ENV.webhookSecretsKeyArn in (f.Properties!.Environment.Variables as object));
-    expect(holders.map((f) => f.Properties!.Description).sort()).toEqual(['http/release-notes-subscription-create', 'queue/webhooks-worker']);
+    expect(holders.map((f) => f.Properties!.Description).sort()).toEqual([
+      'http/admin-order-webhook-put',
+      'http/release-notes-subscription-create',
+      'queue/order-events-worker',
+      'queue/webhooks-worker',
+    ]);
   });
 
   it('runs a webhooks consumer on the webhooks queue that may send to it (retries, fan-out continuation)', () => {
@@ -264,5 +271,76 @@ describe('area D: webhook secrets and the webhooks queue', () => {
       expect(route.rateLimit).toBe('releaseNotesIp');
       expect(methodFor(route).AuthorizationType).toBe('NONE');
     }
+  });
+});
+
+describe('area C: the order-events queue', () => {
+  const policies = Object.values(resourcesOfType(apiTemplate, 'AWS::IAM::Policy'));
+  const keyId = Object.keys(resourcesOfType(dataTemplate, 'AWS::KMS::Key'))[0]!;
+  const queueId = data.getLogicalId(data.orderEvents.queue.node.defaultChild as CfnQueue);
+  const dlqId = data.getLogicalId(data.orderEvents.deadLetterQueue.node.defaultChild as CfnQueue);
+
+  function statementsOf(description: string) {
+    const fn = functionFor(description);
+    const roleId = refId(fn.props.Role);
+    const statements = policies
+      .filter((p) => (p.Properties!.Roles as unknown[]).some((r) => refId(r) === roleId))
+      .flatMap((p) => p.Properties!.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown; Condition?: unknown }[]);
+    return { fn, statements };
+  }
+
+  /** Every function the tables grant `order-events:send`: the routes, the consumers and the jobs. */
+  const senders = [...ROUTES, ...QUEUES, ...SCHEDULES].filter((d) => d.grants.includes('order-events:send')).map((d) => functionDescription(d.handler));
+
+  it('is granted to the complete, the checkout recovery (its job and a run now) and the worker itself', () => {
+    expect(senders).toEqual(
+      expect.arrayContaining(['http/acp-checkout-complete', 'jobs/checkout-recovery', 'http/admin-job-run', 'queue/order-events-worker']),
+    );
+  });
+
+  it.each(senders.map((d) => [d]))('%s may send to the order-events queue only, and knows its URL', (description) => {
+    const { fn, statements } = statementsOf(description);
+    const sends = statements.filter((s) => [s.Action].flat().includes('sqs:SendMessage'));
+    expect(sends.flatMap((s) => [s.Resource].flat().map((r) => importedId(r, dataTemplate)))).toContain(queueId);
+    expect(importedId(fn.props.Environment.Variables[ENV.orderEventsQueueUrl], dataTemplate)).toBe(queueId);
+  });
+
+  it('gives the queue URL to no other function', () => {
+    const holders = Object.values(functions).filter((f) => ENV.orderEventsQueueUrl in (f.Properties!.Environment.Variables as object));
+    expect(holders.map((f) => f.Properties!.Description).sort()).toEqual([...senders].sort());
+    for (const handler of ['acp-checkout-create', 'acp-checkout-get', 'acp-checkout-update', 'acp-checkout-cancel']) {
+      expect(functionFor(`http/${handler}`).props.Environment.Variables[ENV.orderEventsQueueUrl], handler).toBeUndefined();
+    }
+  });
+
+  it('runs the worker on the order-events queue with partial batch failures; it may decrypt webhook secrets, bound to their purpose', () => {
+    const { fn, statements } = statementsOf('queue/order-events-worker');
+    const mappings = Object.values(resourcesOfType(apiTemplate, 'AWS::Lambda::EventSourceMapping')).map((m) => m.Properties!);
+    const mine = mappings.filter((m) => refId(m.FunctionName) === fn.id);
+    expect(mine).toHaveLength(1);
+    expect(importedId(mine[0]!.EventSourceArn, dataTemplate)).toBe(queueId);
+    expect(mine[0]!.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
+    const kms = statements.filter((s) => [s.Action].flat().some((a) => a.startsWith('kms:')));
+    expect(kms).toHaveLength(1);
+    expect(kms[0]!.Action).toBe('kms:Decrypt');
+    expect(importedId(kms[0]!.Resource, dataTemplate)).toBe(keyId);
+    expect(kms[0]!.Condition).toEqual({ StringEquals: { 'kms:EncryptionContext:purpose': 'webhook-signing-secret' } });
+    // It never charges.
+    expect(statements.some((s) => [s.Action].flat().some((a) => a.startsWith('secretsmanager:')))).toBe(false);
+  });
+
+  it('has a dead-letter queue after maxReceiveCount receives, a visibility above the worker timeout, and an alarm on the DLQ', () => {
+    const queue = resourcesOfType(dataTemplate, 'AWS::SQS::Queue')[queueId]!.Properties!;
+    const def = QUEUES.find((q) => q.id === 'order-events')!;
+    expect(refId(queue.RedrivePolicy.deadLetterTargetArn)).toBe(dlqId);
+    expect(queue.RedrivePolicy.maxReceiveCount).toBe(def.maxReceiveCount);
+    expect(queue.VisibilityTimeout).toBeGreaterThan(def.timeoutSeconds);
+    const alarms = Object.values(resourcesOfType(apiTemplate, 'AWS::CloudWatch::Alarm')).map((a) => a.Properties!);
+    const alarm = alarms.find(
+      (a) =>
+        a.MetricName === 'ApproximateNumberOfMessagesVisible' && a.Dimensions?.some((d: { Value: unknown }) => importedId(d.Value, dataTemplate) === dlqId),
+    );
+    expect(alarm?.Threshold).toBe(0);
+    expect(alarm?.ComparisonOperator).toBe('GreaterThanThreshold');
   });
 });

@@ -35,6 +35,7 @@ describe(`real bundle of ${route.handler}`, () => {
         jobsQueue: Queue.fromQueueArn(stack, 'Jobs', queueArn('jobs')),
         webhooksQueue: Queue.fromQueueArn(stack, 'Webhooks', queueArn('webhooks')),
         exportsQueue: Queue.fromQueueArn(stack, 'Exports', queueArn('exports')),
+        orderEventsQueue: Queue.fromQueueArn(stack, 'OrderEvents', queueArn('order-events')),
         webhookSecretsKey: Key.fromKeyArn(stack, 'Secrets', `arn:aws:kms:${TEST_ENV.region}:${TEST_ENV.account}:key/00000000-0000-0000-0000-000000000000`),
       },
     });

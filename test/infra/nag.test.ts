@@ -52,6 +52,7 @@ describe('cdk-nag AwsSolutions', () => {
       'jobs:send',
       'webhooks:send',
       'exports:send',
+      'order-events:send',
       'secrets:seal',
       'secrets:open',
     ];
@@ -75,7 +76,13 @@ describe('cdk-nag AwsSolutions', () => {
       expect(resourcesByAction.get(action), action).toEqual([`${bucket}/*`]);
     }
     template.hasResourceProperties('AWS::Lambda::Function', {
-      Environment: { Variables: Match.objectLike({ [ENV.webhooksQueueUrl]: Match.anyValue(), [ENV.webhookSecretsKeyArn]: Match.anyValue() }) },
+      Environment: {
+        Variables: Match.objectLike({
+          [ENV.webhooksQueueUrl]: Match.anyValue(),
+          [ENV.orderEventsQueueUrl]: Match.anyValue(),
+          [ENV.webhookSecretsKeyArn]: Match.anyValue(),
+        }),
+      },
     });
   });
 });

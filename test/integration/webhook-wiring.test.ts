@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { checkCallbackUrl } from '../../functions/release-notes/app/check-callback-url';
+import { checkCallbackUrl } from '../../functions/platform/app/check-callback-url';
 import { ENV, ENV_NAMES } from '../../functions/platform/env';
 import { ConfigError, localPlatformOptions } from '../../functions/local/main-options';
 import { startPlatform } from '../../functions/local/local-platform';
@@ -184,10 +184,10 @@ describe('the Lambda wiring', () => {
     const all = [...files(join(root, 'functions')), ...files(join(root, 'lib')), ...files(join(root, 'bin'))].map((f) => f.slice(root.length + 1));
     const importers = all.filter((f) => /from '[^']*dev-webhook-listeners'/.test(readFileSync(join(root, f), 'utf8'))).sort();
     // The local process wires it; the CLI takes its path from it. Neither is a Lambda entry point or reachable from one.
-    expect(importers).toEqual(['functions/cli/webhooks-listen.ts', 'functions/local/local-platform.ts']);
+    expect(importers).toEqual(['functions/cli/dev-listener.ts', 'functions/local/local-platform.ts']);
     // Exceptions are assigned in two places: the composition root (from its options) and the listeners' worker deps.
     const assigning = all.filter((f) => /(?<!readonly )webhookExceptions:/.test(readFileSync(join(root, f), 'utf8'))).sort();
-    expect(assigning).toEqual(['functions/local/dev-webhook-listeners.ts', 'functions/release-notes/wiring/release-notes-wiring.ts']);
+    expect(assigning).toEqual(['functions/local/dev-webhook-listeners.ts', 'functions/platform/wiring/outbound-webhook-wiring.ts']);
     // The switch is read from the environment in one place, the options of `npm start`.
     const readers = all.filter((f) =>
       /PLATFORM_DEV_WEBHOOKS'\)|env\.PLATFORM_DEV_WEBHOOKS|\[['"]PLATFORM_DEV_WEBHOOKS/.test(readFileSync(join(root, f), 'utf8')),
@@ -205,9 +205,9 @@ describe('the Lambda wiring', () => {
       .filter((f) => /webhookNetwork\b/.test(readFileSync(f, 'utf8')))
       .map((f) => f.slice(root.length + 1))
       .sort();
-    // Area D's wiring takes it from its options (declared and used in release-notes-wiring, used in
-    // webhook-delivery-wiring); local-platform.ts passes its own options through. Nothing reads env for it.
-    expect(users).toEqual(['local/local-platform.ts', 'release-notes/wiring/release-notes-wiring.ts', 'release-notes/wiring/webhook-delivery-wiring.ts']);
+    // The platform's outbound-webhook wiring takes it from its options (every area that sends webhooks
+    // builds its ports there); local-platform.ts passes its own options through. Nothing reads env for it.
+    expect(users).toEqual(['local/local-platform.ts', 'platform/wiring/outbound-webhook-wiring.ts']);
     for (const f of users) expect(readFileSync(join(root, f), 'utf8')).not.toMatch(/process\.env[^\n]*webhookNetwork|webhookNetwork[^\n]*process\.env/);
   });
 });

@@ -5,17 +5,17 @@
  * (its port, its certificate, its URL, the workers only). Without the switch the listener is refused
  * with a message naming the switch, and a loopback callback is still 400.
  */
-import { spawn } from 'node:child_process';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { verify } from '@octokit/webhooks-methods';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkCallbackUrl } from '../../functions/release-notes/app/check-callback-url';
+import { checkCallbackUrl } from '../../functions/platform/app/check-callback-url';
 import { ListenRefused, listenForWebhooks, type RunningListener } from '../../functions/cli/webhooks-listen';
 import { selfSignedCertificate } from '../../functions/cli/self-signed-cert';
 import { DEV_LISTENERS_PATH, DevWebhookListeners } from '../../functions/local/dev-webhook-listeners';
 import { localPlatformOptions } from '../../functions/local/main-options';
+import { spawnListen, startForwardTarget } from '../support/listen-cli';
 import { startTestPlatform, type TestPlatform } from '../support/platform';
 import { waitFor } from '../support/webhook-receiver';
 
@@ -102,17 +102,9 @@ describe('with PLATFORM_DEV_WEBHOOKS=1', () => {
   });
 
   it('with --forward-to passes the exact body and headers on and answers with the forward status', async () => {
-    const forwarded: { headers: IncomingMessage['headers']; body: Buffer }[] = [];
-    const app: Server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        forwarded.push({ headers: req.headers, body: Buffer.concat(chunks) });
-        res.writeHead(202).end();
-      });
-    });
-    await new Promise<void>((r) => app.listen(0, '127.0.0.1', () => r()));
-    const forwardTo = `http://127.0.0.1:${(app.address() as AddressInfo).port}/webhooks`;
+    const app = await startForwardTarget(202);
+    const { forwarded } = app;
+    const forwardTo = app.url('/webhooks');
     const listener = await listenForWebhooks({ baseUrl: p.baseUrl, adminToken: p.adminToken, areas: ['forwarded'], forwardTo, print });
     try {
       await publish(p, 'Forwarded delivery');
@@ -127,7 +119,7 @@ describe('with PLATFORM_DEV_WEBHOOKS=1', () => {
       expect(await p.deps.deliveryLog.list(listener.subscriptionId, 10)).toEqual([expect.objectContaining({ outcome: 'delivered', httpStatus: 202 })]);
     } finally {
       await listener.stop();
-      await new Promise<void>((r) => app.close(() => r()));
+      await app.close();
     }
   });
 
@@ -187,21 +179,11 @@ describe('with PLATFORM_DEV_WEBHOOKS=1', () => {
   });
 
   it('Ctrl-C stops `npm run admin -- webhooks listen`, deletes its subscription and exits 0', async () => {
-    // node --import tsx rather than npm run: npm does not pass a signal sent to it alone on (a terminal signals the whole group).
-    const child = spawn(process.execPath, ['--import', 'tsx', 'functions/cli/admin.ts', 'webhooks', 'listen', '--categories', 'fix'], {
-      env: { ...process.env, ADMIN_API_URL: p.baseUrl, ADMIN_TOKEN: p.adminToken },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    const exited = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
-    await waitFor(() => stdout.includes('"stop"'), 20_000, `the listening block (stderr: ${stderr})`);
-    const { subscriptionId } = (JSON.parse(stdout) as { listening: { subscriptionId: string } }).listening;
+    const child = await spawnListen(p, ['webhooks', 'listen', '--categories', 'fix']);
+    const subscriptionId = child.listening.subscriptionId as string;
     expect(await p.deps.subscriptions.get(subscriptionId)).toMatchObject({ categories: ['fix'] });
-    child.kill('SIGINT');
-    expect(await exited).toBe(0);
+    const { code, stdout } = await child.interrupt();
+    expect(code).toBe(0);
     expect(stdout).toContain('"deleted":true');
     expect(await p.deps.subscriptions.get(subscriptionId)).toBeUndefined();
   });

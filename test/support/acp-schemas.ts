@@ -1,6 +1,6 @@
 /**
- * The official ACP 2026-04-17 JSON Schemas (Apache-2.0) compiled with Ajv's
- * draft 2020-12 build: every ACP document a test sees is checked against the definition it claims.
+ * The official ACP 2026-04-17 JSON Schemas (Apache-2.0; unmodified copies in test/fixtures/acp/) compiled
+ * with Ajv's draft 2020-12 build: every ACP document a test sees is checked against the definition it claims.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -8,7 +8,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { expect } from 'vitest';
 
-const dir = fileURLToPath(new URL('../../../shared/reference/acp/', import.meta.url));
+const dir = fileURLToPath(new URL('../fixtures/acp/', import.meta.url));
 const CHECKOUT = 'https://example.com/schemas/agentic-checkout/bundle.schema.json';
 const FEED = 'https://example.com/schemas/feed/bundle.schema.json';
 
@@ -18,7 +18,7 @@ const addFormats = (addFormatsModule as unknown as { default?: typeof addFormats
 ajv.addSchema(JSON.parse(readFileSync(`${dir}schema.agentic_checkout.2026-04-17.json`, 'utf8')));
 ajv.addSchema(JSON.parse(readFileSync(`${dir}schema.feed.2026-04-17.json`, 'utf8')));
 
-export type AcpDefinition = 'CheckoutSession' | 'CheckoutSessionWithOrder' | 'Error' | 'DiscoveryResponse' | 'ProductsResponse';
+export type AcpDefinition = 'CheckoutSession' | 'CheckoutSessionWithOrder' | 'Error' | 'DiscoveryResponse' | 'ProductsResponse' | 'Order';
 
 /** A checkout answer with `status` whose body is a valid `CheckoutSession` (with its order once completed); returns the body. */
 export function expectAcpSession(res: { status: number; text: string; body: any }, status: number): any {

@@ -11,8 +11,8 @@ import {
   standardWebhookId,
   svcSignature,
   verifySvcSignature,
-  type AttemptResult,
 } from '../../functions/release-notes/domain/webhook-delivery';
+import type { AttemptResult } from '../../functions/platform/domain/outbound-webhook';
 import { isWellFormedSecret, maskSecret, normalizeAreas } from '../../functions/release-notes/domain/webhook-subscription';
 
 const SECRET = 'whsec_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789AbCd';

@@ -1,6 +1,14 @@
-/** Checkout sessions (`CHECKOUT#<id>` / `CHECKOUT`), each write conditioned on the version it read. */
+/**
+ * Checkout sessions (`CHECKOUT#<id>` / `CHECKOUT`), each write conditioned on the version it read. An
+ * order's outbox lives in its session item as a map by revision (`orderEvents`), so an order change and
+ * its event are one item write.
+ * A sale also writes a pointer `ORDER#<orderId>` / `ORDER` → session id, before the session (the
+ * pointer alone names no order: a read through it checks the session holds that order).
+ */
 import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { CheckoutSession } from '../domain/checkout';
+import { owedRestocks, pendingRefund } from '../domain/order';
+import type { PendingOrderEvent } from '../domain/order-event';
 import type { CheckoutStore } from '../ports/acp-ports';
 import { sendConditional } from '../../platform/adapters/dynamo-batch';
 import { timeIdKey } from '../../platform/adapters/dynamo-keys';
@@ -13,10 +21,12 @@ const FIELDS = [
   'status',
   'currency',
   'lines',
+  'taxRateBps',
   'buyerEmail',
   'messages',
   'order',
   'completion',
+  'orderEvents',
   'details',
   'createdAtUs',
   'updatedAtUs',
@@ -28,25 +38,50 @@ function fromItem(item: Record<string, unknown>): CheckoutSession {
   const out: Record<string, unknown> = {};
   for (const f of FIELDS) out[f] = item[f] ?? null;
   out.details ??= {};
+  // Sessions stored before tax existed were priced without it.
+  out.taxRateBps ??= 0;
+  const events = item.orderEvents as Record<string, PendingOrderEvent> | undefined;
+  if (events && Object.keys(events).length) out.orderEvents = Object.values(events).sort((a, b) => a.revision - b.revision);
+  else delete out.orderEvents;
   return out as unknown as CheckoutSession;
 }
 
 /** Sessions whose complete owes work, by claim time (the sparse gsi4 queue of the recovery job). */
 const OWING = 'CHECKOUTOWING';
 
+const revisionKey = (revision: number) => `r${revision}`;
+
+/** Since when the session owes work (a complete, a refund, undelivered events), or undefined. */
+function owingSince(s: CheckoutSession): number | undefined {
+  const since = [
+    s.completion?.startedAtUs,
+    s.order ? pendingRefund(s.order)?.occurredAtUs : undefined,
+    s.order ? owedRestocks(s.order)[0]?.occurredAtUs : undefined,
+    s.orderEvents?.[0]?.createdAtUs,
+  ].filter((t): t is number => typeof t === 'number');
+  return since.length ? Math.min(...since) : undefined;
+}
+
 /**
  * A completed session is listed under its app's orders (gsi2 `APPORDERS#<appId>`, by order time); one
- * whose complete still owes work is on gsi4 until it is done.
+ * that owes work (a complete, a refund, undelivered order events) is on gsi4 until it is done.
  */
-const itemOf = (s: CheckoutSession) => ({
-  ...key(s.id),
-  type: 'checkout',
-  ...s,
-  lines: [...s.lines],
-  messages: [...s.messages],
-  ...(s.order ? { gsi2pk: `APPORDERS#${s.appId}`, gsi2sk: timeIdKey(s.order.createdAtUs, s.order.id) } : {}),
-  ...(s.completion ? { gsi4pk: OWING, gsi4sk: timeIdKey(s.completion.startedAtUs, s.id) } : {}),
-});
+const itemOf = (s: CheckoutSession) => {
+  const { orderEvents, ...rest } = s;
+  const owing = owingSince(s);
+  return {
+    ...key(s.id),
+    type: 'checkout',
+    ...rest,
+    lines: [...s.lines],
+    messages: [...s.messages],
+    ...(orderEvents?.length ? { orderEvents: Object.fromEntries(orderEvents.map((e) => [revisionKey(e.revision), e])) } : {}),
+    ...(s.order ? { gsi2pk: `APPORDERS#${s.appId}`, gsi2sk: timeIdKey(s.order.createdAtUs, s.order.id) } : {}),
+    ...(owing !== undefined ? { gsi4pk: OWING, gsi4sk: timeIdKey(owing, s.id) } : {}),
+  };
+};
+
+const orderKey = (orderId: string) => ({ pk: `ORDER#${orderId}`, sk: 'ORDER' });
 
 export class DynamoCheckoutStore implements CheckoutStore {
   constructor(
@@ -91,7 +126,18 @@ export class DynamoCheckoutStore implements CheckoutStore {
     return (res.Items ?? []).map(fromItem);
   }
 
-  replace(next: CheckoutSession, expectedVersion: number): Promise<boolean> {
+  async getByOrderId(orderId: string): Promise<CheckoutSession | undefined> {
+    const pointer = await this.db.send(new GetCommand({ TableName: this.table, Key: orderKey(orderId), ConsistentRead: true }));
+    const sessionId = pointer.Item?.sessionId;
+    if (typeof sessionId !== 'string') return undefined;
+    const s = await this.get(sessionId);
+    return s?.order?.id === orderId ? s : undefined;
+  }
+
+  async replace(next: CheckoutSession, expectedVersion: number): Promise<boolean> {
+    // The pointer first: a sale whose session write fails leaves a pointer that names no order.
+    if (next.order)
+      await this.db.send(new PutCommand({ TableName: this.table, Item: { ...orderKey(next.order.id), type: 'order-pointer', sessionId: next.id } }));
     return sendConditional(
       this.db,
       new PutCommand({

@@ -2,7 +2,8 @@
  * Inventory on the product item. A hold is the string `<holder>:<quantity>` in the product's `holds`
  * string set, added in the same conditional UpdateItem that takes the units, so stock never goes below
  * zero and what a holder took is always known (no transaction needed: dynalite has none). Every call
- * is idempotent for one (holder, quantity).
+ * is idempotent for one (holder, quantity). Units given back after a sale (a return, a cancellation)
+ * are recorded the same way in `restocks`, once per key.
  */
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { HoldResult, InventoryStore } from '../ports/acp-ports';
@@ -55,6 +56,17 @@ export class DynamoInventoryStore implements InventoryStore {
     if (await this.update(productId, 'SET inventory = inventory + :q DELETE holds :e', 'contains(holds, :h) AND attribute_type(inventory, :n)', values)) return;
     // The product became unlimited meanwhile: only the hold goes.
     await this.commit(productId, holder, quantity);
+  }
+
+  async restock(productId: string, restockKey: string, quantity: number): Promise<void> {
+    // The key joins the product's `restocks` set in the same write that adds the units: once per key.
+    const e = entry(restockKey, quantity);
+    await this.update(productId, 'SET inventory = inventory + :q ADD restocks :e', 'attribute_type(inventory, :n) AND NOT contains(restocks, :h)', {
+      ':q': quantity,
+      ':e': new Set([e]),
+      ':h': e,
+      ':n': 'N',
+    });
   }
 
   async commit(productId: string, holder: string, quantity: number): Promise<void> {

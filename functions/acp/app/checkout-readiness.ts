@@ -2,9 +2,11 @@
  * The readiness check of a checkout session under the Agentic Commerce Protocol: every line names an
  * active product of this app, in one currency, with enough stock; then the session is
  * `ready_for_payment`, else `not_ready_for_payment` with a message per problem. Unknown products are a 400.
+ * It prices the lines from the catalog and reads the app's tax rate with them: a session keeps both.
  */
 import { invalid, type CheckoutLine, type CheckoutMessage, type CheckoutStatus, type RequestedLine } from '../domain/checkout';
 import type { AcpPorts } from '../ports/acp-ports';
+import type { PlatformPorts } from '../../platform/ports/platform-ports';
 
 export const CHECKOUT_TERMINAL_MESSAGE = 'The checkout session can no longer change: it is';
 
@@ -12,11 +14,13 @@ export interface Readiness {
   readonly status: Extract<CheckoutStatus, 'ready_for_payment' | 'not_ready_for_payment'>;
   readonly currency: string;
   readonly lines: CheckoutLine[];
+  /** The app's tax rate now, in basis points (0 when the app is gone). */
+  readonly taxRateBps: number;
   readonly messages: CheckoutMessage[];
 }
 
 export async function readiness(
-  deps: AcpPorts,
+  deps: AcpPorts & Pick<PlatformPorts, 'apps'>,
   input: {
     appId: string;
     requested: readonly RequestedLine[];
@@ -26,7 +30,7 @@ export async function readiness(
     checkStock?: boolean;
   },
 ): Promise<Readiness> {
-  const products = await Promise.all(input.requested.map((r) => deps.products.get(r.productId)));
+  const [app, products] = await Promise.all([deps.apps.get(input.appId), Promise.all(input.requested.map((r) => deps.products.get(r.productId)))]);
   const messages: CheckoutMessage[] = [];
   const lines: CheckoutLine[] = input.requested.map((r, i) => {
     const product = products[i];
@@ -47,5 +51,6 @@ export async function readiness(
       '$.currency',
     );
   }
-  return { status: messages.length ? 'not_ready_for_payment' : 'ready_for_payment', currency, lines, messages };
+  const taxRateBps = app?.settings.acp.taxRateBps ?? 0;
+  return { status: messages.length ? 'not_ready_for_payment' : 'ready_for_payment', currency, lines, taxRateBps, messages };
 }

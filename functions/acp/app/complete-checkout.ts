@@ -4,18 +4,25 @@
  */
 import { CHECKOUT_TERMINAL_MESSAGE, readiness } from './checkout-readiness';
 import { buyerEmailOf, completing, getCheckout, notAllowed, type CheckoutDeps } from './run-checkout';
-import { TERMINAL, completionHolder, totalsOf, type CheckoutMessage, type CheckoutSession } from '../domain/checkout';
+import { TERMINAL, completionHolder, type CheckoutMessage, type CheckoutSession } from '../domain/checkout';
+import { totalAmountOf } from '../domain/checkout-totals';
 import { checkRequestFields } from '../domain/checkout-request';
-import { checkPaymentData } from '../domain/payment-data';
+import { authenticationDecline, checkPaymentData } from '../domain/payment-data';
 import { DomainError } from '../../platform/domain/errors';
 import type { PaymentOutcome } from '../ports/acp-ports';
+import { newOrder, orderPermalink } from '../domain/order';
+import { appendOrderEvent, requestOrderDelivery } from './order-events';
 
 /**
  * Complete: claims the session (`complete_in_progress`, with the write-ahead `completion` record), then
  * finishes it (see finishCompletion). A complete whose payment outcome is unknown answers the session
  * still `complete_in_progress`, as ACP's asynchronous complete does; recovery finishes it.
  */
-export async function completeCheckout(deps: CheckoutDeps, input: { appId: string; id: string; body: Record<string, unknown> }): Promise<CheckoutSession> {
+export async function completeCheckout(
+  deps: CheckoutDeps,
+  /** `baseUrl`: the request's `{base_url}`, for the order's permalink. */
+  input: { appId: string; id: string; body: Record<string, unknown>; baseUrl?: string },
+): Promise<CheckoutSession> {
   const details = checkRequestFields(input.body, 'complete');
   const buyerEmail = buyerEmailOf(input.body);
   // A fresh object of the checked members: what the charge, and recovery after a crash, will send.
@@ -27,13 +34,26 @@ export async function completeCheckout(deps: CheckoutDeps, input: { appId: strin
     throw new DomainError('bad_request', 'The checkout session is not ready for payment: see its messages', 'not_ready_for_payment');
   }
   const now = deps.clock.nowUs();
+  const notAuthenticated = authenticationDecline(input.body);
+  if (notAuthenticated) {
+    // Declined before anything is held or charged, as a declined charge ends (see finishCompletion).
+    const declined: CheckoutSession = {
+      ...current,
+      ...(buyerEmail !== undefined ? { buyerEmail } : {}),
+      details: { ...current.details, ...details },
+      messages: [notAuthenticated],
+      updatedAtUs: now,
+    };
+    if (!(await deps.checkouts.replace(declined, current.version))) throw completing();
+    return { ...declined, version: current.version + 1 };
+  }
   const claimVersion = current.version + 1;
   const claimed: CheckoutSession = {
     ...current,
     status: 'complete_in_progress',
     ...(buyerEmail !== undefined ? { buyerEmail } : {}),
     details: { ...current.details, ...details },
-    completion: { claimVersion, startedAtUs: now, paymentData },
+    completion: { claimVersion, startedAtUs: now, paymentData, ...(input.baseUrl ? { baseUrl: input.baseUrl } : {}) },
     updatedAtUs: now,
   };
   // From here on every other write of the session is refused until this complete settles.
@@ -41,11 +61,21 @@ export async function completeCheckout(deps: CheckoutDeps, input: { appId: strin
   return finishCompletion(deps, { ...claimed, version: claimVersion }, 'request');
 }
 
+/** What a complete answers when the session's prices or tax rate changed since the agent last saw them. */
+const PRICE_CHANGE: CheckoutMessage = {
+  type: 'warning',
+  code: 'price_change',
+  param: '$.totals',
+  content: 'Prices or tax changed since this session was priced, and nothing was charged: review the new total, then complete again',
+};
+
 /**
  * Runs a claimed complete to its end: re-checks readiness against the catalog, holds every line's
- * units, charges, then settles the session. Each step is idempotent for the claim (the holds are named
- * by it, the charge's idempotency key is it, every session write names the version it read), so the
- * recovery job can run it again from the start after a crash at any point:
+ * units, charges the session's total, then settles the session. Each step is idempotent for the claim
+ * (the holds are named by it, the charge's idempotency key is it, every session write names the version
+ * it read), so the recovery job can run it again from the start after a crash at any point:
+ * - a price or the app's tax rate changed since the session was priced (checked by the request only):
+ *   nothing is held or charged, `ready_for_payment` at the new prices with a `price_change` warning;
  * - stock ran out: the holds are released, `not_ready_for_payment` with `out_of_stock`;
  * - declined: released, `ready_for_payment` with `payment_declined` (200, as ACP's examples do);
  * - refused by the provider for a reason of the merchant's: released, `ready_for_payment` with a message;
@@ -58,8 +88,12 @@ export async function finishCompletion(deps: CheckoutDeps, s: CheckoutSession, b
   const c = s.completion!;
   const holder = completionHolder(s, c);
   const settle = async (next: Partial<CheckoutSession>): Promise<CheckoutSession> => {
-    const written: CheckoutSession = { ...s, ...next, updatedAtUs: deps.clock.nowUs() };
-    if (await deps.checkouts.replace(written, s.version)) return { ...written, version: s.version + 1 };
+    // A sale creates the order: its `order_create` event goes into the outbox of the same write.
+    const written = await appendOrderEvent(deps, s, { ...s, ...next, updatedAtUs: deps.clock.nowUs() });
+    if (await deps.checkouts.replace(written, s.version)) {
+      if (written.orderEvents?.length) await requestOrderDelivery(deps, s.id);
+      return { ...written, version: s.version + 1 };
+    }
     // Settled by someone else (a recovery that took over): theirs is the outcome.
     return (await deps.checkouts.get(s.id)) ?? written;
   };
@@ -75,6 +109,12 @@ export async function finishCompletion(deps: CheckoutDeps, s: CheckoutSession, b
       lineId: (productId) => s.lines.find((l) => l.productId === productId)!.lineId,
       checkStock: false,
     });
+    // The agent pays the total it saw. Recovery pays the claimed session's total as it stands: its
+    // charge may already have gone through under the claim's key, for that amount.
+    const repriced = ready.taxRateBps !== (s.taxRateBps ?? 0) || ready.lines.some((l, i) => l.unitAmount !== s.lines[i]!.unitAmount);
+    if (by === 'request' && ready.status === 'ready_for_payment' && repriced) {
+      return await settle({ status: 'ready_for_payment', lines: ready.lines, taxRateBps: ready.taxRateBps, messages: [PRICE_CHANGE], completion: null });
+    }
     let messages: CheckoutMessage[] = ready.messages;
     if (ready.status === 'ready_for_payment') {
       for (const [i, line] of s.lines.entries()) {
@@ -85,9 +125,9 @@ export async function finishCompletion(deps: CheckoutDeps, s: CheckoutSession, b
     }
     if (ready.status !== 'ready_for_payment' || messages.length) {
       await releaseAll();
-      return await settle({ status: 'not_ready_for_payment', lines: ready.lines, messages, completion: null });
+      return await settle({ status: 'not_ready_for_payment', lines: ready.lines, taxRateBps: ready.taxRateBps, messages, completion: null });
     }
-    amount = totalsOf(ready).find((t) => t.type === 'total')!.amount;
+    amount = totalAmountOf(s);
   } catch (err) {
     // Nothing was charged: give the units back and release the claim, so the complete can be retried.
     // A request does it best effort (if it fails too, recovery finishes the complete later); recovery
@@ -126,7 +166,12 @@ export async function finishCompletion(deps: CheckoutDeps, s: CheckoutSession, b
   const completed = await settle({
     status: 'completed',
     messages: [],
-    order: { id: deps.ids.uuid(), createdAtUs: now, paymentReference: outcome.reference },
+    order: newOrder({
+      id: deps.ids.uuid(),
+      createdAtUs: now,
+      paymentReference: outcome.reference,
+      permalinkUrl: orderPermalink(c.baseUrl ?? deps.settings.publicBaseUrl ?? 'https://localhost', s.appId, s.id),
+    }),
     completion: { ...c, paymentData: null },
   });
   return completed.status === 'completed' && completed.completion ? commitSale(deps, completed) : completed;

@@ -3,6 +3,9 @@
  * over and finished the way complete-checkout.ts finishes a complete.
  */
 import { commitSale, finishCompletion } from './complete-checkout';
+import { settleOrder } from './manage-orders';
+import { requestOrderDelivery } from './order-events';
+import { owedRestocks, pendingRefund } from '../domain/order';
 import type { CheckoutDeps } from './run-checkout';
 import { COMPLETION_LEASE_MS, type CheckoutSession } from '../domain/checkout';
 import { msToMicros } from '../../platform/domain/time';
@@ -26,17 +29,37 @@ export async function recoverCompletion(deps: CheckoutDeps, s: CheckoutSession):
   return finishCompletion(deps, { ...taken, version: s.version + 1 }, 'recovery');
 }
 
-/** The recovery job: every complete that still owes work, oldest first. */
+/**
+ * The recovery job: every session that still owes work, oldest first. A complete is finished as above;
+ * an order whose last change still owes stock or a refund is settled (settleOrder); an order whose
+ * outbox holds events asks the order-events worker again. Work younger than the completion lease is
+ * left to the request or the worker that is doing it.
+ */
 export async function recoverCompletions(deps: CheckoutDeps, input: { maxSessions: number }): Promise<Record<string, number>> {
-  const counts = { completed: 0, settledOtherwise: 0, stillPending: 0, failed: 0 };
+  const counts = { completed: 0, settledOtherwise: 0, stillPending: 0, ordersSettled: 0, eventDeliveriesRequested: 0, failed: 0 };
+  const lease = msToMicros(COMPLETION_LEASE_MS);
   for (const listed of await deps.checkouts.listOwingCompletion(input.maxSessions)) {
     try {
-      const current = await deps.checkouts.get(listed.id);
-      if (!current?.completion) continue;
-      const after = await recoverCompletion(deps, current);
-      if (after.completion && after.status === 'complete_in_progress') counts.stillPending++;
-      else if (after.status === 'completed') counts.completed++;
-      else counts.settledOtherwise++;
+      let current = await deps.checkouts.get(listed.id);
+      if (!current) continue;
+      const staleBefore = deps.clock.nowUs() - lease;
+      if (current.completion) {
+        const after = await recoverCompletion(deps, current);
+        if (after.completion && after.status === 'complete_in_progress') counts.stillPending++;
+        else if (after.status === 'completed') counts.completed++;
+        else counts.settledOtherwise++;
+        current = after;
+      }
+      if (current.order && !current.completion) {
+        const owed = [pendingRefund(current.order), ...owedRestocks(current.order)].filter((a) => a !== undefined);
+        if (owed.some((a) => a.occurredAtUs < staleBefore)) {
+          current = await settleOrder(deps, current);
+          counts.ordersSettled++;
+        }
+      }
+      if (current.orderEvents?.some((e) => e.createdAtUs < staleBefore)) {
+        if (await requestOrderDelivery(deps, current.id)) counts.eventDeliveriesRequested++;
+      }
     } catch {
       counts.failed++;
     }

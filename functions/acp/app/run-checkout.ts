@@ -15,7 +15,7 @@ import type { AcpPorts, CheckoutPorts } from '../ports/acp-ports';
 import type { AcpDeps } from '../ports/acp-ports';
 import { isUuid } from '../../platform/domain/ids';
 
-export type CheckoutDeps = Pick<AcpDeps, 'ids' | 'clock'> & AcpPorts & CheckoutPorts;
+export type CheckoutDeps = Pick<AcpDeps, 'ids' | 'clock' | 'settings' | 'apps'> & AcpPorts & CheckoutPorts;
 
 /** Optimistic writes retry a bounded number of times; a session this contended answers 409. */
 const MAX_ATTEMPTS = 5;
@@ -76,6 +76,7 @@ export async function createCheckout(deps: CheckoutDeps, input: { appId: string;
     status: ready.status,
     currency: ready.currency,
     lines: ready.lines,
+    taxRateBps: ready.taxRateBps,
     buyerEmail,
     messages: ready.messages,
     order: null,
@@ -98,11 +99,8 @@ export async function updateCheckout(deps: CheckoutDeps, input: { appId: string;
     const current = await getCheckout(deps, input);
     if (TERMINAL.has(current.status)) throw notAllowed(`${CHECKOUT_TERMINAL_MESSAGE} ${current.status}`);
     if (current.status === 'complete_in_progress') throw completing();
-    const details = checkRequestFields(
-      input.body,
-      'update',
-      current.lines.map((l) => l.lineId),
-    );
+    // A selected option may name the session's lines, or the items this update puts in it.
+    const details = checkRequestFields(input.body, 'update', [...current.lines, ...(requested ?? [])]);
     const ready = await readiness(deps, {
       appId: input.appId,
       requested: requested ?? current.lines.map((l) => ({ productId: l.productId, quantity: l.quantity })),
@@ -113,6 +111,7 @@ export async function updateCheckout(deps: CheckoutDeps, input: { appId: string;
       ...current,
       status: ready.status,
       lines: ready.lines,
+      taxRateBps: ready.taxRateBps,
       messages: ready.messages,
       ...(buyerEmail !== undefined ? { buyerEmail } : {}),
       details: { ...current.details, ...details },

@@ -2,21 +2,29 @@
  * The request bodies of area C's checkout routes, checked against ACP 2026-04-17, whose request
  * objects are closed (`additionalProperties: false`): a field the protocol does not define for the
  * operation, at any depth, is a 400 naming it, never silently dropped. What each known field does here:
- * - acted on: `line_items` (and the 2025-09-29 `items`), `currency`, `buyer` (its email), `payment_data`,
- *   `selected_fulfillment_options` (checked: only the digital option exists, auto-selected);
- * - kept and shown on the session: `fulfillment_details`, `locale`, `timezone`, `metadata`,
- *   `discounts.codes` / `coupons` (every code answered as rejected: this platform has no discount codes),
- *   `order_notes` (kept with the order);
- * - accepted as hints with no effect, never stored (ACP lets a merchant ignore them): the rest of
- *   `buyer`, `capabilities`, `fulfillment_groups`, `affiliate_attribution`, `quote_id`,
- *   `authentication_result`, `risk_signals`, `marketing_consents`, `intent_trace`. Each is still
- *   checked against its ACP object (request-objects.ts).
+ * - acted on: `line_items` (and the 2025-09-29 `items`), `currency`, `payment_data`,
+ *   `selected_fulfillment_options` (checked: only the digital option exists, auto-selected; a line is
+ *   named by its line item id or, as ACP's examples do, by its item id), `authentication_result` (an
+ *   outcome that says the buyer was not authenticated is not charged: payment-data.ts);
+ * - kept and shown on the session as given: `buyer` (all of it), `fulfillment_details` (also for
+ *   digital goods, which need no address: it is the buyer's contact), `locale`, `timezone`,
+ *   `metadata`, `discounts.codes` / `coupons` (every code answered as rejected: this platform has no
+ *   discount codes);
+ * - kept with the order, which the session shape has no field for: `order_notes`;
+ * - answered on the session: `capabilities.interventions` (the intersection with the interventions
+ *   this platform runs, none: `{supported: [], required: []}`);
+ * - accepted as hints with no effect, never stored (ACP lets a merchant ignore them, and the session
+ *   has no field for them): the rest of `capabilities`, `fulfillment_groups`, `affiliate_attribution`,
+ *   `quote_id`, `risk_signals`, `marketing_consents` (ACP: ignored unless the session offered its
+ *   channel in `marketing_consent_options`, and it offers none), `intent_trace`. Each is still checked
+ *   against its ACP object (request-objects.ts).
  * See docs/adr/0017.
  */
 import {
   AFFILIATE_ATTRIBUTION,
   AUTHENTICATION_RESULT,
   BUYER,
+  buyerOf,
   CAPABILITIES,
   FULFILLMENT_DETAILS,
   FULFILLMENT_GROUP,
@@ -87,7 +95,7 @@ const SELECTED_OPTIONS = actedOn({
     ...SELECTED_OPTION.schema,
     properties: { type: { const: 'digital' }, option_id: { const: 'digital' }, item_ids: { type: 'array', items: { type: 'string' } } },
   },
-  description: 'The only option is digital; item_ids name line items of the session',
+  description: 'The only option is digital; item_ids name the session’s line items, each by its line item id or its item id',
 });
 const PAYMENT_DATA_FIELD = actedOn({
   ...PAYMENT_DATA_SCHEMA,
@@ -129,7 +137,10 @@ const FIELDS: Record<CheckoutOperation, Readonly<Record<string, Check>>> = {
   complete: {
     payment_data: PAYMENT_DATA_FIELD,
     buyer,
-    authentication_result: hint(AUTHENTICATION_RESULT),
+    authentication_result: described(
+      AUTHENTICATION_RESULT,
+      'No session asks for 3-D Secure; an outcome of denied, rejected, canceled or abandoned is not charged (the session stays ready_for_payment with a payment_declined message)',
+    ),
     affiliate_attribution: AFFILIATE_ATTRIBUTION,
     risk_signals: hint(RISK_SIGNALS),
     marketing_consents: hint(arrayOf(MARKETING_CONSENT)),
@@ -160,8 +171,10 @@ export function requestBodySchema(op: CheckoutOperation): JsonSchema {
   };
 }
 
-/** What a session keeps of a request beyond its lines and buyer, shown back on the session. */
+/** What a session keeps of a request beyond its lines, shown back on the session. */
 export interface CheckoutDetails {
+  /** The ACP `Buyer` as given; null once a request cleared it. Sessions from before it was kept show only their email. */
+  readonly buyer?: Record<string, unknown> | null;
   readonly fulfillmentDetails?: Record<string, unknown>;
   readonly locale?: string;
   readonly timezone?: string;
@@ -203,23 +216,35 @@ function codesOf(body: Record<string, unknown>): string[] | undefined {
   return [...new Set(codes)];
 }
 
-function checkSelectedOptions(value: unknown, lineIds: readonly string[]): void {
+/** The session's lines as a selected fulfillment option may name them. */
+export interface SelectableLine {
+  readonly lineId?: string;
+  readonly productId: string;
+}
+
+/**
+ * Each `item_ids` entry names a line of the session by its line item id (as ACP's schema describes the
+ * field) or by its item id, the product (as ACP's own examples send it).
+ */
+function checkSelectedOptions(value: unknown, lines: readonly SelectableLine[]): void {
   const at = '$.selected_fulfillment_options';
   arrayOf(SELECTED_OPTION)(value, at);
+  const names = (id: string) => lines.some((l) => l.lineId === id || l.productId === id.toLowerCase());
   (value as Record<string, unknown>[]).forEach((o, i) => {
     if (o.type !== 'digital' || o.option_id !== 'digital')
       throw invalid('invalid', 'The only fulfillment option is { type: "digital", option_id: "digital", item_ids }', `${at}[${i}]`);
     (o.item_ids as string[]).forEach((id, j) => {
-      if (!lineIds.includes(id)) throw invalid('invalid', `Unknown line item id: ${id.slice(0, 64)}`, `${at}[${i}].item_ids[${j}]`);
+      if (!names(id)) throw invalid('invalid', `No line item of the session has the id or item id ${id.slice(0, 64)}`, `${at}[${i}].item_ids[${j}]`);
     });
   });
 }
 
 /**
  * Checks a request body's fields for the operation and returns what the session keeps of it (only the
- * fields present: absent ones leave the session's as they are).
+ * fields present: absent ones leave the session's as they are). `lines` are those a selected
+ * fulfillment option may name.
  */
-export function checkRequestFields(body: Record<string, unknown>, op: CheckoutOperation, lineIds: readonly string[] = []): CheckoutDetails {
+export function checkRequestFields(body: Record<string, unknown>, op: CheckoutOperation, lines: readonly SelectableLine[] = []): CheckoutDetails {
   const allowed = FIELDS[op];
   for (const [name, value] of Object.entries(body)) {
     const at = memberPath('$', name);
@@ -229,6 +254,8 @@ export function checkRequestFields(body: Record<string, unknown>, op: CheckoutOp
   }
   const field = (name: string) => own(body, name);
   const details: { -readonly [K in keyof CheckoutDetails]: CheckoutDetails[K] } = {};
+  const buyerField = field('buyer');
+  if (buyerField !== undefined) details.buyer = buyerField === null ? null : buyerOf(buyerField, '$.buyer');
   if (field('fulfillment_details') !== undefined) details.fulfillmentDetails = fulfillmentDetailsOf(field('fulfillment_details'));
   if (field('locale') !== undefined) {
     details.locale = str(field('locale'), '$.locale', 35);
@@ -245,7 +272,7 @@ export function checkRequestFields(body: Record<string, unknown>, op: CheckoutOp
   const codes = codesOf(body);
   if (codes) details.discountCodes = codes;
   if (field('order_notes') !== undefined) details.orderNotes = str(field('order_notes'), '$.order_notes', MAX_ORDER_NOTES);
-  if (field('selected_fulfillment_options') !== undefined) checkSelectedOptions(field('selected_fulfillment_options'), lineIds);
+  if (field('selected_fulfillment_options') !== undefined) checkSelectedOptions(field('selected_fulfillment_options'), lines);
   return details;
 }
 

@@ -4,6 +4,7 @@
  * `items` key), server-computed totals in minor units, and the response in the official
  * `CheckoutSession` shape (closed objects: nothing extra, no empty `extensions`).
  */
+import type { AcpSettings } from '../../platform/domain/app';
 import { microsToIso, type Micros } from '../../platform/domain/time';
 import { ACP_VERSION } from './discovery';
 import { isUuid } from '../../platform/domain/ids';
@@ -11,8 +12,12 @@ import { detailsView, type CheckoutDetails } from './checkout-request';
 import { handlerView } from './payment-data';
 import { LINE_ITEM, MAX_LINE_ITEMS } from './request-objects';
 import { invalid, isRecord, label, own } from './request-shape';
+import type { CheckoutOrder } from './order';
+import { orderView } from './order';
+import type { PendingOrderEvent } from './order-event';
+import { lineTotalsOf, totalsOf } from './checkout-totals';
 
-export { invalid };
+export { invalid, totalsOf };
 
 /** `complete_in_progress` holds the session while one complete reserves stock and charges; nothing else may write it then. */
 export type CheckoutStatus = 'not_ready_for_payment' | 'ready_for_payment' | 'complete_in_progress' | 'completed' | 'canceled' | 'expired';
@@ -27,18 +32,13 @@ export interface CheckoutLine {
 }
 
 export interface CheckoutMessage {
-  readonly type: 'error' | 'info';
+  readonly type: 'error' | 'warning' | 'info';
   readonly code?: string;
   readonly param?: string;
   readonly content: string;
 }
 
-export interface CheckoutOrder {
-  readonly id: string;
-  readonly createdAtUs: Micros;
-  /** The payment handler's reference for the charge. */
-  readonly paymentReference: string;
-}
+export type { CheckoutOrder } from './order';
 
 /**
  * The write-ahead record of a complete (`complete_in_progress`, then `completed` until its holds are
@@ -51,6 +51,8 @@ export interface CheckoutCompletion {
   readonly startedAtUs: Micros;
   /** Kept until the charge settles, so a retry re-sends the same request under the same idempotency key; null after. */
   readonly paymentData: Record<string, unknown> | null;
+  /** The `{base_url}` of the request that claimed it: the order's permalink, also when recovery finishes the sale. */
+  readonly baseUrl?: string;
 }
 
 export interface CheckoutSession {
@@ -60,6 +62,11 @@ export interface CheckoutSession {
   readonly status: CheckoutStatus;
   readonly currency: string;
   readonly lines: readonly CheckoutLine[];
+  /**
+   * The app's tax rate when the lines were last priced (basis points, added on top of prices): a session
+   * keeps the rate of its prices. Absent (a session stored before tax existed): 0.
+   */
+  readonly taxRateBps?: number;
   readonly buyerEmail: string | null;
   readonly messages: readonly CheckoutMessage[];
   readonly order: CheckoutOrder | null;
@@ -67,6 +74,8 @@ export interface CheckoutSession {
   readonly details: CheckoutDetails;
   /** Set while a complete owes work (charging, or committing its stock holds); null otherwise. */
   readonly completion: CheckoutCompletion | null;
+  /** The order's events not yet delivered to the agent platform (its outbox), oldest first; absent when none. */
+  readonly orderEvents?: readonly PendingOrderEvent[];
   readonly createdAtUs: Micros;
   readonly updatedAtUs: Micros;
   readonly expiresAtUs: Micros;
@@ -132,17 +141,22 @@ export function parseLineItems(body: Record<string, unknown>, required: boolean)
   return [...merged].map(([productId, quantity]) => ({ productId, quantity }));
 }
 
-const lineTotal = (l: CheckoutLine) => l.unitAmount * l.quantity;
+/** ACP `Link` types of the merchant's policies, by the app setting that holds each URL. */
+const POLICY_LINKS = [
+  ['termsOfUseUrl', 'terms_of_use', 'Terms of use'],
+  ['privacyPolicyUrl', 'privacy_policy', 'Privacy policy'],
+  ['returnPolicyUrl', 'return_policy', 'Return policy'],
+] as const;
 
-/** The session's totals: the items, the (zero) fulfillment of digital delivery, and the total. */
-export function totalsOf(s: Pick<CheckoutSession, 'lines'>) {
-  const items = s.lines.reduce((sum, l) => sum + lineTotal(l), 0);
-  return [
-    { type: 'items_base_amount', display_text: 'Items', amount: items },
-    { type: 'subtotal', display_text: 'Subtotal', amount: items },
-    { type: 'fulfillment', display_text: 'Digital delivery', amount: 0 },
-    { type: 'total', display_text: 'Total', amount: items },
-  ];
+export interface PolicyLink {
+  readonly type: (typeof POLICY_LINKS)[number][1];
+  readonly title: string;
+  readonly url: string;
+}
+
+/** The session's ACP `links`: the app's policies that are set (none for an app without ACP settings). */
+export function policyLinks(acp: AcpSettings | undefined): PolicyLink[] {
+  return POLICY_LINKS.flatMap(([setting, type, title]) => (acp?.[setting] ? [{ type, title, url: acp[setting] }] : []));
 }
 
 export const TEST_PAYMENT_HANDLER_ID = 'platform_test_card';
@@ -162,51 +176,41 @@ export interface PaymentHandlerView {
   readonly config: Record<string, unknown>;
 }
 
-/** The ACP `CheckoutSession` (with `order` once completed) for a stored session. */
-export function checkoutView(s: CheckoutSession, handlers: readonly PaymentHandlerView[], baseUrl: string) {
+/** The ACP `CheckoutSession` (with `order` once completed) for a stored session, showing the app's policy `links`. */
+export function checkoutView(s: CheckoutSession, handlers: readonly PaymentHandlerView[], baseUrl: string, links: readonly PolicyLink[]) {
   const lineIds = s.lines.map((l) => l.lineId);
+  const lineTotals = lineTotalsOf(s);
   return {
     id: s.id,
     protocol: { version: ACP_VERSION },
     status: s.status,
     currency: s.currency,
-    line_items: s.lines.map((l) => ({
+    line_items: s.lines.map((l, i) => ({
       id: l.lineId,
       item: { id: l.productId, name: l.title, unit_amount: l.unitAmount },
       quantity: l.quantity,
       name: l.title,
       unit_amount: l.unitAmount,
       product_id: l.productId,
-      totals: [
-        { type: 'items_base_amount', display_text: 'Items', amount: lineTotal(l) },
-        { type: 'total', display_text: 'Total', amount: lineTotal(l) },
-      ],
+      totals: lineTotals[i],
     })),
     totals: totalsOf(s),
     fulfillment_options: [{ type: 'digital', id: 'digital', title: 'Digital delivery', totals: [{ type: 'total', display_text: 'Total', amount: 0 }] }],
     ...(lineIds.length ? { selected_fulfillment_options: [{ type: 'digital', option_id: 'digital', item_ids: lineIds }] } : {}),
     messages: s.messages.map((m) =>
-      m.type === 'error'
-        ? { type: 'error', code: m.code ?? 'invalid', ...(m.param ? { param: m.param } : {}), content_type: 'plain', content: m.content }
-        : { type: 'info', ...(m.param ? { param: m.param } : {}), content_type: 'plain', content: m.content },
+      m.type === 'info'
+        ? { type: 'info', ...(m.param ? { param: m.param } : {}), content_type: 'plain', content: m.content }
+        : { type: m.type, code: m.code ?? 'invalid', ...(m.param ? { param: m.param } : {}), content_type: 'plain', content: m.content },
     ),
-    links: [],
-    capabilities: handlers.length ? { payment: { handlers: handlers.map(handlerView) } } : {},
-    ...(s.buyerEmail ? { buyer: { email: s.buyerEmail } } : {}),
+    links,
+    // The interventions (3-D Secure, biometrics, address verification) are the intersection of the
+    // agent's and this platform's, which runs none: always none, and none required.
+    capabilities: { ...(handlers.length ? { payment: { handlers: handlers.map(handlerView) } } : {}), interventions: { supported: [], required: [] } },
+    ...(s.buyerEmail ? { buyer: s.details?.buyer ?? { email: s.buyerEmail } } : {}),
     ...detailsView(s.details ?? {}),
     created_at: microsToIso(s.createdAtUs),
     updated_at: microsToIso(s.updatedAtUs),
     expires_at: microsToIso(s.expiresAtUs),
-    ...(s.order
-      ? {
-          order: {
-            type: 'order',
-            id: s.order.id,
-            checkout_session_id: s.id,
-            permalink_url: `${baseUrl.replace(/\/+$/, '')}/acp/${s.appId}/checkout_sessions/${s.id}`,
-            status: 'confirmed',
-          },
-        }
-      : {}),
+    ...(s.order ? { order: orderView(s, s.order, totalsOf(s), baseUrl) } : {}),
   };
 }

@@ -4,7 +4,7 @@
  * or the 2025-09-29 `{token, provider?, billing_address?}` still accepted from older agents. What is
  * kept until the charge settles is a fresh object of the checked members, never the request's own.
  */
-import type { PaymentHandlerView } from './checkout';
+import type { CheckoutMessage, PaymentHandlerView } from './checkout';
 import { ADDRESS } from './request-objects';
 import { boolean, check, described, invalid, isRecord, label, object, own, pick, string, type Check, type JsonSchema } from './request-shape';
 
@@ -135,5 +135,28 @@ export function checkPaymentData(value: unknown, handlers: readonly PaymentHandl
     handler_id: handler.id,
     instrument: { type: instrument.type, credential: { type: instrument.credential.type, token: instrument.credential.token } },
     ...addressOf(value),
+  };
+}
+
+/**
+ * ACP `AuthenticationResult` outcomes that say the issuer did not authenticate the buyer. This platform
+ * never asks for 3-D Secure (no session is ever `authentication_required`), so an authentication that
+ * succeeded, or could not be run, changes nothing; one that failed is taken at its word.
+ */
+const NOT_AUTHENTICATED: ReadonlySet<string> = new Set(['denied', 'rejected', 'canceled', 'abandoned']);
+
+/**
+ * The decline a complete answers, charging nothing, when its (checked) `authentication_result` says the
+ * buyer was not authenticated; undefined otherwise.
+ */
+export function authenticationDecline(body: Record<string, unknown>): CheckoutMessage | undefined {
+  const result = own(body, 'authentication_result');
+  const outcome = isRecord(result) ? own(result, 'outcome') : undefined;
+  if (typeof outcome !== 'string' || !NOT_AUTHENTICATED.has(outcome)) return undefined;
+  return {
+    type: 'error',
+    code: 'payment_declined',
+    param: '$.authentication_result',
+    content: `The card issuer did not authenticate the buyer (3-D Secure outcome: ${outcome}); nothing was charged`,
   };
 }

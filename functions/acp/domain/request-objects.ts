@@ -4,7 +4,7 @@
  * are hints this platform accepts and never stores (see checkout-request.ts); they are still held to
  * the protocol, so a malformed or padded hint is a 400 rather than silently passed over.
  */
-import { anyObject, arrayOf, boolean, check, either, integer, invalid, label, object, own, scalarMap, string, type Check } from './request-shape';
+import { anyObject, arrayOf, boolean, check, either, integer, invalid, label, object, own, pick, scalarMap, string, type Check } from './request-shape';
 
 const text = string({ max: 256 });
 
@@ -31,7 +31,21 @@ export const ADDRESS = object(
 /** ACP `FulfillmentDetails`. */
 export const FULFILLMENT_DETAILS = object({ name: text, phone_number: text, email: string({ max: 320, format: 'email' }), address: ADDRESS });
 
-/** ACP `Buyer` with its `CompanyInfo`, `LoyaltyInfo` and `TaxExemption`; only the email is kept. */
+/** The most regions a buyer's tax exemption names (the buyer is kept with the session). */
+const MAX_EXEMPT_REGIONS = 100;
+
+const EXEMPT_REGIONS = check(
+  (v, at) => {
+    arrayOf(text)(v, at);
+    if ((v as unknown[]).length > MAX_EXEMPT_REGIONS) throw invalid('invalid', `${label(at)}: at most ${MAX_EXEMPT_REGIONS} regions`, at);
+  },
+  { ...arrayOf(text).schema, maxItems: MAX_EXEMPT_REGIONS },
+);
+
+/**
+ * ACP `Buyer` with its `CompanyInfo`, `LoyaltyInfo` and `TaxExemption`, kept with the session and shown
+ * on it as given: every string at most 256 characters (the email 320), like an address.
+ */
 export const BUYER = object(
   {
     first_name: text,
@@ -42,13 +56,13 @@ export const BUYER = object(
     customer_id: text,
     account_type: string({ oneOf: ['guest', 'registered', 'business'] }),
     authentication_status: string({ oneOf: ['authenticated', 'guest', 'requires_signin'] }),
-    company: object({ name: string(), tax_id: string(), department: string(), cost_center: string() }, { required: ['name'] }),
-    loyalty: object({ tier: string(), points_balance: integer(), member_since: string({ format: 'date-time' }) }),
+    company: object({ name: text, tax_id: text, department: text, cost_center: text }, { required: ['name'] }),
+    loyalty: object({ tier: text, points_balance: integer(), member_since: string({ format: 'date-time' }) }),
     tax_exemption: object(
       {
-        certificate_id: string(),
+        certificate_id: text,
         certificate_type: string({ oneOf: ['resale', 'exempt_organization', 'government'] }),
-        exempt_regions: arrayOf(string()),
+        exempt_regions: EXEMPT_REGIONS,
         expires_at: string({ format: 'date-time' }),
       },
       { required: ['certificate_id', 'certificate_type'] },
@@ -56,6 +70,28 @@ export const BUYER = object(
   },
   { required: ['email'] },
 );
+
+const BUYER_MEMBERS = ['first_name', 'last_name', 'full_name', 'email', 'phone_number', 'customer_id', 'account_type', 'authentication_status'];
+const BUYER_OBJECTS: Readonly<Record<string, readonly string[]>> = {
+  company: ['name', 'tax_id', 'department', 'cost_center'],
+  loyalty: ['tier', 'points_balance', 'member_since'],
+  tax_exemption: ['certificate_id', 'certificate_type', 'exempt_regions', 'expires_at'],
+};
+
+/** A checked ACP `Buyer` as kept: a fresh object of its members, never the request's own. */
+export function buyerOf(value: unknown, at: string): Record<string, unknown> {
+  BUYER(value, at);
+  const buyer = value as Record<string, unknown>;
+  const kept = pick(buyer, BUYER_MEMBERS);
+  for (const [name, members] of Object.entries(BUYER_OBJECTS)) {
+    const inner = own(buyer, name) as Record<string, unknown> | undefined;
+    if (inner === undefined) continue;
+    const copy = pick(inner, members);
+    if (Array.isArray(copy.exempt_regions)) copy.exempt_regions = [...copy.exempt_regions];
+    kept[name] = copy;
+  }
+  return kept;
+}
 
 /**
  * ACP `AffiliateAttribution`: the one request object the protocol leaves open ("servers SHOULD ignore

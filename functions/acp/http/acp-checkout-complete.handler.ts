@@ -2,12 +2,13 @@ import { completeCheckout } from '../app/complete-checkout';
 import { acpCheckoutProductionDeps, type AcpCheckoutDeps } from '../wiring/acp-checkout-wiring';
 import { checkoutRoute } from './acp-checkout';
 import { lambdaHandler } from '../../platform/http/lambda';
+import { publicBaseUrl } from '../../platform/http/base-url';
 
 /** POST /acp/{appId}/checkout_sessions/{id}/complete: pay with payment_data; the session comes back with its order. */
 export const createHandler = (deps: AcpCheckoutDeps) =>
   checkoutRoute('acpCheckoutComplete', deps, async (req, body) => ({
     status: 200,
-    session: await completeCheckout(deps, { appId: req.grant!.appId!, id: req.path.checkoutSessionId ?? '', body }),
+    session: await completeCheckout(deps, { appId: req.grant!.appId!, id: req.path.checkoutSessionId ?? '', body, baseUrl: publicBaseUrl(deps, req) }),
   }));
 
 export const handler = lambdaHandler(createHandler, acpCheckoutProductionDeps);

@@ -1,12 +1,18 @@
 /**
- * What every checkout route of area C does around its use case (ACP 2026-04-17): the optional
- * `API-Version` header (an unsupported one is 400 with `supported_versions`), `Request-Id` echoed, and on
- * POSTs `Idempotency-Key` through the platform's one mechanism (platform/http/idempotency-key.ts), in
- * ACP's shapes: a replay returns the stored answer with `Idempotent-Replayed: true`, the same key with
- * another body is 422 `idempotency_conflict`, one still running is 409 with `Retry-After`.
- * The answer is the session in the official `CheckoutSession` shape.
+ * What every checkout route of area C does around its use case, once the key, the app and the rate
+ * limit passed (ACP 2026-04-17, RFC sections 2.1, 3.1 and 6; docs/adr/0034):
+ * - `API-Version` is required: missing is 400 `missing_api_version`, a version this platform does not
+ *   serve 400 `unsupported_api_version`, both with `supported_versions` (newest first);
+ * - on every POST `Idempotency-Key` (1 to 255 characters) is required: missing is 400
+ *   `idempotency_key_required`. It goes through the platform's one mechanism
+ *   (platform/http/idempotency-key.ts) in ACP's shapes: echoed on the answer, a replay returns the
+ *   stored answer with `Idempotent-Replayed: true`, the same key with another body is 422
+ *   `idempotency_conflict`, one still running is 409 `idempotency_in_flight` with `Retry-After`;
+ * - `Request-Id` is echoed.
+ * The answer is the session in the official `CheckoutSession` shape, with the app's policies as its
+ * `links` as they are set now.
  */
-import { checkoutView, invalid, type CheckoutSession } from '../domain/checkout';
+import { checkoutView, invalid, policyLinks, type CheckoutSession } from '../domain/checkout';
 import { canonicalJson } from '../../platform/domain/digest';
 import { claimIdempotencyKey, idempotencyKeyOf } from '../../platform/http/idempotency-key';
 
@@ -18,6 +24,23 @@ import { httpRoute, routeById, type HttpHandler, type HttpResult } from '../../p
 import type { HttpRequest } from '../../platform/http/kit-request';
 
 const IN_FLIGHT_RETRY_SECONDS = 1;
+
+/** The RFC's own messages (section 6.1 and 6.4). */
+const IDEMPOTENCY_MESSAGES = {
+  required: 'Idempotency-Key header is required on all POST requests',
+  conflict: 'Idempotency-Key has already been used with a different request body',
+  inFlight: 'A request with this Idempotency-Key is currently being processed',
+} as const;
+
+/** A refused `API-Version`, or undefined when the request names a version this platform serves. */
+function versionRefusal(version: string | undefined, headers: Record<string, string>): HttpResult | undefined {
+  const supported = { supported_versions: [...ACP_SUPPORTED_VERSIONS].reverse() };
+  const named = version?.trim();
+  if (!named)
+    return acpError(400, 'missing_api_version', `API-Version header is required: one of ${supported.supported_versions.join(', ')}`, supported, headers);
+  if (ACP_SUPPORTED_VERSIONS.includes(named)) return undefined;
+  return acpError(400, 'unsupported_api_version', `Unsupported API-Version: ${named.slice(0, 40)}`, supported, headers);
+}
 
 function acpError(status: number, code: string, message: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}): HttpResult {
   return { status, headers, body: { type: 'invalid_request', code, message, ...extra } };
@@ -32,44 +55,34 @@ export function checkoutRoute(
   return httpRoute(routeId, deps, async (req) => {
     const requestId = req.header('request-id');
     const echo: Record<string, string> = requestId ? { 'Request-Id': requestId.slice(0, 200) } : {};
-    const version = req.header('api-version');
-    if (version !== undefined && !ACP_SUPPORTED_VERSIONS.includes(version.trim())) {
-      return acpError(
-        400,
-        'unsupported_api_version',
-        `Unsupported API-Version: ${version.slice(0, 40)}`,
-        { supported_versions: [...ACP_SUPPORTED_VERSIONS].reverse() },
-        echo,
-      );
-    }
-    const body = route.method === 'POST' ? (req.textBody().trim() ? req.jsonBody() : {}) : {};
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalid('invalid', 'The request body must be a JSON object');
-    const idempotencyKey = route.method === 'POST' ? idempotencyKeyOf(req, (message) => invalid('invalid', message)) : undefined;
-    const execute = async (): Promise<HttpResult> => {
+    const refused = versionRefusal(req.header('api-version'), echo);
+    if (refused) return refused;
+    const execute = async (body: Record<string, unknown>): Promise<HttpResult> => {
+      // Read first: a failure must come before the use case writes (or charges), never after.
+      const app = await deps.apps.get(req.grant!.appId!);
       const { status, session } = await run(req, body);
-      return { status, body: checkoutView(session, deps.payments.handlers(), publicBaseUrl(deps, req)) };
+      return { status, body: checkoutView(session, deps.payments.handlers(), publicBaseUrl(deps, req), policyLinks(app?.settings.acp)) };
     };
-    if (idempotencyKey === undefined) {
-      const result = await execute();
+    if (route.method !== 'POST') {
+      const result = await execute({});
       return { ...result, headers: { ...echo, ...(result.headers ?? {}) } };
     }
+    // An empty header names no key either.
+    if (!req.header('idempotency-key')) return acpError(400, 'idempotency_key_required', IDEMPOTENCY_MESSAGES.required, {}, echo);
+    const idempotencyKey = idempotencyKeyOf(req, (message) => invalid('invalid', message))!;
+    const body: unknown = req.textBody().trim() ? req.jsonBody() : {};
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalid('invalid', 'The request body must be a JSON object');
     const headers = { ...echo, 'Idempotency-Key': idempotencyKey };
     const scope = `${req.grant!.keyId}:${route.id}:${req.path.checkoutSessionId ?? ''}:${idempotencyKey}`;
     const claim = await claimIdempotencyKey(deps, { scope, request: body });
     if (claim.state === 'replay') return { status: claim.status, body: claim.body, headers: { ...headers, 'Idempotent-Replayed': 'true' } };
-    if (claim.state === 'conflict') return acpError(422, 'idempotency_conflict', 'This Idempotency-Key was used with a different request body', {}, headers);
+    if (claim.state === 'conflict') return acpError(422, 'idempotency_conflict', IDEMPOTENCY_MESSAGES.conflict, {}, headers);
     if (claim.state === 'in_flight') {
-      return acpError(
-        409,
-        'idempotency_in_flight',
-        'A request with this Idempotency-Key is still being processed',
-        {},
-        { ...headers, 'Retry-After': String(IN_FLIGHT_RETRY_SECONDS) },
-      );
+      return acpError(409, 'idempotency_in_flight', IDEMPOTENCY_MESSAGES.inFlight, {}, { ...headers, 'Retry-After': String(IN_FLIGHT_RETRY_SECONDS) });
     }
     let result: HttpResult;
     try {
-      result = await execute();
+      result = await execute(body as Record<string, unknown>);
     } catch (err) {
       await claim.forget();
       throw err;

@@ -6,19 +6,41 @@ import * as z from 'zod';
 import { json, type OperationDoc, type QueryParamDoc } from '../../platform/openapi/openapi-kit';
 import * as s from './acp-schemas';
 import { requestBodySchema } from '../domain/checkout-request';
+import { ACP_SUPPORTED_VERSIONS } from '../domain/discovery';
 
 const ACP_PUBLIC_ERRORS = [404, 429, 500];
 const ACP_CHECKOUT_ERRORS = [400, 401, 403, 404, 405, 409, 413, 422, 429, 500, 503];
+// Checkout: ACP requires API-Version on every request and Idempotency-Key on every POST (docs/adr/0034).
 const acpHeaders: Record<string, QueryParamDoc> = {
-  'API-Version': { schema: z.string(), description: 'ACP version, default 2026-04-17; another is a 400 with supported_versions' },
+  'API-Version': {
+    schema: z.enum(ACP_SUPPORTED_VERSIONS as [string, ...string[]]),
+    required: true,
+    description:
+      'The ACP version the client speaks. Missing is a 400 `missing_api_version`, another version a 400 `unsupported_api_version`; both list `supported_versions`',
+  },
   'Request-Id': { schema: z.string(), description: 'Echoed in the response' },
 };
 const acpPostHeaders: Record<string, QueryParamDoc> = {
   ...acpHeaders,
   'Idempotency-Key': {
     schema: z.string().min(1).max(255),
-    description: 'A repeat returns the first answer (Idempotent-Replayed: true); another body with the same key is 422; one in flight is 409 with Retry-After',
+    required: true,
+    description:
+      'Required on every POST (missing: 400 `idempotency_key_required`), scoped to the key, the route and the session. A repeat with the same body returns the first answer (`Idempotent-Replayed: true`); another body is 422 `idempotency_conflict`; one still running is 409 `idempotency_in_flight` with `Retry-After`. Kept 24 hours; a refused request is not kept',
   },
+};
+const requestIdEcho = { 'Request-Id': { schema: z.string(), description: 'The request’s `Request-Id`, when it sent one' } };
+const acpPostAnswerHeaders = {
+  'Idempotency-Key': { schema: z.string(), description: 'The request’s key, echoed' },
+  'Idempotent-Replayed': { schema: z.literal('true'), description: 'Present when the answer is the stored answer of an earlier request with this key' },
+  ...requestIdEcho,
+};
+const VERSION_400 = '`missing_api_version` or `unsupported_api_version` (with `supported_versions`)';
+const acpGetErrors = { 400: `ACP \`Error\`: ${VERSION_400}` };
+const acpPostErrors = {
+  400: `ACP \`Error\`: ${VERSION_400}; \`idempotency_key_required\` (no \`Idempotency-Key\`); or a request the operation refuses (\`invalid\`, \`missing\`, \`invalid_item_id\`, \`unsupported\`, \`not_ready_for_payment\`; \`param\` names the field)`,
+  409: '`idempotency_in_flight`: a request with this `Idempotency-Key` is still being processed (retry after `Retry-After`); or another request is completing or changing the session',
+  422: '`idempotency_conflict`: this `Idempotency-Key` was used with another request body (permanent: send a new key)',
 };
 
 const AGENT_CARD_CACHING =
@@ -61,23 +83,26 @@ export const ACP_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     summary: 'Create a checkout session',
     headers: acpPostHeaders,
     body: { contentType: 'application/json', schema: requestBodySchema('create'), required: true },
-    ok: { status: 201, description: 'The session, with server-computed totals', content: json(s.checkoutSession) },
+    ok: { status: 201, description: 'The session, with server-computed totals', content: json(s.checkoutSession), headers: acpPostAnswerHeaders },
     errors: ACP_CHECKOUT_ERRORS,
+    errorDescriptions: acpPostErrors,
   },
   acpCheckoutGet: {
     tag: 'ACP checkout',
     summary: 'Read a checkout session',
     headers: acpHeaders,
-    ok: { status: 200, description: 'The session', content: json(s.checkoutSession) },
+    ok: { status: 200, description: 'The session', content: json(s.checkoutSession), headers: requestIdEcho },
     errors: ACP_CHECKOUT_ERRORS,
+    errorDescriptions: acpGetErrors,
   },
   acpCheckoutUpdate: {
     tag: 'ACP checkout',
     summary: 'Update a checkout session',
     headers: acpPostHeaders,
     body: { contentType: 'application/json', schema: requestBodySchema('update') },
-    ok: { status: 200, description: 'The session', content: json(s.checkoutSession) },
+    ok: { status: 200, description: 'The session', content: json(s.checkoutSession), headers: acpPostAnswerHeaders },
     errors: ACP_CHECKOUT_ERRORS,
+    errorDescriptions: acpPostErrors,
   },
   acpCheckoutComplete: {
     tag: 'ACP checkout',
@@ -86,15 +111,17 @@ export const ACP_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
       'Holds the stock, charges, and answers the session `completed` with its order; `complete_in_progress` when the payment outcome is not known yet.',
     headers: acpPostHeaders,
     body: { contentType: 'application/json', schema: requestBodySchema('complete'), required: true },
-    ok: { status: 200, description: 'The session', content: json(s.checkoutSession) },
+    ok: { status: 200, description: 'The session', content: json(s.checkoutSession), headers: acpPostAnswerHeaders },
     errors: ACP_CHECKOUT_ERRORS,
+    errorDescriptions: acpPostErrors,
   },
   acpCheckoutCancel: {
     tag: 'ACP checkout',
     summary: 'Cancel a checkout session',
     headers: acpPostHeaders,
     body: { contentType: 'application/json', schema: requestBodySchema('cancel') },
-    ok: { status: 200, description: 'The canceled session', content: json(s.checkoutSession) },
+    ok: { status: 200, description: 'The canceled session', content: json(s.checkoutSession), headers: acpPostAnswerHeaders },
     errors: ACP_CHECKOUT_ERRORS,
+    errorDescriptions: acpPostErrors,
   },
 };

@@ -78,10 +78,15 @@ export const checkoutSession = z
     status: z.enum(['not_ready_for_payment', 'ready_for_payment', 'complete_in_progress', 'completed', 'canceled', 'expired']),
     currency: z.string(),
     line_items: z.array(z.object({ id: z.string(), product_id: uuid, quantity: z.int(), unit_amount: minor })),
-    totals: z.array(z.object({ type: z.string(), display_text: z.string(), amount: minor })),
+    totals: z.array(z.object({ type: z.string(), display_text: z.string(), amount: minor })).meta({
+      description:
+        '`items_base_amount`, `subtotal`, `tax` (the app’s rate on the subtotal, rounded half-up), `fulfillment` and `total` = subtotal + fulfillment + tax',
+    }),
     fulfillment_options: z.array(z.object({ type: z.string(), id: z.string() })),
     messages: z.array(z.object({ type: z.string(), content: z.string() })),
-    links: z.array(z.unknown()),
+    links: z
+      .array(z.object({ type: z.enum(['terms_of_use', 'privacy_policy', 'return_policy']), title: z.string(), url: z.string() }))
+      .meta({ description: "The merchant's policies the app sets (ACP `Link`s); empty when none" }),
     capabilities: z.object({}),
     created_at: isoTime,
     updated_at: isoTime,

@@ -1,4 +1,7 @@
-/** Area C's checkout functions: the catalog, sessions, inventory, idempotency keys and the payment handler. */
+/**
+ * Area C's checkout functions: the catalog, sessions, inventory, idempotency keys, the payment handler,
+ * each app's order-event receiver and the order-events queue.
+ */
 import { createDocumentClient } from '../../platform/adapters/aws-clients';
 import { DynamoCheckoutStore } from '../adapters/dynamo-checkout-store';
 import { DynamoIdempotencyStore } from '../../platform/adapters/dynamo-idempotency-store';
@@ -8,6 +11,7 @@ import { StripePaymentProvider } from '../adapters/stripe-payment-provider';
 import { ENV } from '../../platform/env';
 import type { AcpPorts, CheckoutPorts, PaymentProvider } from '../ports/acp-ports';
 import { buildAcpPorts } from './acp-wiring';
+import { buildOrderEventPorts } from './order-event-queue-wiring';
 import { buildCoreDeps, onFirstUse, type CoreDeps, type WiringOptions } from '../../platform/wiring/core-wiring';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 
@@ -42,6 +46,7 @@ export function buildCheckoutPorts(opts: AcpWiringOptions, db: DynamoDBDocumentC
     inventory: new DynamoInventoryStore(db, table),
     idempotency: new DynamoIdempotencyStore(db, table),
     payments: buildPaymentProvider(opts),
+    ...buildOrderEventPorts(opts, db, table),
   };
 }
 

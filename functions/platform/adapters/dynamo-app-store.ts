@@ -5,7 +5,7 @@
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { appNameIdOf, type App, type AppSettings } from '../domain/app';
+import { DEFAULT_APP_SETTINGS, appNameIdOf, mergeSettings, type App, type AppSettings } from '../domain/app';
 import type { AppStore } from '../ports/platform-ports';
 import { timeIdKey } from './dynamo-keys';
 
@@ -14,7 +14,9 @@ const nameKey = (appNameId: string) => ({ pk: `APPNAME#${appNameId}`, sk: 'APPNA
 const PENDING_DELETION = 'APPDEL';
 
 function toApp(item: Record<string, unknown>): App {
-  const { id, orgId, name, slug, appNameId, settings, createdAtUs, updatedAtUs, deletedAtUs } = item as unknown as App;
+  const { id, orgId, name, slug, appNameId, settings: stored, createdAtUs, updatedAtUs, deletedAtUs } = item as unknown as App;
+  // An app stored before a setting existed has that setting's default.
+  const settings = mergeSettings(DEFAULT_APP_SETTINGS, stored);
   return { id, orgId, name, slug, appNameId, settings, createdAtUs, updatedAtUs, ...(deletedAtUs !== undefined ? { deletedAtUs } : {}) };
 }
 

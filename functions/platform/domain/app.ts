@@ -20,7 +20,21 @@ export interface AppSettings {
   readonly mcpConnections: readonly McpConnection[];
   /** Month-to-date spending limit of the app in USD (decimal string); null for none. */
   readonly monthlyUsageCapUsd: string | null;
+  readonly acp: AcpSettings;
 }
+
+/** What the app's ACP checkout (area C) shows and charges besides its catalog. */
+export interface AcpSettings {
+  /** The merchant's policies (https), shown on every checkout session as ACP `links`; null for none. */
+  readonly termsOfUseUrl: string | null;
+  readonly privacyPolicyUrl: string | null;
+  readonly returnPolicyUrl: string | null;
+  /** Tax added on top of prices, in basis points (825 = 8.25%), 0 to MAX_TAX_RATE_BPS. */
+  readonly taxRateBps: number;
+}
+
+/** 100%: a higher rate is a typo, not a tax. */
+export const MAX_TAX_RATE_BPS = 10_000;
 
 export const DEFAULT_APP_SETTINGS: AppSettings = {
   zeroDataRetention: false,
@@ -28,6 +42,7 @@ export const DEFAULT_APP_SETTINGS: AppSettings = {
   model: 'offline',
   mcpConnections: [],
   monthlyUsageCapUsd: null,
+  acp: { termsOfUseUrl: null, privacyPolicyUrl: null, returnPolicyUrl: null, taxRateBps: 0 },
 };
 
 export interface App {
@@ -79,5 +94,6 @@ export function mergeSettings(current: AppSettings, patch: Partial<AppSettings>)
     ...current,
     ...patch,
     imageInput: { ...current.imageInput, ...(patch.imageInput ?? {}) },
+    acp: { ...current.acp, ...(patch.acp ?? {}) },
   };
 }

@@ -4,6 +4,7 @@
  */
 import * as z from 'zod/mini';
 import en from 'zod/v4/locales/en.js';
+import { MAX_TAX_RATE_BPS } from '../domain/app';
 import { badRequest } from '../domain/errors';
 import { parseIsoToMicros } from '../domain/time';
 
@@ -51,6 +52,19 @@ export const isoTimestamp = z.pipe(
   }),
 );
 
+/**
+ * An https URL shown to buyers (an ACP `Link.url`): of RFC 3986 characters only (anything else
+ * percent-encoded), so it is the JSON Schema `uri` an agent validates exactly as the merchant set it.
+ */
+const policyUrl = z.nullable(
+  z
+    .url({ protocol: /^https$/, hostname: z.regexes.domain, error: 'must be an https URL' })
+    .check(
+      z.maxLength(2048),
+      z.regex(/^(?:[A-Za-z0-9._~:/?#@!$&'()*+,;=-]|%[0-9A-Fa-f]{2})+$/, 'must be an https URL of RFC 3986 characters (percent-encode others)'),
+    ),
+);
+
 export const appSettingsPatch = z.partial(
   z.strictObject({
     zeroDataRetention: z.boolean(),
@@ -70,5 +84,13 @@ export const appSettingsPatch = z.partial(
       )
       .check(z.maxLength(20)),
     monthlyUsageCapUsd: z.nullable(z.string().check(z.regex(/^\d{1,9}(\.\d{1,12})?$/, 'must be a decimal USD amount such as "50.00"'))),
+    acp: z.partial(
+      z.strictObject({
+        termsOfUseUrl: policyUrl,
+        privacyPolicyUrl: policyUrl,
+        returnPolicyUrl: policyUrl,
+        taxRateBps: z.int().check(z.minimum(0), z.maximum(MAX_TAX_RATE_BPS)),
+      }),
+    ),
   }),
 );

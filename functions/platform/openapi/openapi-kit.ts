@@ -19,6 +19,8 @@ export interface QueryParamDoc {
   readonly schema: ZodSchema | JsonSchema;
   /** The parameter's description; without it, the one in the schema's metadata. */
   readonly description?: string;
+  /** A request without it is refused. @default false */
+  readonly required?: boolean;
 }
 
 /** The query parameters of an operation's request schema, as the document lists them. */
@@ -57,6 +59,8 @@ export interface OperationDoc {
   readonly bodyless?: Readonly<Record<number, { readonly description: string; readonly headers?: Readonly<Record<string, ResponseHeaderDoc>> }>>;
   /** Error statuses this operation documents (bodies in the area's error shape). */
   readonly errors: readonly number[];
+  /** What an error status means for this operation, where it says more than the document's common text. */
+  readonly errorDescriptions?: Readonly<Partial<Record<number, string>>>;
   /** Request headers beyond Authorization. */
   readonly headers?: Readonly<Record<string, QueryParamDoc>>;
 }

@@ -9,7 +9,7 @@ import {
   type WebhookSubscription,
 } from '../domain/webhook-subscription';
 import type { ReleaseNotesDeps } from '../ports/release-notes-ports';
-import { checkCallbackUrl } from './check-callback-url';
+import { checkCallbackUrl } from '../../platform/app/check-callback-url';
 
 /** How many recent matching periods a new subscription receives (spec). */
 export const BACKFILL_PERIODS = 5;

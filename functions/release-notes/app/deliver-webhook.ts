@@ -6,11 +6,11 @@ import {
   retryDelaySeconds,
   standardWebhookId,
   type AttemptOutcome,
-  type AttemptResult,
 } from '../domain/webhook-delivery';
+import type { AttemptResult } from '../../platform/domain/outbound-webhook';
 import type { ReleaseNotesDeps } from '../ports/release-notes-ports';
 import type { ClaimResult, DeliveryKey } from '../ports/release-notes-ports';
-import { checkCallbackUrl, type CallbackCheck } from './check-callback-url';
+import { checkCallbackUrl, type CallbackCheck } from '../../platform/app/check-callback-url';
 
 /**
  * A claim older than this belongs to a worker that died mid-attempt and is taken over. Longer than

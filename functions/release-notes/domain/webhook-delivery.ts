@@ -13,6 +13,7 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { areasOf, categoriesOf, type ReleasePeriod } from './release-notes';
 import { microsToIso, type Micros } from '../../platform/domain/time';
+import { attemptOutcome, type AttemptOutcome, type AttemptResult } from '../../platform/domain/outbound-webhook';
 import { WEBHOOK_SECRET_PREFIX } from './webhook-subscription';
 
 export const WEBHOOK_EVENT = 'release_notes.period_published';
@@ -79,24 +80,11 @@ export function deliveryHeaders(secret: string, webhookId: string, deliveredAtUs
   };
 }
 
-/** Why an attempt did not get a 2xx, as the delivery log shows it (never an internal address). */
-export type DeliveryErrorClass = 'timeout' | 'network' | 'tls' | 'dns' | 'refused_address' | 'invalid_url';
+export type { AttemptOutcome };
 
-export type AttemptResult = { readonly status: number } | { readonly error: DeliveryErrorClass };
-
-export type AttemptOutcome = 'delivered' | 'retry' | 'dropped';
-
-/** The spec's retry rule for one attempt result. */
+/** The spec's retry rule for one attempt result: the platform's, with three attempts. */
 export function outcomeOf(result: AttemptResult, attempt: number): AttemptOutcome {
-  let retryable: boolean;
-  if ('status' in result) {
-    if (result.status >= 200 && result.status < 300) return 'delivered';
-    retryable = result.status === 408 || result.status === 429 || result.status >= 500;
-  } else {
-    // A refused address or an invalid URL is the policy's answer, not a transient failure.
-    retryable = result.error !== 'refused_address' && result.error !== 'invalid_url';
-  }
-  return retryable && attempt < MAX_ATTEMPTS ? 'retry' : 'dropped';
+  return attemptOutcome(result, attempt, MAX_ATTEMPTS);
 }
 
 /** Seconds to wait before the attempt after `attempt`. */

@@ -4,7 +4,7 @@
  */
 import * as z from 'zod/mini';
 import { CHANGE_KINDS } from '../domain/release-notes';
-import { CALLBACK_URL_MAX_CHARS } from '../domain/webhook-callback';
+import { CALLBACK_URL_MAX_CHARS } from '../../platform/domain/webhook-callback';
 import { SUBSCRIPTION_LIMITS } from '../domain/webhook-subscription';
 
 export const SUBSCRIPTION_CREATE_BODY = z

@@ -1,8 +1,10 @@
 import type { ReleasePeriod } from '../domain/release-notes';
 import type { Micros } from '../../platform/domain/time';
-import type { AttemptOutcome, AttemptResult, DeliveryErrorClass } from '../domain/webhook-delivery';
+import type { AttemptOutcome } from '../domain/webhook-delivery';
+import type { DeliveryErrorClass } from '../../platform/domain/outbound-webhook';
 import type { WebhookSubscription } from '../domain/webhook-subscription';
 import type { PlatformDeps } from '../../platform/ports/platform-ports';
+import type { CallbackCheckDeps, SecretSealer, WebhookSender } from '../../platform/ports/outbound-webhook-ports';
 
 /** Release-note periods (area D). */
 export interface ReleaseNoteStore {
@@ -61,42 +63,6 @@ export interface DeliveryLog {
   removeAll(subscriptionId: string): Promise<void>;
 }
 
-/** Binds a sealed secret to its subscription: opening it under another id fails. */
-export interface SealContext {
-  readonly subscriptionId: string;
-}
-
-/** Encrypts webhook signing secrets at rest (docs/design.md §4): KMS on AWS, a key file in the data directory locally. */
-export interface SecretSealer {
-  seal(plaintext: string, context: SealContext): Promise<string>;
-  open(sealed: string, context: SealContext): Promise<string>;
-}
-
-export type Resolution =
-  | { readonly addresses: readonly string[] }
-  /** `not_found`: the name has no A/AAAA record; `temporary`: the resolver failed or timed out. */
-  | { readonly failure: 'not_found' | 'temporary' };
-
-/** Every A and AAAA answer for a host name (the SSRF check classifies all of them). */
-export interface HostResolver {
-  resolve(hostname: string): Promise<Resolution>;
-}
-
-export interface WebhookRequest {
-  readonly url: string;
-  readonly hostname: string;
-  /** The addresses the SSRF check accepted; the connection may go to these and nowhere else. */
-  readonly addresses: readonly string[];
-  readonly headers: Readonly<Record<string, string>>;
-  readonly body: Uint8Array;
-  readonly timeoutMs: number;
-}
-
-/** POSTs one webhook: pinned to the checked addresses, no redirects followed. Peer failures are results, not throws. */
-export interface WebhookSender {
-  send(request: WebhookRequest): Promise<AttemptResult>;
-}
-
 /** Messages of the webhooks queue. */
 export type WebhookMessage =
   | { readonly type: 'fan-out'; readonly periodId: string; readonly revision: string; readonly cursor?: string }
@@ -107,27 +73,14 @@ export interface WebhookQueue {
   send(messages: readonly WebhookMessage[], delaySeconds?: number): Promise<void>;
 }
 
-/**
- * Exceptions to the SSRF policy. Only test wiring sets them (a loopback receiver with a test CA);
- * the Lambda wiring and `npm start` never do, and no environment variable reaches them.
- */
-export interface WebhookNetworkPolicy {
-  /** Exact addresses a callback may resolve to although they are not public unicast. */
-  readonly allowAddresses: readonly string[];
-  /** A CA certificate (PEM) trusted in addition to the system's. */
-  readonly trustedCaPem?: string;
-}
-
-/** Release notes and webhooks (area D). */
-export interface ReleaseNotesPorts {
+/** Release notes and webhooks (area D), over the platform's callback check (resolver and SSRF exceptions). */
+export interface ReleaseNotesPorts extends CallbackCheckDeps {
   readonly releaseNotes: ReleaseNoteStore;
   readonly subscriptions: SubscriptionStore;
   readonly deliveryLog: DeliveryLog;
+  /** Seals each subscription's signing secret bound to `{ subscriptionId }`, the binding every stored secret carries. */
   readonly secrets: SecretSealer;
-  readonly resolver: HostResolver;
   readonly webhookQueue: WebhookQueue;
-  /** Exceptions to the SSRF policy: empty everywhere but in test wiring. */
-  readonly webhookExceptions: readonly string[];
 }
 
 /** What only the webhooks worker needs: the HTTP client that delivers (kept out of the other bundles). */

@@ -1,5 +1,5 @@
 /** The webhooks worker: the release-notes ports plus the pinned, SSRF-checked HTTP client that delivers. */
-import { NodeHttpsWebhookSender } from '../adapters/node-https-webhook-sender';
+import { buildWebhookSender } from '../../platform/wiring/outbound-webhook-wiring';
 import type { WebhookDeliveryPorts } from '../ports/release-notes-ports';
 import { onFirstUse } from '../../platform/wiring/core-wiring';
 import { buildReleaseNotesDeps, type ReleaseNotesFunctionDeps } from './release-notes-wiring';
@@ -8,7 +8,7 @@ import type { ReleaseNotesWiringOptions } from './release-notes-wiring';
 export type WebhookWorkerDeps = ReleaseNotesFunctionDeps & WebhookDeliveryPorts;
 
 export function buildWebhookDeliveryPorts(opts: ReleaseNotesWiringOptions): WebhookDeliveryPorts {
-  return { webhookSender: new NodeHttpsWebhookSender(opts.webhookNetwork?.trustedCaPem ? { trustedCaPem: opts.webhookNetwork.trustedCaPem } : {}) };
+  return { webhookSender: buildWebhookSender(opts) };
 }
 
 export function buildWebhookWorkerDeps(opts: ReleaseNotesWiringOptions): WebhookWorkerDeps {

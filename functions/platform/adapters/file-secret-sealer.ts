@@ -1,11 +1,12 @@
 /**
  * The local twin of the KMS sealer (docs/design.md §4): AES-256-GCM with a 32-byte key kept in a file of
- * the data directory (mode 0600, created on first use). The purpose and subscription id are the
- * additional authenticated data, as the encryption context is on KMS.
+ * the data directory (mode 0600, created on first use). The JSON text of the KMS encryption context
+ * (the purpose and the caller's binding, e.g. `{"purpose":"webhook-signing-secret","subscriptionId":…}`)
+ * is the additional authenticated data, so a secret opens only under the binding it was sealed with.
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
-import type { SealContext, SecretSealer } from '../ports/release-notes-ports';
+import type { SealContext, SecretSealer } from '../ports/outbound-webhook-ports';
 import { encryptionContext } from './kms-secret-sealer';
 
 const PREFIX = 'local1:';

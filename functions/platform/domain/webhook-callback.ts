@@ -1,7 +1,8 @@
 /**
- * The SSRF rules for webhook callback URLs (ADR 0011), as pure
- * functions: parsing the URL, and classifying each address the host resolves to. Only ordinary public
- * unicast passes. The same rules run at subscribe time and before every delivery attempt.
+ * The SSRF rules for webhook callback URLs (ADR 0011), as pure functions shared by every area that
+ * sends webhooks: parsing the URL, and classifying each address the host resolves to. Only ordinary
+ * public unicast passes. The same rules run when a callback is registered (a release-notes
+ * subscription) and before every delivery attempt.
  *
  * Node's URL parser turns many spellings into loopback (`127.1`, `2130706433`, `0x7f.0.0.1`,
  * `0177.0.0.1`, full-width digits, `127。0。0。1`, a trailing dot): the checks look at the parsed host,

@@ -4,7 +4,7 @@
  * anything else (SERVFAIL, timeouts) is temporary, which the delivery worker retries.
  */
 import { lookup } from 'node:dns/promises';
-import type { HostResolver, Resolution } from '../ports/release-notes-ports';
+import type { HostResolver, Resolution } from '../ports/outbound-webhook-ports';
 
 const NOT_FOUND = new Set(['ENOTFOUND', 'ENODATA', 'EAI_NONAME', 'EAI_NODATA']);
 

@@ -1,16 +1,28 @@
 /**
  * Webhook signing secrets encrypted with the stage's KMS key (docs/design.md §4). The encryption context
- * binds each ciphertext to its purpose and subscription: KMS refuses to decrypt it under any other
- * context, and the IAM grants (lib/constructs/app-function.ts) only allow this purpose.
+ * binds each ciphertext to its purpose and to its owner (the `SealContext` an area passes: release notes
+ * bind `{ subscriptionId }`): KMS refuses to decrypt it under any other context, and the IAM grants
+ * (lib/constructs/grants.ts) only allow this purpose.
  */
 import { DecryptCommand, EncryptCommand, type KMSClient } from '@aws-sdk/client-kms';
-import type { SealContext, SecretSealer } from '../ports/release-notes-ports';
+import type { SealContext, SecretSealer } from '../ports/outbound-webhook-ports';
 
 export const SEAL_PURPOSE = 'webhook-signing-secret';
 const PREFIX = 'kms1:';
 
+/**
+ * The encryption context of a binding: `purpose` first, then the binding's entries in code-unit order
+ * of their keys, so equal bindings give equal contexts whatever order their keys were written in (KMS
+ * ignores the order; the local sealer authenticates the JSON text of this object). Release notes'
+ * `{ subscriptionId }` gives `{ purpose, subscriptionId }`, the very context its stored secrets were
+ * sealed under. A binding may not set `purpose` (the IAM grants are conditioned on it) and may not be
+ * empty.
+ */
 export function encryptionContext(context: SealContext): Record<string, string> {
-  return { purpose: SEAL_PURPOSE, subscriptionId: context.subscriptionId };
+  const entries = Object.entries(context).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  if (entries.length === 0) throw new Error('a sealed secret must be bound to something: the seal context is empty');
+  if (entries.some(([key]) => key === 'purpose')) throw new Error('the seal context may not set purpose: the sealer sets it');
+  return { purpose: SEAL_PURPOSE, ...Object.fromEntries(entries) };
 }
 
 export class KmsSecretSealer implements SecretSealer {

@@ -11,8 +11,8 @@ import type { IncomingMessage } from 'node:http';
 import { request } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { rootCertificates } from 'node:tls';
-import type { AttemptResult, DeliveryErrorClass } from '../domain/webhook-delivery';
-import type { WebhookRequest, WebhookSender } from '../ports/release-notes-ports';
+import type { AttemptResult, DeliveryErrorClass } from '../domain/outbound-webhook';
+import type { WebhookRequest, WebhookSender } from '../ports/outbound-webhook-ports';
 
 /** At most this much of a response body is read (and thrown away). */
 const MAX_RESPONSE_BYTES = 64 * 1024;

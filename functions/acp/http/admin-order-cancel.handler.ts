@@ -1,0 +1,18 @@
+import { cancelOrder } from '../app/manage-orders';
+import { parseWith } from '../../platform/http/validation';
+import { cancelBody } from './admin-order-requests';
+import { adminOrderDetail } from './acp-admin-presenters';
+import { publicBaseUrl } from '../../platform/http/base-url';
+import { adminOrdersProductionDeps, type AdminOrdersDeps } from '../wiring/admin-orders-wiring';
+import { httpRoute } from '../../platform/http/kit';
+import { lambdaHandler } from '../../platform/http/lambda';
+
+/** POST /admin/v1/apps/{appId}/orders/{orderId}/cancel: units not sent yet go back to stock; what was not refunded yet is refunded unless `refund` is false. */
+export const createHandler = (deps: AdminOrdersDeps) =>
+  httpRoute('adminOrderCancel', deps, async (req) => {
+    const b = parseWith(cancelBody, req.textBody().trim() === '' ? {} : req.jsonBody());
+    const s = await cancelOrder(deps, { appId: req.path.appId ?? '', orderId: req.path.orderId ?? '', refund: b.refund ?? true, reason: b.reason });
+    return { status: 200, body: { data: adminOrderDetail(s, publicBaseUrl(deps, req)) } };
+  });
+
+export const handler = lambdaHandler(createHandler, adminOrdersProductionDeps);

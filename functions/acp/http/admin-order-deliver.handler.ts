@@ -1,0 +1,15 @@
+import { deliverFulfillment } from '../app/manage-orders';
+import { adminOrderDetail } from './acp-admin-presenters';
+import { publicBaseUrl } from '../../platform/http/base-url';
+import { adminOrdersProductionDeps, type AdminOrdersDeps } from '../wiring/admin-orders-wiring';
+import { httpRoute } from '../../platform/http/kit';
+import { lambdaHandler } from '../../platform/http/lambda';
+
+/** POST /admin/v1/apps/{appId}/orders/{orderId}/fulfillments/{fulfillmentId}/deliver: a shipment arrived. */
+export const createHandler = (deps: AdminOrdersDeps) =>
+  httpRoute('adminOrderDeliver', deps, async (req) => {
+    const s = await deliverFulfillment(deps, { appId: req.path.appId ?? '', orderId: req.path.orderId ?? '', fulfillmentId: req.path.fulfillmentId ?? '' });
+    return { status: 200, body: { data: adminOrderDetail(s, publicBaseUrl(deps, req)) } };
+  });
+
+export const handler = lambdaHandler(createHandler, adminOrdersProductionDeps);

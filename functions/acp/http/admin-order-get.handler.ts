@@ -1,0 +1,15 @@
+import { getOrder } from '../app/manage-orders';
+import { adminOrderDetail } from './acp-admin-presenters';
+import { publicBaseUrl } from '../../platform/http/base-url';
+import { adminOrdersProductionDeps, type AdminOrdersDeps } from '../wiring/admin-orders-wiring';
+import { httpRoute } from '../../platform/http/kit';
+import { lambdaHandler } from '../../platform/http/lambda';
+
+/** GET /admin/v1/apps/{appId}/orders/{orderId}: the order, as the merchant and as the agent platform see it. */
+export const createHandler = (deps: AdminOrdersDeps) =>
+  httpRoute('adminOrderGet', deps, async (req) => {
+    const s = await getOrder(deps, { appId: req.path.appId ?? '', orderId: req.path.orderId ?? '' });
+    return { status: 200, body: { data: adminOrderDetail(s, publicBaseUrl(deps, req)) } };
+  });
+
+export const handler = lambdaHandler(createHandler, adminOrdersProductionDeps);
