@@ -397,6 +397,18 @@ describe('ACP checkout sessions', () => {
       session(await post(`${base()}/${created.id}`, {}, key.key, { 'Idempotency-Key': 'idem-1' }), 200);
     });
 
+    it('replays a refusal under its key: the same status and body', async () => {
+      // A key of its own: this file's other requests share the first key's rate limit.
+      const own = await acpKey(f.appId);
+      const body = { line_items: [{ product_id: mug.id, quantity: 1 }], unknown_field: true };
+      const refused = await post(base(), body, own.key, { 'Idempotency-Key': 'idem-refused' });
+      expect(acpError(refused, 400, 'invalid').param).toBe('$.unknown_field');
+      const again = await post(base(), body, own.key, { 'Idempotency-Key': 'idem-refused' });
+      expect(again.status).toBe(400);
+      expect(again.body).toEqual(refused.body);
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+    });
+
     it('a complete replayed by key charges and reserves once', async () => {
       const stocked = await product(f.appId, { title: 'Sticker', price: 100, currency: 'usd', inventory: 10 });
       const created = session(await post(base(), { line_items: [{ product_id: stocked.id, quantity: 4 }] }), 201);

@@ -6,7 +6,7 @@
  * - on every POST `Idempotency-Key` (1 to 255 characters) is required: missing is 400
  *   `idempotency_key_required`. It goes through the platform's one mechanism
  *   (platform/http/idempotency-key.ts) in ACP's shapes: echoed on the answer, a replay returns the
- *   stored answer with `Idempotent-Replayed: true`, the same key with another body is 422
+ *   stored answer (a refusal too, but never a 5xx) with `Idempotent-Replayed: true`, the same key with another body is 422
  *   `idempotency_conflict`, one still running is 409 `idempotency_in_flight` with `Retry-After`;
  * - `Request-Id` is echoed.
  * The answer is the session in the official `CheckoutSession` shape, with the app's policies as its
@@ -14,6 +14,8 @@
  */
 import { checkoutView, invalid, policyLinks, type CheckoutSession } from '../domain/checkout';
 import { canonicalJson } from '../../platform/domain/digest';
+import { errorBody, STATUS_OF } from '../../platform/domain/error-bodies';
+import { DomainError } from '../../platform/domain/errors';
 import { claimIdempotencyKey, idempotencyKeyOf } from '../../platform/http/idempotency-key';
 
 export { canonicalJson };
@@ -84,8 +86,15 @@ export function checkoutRoute(
     try {
       result = await execute(body as Record<string, unknown>);
     } catch (err) {
-      await claim.forget();
-      throw err;
+      // A refusal is the answer to this request: a retry with the same key and body gets it again (RFC
+      // 6.3). A 5xx is never kept (6.5), nor a 408, 409 or 429, which say "try again".
+      const status = err instanceof DomainError ? STATUS_OF[err.code] : 500;
+      if (!(err instanceof DomainError) || status >= 500 || status === 408 || status === 409 || status === 429) {
+        await claim.forget();
+        throw err;
+      }
+      deps.logger.info('request rejected', { code: err.code, status });
+      result = { status, body: errorBody('acp', err.code, err.message, err.detail, err.param) };
     }
     await claim.remember(result.status, result.body);
     return { ...result, headers: { ...headers, ...(result.headers ?? {}) } };
