@@ -7,7 +7,7 @@
  */
 import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { CheckoutSession } from '../domain/checkout';
-import { owedRestocks, pendingRefund } from '../domain/order';
+import { orderState, owedRestocks, pendingRefund } from '../domain/order';
 import type { PendingOrderEvent } from '../domain/order-event';
 import type { CheckoutStore } from '../ports/acp-ports';
 import { sendConditional } from '../../platform/adapters/dynamo-batch';
@@ -135,8 +135,10 @@ export class DynamoCheckoutStore implements CheckoutStore {
   }
 
   async replace(next: CheckoutSession, expectedVersion: number): Promise<boolean> {
-    // The pointer first: a sale whose session write fails leaves a pointer that names no order.
-    if (next.order)
+    // The pointer first: a sale whose session write fails leaves a pointer that names no order. It is
+    // written while the order is at its first revision (the sale and the writes right after it); a
+    // later change finds it in place.
+    if (next.order && orderState(next.order).revision === 1)
       await this.db.send(new PutCommand({ TableName: this.table, Item: { ...orderKey(next.order.id), type: 'order-pointer', sessionId: next.id } }));
     return sendConditional(
       this.db,

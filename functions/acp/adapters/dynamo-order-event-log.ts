@@ -20,6 +20,7 @@ import type { Micros } from '../../platform/domain/time';
 import { sendConditional } from '../../platform/adapters/dynamo-batch';
 import type { OrderEventCursor, OrderEventLogEntry } from '../domain/order-event';
 import type { OrderEventLog } from '../ports/acp-ports';
+import { definedFields } from '../../platform/adapters/dynamo-keys';
 
 const partition = (sessionId: string) => `CHECKOUT#${sessionId}`;
 const cursorKey = (sessionId: string) => ({ pk: partition(sessionId), sk: 'ORDEREVENTS' });
@@ -34,11 +35,7 @@ const LOG_RETENTION_SECONDS = 90 * 24 * 3600;
 
 const ENTRY_FIELDS = ['revision', 'type', 'attempt', 'attemptedAtUs', 'latencyMs', 'outcome', 'httpStatus', 'error'] as const;
 
-function toEntry(item: Record<string, unknown>): OrderEventLogEntry {
-  const out: Record<string, unknown> = {};
-  for (const f of ENTRY_FIELDS) if (item[f] !== undefined) out[f] = item[f];
-  return out as unknown as OrderEventLogEntry;
-}
+const toEntry = (item: Record<string, unknown>) => definedFields<OrderEventLogEntry>(item, ENTRY_FIELDS);
 
 export class DynamoOrderEventLog implements OrderEventLog {
   constructor(

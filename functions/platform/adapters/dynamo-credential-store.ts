@@ -5,18 +5,14 @@
 import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { StoredCredential } from '../domain/credentials';
 import type { CredentialStore } from '../ports/platform-ports';
-import { timeIdKey } from './dynamo-keys';
+import { definedFields, timeIdKey } from './dynamo-keys';
 
 const hashKey = (hash: string) => ({ pk: `CRED#${hash}`, sk: 'CRED' });
 const idKey = (id: string) => ({ pk: `CREDID#${id}`, sk: 'CREDID' });
 
 const FIELDS = ['id', 'kind', 'hash', 'orgId', 'appId', 'scopes', 'name', 'displayPrefix', 'createdAtUs', 'expiresAtUs', 'revokedAtUs'] as const;
 
-function toCredential(item: Record<string, unknown>): StoredCredential {
-  const out: Record<string, unknown> = {};
-  for (const f of FIELDS) if (item[f] !== undefined) out[f] = item[f];
-  return out as unknown as StoredCredential;
-}
+const toCredential = (item: Record<string, unknown>) => definedFields<StoredCredential>(item, FIELDS);
 
 export class DynamoCredentialStore implements CredentialStore {
   constructor(

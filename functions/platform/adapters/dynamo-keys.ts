@@ -27,3 +27,10 @@ export function decodeCursor(cursor: string | undefined): Record<string, unknown
 }
 
 export const TABLE_KEY = { pk: 'pk', sk: 'sk' } as const;
+
+/** The named attributes an item has (absent ones stay absent): a stored record read back without its keys and index attributes. */
+export function definedFields<T>(item: Record<string, unknown>, fields: readonly string[]): T {
+  const out: Record<string, unknown> = {};
+  for (const f of fields) if (item[f] !== undefined) out[f] = item[f];
+  return out as T;
+}

@@ -9,6 +9,7 @@ import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } fro
 import type { Micros } from '../../platform/domain/time';
 import type { ClaimResult, DeliveryAttemptRecord, DeliveryKey, DeliveryLog } from '../ports/release-notes-ports';
 import { batchDelete } from '../../platform/adapters/dynamo-batch';
+import { definedFields } from '../../platform/adapters/dynamo-keys';
 
 const RETENTION_SECONDS = 90 * 24 * 3600;
 const partition = (subscriptionId: string) => `WHDLV#${subscriptionId}`;
@@ -29,11 +30,7 @@ const RECORD_FIELDS = [
   'error',
 ] as const;
 
-function toRecord(item: Record<string, unknown>): DeliveryAttemptRecord {
-  const out: Record<string, unknown> = {};
-  for (const f of RECORD_FIELDS) if (item[f] !== undefined) out[f] = item[f];
-  return out as unknown as DeliveryAttemptRecord;
-}
+const toRecord = (item: Record<string, unknown>) => definedFields<DeliveryAttemptRecord>(item, RECORD_FIELDS);
 
 export class DynamoDeliveryLog implements DeliveryLog {
   constructor(
