@@ -7,7 +7,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Session } from '../domain/session';
-import { batchDelete } from '../../platform/adapters/dynamo-batch';
+import { batchDelete, queryPages } from '../../platform/adapters/dynamo-batch';
 import { appSessionsPartition, sessionFromItem, sessionKey, sessionPk } from './dynamo-session-items';
 
 const removingPartition = (appId: string) => `APPSESSDEL#${appId}`;
@@ -36,25 +36,20 @@ export async function removeSession(db: DynamoDBDocumentClient, table: string, i
   }
   // Step 2: the messages and everything else stored with the session (its variables).
   // Step 3: the session item itself.
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await db.send(
-      new QueryCommand({
-        TableName: table,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': sessionPk(id) },
-        ProjectionExpression: 'pk, sk',
-        ExclusiveStartKey: start,
-      }),
-    );
-    const dependents = (page.Items ?? []).filter((i) => i.sk !== 'SESSION');
+  const pages = queryPages(db, {
+    TableName: table,
+    KeyConditionExpression: 'pk = :pk',
+    ExpressionAttributeValues: { ':pk': sessionPk(id) },
+    ProjectionExpression: 'pk, sk',
+  });
+  for await (const page of pages) {
+    const dependents = page.items.filter((i) => i.sk !== 'SESSION');
     await batchDelete(
       db,
       table,
       dependents.map((i) => ({ pk: i.pk, sk: i.sk })),
     );
-    start = page.LastEvaluatedKey;
-  } while (start);
+  }
   await db.send(new DeleteCommand({ TableName: table, Key: sessionKey(id) }));
 }
 

@@ -15,7 +15,7 @@ import { lastActivityOf, type Message, type Session } from '../domain/session';
 import { microsToMs } from '../../platform/domain/time';
 import type { SessionChanges, SessionStore, TurnLease } from '../ports/conversation-ports';
 import { TABLE_DESIGN } from '../../platform/adapters/table-design';
-import { sendConditional } from '../../platform/adapters/dynamo-batch';
+import { queryAll, sendConditional } from '../../platform/adapters/dynamo-batch';
 import { timeIdKey } from '../../platform/adapters/dynamo-keys';
 import { EMPTY_SESSIONS, messageFromItem, messageItem, sessionFromItem, sessionItem, sessionKey, sessionPk } from './dynamo-session-items';
 import { listSessionsForRemovalByApp, removeSession } from './dynamo-session-removal';
@@ -186,27 +186,20 @@ export class DynamoSessionStore implements SessionStore {
     const messages: Message[] = [];
     let openTurnId: string | undefined;
     let session: Session | undefined;
-    let start: Record<string, unknown> | undefined;
-    do {
-      const res = await this.db.send(
-        new QueryCommand({
-          TableName: this.table,
-          KeyConditionExpression: 'pk = :pk',
-          ExpressionAttributeValues: { ':pk': sessionPk(sessionId) },
-          ConsistentRead: true,
-          ExclusiveStartKey: start,
-        }),
-      );
-      for (const item of res.Items ?? []) {
-        if (String(item.sk).startsWith('MSG#')) messages.push(messageFromItem(item));
-        else if (item.sk === 'SESSION') {
-          // A reservation (a first turn not recorded yet) and a session being removed are no session, as for get().
-          if (item.reserved !== true && item.deletedAtUs === undefined) session = sessionFromItem(item);
-          if (typeof item.openTurnId === 'string') openTurnId = item.openTurnId;
-        }
+    const items = await queryAll(this.db, {
+      TableName: this.table,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': sessionPk(sessionId) },
+      ConsistentRead: true,
+    });
+    for (const item of items) {
+      if (String(item.sk).startsWith('MSG#')) messages.push(messageFromItem(item));
+      else if (item.sk === 'SESSION') {
+        // A reservation (a first turn not recorded yet) and a session being removed are no session, as for get().
+        if (item.reserved !== true && item.deletedAtUs === undefined) session = sessionFromItem(item);
+        if (typeof item.openTurnId === 'string') openTurnId = item.openTurnId;
       }
-      start = res.LastEvaluatedKey;
-    } while (start);
+    }
     return { messages, openTurnId, session };
   }
 
@@ -237,22 +230,13 @@ export class DynamoSessionStore implements SessionStore {
   }
 
   async listByConsumer(consumerId: string): Promise<Session[]> {
-    const out: Session[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const res = await this.db.send(
-        new QueryCommand({
-          TableName: this.table,
-          IndexName: 'gsi3',
-          KeyConditionExpression: 'gsi3pk = :pk',
-          ExpressionAttributeValues: { ':pk': `CONSSESS#${consumerId}` },
-          ExclusiveStartKey: start,
-        }),
-      );
-      for (const item of res.Items ?? []) out.push(sessionFromItem(item));
-      start = res.LastEvaluatedKey;
-    } while (start);
-    return out;
+    const items = await queryAll(this.db, {
+      TableName: this.table,
+      IndexName: 'gsi3',
+      KeyConditionExpression: 'gsi3pk = :pk',
+      ExpressionAttributeValues: { ':pk': `CONSSESS#${consumerId}` },
+    });
+    return items.map(sessionFromItem);
   }
 
   async listEmptyInactiveBefore(beforeUs: number, limit: number): Promise<Session[]> {

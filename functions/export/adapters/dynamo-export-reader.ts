@@ -4,13 +4,14 @@
  * cursor's (sort value, id). A post-filter (`started_after`/`started_before`) keeps reading until the
  * page is full or a read budget is spent, then hands back the last position it examined.
  */
-import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { KeysetPosition } from '../domain/cursor';
 import type { Session } from '../../conversations/domain/session';
 import type { Tombstone } from '../../conversations/domain/tombstone';
 import type { UsageRow } from '../../conversations/domain/usage';
 import type { ExportReader, KeysetPage, KeysetWindow } from '../ports/export-ports';
 import { padMicros, timeIdKey } from '../../platform/adapters/dynamo-keys';
+import { queryPages } from '../../platform/adapters/dynamo-batch';
 import { sessionFromItem } from '../../conversations/adapters/dynamo-session-items';
 import { toTombstone } from '../../conversations/adapters/dynamo-tombstone-store';
 import { usageFromItem } from '../../conversations/adapters/dynamo-usage-store';
@@ -93,30 +94,26 @@ export class DynamoExportReader implements ExportReader {
     let start: Record<string, unknown> | undefined;
     let reads = 0;
     let lastExamined: string | undefined;
-    do {
-      const res = await this.db.send(
-        new QueryCommand({
-          TableName: this.table,
-          IndexName: q.index,
-          KeyConditionExpression: `${q.index}pk = :pk AND ${skAttr} BETWEEN :lo AND :hi`,
-          ...(q.filter ? { FilterExpression: q.filter.expression } : {}),
-          ExpressionAttributeValues: { ':pk': q.partition, ':lo': lo, ':hi': hi, ...(q.filter?.values ?? {}) },
-          ScanIndexForward: false,
-          // One more than the page tells whether there is more; one more again covers the row at the
-          // cursor itself, which BETWEEN includes and the page skips.
-          Limit: window.limit + 2,
-          ExclusiveStartKey: start,
-        }),
-      );
+    const pages = queryPages(this.db, {
+      TableName: this.table,
+      IndexName: q.index,
+      KeyConditionExpression: `${q.index}pk = :pk AND ${skAttr} BETWEEN :lo AND :hi`,
+      ...(q.filter ? { FilterExpression: q.filter.expression } : {}),
+      ExpressionAttributeValues: { ':pk': q.partition, ':lo': lo, ':hi': hi, ...(q.filter?.values ?? {}) },
+      ScanIndexForward: false,
+      // One more than the page tells whether there is more; one more again covers the row at the
+      // cursor itself, which BETWEEN includes and the page skips.
+      Limit: window.limit + 2,
+    });
+    for await (const page of pages) {
       reads++;
-      for (const item of res.Items ?? []) {
-        const sk = item[skAttr] as string;
-        if (sk === afterKey) continue;
-        rows.push(item);
+      for (const item of page.items) {
+        if (item[skAttr] !== afterKey) rows.push(item);
       }
-      start = res.LastEvaluatedKey;
+      start = page.next;
       if (start) lastExamined = start[skAttr] as string;
-    } while (rows.length <= window.limit && start && reads < (q.filter ? POST_FILTER_READ_BUDGET : Infinity));
+      if (rows.length > window.limit || reads >= (q.filter ? POST_FILTER_READ_BUDGET : Infinity)) break;
+    }
 
     if (rows.length > window.limit) {
       const page = rows.slice(0, window.limit);

@@ -38,11 +38,22 @@ export async function batchDelete(db: DynamoDBDocumentClient, table: string, key
 /** Every item a Query matches, following `LastEvaluatedKey` page by page. */
 export async function queryAll(db: DynamoDBDocumentClient, input: Omit<QueryCommandInput, 'ExclusiveStartKey'>): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];
+  for await (const page of queryPages(db, input)) items.push(...page.items);
+  return items;
+}
+
+/**
+ * A Query's pages, one read each, for a caller that acts page by page or stops early (breaking out
+ * of the loop sends no further read); `next` is the page's `LastEvaluatedKey`.
+ */
+export async function* queryPages(
+  db: DynamoDBDocumentClient,
+  input: Omit<QueryCommandInput, 'ExclusiveStartKey'>,
+): AsyncGenerator<{ items: Record<string, unknown>[]; next: Record<string, unknown> | undefined }> {
   let start: Record<string, unknown> | undefined;
   do {
     const res = await db.send(new QueryCommand({ ...input, ExclusiveStartKey: start }));
-    items.push(...(res.Items ?? []));
     start = res.LastEvaluatedKey;
+    yield { items: res.Items ?? [], next: start };
   } while (start);
-  return items;
 }

@@ -5,10 +5,10 @@
  * Items expire through TTL after 90 days and go with the subscription when it is deleted.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Micros } from '../../platform/domain/time';
 import type { ClaimResult, DeliveryAttemptRecord, DeliveryKey, DeliveryLog } from '../ports/release-notes-ports';
-import { batchDelete } from '../../platform/adapters/dynamo-batch';
+import { batchDelete, queryAll } from '../../platform/adapters/dynamo-batch';
 import { definedFields } from '../../platform/adapters/dynamo-keys';
 
 const RETENTION_SECONDS = 90 * 24 * 3600;
@@ -80,22 +80,12 @@ export class DynamoDeliveryLog implements DeliveryLog {
     );
   }
 
-  private async items(subscriptionId: string): Promise<Record<string, unknown>[]> {
-    const out: Record<string, unknown>[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const res = await this.db.send(
-        new QueryCommand({
-          TableName: this.table,
-          KeyConditionExpression: 'pk = :pk',
-          ExpressionAttributeValues: { ':pk': partition(subscriptionId) },
-          ConsistentRead: true,
-          ExclusiveStartKey: start,
-        }),
-      );
-      out.push(...(res.Items ?? []));
-      start = res.LastEvaluatedKey;
-    } while (start);
-    return out;
+  private items(subscriptionId: string): Promise<Record<string, unknown>[]> {
+    return queryAll(this.db, {
+      TableName: this.table,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': partition(subscriptionId) },
+      ConsistentRead: true,
+    });
   }
 }

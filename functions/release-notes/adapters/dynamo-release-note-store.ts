@@ -4,10 +4,11 @@
  * is in the feed the moment `put` returns (no GSI lag). A pointer item by id serves the delivery worker.
  * The partition is small (a few periods a month); its read ceiling is in docs/adr/0011.
  */
-import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ReleasePeriod } from '../domain/release-notes';
 import type { ReleaseNoteStore } from '../ports/release-notes-ports';
 import { padMicros } from '../../platform/adapters/dynamo-keys';
+import { queryAll } from '../../platform/adapters/dynamo-batch';
 
 const FEED_PK = 'RELEASENOTES';
 const sortKey = (p: Pick<ReleasePeriod, 'id' | 'periodStartUs' | 'periodEndUs'>) => `${padMicros(p.periodStartUs)}#${padMicros(p.periodEndUs)}#${p.id}`;
@@ -56,22 +57,13 @@ export class DynamoReleaseNoteStore implements ReleaseNoteStore {
   }
 
   async listNewestFirst(): Promise<ReleasePeriod[]> {
-    const out: ReleasePeriod[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const res = await this.db.send(
-        new QueryCommand({
-          TableName: this.table,
-          KeyConditionExpression: 'pk = :pk',
-          ExpressionAttributeValues: { ':pk': FEED_PK },
-          ScanIndexForward: false,
-          ConsistentRead: true,
-          ExclusiveStartKey: start,
-        }),
-      );
-      out.push(...(res.Items ?? []).map(toPeriod));
-      start = res.LastEvaluatedKey;
-    } while (start);
-    return out;
+    const items = await queryAll(this.db, {
+      TableName: this.table,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': FEED_PK },
+      ScanIndexForward: false,
+      ConsistentRead: true,
+    });
+    return items.map(toPeriod);
   }
 }
