@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { runOrderWebhookListen } from './order-webhook-listen';
 import { runWebhooksListen } from './webhooks-listen';
+import { bool, count, defined, json, linesFrom, list, onOff } from './flag-parsers';
 
 export type Flags = Record<string, string | undefined>;
 
@@ -34,55 +35,6 @@ export interface RouteCommand extends CommandBase {
   readonly body?: (f: Flags) => unknown;
   /** Sent as is, with this content type (imports are JSONL). */
   readonly rawBody?: (f: Flags) => { contentType: string; text: string };
-}
-
-function list(value: string | undefined): string[] | undefined {
-  return value === undefined
-    ? undefined
-    : value
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean);
-}
-
-function json(value: string | undefined, flag: string): unknown {
-  if (value === undefined) return undefined;
-  try {
-    return JSON.parse(value);
-  } catch {
-    throw new Error(`--${flag} must be JSON`);
-  }
-}
-
-function bool(value: string | undefined, flag: string): boolean | undefined {
-  if (value === undefined) return undefined;
-  if (value === 'true' || value === 'false') return value === 'true';
-  throw new Error(`--${flag} must be true or false`);
-}
-
-/** `li_a:2,li_b:1` as `[{lineId, quantity}]`. */
-function linesFrom(value: string | undefined): { lineId: string; quantity: number }[] | undefined {
-  return list(value)?.map((entry) => {
-    const m = /^([^:]+):(\d+)$/.exec(entry);
-    if (!m) throw new Error(`--lines must be <lineId>:<quantity>,…, not ${JSON.stringify(entry)}`);
-    return { lineId: m[1]!, quantity: Number(m[2]) };
-  });
-}
-
-function defined(o: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
-}
-
-function onOff(value: string | undefined, flag: string): boolean | undefined {
-  if (value === undefined) return undefined;
-  if (value === 'on' || value === 'off') return value === 'on';
-  throw new Error(`--${flag} must be on or off`);
-}
-
-function count(value: string | undefined, flag: string): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value)) throw new Error(`--${flag} must be a whole number`);
-  return Number(value);
 }
 
 /** `--image-input on|off` and `--image-limit <n>` over any `imageInput` of `--settings`. */
@@ -122,6 +74,21 @@ function settingsFrom(f: Flags): unknown {
     ...(f['monthly-cap-usd'] !== undefined ? { monthlyUsageCapUsd: f['monthly-cap-usd'] === 'none' ? null : f['monthly-cap-usd'] } : {}),
   });
   return Object.keys(merged).length ? merged : undefined;
+}
+
+/** A key kind bound to one app: created for the app (printed once), revoked by its id. */
+function appKeyCommands(createRouteId: string, what: string, revoked: string): Record<string, Command> {
+  return {
+    create: {
+      routeId: createRouteId,
+      summary: `create ${what}; printed once`,
+      required: ['app'],
+      optional: ['name', 'expires-at'],
+      params: { appId: 'app' },
+      body: (f) => defined({ name: f.name, expiresAt: f['expires-at'] }),
+    },
+    revoke: { routeId: 'adminKeyRevoke', summary: `revoke ${revoked}`, required: ['key'], params: { keyId: 'key' } },
+  };
 }
 
 export const COMMANDS: Record<string, Record<string, Command>> = {
@@ -173,28 +140,8 @@ export const COMMANDS: Record<string, Record<string, Command>> = {
       params: { appId: 'app' },
     },
   },
-  'chat-key': {
-    create: {
-      routeId: 'adminChatKeyCreate',
-      summary: 'create a chat API key for an app; printed once',
-      required: ['app'],
-      optional: ['name', 'expires-at'],
-      params: { appId: 'app' },
-      body: (f) => defined({ name: f.name, expiresAt: f['expires-at'] }),
-    },
-    revoke: { routeId: 'adminKeyRevoke', summary: 'revoke a chat API key', required: ['key'], params: { keyId: 'key' } },
-  },
-  'acp-key': {
-    create: {
-      routeId: 'adminAcpKeyCreate',
-      summary: 'create an ACP key (acp_ + 32 characters) for an app: checkout sessions of that app only; printed once',
-      required: ['app'],
-      optional: ['name', 'expires-at'],
-      params: { appId: 'app' },
-      body: (f) => defined({ name: f.name, expiresAt: f['expires-at'] }),
-    },
-    revoke: { routeId: 'adminKeyRevoke', summary: 'revoke an ACP key', required: ['key'], params: { keyId: 'key' } },
-  },
+  'chat-key': appKeyCommands('adminChatKeyCreate', 'a chat API key for an app', 'a chat API key'),
+  'acp-key': appKeyCommands('adminAcpKeyCreate', 'an ACP key (acp_ + 32 characters) for an app: checkout sessions of that app only', 'an ACP key'),
   product: {
     create: {
       routeId: 'adminProductCreate',

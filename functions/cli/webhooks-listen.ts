@@ -8,6 +8,7 @@
  */
 import { verifySvcSignature } from '../release-notes/domain/webhook-delivery';
 import { ListenRefused, RESTART_HINT, runListenCommand, startDevListener, type ListenTarget, type ReceivedRequest } from './dev-listener';
+import { list } from './flag-parsers';
 
 export { ListenRefused, RESTART_HINT };
 
@@ -58,15 +59,6 @@ export async function listenForWebhooks(opts: ListenOptions): Promise<RunningLis
     deliveries: listener.received,
     stop: () => listener.stop(),
   };
-}
-
-function list(value: string | undefined): string[] | undefined {
-  return value === undefined
-    ? undefined
-    : value
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean);
 }
 
 /** The CLI command: runs until SIGINT (Ctrl-C) or SIGTERM, then deletes the subscription; the exit code. */
