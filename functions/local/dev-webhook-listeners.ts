@@ -31,6 +31,7 @@ import { CHANGE_KINDS } from '../release-notes/domain/release-notes';
 import { microsToIso } from '../platform/domain/time';
 import { classifyAddress } from '../platform/domain/webhook-callback';
 import { SUBSCRIPTION_LIMITS } from '../release-notes/domain/webhook-subscription';
+import { subscriptionOut } from '../release-notes/http/release-notes-presenters';
 import type { WebhookRequest, WebhookSender } from '../platform/ports/outbound-webhook-ports';
 import type { LocalDeps } from './local-wiring';
 import { decodePathValue, parseRequestTarget } from '../platform/front-door/request-target';
@@ -231,15 +232,9 @@ export class DevWebhookListeners {
       if (subscription) await this.deps.subscriptions.remove(subscription);
       await this.deps.deliveryLog.removeAll(s.id);
     };
-    return {
-      id: s.id,
-      callbackUrl: s.callbackUrl,
-      areas: s.areas,
-      categories: s.categories,
-      isActive: s.isActive,
-      secret: created.secret,
-      createdAt: microsToIso(s.createdAtUs),
-    };
+    // The subscription as the API answers its create, less what a listener never needs to print.
+    const { maskedSecret: _masked, updatedAt: _updated, ...registered } = subscriptionOut(s, created.secret);
+    return registered;
   }
 
   /** Sets the app's order-event receiver to the listener, with a secret the platform makes. */

@@ -1,13 +1,12 @@
 /**
  * Products (`PRODUCT#<id>` / `PRODUCT`), listed per app on gsi2 (`APPPROD#<appId>`, by creation then id).
  */
-import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Product, ProductPatch } from '../domain/product';
 import type { Micros } from '../../platform/domain/time';
 import type { ProductStore } from '../ports/acp-ports';
-import { queryAll } from '../../platform/adapters/dynamo-batch';
-import { timeIdKey } from '../../platform/adapters/dynamo-keys';
+import { queryAll, updateIfMatched } from '../../platform/adapters/dynamo-batch';
+import { fieldsOrNull, timeIdKey } from '../../platform/adapters/dynamo-keys';
 
 const key = (id: string) => ({ pk: `PRODUCT#${id}`, sk: 'PRODUCT' });
 const FIELDS = [
@@ -25,11 +24,7 @@ const FIELDS = [
   'updatedAtUs',
 ] as const;
 
-function fromItem(item: Record<string, unknown>): Product {
-  const out: Record<string, unknown> = {};
-  for (const f of FIELDS) out[f] = item[f] ?? null;
-  return out as unknown as Product;
-}
+const fromItem = (item: Record<string, unknown>) => fieldsOrNull<Product>(item, FIELDS);
 
 function itemOf(p: Product): Record<string, unknown> {
   return { ...key(p.id), type: 'product', ...p, gsi2pk: `APPPROD#${p.appId}`, gsi2sk: timeIdKey(p.createdAtUs, p.id) };
@@ -71,22 +66,14 @@ export class DynamoProductStore implements ProductStore {
       values[`:v${i}`] = value;
       sets.push(`#f${i} = :v${i}`);
     });
-    try {
-      const res = await this.db.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: key(id),
-          UpdateExpression: `SET ${sets.join(', ')}`,
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: values,
-          ReturnValues: 'ALL_NEW',
-        }),
-      );
-      return fromItem(res.Attributes!);
-    } catch (err) {
-      if (err instanceof ConditionalCheckFailedException) return undefined;
-      throw err;
-    }
+    const item = await updateIfMatched(this.db, {
+      TableName: this.table,
+      Key: key(id),
+      UpdateExpression: `SET ${sets.join(', ')}`,
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    });
+    return item && fromItem(item);
   }
 }

@@ -5,16 +5,7 @@
  * touches again so a late commit re-surfaces above any checkpoint taken meanwhile.
  */
 import { notFound } from '../../platform/domain/errors';
-import {
-  exportableQueryParams,
-  type Message,
-  type MessageFile,
-  type MessageRole,
-  type QueryParam,
-  type Session,
-  type ToolCall,
-  type ToolMarker,
-} from '../../conversations/domain/session';
+import { exportableQueryParams, type Message, type QueryParam, type Session } from '../../conversations/domain/session';
 import type { Micros } from '../../platform/domain/time';
 import type { UsageRow } from '../../conversations/domain/usage';
 import type { TurnLease } from '../../conversations/ports/conversation-ports';
@@ -76,16 +67,11 @@ export async function startSession(
   return session;
 }
 
-export interface TurnMessage {
+/** A message a turn records; the session, time and turn are the append's. */
+export type TurnMessage = Pick<Message, 'role' | 'content' | 'tools' | 'files' | 'toolCalls' | 'toolCallId'> & {
   /** Given when the id had to be known before the write (a Responses answer's item ids); else a new one. */
   readonly id?: string;
-  readonly role: MessageRole;
-  readonly content: string;
-  readonly tools?: readonly ToolMarker[];
-  readonly files?: readonly MessageFile[];
-  readonly toolCalls?: readonly ToolCall[];
-  readonly toolCallId?: string;
-}
+};
 
 export type TurnUsage = Omit<UsageRow, 'id' | 'orgId' | 'appId' | 'sessionId' | 'consumerId' | 'createdAtUs'>;
 

@@ -11,7 +11,7 @@ import type { ExtractionState, FileKind, StoredFile } from '../domain/file';
 import type { Micros } from '../../platform/domain/time';
 import type { AttachedFile, FileStore } from '../ports/file-ports';
 import { queryAll } from '../../platform/adapters/dynamo-batch';
-import { timeIdKey } from '../../platform/adapters/dynamo-keys';
+import { fieldsOrNull, timeIdKey } from '../../platform/adapters/dynamo-keys';
 
 const key = (id: string) => ({ pk: `FILE#${id}`, sk: 'FILE' });
 const linkKey = (sessionId: string, fileId: string) => ({ pk: `SESSION#${sessionId}`, sk: `FILE#${fileId}` });
@@ -40,11 +40,7 @@ const FIELDS = [
   'referencedAtUs',
 ] as const;
 
-function fromItem(item: Record<string, unknown>): StoredFile {
-  const out: Record<string, unknown> = {};
-  for (const f of FIELDS) out[f] = item[f] ?? null;
-  return out as unknown as StoredFile;
-}
+const fromItem = (item: Record<string, unknown>) => fieldsOrNull<StoredFile>(item, FIELDS);
 
 export class DynamoFileStore implements FileStore {
   constructor(

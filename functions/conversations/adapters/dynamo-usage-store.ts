@@ -1,7 +1,7 @@
 import { PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { UsageRow } from '../domain/usage';
 import type { UsageStore } from '../ports/conversation-ports';
-import { timeIdKey } from '../../platform/adapters/dynamo-keys';
+import { fieldsOrNull, timeIdKey } from '../../platform/adapters/dynamo-keys';
 
 /** Usage ids are integers from one atomic counter; padded to 16 digits they sort as numbers. */
 export const usageIdKey = (id: number) => String(id).padStart(16, '0');
@@ -22,11 +22,7 @@ const USAGE_FIELDS = [
   'createdAtUs',
 ] as const;
 
-export function usageFromItem(item: Record<string, unknown>): UsageRow {
-  const out: Record<string, unknown> = {};
-  for (const f of USAGE_FIELDS) out[f] = item[f] ?? null;
-  return out as unknown as UsageRow;
-}
+export const usageFromItem = (item: Record<string, unknown>) => fieldsOrNull<UsageRow>(item, USAGE_FIELDS);
 
 export class DynamoUsageStore implements UsageStore {
   constructor(

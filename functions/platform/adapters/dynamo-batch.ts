@@ -8,6 +8,7 @@ import {
   type DynamoDBDocumentClient,
   type QueryCommandInput,
   UpdateCommand,
+  type UpdateCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 
 /** Sends a conditional write; false when its condition did not hold (a lost race, not an error). */
@@ -18,6 +19,19 @@ export async function sendConditional(db: DynamoDBDocumentClient, command: PutCo
     return true;
   } catch (err) {
     if (err instanceof ConditionalCheckFailedException) return false;
+    throw err;
+  }
+}
+
+/** Sends a conditional update that returns the new item (`ReturnValues: 'ALL_NEW'`); undefined when its condition did not hold. */
+export async function updateIfMatched(
+  db: DynamoDBDocumentClient,
+  input: Omit<UpdateCommandInput, 'ReturnValues'>,
+): Promise<Record<string, unknown> | undefined> {
+  try {
+    return (await db.send(new UpdateCommand({ ...input, ReturnValues: 'ALL_NEW' }))).Attributes;
+  } catch (err) {
+    if (err instanceof ConditionalCheckFailedException) return undefined;
     throw err;
   }
 }

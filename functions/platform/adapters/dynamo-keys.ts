@@ -34,3 +34,10 @@ export function definedFields<T>(item: Record<string, unknown>, fields: readonly
   for (const f of fields) if (item[f] !== undefined) out[f] = item[f];
   return out as T;
 }
+
+/** The named attributes of an item, an absent one as null: a record whose type spells its unset fields as null. */
+export function fieldsOrNull<T>(item: Record<string, unknown>, fields: readonly string[]): T {
+  const out: Record<string, unknown> = {};
+  for (const f of fields) out[f] = item[f] ?? null;
+  return out as T;
+}
