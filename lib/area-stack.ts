@@ -4,7 +4,7 @@
  * the data lives in DataStack. A new area of the route table becomes a new stack, so no stack nears
  * CloudFormation's 500-resource limit as the platform grows.
  */
-import { CfnOutput, CrossStackReferences, ReferenceStrength, SecretValue, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, SecretValue, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { bodyTooLargeMessage } from '../functions/platform/domain/body-limits';
 import type { Area, RouteDef } from '../functions/routes';
@@ -12,7 +12,7 @@ import { ApiFirewall, stageTarget } from './constructs/api-firewall';
 import { functionContextOf, type FunctionContext } from './constructs/function-context';
 import { AreaApi } from './constructs/area-api';
 import { Monitoring } from './constructs/monitoring';
-import type { DataStack } from './data-stack';
+import { DataUserStack, type DataStack } from './data-stack';
 import { ORIGIN_VERIFY_HEADER, VIEWER_IP_HEADER } from './front-door';
 import type { StageConfig } from './stage-config';
 
@@ -27,7 +27,7 @@ export interface AreaStackProps extends StackProps {
   readonly gateway?: FunctionContext['gateway'];
 }
 
-export class AreaStack extends Stack {
+export class AreaStack extends DataUserStack {
   public readonly area: Area;
   public readonly http: AreaApi;
   public readonly firewall: ApiFirewall;
@@ -35,8 +35,6 @@ export class AreaStack extends Stack {
 
   constructor(scope: Construct, id: string, props: AreaStackProps) {
     super(scope, id, props);
-    // Strong (export/import): the data stack cannot drop a table, bucket or queue this stack still uses.
-    CrossStackReferences.of(this).consume(ReferenceStrength.STRONG);
     const { config, data } = props;
     this.area = props.area;
     const context = functionContextOf(config, data, { trustViewerAddress: props.behindFrontDoor, ...(props.gateway ? { gateway: props.gateway } : {}) });
@@ -59,15 +57,13 @@ export class AreaStack extends Stack {
         : {}),
     });
     this.monitoring = new Monitoring(this, 'Monitoring', {
-      stage: config.stage,
+      config,
       name: props.area,
-      retainData: config.retainData,
       api: this.http.api,
       functions: [
         ...this.http.routes.map(({ route, fn }) => ({ name: route.id, resource: fn.function })),
         ...Object.entries(this.http.authorizers).map(([keyClass, a]) => ({ name: `${keyClass}-authorizer`, resource: a!.fn.function })),
       ],
-      ...(config.alarmEmail ? { alarmEmail: config.alarmEmail } : {}),
     });
     new CfnOutput(this, 'ApiUrl', {
       value: this.http.api.url,

@@ -3,7 +3,7 @@
  * the webhook-secret key. Kept apart from the compute stack so that functions, routes and alarms can
  * be replaced freely without touching data.
  */
-import { Duration, RemovalPolicy, SecretValue, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { CrossStackReferences, Duration, ReferenceStrength, RemovalPolicy, SecretValue, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
@@ -146,5 +146,16 @@ export class DataStack extends Stack {
       { name: 'exports', ...this.exports },
       { name: 'order-events', ...this.orderEvents },
     ];
+  }
+}
+
+/**
+ * A stack that uses DataStack's table, buckets, queues or secrets. Its references to them are strong
+ * (export/import): the data stack cannot drop a resource such a stack still uses.
+ */
+export class DataUserStack extends Stack {
+  constructor(scope: Construct, id: string, props?: StackProps) {
+    super(scope, id, props);
+    CrossStackReferences.of(this).consume(ReferenceStrength.STRONG);
   }
 }

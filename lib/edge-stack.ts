@@ -4,7 +4,7 @@
  * cached (every answer depends on the caller's key); CloudFront adds the origin header the area WAFs
  * require, so the APIs serve nothing that bypassed it.
  */
-import { CfnOutput, CrossStackReferences, Duration, ReferenceStrength, RemovalPolicy, SecretValue, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, RemovalPolicy, SecretValue, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
 import * as s3 from 'aws-cdk-lib/aws-s3';
@@ -14,7 +14,7 @@ import type { Construct } from 'constructs';
 import { DOCS_CSP, DOCS_PATH, OPENAPI_PATH, docsFiles } from '../functions/openapi/docs-site';
 import type { Area } from '../functions/routes';
 import type { AreaStack } from './area-stack';
-import type { DataStack } from './data-stack';
+import { DataUserStack, type DataStack } from './data-stack';
 import { ORIGIN_VERIFY_HEADER, VIEWER_HOST_HEADER, VIEWER_IP_HEADER } from './front-door';
 import type { StageConfig } from './stage-config';
 
@@ -27,7 +27,7 @@ export interface EdgeStackProps extends StackProps {
   readonly uploads?: { readonly loadBalancer: elbv2.IApplicationLoadBalancer; readonly paths: readonly string[] };
 }
 
-export class EdgeStack extends Stack {
+export class EdgeStack extends DataUserStack {
   public readonly distribution: cloudfront.Distribution;
   public readonly patterns: ReadonlyMap<string, Area>;
   /** Overwrites the viewer-IP header on every request, whatever the client sent under that name. */
@@ -37,7 +37,6 @@ export class EdgeStack extends Stack {
 
   constructor(scope: Construct, id: string, props: EdgeStackProps) {
     super(scope, id, props);
-    CrossStackReferences.of(this).consume(ReferenceStrength.STRONG);
     const verify = SecretValue.secretsManager(props.data.originVerifySecretName).unsafeUnwrap();
     this.viewerIp = new cloudfront.Function(this, 'ViewerIp', {
       comment: `Sets ${VIEWER_IP_HEADER} (the area WAFs' per-IP rule) and ${VIEWER_HOST_HEADER} (absolute URLs)`,

@@ -8,7 +8,7 @@
  * its own alarms and dashboard.
  */
 import { fileURLToPath } from 'node:url';
-import { CfnOutput, CrossStackReferences, Duration, Fn, ReferenceStrength, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, Fn, RemovalPolicy, Validations, type StackProps } from 'aws-cdk-lib';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import { Platform } from 'aws-cdk-lib/aws-ecr-assets';
 import * as ecs from 'aws-cdk-lib/aws-ecs';
@@ -21,7 +21,7 @@ import { ApiFirewall, privateLoadBalancerTarget } from './constructs/api-firewal
 import { functionContextOf } from './constructs/function-context';
 import { GrantPolicy, baseEnvironment } from './constructs/grants';
 import { Monitoring } from './constructs/monitoring';
-import type { DataStack } from './data-stack';
+import { DataUserStack, type DataStack } from './data-stack';
 import { VIEWER_IP_HEADER } from './front-door';
 import type { StageConfig } from './stage-config';
 
@@ -41,7 +41,7 @@ export interface UploadStackProps extends StackProps {
   readonly routes: readonly RouteDef[];
 }
 
-export class UploadStack extends Stack {
+export class UploadStack extends DataUserStack {
   public readonly vpc: ec2.Vpc;
   public readonly loadBalancer: elbv2.ApplicationLoadBalancer;
   public readonly service: ecs.FargateService;
@@ -61,7 +61,6 @@ export class UploadStack extends Stack {
 
   constructor(scope: Construct, id: string, props: UploadStackProps) {
     super(scope, id, props);
-    CrossStackReferences.of(this).consume(ReferenceStrength.STRONG);
     const { config, data } = props;
     this.routes = props.routes;
     // WAF's own answers (429) take the error shape of the routes' area.
@@ -190,12 +189,10 @@ export class UploadStack extends Stack {
       clientIpHeader: VIEWER_IP_HEADER,
     });
     this.monitoring = new Monitoring(this, 'Monitoring', {
-      stage: config.stage,
+      config,
       name: 'uploads',
-      retainData: config.retainData,
       functions: [],
       services: [{ name: 'upload-service', resource: { loadBalancer: this.loadBalancer, targetGroup: this.targetGroup, service: this.service } }],
-      ...(config.alarmEmail ? { alarmEmail: config.alarmEmail } : {}),
     });
 
     Validations.of(task).acknowledge({

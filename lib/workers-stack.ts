@@ -2,14 +2,14 @@
  * The non-HTTP functions (functions/workers.ts): queue consumers and scheduled jobs, with the alarms on
  * every queue's dead-letter queue and the table's throttles. Holds no data.
  */
-import { CrossStackReferences, ReferenceStrength, Stack, type StackProps } from 'aws-cdk-lib';
+import type { StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { TABLE_DESIGN } from '../functions/platform/adapters/table-design';
 import { QUEUES, SCHEDULES, type QueueDef, type ScheduleDef } from '../functions/workers';
 import { functionContextOf } from './constructs/function-context';
 import { Monitoring } from './constructs/monitoring';
 import { Workers } from './constructs/workers';
-import type { DataStack } from './data-stack';
+import { DataUserStack, type DataStack } from './data-stack';
 import type { StageConfig } from './stage-config';
 
 export interface WorkersStackProps extends StackProps {
@@ -21,13 +21,12 @@ export interface WorkersStackProps extends StackProps {
   readonly schedules?: readonly ScheduleDef[];
 }
 
-export class WorkersStack extends Stack {
+export class WorkersStack extends DataUserStack {
   public readonly workers: Workers;
   public readonly monitoring: Monitoring;
 
   constructor(scope: Construct, id: string, props: WorkersStackProps) {
     super(scope, id, props);
-    CrossStackReferences.of(this).consume(ReferenceStrength.STRONG);
     const { config, data } = props;
     const context = functionContextOf(config, data);
     this.workers = new Workers(this, 'Workers', {
@@ -44,9 +43,8 @@ export class WorkersStack extends Stack {
       jobsDeadLetterQueue: data.scheduledJobsDeadLetterQueue,
     });
     this.monitoring = new Monitoring(this, 'Monitoring', {
-      stage: config.stage,
+      config,
       name: 'workers',
-      retainData: config.retainData,
       functions: [
         ...this.workers.consumers.map(({ def, fn }) => ({ name: `${def.id}-consumer`, resource: fn.function })),
         ...this.workers.jobs.map(({ def, fn }) => ({ name: `${def.id}-job`, resource: fn.function })),
@@ -58,7 +56,6 @@ export class WorkersStack extends Stack {
       ],
       table: data.table,
       indexNames: TABLE_DESIGN.indexes.map((index) => index.name),
-      ...(config.alarmEmail ? { alarmEmail: config.alarmEmail } : {}),
     });
   }
 }

@@ -17,6 +17,7 @@ import * as sns from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import type { StageConfig } from '../stage-config';
 import { apiWidgets, functionWidgets, PERIOD, queueWidgets, serviceWidgets, tableWidget } from './monitoring-widgets';
 
 /** Something worth a line on a graph, with the name it is shown and alarmed under. */
@@ -33,10 +34,10 @@ export interface LoadBalancedService {
 }
 
 export interface MonitoringProps {
-  readonly stage: string;
+  /** The stage's name, whether its data outlives the stack, and the address subscribed to the alarm topic when given. */
+  readonly config: Pick<StageConfig, 'stage' | 'retainData' | 'alarmEmail'>;
   /** What this stack's alarms and dashboard are of (an area, or the workers). */
   readonly name: string;
-  readonly retainData: boolean;
   readonly api?: apigateway.RestApi;
   /** Every function of the stack; each gets an error alarm. */
   readonly functions: readonly Named<lambda.IFunction>[];
@@ -48,8 +49,6 @@ export interface MonitoringProps {
   readonly deadLetterQueues?: readonly Named<sqs.IQueue>[];
   readonly table?: dynamodb.ITableV2;
   readonly indexNames?: readonly string[];
-  /** Subscribed to the alarm topic when given. */
-  readonly alarmEmail?: string;
 }
 
 export class Monitoring extends Construct {
@@ -63,17 +62,17 @@ export class Monitoring extends Construct {
     // A customer-managed key: CloudWatch alarms cannot publish to a topic encrypted with the AWS
     // managed aws/sns key, whose policy cannot be extended to the CloudWatch service principal.
     const topicKey = new kms.Key(this, 'AlarmTopicKey', {
-      description: `Encrypts the platform-${props.stage}-${props.name} alarm topic`,
+      description: `Encrypts the platform-${props.config.stage}-${props.name} alarm topic`,
       enableKeyRotation: true,
-      removalPolicy: props.retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+      removalPolicy: props.config.retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
     });
     topicKey.grant(new iam.ServicePrincipal('cloudwatch.amazonaws.com'), 'kms:Decrypt', 'kms:GenerateDataKey*');
     this.alarmTopic = new sns.Topic(this, 'AlarmTopic', {
-      displayName: `platform-${props.stage} ${props.name} alarms`,
+      displayName: `platform-${props.config.stage} ${props.name} alarms`,
       masterKey: topicKey,
       enforceSSL: true,
     });
-    if (props.alarmEmail) this.alarmTopic.addSubscription(new EmailSubscription(props.alarmEmail));
+    if (props.config.alarmEmail) this.alarmTopic.addSubscription(new EmailSubscription(props.config.alarmEmail));
 
     for (const { name, resource } of props.deadLetterQueues ?? []) {
       this.alarm(`${name}-dlq-not-empty`, {
@@ -119,7 +118,7 @@ export class Monitoring extends Construct {
     }
 
     this.dashboard = new cloudwatch.Dashboard(this, 'Dashboard', {
-      dashboardName: `platform-${props.stage}-${props.name}`,
+      dashboardName: `platform-${props.config.stage}-${props.name}`,
       defaultInterval: Duration.hours(3),
     });
     if (props.api) this.dashboard.addWidgets(...apiWidgets(props.api));
