@@ -6,7 +6,8 @@
 import type { AcpDeps } from '../acp/ports/acp-ports';
 import type { OrderEventDeliveryPorts } from '../acp/wiring/order-events-wiring';
 import type { ChatDeps } from '../chat/ports/chat-ports';
+import type { ConversationDeps } from '../conversations/ports/conversation-ports';
 import type { ExportDeps, ExportJobPorts } from '../export/ports/export-ports';
 import type { ReleaseNotesDeps } from '../release-notes/ports/release-notes-ports';
 
-export type Deps = ChatDeps & ExportDeps & ExportJobPorts & AcpDeps & ReleaseNotesDeps & OrderEventDeliveryPorts;
+export type Deps = ConversationDeps & ChatDeps & ExportDeps & ExportJobPorts & AcpDeps & ReleaseNotesDeps & OrderEventDeliveryPorts;

@@ -126,7 +126,8 @@ async function prepareWithSession(
   // Read again under the lease: what the session holds now is what this turn continues. A turn a
   // crash left half-written is taken out first (its messages were never visible).
   // A reservation whose first turn failed or crashed is no session.
-  const leased = input.continued ? await deps.sessions.getForTurn(input.continued.sessionId) : undefined;
+  const found = input.continued ? await deps.sessions.lookup(input.continued.sessionId) : undefined;
+  const leased = found && 'session' in found ? found : undefined;
   if (input.continued && leased?.session.appId !== app.id) throw notFound('Chat session not found');
   if (leased?.openTurnId) await deps.sessions.discardOpenTurn(leased.session.id, leased.openTurnId);
   const existing = leased?.session;

@@ -1,6 +1,6 @@
 import type { McpConnection } from '../../platform/domain/app';
 import type { BillingStore } from '../../platform/ports/platform-ports';
-import type { ConversationDeps, SessionVariableStore } from '../../conversations/ports/conversation-ports';
+import type { ConversationDeps, SessionVariableStore, TurnSessionStore } from '../../conversations/ports/conversation-ports';
 import type { ModelRequest, ModelResponse, ModelSelection, ModelStreamEvent, ModelToolSpec } from '../domain/model';
 
 /** One model provider behind the platform (docs/design.md §1: Bedrock on AWS, offline locally, or any OpenAI-compatible server). */
@@ -54,4 +54,4 @@ export interface ChatPorts {
 }
 
 /** Everything a use case of area B may pick its deps from. */
-export type ChatDeps = ConversationDeps & ChatPorts;
+export type ChatDeps = Omit<ConversationDeps, 'sessions'> & ChatPorts & { readonly sessions: TurnSessionStore };

@@ -65,10 +65,11 @@ export class DynamoSessionStore implements SessionStore {
     );
   }
 
-  async lookup(id: string): Promise<{ session: Session } | { reservedFor: string } | undefined> {
-    const res = await this.db.send(new GetCommand({ TableName: this.table, Key: sessionKey(id), ConsistentRead: true }));
-    if (!res.Item || res.Item.deletedAtUs !== undefined) return undefined;
-    return res.Item.reserved === true ? { reservedFor: String(res.Item.appId) } : { session: sessionFromItem(res.Item) };
+  async lookup(id: string): Promise<{ session: Session; openTurnId: string | null } | { reservedFor: string } | undefined> {
+    const item = await this.sessionItem(id);
+    if (!item || item.deletedAtUs !== undefined) return undefined;
+    if (item.reserved === true) return { reservedFor: String(item.appId) };
+    return { session: sessionFromItem(item), openTurnId: typeof item.openTurnId === 'string' ? item.openTurnId : null };
   }
 
   unreserve(id: string, leaseId: string): Promise<boolean> {
@@ -84,24 +85,23 @@ export class DynamoSessionStore implements SessionStore {
   }
 
   async get(id: string): Promise<Session | undefined> {
-    return (await this.getForTurn(id))?.session;
-  }
-
-  async getForTurn(id: string): Promise<{ session: Session; openTurnId: string | null } | undefined> {
-    const res = await this.db.send(new GetCommand({ TableName: this.table, Key: sessionKey(id), ConsistentRead: true }));
-    if (!res.Item || res.Item.deletedAtUs !== undefined || res.Item.reserved === true) return undefined;
-    return { session: sessionFromItem(res.Item), openTurnId: typeof res.Item.openTurnId === 'string' ? res.Item.openTurnId : null };
+    const found = await this.lookup(id);
+    return found && 'session' in found ? found.session : undefined;
   }
 
   async getForRemoval(id: string): Promise<Session | undefined> {
-    const res = await this.db.send(new GetCommand({ TableName: this.table, Key: sessionKey(id), ConsistentRead: true }));
-    return res.Item && res.Item.reserved !== true ? sessionFromItem(res.Item) : undefined;
+    const item = await this.sessionItem(id);
+    return item && item.reserved !== true ? sessionFromItem(item) : undefined;
+  }
+
+  /** The session item as stored (a reservation, a live session, or one being removed), strongly consistent. */
+  private async sessionItem(id: string): Promise<Record<string, unknown> | undefined> {
+    return (await this.db.send(new GetCommand({ TableName: this.table, Key: sessionKey(id), ConsistentRead: true }))).Item;
   }
 
   async touch(id: string, atUs: number, lastMessageAtUs?: number, changes: SessionChanges = {}): Promise<boolean> {
     for (let attempt = 0; attempt < 20; attempt++) {
-      const res = await this.db.send(new GetCommand({ TableName: this.table, Key: sessionKey(id), ConsistentRead: true }));
-      const item = res.Item;
+      const item = await this.sessionItem(id);
       if (!item || item.deletedAtUs !== undefined) return false;
       const current = sessionFromItem(item);
       const touchedAtUs = Math.max(current.touchedAtUs, atUs);

@@ -7,9 +7,9 @@ import type { Consumer } from '../domain/consumer';
 import { notFound } from '../../platform/domain/errors';
 import type { Session } from '../domain/session';
 import { tombstoneIdOf, type Tombstone, type TombstoneCause } from '../domain/tombstone';
-import type { ConversationDeps } from '../ports/conversation-ports';
+import type { ConversationDeps, SessionRemovalStore } from '../ports/conversation-ports';
 
-type DeletionDeps = Pick<ConversationDeps, 'sessions' | 'consumers' | 'tombstones' | 'files' | 'ids' | 'clock' | 'settings'>;
+type DeletionDeps = Pick<ConversationDeps, 'consumers' | 'tombstones' | 'files' | 'ids' | 'clock' | 'settings'> & { readonly sessions: SessionRemovalStore };
 
 /**
  * Writes the resource's tombstone once. A fresh tombstone whose write took longer than half the

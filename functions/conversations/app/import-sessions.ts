@@ -1,7 +1,7 @@
 import { DomainError, notFound } from '../../platform/domain/errors';
 import { exportableQueryParams, type MessageRole, type QueryParam, type Session, type ToolMarker } from '../domain/session';
 import type { Micros } from '../../platform/domain/time';
-import type { ConversationDeps } from '../ports/conversation-ports';
+import type { ConversationDeps, TurnSessionStore } from '../ports/conversation-ports';
 
 /** One historical session with its messages, as parsed from a JSONL line by the admin handler. */
 export interface ImportRecord {
@@ -24,7 +24,7 @@ export interface ImportRecord {
   }[];
 }
 
-type ImportDeps = Pick<ConversationDeps, 'apps' | 'sessions' | 'consumers' | 'tombstones' | 'ids' | 'clock' | 'settings'>;
+type ImportDeps = Pick<ConversationDeps, 'apps' | 'consumers' | 'tombstones' | 'ids' | 'clock' | 'settings'> & { readonly sessions: TurnSessionStore };
 
 /**
  * Imports historical sessions into an app. Each session is touched at import time, so exports pick it

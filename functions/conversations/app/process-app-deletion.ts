@@ -1,7 +1,9 @@
-import type { ConversationDeps } from '../ports/conversation-ports';
+import type { ConversationDeps, SessionRemovalStore } from '../ports/conversation-ports';
 import { finishPendingRemovals, removeConsumer, removeSession } from './delete-resources';
 
-type AppDeletionDeps = Pick<ConversationDeps, 'apps' | 'sessions' | 'consumers' | 'tombstones' | 'files' | 'jobs' | 'ids' | 'clock' | 'settings'>;
+type AppDeletionDeps = Pick<ConversationDeps, 'apps' | 'consumers' | 'tombstones' | 'files' | 'jobs' | 'ids' | 'clock' | 'settings'> & {
+  readonly sessions: SessionRemovalStore;
+};
 
 /**
  * One batch of an app deletion: tombstones (`app_deleted`) and removes up to `appDeletionBatchSize`

@@ -1,5 +1,5 @@
 import { lastActivityOf } from '../domain/session';
-import type { ConversationDeps } from '../ports/conversation-ports';
+import type { ConversationDeps, SessionRemovalStore } from '../ports/conversation-ports';
 import { removeConsumer } from './delete-resources';
 
 const PAGE = 100;
@@ -11,7 +11,7 @@ const PAGE = 100;
  * re-filed under its real activity.
  */
 export async function expireAnonymousConsumers(
-  deps: Pick<ConversationDeps, 'sessions' | 'consumers' | 'tombstones' | 'files' | 'ids' | 'clock' | 'settings'>,
+  deps: Pick<ConversationDeps, 'consumers' | 'tombstones' | 'files' | 'ids' | 'clock' | 'settings'> & { readonly sessions: SessionRemovalStore },
   input: { maxConsumers?: number } = {},
 ): Promise<{ expired: number; kept: number }> {
   const cutoff = deps.clock.nowUs() - deps.settings.anonRetentionDays * 86_400_000_000;
@@ -42,7 +42,7 @@ export async function expireAnonymousConsumers(
  * exports without trace.
  */
 export async function cleanEmptySessions(
-  deps: Pick<ConversationDeps, 'sessions' | 'files' | 'clock' | 'settings'>,
+  deps: Pick<ConversationDeps, 'files' | 'clock' | 'settings'> & { readonly sessions: SessionRemovalStore },
   input: { maxSessions?: number } = {},
 ): Promise<{ removed: number }> {
   const cutoff = deps.clock.nowUs() - deps.settings.emptySessionMaxAgeHours * 3_600_000_000;

@@ -19,7 +19,21 @@ export interface TurnLease {
   readonly untilUs: Micros;
 }
 
-export interface SessionStore {
+/** Reading a live session and its transcript: the export, the Responses API's history, the retention checks. */
+export interface SessionReader {
+  /** The live session (not a reservation, not one being removed). */
+  get(id: string): Promise<Session | undefined>;
+  /** The session's messages, without those of its open turn (being written, or left by a crash). */
+  listMessages(sessionId: string): Promise<Message[]>;
+  /**
+   * The session and its messages (as listMessages gives them) from one read of its partition;
+   * undefined when the session is gone (removed, or never written).
+   */
+  transcript(sessionId: string): Promise<{ readonly session: Session; readonly messages: Message[] } | undefined>;
+}
+
+/** What a chat turn (and an import) writes: the session, its turn lease, its messages (docs/adr/0022). */
+export interface TurnSessionStore extends Pick<SessionReader, 'get' | 'listMessages'> {
   /** Writes a new session; with `lease`, the session of a first turn, replacing its reservation and keeping the lease. */
   create(session: Session, lease?: TurnLease): Promise<void>;
   /**
@@ -27,16 +41,13 @@ export interface SessionStore {
    * that id waits on it like on a busy session. Not a session: no list shows it and `get` ignores it.
    */
   reserve(id: string, appId: string, lease: TurnLease): Promise<void>;
-  /** In one read: the live session of this id, or the app of a reservation of it (held, or left by a crash). */
-  lookup(id: string): Promise<{ readonly session: Session } | { readonly reservedFor: string } | undefined>;
+  /**
+   * In one read: the live session of this id with the turn it has open (null when none), or the app
+   * of a reservation of it (held, or left by a crash). What a turn reads before and under its lease.
+   */
+  lookup(id: string): Promise<{ readonly session: Session; readonly openTurnId: string | null } | { readonly reservedFor: string } | undefined>;
   /** Deletes the reservation of a first turn that failed; false (nothing done) when it is a session by now. */
   unreserve(id: string, leaseId: string): Promise<boolean>;
-  get(id: string): Promise<Session | undefined>;
-  /**
-   * The session even while a removal is under way (hidden from `get` and the lists, not yet deleted), so
-   * an interrupted removal can be found and re-run.
-   */
-  getForRemoval(id: string): Promise<Session | undefined>;
   /**
    * Advances the touch clock to `atUs` (never backwards) and applies `lastMessageAtUs` when given.
    * Returns false when the session does not exist.
@@ -54,17 +65,17 @@ export interface SessionStore {
   /** Writes a message, or overwrites the message with the same id and creation time (an edit). */
   putMessage(message: Message): Promise<void>;
   removeMessage(sessionId: string, message: Pick<Message, 'id' | 'createdAtUs'>): Promise<void>;
-  /** The session's messages, without those of its open turn (being written, or left by a crash). */
-  listMessages(sessionId: string): Promise<Message[]>;
-  /**
-   * The session and its messages (as listMessages gives them) from one read of its partition;
-   * undefined when the session is gone (removed, or never written).
-   */
-  transcript(sessionId: string): Promise<{ readonly session: Session; readonly messages: Message[] } | undefined>;
-  /** The session with the turn it has open (null when none): what a chat turn reads under its lease. */
-  getForTurn(id: string): Promise<{ readonly session: Session; readonly openTurnId: string | null } | undefined>;
   /** Deletes the messages of a turn a crash left open, then closes it (idempotent). */
   discardOpenTurn(sessionId: string, openTurnId: string): Promise<void>;
+}
+
+/** Removing sessions: the deletions, the app-deletion worker and the retention jobs. */
+export interface SessionRemovalStore extends Pick<SessionReader, 'get'> {
+  /**
+   * The session even while a removal is under way (hidden from `get` and the lists, not yet deleted), so
+   * an interrupted removal can be found and re-run.
+   */
+  getForRemoval(id: string): Promise<Session | undefined>;
   /**
    * Hides the session from every export list and `get`, then removes its messages and the session item.
    * Idempotent, and a crash at any point leaves it findable by `listForRemovalByApp`/`listByConsumer`.
@@ -77,6 +88,9 @@ export interface SessionStore {
   /** Sessions that never had a message and whose last activity is before `beforeUs`, oldest first. */
   listEmptyInactiveBefore(beforeUs: Micros, limit: number): Promise<Session[]>;
 }
+
+/** Sessions and their messages, one partition each: every port above, served by one adapter. */
+export interface SessionStore extends SessionReader, TurnSessionStore, SessionRemovalStore {}
 
 export interface ConsumerStore {
   create(consumer: Consumer): Promise<void>;

@@ -4,7 +4,7 @@ import type { Session } from '../../conversations/domain/session';
 import type { Micros } from '../../platform/domain/time';
 import type { Tombstone } from '../../conversations/domain/tombstone';
 import type { UsageRow } from '../../conversations/domain/usage';
-import type { ConversationDeps } from '../../conversations/ports/conversation-ports';
+import type { ConversationDeps, SessionReader } from '../../conversations/ports/conversation-ports';
 
 /**
  * One page of an export list in (sort value, id) descending order: rows at or above `lowerUs`, at or
@@ -48,7 +48,7 @@ export interface ExportPorts {
 }
 
 /** Everything a use case of this area may pick its deps from. */
-export type ExportDeps = ConversationDeps & ExportPorts;
+export type ExportDeps = Omit<ConversationDeps, 'sessions'> & ExportPorts & { readonly sessions: SessionReader };
 
 /** Bulk snapshot jobs (docs/adr/0031), one item each; they expire with the table's TTL. */
 export interface ExportJobStore {
