@@ -16,8 +16,7 @@ import { buildCoreDeps, onFirstUse, parseEnv, type CoreDeps } from '../platform/
 import { buildExportPorts } from '../export/wiring/export-wiring';
 import { buildExportJobPorts } from '../export/wiring/export-job-wiring';
 import { buildFilePorts } from '../chat/wiring/file-wiring';
-import { buildReleaseNotesPorts, type ReleaseNotesWiringOptions } from '../release-notes/wiring/release-notes-wiring';
-import { buildWebhookDeliveryPorts } from '../release-notes/wiring/webhook-delivery-wiring';
+import { buildReleaseNotesPorts, buildWebhookDeliveryPorts, type ReleaseNotesWiringOptions } from '../release-notes/wiring/release-notes-wiring';
 
 export { parseEnv };
 

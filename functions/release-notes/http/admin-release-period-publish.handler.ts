@@ -8,7 +8,7 @@ import type { HttpRequest } from '../../platform/http/kit-request';
 import { lambdaHandler } from '../../platform/http/lambda';
 import { adminPeriodOut } from './release-notes-presenters';
 import { isoTimestamp, parseWith } from '../../platform/http/validation';
-import { adminReleaseNotesProductionDeps, type AdminReleaseNotesDeps } from '../wiring/admin-release-notes-wiring';
+import { releaseNotesProductionDeps, type AdminReleaseNotesDeps } from '../wiring/release-notes-wiring';
 
 const jsonPeriod = z.strictObject({
   periodStart: isoTimestamp,
@@ -44,4 +44,4 @@ export const createHandler = (deps: AdminReleaseNotesDeps) =>
     return { status: 201, body: { data: adminPeriodOut(period) } };
   });
 
-export const handler = lambdaHandler(createHandler, adminReleaseNotesProductionDeps);
+export const handler = lambdaHandler(createHandler, releaseNotesProductionDeps);

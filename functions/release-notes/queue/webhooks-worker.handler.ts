@@ -10,7 +10,7 @@ import * as z from 'zod/mini';
 import { deliverWebhook } from '../app/deliver-webhook';
 import { fanOutReleasePeriod } from '../app/fan-out-release-period';
 import { MAX_ATTEMPTS } from '../domain/webhook-delivery';
-import { webhookWorkerProductionDeps, type WebhookWorkerDeps } from '../wiring/webhook-delivery-wiring';
+import { releaseNotesProductionDeps, type WebhookWorkerDeps } from '../wiring/release-notes-wiring';
 import type { WebhookMessage } from '../ports/release-notes-ports';
 import { jsonBody, lambdaQueueHandler, sqsConsumer, type QueueHandler } from '../../platform/queue/queue-kit';
 
@@ -76,4 +76,4 @@ export const createHandler = (deps: WebhookWorkerDeps): QueueHandler =>
     },
   });
 
-export const handler = lambdaQueueHandler(createHandler, webhookWorkerProductionDeps);
+export const handler = lambdaQueueHandler(createHandler, releaseNotesProductionDeps);
