@@ -13,8 +13,7 @@ import { buildChatPorts, type ChatWiringOptions } from '../chat/wiring/chat-wiri
 import { buildConversationPorts } from '../conversations/wiring/conversation-wiring';
 import { buildJobQueue } from '../platform/wiring/job-queue-wiring';
 import { buildCoreDeps, onFirstUse, parseEnv, type CoreDeps } from '../platform/wiring/core-wiring';
-import { buildExportPorts } from '../export/wiring/export-wiring';
-import { buildExportJobPorts } from '../export/wiring/export-job-wiring';
+import { buildExportJobPorts, buildExportPorts } from '../export/wiring/export-wiring';
 import { buildFilePorts } from '../chat/wiring/file-wiring';
 import { buildReleaseNotesPorts, buildWebhookDeliveryPorts, type ReleaseNotesWiringOptions } from '../release-notes/wiring/release-notes-wiring';
 

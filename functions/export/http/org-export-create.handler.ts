@@ -3,7 +3,7 @@ import { badRequest } from '../../platform/domain/errors';
 import { httpRoute } from '../../platform/http/kit';
 import { lambdaHandler } from '../../platform/http/lambda';
 import { exportJobBody } from './export-job-presenter';
-import { exportJobProductionDeps, type ExportJobFunctionDeps } from '../wiring/export-job-wiring';
+import { exportJobProductionDeps, type ExportJobFunctionDeps } from '../wiring/export-wiring';
 
 /**
  * POST /api/v1/org/exports: a bulk snapshot of the org's lists as of now minus the visibility delay,

@@ -2,7 +2,7 @@ import { getExportJob } from '../app/export-jobs';
 import { httpRoute } from '../../platform/http/kit';
 import { lambdaHandler } from '../../platform/http/lambda';
 import { exportJobBody } from './export-job-presenter';
-import { exportJobProductionDeps, type ExportJobFunctionDeps } from '../wiring/export-job-wiring';
+import { exportJobProductionDeps, type ExportJobFunctionDeps } from '../wiring/export-wiring';
 
 /** GET /api/v1/org/exports/{exportId}: the job's state, and once completed its files with download links valid for an hour. */
 export const createHandler = (deps: ExportJobFunctionDeps) =>

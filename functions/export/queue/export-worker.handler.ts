@@ -7,7 +7,7 @@ import * as z from 'zod/mini';
 import { runExportChunk } from '../app/export-jobs';
 import type { ExportChunkMessage } from '../domain/export-job';
 import { jsonBody, lambdaQueueHandler, sqsConsumer, type QueueHandler } from '../../platform/queue/queue-kit';
-import { exportJobProductionDeps, type ExportJobFunctionDeps } from '../wiring/export-job-wiring';
+import { exportJobProductionDeps, type ExportJobFunctionDeps } from '../wiring/export-wiring';
 import { QUEUES } from '../../workers';
 
 /** Deliveries before the dead-letter queue: the last one fails the job. */
