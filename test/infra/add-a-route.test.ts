@@ -39,7 +39,7 @@ const WRITTEN: Record<string, (current: string) => string> = {
     ),
   [`${AREA}/http/release-notes-ping.handler.ts`]: () => `import { httpRoute } from '../../platform/http/kit';
 import { lambdaHandler } from '../../platform/http/lambda';
-import { releaseNotesReadProductionDeps, type ReleaseNotesReadDeps } from '../wiring/release-notes-read-wiring';
+import { releaseNotesReadProductionDeps, type ReleaseNotesReadDeps } from '../wiring/release-notes-wiring';
 
 export const createHandler = (deps: ReleaseNotesReadDeps) => httpRoute('releaseNotesPing', deps, async () => ({ status: 200, body: { pong: true } }));
 

@@ -2,7 +2,7 @@ import { listWebhookDeliveries } from '../app/manage-webhook-subscriptions';
 import { httpRoute } from '../../platform/http/kit';
 import { lambdaHandler } from '../../platform/http/lambda';
 import { deliveryOut } from './release-notes-presenters';
-import { releaseNotesReadProductionDeps, type ReleaseNotesReadDeps } from '../wiring/release-notes-read-wiring';
+import { releaseNotesReadProductionDeps, type ReleaseNotesReadDeps } from '../wiring/release-notes-wiring';
 
 /**
  * GET /api/v1/release-notes/subscriptions/{subscriptionId}/deliveries with the subscription's secret:

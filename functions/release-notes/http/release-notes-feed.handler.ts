@@ -6,7 +6,7 @@ import type { HttpRequest } from '../../platform/http/kit-request';
 import { lambdaHandler } from '../../platform/http/lambda';
 import { readQuery } from '../../platform/openapi/query-param-requests';
 import { RELEASE_NOTES_REQUESTS } from '../openapi/release-notes-requests';
-import { releaseNotesReadProductionDeps, type ReleaseNotesReadDeps } from '../wiring/release-notes-read-wiring';
+import { releaseNotesReadProductionDeps, type ReleaseNotesReadDeps } from '../wiring/release-notes-wiring';
 
 /** The feed's own URL under the platform's `{base_url}` (configuration, never the request's Host). */
 function servedUrl(deps: ReleaseNotesReadDeps, req: HttpRequest): { self: string; page: string } {

@@ -1,7 +1,7 @@
 import { deleteWebhookSubscription } from '../app/manage-webhook-subscriptions';
 import { httpRoute } from '../../platform/http/kit';
 import { lambdaHandler } from '../../platform/http/lambda';
-import { releaseNotesReadProductionDeps, type ReleaseNotesReadDeps } from '../wiring/release-notes-read-wiring';
+import { releaseNotesReadProductionDeps, type ReleaseNotesReadDeps } from '../wiring/release-notes-wiring';
 
 /**
  * DELETE /api/v1/release-notes/subscriptions/{subscriptionId} with the subscription's secret as

@@ -2,7 +2,7 @@ import { listWebhookSubscriptions } from '../app/manage-webhook-subscriptions';
 import { httpRoute } from '../../platform/http/kit';
 import { lambdaHandler } from '../../platform/http/lambda';
 import { subscriptionOut } from './release-notes-presenters';
-import { releaseNotesReadProductionDeps, type ReleaseNotesReadDeps } from '../wiring/release-notes-read-wiring';
+import { releaseNotesReadProductionDeps, type ReleaseNotesReadDeps } from '../wiring/release-notes-wiring';
 
 /**
  * GET /api/v1/release-notes/subscriptions with `Authorization: Bearer <SIGNING_SECRET>`: the one
