@@ -22,7 +22,7 @@ import type { PaymentProvider } from '../acp/ports/acp-ports';
 import type { ToolProvider } from '../chat/ports/chat-ports';
 import type { Clock, IdGenerator } from '../platform/ports/platform-ports';
 import type { HostResolver, WebhookNetworkPolicy } from '../platform/ports/outbound-webhook-ports';
-import { buildObjectStore } from '../conversations/wiring/object-store-wiring';
+import { buildObjectStore } from '../conversations/wiring/conversation-wiring';
 import { buildDeps, type LocalDeps } from './local-wiring';
 import { QUEUES, SCHEDULES, rateIntervalMs } from '../workers';
 import { startBackends, LOCAL_CREDENTIALS, LOCAL_REGION } from './backends';

@@ -12,7 +12,7 @@ import type { ConversationPorts } from '../../conversations/ports/conversation-p
 import type { FilePorts, OcrEngine } from '../../conversations/ports/file-ports';
 import { buildConversationPorts } from '../../conversations/wiring/conversation-wiring';
 import { buildCoreDeps, onFirstUse, type CoreDeps } from '../../platform/wiring/core-wiring';
-import { buildObjectStore } from '../../conversations/wiring/object-store-wiring';
+import { buildObjectStore } from '../../conversations/wiring/conversation-wiring';
 import { buildOcrEngine } from './ocr-wiring';
 import type { FileWiringOptions } from './ocr-wiring';
 

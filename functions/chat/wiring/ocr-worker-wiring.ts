@@ -4,7 +4,7 @@ import { DynamoFileStore } from '../../conversations/adapters/dynamo-file-store'
 import { ENV } from '../../platform/env';
 import type { FilePorts, FileStore } from '../../conversations/ports/file-ports';
 import { buildCoreDeps, onFirstUse, type CoreDeps } from '../../platform/wiring/core-wiring';
-import { buildObjectStore } from '../../conversations/wiring/object-store-wiring';
+import { buildObjectStore } from '../../conversations/wiring/conversation-wiring';
 import { buildOcrEngine } from './ocr-wiring';
 import type { FileWiringOptions } from './ocr-wiring';
 

@@ -2,7 +2,7 @@ import { deleteConsumer } from '../app/delete-resources';
 import { adminTombstone } from './conversation-admin-presenters';
 import { httpRoute } from '../../platform/http/kit';
 import { lambdaHandler } from '../../platform/http/lambda';
-import { conversationAdminProductionDeps, type ConversationAdminDeps } from '../wiring/conversation-admin-wiring';
+import { conversationProductionDeps, type ConversationAdminDeps } from '../wiring/conversation-wiring';
 
 /** DELETE /admin/v1/consumers/{consumerId}: removes the consumer and its sessions (cause `consumer_deleted`). */
 export const createHandler = (deps: ConversationAdminDeps) =>
@@ -11,4 +11,4 @@ export const createHandler = (deps: ConversationAdminDeps) =>
     body: { data: { tombstone: adminTombstone(await deleteConsumer(deps, { consumerId: req.path.consumerId ?? '' })) } },
   }));
 
-export const handler = lambdaHandler(createHandler, conversationAdminProductionDeps);
+export const handler = lambdaHandler(createHandler, conversationProductionDeps);

@@ -4,7 +4,7 @@ import { badRequest } from '../../platform/domain/errors';
 import { httpRoute } from '../../platform/http/kit';
 import { lambdaHandler } from '../../platform/http/lambda';
 import { isoTimestamp, parseWith } from '../../platform/http/validation';
-import { conversationAdminProductionDeps, type ConversationAdminDeps } from '../wiring/conversation-admin-wiring';
+import { conversationProductionDeps, type ConversationAdminDeps } from '../wiring/conversation-wiring';
 
 /** Keeps one import call inside API Gateway's 29 s integration timeout; split larger files. */
 const MAX_LINES = 200;
@@ -80,4 +80,4 @@ function parseWithLine(n: number, raw: unknown) {
   }
 }
 
-export const handler = lambdaHandler(createHandler, conversationAdminProductionDeps);
+export const handler = lambdaHandler(createHandler, conversationProductionDeps);

@@ -2,7 +2,7 @@ import { deleteSession } from '../app/delete-resources';
 import { adminTombstone } from './conversation-admin-presenters';
 import { httpRoute } from '../../platform/http/kit';
 import { lambdaHandler } from '../../platform/http/lambda';
-import { conversationAdminProductionDeps, type ConversationAdminDeps } from '../wiring/conversation-admin-wiring';
+import { conversationProductionDeps, type ConversationAdminDeps } from '../wiring/conversation-wiring';
 
 /** DELETE /admin/v1/sessions/{sessionId}: the product's session delete (tombstone cause `consumer_deleted`). */
 export const createHandler = (deps: ConversationAdminDeps) =>
@@ -11,4 +11,4 @@ export const createHandler = (deps: ConversationAdminDeps) =>
     body: { data: { tombstone: adminTombstone(await deleteSession(deps, { sessionId: req.path.sessionId ?? '' })) } },
   }));
 
-export const handler = lambdaHandler(createHandler, conversationAdminProductionDeps);
+export const handler = lambdaHandler(createHandler, conversationProductionDeps);

@@ -1,6 +1,6 @@
 import { deletionSweepJob } from '../app/process-app-deletion';
-import { lifecycleQueueProductionDeps } from '../wiring/lifecycle-queue-wiring';
+import { conversationQueueProductionDeps } from '../wiring/conversation-wiring';
 import { lambdaJob } from '../../platform/jobs/job-kit';
 
 /** Scheduled job `deletion-sweep` (functions/workers.ts): re-queues unfinished app deletions, finishes pending removals. */
-export const handler = lambdaJob('deletion-sweep', deletionSweepJob, lifecycleQueueProductionDeps);
+export const handler = lambdaJob('deletion-sweep', deletionSweepJob, conversationQueueProductionDeps);

@@ -1,6 +1,6 @@
 import { emptySessionCleanupJob } from '../app/run-retention-jobs';
-import { lifecycleProductionDeps } from '../wiring/lifecycle-wiring';
+import { conversationProductionDeps } from '../wiring/conversation-wiring';
 import { lambdaJob } from '../../platform/jobs/job-kit';
 
 /** Scheduled job `empty-session-cleanup` (functions/workers.ts). */
-export const handler = lambdaJob('empty-session-cleanup', emptySessionCleanupJob, lifecycleProductionDeps);
+export const handler = lambdaJob('empty-session-cleanup', emptySessionCleanupJob, conversationProductionDeps);

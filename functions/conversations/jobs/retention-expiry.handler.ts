@@ -1,6 +1,6 @@
 import { retentionExpiryJob } from '../app/run-retention-jobs';
-import { lifecycleProductionDeps } from '../wiring/lifecycle-wiring';
+import { conversationProductionDeps } from '../wiring/conversation-wiring';
 import { lambdaJob } from '../../platform/jobs/job-kit';
 
 /** Scheduled job `retention-expiry` (functions/workers.ts). */
-export const handler = lambdaJob('retention-expiry', retentionExpiryJob, lifecycleProductionDeps);
+export const handler = lambdaJob('retention-expiry', retentionExpiryJob, conversationProductionDeps);

@@ -6,7 +6,7 @@
  */
 import * as z from 'zod/mini';
 import { processAppDeletion } from '../app/process-app-deletion';
-import { lifecycleQueueProductionDeps, type LifecycleQueueDeps } from '../wiring/lifecycle-queue-wiring';
+import { conversationQueueProductionDeps, type LifecycleQueueDeps } from '../wiring/conversation-wiring';
 import type { JobMessage } from '../../platform/ports/platform-ports';
 import { jsonBody, lambdaQueueHandler, sqsConsumer, type QueueHandler } from '../../platform/queue/queue-kit';
 
@@ -25,4 +25,4 @@ async function runMessage(deps: LifecycleQueueDeps, job: JobMessage): Promise<vo
 export const createHandler = (deps: LifecycleQueueDeps): QueueHandler =>
   sqsConsumer(deps, { name: 'job', concurrent: false, parse: parseJobMessage, handle: (job) => runMessage(deps, job) });
 
-export const handler = lambdaQueueHandler(createHandler, lifecycleQueueProductionDeps);
+export const handler = lambdaQueueHandler(createHandler, conversationQueueProductionDeps);

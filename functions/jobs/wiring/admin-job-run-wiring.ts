@@ -9,11 +9,11 @@ import type { AcpPorts, CheckoutPorts } from '../../acp/ports/acp-ports';
 import type { ObjectStore } from '../../conversations/ports/file-ports';
 import { buildAcpPorts } from '../../acp/wiring/acp-wiring';
 import { buildCheckoutPorts } from '../../acp/wiring/acp-checkout-wiring';
-import { buildConversationAdminDeps, type ConversationAdminDeps } from '../../conversations/wiring/conversation-admin-wiring';
+import { buildConversationDeps, type ConversationAdminDeps } from '../../conversations/wiring/conversation-wiring';
 import type { JobQueue } from '../../platform/ports/platform-ports';
 import { onFirstUse } from '../../platform/wiring/core-wiring';
 import { buildJobQueue } from '../../platform/wiring/job-queue-wiring';
-import { buildObjectStore } from '../../conversations/wiring/object-store-wiring';
+import { buildObjectStore } from '../../conversations/wiring/conversation-wiring';
 
 export type AdminJobRunDeps = ConversationAdminDeps & { readonly jobs: JobQueue } & AcpPorts & CheckoutPorts & { readonly objects: ObjectStore };
 
@@ -21,7 +21,7 @@ export const adminJobRunProductionDeps = onFirstUse((opts): AdminJobRunDeps => {
   const db = createDocumentClient(opts.aws ?? {});
   const table = opts.env[ENV.tableName];
   return {
-    ...buildConversationAdminDeps(opts, db),
+    ...buildConversationDeps(opts, db),
     jobs: buildJobQueue(opts),
     objects: buildObjectStore(opts),
     ...buildAcpPorts(db, table),
