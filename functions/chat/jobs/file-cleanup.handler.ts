@@ -1,5 +1,5 @@
 import { fileCleanupJob } from '../app/manage-files';
-import { fileCleanupProductionDeps } from '../wiring/file-cleanup-wiring';
+import { fileCleanupProductionDeps } from '../wiring/ocr-wiring';
 import { lambdaJob } from '../../platform/jobs/job-kit';
 
 /** Scheduled job `file-cleanup` (functions/workers.ts): unreferenced, crash-pending and released files. */

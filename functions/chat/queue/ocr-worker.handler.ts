@@ -7,7 +7,7 @@
 import * as z from 'zod/mini';
 import { recordOcrCompletion } from '../app/manage-files';
 import type { OcrCompletion } from '../../conversations/ports/file-ports';
-import { ocrWorkerProductionDeps, type OcrWorkerDeps } from '../wiring/ocr-worker-wiring';
+import { ocrWorkerProductionDeps, type OcrWorkerDeps } from '../wiring/ocr-wiring';
 import { lambdaQueueHandler, matchSchema, parseJson, sqsConsumer, type QueueHandler } from '../../platform/queue/queue-kit';
 
 const ocrCompletion = z.object({

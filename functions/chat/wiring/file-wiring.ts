@@ -10,11 +10,9 @@ import { PdfDocxDocumentParser } from '../adapters/pdf-docx-document-parser';
 import { ENV } from '../../platform/env';
 import type { ConversationPorts } from '../../conversations/ports/conversation-ports';
 import type { FilePorts, OcrEngine } from '../../conversations/ports/file-ports';
-import { buildConversationPorts } from '../../conversations/wiring/conversation-wiring';
+import { buildConversationPorts, buildObjectStore } from '../../conversations/wiring/conversation-wiring';
 import { buildCoreDeps, onFirstUse, type CoreDeps } from '../../platform/wiring/core-wiring';
-import { buildObjectStore } from '../../conversations/wiring/conversation-wiring';
-import { buildOcrEngine } from './ocr-wiring';
-import type { FileWiringOptions } from './ocr-wiring';
+import { buildOcrEngine, type FileWiringOptions } from './ocr-wiring';
 
 /** Uploads keep their Idempotency-Key answers in the same store as chat turns and area C. */
 export type FileFunctionDeps = CoreDeps & ConversationPorts & FilePorts & { readonly idempotency: IdempotencyStore };
@@ -25,12 +23,8 @@ export function buildFilePorts(opts: FileWiringOptions, ocr: OcrEngine = buildOc
 
 export function buildFileDeps(opts: FileWiringOptions): FileFunctionDeps {
   const db = createDocumentClient(opts.aws ?? {});
-  return {
-    ...buildCoreDeps(opts, db),
-    ...buildConversationPorts(db, opts.env[ENV.tableName]),
-    ...buildFilePorts(opts),
-    idempotency: new DynamoIdempotencyStore(db, opts.env[ENV.tableName]),
-  };
+  const table = opts.env[ENV.tableName];
+  return { ...buildCoreDeps(opts, db), ...buildConversationPorts(db, table), ...buildFilePorts(opts), idempotency: new DynamoIdempotencyStore(db, table) };
 }
 
 export const fileProductionDeps = onFirstUse(buildFileDeps);

@@ -1,13 +1,18 @@
 /**
- * The OCR engine: the local process passes tesseract.js; on AWS, Textract with the SNS completion
- * channel from the environment (set with the `ocr:start` grant). Its own module, so only functions
- * that start or read OCR bundle the Textract client.
+ * Area B's file functions that never parse a document: the OCR worker (file records, the bucket and
+ * the OCR engine) and the file-cleanup job (the lifecycle deps and the bucket), and the OCR engine the
+ * upload route starts too. A module apart from file-wiring.ts because the document parser and
+ * file-type are not side-effect free: these bundles never carry them. Each production deps is a pure
+ * declaration, so the job's bundle holds no Textract client.
  */
 import { TextractClient } from '@aws-sdk/client-textract';
+import { createDocumentClient } from '../../platform/adapters/aws-clients';
+import { DynamoFileStore } from '../../conversations/adapters/dynamo-file-store';
 import { TextractOcrEngine } from '../adapters/textract-ocr-engine';
 import { ENV } from '../../platform/env';
-import type { OcrEngine } from '../../conversations/ports/file-ports';
-import type { WiringOptions } from '../../platform/wiring/core-wiring';
+import type { FilePorts, FileStore, ObjectStore, OcrEngine } from '../../conversations/ports/file-ports';
+import { buildObjectStore, conversationProductionDepsWith, type LifecycleDeps } from '../../conversations/wiring/conversation-wiring';
+import { buildCoreDeps, onFirstUse, type CoreDeps, type WiringOptions } from '../../platform/wiring/core-wiring';
 
 /** The file pipeline's wiring seams: the OCR engine. */
 export interface FileWiringOptions extends WiringOptions {
@@ -15,6 +20,10 @@ export interface FileWiringOptions extends WiringOptions {
   readonly ocr?: OcrEngine;
 }
 
+export type OcrWorkerDeps = CoreDeps & { readonly files: FileStore } & Pick<FilePorts, 'objects' | 'ocr'>;
+export type FileCleanupDeps = LifecycleDeps & { readonly objects: ObjectStore };
+
+/** The OCR engine: the local process passes tesseract.js; on AWS, Textract with the SNS completion channel. */
 export function buildOcrEngine(opts: FileWiringOptions): OcrEngine {
   if (opts.ocr) return opts.ocr;
   const env = opts.env;
@@ -25,3 +34,13 @@ export function buildOcrEngine(opts: FileWiringOptions): OcrEngine {
     roleArn: env[ENV.ocrRoleArn] ?? '',
   });
 }
+
+export function buildOcrWorkerDeps(opts: FileWiringOptions): OcrWorkerDeps {
+  const db = createDocumentClient(opts.aws ?? {});
+  return { ...buildCoreDeps(opts, db), files: new DynamoFileStore(db, opts.env[ENV.tableName]), objects: buildObjectStore(opts), ocr: buildOcrEngine(opts) };
+}
+
+export const ocrWorkerProductionDeps = /* @__PURE__ */ onFirstUse(buildOcrWorkerDeps);
+export const fileCleanupProductionDeps: () => FileCleanupDeps = /* @__PURE__ */ conversationProductionDepsWith((opts) => ({
+  objects: buildObjectStore(opts),
+}));
