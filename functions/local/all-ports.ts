@@ -4,7 +4,7 @@
  * carries only those adapters; each area's use cases pick from that area's own deps type.
  */
 import type { AcpDeps } from '../acp/ports/acp-ports';
-import type { OrderEventDeliveryPorts } from '../acp/wiring/order-events-wiring';
+import type { OrderEventDeliveryPorts } from '../acp/wiring/acp-wiring';
 import type { ChatDeps } from '../chat/ports/chat-ports';
 import type { ConversationDeps } from '../conversations/ports/conversation-ports';
 import type { ExportDeps, ExportJobPorts } from '../export/ports/export-ports';

@@ -20,7 +20,7 @@ import { claimIdempotencyKey, idempotencyKeyOf } from '../../platform/http/idemp
 
 export { canonicalJson };
 import { ACP_SUPPORTED_VERSIONS } from '../domain/discovery';
-import type { AcpCheckoutDeps } from '../wiring/acp-checkout-wiring';
+import type { AcpCheckoutDeps } from '../wiring/acp-wiring';
 import { publicBaseUrl } from '../../platform/http/base-url';
 import { httpRoute, routeById, type HttpHandler, type HttpResult } from '../../platform/http/kit';
 import type { HttpRequest } from '../../platform/http/kit-request';

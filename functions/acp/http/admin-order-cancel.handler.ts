@@ -3,7 +3,7 @@ import { parseWith } from '../../platform/http/validation';
 import { cancelBody } from './admin-order-requests';
 import { adminOrderDetail } from './acp-admin-presenters';
 import { publicBaseUrl } from '../../platform/http/base-url';
-import { adminOrdersProductionDeps, type AdminOrdersDeps } from '../wiring/admin-orders-wiring';
+import { acpCheckoutProductionDeps, type AdminOrdersDeps } from '../wiring/acp-wiring';
 import { httpRoute } from '../../platform/http/kit';
 import { lambdaHandler } from '../../platform/http/lambda';
 
@@ -15,4 +15,4 @@ export const createHandler = (deps: AdminOrdersDeps) =>
     return { status: 200, body: { data: adminOrderDetail(s, publicBaseUrl(deps, req)) } };
   });
 
-export const handler = lambdaHandler(createHandler, adminOrdersProductionDeps);
+export const handler = lambdaHandler(createHandler, acpCheckoutProductionDeps);

@@ -1,7 +1,7 @@
 import { deliverFulfillment } from '../app/manage-orders';
 import { adminOrderDetail } from './acp-admin-presenters';
 import { publicBaseUrl } from '../../platform/http/base-url';
-import { adminOrdersProductionDeps, type AdminOrdersDeps } from '../wiring/admin-orders-wiring';
+import { acpCheckoutProductionDeps, type AdminOrdersDeps } from '../wiring/acp-wiring';
 import { httpRoute } from '../../platform/http/kit';
 import { lambdaHandler } from '../../platform/http/lambda';
 
@@ -12,4 +12,4 @@ export const createHandler = (deps: AdminOrdersDeps) =>
     return { status: 200, body: { data: adminOrderDetail(s, publicBaseUrl(deps, req)) } };
   });
 
-export const handler = lambdaHandler(createHandler, adminOrdersProductionDeps);
+export const handler = lambdaHandler(createHandler, acpCheckoutProductionDeps);

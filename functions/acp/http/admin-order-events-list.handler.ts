@@ -1,6 +1,6 @@
 import { getOrder } from '../app/manage-orders';
 import { adminOrderEvents } from './acp-admin-presenters';
-import { adminOrdersProductionDeps, type AdminOrdersDeps } from '../wiring/admin-orders-wiring';
+import { acpCheckoutProductionDeps, type AdminOrdersDeps } from '../wiring/acp-wiring';
 import { httpRoute } from '../../platform/http/kit';
 import { lambdaHandler } from '../../platform/http/lambda';
 
@@ -12,4 +12,4 @@ export const createHandler = (deps: AdminOrdersDeps) =>
     return { status: 200, body: { data: adminOrderEvents(s, cursor, attempts) } };
   });
 
-export const handler = lambdaHandler(createHandler, adminOrdersProductionDeps);
+export const handler = lambdaHandler(createHandler, acpCheckoutProductionDeps);

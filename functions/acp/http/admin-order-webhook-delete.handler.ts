@@ -1,5 +1,5 @@
 import { removeOrderWebhook } from '../app/manage-order-webhook';
-import { adminOrderWebhookProductionDeps, type AdminOrderWebhookDeps } from '../wiring/admin-orders-wiring';
+import { adminOrderWebhookProductionDeps, type AdminOrderWebhookDeps } from '../wiring/acp-wiring';
 import { httpRoute } from '../../platform/http/kit';
 import { lambdaHandler } from '../../platform/http/lambda';
 

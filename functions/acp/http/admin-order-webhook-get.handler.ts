@@ -1,6 +1,6 @@
 import { getOrderWebhook } from '../app/manage-order-webhook';
 import { adminOrderWebhook } from './acp-admin-presenters';
-import { adminOrderWebhookProductionDeps, type AdminOrderWebhookDeps } from '../wiring/admin-orders-wiring';
+import { adminOrderWebhookProductionDeps, type AdminOrderWebhookDeps } from '../wiring/acp-wiring';
 import { httpRoute } from '../../platform/http/kit';
 import { lambdaHandler } from '../../platform/http/lambda';
 

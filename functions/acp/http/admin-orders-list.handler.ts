@@ -1,6 +1,6 @@
 import { listOrders } from '../app/list-orders';
 import { badRequest } from '../../platform/domain/errors';
-import { adminOrdersProductionDeps, type AdminOrdersDeps } from '../wiring/admin-orders-wiring';
+import { acpCheckoutProductionDeps, type AdminOrdersDeps } from '../wiring/acp-wiring';
 import { adminOrder } from './acp-admin-presenters';
 import { httpRoute } from '../../platform/http/kit';
 import { lambdaHandler } from '../../platform/http/lambda';
@@ -15,4 +15,4 @@ export const createHandler = (deps: AdminOrdersDeps) =>
     return { status: 200, body: { data: orders.map(adminOrder) } };
   });
 
-export const handler = lambdaHandler(createHandler, adminOrdersProductionDeps);
+export const handler = lambdaHandler(createHandler, acpCheckoutProductionDeps);

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { createProduct } from '../app/manage-products';
-import { adminProductsProductionDeps, type AdminProductsDeps } from '../wiring/admin-products-wiring';
+import { acpProductionDeps, type AdminProductsDeps } from '../wiring/acp-wiring';
 import { adminProduct } from './acp-admin-presenters';
 import { httpRoute } from '../../platform/http/kit';
 import { lambdaHandler } from '../../platform/http/lambda';
@@ -34,4 +34,4 @@ export const createHandler = (deps: AdminProductsDeps) =>
     return { status: 201, body: { data: adminProduct(product) } };
   });
 
-export const handler = lambdaHandler(createHandler, adminProductsProductionDeps);
+export const handler = lambdaHandler(createHandler, acpProductionDeps);

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { updateProduct } from '../app/manage-products';
 import { badRequest } from '../../platform/domain/errors';
-import { adminProductsProductionDeps, type AdminProductsDeps } from '../wiring/admin-products-wiring';
+import { acpProductionDeps, type AdminProductsDeps } from '../wiring/acp-wiring';
 import { adminProduct } from './acp-admin-presenters';
 import { httpRoute } from '../../platform/http/kit';
 import { lambdaHandler } from '../../platform/http/lambda';
@@ -27,4 +27,4 @@ export const createHandler = (deps: AdminProductsDeps) =>
     return { status: 200, body: { data: adminProduct(product) } };
   });
 
-export const handler = lambdaHandler(createHandler, adminProductsProductionDeps);
+export const handler = lambdaHandler(createHandler, acpProductionDeps);

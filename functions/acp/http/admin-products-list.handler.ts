@@ -1,5 +1,5 @@
 import { listProducts } from '../app/manage-products';
-import { adminProductsProductionDeps, type AdminProductsDeps } from '../wiring/admin-products-wiring';
+import { acpProductionDeps, type AdminProductsDeps } from '../wiring/acp-wiring';
 import { adminProduct } from './acp-admin-presenters';
 import { httpRoute } from '../../platform/http/kit';
 import { lambdaHandler } from '../../platform/http/lambda';
@@ -11,4 +11,4 @@ export const createHandler = (deps: AdminProductsDeps) =>
     return { status: 200, body: { data: products.map(adminProduct) } };
   });
 
-export const handler = lambdaHandler(createHandler, adminProductsProductionDeps);
+export const handler = lambdaHandler(createHandler, acpProductionDeps);

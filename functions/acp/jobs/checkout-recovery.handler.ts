@@ -1,5 +1,5 @@
 import { checkoutRecoveryJob } from '../app/recover-checkout-completions';
-import { acpCheckoutProductionDeps } from '../wiring/acp-checkout-wiring';
+import { acpCheckoutProductionDeps } from '../wiring/acp-wiring';
 import { lambdaJob } from '../../platform/jobs/job-kit';
 
 /** Scheduled job `checkout-recovery` (functions/workers.ts): checkout completes whose request is gone. */

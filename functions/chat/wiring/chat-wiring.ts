@@ -11,9 +11,8 @@ import type { ChatPorts } from '../ports/chat-ports';
 import type { ConversationPorts } from '../../conversations/ports/conversation-ports';
 import type { FilePorts } from '../../conversations/ports/file-ports';
 import type { IdempotencyStore } from '../../platform/ports/platform-ports';
-import { buildConversationPorts } from '../../conversations/wiring/conversation-wiring';
+import { buildConversationPorts, buildObjectStore } from '../../conversations/wiring/conversation-wiring';
 import { buildCoreDeps, onFirstUse, type CoreDeps } from '../../platform/wiring/core-wiring';
-import { buildObjectStore } from '../../conversations/wiring/conversation-wiring';
 import type { FileWiringOptions } from './ocr-wiring';
 import type { ToolProvider } from '../ports/chat-ports';
 

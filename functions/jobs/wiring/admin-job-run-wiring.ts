@@ -7,13 +7,11 @@ import { createDocumentClient } from '../../platform/adapters/aws-clients';
 import { ENV } from '../../platform/env';
 import type { AcpPorts, CheckoutPorts } from '../../acp/ports/acp-ports';
 import type { ObjectStore } from '../../conversations/ports/file-ports';
-import { buildAcpPorts } from '../../acp/wiring/acp-wiring';
-import { buildCheckoutPorts } from '../../acp/wiring/acp-checkout-wiring';
-import { buildConversationDeps, type ConversationAdminDeps } from '../../conversations/wiring/conversation-wiring';
+import { buildAcpPorts, buildCheckoutPorts } from '../../acp/wiring/acp-wiring';
+import { buildConversationDeps, buildObjectStore, type ConversationAdminDeps } from '../../conversations/wiring/conversation-wiring';
 import type { JobQueue } from '../../platform/ports/platform-ports';
 import { onFirstUse } from '../../platform/wiring/core-wiring';
 import { buildJobQueue } from '../../platform/wiring/job-queue-wiring';
-import { buildObjectStore } from '../../conversations/wiring/conversation-wiring';
 
 export type AdminJobRunDeps = ConversationAdminDeps & { readonly jobs: JobQueue } & AcpPorts & CheckoutPorts & { readonly objects: ObjectStore };
 
