@@ -22,8 +22,7 @@ import {
   resolveAttachments,
   type TurnAttachment,
 } from './chat-attachments';
-import { newSession, type TurnMessage } from './record-session-activity';
-import { requireChatSessionOfApp } from './resolve-chat-session';
+import { newSession, requireChatSessionOfApp, type TurnMessage } from './record-session-activity';
 
 export type ChatTurnDeps = Pick<
   ChatDeps,

@@ -1,10 +1,11 @@
 /**
- * Writes that change a session, each ordered "touch first" (docs/design.md §3): the session's touch clock
+ * A chat session's activity: which session a request names, and the writes that change it, each ordered "touch first" (docs/design.md §3): the session's touch clock
  * moves before any dependent item is written, so a reader that sees the new `last_activity_at` finds
  * the dependents once the row is visible; a sequence that ran longer than half the visibility delay
  * touches again so a late commit re-surfaces above any checkpoint taken meanwhile.
  */
 import { notFound } from '../../platform/domain/errors';
+import { isUuid } from '../../platform/domain/ids';
 import { exportableQueryParams, type Message, type QueryParam, type Session } from '../../conversations/domain/session';
 import type { Micros } from '../../platform/domain/time';
 import type { UsageRow } from '../../conversations/domain/usage';
@@ -22,6 +23,20 @@ async function liveSession(deps: ActivityDeps, sessionId: string): Promise<Sessi
   const session = await deps.sessions.get(sessionId);
   if (!session) throw notFound('Session not found');
   return session;
+}
+
+/**
+ * The session a chat request names (a turn's `chatSessionId` / `X-Chat-Session-ID`, an upload's
+ * `X-Chat-Session-ID`): a session of the caller's app, or `undefined` for one a first turn of that app
+ * is still creating (its id comes in that turn's X-Chat-Session-ID before the turn is recorded, and it
+ * has no consumer yet; docs/adr/0022). Anything else is a 404 that says nothing about other apps.
+ */
+export async function requireChatSessionOfApp(deps: Pick<ChatDeps, 'sessions'>, sessionId: string, appId: string): Promise<Session | undefined> {
+  // Session ids are UUIDs: anything else names no session, and never reaches DynamoDB as a key.
+  const found = isUuid(sessionId) ? await deps.sessions.lookup(sessionId) : undefined;
+  if (found && 'session' in found && found.session.appId === appId) return found.session;
+  if (found && 'reservedFor' in found && found.reservedFor === appId) return undefined;
+  throw notFound('Chat session not found');
 }
 
 /** A new session of an app (for an anonymous consumer, a known one by id, or none), not written yet. */

@@ -13,7 +13,7 @@ import type { FilePorts } from '../../conversations/ports/file-ports';
 import type { Telemetry } from '../../platform/ports/platform-ports';
 import { StorageUnavailableError } from '../../conversations/ports/file-ports';
 import type { ChatPrincipal } from '../../platform/app/authenticate-chat-key';
-import { requireChatSessionOfApp } from './resolve-chat-session';
+import { requireChatSessionOfApp } from './record-session-activity';
 
 type UploadDeps = Pick<ChatDeps, 'files' | 'sessions' | 'clock' | 'ids'> & FilePorts & Telemetry;
 
