@@ -1,8 +1,9 @@
 /**
- * A chat session's activity: which session a request names, and the writes that change it, each ordered "touch first" (docs/design.md §3): the session's touch clock
- * moves before any dependent item is written, so a reader that sees the new `last_activity_at` finds
- * the dependents once the row is visible; a sequence that ran longer than half the visibility delay
- * touches again so a late commit re-surfaces above any checkpoint taken meanwhile.
+ * A chat session's activity: which session a request names, and the writes that change it, each
+ * ordered "touch first" (docs/design.md §3): the session's touch clock moves before any dependent item
+ * is written, so a reader that sees the new `last_activity_at` finds the dependents once the row is
+ * visible; a sequence that ran longer than half the visibility delay touches again so a late commit
+ * re-surfaces above any checkpoint taken meanwhile.
  */
 import { notFound } from '../../platform/domain/errors';
 import { isUuid } from '../../platform/domain/ids';
