@@ -3,7 +3,7 @@ import { sha256Hex } from '../../platform/domain/digest';
 import { badRequest } from '../../platform/domain/errors';
 import { MAX_UPLOAD_BYTES, MULTIPART_OVERHEAD_BYTES, uploadedFileView } from '../../conversations/domain/file';
 import { fileProductionDeps, type FileFunctionDeps } from '../wiring/file-wiring';
-import { claimChatRequest } from './chat-idempotency';
+import { claimChatRequest } from './chat-turn-route';
 import { httpRoute } from '../../platform/http/kit';
 import { lambdaHandler } from '../../platform/http/lambda';
 import { readSingleFile } from '../../platform/http/multipart';

@@ -1,7 +1,9 @@
 /**
  * What the two chat-turn routes (chat completions and responses) share: the Idempotency-Key claim, the
  * turn prepared (every refusal before the first byte) and run, its answer remembered for a retry, and
- * the answer as JSON or as a stream in the route's own wire shape.
+ * the answer as JSON or as a stream in the route's own wire shape. The upload route claims its
+ * Idempotency-Key here too (docs/adr/0023): another request with the key is a 422 and one still
+ * running a 409 with Retry-After, in area B's error shape; no key claims nothing and remembers nothing.
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { prepareChatTurn, type PreparedTurn } from '../app/prepare-chat-turn';
@@ -9,13 +11,41 @@ import { runChatTurn, type TurnEvent, type TurnResult } from '../app/run-chat-tu
 import type { ChatRequest } from '../domain/chat-request';
 import type { HttpRequest } from '../../platform/http/kit-request';
 import { bodyTooLargeMessage, MAX_CHAT_REQUEST_BYTES } from '../../platform/domain/body-limits';
-import { badRequest, DomainError } from '../../platform/domain/errors';
+import { badRequest, BusyError, DomainError } from '../../platform/domain/errors';
+import { claimIdempotencyKey, idempotencyKeyOf, type IdempotencyDeps } from '../../platform/http/idempotency-key';
 import { utf8Length } from '../../platform/domain/utf8';
-import { claimChatRequest } from './chat-idempotency';
 import type { ChatFunctionDeps } from '../wiring/chat-wiring';
 
 /** How long a turn may run before its Idempotency-Key counts as abandoned (the function's 300 s timeout). */
 const CHAT_IN_FLIGHT_MS = 300_000;
+
+/** A claim area B can run under: a stored answer to replay, or the request's own to run and remember. */
+export type ChatClaim =
+  | { readonly state: 'replay'; readonly status: number; readonly body: unknown }
+  | { readonly state: 'claimed'; remember(status: number, body: unknown): Promise<void>; forget(): Promise<void> };
+
+const NO_KEY: ChatClaim = { state: 'claimed', remember: async () => undefined, forget: async () => undefined };
+
+/**
+ * Claims the request's key for the chat key that sent it. `request` gives what the fingerprint covers;
+ * it is called only when a key was sent (an upload's digest is then worth computing).
+ */
+export async function claimChatRequest(
+  deps: IdempotencyDeps,
+  req: HttpRequest,
+  input: { readonly routeId: string; readonly request: () => unknown; readonly inFlightMs: number },
+): Promise<ChatClaim> {
+  const key = idempotencyKeyOf(req, badRequest);
+  if (key === undefined) return NO_KEY;
+  const claim = await claimIdempotencyKey(deps, {
+    scope: `chat:${req.chat!.keyId}:${input.routeId}:${key}`,
+    request: input.request(),
+    inFlightMs: input.inFlightMs,
+  });
+  if (claim.state === 'conflict') throw new DomainError('unprocessable', 'This Idempotency-Key was used with a different request');
+  if (claim.state === 'in_flight') throw new BusyError('A request with this Idempotency-Key is still running; retry when it has finished', 1);
+  return claim;
+}
 
 /** A route's wire shapes for a turn's answer. */
 export interface TurnPresenter<Answer> {
