@@ -76,6 +76,11 @@ function settingsFrom(f: Flags): unknown {
   return Object.keys(merged).length ? merged : undefined;
 }
 
+/** A command that calls a route with one path parameter, from one required flag, and no body. */
+function byId(routeId: string, summary: string, flag: string, param: string): RouteCommand {
+  return { routeId, summary, required: [flag], params: { [param]: flag } };
+}
+
 /** A key kind bound to one app: created for the app (printed once), revoked by its id. */
 function appKeyCommands(createRouteId: string, what: string, revoked: string): Record<string, Command> {
   return {
@@ -87,14 +92,14 @@ function appKeyCommands(createRouteId: string, what: string, revoked: string): R
       params: { appId: 'app' },
       body: (f) => defined({ name: f.name, expiresAt: f['expires-at'] }),
     },
-    revoke: { routeId: 'adminKeyRevoke', summary: `revoke ${revoked}`, required: ['key'], params: { keyId: 'key' } },
+    revoke: byId('adminKeyRevoke', `revoke ${revoked}`, 'key', 'keyId'),
   };
 }
 
 export const COMMANDS: Record<string, Record<string, Command>> = {
   org: {
     create: { routeId: 'adminOrgCreate', summary: 'create an org', required: ['name', 'plan'], body: (f) => ({ name: f.name, plan: f.plan }) },
-    get: { routeId: 'adminOrgGet', summary: 'show an org', required: ['org'], params: { orgId: 'org' } },
+    get: byId('adminOrgGet', 'show an org', 'org', 'orgId'),
     credits: {
       routeId: 'adminOrgCreditsAdd',
       summary: 'add prepaid credits in USD (opens the prepaid account; chat answers 402 when it is used up)',
@@ -112,7 +117,7 @@ export const COMMANDS: Record<string, Record<string, Command>> = {
       params: { orgId: 'org' },
       body: (f) => defined({ scopes: list(f.scopes), expiresAt: f['expires-at'], name: f.name }),
     },
-    revoke: { routeId: 'adminKeyRevoke', summary: 'revoke a key of any kind', required: ['key'], params: { keyId: 'key' } },
+    revoke: byId('adminKeyRevoke', 'revoke a key of any kind', 'key', 'keyId'),
   },
   app: {
     create: {
@@ -123,7 +128,7 @@ export const COMMANDS: Record<string, Record<string, Command>> = {
       params: { orgId: 'org' },
       body: (f) => defined({ name: f.name, slug: f.slug, settings: settingsFrom(f) }),
     },
-    get: { routeId: 'adminAppGet', summary: 'show an app with its settings', required: ['app'], params: { appId: 'app' } },
+    get: byId('adminAppGet', 'show an app with its settings', 'app', 'appId'),
     update: {
       routeId: 'adminAppUpdate',
       summary:
@@ -133,12 +138,7 @@ export const COMMANDS: Record<string, Record<string, Command>> = {
       params: { appId: 'app' },
       body: (f) => defined({ name: f.name, settings: settingsFrom(f) }),
     },
-    delete: {
-      routeId: 'adminAppDelete',
-      summary: 'delete an app (its sessions are tombstoned in the background)',
-      required: ['app'],
-      params: { appId: 'app' },
-    },
+    delete: byId('adminAppDelete', 'delete an app (its sessions are tombstoned in the background)', 'app', 'appId'),
   },
   'chat-key': appKeyCommands('adminChatKeyCreate', 'a chat API key for an app', 'a chat API key'),
   'acp-key': appKeyCommands('adminAcpKeyCreate', 'an ACP key (acp_ + 32 characters) for an app: checkout sessions of that app only', 'an ACP key'),
@@ -159,7 +159,7 @@ export const COMMANDS: Record<string, Record<string, Command>> = {
           imageUrl: f['image-url'],
         }),
     },
-    list: { routeId: 'adminProductsList', summary: "list an app's products (inactive ones included)", required: ['app'], params: { appId: 'app' } },
+    list: byId('adminProductsList', "list an app's products (inactive ones included)", 'app', 'appId'),
     update: {
       routeId: 'adminProductUpdate',
       summary: 'change a product (--inventory none: no limit)',
@@ -186,7 +186,7 @@ export const COMMANDS: Record<string, Record<string, Command>> = {
     },
   },
   order: {
-    list: { routeId: 'adminOrdersList', summary: "list an app's 50 newest orders (completed ACP checkouts)", required: ['app'], params: { appId: 'app' } },
+    list: byId('adminOrdersList', "list an app's 50 newest orders (completed ACP checkouts)", 'app', 'appId'),
     get: {
       routeId: 'adminOrderGet',
       summary: 'show an order, with the ACP Order its events carry',
@@ -248,8 +248,8 @@ export const COMMANDS: Record<string, Record<string, Command>> = {
       params: { appId: 'app' },
       body: (f) => defined({ url: f.url, secret: f.secret }),
     },
-    get: { routeId: 'adminOrderWebhookGet', summary: "show the app's order-event receiver", required: ['app'], params: { appId: 'app' } },
-    delete: { routeId: 'adminOrderWebhookDelete', summary: 'stop sending the app order events', required: ['app'], params: { appId: 'app' } },
+    get: byId('adminOrderWebhookGet', "show the app's order-event receiver", 'app', 'appId'),
+    delete: byId('adminOrderWebhookDelete', 'stop sending the app order events', 'app', 'appId'),
     listen: {
       summary:
         "local platform started with PLATFORM_DEV_WEBHOOKS=1 only: make a local HTTPS listener (127.0.0.1, self-signed certificate made at start) the app's order-event receiver, print its secret, then every event (type, Request-Id, Merchant-Signature check, headers, body); answers 200, or forwards body and headers to --forward-to <url> and answers its status. Runs until Ctrl-C, which removes the app's order webhook and exits 0",
@@ -259,15 +259,10 @@ export const COMMANDS: Record<string, Record<string, Command>> = {
     },
   },
   session: {
-    delete: {
-      routeId: 'adminSessionDelete',
-      summary: 'delete a session (tombstone consumer_deleted)',
-      required: ['session'],
-      params: { sessionId: 'session' },
-    },
+    delete: byId('adminSessionDelete', 'delete a session (tombstone consumer_deleted)', 'session', 'sessionId'),
   },
   consumer: {
-    delete: { routeId: 'adminConsumerDelete', summary: 'delete a consumer and its sessions', required: ['consumer'], params: { consumerId: 'consumer' } },
+    delete: byId('adminConsumerDelete', 'delete a consumer and its sessions', 'consumer', 'consumerId'),
   },
   import: {
     create: {
@@ -279,7 +274,7 @@ export const COMMANDS: Record<string, Record<string, Command>> = {
     },
   },
   job: {
-    run: { routeId: 'adminJobRun', summary: 'run a scheduled job now', required: ['name'], params: { jobName: 'name' } },
+    run: byId('adminJobRun', 'run a scheduled job now', 'name', 'jobName'),
   },
   period: {
     publish: {
