@@ -12,7 +12,7 @@ import { badRequest, DomainError } from '../../platform/domain/errors';
 import type { CallbackCheckDeps, SecretSealer } from '../../platform/ports/outbound-webhook-ports';
 import type { AcpDeps, OrderWebhook } from '../ports/acp-ports';
 
-export type OrderWebhookDeps = Pick<AcpDeps, 'apps' | 'ids' | 'clock' | 'orderWebhooks'> & CallbackCheckDeps & { readonly secrets: SecretSealer };
+type OrderWebhookDeps = Pick<AcpDeps, 'apps' | 'ids' | 'clock' | 'orderWebhooks'> & CallbackCheckDeps & { readonly secrets: SecretSealer };
 
 export const ORDER_WEBHOOK_SECRET_PREFIX = 'acpwhsec_';
 const GENERATED_SECRET_LENGTH = 40;

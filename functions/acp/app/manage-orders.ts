@@ -31,8 +31,8 @@ import { DomainError } from '../../platform/domain/errors';
 import type { AcpDeps, CheckoutPorts } from '../ports/acp-ports';
 
 /** What an order change needs: no catalog (the order keeps its lines as sold). */
-export type OrderWriteDeps = Pick<AcpDeps, 'ids' | 'clock' | 'settings'> & CheckoutPorts;
-export type OrderDeps = OrderWriteDeps & Pick<AcpDeps, 'apps'>;
+type OrderWriteDeps = Pick<AcpDeps, 'ids' | 'clock' | 'settings'> & CheckoutPorts;
+type OrderDeps = OrderWriteDeps & Pick<AcpDeps, 'apps'>;
 
 /** Optimistic writes retry a bounded number of times; an order this contended answers 409. */
 const MAX_ATTEMPTS = 5;

@@ -64,7 +64,7 @@ export async function requestOrderDelivery(deps: Pick<CheckoutPorts, 'orderEvent
   }
 }
 
-export type OrderEventDeps = Pick<CheckoutPorts, 'checkouts' | 'orderWebhooks' | 'orderEventQueue'> &
+type OrderEventDeps = Pick<CheckoutPorts, 'checkouts' | 'orderWebhooks' | 'orderEventQueue'> &
   Pick<PlatformPorts, 'clock' | 'settings'> &
   CallbackCheckDeps & {
     readonly orderEventLog: OrderEventLog;

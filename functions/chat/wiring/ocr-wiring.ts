@@ -11,7 +11,8 @@ import { DynamoFileStore } from '../../conversations/adapters/dynamo-file-store'
 import { TextractOcrEngine } from '../adapters/textract-ocr-engine';
 import { ENV } from '../../platform/env';
 import type { FilePorts, FileStore, ObjectStore, OcrEngine } from '../../conversations/ports/file-ports';
-import { buildObjectStore, conversationProductionDepsWith, type LifecycleDeps } from '../../conversations/wiring/conversation-wiring';
+import { buildObjectStore, conversationProductionDepsWith } from '../../conversations/wiring/conversation-wiring';
+import type { ConversationPorts } from '../../conversations/ports/conversation-ports';
 import { buildCoreDeps, onFirstUse, type CoreDeps, type WiringOptions } from '../../platform/wiring/core-wiring';
 
 /** The file pipeline's wiring seams: the OCR engine. */
@@ -21,7 +22,7 @@ export interface FileWiringOptions extends WiringOptions {
 }
 
 export type OcrWorkerDeps = CoreDeps & { readonly files: FileStore } & Pick<FilePorts, 'objects' | 'ocr'>;
-export type FileCleanupDeps = LifecycleDeps & { readonly objects: ObjectStore };
+type FileCleanupDeps = CoreDeps & ConversationPorts & { readonly objects: ObjectStore };
 
 /** The OCR engine: the local process passes tesseract.js; on AWS, Textract with the SNS completion channel. */
 export function buildOcrEngine(opts: FileWiringOptions): OcrEngine {

@@ -25,7 +25,7 @@ import type { ConversationPorts } from '../ports/conversation-ports';
 import type { ObjectStore } from '../ports/file-ports';
 
 /** What a lifecycle function (a scheduled job, the jobs worker) reads and writes. */
-export type LifecycleDeps = CoreDeps & ConversationPorts;
+type LifecycleDeps = CoreDeps & ConversationPorts;
 /** What the admin routes over conversations use: an admin route's deps and the stores. */
 export type ConversationAdminDeps = AdminBaseDeps & ConversationPorts;
 /** The lifecycle functions that queue app deletions. */
