@@ -76,180 +76,192 @@ function settingsFrom(f: Flags): unknown {
   return Object.keys(merged).length ? merged : undefined;
 }
 
-/** A command that calls a route with one path parameter, from one required flag, and no body. */
-function byId(routeId: string, summary: string, flag: string, param: string): RouteCommand {
-  return { routeId, summary, required: [flag], params: { [param]: flag } };
+/**
+ * A command that calls a route: `params` maps each path parameter to the flag that gives it, and those
+ * flags are required before any in `more.required`.
+ */
+function route(
+  routeId: string,
+  summary: string,
+  params: Readonly<Record<string, string>>,
+  more: Pick<RouteCommand, 'optional' | 'body' | 'rawBody'> & { readonly required?: readonly string[] } = {},
+): RouteCommand {
+  const { required = [], ...rest } = more;
+  return { routeId, summary, required: [...Object.values(params), ...required], ...rest, params };
+}
+
+/** The product fields of `product create` and `product update`; only an update takes `--inventory none` (no limit) and `--active`. */
+function productBody(f: Flags, update: boolean): Record<string, unknown> {
+  return defined({
+    title: f.title,
+    price: count(f.price, 'price'),
+    currency: f.currency,
+    description: f.description,
+    inventory: update && f.inventory === 'none' ? null : count(f.inventory, 'inventory'),
+    imageUrl: f['image-url'],
+    ...(update ? { active: bool(f.active, 'active') } : {}),
+  });
 }
 
 /** A key kind bound to one app: created for the app (printed once), revoked by its id. */
 function appKeyCommands(createRouteId: string, what: string, revoked: string): Record<string, Command> {
   return {
-    create: {
-      routeId: createRouteId,
-      summary: `create ${what}; printed once`,
-      required: ['app'],
-      optional: ['name', 'expires-at'],
-      params: { appId: 'app' },
-      body: (f) => defined({ name: f.name, expiresAt: f['expires-at'] }),
-    },
-    revoke: byId('adminKeyRevoke', `revoke ${revoked}`, 'key', 'keyId'),
+    create: route(
+      createRouteId,
+      `create ${what}; printed once`,
+      { appId: 'app' },
+      {
+        optional: ['name', 'expires-at'],
+        body: (f) => defined({ name: f.name, expiresAt: f['expires-at'] }),
+      },
+    ),
+    revoke: route('adminKeyRevoke', `revoke ${revoked}`, { keyId: 'key' }),
   };
 }
 
 export const COMMANDS: Record<string, Record<string, Command>> = {
   org: {
     create: { routeId: 'adminOrgCreate', summary: 'create an org', required: ['name', 'plan'], body: (f) => ({ name: f.name, plan: f.plan }) },
-    get: byId('adminOrgGet', 'show an org', 'org', 'orgId'),
-    credits: {
-      routeId: 'adminOrgCreditsAdd',
-      summary: 'add prepaid credits in USD (opens the prepaid account; chat answers 402 when it is used up)',
-      required: ['org', 'add-usd'],
-      params: { orgId: 'org' },
-      body: (f) => ({ amountUsd: f['add-usd'] }),
-    },
+    get: route('adminOrgGet', 'show an org', { orgId: 'org' }),
+    credits: route(
+      'adminOrgCreditsAdd',
+      'add prepaid credits in USD (opens the prepaid account; chat answers 402 when it is used up)',
+      { orgId: 'org' },
+      {
+        required: ['add-usd'],
+        body: (f) => ({ amountUsd: f['add-usd'] }),
+      },
+    ),
   },
   'org-key': {
-    create: {
-      routeId: 'adminOrgKeyCreate',
-      summary: 'create an org key (svc_org_…); printed once',
-      required: ['org', 'scopes'],
-      optional: ['expires-at', 'name'],
-      params: { orgId: 'org' },
-      body: (f) => defined({ scopes: list(f.scopes), expiresAt: f['expires-at'], name: f.name }),
-    },
-    revoke: byId('adminKeyRevoke', 'revoke a key of any kind', 'key', 'keyId'),
+    create: route(
+      'adminOrgKeyCreate',
+      'create an org key (svc_org_…); printed once',
+      { orgId: 'org' },
+      {
+        required: ['scopes'],
+        optional: ['expires-at', 'name'],
+        body: (f) => defined({ scopes: list(f.scopes), expiresAt: f['expires-at'], name: f.name }),
+      },
+    ),
+    revoke: route('adminKeyRevoke', 'revoke a key of any kind', { keyId: 'key' }),
   },
   app: {
-    create: {
-      routeId: 'adminAppCreate',
-      summary: 'create an app',
-      required: ['org', 'name'],
-      optional: ['slug', 'settings', 'zdr', 'model', 'monthly-cap-usd', 'image-input', 'image-limit', ...ACP_FLAGS],
-      params: { orgId: 'org' },
-      body: (f) => defined({ name: f.name, slug: f.slug, settings: settingsFrom(f) }),
-    },
-    get: byId('adminAppGet', 'show an app with its settings', 'app', 'appId'),
-    update: {
-      routeId: 'adminAppUpdate',
-      summary:
-        'rename an app or change its settings; ACP checkout: policy links (https URLs, none removes one) and the tax added to prices in basis points (825 = 8.25%)',
-      required: ['app'],
-      optional: ['name', 'settings', 'zdr', 'model', 'monthly-cap-usd', 'image-input', 'image-limit', ...ACP_FLAGS],
-      params: { appId: 'app' },
-      body: (f) => defined({ name: f.name, settings: settingsFrom(f) }),
-    },
-    delete: byId('adminAppDelete', 'delete an app (its sessions are tombstoned in the background)', 'app', 'appId'),
+    create: route(
+      'adminAppCreate',
+      'create an app',
+      { orgId: 'org' },
+      {
+        required: ['name'],
+        optional: ['slug', 'settings', 'zdr', 'model', 'monthly-cap-usd', 'image-input', 'image-limit', ...ACP_FLAGS],
+        body: (f) => defined({ name: f.name, slug: f.slug, settings: settingsFrom(f) }),
+      },
+    ),
+    get: route('adminAppGet', 'show an app with its settings', { appId: 'app' }),
+    update: route(
+      'adminAppUpdate',
+      'rename an app or change its settings; ACP checkout: policy links (https URLs, none removes one) and the tax added to prices in basis points (825 = 8.25%)',
+      { appId: 'app' },
+      {
+        optional: ['name', 'settings', 'zdr', 'model', 'monthly-cap-usd', 'image-input', 'image-limit', ...ACP_FLAGS],
+        body: (f) => defined({ name: f.name, settings: settingsFrom(f) }),
+      },
+    ),
+    delete: route('adminAppDelete', 'delete an app (its sessions are tombstoned in the background)', { appId: 'app' }),
   },
   'chat-key': appKeyCommands('adminChatKeyCreate', 'a chat API key for an app', 'a chat API key'),
   'acp-key': appKeyCommands('adminAcpKeyCreate', 'an ACP key (acp_ + 32 characters) for an app: checkout sessions of that app only', 'an ACP key'),
   product: {
-    create: {
-      routeId: 'adminProductCreate',
-      summary: "add a product to an app's ACP catalog (price in minor units: 1999 = 19.99)",
-      required: ['app', 'title', 'price', 'currency'],
-      optional: ['description', 'inventory', 'image-url'],
-      params: { appId: 'app' },
-      body: (f) =>
-        defined({
-          title: f.title,
-          price: count(f.price, 'price'),
-          currency: f.currency,
-          description: f.description,
-          inventory: count(f.inventory, 'inventory'),
-          imageUrl: f['image-url'],
-        }),
-    },
-    list: byId('adminProductsList', "list an app's products (inactive ones included)", 'app', 'appId'),
-    update: {
-      routeId: 'adminProductUpdate',
-      summary: 'change a product (--inventory none: no limit)',
-      required: ['product'],
-      optional: ['title', 'price', 'currency', 'description', 'inventory', 'image-url', 'active'],
-      params: { productId: 'product' },
-      body: (f) =>
-        defined({
-          title: f.title,
-          price: count(f.price, 'price'),
-          currency: f.currency,
-          description: f.description,
-          inventory: f.inventory === 'none' ? null : count(f.inventory, 'inventory'),
-          imageUrl: f['image-url'],
-          active: bool(f.active, 'active'),
-        }),
-    },
-    deactivate: {
-      routeId: 'adminProductUpdate',
-      summary: 'hide a product from discovery and checkout',
-      required: ['product'],
-      params: { productId: 'product' },
-      body: () => ({ active: false }),
-    },
+    create: route(
+      'adminProductCreate',
+      "add a product to an app's ACP catalog (price in minor units: 1999 = 19.99)",
+      { appId: 'app' },
+      {
+        required: ['title', 'price', 'currency'],
+        optional: ['description', 'inventory', 'image-url'],
+        body: (f) => productBody(f, false),
+      },
+    ),
+    list: route('adminProductsList', "list an app's products (inactive ones included)", { appId: 'app' }),
+    update: route(
+      'adminProductUpdate',
+      'change a product (--inventory none: no limit)',
+      { productId: 'product' },
+      {
+        optional: ['title', 'price', 'currency', 'description', 'inventory', 'image-url', 'active'],
+        body: (f) => productBody(f, true),
+      },
+    ),
+    deactivate: route(
+      'adminProductUpdate',
+      'hide a product from discovery and checkout',
+      { productId: 'product' },
+      {
+        body: () => ({ active: false }),
+      },
+    ),
   },
   order: {
-    list: byId('adminOrdersList', "list an app's 50 newest orders (completed ACP checkouts)", 'app', 'appId'),
-    get: {
-      routeId: 'adminOrderGet',
-      summary: 'show an order, with the ACP Order its events carry',
-      required: ['app', 'order'],
-      params: { appId: 'app', orderId: 'order' },
-    },
-    fulfill: {
-      routeId: 'adminOrderFulfill',
-      summary:
-        'record units sent (--lines li_…:2,li_…:1; all still to send by default); --type shipping with --carrier, --tracking-number, --tracking-url, or --type digital',
-      required: ['app', 'order', 'type'],
-      optional: ['lines', 'status', 'carrier', 'tracking-number', 'tracking-url'],
-      params: { appId: 'app', orderId: 'order' },
-      body: (f) =>
-        defined({
-          type: f.type,
-          status: f.status,
-          lines: linesFrom(f.lines),
-          carrier: f.carrier,
-          trackingNumber: f['tracking-number'],
-          trackingUrl: f['tracking-url'],
-        }),
-    },
+    list: route('adminOrdersList', "list an app's 50 newest orders (completed ACP checkouts)", { appId: 'app' }),
+    get: route('adminOrderGet', 'show an order, with the ACP Order its events carry', { appId: 'app', orderId: 'order' }),
+    fulfill: route(
+      'adminOrderFulfill',
+      'record units sent (--lines li_…:2,li_…:1; all still to send by default); --type shipping with --carrier, --tracking-number, --tracking-url, or --type digital',
+      { appId: 'app', orderId: 'order' },
+      {
+        required: ['type'],
+        optional: ['lines', 'status', 'carrier', 'tracking-number', 'tracking-url'],
+        body: (f) =>
+          defined({
+            type: f.type,
+            status: f.status,
+            lines: linesFrom(f.lines),
+            carrier: f.carrier,
+            trackingNumber: f['tracking-number'],
+            trackingUrl: f['tracking-url'],
+          }),
+      },
+    ),
     deliver: {
       routeId: 'adminOrderDeliver',
       summary: 'mark a shipment delivered',
       required: ['app', 'order', 'fulfillment'],
       params: { appId: 'app', orderId: 'order', fulfillmentId: 'fulfillment' },
     },
-    refund: {
-      routeId: 'adminOrderRefund',
-      summary: 'refund --amount minor units through the payment provider; --lines names units that came back (they return to stock)',
-      required: ['app', 'order', 'amount'],
-      optional: ['lines', 'reason'],
-      params: { appId: 'app', orderId: 'order' },
-      body: (f) => defined({ amount: count(f.amount, 'amount'), lines: linesFrom(f.lines), reason: f.reason }),
-    },
-    cancel: {
-      routeId: 'adminOrderCancel',
-      summary: 'cancel: units not sent go back to stock, and what was not refunded is refunded (--refund false keeps it)',
-      required: ['app', 'order'],
-      optional: ['refund', 'reason'],
-      params: { appId: 'app', orderId: 'order' },
-      body: (f) => defined({ refund: bool(f.refund, 'refund'), reason: f.reason }),
-    },
-    events: {
-      routeId: 'adminOrderEventsList',
-      summary: "an order's events waiting for the agent platform, and its delivery attempts",
-      required: ['app', 'order'],
-      params: { appId: 'app', orderId: 'order' },
-    },
+    refund: route(
+      'adminOrderRefund',
+      'refund --amount minor units through the payment provider; --lines names units that came back (they return to stock)',
+      { appId: 'app', orderId: 'order' },
+      {
+        required: ['amount'],
+        optional: ['lines', 'reason'],
+        body: (f) => defined({ amount: count(f.amount, 'amount'), lines: linesFrom(f.lines), reason: f.reason }),
+      },
+    ),
+    cancel: route(
+      'adminOrderCancel',
+      'cancel: units not sent go back to stock, and what was not refunded is refunded (--refund false keeps it)',
+      { appId: 'app', orderId: 'order' },
+      {
+        optional: ['refund', 'reason'],
+        body: (f) => defined({ refund: bool(f.refund, 'refund'), reason: f.reason }),
+      },
+    ),
+    events: route('adminOrderEventsList', "an order's events waiting for the agent platform, and its delivery attempts", { appId: 'app', orderId: 'order' }),
   },
   'order-webhook': {
-    set: {
-      routeId: 'adminOrderWebhookPut',
-      summary: "set the agent platform's receiver of the app's order events (--secret as the platform issued it, or one is made and shown once)",
-      required: ['app', 'url'],
-      optional: ['secret'],
-      params: { appId: 'app' },
-      body: (f) => defined({ url: f.url, secret: f.secret }),
-    },
-    get: byId('adminOrderWebhookGet', "show the app's order-event receiver", 'app', 'appId'),
-    delete: byId('adminOrderWebhookDelete', 'stop sending the app order events', 'app', 'appId'),
+    set: route(
+      'adminOrderWebhookPut',
+      "set the agent platform's receiver of the app's order events (--secret as the platform issued it, or one is made and shown once)",
+      { appId: 'app' },
+      {
+        required: ['url'],
+        optional: ['secret'],
+        body: (f) => defined({ url: f.url, secret: f.secret }),
+      },
+    ),
+    get: route('adminOrderWebhookGet', "show the app's order-event receiver", { appId: 'app' }),
+    delete: route('adminOrderWebhookDelete', 'stop sending the app order events', { appId: 'app' }),
     listen: {
       summary:
         "local platform started with PLATFORM_DEV_WEBHOOKS=1 only: make a local HTTPS listener (127.0.0.1, self-signed certificate made at start) the app's order-event receiver, print its secret, then every event (type, Request-Id, Merchant-Signature check, headers, body); answers 200, or forwards body and headers to --forward-to <url> and answers its status. Runs until Ctrl-C, which removes the app's order webhook and exits 0",
@@ -259,22 +271,24 @@ export const COMMANDS: Record<string, Record<string, Command>> = {
     },
   },
   session: {
-    delete: byId('adminSessionDelete', 'delete a session (tombstone consumer_deleted)', 'session', 'sessionId'),
+    delete: route('adminSessionDelete', 'delete a session (tombstone consumer_deleted)', { sessionId: 'session' }),
   },
   consumer: {
-    delete: byId('adminConsumerDelete', 'delete a consumer and its sessions', 'consumer', 'consumerId'),
+    delete: route('adminConsumerDelete', 'delete a consumer and its sessions', { consumerId: 'consumer' }),
   },
   import: {
-    create: {
-      routeId: 'adminImportCreate',
-      summary: 'import historical sessions from a JSONL file',
-      required: ['app', 'file'],
-      params: { appId: 'app' },
-      rawBody: (f) => ({ contentType: 'application/x-ndjson', text: readFileSync(f.file!, 'utf8') }),
-    },
+    create: route(
+      'adminImportCreate',
+      'import historical sessions from a JSONL file',
+      { appId: 'app' },
+      {
+        required: ['file'],
+        rawBody: (f) => ({ contentType: 'application/x-ndjson', text: readFileSync(f.file!, 'utf8') }),
+      },
+    ),
   },
   job: {
-    run: byId('adminJobRun', 'run a scheduled job now', 'name', 'jobName'),
+    run: route('adminJobRun', 'run a scheduled job now', { jobName: 'name' }),
   },
   period: {
     publish: {
