@@ -82,7 +82,7 @@ export function parserRefusal(router: Router, err: Pick<ParserError, 'code' | 'r
  * the same bytes. The parser stops at the first byte no request can have there: inside the method (the
  * bytes before it are a prefix of a method it knows), or later in the head, after a known method.
  */
-export function nextRequestIn(packet: Buffer, stoppedAt: number, code: string | undefined): Buffer {
+function nextRequestIn(packet: Buffer, stoppedAt: number, code: string | undefined): Buffer {
   const before = packet.subarray(0, stoppedAt).toString('latin1');
   if (code === 'HPE_INVALID_METHOD') {
     let start = stoppedAt;
@@ -95,6 +95,8 @@ export function nextRequestIn(packet: Buffer, stoppedAt: number, code: string | 
 
 /** Runs `then` once the connection owes no more answers (each queued one is assigned as the one before finishes). */
 function whenAnswered(socket: FrontDoorSocket, then: () => void): void {
+  // A connection that failed meanwhile owes nothing: its response objects never finish.
+  if (socket.destroyed) return;
   const current = socket._httpMessage;
   if (!current) {
     then();
