@@ -5,13 +5,12 @@
  */
 import { MAX_CHAT_REQUEST_BYTES } from '../platform/domain/body-limits';
 import { ADMIN_API_BASE as ADMIN } from '../platform/domain/admin-api-base';
-import type { RouteDef } from '../routes';
+import { adminRoute, routeTable } from '../kernel/route-vocabulary';
 
 const CHAT = '/api/v1/chat';
 
-export const CHAT_ROUTES: readonly RouteDef[] = [
-  {
-    id: 'chatCompletionsCreate',
+export const CHAT_ROUTES = routeTable({
+  chatCompletionsCreate: {
     method: 'POST',
     path: `${CHAT}/completions`,
     handler: 'chat/http/chat-completions-create',
@@ -25,8 +24,7 @@ export const CHAT_ROUTES: readonly RouteDef[] = [
     stream: true,
     maxBodyBytes: MAX_CHAT_REQUEST_BYTES,
   },
-  {
-    id: 'responsesCreate',
+  responsesCreate: {
     method: 'POST',
     path: '/api/v1/responses',
     handler: 'chat/http/responses-create',
@@ -40,8 +38,7 @@ export const CHAT_ROUTES: readonly RouteDef[] = [
     stream: true,
     maxBodyBytes: MAX_CHAT_REQUEST_BYTES,
   },
-  {
-    id: 'chatFilesCreate',
+  chatFilesCreate: {
     method: 'POST',
     path: `${CHAT}/files`,
     handler: 'chat/http/chat-files-create',
@@ -54,15 +51,11 @@ export const CHAT_ROUTES: readonly RouteDef[] = [
     memoryMb: 1024,
     origin: 'uploadService',
   },
-  {
-    id: 'adminChatKeyCreate',
+  adminChatKeyCreate: adminRoute({
     method: 'POST',
     path: `${ADMIN}/apps/{appId}/chat-keys`,
     handler: 'chat/http/admin-chat-key-create',
-    area: 'admin',
-    auth: 'iam',
-    rateLimit: 'none',
     body: 'json',
     grants: ['table:read', 'table:write', 'apiKeys:manage'],
-  },
-];
+  }),
+});

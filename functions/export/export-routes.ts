@@ -3,13 +3,12 @@
  * Joined into the one route table by functions/routes.ts; synth loads this file, so it imports only types and leaf modules.
  */
 import { ADMIN_API_BASE as ADMIN } from '../platform/domain/admin-api-base';
-import type { RouteDef } from '../routes';
+import { adminRoute, routeTable } from '../kernel/route-vocabulary';
 
 const ORG = '/api/v1/org';
 
-export const EXPORT_ROUTES: readonly RouteDef[] = [
-  {
-    id: 'orgAppsList',
+export const EXPORT_ROUTES = routeTable({
+  orgAppsList: {
     method: 'GET',
     path: `${ORG}/apps`,
     handler: 'export/http/org-apps-list',
@@ -20,8 +19,7 @@ export const EXPORT_ROUTES: readonly RouteDef[] = [
     body: 'none',
     grants: ['table:read', 'table:write'],
   },
-  {
-    id: 'orgSessionsList',
+  orgSessionsList: {
     method: 'GET',
     path: `${ORG}/sessions`,
     handler: 'export/http/org-sessions-list',
@@ -32,8 +30,7 @@ export const EXPORT_ROUTES: readonly RouteDef[] = [
     body: 'none',
     grants: ['table:read', 'table:write'],
   },
-  {
-    id: 'orgSessionMessages',
+  orgSessionMessages: {
     method: 'GET',
     path: `${ORG}/sessions/{sessionId}/messages`,
     handler: 'export/http/org-session-messages',
@@ -45,8 +42,7 @@ export const EXPORT_ROUTES: readonly RouteDef[] = [
     grants: ['table:read', 'table:write'],
   },
   // Bulk snapshot exports (docs/adr/0031): each list needs its own scope, checked by the use case.
-  {
-    id: 'orgExportCreate',
+  orgExportCreate: {
     method: 'POST',
     path: `${ORG}/exports`,
     handler: 'export/http/org-export-create',
@@ -56,8 +52,7 @@ export const EXPORT_ROUTES: readonly RouteDef[] = [
     body: 'json',
     grants: ['table:read', 'table:write', 'exports:send'],
   },
-  {
-    id: 'orgExportGet',
+  orgExportGet: {
     method: 'GET',
     path: `${ORG}/exports/{exportId}`,
     handler: 'export/http/org-export-get',
@@ -67,8 +62,7 @@ export const EXPORT_ROUTES: readonly RouteDef[] = [
     body: 'none',
     grants: ['table:read', 'table:write', 'exports:send', 'bucket:read'],
   },
-  {
-    id: 'orgUsageList',
+  orgUsageList: {
     method: 'GET',
     path: `${ORG}/usage`,
     handler: 'export/http/org-usage-list',
@@ -79,8 +73,7 @@ export const EXPORT_ROUTES: readonly RouteDef[] = [
     body: 'none',
     grants: ['table:read', 'table:write'],
   },
-  {
-    id: 'orgTombstonesList',
+  orgTombstonesList: {
     method: 'GET',
     path: `${ORG}/tombstones`,
     handler: 'export/http/org-tombstones-list',
@@ -91,15 +84,11 @@ export const EXPORT_ROUTES: readonly RouteDef[] = [
     body: 'none',
     grants: ['table:read', 'table:write'],
   },
-  {
-    id: 'adminOrgKeyCreate',
+  adminOrgKeyCreate: adminRoute({
     method: 'POST',
     path: `${ADMIN}/orgs/{orgId}/keys`,
     handler: 'export/http/admin-org-key-create',
-    area: 'admin',
-    auth: 'iam',
-    rateLimit: 'none',
     body: 'json',
     grants: ['table:read', 'table:write', 'apiKeys:manage'],
-  },
-];
+  }),
+});

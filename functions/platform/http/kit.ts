@@ -12,7 +12,8 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import { CORRELATION_HEADER, correlationIdOf } from '../domain/http-headers';
 import { errorBody, GENERIC_500_MESSAGE, STATUS_OF } from '../domain/error-bodies';
 import { BusyError, DomainError, RateLimitedError, TemporarilyUnavailableError } from '../domain/errors';
-import { ROUTES, type RouteDef } from '../../routes';
+import { ROUTES } from '../../routes';
+import type { RouteDef } from '../../kernel/route-vocabulary';
 import type { CoreDeps } from '../wiring/core-wiring';
 import { admitAndRun, checkRouteShape } from './kit-admission';
 import { buildRequest, type HttpRequest } from './kit-request';
