@@ -8,10 +8,10 @@ import { runExportChunk } from '../app/export-jobs';
 import type { ExportChunkMessage } from '../domain/export-job';
 import { jsonBody, lambdaQueueHandler, sqsConsumer, type QueueHandler } from '../../platform/queue/queue-kit';
 import { exportJobProductionDeps, type ExportJobFunctionDeps } from '../wiring/export-job-wiring';
-import { QUEUES } from '../../workers';
+import { EXPORT_QUEUES } from '../export-workers';
 
 /** Deliveries before the dead-letter queue: the last one fails the job. */
-const MAX_RECEIVES = QUEUES.find((q) => q.id === 'exports')!.maxReceiveCount;
+const MAX_RECEIVES = EXPORT_QUEUES.exports.maxReceiveCount;
 
 const chunkMessage = z.object({ jobId: z.uuid(), list: z.enum(['apps', 'sessions', 'usage', 'tombstones']), chunk: z.int().check(z.minimum(0)) });
 

@@ -6,6 +6,7 @@ import { lambdaHandler } from './lambda';
 import { adminApp } from './admin-presenters';
 import { appSettingsPatch, parseWith } from './validation';
 import { adminProductionDeps, type AdminBaseDeps } from '../wiring/admin-wiring';
+import { PLATFORM_ROUTES } from '../platform-routes';
 
 const body = z.strictObject({
   name: z.string().check(z.minLength(1), z.maxLength(200)),
@@ -15,7 +16,7 @@ const body = z.strictObject({
 
 /** POST /admin/v1/orgs/{orgId}/apps: creates an app; the response carries its `appNameId`. */
 export const createHandler = (deps: AdminBaseDeps) =>
-  httpRoute('adminAppCreate', deps, async (req) => {
+  httpRoute(PLATFORM_ROUTES.adminAppCreate, deps, async (req) => {
     const input = parseWith(body, req.jsonBody());
     const app = await createApp(deps, {
       orgId: req.path.orgId ?? '',

@@ -13,7 +13,7 @@ import { bearerToken } from '../domain/credentials';
 import { DomainError } from '../domain/errors';
 import { grantFromContext, type KeyGrant } from '../domain/key-grant';
 import { RATE_LIMITS, type RateLimitClass } from '../domain/rate-limits';
-import type { AuthKind, RouteDef } from '../../routes';
+import type { AuthKind, RouteDef } from '../../kernel/route-vocabulary';
 import { isUuid } from '../domain/ids';
 import type { HttpResult, KitDeps } from './kit';
 import type { HttpRequest } from './kit-request';

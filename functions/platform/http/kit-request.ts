@@ -10,7 +10,7 @@ import { headerOf } from '../domain/http-headers';
 import { badRequest } from '../domain/errors';
 import type { KeyGrant } from '../domain/key-grant';
 import { VIEWER_IP_HEADER } from './api-gateway-contract';
-import type { BodyMode, RouteDef } from '../../routes';
+import type { BodyMode, RouteDef } from '../../kernel/route-vocabulary';
 import type { KitDeps } from './kit';
 
 export interface HttpRequest {
