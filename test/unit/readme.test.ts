@@ -7,7 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { buildOpenApiDocument } from '../../functions/openapi/document';
-import { type Area, ROUTES } from '../../functions/routes';
+import type { Area } from '../../functions/kernel/route-vocabulary';
+import { ROUTES } from '../../functions/routes';
 
 const README = readFileSync('README.md', 'utf8');
 
