@@ -261,15 +261,16 @@ function layerViolations(files: readonly SourceFile[], exists: (p: string) => bo
         const ok = r.local && (toLayer === 'domain' || toLayer === 'app' || toLayer === 'ports' || (r.typeOnly && isSynthLoaded(r.target)));
         if (!ok) report(r, 'a use case (app/) may import only domain, app, ports and types of the route vocabulary and of its slice’s tables');
       } else if (layer === 'ports') {
-        const ok = isBuiltin(r) || (r.local ? toLayer === 'domain' || toLayer === 'ports' : r.typeOnly);
-        if (!ok) report(r, 'ports may import only domain, ports and package types');
+        const ok = isBuiltin(r) || (r.local ? toLayer === 'domain' || toLayer === 'ports' || (r.typeOnly && isSynthLoaded(r.target)) : r.typeOnly);
+        if (!ok) report(r, 'ports may import only domain, ports, package types and types of the route and worker tables');
       } else if (layer === 'adapters') {
         const banned: readonly (Layer | undefined)[] = ['app', 'wiring', 'front-door', 'upload-service', ...ENTRY_LAYERS];
         if (r.local && to && banned.includes(toLayer) && !isSynthLoaded(r.target)) report(r, 'adapters must not import use cases, wiring or entry points');
       } else if (layer === 'wiring') {
-        const banned: readonly (Layer | undefined)[] = ['app', 'front-door', 'upload-service', ...ENTRY_LAYERS];
+        // A use case may be bound into a port here (tenancy's key admission, the HTTP kit's port); entry points never.
+        const banned: readonly (Layer | undefined)[] = ['front-door', 'upload-service', ...ENTRY_LAYERS];
         if (r.local && to && banned.includes(toLayer) && !isSynthLoaded(r.target))
-          report(r, 'wiring composes adapters: it must not import entry points or use cases');
+          report(r, 'wiring composes adapters and use cases: it must not import entry points');
       } else if (layer !== undefined && ENTRY_LAYERS.includes(layer)) {
         const ok =
           !r.local || !to || isSynthLoaded(r.target) || ['app', 'domain', 'ports', 'wiring', layer].includes(toLayer ?? '') || isRequestSchema(r.target);

@@ -24,6 +24,7 @@ import type { AcpCheckoutDeps } from '../wiring/acp-checkout-wiring';
 import { publicBaseUrl } from '../../platform/http/base-url';
 import type { RouteDef } from '../../kernel/route-vocabulary';
 import { httpRoute, type HttpHandler, type HttpResult } from '../../platform/http/kit';
+import type { KeyCaller } from '../../platform/app/admit-request';
 import type { HttpRequest } from '../../platform/http/kit-request';
 
 const IN_FLIGHT_RETRY_SECONDS = 1;
@@ -52,7 +53,7 @@ function acpError(status: number, code: string, message: string, extra: Record<s
 export function checkoutRoute(
   route: RouteDef,
   deps: AcpCheckoutDeps,
-  run: (req: HttpRequest, body: Record<string, unknown>) => Promise<{ readonly status: number; readonly session: CheckoutSession }>,
+  run: (req: HttpRequest<KeyCaller>, body: Record<string, unknown>) => Promise<{ readonly status: number; readonly session: CheckoutSession }>,
 ): HttpHandler {
   return httpRoute(route, deps, async (req) => {
     const requestId = req.header('request-id');

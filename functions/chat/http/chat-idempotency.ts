@@ -5,6 +5,7 @@
  */
 import { badRequest, BusyError, DomainError } from '../../platform/domain/errors';
 import { claimIdempotencyKey, idempotencyKeyOf, type IdempotencyDeps } from '../../platform/http/idempotency-key';
+import type { KeyCaller } from '../../platform/app/admit-request';
 import type { HttpRequest } from '../../platform/http/kit-request';
 
 /** A claim area B can run under: a stored answer to replay, or the request's own to run and remember. */
@@ -20,7 +21,7 @@ const NO_KEY: ChatClaim = { state: 'claimed', remember: async () => undefined, f
  */
 export async function claimChatRequest(
   deps: IdempotencyDeps,
-  req: HttpRequest,
+  req: HttpRequest<KeyCaller>,
   input: { readonly routeId: string; readonly request: () => unknown; readonly inFlightMs: number },
 ): Promise<ChatClaim> {
   const key = idempotencyKeyOf(req, badRequest);

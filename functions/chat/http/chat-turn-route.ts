@@ -7,6 +7,7 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 import { prepareChatTurn, type PreparedTurn } from '../app/prepare-chat-turn';
 import { runChatTurn, type TurnEvent, type TurnResult } from '../app/run-chat-turn';
 import type { ChatRequest } from '../domain/chat-request';
+import type { KeyCaller } from '../../platform/app/admit-request';
 import type { HttpRequest } from '../../platform/http/kit-request';
 import { bodyTooLargeMessage, MAX_CHAT_REQUEST_BYTES } from '../../platform/domain/body-limits';
 import { badRequest, DomainError } from '../../platform/domain/errors';
@@ -37,7 +38,7 @@ const SSE_HEADERS = { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache
 
 export async function runTurnRoute<Answer>(
   deps: ChatFunctionDeps,
-  req: HttpRequest,
+  req: HttpRequest<KeyCaller>,
   input: { readonly routeId: string; readonly request: ChatRequest; readonly fingerprint: unknown; readonly presenter: TurnPresenter<Answer> },
 ) {
   const { request, presenter } = input;

@@ -4,7 +4,8 @@ import type { AppSettings } from '../domain/app';
 import { httpRoute } from './kit';
 import { lambdaHandler } from './lambda';
 import { adminApp } from './admin-presenters';
-import { appSettingsPatch, parseWith } from './validation';
+import { appSettingsPatch } from './app-settings-validation';
+import { parseWith } from './validation';
 import { adminProductionDeps, type AdminBaseDeps } from '../wiring/admin-wiring';
 import { PLATFORM_ROUTES } from '../platform-routes';
 

@@ -13,12 +13,19 @@ import { CORRELATION_HEADER, correlationIdOf } from '../domain/http-headers';
 import { errorBody, GENERIC_500_MESSAGE, STATUS_OF } from '../domain/error-bodies';
 import { BusyError, DomainError, RateLimitedError, TemporarilyUnavailableError } from '../domain/errors';
 import type { RouteDef } from '../../kernel/route-vocabulary';
-import type { CoreDeps } from '../wiring/core-wiring';
+import type { Admission } from '../ports/admission-ports';
+import type { PlatformSettings, Telemetry } from '../ports/platform-ports';
 import { admitAndRun, checkRouteShape } from './kit-admission';
 import { buildRequest, type HttpRequest } from './kit-request';
 
-/** What the kit needs of a function's deps; each area's wiring builds a superset. */
-export type KitDeps = CoreDeps;
+/**
+ * What the kit needs of a function's deps: logs, metrics, the tunables and the admission of its
+ * callers (tenancy's core wiring builds it); each area's wiring builds a superset.
+ */
+export type KitDeps<Caller extends object = object> = Telemetry & {
+  readonly settings: PlatformSettings;
+  readonly admission: Admission<Caller>;
+};
 
 export interface HttpResult {
   readonly status: number;
@@ -47,7 +54,7 @@ function json(status: number, body: unknown, headers: Record<string, string>): A
  * the parsed request (with the authenticated principal) and returns a status and body; domain errors it
  * throws become the area's exact error response.
  */
-export function httpRoute(route: RouteDef, deps: KitDeps, fn: (req: HttpRequest) => Promise<HttpResult>): HttpHandler {
+export function httpRoute<Caller extends object>(route: RouteDef, deps: KitDeps<Caller>, fn: (req: HttpRequest<Caller>) => Promise<HttpResult>): HttpHandler {
   checkRouteShape(route);
   const core = async (event: APIGatewayProxyEvent): Promise<HttpResponse> => {
     const correlationId = correlationIdOf(event.headers, randomUUID);
@@ -71,7 +78,7 @@ export function httpRoute(route: RouteDef, deps: KitDeps, fn: (req: HttpRequest)
     .use(logMetrics(deps.metrics)) as unknown as HttpHandler;
 }
 
-function errorResponse(deps: KitDeps, route: RouteDef, err: unknown, base: Record<string, string>): APIGatewayProxyResult {
+function errorResponse(deps: Telemetry, route: RouteDef, err: unknown, base: Record<string, string>): APIGatewayProxyResult {
   if (err instanceof DomainError) {
     const status = STATUS_OF[err.code];
     const retryAfter =
