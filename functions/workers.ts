@@ -1,137 +1,37 @@
 /**
- * Queue consumers and scheduled jobs: the non-HTTP entry points. Like the route table, the CDK stacks
- * and the local process both loop over these. No runtime imports.
+ * Queue consumers and scheduled jobs, the non-HTTP entry points, joined on top from each area's
+ * `<area>-workers.ts` (keyed by queue id and job name). Like the route table, the CDK stacks and the
+ * local process both loop over these; nothing below the composition imports this file.
+ * Synth loads it: the area tables import only types and leaf modules.
  */
-import type { Grant } from './routes';
+import { ACP_QUEUES, ACP_SCHEDULES } from './acp/acp-workers';
+import { CHAT_QUEUES, CHAT_SCHEDULES } from './chat/chat-workers';
+import { CONVERSATION_QUEUES, CONVERSATION_SCHEDULES } from './conversations/conversation-workers';
+import { EXPORT_QUEUES } from './export/export-workers';
+import type { QueueDef, ScheduleDef } from './kernel/route-vocabulary';
+import { RELEASE_NOTES_QUEUES } from './release-notes/release-notes-workers';
 
-export interface QueueDef {
-  readonly id: 'jobs' | 'webhooks' | 'ocr' | 'exports' | 'order-events';
-  /**
-   * Who sends to the queue: `functions` (a function with the matching grant) or `textract` (Textract's
-   * completion notices through the OCR SNS topic, raw delivery; locally the tesseract engine).
-   * @default 'functions'
-   */
-  readonly source?: 'functions' | 'textract';
-  /** The consumer module's path under functions/, without `.handler.ts` (`<area>/queue/<name>`). */
-  readonly handler: string;
-  readonly batchSize: number;
-  readonly timeoutSeconds: number;
-  readonly maxReceiveCount: number;
-  /** Concurrent invocations of the consumer (SQS event source maximum concurrency, at least 2). @default unbounded */
-  readonly maxConcurrency?: number;
-  readonly grants: readonly Grant[];
-}
+const QUEUES_BY_ID = { ...CONVERSATION_QUEUES, ...RELEASE_NOTES_QUEUES, ...CHAT_QUEUES, ...EXPORT_QUEUES, ...ACP_QUEUES };
+const SCHEDULES_BY_NAME = { ...CONVERSATION_SCHEDULES, ...CHAT_SCHEDULES, ...ACP_SCHEDULES };
 
-export type JobName = 'retention-expiry' | 'empty-session-cleanup' | 'deletion-sweep' | 'file-cleanup' | 'checkout-recovery';
+export type QueueId = keyof typeof QUEUES_BY_ID;
+export type JobName = keyof typeof SCHEDULES_BY_NAME;
 
-export interface ScheduleDef {
-  readonly id: JobName;
-  /** The job module's path under functions/, without `.handler.ts` (`<area>/jobs/<name>`). */
-  readonly handler: string;
-  /** EventBridge Scheduler `rate(...)` expression on AWS; the local timer runs at the same interval. */
-  readonly expression: `rate(${number} ${'minute' | 'minutes' | 'hour' | 'hours' | 'day' | 'days'})`;
-  readonly timeoutSeconds: number;
-  readonly grants: readonly Grant[];
-}
+export const QUEUES: readonly QueueDef<QueueId>[] = Object.values(QUEUES_BY_ID);
+/**
+ * The order the workers stack builds the jobs in (their dashboard widgets follow it) and the admin API
+ * lists their names in, kept from before the jobs moved to their areas. A new job is ranked here, as it
+ * is registered in functions/jobs/app/run-job.ts: the compiler asks for both.
+ */
+const RANK = {
+  'retention-expiry': 0,
+  'empty-session-cleanup': 1,
+  'file-cleanup': 2,
+  'checkout-recovery': 3,
+  'deletion-sweep': 4,
+} satisfies Record<JobName, number>;
 
-export const QUEUES: readonly QueueDef[] = [
-  {
-    id: 'jobs',
-    handler: 'conversations/queue/jobs-worker',
-    batchSize: 5,
-    timeoutSeconds: 120,
-    maxReceiveCount: 5,
-    grants: ['table:read', 'table:write', 'jobs:send'],
-  },
-  // Deliveries of a batch run concurrently: one 10 s attempt each, plus a fan-out message that yields
-  // with 15 s to spare. The retries of area D go through per-message delays, not through redrive.
-  // At most 50 batches at once (500 deliveries in flight) bounds the load on the table and KMS.
-  {
-    id: 'webhooks',
-    handler: 'release-notes/queue/webhooks-worker',
-    batchSize: 10,
-    timeoutSeconds: 60,
-    maxReceiveCount: 5,
-    maxConcurrency: 50,
-    grants: ['table:read', 'table:write', 'webhooks:send', 'secrets:open'],
-  },
-  // Textract completions (SNS -> SQS): fetch the text and store it. Locally the tesseract engine posts the same notice.
-  {
-    id: 'ocr',
-    handler: 'chat/queue/ocr-worker',
-    batchSize: 5,
-    timeoutSeconds: 120,
-    maxReceiveCount: 5,
-    source: 'textract',
-    grants: ['table:read', 'table:write', 'bucket:write', 'ocr:read'],
-  },
-  // One chunk of a bulk snapshot export a message (docs/adr/0031): up to 5,000 rows or 64 MB of NDJSON
-  // written to the bucket. A few at once keeps an export from crowding the table's other readers.
-  {
-    id: 'exports',
-    handler: 'export/queue/export-worker',
-    batchSize: 1,
-    timeoutSeconds: 300,
-    maxReceiveCount: 5,
-    maxConcurrency: 4,
-    grants: ['table:read', 'table:write', 'bucket:write', 'exports:send'],
-  },
-  // One checkout session's order events a message, delivered in revision order (acp/app/order-events.ts):
-  // 10 s an attempt, and a run that yields with 15 s to spare queues itself again. Retries go through
-  // per-message delays, not through redrive. A claim per order keeps two messages of one session from
-  // sending at once; at most 20 sessions at once bounds the load on the table and KMS.
-  {
-    id: 'order-events',
-    handler: 'acp/queue/order-events-worker',
-    batchSize: 1,
-    timeoutSeconds: 60,
-    maxReceiveCount: 5,
-    maxConcurrency: 20,
-    grants: ['table:read', 'table:write', 'order-events:send', 'secrets:open'],
-  },
-];
-
-export const SCHEDULES: readonly ScheduleDef[] = [
-  {
-    id: 'retention-expiry',
-    handler: 'conversations/jobs/retention-expiry',
-    expression: 'rate(1 hour)',
-    timeoutSeconds: 300,
-    grants: ['table:read', 'table:write'],
-  },
-  {
-    id: 'empty-session-cleanup',
-    handler: 'conversations/jobs/empty-session-cleanup',
-    expression: 'rate(1 hour)',
-    timeoutSeconds: 300,
-    grants: ['table:read', 'table:write'],
-  },
-  // Files uploaded and never referenced, and uploads a crash left pending (conversations/domain/file.ts).
-  {
-    id: 'file-cleanup',
-    handler: 'chat/jobs/file-cleanup',
-    expression: 'rate(1 hour)',
-    timeoutSeconds: 300,
-    grants: ['table:read', 'table:write', 'bucket:read', 'bucket:write'],
-  },
-  // Checkout completes whose request is gone (a crash, a timeout, an unknown payment outcome): finished
-  // under the same payment idempotency key once their 2-minute lease runs out (docs/adr/0018); order
-  // events left in an outbox are asked of the order-events worker again.
-  {
-    id: 'checkout-recovery',
-    handler: 'acp/jobs/checkout-recovery',
-    expression: 'rate(1 minute)',
-    timeoutSeconds: 120,
-    grants: ['table:read', 'table:write', 'payments:charge', 'order-events:send'],
-  },
-  {
-    id: 'deletion-sweep',
-    handler: 'conversations/jobs/deletion-sweep',
-    expression: 'rate(10 minutes)',
-    timeoutSeconds: 300,
-    grants: ['table:read', 'table:write', 'jobs:send'],
-  },
-];
+export const SCHEDULES: readonly ScheduleDef<JobName>[] = Object.values(SCHEDULES_BY_NAME).sort((a, b) => RANK[a.id] - RANK[b.id]);
 
 const UNIT_MS = { minute: 60_000, hour: 3_600_000, day: 86_400_000 } as const;
 

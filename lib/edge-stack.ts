@@ -12,7 +12,7 @@ import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
 import type * as elbv2 from 'aws-cdk-lib/aws-elasticloadbalancingv2';
 import type { Construct } from 'constructs';
 import { DOCS_CSP, DOCS_PATH, OPENAPI_PATH, docsFiles } from '../functions/openapi/docs-site';
-import type { Area } from '../functions/routes';
+import type { Area } from '../functions/kernel/route-vocabulary';
 import type { AreaStack } from './area-stack';
 import { DataUserStack, type DataStack } from './data-stack';
 import { ORIGIN_VERIFY_HEADER, VIEWER_HOST_HEADER, VIEWER_IP_HEADER } from './front-door';

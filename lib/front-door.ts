@@ -4,7 +4,7 @@
  * Also the headers the front door adds to every origin request, which the area stacks rely on.
  */
 import { areaPathPatterns, staticPrefixOf, VIEWER_HOST_HEADER, VIEWER_IP_HEADER } from '../functions/platform/http/api-gateway-contract';
-import type { Area, RouteDef } from '../functions/routes';
+import type { Area, RouteDef } from '../functions/kernel/route-vocabulary';
 
 /** CloudFront sends it with a secret value; each front-door area's WAF blocks requests without it. */
 export const ORIGIN_VERIFY_HEADER = 'X-Origin-Verify';

@@ -4,7 +4,8 @@
  * one CloudFront front door and the admin API beside it; the workers; the front door itself.
  */
 import { Tags, type App, type Environment } from 'aws-cdk-lib';
-import { ROUTES, type Area, type RouteDef } from '../functions/routes';
+import { ROUTES } from '../functions/routes';
+import type { Area, RouteDef } from '../functions/kernel/route-vocabulary';
 import type { KeyClass } from '../functions/platform/http/api-gateway-contract';
 import { AreaStack } from './area-stack';
 import { DataStack } from './data-stack';

@@ -16,7 +16,7 @@ import * as elbv2 from 'aws-cdk-lib/aws-elasticloadbalancingv2';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import type { RouteDef } from '../functions/routes';
+import type { RouteDef } from '../functions/kernel/route-vocabulary';
 import { ApiFirewall, privateLoadBalancerTarget } from './constructs/api-firewall';
 import { functionContextOf } from './constructs/function-context';
 import { GrantPolicy, baseEnvironment } from './constructs/grants';

@@ -5,7 +5,8 @@
 import type { StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { TABLE_DESIGN } from '../functions/platform/adapters/table-design';
-import { QUEUES, SCHEDULES, type QueueDef, type ScheduleDef } from '../functions/workers';
+import { QUEUES, SCHEDULES, type QueueId } from '../functions/workers';
+import type { QueueDef, ScheduleDef } from '../functions/kernel/route-vocabulary';
 import { functionContextOf } from './constructs/function-context';
 import { Monitoring } from './constructs/monitoring';
 import { Workers } from './constructs/workers';
@@ -16,7 +17,7 @@ export interface WorkersStackProps extends StackProps {
   readonly config: StageConfig;
   readonly data: DataStack;
   /** @default QUEUES of functions/workers.ts */
-  readonly queues?: readonly QueueDef[];
+  readonly queues?: readonly QueueDef<QueueId>[];
   /** @default SCHEDULES of functions/workers.ts */
   readonly schedules?: readonly ScheduleDef[];
 }

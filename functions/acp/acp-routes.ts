@@ -3,13 +3,12 @@
  * Joined into the one route table by functions/routes.ts; synth loads this file, so it imports only types and leaf modules.
  */
 import { ADMIN_API_BASE as ADMIN } from '../platform/domain/admin-api-base';
-import type { RouteDef } from '../routes';
+import { adminRoute, routeTable } from '../kernel/route-vocabulary';
 
 const ACP = '/acp/{appId}';
 
-export const ACP_ROUTES: readonly RouteDef[] = [
-  {
-    id: 'acpProductsList',
+export const ACP_ROUTES = routeTable({
+  acpProductsList: {
     method: 'GET',
     path: `${ACP}/products`,
     handler: 'acp/http/acp-products-list',
@@ -19,8 +18,7 @@ export const ACP_ROUTES: readonly RouteDef[] = [
     body: 'none',
     grants: ['table:read', 'table:write'],
   },
-  {
-    id: 'acpAgentCard',
+  acpAgentCard: {
     method: 'GET',
     path: `${ACP}/.well-known/agent.json`,
     handler: 'acp/http/acp-agent-card',
@@ -30,8 +28,7 @@ export const ACP_ROUTES: readonly RouteDef[] = [
     body: 'none',
     grants: ['table:read', 'table:write'],
   },
-  {
-    id: 'acpAgentCardV3',
+  acpAgentCardV3: {
     method: 'GET',
     path: `${ACP}/.well-known/agent-card.json`,
     handler: 'acp/http/acp-agent-card-v3',
@@ -41,8 +38,7 @@ export const ACP_ROUTES: readonly RouteDef[] = [
     body: 'none',
     grants: ['table:read', 'table:write'],
   },
-  {
-    id: 'acpDiscovery',
+  acpDiscovery: {
     method: 'GET',
     path: `${ACP}/.well-known/acp.json`,
     handler: 'acp/http/acp-discovery',
@@ -52,8 +48,7 @@ export const ACP_ROUTES: readonly RouteDef[] = [
     body: 'none',
     grants: ['table:read', 'table:write'],
   },
-  {
-    id: 'acpCheckoutCreate',
+  acpCheckoutCreate: {
     method: 'POST',
     path: `${ACP}/checkout_sessions`,
     handler: 'acp/http/acp-checkout-create',
@@ -63,8 +58,7 @@ export const ACP_ROUTES: readonly RouteDef[] = [
     body: 'json',
     grants: ['table:read', 'table:write'],
   },
-  {
-    id: 'acpCheckoutGet',
+  acpCheckoutGet: {
     method: 'GET',
     path: `${ACP}/checkout_sessions/{checkoutSessionId}`,
     handler: 'acp/http/acp-checkout-get',
@@ -74,8 +68,7 @@ export const ACP_ROUTES: readonly RouteDef[] = [
     body: 'none',
     grants: ['table:read', 'table:write'],
   },
-  {
-    id: 'acpCheckoutUpdate',
+  acpCheckoutUpdate: {
     method: 'POST',
     path: `${ACP}/checkout_sessions/{checkoutSessionId}`,
     handler: 'acp/http/acp-checkout-update',
@@ -85,8 +78,7 @@ export const ACP_ROUTES: readonly RouteDef[] = [
     body: 'json',
     grants: ['table:read', 'table:write'],
   },
-  {
-    id: 'acpCheckoutComplete',
+  acpCheckoutComplete: {
     method: 'POST',
     path: `${ACP}/checkout_sessions/{checkoutSessionId}/complete`,
     handler: 'acp/http/acp-checkout-complete',
@@ -96,8 +88,7 @@ export const ACP_ROUTES: readonly RouteDef[] = [
     body: 'json',
     grants: ['table:read', 'table:write', 'payments:charge', 'order-events:send'],
   },
-  {
-    id: 'acpCheckoutCancel',
+  acpCheckoutCancel: {
     method: 'POST',
     path: `${ACP}/checkout_sessions/{checkoutSessionId}/cancel`,
     handler: 'acp/http/acp-checkout-cancel',
@@ -107,158 +98,102 @@ export const ACP_ROUTES: readonly RouteDef[] = [
     body: 'json',
     grants: ['table:read', 'table:write'],
   },
-  {
-    id: 'adminProductCreate',
+  adminProductCreate: adminRoute({
     method: 'POST',
     path: `${ADMIN}/apps/{appId}/products`,
     handler: 'acp/http/admin-product-create',
-    area: 'admin',
-    auth: 'iam',
-    rateLimit: 'none',
     body: 'json',
     grants: ['table:read', 'table:write'],
-  },
-  {
-    id: 'adminProductsList',
+  }),
+  adminProductsList: adminRoute({
     method: 'GET',
     path: `${ADMIN}/apps/{appId}/products`,
     handler: 'acp/http/admin-products-list',
-    area: 'admin',
-    auth: 'iam',
-    rateLimit: 'none',
     body: 'none',
     grants: ['table:read'],
-  },
-  {
-    id: 'adminProductUpdate',
+  }),
+  adminProductUpdate: adminRoute({
     method: 'PATCH',
     path: `${ADMIN}/products/{productId}`,
     handler: 'acp/http/admin-product-update',
-    area: 'admin',
-    auth: 'iam',
-    rateLimit: 'none',
     body: 'json',
     grants: ['table:read', 'table:write'],
-  },
-  {
-    id: 'adminAcpKeyCreate',
+  }),
+  adminAcpKeyCreate: adminRoute({
     method: 'POST',
     path: `${ADMIN}/apps/{appId}/acp-keys`,
     handler: 'acp/http/admin-acp-key-create',
-    area: 'admin',
-    auth: 'iam',
-    rateLimit: 'none',
     body: 'json',
     grants: ['table:read', 'table:write', 'apiKeys:manage'],
-  },
-  {
-    id: 'adminOrdersList',
+  }),
+  adminOrdersList: adminRoute({
     method: 'GET',
     path: `${ADMIN}/apps/{appId}/orders`,
     handler: 'acp/http/admin-orders-list',
-    area: 'admin',
-    auth: 'iam',
-    rateLimit: 'none',
     body: 'none',
     grants: ['table:read'],
-  },
-  {
-    id: 'adminOrderGet',
+  }),
+  adminOrderGet: adminRoute({
     method: 'GET',
     path: `${ADMIN}/apps/{appId}/orders/{orderId}`,
     handler: 'acp/http/admin-order-get',
-    area: 'admin',
-    auth: 'iam',
-    rateLimit: 'none',
     body: 'none',
     grants: ['table:read'],
-  },
-  {
-    id: 'adminOrderFulfill',
+  }),
+  adminOrderFulfill: adminRoute({
     method: 'POST',
     path: `${ADMIN}/apps/{appId}/orders/{orderId}/fulfillments`,
     handler: 'acp/http/admin-order-fulfill',
-    area: 'admin',
-    auth: 'iam',
-    rateLimit: 'none',
     body: 'json',
     grants: ['table:read', 'table:write', 'order-events:send', 'payments:charge'],
-  },
-  {
-    id: 'adminOrderDeliver',
+  }),
+  adminOrderDeliver: adminRoute({
     method: 'POST',
     path: `${ADMIN}/apps/{appId}/orders/{orderId}/fulfillments/{fulfillmentId}/deliver`,
     handler: 'acp/http/admin-order-deliver',
-    area: 'admin',
-    auth: 'iam',
-    rateLimit: 'none',
     body: 'none',
     grants: ['table:read', 'table:write', 'order-events:send', 'payments:charge'],
-  },
-  {
-    id: 'adminOrderRefund',
+  }),
+  adminOrderRefund: adminRoute({
     method: 'POST',
     path: `${ADMIN}/apps/{appId}/orders/{orderId}/refunds`,
     handler: 'acp/http/admin-order-refund',
-    area: 'admin',
-    auth: 'iam',
-    rateLimit: 'none',
     body: 'json',
     grants: ['table:read', 'table:write', 'order-events:send', 'payments:charge'],
-  },
-  {
-    id: 'adminOrderCancel',
+  }),
+  adminOrderCancel: adminRoute({
     method: 'POST',
     path: `${ADMIN}/apps/{appId}/orders/{orderId}/cancel`,
     handler: 'acp/http/admin-order-cancel',
-    area: 'admin',
-    auth: 'iam',
-    rateLimit: 'none',
     body: 'json',
     grants: ['table:read', 'table:write', 'order-events:send', 'payments:charge'],
-  },
-  {
-    id: 'adminOrderEventsList',
+  }),
+  adminOrderEventsList: adminRoute({
     method: 'GET',
     path: `${ADMIN}/apps/{appId}/orders/{orderId}/events`,
     handler: 'acp/http/admin-order-events-list',
-    area: 'admin',
-    auth: 'iam',
-    rateLimit: 'none',
     body: 'none',
     grants: ['table:read'],
-  },
-  {
-    id: 'adminOrderWebhookPut',
+  }),
+  adminOrderWebhookPut: adminRoute({
     method: 'PUT',
     path: `${ADMIN}/apps/{appId}/acp/order-webhook`,
     handler: 'acp/http/admin-order-webhook-put',
-    area: 'admin',
-    auth: 'iam',
-    rateLimit: 'none',
     body: 'json',
     grants: ['table:read', 'table:write', 'secrets:seal'],
-  },
-  {
-    id: 'adminOrderWebhookGet',
+  }),
+  adminOrderWebhookGet: adminRoute({
     method: 'GET',
     path: `${ADMIN}/apps/{appId}/acp/order-webhook`,
     handler: 'acp/http/admin-order-webhook-get',
-    area: 'admin',
-    auth: 'iam',
-    rateLimit: 'none',
     body: 'none',
     grants: ['table:read'],
-  },
-  {
-    id: 'adminOrderWebhookDelete',
+  }),
+  adminOrderWebhookDelete: adminRoute({
     method: 'DELETE',
     path: `${ADMIN}/apps/{appId}/acp/order-webhook`,
     handler: 'acp/http/admin-order-webhook-delete',
-    area: 'admin',
-    auth: 'iam',
-    rateLimit: 'none',
     body: 'none',
     grants: ['table:read', 'table:write'],
-  },
-];
+  }),
+});

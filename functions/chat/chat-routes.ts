@@ -5,64 +5,42 @@
  */
 import { MAX_CHAT_REQUEST_BYTES } from '../platform/domain/body-limits';
 import { ADMIN_API_BASE as ADMIN } from '../platform/domain/admin-api-base';
-import type { RouteDef } from '../routes';
+import { adminRoute, routeTable } from '../kernel/route-vocabulary';
 
 const CHAT = '/api/v1/chat';
+/** The chat API itself: a chat key, counted against that key, errors in the area's shape. */
+const CHAT_KEY_ROUTE = { area: 'chat', auth: 'chatKey', rateLimit: 'chatKey' } as const;
+/** A model turn, in either API's shape: streamed, up to 5 minutes, a bounded JSON body. */
+const TURN_ROUTE = {
+  ...CHAT_KEY_ROUTE,
+  method: 'POST',
+  body: 'json',
+  grants: ['table:read', 'table:write', 'model:invoke', 'bucket:read'],
+  timeoutSeconds: 300,
+  memoryMb: 1024,
+  stream: true,
+  maxBodyBytes: MAX_CHAT_REQUEST_BYTES,
+} as const;
 
-export const CHAT_ROUTES: readonly RouteDef[] = [
-  {
-    id: 'chatCompletionsCreate',
-    method: 'POST',
-    path: `${CHAT}/completions`,
-    handler: 'chat/http/chat-completions-create',
-    area: 'chat',
-    auth: 'chatKey',
-    rateLimit: 'chatKey',
-    body: 'json',
-    grants: ['table:read', 'table:write', 'model:invoke', 'bucket:read'],
-    timeoutSeconds: 300,
-    memoryMb: 1024,
-    stream: true,
-    maxBodyBytes: MAX_CHAT_REQUEST_BYTES,
-  },
-  {
-    id: 'responsesCreate',
-    method: 'POST',
-    path: '/api/v1/responses',
-    handler: 'chat/http/responses-create',
-    area: 'chat',
-    auth: 'chatKey',
-    rateLimit: 'chatKey',
-    body: 'json',
-    grants: ['table:read', 'table:write', 'model:invoke', 'bucket:read'],
-    timeoutSeconds: 300,
-    memoryMb: 1024,
-    stream: true,
-    maxBodyBytes: MAX_CHAT_REQUEST_BYTES,
-  },
-  {
-    id: 'chatFilesCreate',
+export const CHAT_ROUTES = routeTable({
+  chatCompletionsCreate: { ...TURN_ROUTE, path: `${CHAT}/completions`, handler: 'chat/http/chat-completions-create' },
+  responsesCreate: { ...TURN_ROUTE, path: '/api/v1/responses', handler: 'chat/http/responses-create' },
+  chatFilesCreate: {
+    ...CHAT_KEY_ROUTE,
     method: 'POST',
     path: `${CHAT}/files`,
     handler: 'chat/http/chat-files-create',
-    area: 'chat',
-    auth: 'chatKey',
-    rateLimit: 'chatKey',
     body: 'multipart',
     grants: ['table:read', 'table:write', 'bucket:read', 'bucket:write', 'ocr:start'],
     timeoutSeconds: 120,
     memoryMb: 1024,
     origin: 'uploadService',
   },
-  {
-    id: 'adminChatKeyCreate',
+  adminChatKeyCreate: adminRoute({
     method: 'POST',
     path: `${ADMIN}/apps/{appId}/chat-keys`,
     handler: 'chat/http/admin-chat-key-create',
-    area: 'admin',
-    auth: 'iam',
-    rateLimit: 'none',
     body: 'json',
     grants: ['table:read', 'table:write', 'apiKeys:manage'],
-  },
-];
+  }),
+});

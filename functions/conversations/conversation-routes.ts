@@ -3,42 +3,30 @@
  * Joined into the one route table by functions/routes.ts; synth loads this file, so it imports only types and leaf modules.
  */
 import { ADMIN_API_BASE as ADMIN } from '../platform/domain/admin-api-base';
-import type { RouteDef } from '../routes';
+import { adminRoute, routeTable } from '../kernel/route-vocabulary';
 
-export const CONVERSATION_ROUTES: readonly RouteDef[] = [
-  {
-    id: 'adminImportCreate',
+export const CONVERSATION_ROUTES = routeTable({
+  adminImportCreate: adminRoute({
     method: 'POST',
     path: `${ADMIN}/apps/{appId}/imports`,
     handler: 'conversations/http/admin-import-create',
-    area: 'admin',
-    auth: 'iam',
-    rateLimit: 'none',
     body: 'text',
     grants: ['table:read', 'table:write'],
     timeoutSeconds: 29,
-  },
-  {
-    id: 'adminSessionDelete',
+  }),
+  adminSessionDelete: adminRoute({
     method: 'DELETE',
     path: `${ADMIN}/sessions/{sessionId}`,
     handler: 'conversations/http/admin-session-delete',
-    area: 'admin',
-    auth: 'iam',
-    rateLimit: 'none',
     body: 'none',
     grants: ['table:read', 'table:write'],
-  },
-  {
-    id: 'adminConsumerDelete',
+  }),
+  adminConsumerDelete: adminRoute({
     method: 'DELETE',
     path: `${ADMIN}/consumers/{consumerId}`,
     handler: 'conversations/http/admin-consumer-delete',
-    area: 'admin',
-    auth: 'iam',
-    rateLimit: 'none',
     body: 'none',
     grants: ['table:read', 'table:write'],
     timeoutSeconds: 29,
-  },
-];
+  }),
+});

@@ -3,19 +3,15 @@
  * Joined into the one route table by functions/routes.ts; synth loads this file, so it imports only types and leaf modules.
  */
 import { ADMIN_API_BASE as ADMIN } from '../platform/domain/admin-api-base';
-import type { RouteDef } from '../routes';
+import { adminRoute, routeTable } from '../kernel/route-vocabulary';
 
-export const JOB_ROUTES: readonly RouteDef[] = [
-  {
-    id: 'adminJobRun',
+export const JOB_ROUTES = routeTable({
+  adminJobRun: adminRoute({
     method: 'POST',
     path: `${ADMIN}/jobs/{jobName}/runs`,
     handler: 'jobs/http/admin-job-run',
-    area: 'admin',
-    auth: 'iam',
-    rateLimit: 'none',
     body: 'json',
     grants: ['table:read', 'table:write', 'jobs:send', 'bucket:read', 'bucket:write', 'payments:charge', 'order-events:send'],
     timeoutSeconds: 29,
-  },
-];
+  }),
+});

@@ -7,7 +7,7 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type { KeyAuthorizer, KeyAuthorizerResult } from '../platform/authorizers/key-authorizer';
 import { AUTHORIZER_CACHE_TTL_SECONDS, AUTHORIZER_HANDLER, authorizerEventFor, policyAllows, type KeyClass } from '../platform/http/api-gateway-contract';
-import type { ApiKeyRegistry } from '../platform/ports/platform-ports';
+import type { ApiKeyRegistry } from '../platform/ports/tenancy-ports';
 import type { LocalDeps } from './local-wiring';
 import type { GatewayVerdict, KeyCheck } from '../platform/front-door/http-server';
 import { importEntry } from './entry-modules';

@@ -14,7 +14,7 @@ import { ChangeMessageVisibilityCommand, DeleteMessageCommand, ReceiveMessageCom
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import type { LocalDeps } from './local-wiring';
 import type { QueueHandler } from '../platform/queue/queue-kit';
-import type { QueueDef } from '../workers';
+import type { QueueDef } from '../kernel/route-vocabulary';
 import { importEntry } from './entry-modules';
 
 const RETRY_VISIBILITY_SECONDS = 2;

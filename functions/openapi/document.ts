@@ -8,7 +8,8 @@
  * and are not part of it.
  */
 import * as z from 'zod';
-import { ROUTES, type AuthKind, type RouteDef } from '../routes';
+import { ROUTES } from '../routes';
+import type { AuthKind, RouteDef } from '../kernel/route-vocabulary';
 import { acpError, rateLimitedAcp } from '../acp/openapi/acp-schemas';
 import { chatError } from '../chat/openapi/chat-schemas';
 import { errorObject, type JsonSchema, type OperationDoc, type QueryParamDoc, type ResponseHeaderDoc, type ZodSchema } from '../platform/openapi/openapi-kit';

@@ -3,95 +3,63 @@
  * Joined into the one route table by functions/routes.ts; synth loads this file, so it imports only types and leaf modules.
  */
 import { ADMIN_API_BASE as ADMIN } from './domain/admin-api-base';
-import type { RouteDef } from '../routes';
+import { adminRoute, routeTable } from '../kernel/route-vocabulary';
 
-export const PLATFORM_ROUTES: readonly RouteDef[] = [
-  {
-    id: 'adminOrgCreate',
+export const PLATFORM_ROUTES = routeTable({
+  adminOrgCreate: adminRoute({
     method: 'POST',
     path: `${ADMIN}/orgs`,
     handler: 'platform/http/admin-org-create',
-    area: 'admin',
-    auth: 'iam',
-    rateLimit: 'none',
     body: 'json',
     grants: ['table:write'],
-  },
-  {
-    id: 'adminOrgGet',
+  }),
+  adminOrgGet: adminRoute({
     method: 'GET',
     path: `${ADMIN}/orgs/{orgId}`,
     handler: 'platform/http/admin-org-get',
-    area: 'admin',
-    auth: 'iam',
-    rateLimit: 'none',
     body: 'none',
     grants: ['table:read'],
-  },
-  {
-    id: 'adminOrgCreditsAdd',
+  }),
+  adminOrgCreditsAdd: adminRoute({
     method: 'POST',
     path: `${ADMIN}/orgs/{orgId}/credits`,
     handler: 'platform/http/admin-org-credits-add',
-    area: 'admin',
-    auth: 'iam',
-    rateLimit: 'none',
     body: 'json',
     grants: ['table:read', 'table:write'],
-  },
-  {
-    id: 'adminKeyRevoke',
+  }),
+  adminKeyRevoke: adminRoute({
     method: 'DELETE',
     path: `${ADMIN}/keys/{keyId}`,
     handler: 'platform/http/admin-key-revoke',
-    area: 'admin',
-    auth: 'iam',
-    rateLimit: 'none',
     body: 'none',
     grants: ['table:read', 'table:write', 'apiKeys:manage'],
-  },
-  {
-    id: 'adminAppCreate',
+  }),
+  adminAppCreate: adminRoute({
     method: 'POST',
     path: `${ADMIN}/orgs/{orgId}/apps`,
     handler: 'platform/http/admin-app-create',
-    area: 'admin',
-    auth: 'iam',
-    rateLimit: 'none',
     body: 'json',
     grants: ['table:read', 'table:write'],
-  },
-  {
-    id: 'adminAppGet',
+  }),
+  adminAppGet: adminRoute({
     method: 'GET',
     path: `${ADMIN}/apps/{appId}`,
     handler: 'platform/http/admin-app-get',
-    area: 'admin',
-    auth: 'iam',
-    rateLimit: 'none',
     body: 'none',
     grants: ['table:read'],
-  },
-  {
-    id: 'adminAppUpdate',
+  }),
+  adminAppUpdate: adminRoute({
     method: 'PATCH',
     path: `${ADMIN}/apps/{appId}`,
     handler: 'platform/http/admin-app-update',
-    area: 'admin',
-    auth: 'iam',
-    rateLimit: 'none',
     body: 'json',
     grants: ['table:read', 'table:write'],
-  },
-  {
-    id: 'adminAppDelete',
+  }),
+  adminAppDelete: adminRoute({
     method: 'DELETE',
     path: `${ADMIN}/apps/{appId}`,
     handler: 'platform/http/admin-app-delete',
-    area: 'admin',
-    auth: 'iam',
-    rateLimit: 'none',
     body: 'none',
     grants: ['table:read', 'table:write', 'jobs:send'],
-  },
-];
+  }),
+});

@@ -3,13 +3,12 @@
  * Joined into the one route table by functions/routes.ts; synth loads this file, so it imports only types and leaf modules.
  */
 import { ADMIN_API_BASE as ADMIN } from '../platform/domain/admin-api-base';
-import type { RouteDef } from '../routes';
+import { adminRoute, routeTable } from '../kernel/route-vocabulary';
 
 const RELEASE_NOTES = '/api/v1/release-notes';
 
-export const RELEASE_NOTES_ROUTES: readonly RouteDef[] = [
-  {
-    id: 'releaseNotesFeed',
+export const RELEASE_NOTES_ROUTES = routeTable({
+  releaseNotesFeed: {
     method: 'GET',
     path: `${RELEASE_NOTES}/feed`,
     handler: 'release-notes/http/release-notes-feed',
@@ -19,8 +18,7 @@ export const RELEASE_NOTES_ROUTES: readonly RouteDef[] = [
     body: 'none',
     grants: ['table:read', 'table:write'],
   },
-  {
-    id: 'releaseNotesSubscriptionCreate',
+  releaseNotesSubscriptionCreate: {
     method: 'POST',
     path: `${RELEASE_NOTES}/subscriptions`,
     handler: 'release-notes/http/release-notes-subscription-create',
@@ -30,8 +28,7 @@ export const RELEASE_NOTES_ROUTES: readonly RouteDef[] = [
     body: 'json',
     grants: ['table:read', 'table:write', 'webhooks:send', 'secrets:seal'],
   },
-  {
-    id: 'releaseNotesSubscriptionsList',
+  releaseNotesSubscriptionsList: {
     method: 'GET',
     path: `${RELEASE_NOTES}/subscriptions`,
     handler: 'release-notes/http/release-notes-subscriptions-list',
@@ -41,8 +38,7 @@ export const RELEASE_NOTES_ROUTES: readonly RouteDef[] = [
     body: 'none',
     grants: ['table:read', 'table:write'],
   },
-  {
-    id: 'releaseNotesSubscriptionDelete',
+  releaseNotesSubscriptionDelete: {
     method: 'DELETE',
     path: `${RELEASE_NOTES}/subscriptions/{subscriptionId}`,
     handler: 'release-notes/http/release-notes-subscription-delete',
@@ -52,8 +48,7 @@ export const RELEASE_NOTES_ROUTES: readonly RouteDef[] = [
     body: 'none',
     grants: ['table:read', 'table:write'],
   },
-  {
-    id: 'releaseNotesDeliveriesList',
+  releaseNotesDeliveriesList: {
     method: 'GET',
     path: `${RELEASE_NOTES}/subscriptions/{subscriptionId}/deliveries`,
     handler: 'release-notes/http/release-notes-deliveries-list',
@@ -63,15 +58,11 @@ export const RELEASE_NOTES_ROUTES: readonly RouteDef[] = [
     body: 'none',
     grants: ['table:read', 'table:write'],
   },
-  {
-    id: 'adminReleasePeriodPublish',
+  adminReleasePeriodPublish: adminRoute({
     method: 'POST',
     path: `${ADMIN}/release-notes/periods`,
     handler: 'release-notes/http/admin-release-period-publish',
-    area: 'admin',
-    auth: 'iam',
-    rateLimit: 'none',
     body: 'text',
     grants: ['table:read', 'table:write', 'webhooks:send'],
-  },
-];
+  }),
+});

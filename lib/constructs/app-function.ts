@@ -11,7 +11,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { LogLevel, NodejsFunction, OutputFormat, SourceMapMode } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import type { Grant } from '../../functions/routes';
+import type { Grant } from '../../functions/kernel/route-vocabulary';
 import type { FunctionContext } from './function-context';
 import { GrantPolicy, baseEnvironment } from './grants';
 

@@ -20,7 +20,7 @@ import {
   type GatewayResponseType,
   type KeyClass,
 } from '../../functions/platform/http/api-gateway-contract';
-import type { Area, RouteDef } from '../../functions/routes';
+import type { Area, RouteDef } from '../../functions/kernel/route-vocabulary';
 import { AppFunction } from './app-function';
 import type { FunctionContext } from './function-context';
 

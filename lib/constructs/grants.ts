@@ -7,7 +7,7 @@ import { Fn, Stack, Token, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { RegionInfo } from 'aws-cdk-lib/region-info';
 import { ENV } from '../../functions/platform/env';
-import type { Grant } from '../../functions/routes';
+import type { Grant } from '../../functions/kernel/route-vocabulary';
 import { TABLE_DESIGN } from '../../functions/platform/adapters/table-design';
 import type { FunctionContext } from './function-context';
 

@@ -6,7 +6,8 @@
 import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { QUEUES, type QueueDef } from '../../functions/workers';
+import { QUEUES, type QueueId } from '../../functions/workers';
+import type { QueueDef } from '../../functions/kernel/route-vocabulary';
 
 /** A queue the platform sends to and the dead-letter queue its poison messages end in. */
 export interface QueuePair {
@@ -35,7 +36,7 @@ export function addQueuePair(scope: Construct, id: string, def: Pick<QueueDef, '
   return { queue, deadLetterQueue };
 }
 
-export function queueDef(id: QueueDef['id']): QueueDef {
+export function queueDef(id: QueueId): QueueDef {
   const def = QUEUES.find((q) => q.id === id);
   if (!def) throw new Error(`functions/workers.ts declares no queue "${id}"`);
   return def;

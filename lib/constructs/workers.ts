@@ -11,22 +11,23 @@ import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import type { QueueDef, ScheduleDef } from '../../functions/workers';
+import type { QueueDef, ScheduleDef } from '../../functions/kernel/route-vocabulary';
+import type { QueueId } from '../../functions/workers';
 import { AppFunction } from './app-function';
 import type { FunctionContext } from './function-context';
 
 export interface WorkersProps {
   readonly context: FunctionContext;
-  readonly queues: readonly QueueDef[];
+  readonly queues: readonly QueueDef<QueueId>[];
   readonly schedules: readonly ScheduleDef[];
   /** The SQS queue each QueueDef consumes, by its id. */
-  readonly sourceQueues: Readonly<Record<QueueDef['id'], sqs.IQueue>>;
+  readonly sourceQueues: Readonly<Record<QueueId, sqs.IQueue>>;
   /** Where undeliverable schedule invocations and failed job runs go. */
   readonly jobsDeadLetterQueue: sqs.IQueue;
 }
 
 export interface BuiltConsumer {
-  readonly def: QueueDef;
+  readonly def: QueueDef<QueueId>;
   readonly fn: AppFunction;
 }
 
@@ -46,7 +47,7 @@ export class Workers extends Construct {
     this.jobs = props.schedules.map((def) => this.addJob(def, props));
   }
 
-  private addConsumer(def: QueueDef, props: WorkersProps): BuiltConsumer {
+  private addConsumer(def: QueueDef<QueueId>, props: WorkersProps): BuiltConsumer {
     const fn = new AppFunction(this, `${def.id}-consumer`, {
       context: props.context,
       handler: def.handler,

@@ -18,7 +18,8 @@ import { StripePaymentProvider } from '../../functions/acp/adapters/stripe-payme
 import { buildPeriod } from '../../functions/release-notes/domain/release-notes';
 import type { Session } from '../../functions/conversations/domain/session';
 import { hashSecret } from '../../functions/release-notes/domain/webhook-subscription';
-import { routeById } from '../../functions/platform/http/kit';
+import { ROUTES as ALL_ROUTES } from '../../functions/routes';
+import type { RouteDef } from '../../functions/kernel/route-vocabulary';
 import type { PlatformOptions } from '../../functions/local/local-platform';
 import { platformFunctions, synthPlatform } from '../infra/platform-fixture';
 import { acpHeaders } from '../support/acp-client';
@@ -149,6 +150,8 @@ const CASES: readonly Case[] = [
   },
   { name: 'admin org get', route: 'adminOrgGet', request: (w) => ({ target: `/admin/v1/orgs/${w.orgId}` }) },
 ];
+
+const routeById = (id: string): RouteDef => ALL_ROUTES.find((r) => r.id === id)!;
 
 const STAGE = { region: 'eu-west-1', accountId: '123456789012', apiId: 'a1b2c3d4e5', stage: 'prod' } as const;
 

@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { synthPlatform } from '../infra/platform-fixture';
-import { exchange, headerValue, isAnswer, type NoAnswer, type RawAnswer } from '../fuzz/raw-http';
+import { exchange, exchangeMany, headerValue, isAnswer, type NoAnswer, type RawAnswer } from '../fuzz/raw-http';
 import { createChatKey } from '../support/chat';
 import { png } from '../support/file-fixtures';
 import { localResources, type LocalResources } from '../support/lambda-bundle';
@@ -24,7 +24,7 @@ import {
   type RunningUploadService,
   type UploadServiceBundle,
 } from '../support/upload-service-bundle';
-import { FILES, MiB, upload } from '../support/uploads';
+import { FILES, MiB, multipart, upload } from '../support/uploads';
 
 /** SNS and Textract have no local twin; a PNG upload never starts OCR, so nothing opens these. */
 const UNUSED_TOPIC_ARN = 'arn:aws:sns:eu-west-1:123456789012:unused-ocr';
@@ -283,6 +283,22 @@ describe('the upload service bundle under hostile requests', () => {
     expect(res.status, `${res.text}\n${service!.output()}`).toBe(201);
     expect(res.body).toEqual({ fileId: expect.any(String), fileName: 'a.png', mimeType: 'image/png', size: bytes.length });
     expect(await p.deps.objects.get(`files/${appId}/${res.body.fileId}/original`)).toEqual(Buffer.from(bytes));
+    await survives();
+  });
+
+  it('answers an upload whose body is longer than its Content-Length (201), then closes the connection: the surplus is never read as a request', async () => {
+    const { body } = multipart([{ name: 'file', filename: 'a.png', contentType: 'image/png', data: png(2, 2) }], 'XX');
+    const bytes = Buffer.concat([uploadHead(body.length), body, Buffer.from('GARBAGE')]);
+    for (const port of [service!.port, localPort()]) {
+      // An upload streams: its answer closes a connection whose body was still arriving when it started.
+      const { answers, error } = await exchangeMany({ host: '127.0.0.1', port, head: bytes, timeoutMs: 10_000 }, 2);
+      expect(
+        answers.map((a) => a.status),
+        String(port),
+      ).toEqual([201]);
+      expect(headerValue(answers[0]!, 'connection')).toBe('close');
+      expect(error).toMatch(/closed/);
+    }
     await survives();
   });
 });

@@ -62,8 +62,8 @@ function parseHead(buf: Buffer): Head | undefined {
   return { status, headers, size: end + 4 };
 }
 
-/** The decoded body once `rest` holds a whole chunked body, else undefined. */
-function dechunk(rest: Buffer): Buffer | undefined {
+/** The decoded body and the bytes it took, once `rest` holds a whole chunked body, else undefined. */
+function dechunk(rest: Buffer): { body: Buffer; size: number } | undefined {
   const parts: Buffer[] = [];
   let at = 0;
   for (;;) {
@@ -72,60 +72,94 @@ function dechunk(rest: Buffer): Buffer | undefined {
     const size = parseInt(rest.subarray(at, eol).toString('latin1').split(';')[0]!, 16);
     if (Number.isNaN(size)) throw new Error('malformed chunk size in the answer');
     // The last chunk, then optional trailers, then an empty line.
-    if (size === 0) return rest.indexOf('\r\n\r\n', eol) >= 0 ? Buffer.concat(parts) : undefined;
+    if (size === 0) {
+      const end = rest.indexOf('\r\n\r\n', eol);
+      return end >= 0 ? { body: Buffer.concat(parts), size: end + 4 } : undefined;
+    }
     if (rest.length < eol + 2 + size + 2) return undefined;
     parts.push(rest.subarray(eol + 2, eol + 2 + size));
     at = eol + 2 + size + 2;
   }
 }
 
-export function exchange(x: RawExchange): Promise<RawAnswer | NoAnswer> {
+export async function exchange(x: RawExchange): Promise<RawAnswer | NoAnswer> {
+  const { answers, error } = await exchangeMany(x, 1);
+  return answers[0] ?? { error: error ?? 'no answer' };
+}
+
+/** The answers read, in order, and why reading stopped before `count` of them (the connection's end). */
+export interface RawAnswers {
+  readonly answers: readonly RawAnswer[];
+  readonly error?: string;
+}
+
+/** Like `exchange`, but reads up to `count` answers from the connection (pipelined requests). */
+export function exchangeMany(x: RawExchange, count: number): Promise<RawAnswers> {
   return new Promise((resolve) => {
     const socket = connect({ host: x.host, port: x.port, ...(x.localAddress ? { localAddress: x.localAddress } : {}) });
-    let buf = Buffer.alloc(0);
+    let buf: Buffer = Buffer.alloc(0);
     let head: Head | undefined;
     let settled = false;
     let socketError: string | undefined;
-    const finish = (result: RawAnswer | NoAnswer) => {
+    const answers: RawAnswer[] = [];
+    const finish = (error?: string) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       socket.destroy();
-      resolve(result);
+      resolve(error === undefined ? { answers } : { answers, error });
     };
-    const timer = setTimeout(() => finish({ error: `timeout after ${x.timeoutMs} ms (${buf.length} bytes received)` }), x.timeoutMs);
+    const timer = setTimeout(() => finish(`timeout after ${x.timeoutMs} ms (${buf.length} bytes received)`), x.timeoutMs);
 
-    /** Completes the exchange when the answer is whole; `closed` when the peer has closed. */
+    /** Takes each whole answer off `buf`; `closed` when the peer has closed. */
     const tryComplete = (closed: boolean) => {
-      try {
-        while (!head) {
-          const parsed = parseHead(buf);
-          if (!parsed) return;
-          buf = buf.subarray(parsed.size);
-          // 1xx answers (100 Continue) precede the real one.
-          if (parsed.status >= 200 || parsed.status === 101) head = parsed;
-        }
-      } catch (err) {
-        return finish({ error: String(err) });
-      }
-      const h = head;
-      const answer = (body: Buffer) => finish({ status: h.status, headers: h.headers, body });
-      const lookup = (n: string) => h.headers.find(([k]) => k.toLowerCase() === n)?.[1];
-      if (x.isHead || h.status === 204 || h.status === 304) return answer(Buffer.alloc(0));
-      if (/chunked/i.test(lookup('transfer-encoding') ?? '')) {
+      while (!settled) {
         try {
-          const body = dechunk(buf);
-          if (body) return answer(body);
+          while (!head) {
+            const parsed = parseHead(buf);
+            if (!parsed) return;
+            buf = buf.subarray(parsed.size);
+            // 1xx answers (100 Continue) precede the real one.
+            if (parsed.status >= 200 || parsed.status === 101) head = parsed;
+          }
         } catch (err) {
-          return finish({ error: String(err) });
+          return finish(String(err));
         }
-      } else if (lookup('content-length') !== undefined) {
-        const length = Number(lookup('content-length'));
-        if (buf.length >= length) return answer(buf.subarray(0, length));
-      } else if (closed) {
-        return answer(buf);
+        const h = head;
+        const answer = (body: Buffer, rest: Buffer) => {
+          answers.push({ status: h.status, headers: h.headers, body });
+          head = undefined;
+          buf = rest;
+          if (answers.length >= count) finish();
+        };
+        const lookup = (n: string) => h.headers.find(([k]) => k.toLowerCase() === n)?.[1];
+        if (x.isHead || h.status === 204 || h.status === 304) {
+          answer(Buffer.alloc(0), buf);
+          continue;
+        }
+        if (/chunked/i.test(lookup('transfer-encoding') ?? '')) {
+          try {
+            const body = dechunk(buf);
+            if (body) {
+              answer(body.body, buf.subarray(body.size));
+              continue;
+            }
+          } catch (err) {
+            return finish(String(err));
+          }
+        } else if (lookup('content-length') !== undefined) {
+          const length = Number(lookup('content-length'));
+          if (buf.length >= length) {
+            answer(buf.subarray(0, length), buf.subarray(length));
+            continue;
+          }
+        } else if (closed) {
+          answer(buf, Buffer.alloc(0));
+          continue;
+        }
+        if (closed) finish(`connection closed mid-answer (status ${h.status}, ${buf.length} body bytes)${socketError ? `: ${socketError}` : ''}`);
+        return;
       }
-      if (closed) finish({ error: `connection closed mid-answer (status ${h.status}, ${buf.length} body bytes)${socketError ? `: ${socketError}` : ''}` });
     };
 
     socket.on('data', (chunk: Buffer) => {
@@ -137,7 +171,7 @@ export function exchange(x: RawExchange): Promise<RawAnswer | NoAnswer> {
     });
     socket.on('close', () => {
       tryComplete(true);
-      finish({ error: `connection closed${socketError ? ` (${socketError})` : ''} after ${buf.length} bytes` });
+      finish(`connection closed${socketError ? ` (${socketError})` : ''} after ${buf.length} bytes`);
     });
     socket.on('connect', () => {
       void (async () => {

@@ -21,10 +21,9 @@ const PATH = '/api/v1/release-notes/ping';
 const WRITTEN: Record<string, (current: string) => string> = {
   [`${AREA}/release-notes-routes.ts`]: (table) =>
     table.replace(
-      /\n\];\n$/,
+      /\n\}\);\n$/,
       `
-  {
-    id: 'releaseNotesPing',
+  releaseNotesPing: {
     method: 'GET',
     path: \`\${RELEASE_NOTES}/ping\`,
     handler: 'release-notes/http/release-notes-ping',
@@ -34,14 +33,16 @@ const WRITTEN: Record<string, (current: string) => string> = {
     body: 'none',
     grants: ['table:read', 'table:write'],
   },
-];
+});
 `,
     ),
   [`${AREA}/http/release-notes-ping.handler.ts`]: () => `import { httpRoute } from '../../platform/http/kit';
 import { lambdaHandler } from '../../platform/http/lambda';
 import { releaseNotesReadProductionDeps, type ReleaseNotesReadDeps } from '../wiring/release-notes-wiring';
+import { RELEASE_NOTES_ROUTES } from '../release-notes-routes';
 
-export const createHandler = (deps: ReleaseNotesReadDeps) => httpRoute('releaseNotesPing', deps, async () => ({ status: 200, body: { pong: true } }));
+export const createHandler = (deps: ReleaseNotesReadDeps) =>
+  httpRoute(RELEASE_NOTES_ROUTES.releaseNotesPing, deps, async () => ({ status: 200, body: { pong: true } }));
 
 export const handler = lambdaHandler(createHandler, releaseNotesReadProductionDeps);
 `,

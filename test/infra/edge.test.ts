@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { CfnBucket } from 'aws-cdk-lib/aws-s3';
 import { ENV } from '../../functions/platform/env';
 import { DOCS_PATH, OPENAPI_PATH } from '../../functions/openapi/docs-site';
-import { ROUTES, type Area, type RouteDef } from '../../functions/routes';
+import { ROUTES } from '../../functions/routes';
+import type { Area, RouteDef } from '../../functions/kernel/route-vocabulary';
 import { areaPrefix, frontDoorPatterns, VIEWER_IP_HEADER } from '../../lib/front-door';
 import { importedId, refId, resourcePaths, resourcesOfType, synthPlatform } from './platform-fixture';
 

@@ -16,7 +16,8 @@ import {
   type GatewayResponseType,
   type KeyClass,
 } from '../../functions/platform/http/api-gateway-contract';
-import { ROUTES, type Area } from '../../functions/routes';
+import { ROUTES } from '../../functions/routes';
+import type { Area } from '../../functions/kernel/route-vocabulary';
 import { keyClassOf } from '../../lib/constructs/area-api';
 import { decimalAbove } from '../../lib/constructs/decimal-regex';
 import { MAX_CHAT_REQUEST_BYTES } from '../../functions/platform/domain/body-limits';

@@ -15,7 +15,7 @@ import { createSqsClient } from '../../functions/platform/adapters/aws-queue-cli
 import { LOCAL_CREDENTIALS, LOCAL_REGION, startBackends, type Backends } from '../../functions/local/backends';
 import { consumeQueue, failedMessageIds, type QueueRunner } from '../../functions/local/queue-runner';
 import type { QueueHandler } from '../../functions/platform/queue/queue-kit';
-import type { QueueDef } from '../../functions/workers';
+import type { QueueDef } from '../../functions/kernel/route-vocabulary';
 
 const MAX_RECEIVES = 2;
 const DEF: QueueDef = { id: 'jobs', handler: 'runner-test', batchSize: 10, timeoutSeconds: 5, maxReceiveCount: MAX_RECEIVES, grants: [] };

@@ -19,7 +19,7 @@ import {
   renderGatewayAnswer,
   type GatewayResponseType,
 } from '../../functions/platform/http/api-gateway-contract';
-import type { RouteDef } from '../../functions/routes';
+import type { RouteDef } from '../../functions/kernel/route-vocabulary';
 import { requestAuthorizerEvent, restProxyEvent, withAuthorizer, type ApiStage, type ClientRequest } from './apigw-events';
 import { buildLambdaBundle, invokeLambdaBundle, localFunctionEnvironment, lambdaTimeoutMs, type LambdaBundle, type LocalResources } from './lambda-bundle';
 

@@ -14,7 +14,7 @@ import {
   type GatewayAnswer,
   type GatewayResponseType,
 } from '../../functions/platform/http/api-gateway-contract';
-import type { CredentialStore } from '../../functions/platform/ports/platform-ports';
+import type { CredentialStore } from '../../functions/platform/ports/tenancy-ports';
 
 /**
  * The contract functions/platform/http/api-gateway-contract.ts states between the functions and API Gateway: the usage-plan

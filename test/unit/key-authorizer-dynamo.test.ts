@@ -14,7 +14,7 @@ import { createHandler as orgAuthorizer } from '../../functions/platform/authori
 import { CREDENTIAL_PREFIX } from '../../functions/platform/domain/credentials';
 import type { KeyClass } from '../../functions/platform/domain/auth-messages';
 import { grantFromContext, grantToContext, type KeyGrant } from '../../functions/platform/domain/key-grant';
-import type { ApiKeyRegistry } from '../../functions/platform/ports/platform-ports';
+import type { ApiKeyRegistry } from '../../functions/platform/ports/tenancy-ports';
 import { TestClock } from '../support/clock';
 import { startTestTable, type TestTable } from '../support/dynamo';
 import { failCommands } from '../support/export-truth';

@@ -11,7 +11,7 @@ import {
   usagePlanThrottle,
   type GatewayResponseType,
 } from '../../functions/platform/http/api-gateway-contract';
-import type { CredentialStore } from '../../functions/platform/ports/platform-ports';
+import type { CredentialStore } from '../../functions/platform/ports/tenancy-ports';
 
 const NOW_US = Date.parse('2026-11-02T10:00:00Z') * 1000;
 const METHOD_ARN = 'arn:aws:execute-api:eu-west-1:123456789012:abc123/prod/GET/api/v1/org/apps';

@@ -1,12 +1,14 @@
 /**
  * The dependency rules of docs/design.md §2, checked over the source text. functions/ holds one folder
  * per area (a vertical slice: export, chat, acp, release-notes), `conversations/` for what chat and
- * export share, `platform/` for what every area uses, and the composition around them (`local/`, `cli/`,
- * `jobs/`, `openapi/`, the route and worker tables). Inside a slice the layers point inward (the domain
- * stays pure, nothing imports upward); across slices only through `platform/` and `conversations/`;
- * nothing in a slice imports the composition but the synth-safe tables; and the CDK app reaches into
- * functions/ only through the files synth may load. Imports are read with regular expressions after
- * comments are stripped, so the check needs no compiler API (TypeScript 7 ships none).
+ * export share, `platform/` for what every area uses, `kernel/` at the bottom (the route vocabulary),
+ * and the composition on top (`local/`, `cli/`, `jobs/`, `openapi/`, the joined route and worker tables
+ * `routes.ts` and `workers.ts`). Inside a slice the layers point inward (the domain stays pure, nothing
+ * imports upward); across slices only downward, through `kernel/`, `platform/` and `conversations/`;
+ * nothing in a slice imports the composition (a handler takes its route from its own area's table); no
+ * import cycle spans two folders; and the CDK app reaches into functions/ only through the files synth
+ * may load. Imports are read with regular expressions after comments are stripped, so the check needs
+ * no compiler API (TypeScript 7 ships none).
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
@@ -139,26 +141,35 @@ const isBuiltin = (r: ImportRef) => !r.local && r.specifier.startsWith('node:');
 
 /** The slices: one folder per area, plus the two shared ones every area may use. */
 const AREAS = ['export', 'chat', 'acp', 'release-notes'] as const;
-const SHARED = ['platform', 'conversations'] as const;
+const SHARED = ['kernel', 'platform', 'conversations'] as const;
 const SLICES: readonly string[] = [...SHARED, ...AREAS];
-/** What each slice may import besides itself: the platform imports no slice, conversations only the platform. */
+/** What each slice may import besides itself: the kernel nothing, the platform only the kernel, conversations both. */
 const MAY_USE: Readonly<Record<string, readonly string[]>> = {
-  platform: [],
-  conversations: ['platform'],
-  ...Object.fromEntries(AREAS.map((a) => [a, ['platform', 'conversations']])),
+  kernel: [],
+  platform: ['kernel'],
+  conversations: ['kernel', 'platform'],
+  ...Object.fromEntries(AREAS.map((a) => [a, ['kernel', 'platform', 'conversations']])),
 };
-/** The composition around the slices: it may import any slice; no slice imports it (the tables aside). */
-const COMPOSITION = ['functions/local', 'functions/cli', 'functions/jobs', 'functions/openapi'];
+/**
+ * The platform's domain is bound for the kernel (and tenancy) when `platform/` is split; until then the
+ * route vocabulary may read its area, rate-limit and scope types from there: type imports of leaf modules only.
+ */
+const KERNEL_BOUND = 'functions/platform/domain';
+/** The composition on top of the slices: it may import any slice; no slice imports it. */
+const COMPOSITION = ['functions/local', 'functions/cli', 'functions/jobs', 'functions/openapi', 'functions/routes.ts', 'functions/workers.ts'];
 /** The layers a slice may hold, innermost first; an entry layer holds Lambda entry points (or the container's). */
 const LAYERS = ['domain', 'ports', 'app', 'adapters', 'wiring', 'http', 'queue', 'jobs', 'authorizers', 'front-door', 'upload-service', 'openapi'] as const;
 type Layer = (typeof LAYERS)[number];
 const ENTRY_LAYERS: readonly Layer[] = ['http', 'queue', 'jobs', 'authorizers'];
-/** Files synth loads (the route and worker tables, the environment schema, the API gateway contract, the table design). */
-const SYNTH_SAFE = [
+/**
+ * Files synth loads besides the slices' own tables: the joined tables, the route vocabulary, the
+ * environment schema, the API gateway contract, the table design.
+ */
+const SYNTH_LOADED = [
   'functions/routes.ts',
   'functions/workers.ts',
-  ...SLICES.map((s) => `functions/${s}/${s === 'conversations' ? 'conversation' : s}-routes.ts`),
   'functions/jobs/job-routes.ts',
+  'functions/kernel/route-vocabulary.ts',
   'functions/platform/env.ts',
   'functions/platform/http/api-gateway-contract.ts',
   'functions/platform/adapters/table-design.ts',
@@ -174,6 +185,10 @@ const DOMAIN_PURE_PACKAGES = ['ipaddr.js', 'marked', '@cfworker/json-schema'];
 
 /** An operation's request schema (`<area>/openapi/<area>-requests.ts`): what its handlers parse with and the document lists. */
 const isRequestSchema = (path: string) => placeOf(path)?.layer === 'openapi' && path.endsWith('-requests.ts');
+
+/** A slice's own route or worker table (`<slice>/<name>-routes.ts`, `-workers.ts`): its handlers take their entries from it. */
+const isTable = (path: string) => placeOf(path)?.layer === undefined && placeOf(path) !== undefined && /-(routes|workers)\.ts$/.test(path);
+const isSynthLoaded = (path: string) => SYNTH_LOADED.includes(path) || isTable(path);
 
 interface Place {
   readonly slice: string;
@@ -207,7 +222,7 @@ function layerViolations(files: readonly SourceFile[], exists: (p: string) => bo
   for (const file of files) {
     const p = file.path;
     const place = placeOf(p);
-    if (under(p, 'functions') && !place && !COMPOSITION.some((c) => under(p, c)) && !SYNTH_SAFE.includes(p)) {
+    if (under(p, 'functions') && !place && !COMPOSITION.some((c) => under(p, c))) {
       out.push(`${p}: every file under functions/ lies in a slice (${SLICES.join(', ')}) or the composition (${COMPOSITION.join(', ')})`);
       continue;
     }
@@ -217,14 +232,15 @@ function layerViolations(files: readonly SourceFile[], exists: (p: string) => bo
     }
     for (const r of importsOf(file, exists)) {
       const to = r.local ? placeOf(r.target) : undefined;
-      // Across slices: only through the platform and conversations.
-      if (place && to && to.slice !== place.slice && !MAY_USE[place.slice]!.includes(to.slice)) {
+      // Across slices: only downward, through the kernel, the platform and conversations.
+      const kernelBound = place?.slice === 'kernel' && r.typeOnly && under(r.target, KERNEL_BOUND) && isLeaf(r);
+      if (place && to && to.slice !== place.slice && !MAY_USE[place.slice]!.includes(to.slice) && !kernelBound) {
         const allowed = MAY_USE[place.slice]!;
         report(r, `functions/${place.slice} may import only ${allowed.length ? `${allowed.map((a) => `functions/${a}`).join(', ')} and ` : ''}its own slice`);
         continue;
       }
-      // A slice never imports the composition around it, the synth-safe tables aside.
-      if (place && r.local && !to && under(r.target, 'functions') && !SYNTH_SAFE.includes(r.target)) {
+      // A slice never imports the composition on top of it, not even the joined tables' types.
+      if (place && r.local && !to && under(r.target, 'functions')) {
         report(
           r,
           `functions/${place.slice} must not import ${r.target.split('/').slice(0, 2).join('/')}: the composition imports the slices, never the reverse`,
@@ -242,30 +258,30 @@ function layerViolations(files: readonly SourceFile[], exists: (p: string) => bo
         const ok = isBuiltin(r) || toLayer === 'domain' || (!r.local && DOMAIN_PURE_PACKAGES.includes(r.target));
         if (!ok) report(r, `a slice's domain may import only domains, node: builtins and ${DOMAIN_PURE_PACKAGES.join(', ')}`);
       } else if (layer === 'app') {
-        const ok = r.local && (toLayer === 'domain' || toLayer === 'app' || toLayer === 'ports' || (r.typeOnly && SYNTH_SAFE.includes(r.target)));
-        if (!ok) report(r, 'a use case (app/) may import only domain, app, ports and types of the route and worker tables');
+        const ok = r.local && (toLayer === 'domain' || toLayer === 'app' || toLayer === 'ports' || (r.typeOnly && isSynthLoaded(r.target)));
+        if (!ok) report(r, 'a use case (app/) may import only domain, app, ports and types of the route vocabulary and of its slice’s tables');
       } else if (layer === 'ports') {
-        const ok = isBuiltin(r) || (r.local ? toLayer === 'domain' || toLayer === 'ports' : r.typeOnly);
-        if (!ok) report(r, 'ports may import only domain, ports and package types');
+        const ok = isBuiltin(r) || (r.local ? toLayer === 'domain' || toLayer === 'ports' || (r.typeOnly && isSynthLoaded(r.target)) : r.typeOnly);
+        if (!ok) report(r, 'ports may import only domain, ports, package types and types of the route and worker tables');
       } else if (layer === 'adapters') {
         const banned: readonly (Layer | undefined)[] = ['app', 'wiring', 'front-door', 'upload-service', ...ENTRY_LAYERS];
-        if (r.local && to && banned.includes(toLayer) && !SYNTH_SAFE.includes(r.target))
-          report(r, 'adapters must not import use cases, wiring or entry points');
+        if (r.local && to && banned.includes(toLayer) && !isSynthLoaded(r.target)) report(r, 'adapters must not import use cases, wiring or entry points');
       } else if (layer === 'wiring') {
-        const banned: readonly (Layer | undefined)[] = ['app', 'front-door', 'upload-service', ...ENTRY_LAYERS];
-        if (r.local && to && banned.includes(toLayer) && !SYNTH_SAFE.includes(r.target))
-          report(r, 'wiring composes adapters: it must not import entry points or use cases');
+        // A use case may be bound into a port here (tenancy's key admission, the HTTP kit's port); entry points never.
+        const banned: readonly (Layer | undefined)[] = ['front-door', 'upload-service', ...ENTRY_LAYERS];
+        if (r.local && to && banned.includes(toLayer) && !isSynthLoaded(r.target))
+          report(r, 'wiring composes adapters and use cases: it must not import entry points');
       } else if (layer !== undefined && ENTRY_LAYERS.includes(layer)) {
         const ok =
-          !r.local || !to || SYNTH_SAFE.includes(r.target) || ['app', 'domain', 'ports', 'wiring', layer].includes(toLayer ?? '') || isRequestSchema(r.target);
+          !r.local || !to || isSynthLoaded(r.target) || ['app', 'domain', 'ports', 'wiring', layer].includes(toLayer ?? '') || isRequestSchema(r.target);
         if (!ok)
           report(
             r,
-            `${layer}/ may import only app, domain, ports, wiring, its own layer, request schemas and the synth-safe tables (never adapters or another entry layer)`,
+            `${layer}/ may import only app, domain, ports, wiring, its own layer, request schemas, the route vocabulary and its slice's tables (never adapters or another entry layer)`,
           );
       } else if (layer === 'front-door') {
-        const ok = !r.local || !to || SYNTH_SAFE.includes(r.target) || ['domain', 'http', 'front-door'].includes(toLayer ?? '');
-        if (!ok) report(r, 'the front door may import only domain, the HTTP kit, its own folder and the synth-safe tables');
+        const ok = !r.local || !to || isSynthLoaded(r.target) || ['domain', 'http', 'front-door'].includes(toLayer ?? '');
+        if (!ok) report(r, 'the front door may import only domain, the HTTP kit, its own folder and the files synth loads');
       } else if (isRequestSchema(p)) {
         const ok = r.specifier === 'zod/mini' || (r.local && (toLayer === 'domain' || isRequestSchema(r.target)));
         if (!ok) report(r, 'a request schema is in its functions’ bundles: zod/mini and pure domain rules only');
@@ -273,25 +289,87 @@ function layerViolations(files: readonly SourceFile[], exists: (p: string) => bo
         const ok =
           isBuiltin(r) ||
           r.specifier === 'zod' ||
-          (r.local && (under(r.target, REFERENCE) || toLayer === 'openapi' || toLayer === 'domain' || SYNTH_SAFE.includes(r.target)));
-        if (!ok) report(r, 'the API reference is loaded by synth: zod, node: builtins, the synth-safe tables, pure domain rules and the openapi folders only');
+          (r.local && (under(r.target, REFERENCE) || toLayer === 'openapi' || toLayer === 'domain' || isSynthLoaded(r.target)));
+        if (!ok) report(r, 'the API reference is loaded by synth: zod, node: builtins, the files synth loads, pure domain rules and the openapi folders only');
       }
-      if (SYNTH_SAFE.includes(p)) {
-        const allowed = (p === 'functions/platform/env.ts' && r.specifier === 'zod') || isLeaf(r) || (r.local && SYNTH_SAFE.includes(r.target));
+      if (isSynthLoaded(p)) {
+        const allowed = (p === 'functions/platform/env.ts' && r.specifier === 'zod') || isLeaf(r) || (r.local && isSynthLoaded(r.target));
         if (!r.typeOnly && !allowed)
           report(
             r,
-            `${p} is loaded by synth: type imports, the other tables and leaf domain modules only${p === 'functions/platform/env.ts' ? ' (and zod)' : ''}`,
+            `${p} is loaded by synth: type imports, the other files synth loads and leaf domain modules only${p === 'functions/platform/env.ts' ? ' (and zod)' : ''}`,
           );
       } else if (under(p, 'lib') || under(p, 'bin')) {
         if (r.local && under(r.target, 'functions')) {
-          const ok = SYNTH_SAFE.includes(r.target) || under(r.target, REFERENCE) || (r.typeOnly && toLayer === 'domain') || isLeaf(r);
-          if (!ok) report(r, 'lib/ and bin/ may import from functions/ only the synth-safe tables, the API reference, leaf domain modules and domain types');
+          const ok = isSynthLoaded(r.target) || under(r.target, REFERENCE) || (r.typeOnly && toLayer === 'domain') || isLeaf(r);
+          if (!ok) report(r, 'lib/ and bin/ may import from functions/ only the files synth loads, the API reference, leaf domain modules and domain types');
         }
       }
     }
   }
   return out;
+}
+
+/**
+ * The import cycles under functions/ whose modules lie in more than one folder, one line each (the
+ * modules of a strongly connected component, sorted). Type imports count: a cycle of types still ties
+ * two folders into one. A cycle inside one folder is that folder's own business.
+ */
+function crossFolderCycles(files: readonly SourceFile[], exists: (p: string) => boolean): string[] {
+  const inTree = new Set(files.filter((f) => under(f.path, 'functions')).map((f) => f.path));
+  const edges = new Map<string, string[]>();
+  for (const f of files) {
+    if (!inTree.has(f.path)) continue;
+    const targets = importsOf(f, exists).filter((r) => r.local && inTree.has(r.target));
+    edges.set(f.path, [...new Set(targets.map((r) => r.target))]);
+  }
+  // Tarjan's strongly connected components, iterative so a deep import chain cannot overflow the stack.
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const onStack = new Set<string>();
+  const stack: string[] = [];
+  const components: string[][] = [];
+  let next = 0;
+  for (const root of edges.keys()) {
+    if (index.has(root)) continue;
+    const work: { node: string; child: number }[] = [{ node: root, child: 0 }];
+    index.set(root, next);
+    low.set(root, next++);
+    stack.push(root);
+    onStack.add(root);
+    while (work.length) {
+      const frame = work[work.length - 1]!;
+      const targets = edges.get(frame.node)!;
+      if (frame.child < targets.length) {
+        const to = targets[frame.child++]!;
+        if (!index.has(to)) {
+          index.set(to, next);
+          low.set(to, next++);
+          stack.push(to);
+          onStack.add(to);
+          work.push({ node: to, child: 0 });
+        } else if (onStack.has(to)) low.set(frame.node, Math.min(low.get(frame.node)!, index.get(to)!));
+        continue;
+      }
+      work.pop();
+      const parent = work[work.length - 1];
+      if (parent) low.set(parent.node, Math.min(low.get(parent.node)!, low.get(frame.node)!));
+      if (low.get(frame.node) === index.get(frame.node)) {
+        const component: string[] = [];
+        let member: string;
+        do {
+          member = stack.pop()!;
+          onStack.delete(member);
+          component.push(member);
+        } while (member !== frame.node);
+        components.push(component);
+      }
+    }
+  }
+  return components
+    .filter((c) => new Set(c.map((m) => dirname(m))).size > 1)
+    .map((c) => `import cycle across folders: ${c.sort().join(' -> ')}`)
+    .sort();
 }
 
 /** Module files whose names repeat under functions/: a name says what a module is, wherever it lies. */
@@ -345,6 +423,10 @@ describe('layer rules', () => {
     expect(violations, `layer violations:\n  ${violations.join('\n  ')}`).toEqual([]);
   });
 
+  it('has no import cycle across folders under functions/', () => {
+    expect(crossFolderCycles(files, existsInRepo)).toEqual([]);
+  });
+
   it('names no two modules under functions/ alike', () => {
     expect(repeatedNames(files.map((f) => f.path))).toEqual([]);
   });
@@ -379,6 +461,10 @@ describe('the layer check itself', () => {
       'functions/local/local-platform.ts',
       'functions/jobs/app/run-job.ts',
       'functions/routes.ts',
+      'functions/workers.ts',
+      'functions/kernel/route-vocabulary.ts',
+      'functions/chat/chat-routes.ts',
+      'functions/acp/acp-routes.ts',
     ].includes(p);
   const check = (path: string, text: string) => layerViolations([{ path, text }], exists);
 
@@ -411,19 +497,46 @@ describe('the layer check itself', () => {
 
   it('fails on an import across slices, in any layer', () => {
     expect(check('functions/export/app/list.ts', "import { run } from '../../chat/app/run-chat-turn';")).toEqual([
-      "functions/export/app/list.ts:1 imports '../../chat/app/run-chat-turn' (functions/chat/app/run-chat-turn.ts): functions/export may import only functions/platform, functions/conversations and its own slice",
+      "functions/export/app/list.ts:1 imports '../../chat/app/run-chat-turn' (functions/chat/app/run-chat-turn.ts): functions/export may import only functions/kernel, functions/platform, functions/conversations and its own slice",
     ]);
     expect(check('functions/chat/domain/c.ts', "import type { CheckoutSession } from '../../acp/domain/checkout';")).toHaveLength(1);
     expect(check('functions/platform/http/p.ts', "import { exportApp } from '../../export/http/export-presenters';")).toHaveLength(1);
     expect(check('functions/platform/domain/a.ts', "import type { Session } from '../../conversations/domain/session';")).toHaveLength(1);
     expect(check('functions/conversations/domain/s.ts', "import type { ModelRequest } from '../../chat/domain/model';")).toHaveLength(1);
     expect(check('functions/acp/app/u.ts', "import type { Session } from '../../conversations/domain/session';")).toEqual([]);
+    // A handler takes its route from its own area's table, never from another area's.
+    expect(check('functions/chat/http/h.handler.ts', "import { CHAT_ROUTES } from '../chat-routes';")).toEqual([]);
+    expect(check('functions/chat/http/h.handler.ts', "import { ACP_ROUTES } from '../../acp/acp-routes';")).toHaveLength(1);
+  });
+
+  it('keeps the kernel at the bottom: it imports no other slice, and every slice may import it', () => {
+    expect(check('functions/kernel/route-vocabulary.ts', "import type { Session } from '../conversations/domain/session';")).toHaveLength(1);
+    expect(check('functions/kernel/route-vocabulary.ts', "import type { HttpDeps } from '../platform/http/kit';")).toHaveLength(1);
+    expect(check('functions/kernel/route-vocabulary.ts', "import { ROUTES } from '../routes';")).toHaveLength(1);
+    expect(check('functions/platform/http/kit.ts', "import type { RouteDef } from '../../kernel/route-vocabulary';")).toEqual([]);
+    expect(check('functions/acp/http/h.handler.ts', "import type { RouteDef } from '../../kernel/route-vocabulary';")).toEqual([]);
+  });
+
+  it('lets the kernel read types of the leaf platform domain modules bound for it, and nothing else of the platform', () => {
+    const files: SourceFile[] = [
+      { path: 'functions/platform/domain/a.ts', text: "import type { X } from './b';\nexport type A = 'a';" },
+      { path: 'functions/platform/domain/b.ts', text: "import { createHash } from 'node:crypto';\nexport type B = 'b';" },
+    ];
+    const run = (text: string) =>
+      layerViolations([...files, { path: 'functions/kernel/route-vocabulary.ts', text }], (p) => files.some((f) => f.path === p) || exists(p));
+    expect(run("import type { A } from '../platform/domain/a';")).toEqual([]);
+    expect(run("import { type A } from '../platform/domain/a';")).toHaveLength(1);
+    expect(run("import type { B } from '../platform/domain/b';")).toHaveLength(1);
   });
 
   it('keeps the slices off the composition around them, and production off the local platform', () => {
     expect(check('functions/platform/app/u.ts', "import { runJob } from '../../jobs/app/run-job';")).toHaveLength(1);
     expect(check('functions/platform/front-door/s.ts', "import type { LocalApiGateway } from '../../local/local-platform';")).toHaveLength(1);
-    expect(check('functions/platform/http/kit.ts', "import { ROUTES, type RouteDef } from '../../routes';")).toEqual([]);
+    // Not even the joined tables: a handler hands the kit its own route, so nothing below needs them.
+    expect(check('functions/platform/http/kit.ts', "import { ROUTES } from '../../routes';")).toHaveLength(1);
+    expect(check('functions/platform/http/kit.ts', "import type { RouteDef } from '../../routes';")).toHaveLength(1);
+    expect(check('functions/export/queue/w.handler.ts', "import { QUEUES } from '../../workers';")).toHaveLength(1);
+    expect(check('functions/local/load-routes.ts', "import { ROUTES } from '../routes';")).toEqual([]);
     expect(check('functions/jobs/app/run-job.ts', "import { run } from '../../chat/app/run-chat-turn';")).toEqual([]);
     expect(check('functions/local/main.ts', "import { run } from '../chat/app/run-chat-turn';")).toEqual([]);
   });
@@ -432,6 +545,8 @@ describe('the layer check itself', () => {
     expect(check('functions/http/kit.ts', '')).toHaveLength(1);
     expect(check('functions/chat/helpers/x.ts', '')).toHaveLength(1);
     expect(check('functions/chat/chat-routes.ts', '')).toEqual([]);
+    expect(check('functions/chat/chat-workers.ts', '')).toEqual([]);
+    expect(check('functions/routes.ts', '')).toEqual([]);
   });
 
   it('lets handlers parse with their request schemas, which stay in zod/mini and pure rules', () => {
@@ -519,6 +634,28 @@ describe('the layer check itself', () => {
     expect(run('functions/platform/http/api-gateway-contract.ts', "import { A } from '../domain/a';")).toEqual([]);
     expect(run('lib/x.ts', "import { B } from '../functions/platform/domain/b';")).toHaveLength(1);
     expect(run('functions/platform/http/api-gateway-contract.ts', "import { B } from '../domain/b';")).toHaveLength(1);
+  });
+
+  it('finds import cycles that span two folders, type imports included, and leaves those inside one folder alone', () => {
+    const cycles = (tree: Record<string, string>) => {
+      const files = Object.entries(tree).map(([path, text]) => ({ path, text }));
+      return crossFolderCycles(files, (p) => p in tree);
+    };
+    expect(
+      cycles({
+        'functions/platform/http/kit.ts': "import type { RouteDef } from '../../routes';",
+        'functions/routes.ts': "import { CHAT_ROUTES } from './chat/chat-routes';",
+        'functions/chat/chat-routes.ts': "import { httpRoute } from '../platform/http/kit';",
+        'functions/chat/other.ts': "import { CHAT_ROUTES } from './chat-routes';",
+      }),
+    ).toEqual(['import cycle across folders: functions/chat/chat-routes.ts -> functions/platform/http/kit.ts -> functions/routes.ts']);
+    expect(
+      cycles({
+        'functions/chat/domain/a.ts': "import type { B } from './b';",
+        'functions/chat/domain/b.ts': "import type { A } from './a';",
+        'functions/chat/app/u.ts': "import type { A } from '../domain/a';",
+      }),
+    ).toEqual([]);
   });
 
   it('finds repeated module names', () => {

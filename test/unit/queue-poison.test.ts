@@ -12,7 +12,7 @@ import type { Context, SQSRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createOrg } from '../../functions/platform/app/create-org';
 import { createApp } from '../../functions/platform/app/manage-apps';
-import type { AppStore } from '../../functions/platform/ports/platform-ports';
+import type { AppStore } from '../../functions/platform/ports/tenancy-ports';
 import { createHandler as jobsWorker } from '../../functions/conversations/queue/jobs-worker.handler';
 import { createHandler as ocrWorker } from '../../functions/chat/queue/ocr-worker.handler';
 import { sqsConsumer, type QueueHandler } from '../../functions/platform/queue/queue-kit';

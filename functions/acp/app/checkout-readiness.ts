@@ -6,7 +6,7 @@
  */
 import { invalid, type CheckoutLine, type CheckoutMessage, type CheckoutStatus, type RequestedLine } from '../domain/checkout';
 import type { AcpPorts } from '../ports/acp-ports';
-import type { PlatformPorts } from '../../platform/ports/platform-ports';
+import type { PlatformPorts } from '../../platform/ports/tenancy-ports';
 
 export const CHECKOUT_TERMINAL_MESSAGE = 'The checkout session can no longer change: it is';
 

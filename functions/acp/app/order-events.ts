@@ -9,7 +9,7 @@ import { checkCallbackUrl, type CallbackCheck } from '../../platform/app/check-c
 import type { AttemptResult } from '../../platform/domain/outbound-webhook';
 import { DomainError } from '../../platform/domain/errors';
 import type { CallbackCheckDeps, SecretSealer, WebhookSender } from '../../platform/ports/outbound-webhook-ports';
-import type { PlatformPorts } from '../../platform/ports/platform-ports';
+import type { PlatformPorts } from '../../platform/ports/tenancy-ports';
 import { totalsOf, type CheckoutSession } from '../domain/checkout';
 import { orderState, orderView } from '../domain/order';
 import {

@@ -22,7 +22,9 @@ export { canonicalJson };
 import { ACP_SUPPORTED_VERSIONS } from '../domain/discovery';
 import type { AcpCheckoutDeps } from '../wiring/acp-wiring';
 import { publicBaseUrl } from '../../platform/http/base-url';
-import { httpRoute, routeById, type HttpHandler, type HttpResult } from '../../platform/http/kit';
+import type { RouteDef } from '../../kernel/route-vocabulary';
+import { httpRoute, type HttpHandler, type HttpResult } from '../../platform/http/kit';
+import type { KeyCaller } from '../../platform/app/admit-request';
 import type { HttpRequest } from '../../platform/http/kit-request';
 
 const IN_FLIGHT_RETRY_SECONDS = 1;
@@ -49,12 +51,11 @@ function acpError(status: number, code: string, message: string, extra: Record<s
 }
 
 export function checkoutRoute(
-  routeId: string,
+  route: RouteDef,
   deps: AcpCheckoutDeps,
-  run: (req: HttpRequest, body: Record<string, unknown>) => Promise<{ readonly status: number; readonly session: CheckoutSession }>,
+  run: (req: HttpRequest<KeyCaller>, body: Record<string, unknown>) => Promise<{ readonly status: number; readonly session: CheckoutSession }>,
 ): HttpHandler {
-  const route = routeById(routeId);
-  return httpRoute(routeId, deps, async (req) => {
+  return httpRoute(route, deps, async (req) => {
     const requestId = req.header('request-id');
     const echo: Record<string, string> = requestId ? { 'Request-Id': requestId.slice(0, 200) } : {};
     const refused = versionRefusal(req.header('api-version'), echo);

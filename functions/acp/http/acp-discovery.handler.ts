@@ -3,10 +3,11 @@ import { acpProductionDeps, type AcpFunctionDeps } from '../wiring/acp-wiring';
 import { publicBaseUrl } from '../../platform/http/base-url';
 import { httpRoute } from '../../platform/http/kit';
 import { lambdaHandler } from '../../platform/http/lambda';
+import { ACP_ROUTES } from '../acp-routes';
 
 /** GET /acp/{appId}/.well-known/acp.json: ACP's discovery document (DiscoveryResponse), public and cacheable. */
 export const createHandler = (deps: AcpFunctionDeps) =>
-  httpRoute('acpDiscovery', deps, async (req) => ({
+  httpRoute(ACP_ROUTES.acpDiscovery, deps, async (req) => ({
     status: 200,
     headers: { 'Cache-Control': 'public, max-age=3600' },
     body: await discoveryDocument(deps, { appId: req.path.appId ?? '', baseUrl: publicBaseUrl(deps, req) }),

@@ -6,10 +6,11 @@ import { publicBaseUrl } from '../../platform/http/base-url';
 import { acpCheckoutProductionDeps, type AdminOrdersDeps } from '../wiring/acp-wiring';
 import { httpRoute } from '../../platform/http/kit';
 import { lambdaHandler } from '../../platform/http/lambda';
+import { ACP_ROUTES } from '../acp-routes';
 
 /** POST /admin/v1/apps/{appId}/orders/{orderId}/cancel: units not sent yet go back to stock; what was not refunded yet is refunded unless `refund` is false. */
 export const createHandler = (deps: AdminOrdersDeps) =>
-  httpRoute('adminOrderCancel', deps, async (req) => {
+  httpRoute(ACP_ROUTES.adminOrderCancel, deps, async (req) => {
     const b = parseWith(cancelBody, req.textBody().trim() === '' ? {} : req.jsonBody());
     const s = await cancelOrder(deps, { appId: req.path.appId ?? '', orderId: req.path.orderId ?? '', refund: b.refund ?? true, reason: b.reason });
     return { status: 200, body: { data: adminOrderDetail(s, publicBaseUrl(deps, req)) } };

@@ -4,10 +4,11 @@ import { publicBaseUrl } from '../../platform/http/base-url';
 import { acpCheckoutProductionDeps, type AdminOrdersDeps } from '../wiring/acp-wiring';
 import { httpRoute } from '../../platform/http/kit';
 import { lambdaHandler } from '../../platform/http/lambda';
+import { ACP_ROUTES } from '../acp-routes';
 
 /** POST /admin/v1/apps/{appId}/orders/{orderId}/fulfillments/{fulfillmentId}/deliver: a shipment arrived. */
 export const createHandler = (deps: AdminOrdersDeps) =>
-  httpRoute('adminOrderDeliver', deps, async (req) => {
+  httpRoute(ACP_ROUTES.adminOrderDeliver, deps, async (req) => {
     const s = await deliverFulfillment(deps, { appId: req.path.appId ?? '', orderId: req.path.orderId ?? '', fulfillmentId: req.path.fulfillmentId ?? '' });
     return { status: 200, body: { data: adminOrderDetail(s, publicBaseUrl(deps, req)) } };
   });

@@ -6,10 +6,11 @@ import { publicBaseUrl } from '../../platform/http/base-url';
 import { acpCheckoutProductionDeps, type AdminOrdersDeps } from '../wiring/acp-wiring';
 import { httpRoute } from '../../platform/http/kit';
 import { lambdaHandler } from '../../platform/http/lambda';
+import { ACP_ROUTES } from '../acp-routes';
 
 /** POST /admin/v1/apps/{appId}/orders/{orderId}/fulfillments: units sent (all still to send when `lines` is absent), with tracking for a shipment. */
 export const createHandler = (deps: AdminOrdersDeps) =>
-  httpRoute('adminOrderFulfill', deps, async (req) => {
+  httpRoute(ACP_ROUTES.adminOrderFulfill, deps, async (req) => {
     const b = parseWith(fulfillBody, req.jsonBody());
     const s = await fulfillOrder(deps, {
       appId: req.path.appId ?? '',

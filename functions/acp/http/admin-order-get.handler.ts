@@ -4,10 +4,11 @@ import { publicBaseUrl } from '../../platform/http/base-url';
 import { acpCheckoutProductionDeps, type AdminOrdersDeps } from '../wiring/acp-wiring';
 import { httpRoute } from '../../platform/http/kit';
 import { lambdaHandler } from '../../platform/http/lambda';
+import { ACP_ROUTES } from '../acp-routes';
 
 /** GET /admin/v1/apps/{appId}/orders/{orderId}: the order, as the merchant and as the agent platform see it. */
 export const createHandler = (deps: AdminOrdersDeps) =>
-  httpRoute('adminOrderGet', deps, async (req) => {
+  httpRoute(ACP_ROUTES.adminOrderGet, deps, async (req) => {
     const s = await getOrder(deps, { appId: req.path.appId ?? '', orderId: req.path.orderId ?? '' });
     return { status: 200, body: { data: adminOrderDetail(s, publicBaseUrl(deps, req)) } };
   });

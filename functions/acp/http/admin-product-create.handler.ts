@@ -5,6 +5,7 @@ import { adminProduct } from './acp-admin-presenters';
 import { httpRoute } from '../../platform/http/kit';
 import { lambdaHandler } from '../../platform/http/lambda';
 import { parseWith } from '../../platform/http/validation';
+import { ACP_ROUTES } from '../acp-routes';
 
 const body = z.strictObject({
   title: z.string(),
@@ -18,7 +19,7 @@ const body = z.strictObject({
 
 /** POST /admin/v1/apps/{appId}/products: a product of the app's ACP catalog (active). */
 export const createHandler = (deps: AdminProductsDeps) =>
-  httpRoute('adminProductCreate', deps, async (req) => {
+  httpRoute(ACP_ROUTES.adminProductCreate, deps, async (req) => {
     const input = parseWith(body, req.jsonBody());
     const product = await createProduct(deps, {
       appId: req.path.appId ?? '',

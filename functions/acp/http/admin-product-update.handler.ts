@@ -6,6 +6,7 @@ import { adminProduct } from './acp-admin-presenters';
 import { httpRoute } from '../../platform/http/kit';
 import { lambdaHandler } from '../../platform/http/lambda';
 import { parseWith } from '../../platform/http/validation';
+import { ACP_ROUTES } from '../acp-routes';
 
 const body = z.strictObject({
   title: z.optional(z.string()),
@@ -19,7 +20,7 @@ const body = z.strictObject({
 
 /** PATCH /admin/v1/products/{productId}: change fields; `{"active": false}` deactivates. */
 export const createHandler = (deps: AdminProductsDeps) =>
-  httpRoute('adminProductUpdate', deps, async (req) => {
+  httpRoute(ACP_ROUTES.adminProductUpdate, deps, async (req) => {
     const { price, ...rest } = parseWith(body, req.jsonBody());
     const patch = { ...rest, ...(price !== undefined ? { priceMinor: price } : {}) };
     if (Object.keys(patch).length === 0) throw badRequest('Nothing to change: send at least one field');

@@ -3,10 +3,11 @@ import { acpProductionDeps, type AdminProductsDeps } from '../wiring/acp-wiring'
 import { adminProduct } from './acp-admin-presenters';
 import { httpRoute } from '../../platform/http/kit';
 import { lambdaHandler } from '../../platform/http/lambda';
+import { ACP_ROUTES } from '../acp-routes';
 
 /** GET /admin/v1/apps/{appId}/products: every product of the app, inactive ones included, oldest first. */
 export const createHandler = (deps: AdminProductsDeps) =>
-  httpRoute('adminProductsList', deps, async (req) => {
+  httpRoute(ACP_ROUTES.adminProductsList, deps, async (req) => {
     const products = await listProducts(deps, { appId: req.path.appId ?? '', activeOnly: false });
     return { status: 200, body: { data: products.map(adminProduct) } };
   });

@@ -4,7 +4,7 @@ import type { PaymentHandler } from '../domain/payment-data';
 import type { Product, ProductPatch } from '../domain/product';
 import type { Micros } from '../../platform/domain/time';
 import type { IdempotencyStore } from '../../platform/ports/platform-ports';
-import type { PlatformDeps } from '../../platform/ports/platform-ports';
+import type { PlatformDeps } from '../../platform/ports/tenancy-ports';
 
 /** The products of the apps' catalogs (area C). */
 export interface ProductStore {

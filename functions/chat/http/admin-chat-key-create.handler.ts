@@ -2,10 +2,11 @@ import { createAppKey } from '../../platform/http/admin-app-key-create';
 import { httpRoute } from '../../platform/http/kit';
 import { lambdaHandler } from '../../platform/http/lambda';
 import { adminKeysProductionDeps, type AdminKeysDeps } from '../../platform/wiring/admin-keys-wiring';
+import { CHAT_ROUTES } from '../chat-routes';
 
 /** POST /admin/v1/apps/{appId}/chat-keys: a chat API key (`svc_chat_…`) bound to the app; shown once. */
 export const createHandler = (deps: AdminKeysDeps) =>
-  httpRoute('adminChatKeyCreate', deps, async (req) => {
+  httpRoute(CHAT_ROUTES.adminChatKeyCreate, deps, async (req) => {
     return createAppKey(deps, req, 'chat');
   });
 

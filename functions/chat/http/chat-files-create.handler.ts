@@ -7,6 +7,7 @@ import { claimChatRequest } from './chat-turn-route';
 import { httpRoute } from '../../platform/http/kit';
 import { lambdaHandler } from '../../platform/http/lambda';
 import { readSingleFile } from '../../platform/http/multipart';
+import { CHAT_ROUTES } from '../chat-routes';
 
 /**
  * POST /api/v1/chat/files: one file in a multipart part named `file`, read as it arrives and cut off
@@ -15,7 +16,7 @@ import { readSingleFile } from '../../platform/http/multipart';
  * `X-Chat-Session-ID` optionally names the session the file is for (its consumer is recorded).
  */
 export const createHandler = (deps: FileFunctionDeps) =>
-  httpRoute('chatFilesCreate', deps, async (req) => {
+  httpRoute(CHAT_ROUTES.chatFilesCreate, deps, async (req) => {
     const declared = Number(req.header('content-length'));
     if (Number.isFinite(declared) && declared > MAX_UPLOAD_BYTES + MULTIPART_OVERHEAD_BYTES) {
       throw badRequest(`The file is over the ${MAX_UPLOAD_LABEL} upload limit`);

@@ -9,6 +9,7 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 import { prepareChatTurn, type PreparedTurn } from '../app/prepare-chat-turn';
 import { runChatTurn, type TurnEvent, type TurnResult } from '../app/run-chat-turn';
 import type { ChatRequest } from '../domain/chat-request';
+import type { KeyCaller } from '../../platform/app/admit-request';
 import type { HttpRequest } from '../../platform/http/kit-request';
 import { bodyTooLargeMessage, MAX_CHAT_REQUEST_BYTES } from '../../platform/domain/body-limits';
 import { badRequest, BusyError, DomainError } from '../../platform/domain/errors';
@@ -32,7 +33,7 @@ const NO_KEY: ChatClaim = { state: 'claimed', remember: async () => undefined, f
  */
 export async function claimChatRequest(
   deps: IdempotencyDeps,
-  req: HttpRequest,
+  req: HttpRequest<KeyCaller>,
   input: { readonly routeId: string; readonly request: () => unknown; readonly inFlightMs: number },
 ): Promise<ChatClaim> {
   const key = idempotencyKeyOf(req, badRequest);
@@ -67,7 +68,7 @@ const SSE_HEADERS = { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache
 
 export async function runTurnRoute<Answer>(
   deps: ChatFunctionDeps,
-  req: HttpRequest,
+  req: HttpRequest<KeyCaller>,
   input: { readonly routeId: string; readonly request: ChatRequest; readonly fingerprint: unknown; readonly presenter: TurnPresenter<Answer> },
 ) {
   const { request, presenter } = input;

@@ -5,6 +5,7 @@ import { chatTurnBody, runTurnRoute } from './chat-turn-route';
 import { httpRoute } from '../../platform/http/kit';
 import { lambdaStreamHandler } from '../../platform/http/lambda';
 import { chatProductionDeps, type ChatFunctionDeps } from '../wiring/chat-wiring';
+import { CHAT_ROUTES } from '../chat-routes';
 
 /**
  * POST /api/v1/responses: one chat turn in OpenAI's Responses shape, over the same sessions, usage,
@@ -12,7 +13,7 @@ import { chatProductionDeps, type ChatFunctionDeps } from '../wiring/chat-wiring
  * Responses API's semantic events (`response.output_text.delta`, `response.completed`, …).
  */
 export const createHandler = (deps: ChatFunctionDeps) =>
-  httpRoute('responsesCreate', deps, async (req) => {
+  httpRoute(CHAT_ROUTES.responsesCreate, deps, async (req) => {
     const body = chatTurnBody(req);
     const parsed = parseResponsesRequest(body, req.chat!.app.appNameId);
     const request = await responseTurnRequest(deps, req.chat!.app.id, parsed);

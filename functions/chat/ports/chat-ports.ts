@@ -1,5 +1,5 @@
 import type { McpConnection } from '../../platform/domain/app';
-import type { BillingStore } from '../../platform/ports/platform-ports';
+import type { BillingStore } from '../../platform/ports/tenancy-ports';
 import type { ConversationDeps, SessionVariableStore, TurnSessionStore } from '../../conversations/ports/conversation-ports';
 import type { ModelRequest, ModelResponse, ModelSelection, ModelStreamEvent, ModelToolSpec } from '../domain/model';
 

@@ -7,10 +7,9 @@
  */
 import { Logger } from '@aws-lambda-powertools/logger';
 import { createHandler } from '../http/chat-files-create.handler';
-import { routeById } from '../../platform/http/kit';
 import { attachFrontDoor, frontDoorLog, frontDoorServer, requestListener } from '../../platform/front-door/http-server';
 import { compile } from '../../platform/front-door/router';
-import { ROUTES } from '../../routes';
+import { CHAT_ROUTES } from '../chat-routes';
 import { parseEnv } from '../../platform/wiring/core-wiring';
 import { buildFileDeps } from '../wiring/file-wiring';
 
@@ -18,11 +17,11 @@ const HANDLERS = { chatFilesCreate: createHandler } as const;
 
 const logger = new Logger({ serviceName: 'platform-upload-service' });
 const deps = buildFileDeps({ env: parseEnv(process.env), logger });
-const served = ROUTES.filter((r) => r.origin === 'uploadService');
+const served = Object.values(CHAT_ROUTES).filter((r) => r.origin === 'uploadService');
 const routes = served.map((r) => {
   const factory = HANDLERS[r.id as keyof typeof HANDLERS];
   if (!factory) throw new Error(`route ${r.id} has origin uploadService but no handler in functions/chat/upload-service/upload-service-main.ts`);
-  return compile(routeById(r.id), factory(deps));
+  return compile(r, factory(deps));
 });
 // Behind the front door there is no API Gateway authorizer: the kit resolves keys itself.
 const log = frontDoorLog(logger, 'upload service');

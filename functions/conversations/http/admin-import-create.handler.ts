@@ -5,6 +5,7 @@ import { httpRoute } from '../../platform/http/kit';
 import { lambdaHandler } from '../../platform/http/lambda';
 import { isoTimestamp, parseWith } from '../../platform/http/validation';
 import { conversationProductionDeps, type ConversationAdminDeps } from '../wiring/conversation-wiring';
+import { CONVERSATION_ROUTES } from '../conversation-routes';
 
 /** Keeps one import call inside API Gateway's 29 s integration timeout; split larger files. */
 const MAX_LINES = 200;
@@ -45,7 +46,7 @@ const line = z.strictObject({
  * line. Every line is validated before anything is written: one bad line rejects the import (400 naming it).
  */
 export const createHandler = (deps: ConversationAdminDeps) =>
-  httpRoute('adminImportCreate', deps, async (req) => {
+  httpRoute(CONVERSATION_ROUTES.adminImportCreate, deps, async (req) => {
     const lines = req
       .textBody()
       .split('\n')

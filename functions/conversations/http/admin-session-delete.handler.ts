@@ -3,10 +3,11 @@ import { adminTombstone } from './conversation-admin-presenters';
 import { httpRoute } from '../../platform/http/kit';
 import { lambdaHandler } from '../../platform/http/lambda';
 import { conversationProductionDeps, type ConversationAdminDeps } from '../wiring/conversation-wiring';
+import { CONVERSATION_ROUTES } from '../conversation-routes';
 
 /** DELETE /admin/v1/sessions/{sessionId}: the product's session delete (tombstone cause `consumer_deleted`). */
 export const createHandler = (deps: ConversationAdminDeps) =>
-  httpRoute('adminSessionDelete', deps, async (req) => ({
+  httpRoute(CONVERSATION_ROUTES.adminSessionDelete, deps, async (req) => ({
     status: 200,
     body: { data: { tombstone: adminTombstone(await deleteSession(deps, { sessionId: req.path.sessionId ?? '' })) } },
   }));

@@ -1,5 +1,5 @@
 import type { FilePorts, FileStore } from './file-ports';
-import type { PlatformDeps } from '../../platform/ports/platform-ports';
+import type { PlatformDeps } from '../../platform/ports/tenancy-ports';
 import type { Consumer } from '../domain/consumer';
 import type { Message, Session } from '../domain/session';
 import type { Micros } from '../../platform/domain/time';

@@ -6,6 +6,7 @@ import { httpRoute } from '../../platform/http/kit';
 import { lambdaHandler } from '../../platform/http/lambda';
 import { isoTimestamp, parseWith } from '../../platform/http/validation';
 import { adminKeysProductionDeps, type AdminKeysDeps } from '../../platform/wiring/admin-keys-wiring';
+import { EXPORT_ROUTES } from '../export-routes';
 
 const body = z.strictObject({
   scopes: z.array(z.enum(ORG_SCOPES as [string, ...string[]])).check(z.minLength(1)),
@@ -15,7 +16,7 @@ const body = z.strictObject({
 
 /** POST /admin/v1/orgs/{orgId}/keys: an org key (`svc_org_…`) with read scopes; the key is shown once. */
 export const createHandler = (deps: AdminKeysDeps) =>
-  httpRoute('adminOrgKeyCreate', deps, async (req) => {
+  httpRoute(EXPORT_ROUTES.adminOrgKeyCreate, deps, async (req) => {
     const input = parseWith(body, req.jsonBody());
     const issued = await issueCredential(deps, {
       kind: 'org',

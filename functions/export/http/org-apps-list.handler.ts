@@ -5,10 +5,11 @@ import { httpRoute } from '../../platform/http/kit';
 import { lambdaHandler } from '../../platform/http/lambda';
 import { exportApp } from '../domain/export-rows';
 import { exportProductionDeps, type ExportFunctionDeps } from '../wiring/export-wiring';
+import { EXPORT_ROUTES } from '../export-routes';
 
 /** GET /api/v1/org/apps: the org's non-deleted apps, newest first. Takes no query parameters. */
 export const createHandler = (deps: ExportFunctionDeps) =>
-  httpRoute('orgAppsList', deps, async (req) => {
+  httpRoute(EXPORT_ROUTES.orgAppsList, deps, async (req) => {
     const { headers } = exportQuery(req, EXPORT_REQUESTS.orgAppsList.query, deps.clock.nowUs());
     const apps = await listOrgApps(deps, { orgId: req.principal!.orgId });
     return { status: 200, body: { data: apps.map(exportApp) }, headers };

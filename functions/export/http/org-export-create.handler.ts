@@ -4,6 +4,7 @@ import { httpRoute } from '../../platform/http/kit';
 import { lambdaHandler } from '../../platform/http/lambda';
 import { exportJobBody } from './export-job-presenter';
 import { exportJobProductionDeps, type ExportJobFunctionDeps } from '../wiring/export-wiring';
+import { EXPORT_ROUTES } from '../export-routes';
 
 /**
  * POST /api/v1/org/exports: a bulk snapshot of the org's lists as of now minus the visibility delay,
@@ -11,7 +12,7 @@ import { exportJobProductionDeps, type ExportJobFunctionDeps } from '../wiring/e
  * list the key may read.
  */
 export const createHandler = (deps: ExportJobFunctionDeps) =>
-  httpRoute('orgExportCreate', deps, async (req) => {
+  httpRoute(EXPORT_ROUTES.orgExportCreate, deps, async (req) => {
     const text = req.textBody();
     if (text.trim() !== '' && !/^application\/json\s*(;|$)/i.test(req.header('content-type') ?? '')) throw badRequest('Content-Type must be application/json');
     const body = text.trim() === '' ? {} : req.jsonBody();

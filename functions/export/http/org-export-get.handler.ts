@@ -3,10 +3,11 @@ import { httpRoute } from '../../platform/http/kit';
 import { lambdaHandler } from '../../platform/http/lambda';
 import { exportJobBody } from './export-job-presenter';
 import { exportJobProductionDeps, type ExportJobFunctionDeps } from '../wiring/export-wiring';
+import { EXPORT_ROUTES } from '../export-routes';
 
 /** GET /api/v1/org/exports/{exportId}: the job's state, and once completed its files with download links valid for an hour. */
 export const createHandler = (deps: ExportJobFunctionDeps) =>
-  httpRoute('orgExportGet', deps, async (req) => {
+  httpRoute(EXPORT_ROUTES.orgExportGet, deps, async (req) => {
     const view = await getExportJob(deps, { orgId: req.principal!.orgId, jobId: req.path.exportId ?? '', scopes: req.principal!.scopes });
     return { status: 200, body: { data: exportJobBody(view) } };
   });

@@ -7,13 +7,14 @@ import { lambdaHandler } from '../../platform/http/lambda';
 import { exportSession, exportSessionWithMessages } from '../domain/export-rows';
 import { pagination } from './export-presenters';
 import { exportProductionDeps, type ExportFunctionDeps } from '../wiring/export-wiring';
+import { EXPORT_ROUTES } from '../export-routes';
 
 /**
  * GET /api/v1/org/sessions: sessions across the org's apps, by last_activity_at then id, descending;
  * `include=messages` puts each row's transcript in it, within the page's byte budget.
  */
 export const createHandler = (deps: ExportFunctionDeps) =>
-  httpRoute('orgSessionsList', deps, async (req) => {
+  httpRoute(EXPORT_ROUTES.orgSessionsList, deps, async (req) => {
     const q = pagedExportQuery(req, EXPORT_REQUESTS.orgSessionsList.query, deps.clock.nowUs());
     const { app_id: appId, updated_after: updatedAfterUs, started_after: startedFromUs, started_before: startedBeforeUs } = q.params;
     const input = {

@@ -6,10 +6,11 @@ import { lambdaHandler } from '../../platform/http/lambda';
 import { exportTombstone } from '../domain/export-rows';
 import { pagination } from './export-presenters';
 import { exportProductionDeps, type ExportFunctionDeps } from '../wiring/export-wiring';
+import { EXPORT_ROUTES } from '../export-routes';
 
 /** GET /api/v1/org/tombstones: the deletion feed, by deleted_at then id, descending; `cause` matched exactly. */
 export const createHandler = (deps: ExportFunctionDeps) =>
-  httpRoute('orgTombstonesList', deps, async (req) => {
+  httpRoute(EXPORT_ROUTES.orgTombstonesList, deps, async (req) => {
     const q = pagedExportQuery(req, EXPORT_REQUESTS.orgTombstonesList.query, deps.clock.nowUs());
     const cause = q.params.cause;
     const page = await exportTombstones(deps, {

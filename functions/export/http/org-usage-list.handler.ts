@@ -6,10 +6,11 @@ import { lambdaHandler } from '../../platform/http/lambda';
 import { exportUsageRow } from '../domain/export-rows';
 import { pagination } from './export-presenters';
 import { exportProductionDeps, type ExportFunctionDeps } from '../wiring/export-wiring';
+import { EXPORT_ROUTES } from '../export-routes';
 
 /** GET /api/v1/org/usage: per-call token usage and cost, by created_at then id, descending. */
 export const createHandler = (deps: ExportFunctionDeps) =>
-  httpRoute('orgUsageList', deps, async (req) => {
+  httpRoute(EXPORT_ROUTES.orgUsageList, deps, async (req) => {
     const q = pagedExportQuery(req, EXPORT_REQUESTS.orgUsageList.query, deps.clock.nowUs());
     const sinceUs = q.params.since;
     const page = await exportUsage(deps, {

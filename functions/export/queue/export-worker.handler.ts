@@ -3,20 +3,14 @@
  * A body that is no chunk message is poison; a chunk that fails is retried by redelivery, which writes
  * the same chunk again from the same position.
  */
-import * as z from 'zod/mini';
 import { runExportChunk } from '../app/export-jobs';
-import type { ExportChunkMessage } from '../domain/export-job';
-import { jsonBody, lambdaQueueHandler, sqsConsumer, type QueueHandler } from '../../platform/queue/queue-kit';
+import { lambdaQueueHandler, sqsConsumer, type QueueHandler } from '../../platform/queue/queue-kit';
+import { parseExportChunkMessage } from './export-chunk-message';
 import { exportJobProductionDeps, type ExportJobFunctionDeps } from '../wiring/export-wiring';
-import { QUEUES } from '../../workers';
+import { EXPORT_QUEUES } from '../export-workers';
 
 /** Deliveries before the dead-letter queue: the last one fails the job. */
-const MAX_RECEIVES = QUEUES.find((q) => q.id === 'exports')!.maxReceiveCount;
-
-const chunkMessage = z.object({ jobId: z.uuid(), list: z.enum(['apps', 'sessions', 'usage', 'tombstones']), chunk: z.int().check(z.minimum(0)) });
-
-/** Typed against the domain's message, so the schema cannot drift from what the senders write. */
-export const parseExportChunkMessage: (body: string) => ExportChunkMessage = jsonBody(chunkMessage);
+const MAX_RECEIVES = EXPORT_QUEUES.exports.maxReceiveCount;
 
 export const createHandler = (deps: ExportJobFunctionDeps): QueueHandler =>
   sqsConsumer(deps, {

@@ -4,13 +4,14 @@ import { SCHEDULES, type JobName } from '../../workers';
 import { httpRoute } from '../../platform/http/kit';
 import { lambdaHandler } from '../../platform/http/lambda';
 import { adminJobRunProductionDeps, type AdminJobRunDeps } from '../wiring/admin-job-run-wiring';
+import { JOB_ROUTES } from '../job-routes';
 
 /** Items one admin-triggered run handles, so it answers within API Gateway's 29 s; run it again for more. */
 const ADMIN_RUN_BATCH = 200;
 
 /** POST /admin/v1/jobs/{jobName}/runs: runs a scheduled job now and returns what it did. */
 export const createHandler = (deps: AdminJobRunDeps) =>
-  httpRoute('adminJobRun', deps, async (req) => {
+  httpRoute(JOB_ROUTES.adminJobRun, deps, async (req) => {
     const name = req.path.jobName ?? '';
     if (!SCHEDULES.some((s) => s.id === name)) {
       throw badRequest(`Invalid jobName: one of ${SCHEDULES.map((s) => s.id).join(', ')}`);

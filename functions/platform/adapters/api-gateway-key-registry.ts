@@ -16,7 +16,7 @@ import {
 } from '@aws-sdk/client-api-gateway';
 import type { KeyClass } from '../domain/auth-messages';
 import { DomainError } from '../domain/errors';
-import type { ApiKeyRegistry } from '../ports/platform-ports';
+import type { ApiKeyRegistry } from '../ports/tenancy-ports';
 
 export interface ApiGatewayKeysConfig {
   /** The usage plan of each key class (env GATEWAY_USAGE_PLANS). */

@@ -6,7 +6,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DEFAULT_APP_SETTINGS, appNameIdOf, mergeSettings, type App, type AppSettings } from '../domain/app';
-import type { AppStore } from '../ports/platform-ports';
+import type { AppStore } from '../ports/tenancy-ports';
 import { timeIdKey } from './dynamo-keys';
 
 const key = (id: string) => ({ pk: `APP#${id}`, sk: 'APP' });

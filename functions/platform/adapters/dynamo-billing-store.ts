@@ -5,7 +5,7 @@
  */
 import { GetItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { BillingStore } from '../ports/platform-ports';
+import type { BillingStore } from '../ports/tenancy-ports';
 
 const orgKey = (orgId: string) => ({ pk: { S: `ORG#${orgId}` }, sk: { S: 'ORG' } });
 const spendKey = (appId: string, month: string) => ({ pk: { S: `SPEND#${appId}#${month}` }, sk: { S: 'SPEND' } });

@@ -4,7 +4,7 @@
  */
 import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { StoredCredential } from '../domain/credentials';
-import type { CredentialStore } from '../ports/platform-ports';
+import type { CredentialStore } from '../ports/tenancy-ports';
 import { definedFields, timeIdKey } from './dynamo-keys';
 
 const hashKey = (hash: string) => ({ pk: `CRED#${hash}`, sk: 'CRED' });

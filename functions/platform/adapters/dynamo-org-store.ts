@@ -1,6 +1,6 @@
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Org } from '../domain/org';
-import type { OrgStore } from '../ports/platform-ports';
+import type { OrgStore } from '../ports/tenancy-ports';
 
 const key = (id: string) => ({ pk: `ORG#${id}`, sk: 'ORG' });
 

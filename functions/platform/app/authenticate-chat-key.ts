@@ -3,7 +3,7 @@ import type { App } from '../domain/app';
 import { DomainError } from '../domain/errors';
 import type { KeyGrant } from '../domain/key-grant';
 import type { Org } from '../domain/org';
-import type { PlatformDeps } from '../ports/platform-ports';
+import type { PlatformDeps } from '../ports/tenancy-ports';
 import { resolveApiKey } from './resolve-api-key';
 
 export interface ChatPrincipal {

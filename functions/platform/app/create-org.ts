@@ -1,6 +1,6 @@
 import { badRequest } from '../domain/errors';
 import type { Org, Plan } from '../domain/org';
-import type { PlatformDeps } from '../ports/platform-ports';
+import type { PlatformDeps } from '../ports/tenancy-ports';
 
 /** Creates an org on a plan. */
 export async function createOrg(deps: Pick<PlatformDeps, 'orgs' | 'ids' | 'clock'>, input: { name: string; plan: Plan }): Promise<Org> {

@@ -3,7 +3,7 @@ import { badRequest, notFound } from '../domain/errors';
 import type { OrgScope } from '../domain/scopes';
 import type { KeyClass } from '../domain/auth-messages';
 import type { Micros } from '../domain/time';
-import type { PlatformDeps } from '../ports/platform-ports';
+import type { PlatformDeps } from '../ports/tenancy-ports';
 
 export interface IssuedCredential {
   /** The raw key: returned exactly once, never stored. */

@@ -1,6 +1,6 @@
 import { DEFAULT_APP_SETTINGS, mergeSettings, slugify, validateSlug, type App, type AppSettings } from '../domain/app';
 import { badRequest, notFound } from '../domain/errors';
-import type { PlatformDeps } from '../ports/platform-ports';
+import type { PlatformDeps } from '../ports/tenancy-ports';
 
 /** Creates an app in an org; its `appNameId` is `<slug>-<number>` and unique on the platform. */
 export async function createApp(

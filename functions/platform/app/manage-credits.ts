@@ -1,6 +1,6 @@
 import { badRequest, notFound } from '../domain/errors';
 import { formatUsd, parseUsd } from '../domain/pricing';
-import type { PlatformDeps } from '../ports/platform-ports';
+import type { PlatformDeps } from '../ports/tenancy-ports';
 
 /**
  * Adds prepaid credits to an org (opening its prepaid account on the first call). From then on a chat

@@ -2,7 +2,7 @@ import { EXPIRED_KEY_MESSAGE, INVALID_KEY_MESSAGE, MISSING_KEY_MESSAGE, type Key
 import { bearerToken, credentialState, hashCredential, CREDENTIAL_PREFIX } from '../domain/credentials';
 import { DomainError } from '../domain/errors';
 import { CREDENTIAL_KIND_OF, grantExpired, grantOf, type KeyGrant } from '../domain/key-grant';
-import type { PlatformDeps } from '../ports/platform-ports';
+import type { PlatformDeps } from '../ports/tenancy-ports';
 
 /**
  * Resolves the bearer key of a request to an API whose keys are of `keyClass`: the work of the key

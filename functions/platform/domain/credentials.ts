@@ -2,7 +2,7 @@
  * Credentials of every kind (docs/design.md §4): at least 32 random characters behind a kind prefix, shown
  * once, stored only as a SHA-256 hash and looked up by it.
  */
-import { createHash } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { OrgScope } from './scopes';
 import type { Micros } from './time';
 
@@ -59,4 +59,11 @@ export function bearerToken(header: string | undefined): string | undefined {
   if (!header) return undefined;
   const m = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
   return m?.[1];
+}
+
+/** Compares two secrets in constant time (their SHA-256 digests, so their lengths do not leak either). */
+export function sameSecret(a: string, b: string): boolean {
+  const ha = createHash('sha256').update(a).digest();
+  const hb = createHash('sha256').update(b).digest();
+  return timingSafeEqual(ha, hb);
 }

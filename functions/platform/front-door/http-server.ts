@@ -12,7 +12,7 @@ import { CORRELATION_HEADER, correlationIdOf, headerOf } from '../domain/http-he
 import { gatewayAnswers, KEY_CLASS_OF_AUTH, renderGatewayAnswer, type GatewayResponseType } from '../http/api-gateway-contract';
 import type { HttpResponse } from '../http/kit';
 import type { StreamedBodyEvent } from '../http/kit-request';
-import type { RouteDef } from '../../routes';
+import type { RouteDef } from '../../kernel/route-vocabulary';
 import type { KeyClass } from '../http/api-gateway-contract';
 import { BodyAborted, BodyTooLarge, discardRest, readBody, streamBody } from './request-body';
 import { clientErrorListener, writeRawAnswer } from './client-errors';

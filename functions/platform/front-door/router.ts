@@ -11,7 +11,7 @@ import { errorBody, GENERIC_500_MESSAGE, renderErrorBody, STATUS_OF } from '../d
 import type { ErrorCode } from '../domain/errors';
 import { areaPathPatterns, underPattern } from '../http/api-gateway-contract';
 import type { HttpHandler } from '../http/kit';
-import type { RouteDef } from '../../routes';
+import type { RouteDef } from '../../kernel/route-vocabulary';
 import { decodePathValue } from './request-target';
 
 export interface CompiledRoute {

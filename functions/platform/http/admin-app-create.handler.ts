@@ -4,8 +4,10 @@ import type { AppSettings } from '../domain/app';
 import { httpRoute } from './kit';
 import { lambdaHandler } from './lambda';
 import { adminApp } from './admin-presenters';
-import { appSettingsPatch, parseWith } from './validation';
+import { appSettingsPatch } from './app-settings-validation';
+import { parseWith } from './validation';
 import { adminProductionDeps, type AdminBaseDeps } from '../wiring/admin-wiring';
+import { PLATFORM_ROUTES } from '../platform-routes';
 
 const body = z.strictObject({
   name: z.string().check(z.minLength(1), z.maxLength(200)),
@@ -15,7 +17,7 @@ const body = z.strictObject({
 
 /** POST /admin/v1/orgs/{orgId}/apps: creates an app; the response carries its `appNameId`. */
 export const createHandler = (deps: AdminBaseDeps) =>
-  httpRoute('adminAppCreate', deps, async (req) => {
+  httpRoute(PLATFORM_ROUTES.adminAppCreate, deps, async (req) => {
     const input = parseWith(body, req.jsonBody());
     const app = await createApp(deps, {
       orgId: req.path.orgId ?? '',

@@ -4,14 +4,16 @@ import type { AppSettings } from '../domain/app';
 import { httpRoute } from './kit';
 import { lambdaHandler } from './lambda';
 import { adminApp } from './admin-presenters';
-import { appSettingsPatch, parseWith } from './validation';
+import { appSettingsPatch } from './app-settings-validation';
+import { parseWith } from './validation';
 import { adminProductionDeps, type AdminBaseDeps } from '../wiring/admin-wiring';
+import { PLATFORM_ROUTES } from '../platform-routes';
 
 const body = z.strictObject({ name: z.optional(z.string().check(z.minLength(1), z.maxLength(200))), settings: z.optional(appSettingsPatch) });
 
 /** PATCH /admin/v1/apps/{appId}: renames an app or merges new settings over its current ones. */
 export const createHandler = (deps: AdminBaseDeps) =>
-  httpRoute('adminAppUpdate', deps, async (req) => {
+  httpRoute(PLATFORM_ROUTES.adminAppUpdate, deps, async (req) => {
     const input = parseWith(body, req.jsonBody());
     const app = await updateApp(deps, {
       appId: req.path.appId ?? '',

@@ -3,10 +3,11 @@ import { adminCredential } from './admin-presenters';
 import { httpRoute } from './kit';
 import { lambdaHandler } from './lambda';
 import { adminKeysProductionDeps, type AdminKeysDeps } from '../wiring/admin-keys-wiring';
+import { PLATFORM_ROUTES } from '../platform-routes';
 
 /** DELETE /admin/v1/keys/{keyId}: revokes a key of any kind at once. */
 export const createHandler = (deps: AdminKeysDeps) =>
-  httpRoute('adminKeyRevoke', deps, async (req) => {
+  httpRoute(PLATFORM_ROUTES.adminKeyRevoke, deps, async (req) => {
     const revoked = await revokeCredential(deps, { keyId: req.path.keyId ?? '' });
     return { status: 200, body: { data: adminCredential(revoked) } };
   });

@@ -4,12 +4,13 @@ import { httpRoute } from './kit';
 import { lambdaHandler } from './lambda';
 import { parseWith } from './validation';
 import { adminProductionDeps, type AdminBaseDeps } from '../wiring/admin-wiring';
+import { PLATFORM_ROUTES } from '../platform-routes';
 
 const body = z.strictObject({ amountUsd: z.string().check(z.minLength(1), z.maxLength(32)) });
 
 /** POST /admin/v1/orgs/{orgId}/credits: adds prepaid credits; answers the new balance. */
 export const createHandler = (deps: AdminBaseDeps) =>
-  httpRoute('adminOrgCreditsAdd', deps, async (req) => {
+  httpRoute(PLATFORM_ROUTES.adminOrgCreditsAdd, deps, async (req) => {
     const input = parseWith(body, req.jsonBody());
     return { status: 200, body: { data: await addCredits(deps, { orgId: req.path.orgId ?? '', amountUsd: input.amountUsd }) } };
   });

@@ -10,7 +10,7 @@ import type { ErrorCode } from '../domain/errors';
 import { RATE_LIMITS } from '../domain/rate-limits';
 
 import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
-import type { AuthKind } from '../../routes';
+import type { AuthKind } from '../../kernel/route-vocabulary';
 
 export type { KeyClass };
 

@@ -1,104 +1,15 @@
 /**
- * Who may run a route, and how often: the kit identifies the caller by the route's auth kind, counts
- * the request against its rate-limit class, admits it (scopes, the key's app and org, path ids), then
- * runs the route's logic.
+ * Who may run a route, and how often: the kit hands the request to its admission (a port, built by
+ * tenancy's core wiring), which identifies the caller by the route's auth kind, counts the request
+ * against its rate-limit class and admits it; then the kit checks the path ids and runs the route's logic.
  */
-import { timingSafeEqual, createHash } from 'node:crypto';
-import { admitChatGrant } from '../app/authenticate-chat-key';
-import { orgPrincipal, requireScope } from '../app/authenticate-org-key';
-import { enforceRateLimit } from '../app/enforce-rate-limit';
-import { requireUnexpired, resolveApiKey } from '../app/resolve-api-key';
-import type { KeyClass } from '../domain/auth-messages';
-import { bearerToken } from '../domain/credentials';
 import { DomainError } from '../domain/errors';
-import { grantFromContext, type KeyGrant } from '../domain/key-grant';
-import { RATE_LIMITS, type RateLimitClass } from '../domain/rate-limits';
-import type { AuthKind, RouteDef } from '../../routes';
 import { isUuid } from '../domain/ids';
+import type { RateLimitClass } from '../domain/rate-limits';
+import type { AdmissionRequest } from '../ports/admission-ports';
+import type { RouteDef } from '../../kernel/route-vocabulary';
 import type { HttpResult, KitDeps } from './kit';
 import type { HttpRequest } from './kit-request';
-
-function sameSecret(a: string, b: string): boolean {
-  const ha = createHash('sha256').update(a).digest();
-  const hb = createHash('sha256').update(b).digest();
-  return timingSafeEqual(ha, hb);
-}
-
-/** Who is calling, before the request is counted. */
-interface Identity {
-  readonly grant?: KeyGrant;
-  readonly signingSecret?: string;
-}
-
-/**
- * The key a gateway authorizer resolved (its context), or, with no authorizer in front (a direct
- * invocation), the same resolution here. Either way a cached grant's expiry is checked again.
- */
-async function keyGrant(deps: KitDeps, keyClass: KeyClass, req: HttpRequest): Promise<Identity> {
-  const fromGateway = grantFromContext(req.event.requestContext?.authorizer);
-  const grant = fromGateway?.keyClass === keyClass ? fromGateway : await resolveApiKey(deps, { keyClass, authorization: req.header('authorization') });
-  return { grant: requireUnexpired(deps, grant) };
-}
-
-/** How each auth kind identifies the caller; a new kind does not compile until it is listed here. */
-const IDENTIFY = {
-  orgKey: (deps, req) => keyGrant(deps, 'orgKey', req),
-  chatKey: (deps, req) => keyGrant(deps, 'chatKey', req),
-  acpKey: (deps, req) => keyGrant(deps, 'acpKey', req),
-  signingSecret: async (_deps, req) => {
-    const signingSecret = bearerToken(req.header('authorization'));
-    return signingSecret !== undefined ? { signingSecret } : {};
-  },
-  public: async () => ({}),
-  iam: async (deps, req) => {
-    if (deps.adminToken !== undefined) {
-      const token = bearerToken(req.header('authorization'));
-      if (!token || !sameSecret(token, deps.adminToken)) throw new DomainError('unauthorized', 'Missing or invalid admin token');
-    } else if (!req.event.requestContext?.identity?.userArn) {
-      throw new DomainError('unauthorized', 'IAM authentication required');
-    }
-    return {};
-  },
-} satisfies Record<AuthKind, (deps: KitDeps, req: HttpRequest) => Promise<Identity>>;
-
-/** The window each rate-limit class counts a request in; a new class does not compile until it is listed here. */
-const RATE_SUBJECT = {
-  orgKey: (identity) => `orgKey:${identity.grant!.keyId}`,
-  chatKey: (identity) => `chatKey:${identity.grant!.keyId}`,
-  acpKey: (identity) => `acpKey:${identity.grant!.keyId}`,
-  acpPublicIp: (_identity, req) => `acpPublicIp:${req.clientIp}`,
-  releaseNotesIp: (_identity, req) => `releaseNotesIp:${req.clientIp}`,
-  none: () => undefined,
-} satisfies Record<RateLimitClass, (identity: Identity, req: HttpRequest) => string | undefined>;
-
-type Admission = Pick<HttpRequest, 'grant' | 'principal' | 'chat' | 'signingSecret'>;
-
-/**
- * What each auth kind checks once the request is being counted: scopes, the key's app and org, the
- * app in the path. `counted` settles with the rate-limit verdict; a check that fails waits for it, so a
- * request over its limit is a 429 whatever else is wrong with it (as when the checks ran after it).
- */
-const ADMIT = {
-  orgKey: async (_deps, route, _req, identity, counted) => {
-    const principal = orgPrincipal(identity.grant!);
-    if (route.scope && !principal.scopes.includes(route.scope)) {
-      await counted;
-      requireScope(principal, route.scope);
-    }
-    return { grant: identity.grant!, principal };
-  },
-  chatKey: async (deps, _route, _req, identity) => ({ grant: identity.grant!, chat: await admitChatGrant(deps, identity.grant!) }),
-  acpKey: async (_deps, _route, req, identity, counted) => {
-    if (req.path.appId !== undefined && req.path.appId !== identity.grant!.appId) {
-      await counted;
-      throw new DomainError('forbidden', 'This API key belongs to another app');
-    }
-    return { grant: identity.grant! };
-  },
-  signingSecret: async (_deps, _route, _req, identity) => (identity.signingSecret !== undefined ? { signingSecret: identity.signingSecret } : {}),
-  public: async () => ({}),
-  iam: async () => ({}),
-} satisfies Record<AuthKind, (deps: KitDeps, route: RouteDef, req: HttpRequest, identity: Identity, counted: Promise<void>) => Promise<Admission>>;
 
 const KEY_LIMITS: readonly RateLimitClass[] = ['orgKey', 'chatKey', 'acpKey'];
 
@@ -109,20 +20,30 @@ export function checkRouteShape(route: RouteDef): void {
   }
 }
 
+function admissionRequestOf(req: HttpRequest): AdmissionRequest {
+  return {
+    authorization: req.header('authorization'),
+    authorizer: req.event.requestContext?.authorizer,
+    userArn: req.event.requestContext?.identity?.userArn,
+    clientIp: req.clientIp,
+    path: req.path,
+  };
+}
+
 /**
  * Authenticates, counts and admits a request, then runs the route. A GET only reads, so it runs
  * concurrently with its rate-limit write (and its result is dropped when the counter says 429); any
  * other method waits for the verdict before it writes anything.
  */
-export async function admitAndRun(deps: KitDeps, route: RouteDef, req0: HttpRequest, fn: (req: HttpRequest) => Promise<HttpResult>): Promise<HttpResult> {
-  const identity = await IDENTIFY[route.auth](deps, req0);
-  const subject = RATE_SUBJECT[route.rateLimit](identity, req0);
-  const limit = route.rateLimit === 'none' ? undefined : RATE_LIMITS[route.rateLimit];
-  const counted = subject && limit ? enforceRateLimit(deps, { subject, limit }) : Promise.resolve();
-  counted.catch(() => undefined); // awaited below; this only keeps an early failure from going unhandled
-  const admission = await ADMIT[route.auth](deps, route, req0, identity, counted);
+export async function admitAndRun<Caller extends object>(
+  deps: KitDeps<Caller>,
+  route: RouteDef,
+  req0: HttpRequest,
+  fn: (req: HttpRequest<Caller>) => Promise<HttpResult>,
+): Promise<HttpResult> {
+  const { caller, counted } = await deps.admission.admit(route, admissionRequestOf(req0));
   checkPathIds(route, req0.path);
-  const req: HttpRequest = { ...req0, ...admission };
+  const req: HttpRequest<Caller> = { ...req0, ...caller };
   if (route.method !== 'GET') {
     await counted;
     return fn(req);

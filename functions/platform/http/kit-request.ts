@@ -4,16 +4,19 @@
  */
 import { Readable } from 'node:stream';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import type { ChatPrincipal } from '../app/authenticate-chat-key';
-import type { OrgPrincipal } from '../app/authenticate-org-key';
 import { headerOf } from '../domain/http-headers';
 import { badRequest } from '../domain/errors';
-import type { KeyGrant } from '../domain/key-grant';
 import { VIEWER_IP_HEADER } from './api-gateway-contract';
-import type { BodyMode, RouteDef } from '../../routes';
+import type { BodyMode, RouteDef } from '../../kernel/route-vocabulary';
 import type { KitDeps } from './kit';
 
-export interface HttpRequest {
+/**
+ * A request with the caller its admission found (tenancy's keys: `grant`, `principal`, `chat`,
+ * `signingSecret`); the kit itself reads none of it.
+ */
+export type HttpRequest<Caller extends object = object> = HttpRequestBase & Readonly<Caller>;
+
+interface HttpRequestBase {
   readonly event: APIGatewayProxyEvent;
   readonly correlationId: string;
   readonly path: Readonly<Record<string, string>>;
@@ -21,14 +24,6 @@ export interface HttpRequest {
   readonly query: Readonly<Record<string, string>>;
   /** The client's address: the connection's peer, or CloudFront's viewer address behind the front door. */
   readonly clientIp: string;
-  /** The resolved key, on `orgKey`, `chatKey` and `acpKey` routes. */
-  readonly grant?: KeyGrant;
-  /** The org key's org and scopes, on `orgKey` routes. */
-  readonly principal?: OrgPrincipal;
-  /** The chat API key's app and org, on `chatKey` routes. */
-  readonly chat?: ChatPrincipal;
-  /** The bearer token on `signingSecret` routes (unchecked: matching it is the use case's job). */
-  readonly signingSecret?: string;
   header(name: string): string | undefined;
   /** The JSON body (`json` and `text` routes); malformed JSON or a non-object is a 400 of the route's area. */
   jsonBody(): Record<string, unknown>;
@@ -56,7 +51,7 @@ export interface StreamedBodyEvent extends APIGatewayProxyEvent {
  * that did not come through it) the front door's `X-Viewer-Ip` names the viewer, the same header the
  * area WAFs count by; anywhere else that header is the client's own word and is ignored.
  */
-function clientIpOf(deps: KitDeps, event: APIGatewayProxyEvent): string {
+function clientIpOf(deps: Pick<KitDeps, 'settings'>, event: APIGatewayProxyEvent): string {
   const viewer = deps.settings.trustViewerAddress ? headerOf(event.headers, VIEWER_IP_HEADER) : undefined;
   return viewer || event.requestContext?.identity?.sourceIp || 'unknown';
 }
@@ -65,7 +60,7 @@ const wrongMode = (route: RouteDef, reader: string) => () => {
   throw new Error(`route ${route.id} reads its body as ${route.body}, not with ${reader}()`);
 };
 
-type BodyReaders = Pick<HttpRequest, 'jsonBody' | 'textBody' | 'bodyStream'>;
+type BodyReaders = Pick<HttpRequestBase, 'jsonBody' | 'textBody' | 'bodyStream'>;
 
 /** Which body readers each mode gives a handler; a new mode does not compile until it is listed here. */
 const BODY_READERS = {
@@ -122,7 +117,7 @@ function parseJsonObject(text: string): Record<string, unknown> {
   return parsed as Record<string, unknown>;
 }
 
-export function buildRequest(deps: KitDeps, event: APIGatewayProxyEvent, correlationId: string, route: RouteDef): HttpRequest {
+export function buildRequest(deps: Pick<KitDeps, 'settings'>, event: APIGatewayProxyEvent, correlationId: string, route: RouteDef): HttpRequest {
   const bytes = () => (event.body == null ? Buffer.alloc(0) : Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8'));
   // Null-prototype maps: a parameter named `constructor` or `__proto__` is an entry, never Object.prototype's.
   const query = Object.create(null) as Record<string, string>;

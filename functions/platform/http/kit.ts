@@ -12,13 +12,20 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import { CORRELATION_HEADER, correlationIdOf } from '../domain/http-headers';
 import { errorBody, GENERIC_500_MESSAGE, STATUS_OF } from '../domain/error-bodies';
 import { BusyError, DomainError, RateLimitedError, TemporarilyUnavailableError } from '../domain/errors';
-import { ROUTES, type RouteDef } from '../../routes';
-import type { CoreDeps } from '../wiring/core-wiring';
+import type { RouteDef } from '../../kernel/route-vocabulary';
+import type { Admission } from '../ports/admission-ports';
+import type { PlatformSettings, Telemetry } from '../ports/platform-ports';
 import { admitAndRun, checkRouteShape } from './kit-admission';
 import { buildRequest, type HttpRequest } from './kit-request';
 
-/** What the kit needs of a function's deps; each area's wiring builds a superset. */
-export type KitDeps = CoreDeps;
+/**
+ * What the kit needs of a function's deps: logs, metrics, the tunables and the admission of its
+ * callers (tenancy's core wiring builds it); each area's wiring builds a superset.
+ */
+export type KitDeps<Caller extends object = object> = Telemetry & {
+  readonly settings: PlatformSettings;
+  readonly admission: Admission<Caller>;
+};
 
 export interface HttpResult {
   readonly status: number;
@@ -37,23 +44,17 @@ export interface HttpResponse extends APIGatewayProxyResult {
 
 export type HttpHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<HttpResponse>;
 
-export function routeById(id: string): RouteDef {
-  const route = ROUTES.find((r) => r.id === id);
-  if (!route) throw new Error(`no route ${id} in functions/routes.ts`);
-  return route;
-}
-
 function json(status: number, body: unknown, headers: Record<string, string>): APIGatewayProxyResult {
   if (body === undefined) return { statusCode: status, headers, body: '' };
   return { statusCode: status, headers: { 'Content-Type': 'application/json; charset=utf-8', ...headers }, body: JSON.stringify(body) };
 }
 
 /**
- * Wraps a route's logic in the kit. `fn` receives the parsed request (with the authenticated principal)
- * and returns a status and body; domain errors it throws become the area's exact error response.
+ * Wraps a route's logic in the kit. `route` is the handler's own entry of its area's table; `fn` receives
+ * the parsed request (with the authenticated principal) and returns a status and body; domain errors it
+ * throws become the area's exact error response.
  */
-export function httpRoute(routeId: string, deps: KitDeps, fn: (req: HttpRequest) => Promise<HttpResult>): HttpHandler {
-  const route = routeById(routeId);
+export function httpRoute<Caller extends object>(route: RouteDef, deps: KitDeps<Caller>, fn: (req: HttpRequest<Caller>) => Promise<HttpResult>): HttpHandler {
   checkRouteShape(route);
   const core = async (event: APIGatewayProxyEvent): Promise<HttpResponse> => {
     const correlationId = correlationIdOf(event.headers, randomUUID);
@@ -77,7 +78,7 @@ export function httpRoute(routeId: string, deps: KitDeps, fn: (req: HttpRequest)
     .use(logMetrics(deps.metrics)) as unknown as HttpHandler;
 }
 
-function errorResponse(deps: KitDeps, route: RouteDef, err: unknown, base: Record<string, string>): APIGatewayProxyResult {
+function errorResponse(deps: Telemetry, route: RouteDef, err: unknown, base: Record<string, string>): APIGatewayProxyResult {
   if (err instanceof DomainError) {
     const status = STATUS_OF[err.code];
     const retryAfter =

@@ -4,13 +4,17 @@ import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import type { Context } from 'aws-lambda';
 import type { Telemetry } from '../ports/platform-ports';
-import type { JobName } from '../../workers';
+import type { ScheduleDef } from '../../kernel/route-vocabulary';
 import { SCHEDULED_BATCH, type ScheduledJob } from '../app/scheduled-job';
 
 export type JobHandler = (event: unknown, context: Context) => Promise<Record<string, number>>;
 
-/** A scheduled job's Lambda: runs the job, logs and counts what it did. A failure propagates, so the schedule retries. */
-export function scheduledJob<D>(name: JobName, run: ScheduledJob<D>, deps: D & Telemetry): JobHandler {
+/**
+ * A scheduled job's Lambda: runs the job, logs and counts what it did under the job's name (`schedule`
+ * is the job's own entry of its area's table). A failure propagates, so the schedule retries.
+ */
+export function scheduledJob<D>(schedule: ScheduleDef, run: ScheduledJob<D>, deps: D & Telemetry): JobHandler {
+  const name = schedule.id;
   const core = async (): Promise<Record<string, number>> => {
     const result = await run(deps, SCHEDULED_BATCH);
     deps.logger.info('job finished', { job: name, ...result });
@@ -22,11 +26,11 @@ export function scheduledJob<D>(name: JobName, run: ScheduledJob<D>, deps: D & T
     .use(logMetrics(deps.metrics)) as unknown as JobHandler;
 }
 
-/** The Lambda `handler` of job `name`, with deps from `productionDeps` (a builder that wires only that job's ports) on first call. */
-export function lambdaJob<D>(name: JobName, run: ScheduledJob<D>, productionDeps: () => D & Telemetry): JobHandler {
+/** The Lambda `handler` of job `schedule`, with deps from `productionDeps` (a builder that wires only that job's ports) on first call. */
+export function lambdaJob<D>(schedule: ScheduleDef, run: ScheduledJob<D>, productionDeps: () => D & Telemetry): JobHandler {
   let built: JobHandler | undefined;
   return (event, context) => {
-    built ??= scheduledJob(name, run, productionDeps());
+    built ??= scheduledJob(schedule, run, productionDeps());
     return built(event, context);
   };
 }

@@ -15,7 +15,7 @@ import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type * as z from 'zod/mini';
 import en from 'zod/v4/locales/en.js';
-import type { CoreDeps } from '../wiring/core-wiring';
+import type { Telemetry } from '../ports/platform-ports';
 
 export type QueueHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse>;
 
@@ -34,7 +34,7 @@ type Outcome = { readonly ok: true } | { readonly ok: false; readonly poison: bo
 /** A reason is an error message of the parser: bounded, so a pathological body cannot flood the log through it. */
 const MAX_REASON_CHARS = 500;
 
-export function sqsConsumer<M>(deps: CoreDeps, opts: ConsumerOptions<M>): QueueHandler {
+export function sqsConsumer<M>(deps: Telemetry, opts: ConsumerOptions<M>): QueueHandler {
   // Inside an async function a synchronous throw of `parse` or `handle` becomes this record's outcome.
   const run = async (record: SQSRecord, context: Context): Promise<Outcome> => {
     let message: M;
@@ -126,7 +126,7 @@ export function matchSchema<S extends z.ZodMiniType>(value: unknown, schema: S):
 }
 
 /** The Lambda entry of a consumer module: production deps and the handler built on first call. */
-export function lambdaQueueHandler<D extends CoreDeps>(factory: (deps: D) => QueueHandler, production: () => D): QueueHandler {
+export function lambdaQueueHandler<D extends Telemetry>(factory: (deps: D) => QueueHandler, production: () => D): QueueHandler {
   let built: QueueHandler | undefined;
   return (event, context) => {
     built ??= factory(production());

@@ -2,7 +2,7 @@
 import { APIGatewayClient } from '@aws-sdk/client-api-gateway';
 import { ApiGatewayKeyRegistry } from '../adapters/api-gateway-key-registry';
 import { ENV, type EnvVars } from '../env';
-import type { ApiKeyRegistry } from '../ports/platform-ports';
+import type { ApiKeyRegistry } from '../ports/tenancy-ports';
 import { buildAdminBaseDeps, type AdminBaseDeps } from './admin-wiring';
 import { onFirstUse, type WiringOptions } from './core-wiring';
 

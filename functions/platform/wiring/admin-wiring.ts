@@ -8,7 +8,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient } from '../adapters/aws-clients';
 import { DynamoBillingStore } from '../adapters/dynamo-billing-store';
 import { ENV } from '../env';
-import type { BillingPorts } from '../ports/platform-ports';
+import type { BillingPorts } from '../ports/tenancy-ports';
 import { buildCoreDeps, onFirstUse, type CoreDeps, type WiringOptions } from './core-wiring';
 
 /** What every admin function has: the core stores and the org credits. */

@@ -3,8 +3,8 @@ import { createSqsClient } from '../adapters/aws-queue-clients';
 import { SqsJobQueue } from '../adapters/sqs-job-queue';
 import { ENV } from '../env';
 import type { JobQueue } from '../ports/platform-ports';
-import type { WiringOptions } from './core-wiring';
+import type { KernelWiringOptions } from './kernel-wiring';
 
-export function buildJobQueue(opts: WiringOptions): JobQueue {
+export function buildJobQueue(opts: KernelWiringOptions): JobQueue {
   return new SqsJobQueue(createSqsClient(opts.aws ?? {}), opts.env[ENV.jobsQueueUrl]);
 }

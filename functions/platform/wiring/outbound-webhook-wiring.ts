@@ -12,10 +12,10 @@ import { KmsSecretSealer } from '../adapters/kms-secret-sealer';
 import { NodeHttpsWebhookSender } from '../adapters/node-https-webhook-sender';
 import { ENV } from '../env';
 import type { CallbackCheckDeps, HostResolver, SecretSealer, WebhookNetworkPolicy, WebhookSender } from '../ports/outbound-webhook-ports';
-import type { WiringOptions } from './core-wiring';
+import type { KernelWiringOptions } from './kernel-wiring';
 
 /** The seams of outbound webhooks: the secrets key file, DNS answers and the webhook network policy. */
-export interface OutboundWebhookWiringOptions extends WiringOptions {
+export interface OutboundWebhookWiringOptions extends KernelWiringOptions {
   /** Set by the local process only: secrets are sealed with AES-256-GCM under this key file instead of KMS (KMS has no embedded twin). */
   readonly secretsKeyFile?: string;
   /** Tests answer DNS for callback hosts; production resolves with node:dns. */

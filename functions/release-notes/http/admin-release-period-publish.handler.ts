@@ -9,6 +9,7 @@ import { lambdaHandler } from '../../platform/http/lambda';
 import { adminPeriodOut } from './release-notes-presenters';
 import { isoTimestamp, parseWith } from '../../platform/http/validation';
 import { releaseNotesProductionDeps, type AdminReleaseNotesDeps } from '../wiring/release-notes-wiring';
+import { RELEASE_NOTES_ROUTES } from '../release-notes-routes';
 
 const jsonPeriod = z.strictObject({
   periodStart: isoTimestamp,
@@ -39,7 +40,7 @@ function draftOf(req: HttpRequest): PeriodDraft {
  * front matter (docs/adr/0011). 201; the period is in the feed at once and its fan-out has started.
  */
 export const createHandler = (deps: AdminReleaseNotesDeps) =>
-  httpRoute('adminReleasePeriodPublish', deps, async (req) => {
+  httpRoute(RELEASE_NOTES_ROUTES.adminReleasePeriodPublish, deps, async (req) => {
     const period = await publishReleasePeriod(deps, draftOf(req));
     return { status: 201, body: { data: adminPeriodOut(period) } };
   });

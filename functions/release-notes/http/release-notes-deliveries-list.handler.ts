@@ -3,13 +3,14 @@ import { httpRoute } from '../../platform/http/kit';
 import { lambdaHandler } from '../../platform/http/lambda';
 import { deliveryOut } from './release-notes-presenters';
 import { releaseNotesReadProductionDeps, type ReleaseNotesReadDeps } from '../wiring/release-notes-wiring';
+import { RELEASE_NOTES_ROUTES } from '../release-notes-routes';
 
 /**
  * GET /api/v1/release-notes/subscriptions/{subscriptionId}/deliveries with the subscription's secret:
  * its last 100 delivery attempts, newest first (beyond the spec; 404 exactly like DELETE).
  */
 export const createHandler = (deps: ReleaseNotesReadDeps) =>
-  httpRoute('releaseNotesDeliveriesList', deps, async (req) => {
+  httpRoute(RELEASE_NOTES_ROUTES.releaseNotesDeliveriesList, deps, async (req) => {
     const attempts = await listWebhookDeliveries(deps, { subscriptionId: req.path.subscriptionId ?? '', secret: req.signingSecret });
     return { status: 200, body: { data: attempts.map(deliveryOut) } };
   });

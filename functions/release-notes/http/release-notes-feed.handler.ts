@@ -7,6 +7,7 @@ import { lambdaHandler } from '../../platform/http/lambda';
 import { readQuery } from '../../platform/openapi/query-param-requests';
 import { RELEASE_NOTES_REQUESTS } from '../openapi/release-notes-requests';
 import { releaseNotesReadProductionDeps, type ReleaseNotesReadDeps } from '../wiring/release-notes-wiring';
+import { RELEASE_NOTES_ROUTES } from '../release-notes-routes';
 
 /** The feed's own URL under the platform's `{base_url}` (configuration, never the request's Host). */
 function servedUrl(deps: ReleaseNotesReadDeps, req: HttpRequest): { self: string; page: string } {
@@ -20,7 +21,7 @@ function servedUrl(deps: ReleaseNotesReadDeps, req: HttpRequest): { self: string
  * newest period first. `area` keeps the periods whose items (or raw markdown) contain the keyword.
  */
 export const createHandler = (deps: ReleaseNotesReadDeps) =>
-  httpRoute('releaseNotesFeed', deps, async (req) => {
+  httpRoute(RELEASE_NOTES_ROUTES.releaseNotesFeed, deps, async (req) => {
     const { area } = readQuery(RELEASE_NOTES_REQUESTS.releaseNotesFeed.query, req.query);
     const periods = await listReleaseFeed(deps, area !== undefined ? { area } : {});
     const url = servedUrl(deps, req);

@@ -5,13 +5,14 @@ import { lambdaHandler } from '../../platform/http/lambda';
 import { subscriptionOut } from './release-notes-presenters';
 import { parseWith } from '../../platform/http/validation';
 import { releaseNotesProductionDeps, type ReleaseNotesFunctionDeps } from '../wiring/release-notes-wiring';
+import { RELEASE_NOTES_ROUTES } from '../release-notes-routes';
 
 /**
  * POST /api/v1/release-notes/subscriptions: 201 with the subscription and its full `whsec_` secret,
  * shown this once. An invalid body, a non-https URL or a refused address is 400 `bad_request`.
  */
 export const createHandler = (deps: ReleaseNotesFunctionDeps) =>
-  httpRoute('releaseNotesSubscriptionCreate', deps, async (req) => {
+  httpRoute(RELEASE_NOTES_ROUTES.releaseNotesSubscriptionCreate, deps, async (req) => {
     const input = parseWith(SUBSCRIPTION_CREATE_BODY, req.jsonBody());
     const { subscription, secret } = await createWebhookSubscription(deps, input);
     return { status: 201, body: { data: subscriptionOut(subscription, secret) }, headers: { 'Cache-Control': 'no-store' } };

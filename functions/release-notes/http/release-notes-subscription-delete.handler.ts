@@ -2,13 +2,14 @@ import { deleteWebhookSubscription } from '../app/manage-webhook-subscriptions';
 import { httpRoute } from '../../platform/http/kit';
 import { lambdaHandler } from '../../platform/http/lambda';
 import { releaseNotesReadProductionDeps, type ReleaseNotesReadDeps } from '../wiring/release-notes-wiring';
+import { RELEASE_NOTES_ROUTES } from '../release-notes-routes';
 
 /**
  * DELETE /api/v1/release-notes/subscriptions/{subscriptionId} with the subscription's secret as
  * bearer: 204. A missing or mismatched secret and an unknown id are the same 404.
  */
 export const createHandler = (deps: ReleaseNotesReadDeps) =>
-  httpRoute('releaseNotesSubscriptionDelete', deps, async (req) => {
+  httpRoute(RELEASE_NOTES_ROUTES.releaseNotesSubscriptionDelete, deps, async (req) => {
     await deleteWebhookSubscription(deps, { subscriptionId: req.path.subscriptionId ?? '', secret: req.signingSecret });
     return { status: 204 };
   });

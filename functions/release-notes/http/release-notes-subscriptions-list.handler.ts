@@ -3,13 +3,14 @@ import { httpRoute } from '../../platform/http/kit';
 import { lambdaHandler } from '../../platform/http/lambda';
 import { subscriptionOut } from './release-notes-presenters';
 import { releaseNotesReadProductionDeps, type ReleaseNotesReadDeps } from '../wiring/release-notes-wiring';
+import { RELEASE_NOTES_ROUTES } from '../release-notes-routes';
 
 /**
  * GET /api/v1/release-notes/subscriptions with `Authorization: Bearer <SIGNING_SECRET>`: the one
  * subscription owning the secret (masked), or an empty list when it matches nothing.
  */
 export const createHandler = (deps: ReleaseNotesReadDeps) =>
-  httpRoute('releaseNotesSubscriptionsList', deps, async (req) => {
+  httpRoute(RELEASE_NOTES_ROUTES.releaseNotesSubscriptionsList, deps, async (req) => {
     const subscriptions = await listWebhookSubscriptions(deps, { secret: req.signingSecret });
     return { status: 200, body: { data: subscriptions.map((s) => subscriptionOut(s)) } };
   });

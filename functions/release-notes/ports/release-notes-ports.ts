@@ -3,7 +3,7 @@ import type { Micros } from '../../platform/domain/time';
 import type { AttemptOutcome } from '../domain/webhook-delivery';
 import type { DeliveryErrorClass } from '../../platform/domain/outbound-webhook';
 import type { WebhookSubscription } from '../domain/webhook-subscription';
-import type { PlatformDeps } from '../../platform/ports/platform-ports';
+import type { PlatformDeps } from '../../platform/ports/tenancy-ports';
 import type { CallbackCheckDeps, SecretSealer, WebhookSender } from '../../platform/ports/outbound-webhook-ports';
 
 /** Release-note periods (area D). */

@@ -6,35 +6,15 @@
  * only a body that is not a webhook message (poison) and infrastructure errors (table, KMS, queue) are
  * reported as partial batch failures.
  */
-import * as z from 'zod/mini';
 import { deliverWebhook } from '../app/deliver-webhook';
 import { fanOutReleasePeriod } from '../app/fan-out-release-period';
-import { MAX_ATTEMPTS } from '../domain/webhook-delivery';
 import { releaseNotesProductionDeps, type WebhookWorkerDeps } from '../wiring/release-notes-wiring';
 import type { WebhookMessage } from '../ports/release-notes-ports';
-import { jsonBody, lambdaQueueHandler, sqsConsumer, type QueueHandler } from '../../platform/queue/queue-kit';
+import { lambdaQueueHandler, sqsConsumer, type QueueHandler } from '../../platform/queue/queue-kit';
+import { parseWebhookMessage } from './webhook-message';
 
 /** A fan-out stops queueing pages this long before the function's timeout and continues in a new message. */
 export const FANOUT_SAFETY_MS = 15_000;
-
-const webhookMessage = z.discriminatedUnion('type', [
-  z.object({
-    type: z.literal('fan-out'),
-    periodId: z.string().check(z.minLength(1)),
-    revision: z.string().check(z.minLength(1)),
-    cursor: z.optional(z.string()),
-  }),
-  z.object({
-    type: z.literal('deliver'),
-    subscriptionId: z.string().check(z.minLength(1)),
-    periodId: z.string().check(z.minLength(1)),
-    revision: z.string().check(z.minLength(1)),
-    attempt: z.int().check(z.minimum(1), z.maximum(MAX_ATTEMPTS)),
-  }),
-]);
-
-/** Typed against the port, so the schema cannot drift from what the senders write. */
-export const parseWebhookMessage: (body: string) => WebhookMessage = jsonBody(webhookMessage);
 
 async function runMessage(deps: WebhookWorkerDeps, msg: WebhookMessage, shouldYield: () => boolean): Promise<void> {
   if (msg.type === 'fan-out') {

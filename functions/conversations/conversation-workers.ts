@@ -1,0 +1,37 @@
+/**
+ * The queue consumer and scheduled jobs of conversations: app deletions through the jobs queue, retention,
+ * empty sessions and the deletion sweep. Joined by functions/workers.ts; synth loads this file, so it
+ * imports only types and leaf modules.
+ */
+import { queueTable, scheduleTable } from '../kernel/route-vocabulary';
+
+export const CONVERSATION_QUEUES = queueTable({
+  jobs: {
+    handler: 'conversations/queue/jobs-worker',
+    batchSize: 5,
+    timeoutSeconds: 120,
+    maxReceiveCount: 5,
+    grants: ['table:read', 'table:write', 'jobs:send'],
+  },
+});
+
+export const CONVERSATION_SCHEDULES = scheduleTable({
+  'retention-expiry': {
+    handler: 'conversations/jobs/retention-expiry',
+    expression: 'rate(1 hour)',
+    timeoutSeconds: 300,
+    grants: ['table:read', 'table:write'],
+  },
+  'empty-session-cleanup': {
+    handler: 'conversations/jobs/empty-session-cleanup',
+    expression: 'rate(1 hour)',
+    timeoutSeconds: 300,
+    grants: ['table:read', 'table:write'],
+  },
+  'deletion-sweep': {
+    handler: 'conversations/jobs/deletion-sweep',
+    expression: 'rate(10 minutes)',
+    timeoutSeconds: 300,
+    grants: ['table:read', 'table:write', 'jobs:send'],
+  },
+});
