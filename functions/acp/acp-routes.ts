@@ -3,7 +3,18 @@
  * Joined into the one route table by functions/routes.ts; synth loads this file, so it imports only types and leaf modules.
  */
 import { ADMIN_API_BASE as ADMIN } from '../platform/domain/admin-api-base';
+import { prefixedUuidPathParam, uuidPathParam } from '../platform/domain/ids';
+import { FULFILLMENT_ID_PREFIX } from './domain/order-ids';
 import type { RouteDef } from '../routes';
+
+const APP_ID = uuidPathParam('The app’s id (a UUID)');
+const PRODUCT_ID = uuidPathParam('The product’s id (a UUID)');
+const ORDER_ID = uuidPathParam('The order’s id (`order.id` of the completed checkout session, a UUID)');
+const FULFILLMENT_ID = prefixedUuidPathParam(
+  FULFILLMENT_ID_PREFIX,
+  'The fulfillment’s id (`ful_` and a UUID), as the fulfill answer lists it in `fulfillments[].id`',
+);
+const ORDER = { appId: APP_ID, orderId: ORDER_ID };
 
 const ACP = '/acp/{appId}';
 
@@ -111,6 +122,7 @@ export const ACP_ROUTES: readonly RouteDef[] = [
     id: 'adminProductCreate',
     method: 'POST',
     path: `${ADMIN}/apps/{appId}/products`,
+    pathParams: { appId: APP_ID },
     handler: 'acp/http/admin-product-create',
     area: 'admin',
     auth: 'iam',
@@ -122,6 +134,7 @@ export const ACP_ROUTES: readonly RouteDef[] = [
     id: 'adminProductsList',
     method: 'GET',
     path: `${ADMIN}/apps/{appId}/products`,
+    pathParams: { appId: APP_ID },
     handler: 'acp/http/admin-products-list',
     area: 'admin',
     auth: 'iam',
@@ -133,6 +146,7 @@ export const ACP_ROUTES: readonly RouteDef[] = [
     id: 'adminProductUpdate',
     method: 'PATCH',
     path: `${ADMIN}/products/{productId}`,
+    pathParams: { productId: PRODUCT_ID },
     handler: 'acp/http/admin-product-update',
     area: 'admin',
     auth: 'iam',
@@ -144,6 +158,7 @@ export const ACP_ROUTES: readonly RouteDef[] = [
     id: 'adminAcpKeyCreate',
     method: 'POST',
     path: `${ADMIN}/apps/{appId}/acp-keys`,
+    pathParams: { appId: APP_ID },
     handler: 'acp/http/admin-acp-key-create',
     area: 'admin',
     auth: 'iam',
@@ -155,6 +170,7 @@ export const ACP_ROUTES: readonly RouteDef[] = [
     id: 'adminOrdersList',
     method: 'GET',
     path: `${ADMIN}/apps/{appId}/orders`,
+    pathParams: { appId: APP_ID },
     handler: 'acp/http/admin-orders-list',
     area: 'admin',
     auth: 'iam',
@@ -166,6 +182,7 @@ export const ACP_ROUTES: readonly RouteDef[] = [
     id: 'adminOrderGet',
     method: 'GET',
     path: `${ADMIN}/apps/{appId}/orders/{orderId}`,
+    pathParams: ORDER,
     handler: 'acp/http/admin-order-get',
     area: 'admin',
     auth: 'iam',
@@ -177,6 +194,7 @@ export const ACP_ROUTES: readonly RouteDef[] = [
     id: 'adminOrderFulfill',
     method: 'POST',
     path: `${ADMIN}/apps/{appId}/orders/{orderId}/fulfillments`,
+    pathParams: ORDER,
     handler: 'acp/http/admin-order-fulfill',
     area: 'admin',
     auth: 'iam',
@@ -188,6 +206,7 @@ export const ACP_ROUTES: readonly RouteDef[] = [
     id: 'adminOrderDeliver',
     method: 'POST',
     path: `${ADMIN}/apps/{appId}/orders/{orderId}/fulfillments/{fulfillmentId}/deliver`,
+    pathParams: { ...ORDER, fulfillmentId: FULFILLMENT_ID },
     handler: 'acp/http/admin-order-deliver',
     area: 'admin',
     auth: 'iam',
@@ -199,6 +218,7 @@ export const ACP_ROUTES: readonly RouteDef[] = [
     id: 'adminOrderRefund',
     method: 'POST',
     path: `${ADMIN}/apps/{appId}/orders/{orderId}/refunds`,
+    pathParams: ORDER,
     handler: 'acp/http/admin-order-refund',
     area: 'admin',
     auth: 'iam',
@@ -210,6 +230,7 @@ export const ACP_ROUTES: readonly RouteDef[] = [
     id: 'adminOrderCancel',
     method: 'POST',
     path: `${ADMIN}/apps/{appId}/orders/{orderId}/cancel`,
+    pathParams: ORDER,
     handler: 'acp/http/admin-order-cancel',
     area: 'admin',
     auth: 'iam',
@@ -221,6 +242,7 @@ export const ACP_ROUTES: readonly RouteDef[] = [
     id: 'adminOrderEventsList',
     method: 'GET',
     path: `${ADMIN}/apps/{appId}/orders/{orderId}/events`,
+    pathParams: ORDER,
     handler: 'acp/http/admin-order-events-list',
     area: 'admin',
     auth: 'iam',
@@ -232,6 +254,7 @@ export const ACP_ROUTES: readonly RouteDef[] = [
     id: 'adminOrderWebhookPut',
     method: 'PUT',
     path: `${ADMIN}/apps/{appId}/acp/order-webhook`,
+    pathParams: { appId: APP_ID },
     handler: 'acp/http/admin-order-webhook-put',
     area: 'admin',
     auth: 'iam',
@@ -243,6 +266,7 @@ export const ACP_ROUTES: readonly RouteDef[] = [
     id: 'adminOrderWebhookGet',
     method: 'GET',
     path: `${ADMIN}/apps/{appId}/acp/order-webhook`,
+    pathParams: { appId: APP_ID },
     handler: 'acp/http/admin-order-webhook-get',
     area: 'admin',
     auth: 'iam',
@@ -254,6 +278,7 @@ export const ACP_ROUTES: readonly RouteDef[] = [
     id: 'adminOrderWebhookDelete',
     method: 'DELETE',
     path: `${ADMIN}/apps/{appId}/acp/order-webhook`,
+    pathParams: { appId: APP_ID },
     handler: 'acp/http/admin-order-webhook-delete',
     area: 'admin',
     auth: 'iam',

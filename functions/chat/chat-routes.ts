@@ -5,7 +5,10 @@
  */
 import { MAX_CHAT_REQUEST_BYTES } from '../platform/domain/body-limits';
 import { ADMIN_API_BASE as ADMIN } from '../platform/domain/admin-api-base';
+import { uuidPathParam } from '../platform/domain/ids';
 import type { RouteDef } from '../routes';
+
+const APP_ID = uuidPathParam('The app’s id (a UUID)');
 
 const CHAT = '/api/v1/chat';
 
@@ -58,6 +61,7 @@ export const CHAT_ROUTES: readonly RouteDef[] = [
     id: 'adminChatKeyCreate',
     method: 'POST',
     path: `${ADMIN}/apps/{appId}/chat-keys`,
+    pathParams: { appId: APP_ID },
     handler: 'chat/http/admin-chat-key-create',
     area: 'admin',
     auth: 'iam',

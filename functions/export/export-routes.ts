@@ -3,7 +3,10 @@
  * Joined into the one route table by functions/routes.ts; synth loads this file, so it imports only types and leaf modules.
  */
 import { ADMIN_API_BASE as ADMIN } from '../platform/domain/admin-api-base';
+import { uuidPathParam } from '../platform/domain/ids';
 import type { RouteDef } from '../routes';
+
+const ORG_ID = uuidPathParam('The org’s id (a UUID)');
 
 const ORG = '/api/v1/org';
 
@@ -36,6 +39,7 @@ export const EXPORT_ROUTES: readonly RouteDef[] = [
     id: 'orgSessionMessages',
     method: 'GET',
     path: `${ORG}/sessions/{sessionId}/messages`,
+    pathParams: { sessionId: uuidPathParam('The session’s id (a UUID)') },
     handler: 'export/http/org-session-messages',
     area: 'export',
     auth: 'orgKey',
@@ -60,6 +64,7 @@ export const EXPORT_ROUTES: readonly RouteDef[] = [
     id: 'orgExportGet',
     method: 'GET',
     path: `${ORG}/exports/{exportId}`,
+    pathParams: { exportId: uuidPathParam('The export’s id (a UUID)') },
     handler: 'export/http/org-export-get',
     area: 'export',
     auth: 'orgKey',
@@ -95,6 +100,7 @@ export const EXPORT_ROUTES: readonly RouteDef[] = [
     id: 'adminOrgKeyCreate',
     method: 'POST',
     path: `${ADMIN}/orgs/{orgId}/keys`,
+    pathParams: { orgId: ORG_ID },
     handler: 'export/http/admin-org-key-create',
     area: 'admin',
     auth: 'iam',

@@ -3,6 +3,7 @@
  * Joined into the one route table by functions/routes.ts; synth loads this file, so it imports only types and leaf modules.
  */
 import { ADMIN_API_BASE as ADMIN } from '../platform/domain/admin-api-base';
+import { textPathParam } from '../platform/domain/ids';
 import type { RouteDef } from '../routes';
 
 export const JOB_ROUTES: readonly RouteDef[] = [
@@ -10,6 +11,7 @@ export const JOB_ROUTES: readonly RouteDef[] = [
     id: 'adminJobRun',
     method: 'POST',
     path: `${ADMIN}/jobs/{jobName}/runs`,
+    pathParams: { jobName: textPathParam('The scheduled job’s name (its id in the worker table); another name is a 400 listing them') },
     handler: 'jobs/http/admin-job-run',
     area: 'admin',
     auth: 'iam',

@@ -3,7 +3,10 @@
  * Joined into the one route table by functions/routes.ts; synth loads this file, so it imports only types and leaf modules.
  */
 import { ADMIN_API_BASE as ADMIN } from '../platform/domain/admin-api-base';
+import { uuidPathParam } from '../platform/domain/ids';
 import type { RouteDef } from '../routes';
+
+const SUBSCRIPTION_ID = uuidPathParam('The subscription’s id (a UUID)');
 
 const RELEASE_NOTES = '/api/v1/release-notes';
 
@@ -45,6 +48,7 @@ export const RELEASE_NOTES_ROUTES: readonly RouteDef[] = [
     id: 'releaseNotesSubscriptionDelete',
     method: 'DELETE',
     path: `${RELEASE_NOTES}/subscriptions/{subscriptionId}`,
+    pathParams: { subscriptionId: SUBSCRIPTION_ID },
     handler: 'release-notes/http/release-notes-subscription-delete',
     area: 'releaseNotes',
     auth: 'signingSecret',
@@ -56,6 +60,7 @@ export const RELEASE_NOTES_ROUTES: readonly RouteDef[] = [
     id: 'releaseNotesDeliveriesList',
     method: 'GET',
     path: `${RELEASE_NOTES}/subscriptions/{subscriptionId}/deliveries`,
+    pathParams: { subscriptionId: SUBSCRIPTION_ID },
     handler: 'release-notes/http/release-notes-deliveries-list',
     area: 'releaseNotes',
     auth: 'signingSecret',
