@@ -11,6 +11,7 @@ import { RELEASE_NOTES_ROUTES } from './release-notes/release-notes-routes';
 import { PLATFORM_ROUTES } from './platform/platform-routes';
 import { CONVERSATION_ROUTES } from './conversations/conversation-routes';
 import { JOB_ROUTES } from './jobs/job-routes';
+import { OPENAPI_ROUTES } from './openapi/openapi-routes';
 import type { ErrorArea } from './platform/domain/error-bodies';
 import type { RateLimitClass } from './platform/domain/rate-limits';
 import type { OrgScope } from './platform/domain/scopes';
@@ -118,4 +119,5 @@ export const ROUTES: readonly RouteDef[] = [
   ...PLATFORM_ROUTES,
   ...CONVERSATION_ROUTES,
   ...JOB_ROUTES,
+  ...OPENAPI_ROUTES,
 ];

@@ -1,25 +1,15 @@
-import * as z from 'zod/mini';
 import { createProduct } from '../app/manage-products';
 import { adminProductsProductionDeps, type AdminProductsDeps } from '../wiring/admin-products-wiring';
 import { adminProduct } from './acp-admin-presenters';
 import { httpRoute } from '../../platform/http/kit';
 import { lambdaHandler } from '../../platform/http/lambda';
 import { parseWith } from '../../platform/http/validation';
-
-const body = z.strictObject({
-  title: z.string(),
-  description: z.optional(z.string()),
-  /** Minor units (cents). */
-  price: z.int(),
-  currency: z.string(),
-  inventory: z.optional(z.nullable(z.int())),
-  imageUrl: z.optional(z.nullable(z.string())),
-});
+import { PRODUCT_CREATE_BODY } from '../openapi/admin-product-requests';
 
 /** POST /admin/v1/apps/{appId}/products: a product of the app's ACP catalog (active). */
 export const createHandler = (deps: AdminProductsDeps) =>
   httpRoute('adminProductCreate', deps, async (req) => {
-    const input = parseWith(body, req.jsonBody());
+    const input = parseWith(PRODUCT_CREATE_BODY, req.jsonBody());
     const product = await createProduct(deps, {
       appId: req.path.appId ?? '',
       product: {

@@ -1,17 +1,15 @@
-import * as z from 'zod/mini';
 import { issueCredential } from '../../platform/app/issue-credential';
 import { adminCredential } from '../../platform/http/admin-presenters';
 import { httpRoute } from '../../platform/http/kit';
 import { lambdaHandler } from '../../platform/http/lambda';
-import { isoTimestamp, parseWith } from '../../platform/http/validation';
+import { parseWith } from '../../platform/http/validation';
 import { adminKeysProductionDeps, type AdminKeysDeps } from '../../platform/wiring/admin-keys-wiring';
-
-const body = z.strictObject({ name: z.optional(z.string().check(z.minLength(1), z.maxLength(200))), expiresAt: z.optional(isoTimestamp) });
+import { APP_KEY_CREATE_BODY } from '../../platform/openapi/admin-requests';
 
 /** POST /admin/v1/apps/{appId}/chat-keys: a chat API key (`svc_chat_…`) bound to the app; shown once. */
 export const createHandler = (deps: AdminKeysDeps) =>
   httpRoute('adminChatKeyCreate', deps, async (req) => {
-    const input = parseWith(body, req.textBody().trim() ? req.jsonBody() : {});
+    const input = parseWith(APP_KEY_CREATE_BODY, req.textBody().trim() ? req.jsonBody() : {});
     const issued = await issueCredential(deps, {
       kind: 'chat',
       appId: req.path.appId,

@@ -1,18 +1,16 @@
-import * as z from 'zod/mini';
 import { updateApp } from '../app/manage-apps';
 import type { AppSettings } from '../domain/app';
 import { httpRoute } from './kit';
 import { lambdaHandler } from './lambda';
 import { adminApp } from './admin-presenters';
-import { appSettingsPatch, parseWith } from './validation';
+import { parseWith } from './validation';
 import { adminProductionDeps, type AdminBaseDeps } from '../wiring/admin-wiring';
-
-const body = z.strictObject({ name: z.optional(z.string().check(z.minLength(1), z.maxLength(200))), settings: z.optional(appSettingsPatch) });
+import { APP_UPDATE_BODY } from '../openapi/admin-requests';
 
 /** PATCH /admin/v1/apps/{appId}: renames an app or merges new settings over its current ones. */
 export const createHandler = (deps: AdminBaseDeps) =>
   httpRoute('adminAppUpdate', deps, async (req) => {
-    const input = parseWith(body, req.jsonBody());
+    const input = parseWith(APP_UPDATE_BODY, req.jsonBody());
     const app = await updateApp(deps, {
       appId: req.path.appId ?? '',
       ...(input.name !== undefined ? { name: input.name } : {}),

@@ -2,11 +2,9 @@
  * Request-body validation with zod's tree-shakable build (`zod/mini`, ~20 KB in a bundle instead of
  * ~95 KB) and its English messages, which every 400 of the admin and release-notes APIs quotes.
  */
-import * as z from 'zod/mini';
+import type * as z from 'zod/mini';
 import en from 'zod/v4/locales/en.js';
-import { MAX_TAX_RATE_BPS } from '../domain/app';
 import { badRequest } from '../domain/errors';
-import { parseIsoToMicros } from '../domain/time';
 
 /**
  * Classic `zod` registers its English messages when imported; `zod/mini` registers no locale (every
@@ -38,59 +36,3 @@ export function parseWith<T extends z.ZodMiniType>(schema: T, value: unknown): z
   const where = issue?.path.length ? issue.path.join('.') : 'body';
   throw badRequest(`Invalid ${where}: ${issue?.message ?? 'malformed'}`);
 }
-
-/** An ISO 8601 timestamp with `Z` or an offset, as microseconds. */
-export const isoTimestamp = z.pipe(
-  z.string(),
-  z.transform((value: string, ctx) => {
-    const us = parseIsoToMicros(value);
-    if (us === undefined) {
-      ctx.issues.push({ code: 'custom', message: 'must be an ISO 8601 timestamp (e.g. 2026-01-31T12:00:00.000Z)', input: value });
-      return z.NEVER;
-    }
-    return us;
-  }),
-);
-
-/**
- * An https URL shown to buyers (an ACP `Link.url`): of RFC 3986 characters only (anything else
- * percent-encoded), so it is the JSON Schema `uri` an agent validates exactly as the merchant set it.
- */
-const policyUrl = z.nullable(
-  z
-    .url({ protocol: /^https$/, hostname: z.regexes.domain, error: 'must be an https URL' })
-    .check(
-      z.maxLength(2048),
-      z.regex(/^(?:[A-Za-z0-9._~:/?#@!$&'()*+,;=-]|%[0-9A-Fa-f]{2})+$/, 'must be an https URL of RFC 3986 characters (percent-encode others)'),
-    ),
-);
-
-export const appSettingsPatch = z.partial(
-  z.strictObject({
-    zeroDataRetention: z.boolean(),
-    imageInput: z.partial(z.strictObject({ enabled: z.boolean(), maxPerConversation: z.int().check(z.minimum(0), z.maximum(1000)) })),
-    model: z.string().check(z.minLength(1), z.maxLength(200)),
-    mcpConnections: z
-      .array(
-        z.strictObject({
-          name: z.string().check(z.minLength(1), z.maxLength(64)),
-          url: z.url().check(z.maxLength(2048)),
-          // HTTP token characters only: an invalid name would fail every turn of the app.
-          headers: z._default(
-            z.record(z.string().check(z.regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,128}$/, 'must be an HTTP header name')), z.string().check(z.maxLength(4096))),
-            {},
-          ),
-        }),
-      )
-      .check(z.maxLength(20)),
-    monthlyUsageCapUsd: z.nullable(z.string().check(z.regex(/^\d{1,9}(\.\d{1,12})?$/, 'must be a decimal USD amount such as "50.00"'))),
-    acp: z.partial(
-      z.strictObject({
-        termsOfUseUrl: policyUrl,
-        privacyPolicyUrl: policyUrl,
-        returnPolicyUrl: policyUrl,
-        taxRateBps: z.int().check(z.minimum(0), z.maximum(MAX_TAX_RATE_BPS)),
-      }),
-    ),
-  }),
-);

@@ -45,7 +45,8 @@ export interface OperationDoc {
   readonly tag: string;
   readonly query?: Readonly<Record<string, QueryParamDoc>>;
   readonly body?: {
-    readonly contentType: 'application/json' | 'multipart/form-data';
+    /** `application/x-ndjson`: JSON lines, each one valid against `schema`. */
+    readonly contentType: 'application/json' | 'multipart/form-data' | 'application/x-ndjson';
     readonly schema: ZodSchema | JsonSchema;
     readonly required?: boolean;
   };
