@@ -11,7 +11,7 @@ import { IMPORT_LINE } from './admin-import-requests';
 const TAG = 'Conversations';
 
 const tombstone = z
-  .object({ id: uuid, resourceType: z.enum(['session', 'consumer']), resourceId: uuid, cause: z.string(), deletedAt: isoTime })
+  .object({ id: z.string(), resourceType: z.enum(['session', 'consumer']), resourceId: uuid, cause: z.string(), deletedAt: isoTime })
   .meta({ title: 'AdminTombstone' });
 const deleted = json(adminData(z.object({ tombstone }), 'AdminDeletionAnswer'));
 

@@ -14,7 +14,7 @@ const period = z
     title: z.string(),
     periodStart: isoTime,
     periodEnd: isoTime,
-    revision: z.int(),
+    revision: z.string().meta({ description: 'A hash of the content: a changed period is a new revision, delivered again' }),
     items: z.array(z.object({ title: z.string(), body: z.string(), kind: z.enum(CHANGE_KINDS) })),
     markdown: z.string(),
     publishedAt: isoTime,
