@@ -79,6 +79,12 @@ function parameter(name: string, where: 'query' | 'header', param: QueryParamDoc
   return { name, in: where, required: param.required ?? false, description: param.description ?? description, schema };
 }
 
+/** A request body's media types: the operation's own, then the alternatives it also takes. */
+function requestContent(body: NonNullable<OperationDoc['body']>): Record<string, unknown> {
+  const all = { [body.contentType]: body.schema, ...(body.alternatives ?? {}) };
+  return Object.fromEntries(Object.entries(all).map(([type, schema]) => [type, { schema: toSchema(schema) }]));
+}
+
 /** An answer's headers: the correlation id, then the operation's own. */
 function responseHeaders(own: Readonly<Record<string, ResponseHeaderDoc>> = {}): Record<string, unknown> {
   return { ...correlation, ...Object.fromEntries(Object.entries(own).map(([name, h]) => [name, { description: h.description, schema: toSchema(h.schema) }])) };
@@ -122,7 +128,7 @@ export function operation(route: RouteDef, doc: OperationDoc): Record<string, un
     'x-rate-limit': route.rateLimit,
     security: scheme ? [{ [scheme]: [] }] : [],
     parameters: [...pathParams, ...queryParams, ...headerParams],
-    ...(doc.body ? { requestBody: { required: doc.body.required ?? false, content: { [doc.body.contentType]: { schema: toSchema(doc.body.schema) } } } } : {}),
+    ...(doc.body ? { requestBody: { required: doc.body.required ?? false, content: requestContent(doc.body) } } : {}),
     responses,
   };
 }

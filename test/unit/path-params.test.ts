@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { fulfillmentId } from '../../functions/acp/domain/order-ids';
+import type { QueryParam } from '../../functions/platform/openapi/query-param-requests';
 import { ROUTES } from '../../functions/routes';
 
 const namesIn = (path: string) => [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
@@ -29,6 +30,11 @@ describe('path parameters', () => {
       expect(order.fulfillmentId!.read(wrong), wrong).toBeUndefined();
     for (const wrong of ['', 'x', fulfillmentId(uuid), `${uuid}0`]) expect(order.orderId!.read(wrong), wrong).toBeUndefined();
     expect(route('adminJobRun').pathParams!.jobName!.read('anything')).toBe('anything');
+  });
+
+  it('is the request atom: a schema and the rule that reads it (undefined: names no resource)', () => {
+    const atom: QueryParam<string | undefined> = route('adminOrderGet').pathParams!.orderId!;
+    expect(atom.schema).toMatchObject({ type: 'string', format: 'uuid' });
   });
 
   it('documents each shape as the read checks it', () => {

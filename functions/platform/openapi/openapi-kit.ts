@@ -49,6 +49,8 @@ export interface OperationDoc {
     readonly contentType: 'application/json' | 'multipart/form-data' | 'application/x-ndjson';
     readonly schema: ZodSchema | JsonSchema;
     readonly required?: boolean;
+    /** Other media types the operation takes as its body, each with its schema. */
+    readonly alternatives?: Readonly<Record<string, ZodSchema | JsonSchema>>;
   };
   readonly ok: {
     readonly status: number;

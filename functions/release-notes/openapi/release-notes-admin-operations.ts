@@ -21,13 +21,20 @@ const period = z
   })
   .meta({ title: 'AdminReleasePeriod' });
 
+const PERIOD_MARKDOWN = {
+  type: 'string',
+  title: 'PeriodMarkdown',
+  description:
+    'Front matter (`periodStart`, `periodEnd`, optional `title`) between `---` lines, then the body: sections `## Features`, `## Improvements`, `## Fixes`, `## Other` of items `- **Title**: body`',
+};
+
 export const RELEASE_NOTES_ADMIN_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
   adminReleasePeriodPublish: {
     tag: 'Release notes',
     summary: 'Publish a release-note period',
     description:
-      'From JSON (below) or from a markdown file with front matter (`Content-Type: text/markdown`). The period is in the feed at once and its delivery to matching webhook subscriptions has started; publishing the same range again makes a new revision.',
-    body: adminJsonBody(PERIOD_JSON_BODY),
+      'From JSON or from a markdown file with front matter (`Content-Type: text/markdown`). The period is in the feed at once and its delivery to matching webhook subscriptions has started; publishing the same range again makes a new revision.',
+    body: { ...adminJsonBody(PERIOD_JSON_BODY), alternatives: { 'text/markdown': PERIOD_MARKDOWN, 'text/plain': PERIOD_MARKDOWN } },
     ok: { status: 201, description: 'The published period', content: json(adminData(period, 'AdminReleasePeriodAnswer')) },
     errors: [401],
   },
