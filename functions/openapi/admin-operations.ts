@@ -19,6 +19,7 @@ const COMPOSITION_ADMIN_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     summary: 'Run a scheduled job now',
     description:
       'Runs one batch (up to 200 items) of a scheduled job, as its timer would, and answers what it did; run it again for more. Another job name is a 400 that lists them.',
+    body: { contentType: 'application/json', schema: { type: 'object', description: 'Ignored: a run takes no options (send none, or `{}`)' } },
     ok: {
       status: 200,
       description: 'The job and what its run did',
