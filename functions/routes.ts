@@ -13,6 +13,7 @@ import { RELEASE_NOTES_ROUTES } from './release-notes/release-notes-routes';
 import { PLATFORM_ROUTES } from './platform/platform-routes';
 import { CONVERSATION_ROUTES } from './conversations/conversation-routes';
 import { JOB_ROUTES } from './jobs/job-routes';
+import { OPENAPI_ROUTES } from './openapi/openapi-routes';
 import type { RouteDef } from './kernel/route-vocabulary';
 
 export const ROUTES: readonly RouteDef[] = [
@@ -23,4 +24,5 @@ export const ROUTES: readonly RouteDef[] = [
   PLATFORM_ROUTES,
   CONVERSATION_ROUTES,
   JOB_ROUTES,
+  OPENAPI_ROUTES,
 ].flatMap((table) => Object.values<RouteDef>(table));

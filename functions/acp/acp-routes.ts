@@ -4,6 +4,17 @@
  */
 import { ADMIN_API_BASE as ADMIN } from '../platform/domain/admin-api-base';
 import { adminRoute, routeTable } from '../kernel/route-vocabulary';
+import { prefixedUuidPathParam, uuidPathParam } from '../platform/domain/ids';
+import { FULFILLMENT_ID_PREFIX } from './domain/order-ids';
+
+const APP_ID = uuidPathParam('The app’s id (a UUID)');
+const PRODUCT_ID = uuidPathParam('The product’s id (a UUID)');
+const ORDER_ID = uuidPathParam('The order’s id (`order.id` of the completed checkout session, a UUID)');
+const FULFILLMENT_ID = prefixedUuidPathParam(
+  FULFILLMENT_ID_PREFIX,
+  'The fulfillment’s id (`ful_` and a UUID), as the fulfill answer lists it in `fulfillments[].id`',
+);
+const ORDER = { appId: APP_ID, orderId: ORDER_ID };
 
 const ACP = '/acp/{appId}';
 
@@ -101,6 +112,7 @@ export const ACP_ROUTES = routeTable({
   adminProductCreate: adminRoute({
     method: 'POST',
     path: `${ADMIN}/apps/{appId}/products`,
+    pathParams: { appId: APP_ID },
     handler: 'acp/http/admin-product-create',
     body: 'json',
     grants: ['table:read', 'table:write'],
@@ -108,6 +120,7 @@ export const ACP_ROUTES = routeTable({
   adminProductsList: adminRoute({
     method: 'GET',
     path: `${ADMIN}/apps/{appId}/products`,
+    pathParams: { appId: APP_ID },
     handler: 'acp/http/admin-products-list',
     body: 'none',
     grants: ['table:read'],
@@ -115,6 +128,7 @@ export const ACP_ROUTES = routeTable({
   adminProductUpdate: adminRoute({
     method: 'PATCH',
     path: `${ADMIN}/products/{productId}`,
+    pathParams: { productId: PRODUCT_ID },
     handler: 'acp/http/admin-product-update',
     body: 'json',
     grants: ['table:read', 'table:write'],
@@ -122,6 +136,7 @@ export const ACP_ROUTES = routeTable({
   adminAcpKeyCreate: adminRoute({
     method: 'POST',
     path: `${ADMIN}/apps/{appId}/acp-keys`,
+    pathParams: { appId: APP_ID },
     handler: 'acp/http/admin-acp-key-create',
     body: 'json',
     grants: ['table:read', 'table:write', 'apiKeys:manage'],
@@ -129,6 +144,7 @@ export const ACP_ROUTES = routeTable({
   adminOrdersList: adminRoute({
     method: 'GET',
     path: `${ADMIN}/apps/{appId}/orders`,
+    pathParams: { appId: APP_ID },
     handler: 'acp/http/admin-orders-list',
     body: 'none',
     grants: ['table:read'],
@@ -136,6 +152,7 @@ export const ACP_ROUTES = routeTable({
   adminOrderGet: adminRoute({
     method: 'GET',
     path: `${ADMIN}/apps/{appId}/orders/{orderId}`,
+    pathParams: ORDER,
     handler: 'acp/http/admin-order-get',
     body: 'none',
     grants: ['table:read'],
@@ -143,6 +160,7 @@ export const ACP_ROUTES = routeTable({
   adminOrderFulfill: adminRoute({
     method: 'POST',
     path: `${ADMIN}/apps/{appId}/orders/{orderId}/fulfillments`,
+    pathParams: ORDER,
     handler: 'acp/http/admin-order-fulfill',
     body: 'json',
     grants: ['table:read', 'table:write', 'order-events:send', 'payments:charge'],
@@ -150,6 +168,7 @@ export const ACP_ROUTES = routeTable({
   adminOrderDeliver: adminRoute({
     method: 'POST',
     path: `${ADMIN}/apps/{appId}/orders/{orderId}/fulfillments/{fulfillmentId}/deliver`,
+    pathParams: { ...ORDER, fulfillmentId: FULFILLMENT_ID },
     handler: 'acp/http/admin-order-deliver',
     body: 'none',
     grants: ['table:read', 'table:write', 'order-events:send', 'payments:charge'],
@@ -157,6 +176,7 @@ export const ACP_ROUTES = routeTable({
   adminOrderRefund: adminRoute({
     method: 'POST',
     path: `${ADMIN}/apps/{appId}/orders/{orderId}/refunds`,
+    pathParams: ORDER,
     handler: 'acp/http/admin-order-refund',
     body: 'json',
     grants: ['table:read', 'table:write', 'order-events:send', 'payments:charge'],
@@ -164,6 +184,7 @@ export const ACP_ROUTES = routeTable({
   adminOrderCancel: adminRoute({
     method: 'POST',
     path: `${ADMIN}/apps/{appId}/orders/{orderId}/cancel`,
+    pathParams: ORDER,
     handler: 'acp/http/admin-order-cancel',
     body: 'json',
     grants: ['table:read', 'table:write', 'order-events:send', 'payments:charge'],
@@ -171,6 +192,7 @@ export const ACP_ROUTES = routeTable({
   adminOrderEventsList: adminRoute({
     method: 'GET',
     path: `${ADMIN}/apps/{appId}/orders/{orderId}/events`,
+    pathParams: ORDER,
     handler: 'acp/http/admin-order-events-list',
     body: 'none',
     grants: ['table:read'],
@@ -178,6 +200,7 @@ export const ACP_ROUTES = routeTable({
   adminOrderWebhookPut: adminRoute({
     method: 'PUT',
     path: `${ADMIN}/apps/{appId}/acp/order-webhook`,
+    pathParams: { appId: APP_ID },
     handler: 'acp/http/admin-order-webhook-put',
     body: 'json',
     grants: ['table:read', 'table:write', 'secrets:seal'],
@@ -185,6 +208,7 @@ export const ACP_ROUTES = routeTable({
   adminOrderWebhookGet: adminRoute({
     method: 'GET',
     path: `${ADMIN}/apps/{appId}/acp/order-webhook`,
+    pathParams: { appId: APP_ID },
     handler: 'acp/http/admin-order-webhook-get',
     body: 'none',
     grants: ['table:read'],
@@ -192,6 +216,7 @@ export const ACP_ROUTES = routeTable({
   adminOrderWebhookDelete: adminRoute({
     method: 'DELETE',
     path: `${ADMIN}/apps/{appId}/acp/order-webhook`,
+    pathParams: { appId: APP_ID },
     handler: 'acp/http/admin-order-webhook-delete',
     body: 'none',
     grants: ['table:read', 'table:write'],

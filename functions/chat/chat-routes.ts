@@ -6,6 +6,9 @@
 import { MAX_CHAT_REQUEST_BYTES } from '../platform/domain/body-limits';
 import { ADMIN_API_BASE as ADMIN } from '../platform/domain/admin-api-base';
 import { adminRoute, routeTable } from '../kernel/route-vocabulary';
+import { uuidPathParam } from '../platform/domain/ids';
+
+const APP_ID = uuidPathParam('The app’s id (a UUID)');
 
 const CHAT = '/api/v1/chat';
 /** The chat API itself: a chat key, counted against that key, errors in the area's shape. */
@@ -39,6 +42,7 @@ export const CHAT_ROUTES = routeTable({
   adminChatKeyCreate: adminRoute({
     method: 'POST',
     path: `${ADMIN}/apps/{appId}/chat-keys`,
+    pathParams: { appId: APP_ID },
     handler: 'chat/http/admin-chat-key-create',
     body: 'json',
     grants: ['table:read', 'table:write', 'apiKeys:manage'],

@@ -4,11 +4,15 @@
  */
 import { ADMIN_API_BASE as ADMIN } from '../platform/domain/admin-api-base';
 import { adminRoute, routeTable } from '../kernel/route-vocabulary';
+import { uuidPathParam } from '../platform/domain/ids';
+
+const APP_ID = uuidPathParam('The app’s id (a UUID)');
 
 export const CONVERSATION_ROUTES = routeTable({
   adminImportCreate: adminRoute({
     method: 'POST',
     path: `${ADMIN}/apps/{appId}/imports`,
+    pathParams: { appId: APP_ID },
     handler: 'conversations/http/admin-import-create',
     body: 'text',
     grants: ['table:read', 'table:write'],
@@ -17,6 +21,7 @@ export const CONVERSATION_ROUTES = routeTable({
   adminSessionDelete: adminRoute({
     method: 'DELETE',
     path: `${ADMIN}/sessions/{sessionId}`,
+    pathParams: { sessionId: uuidPathParam('The session’s id (a UUID)') },
     handler: 'conversations/http/admin-session-delete',
     body: 'none',
     grants: ['table:read', 'table:write'],
@@ -24,6 +29,7 @@ export const CONVERSATION_ROUTES = routeTable({
   adminConsumerDelete: adminRoute({
     method: 'DELETE',
     path: `${ADMIN}/consumers/{consumerId}`,
+    pathParams: { consumerId: uuidPathParam('The consumer’s id (a UUID)') },
     handler: 'conversations/http/admin-consumer-delete',
     body: 'none',
     grants: ['table:read', 'table:write'],

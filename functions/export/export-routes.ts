@@ -4,6 +4,9 @@
  */
 import { ADMIN_API_BASE as ADMIN } from '../platform/domain/admin-api-base';
 import { adminRoute, routeTable } from '../kernel/route-vocabulary';
+import { uuidPathParam } from '../platform/domain/ids';
+
+const ORG_ID = uuidPathParam('The org’s id (a UUID)');
 
 const ORG = '/api/v1/org';
 /** The Org Export API itself: an org key, counted against that key, errors in the area's shape. */
@@ -32,6 +35,7 @@ export const EXPORT_ROUTES = routeTable({
     ...ORG_KEY_ROUTE,
     method: 'GET',
     path: `${ORG}/sessions/{sessionId}/messages`,
+    pathParams: { sessionId: uuidPathParam('The session’s id (a UUID)') },
     handler: 'export/http/org-session-messages',
     scope: 'transcripts:read',
     body: 'none',
@@ -50,6 +54,7 @@ export const EXPORT_ROUTES = routeTable({
     ...ORG_KEY_ROUTE,
     method: 'GET',
     path: `${ORG}/exports/{exportId}`,
+    pathParams: { exportId: uuidPathParam('The export’s id (a UUID)') },
     handler: 'export/http/org-export-get',
     body: 'none',
     grants: ['table:read', 'table:write', 'exports:send', 'bucket:read'],
@@ -75,6 +80,7 @@ export const EXPORT_ROUTES = routeTable({
   adminOrgKeyCreate: adminRoute({
     method: 'POST',
     path: `${ADMIN}/orgs/{orgId}/keys`,
+    pathParams: { orgId: ORG_ID },
     handler: 'export/http/admin-org-key-create',
     body: 'json',
     grants: ['table:read', 'table:write', 'apiKeys:manage'],

@@ -4,11 +4,13 @@
  */
 import { ADMIN_API_BASE as ADMIN } from '../platform/domain/admin-api-base';
 import { adminRoute, routeTable } from '../kernel/route-vocabulary';
+import { textPathParam } from '../platform/domain/ids';
 
 export const JOB_ROUTES = routeTable({
   adminJobRun: adminRoute({
     method: 'POST',
     path: `${ADMIN}/jobs/{jobName}/runs`,
+    pathParams: { jobName: textPathParam('The scheduled job’s name (its id in the worker table); another name is a 400 listing them') },
     handler: 'jobs/http/admin-job-run',
     body: 'json',
     grants: ['table:read', 'table:write', 'jobs:send', 'bucket:read', 'bucket:write', 'payments:charge', 'order-events:send'],

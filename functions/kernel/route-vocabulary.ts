@@ -8,6 +8,7 @@
 import type { ErrorArea } from '../platform/domain/error-bodies';
 import type { RateLimitClass } from '../platform/domain/rate-limits';
 import type { OrgScope } from '../platform/domain/scopes';
+import type { PathParam } from '../platform/domain/ids';
 
 /** Rate-limit classes: the subject and window a request is counted in (platform/domain/rate-limits.ts). */
 export type { RateLimitClass };
@@ -62,6 +63,13 @@ export interface RouteDef {
   readonly method: HttpMethod;
   /** API Gateway path syntax: `{name}` for a path parameter. */
   readonly path: string;
+  /**
+   * The shape of each path parameter, by name: a value it does not read names no resource, and the
+   * kit answers 404 `<Name> not found` before the handler runs. Every parameter of an export,
+   * release-notes or admin path is declared (test/unit/path-params.test.ts); area C's and B's handlers
+   * judge their own, with their protocol's error bodies.
+   */
+  readonly pathParams?: Readonly<Record<string, PathParam>>;
   /** The handler module's path under functions/, without `.handler.ts` (`<area>/http/<name>`). */
   readonly handler: string;
   readonly area: Area;

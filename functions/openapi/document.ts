@@ -5,7 +5,7 @@
  * `GET /api/v1/openapi.json` and written by `npm run openapi`; the handler tests check real responses
  * against it. Every public route must have an entry in its area's fragment, joined in OPERATIONS
  * (functions/openapi/operations.ts; a test fails otherwise); admin routes (IAM) are an operator's API
- * and are not part of it.
+ * and have a document of their own (admin-document.ts).
  */
 import * as z from 'zod';
 import { ROUTES } from '../routes';
@@ -21,7 +21,7 @@ const SECURITY: Readonly<Record<AuthKind, string | undefined>> = {
   acpKey: 'acpKey',
   signingSecret: 'signingSecret',
   public: undefined,
-  iam: undefined,
+  iam: 'adminToken',
 };
 
 const STATUS_TEXT: Record<number, string> = {
@@ -80,13 +80,28 @@ function parameter(name: string, where: 'query' | 'header', param: QueryParamDoc
   return { name, in: where, required: param.required ?? false, description: param.description ?? description, schema };
 }
 
+/** A request body's media types: the operation's own, then the alternatives it also takes. */
+function requestContent(body: NonNullable<OperationDoc['body']>): Record<string, unknown> {
+  const all = { [body.contentType]: body.schema, ...(body.alternatives ?? {}) };
+  return Object.fromEntries(Object.entries(all).map(([type, schema]) => [type, { schema: toSchema(schema) }]));
+}
+
 /** An answer's headers: the correlation id, then the operation's own. */
 function responseHeaders(own: Readonly<Record<string, ResponseHeaderDoc>> = {}): Record<string, unknown> {
   return { ...correlation, ...Object.fromEntries(Object.entries(own).map(([name, h]) => [name, { description: h.description, schema: toSchema(h.schema) }])) };
 }
 
-function operation(route: RouteDef, doc: OperationDoc): Record<string, unknown> {
-  const pathParams = [...route.path.matchAll(/\{([^}]+)\}/g)].map((m) => ({ name: m[1]!, in: 'path', required: true, schema: { type: 'string' } }));
+/** A path parameter: the shape its route declares (RouteDef.pathParams), or any text where the handler judges it. */
+function pathParameter(route: RouteDef, name: string): Record<string, unknown> {
+  const declared = route.pathParams?.[name];
+  if (!declared) return { name, in: 'path', required: true, schema: { type: 'string' } };
+  const { description, ...schema } = toSchema(declared.schema);
+  return { name, in: 'path', required: true, ...(description ? { description } : {}), schema };
+}
+
+/** The document's operation for a route and its entry in an area's fragment (the public and the admin document alike). */
+export function operation(route: RouteDef, doc: OperationDoc): Record<string, unknown> {
+  const pathParams = [...route.path.matchAll(/\{([^}]+)\}/g)].map((m) => pathParameter(route, m[1]!));
   const queryParams = Object.entries(doc.query ?? {}).map(([name, q]) => parameter(name, 'query', q));
   const headerParams = Object.entries(doc.headers ?? {}).map(([name, q]) => parameter(name, 'header', q));
   const responses: Record<string, unknown> = {
@@ -114,10 +129,16 @@ function operation(route: RouteDef, doc: OperationDoc): Record<string, unknown> 
     'x-rate-limit': route.rateLimit,
     security: scheme ? [{ [scheme]: [] }] : [],
     parameters: [...pathParams, ...queryParams, ...headerParams],
-    ...(doc.body ? { requestBody: { required: doc.body.required ?? false, content: { [doc.body.contentType]: { schema: toSchema(doc.body.schema) } } } } : {}),
+    ...(doc.body ? { requestBody: { required: doc.body.required ?? false, content: requestContent(doc.body) } } : {}),
     responses,
   };
 }
+
+/** Who answers for the API, and its terms: the code is not licensed to anyone (an SPDX `LicenseRef-` for a proprietary license). */
+export const DOCUMENT_OWNER = {
+  contact: { name: 'Application Platform API operators' },
+  license: { name: 'Proprietary: not licensed for use outside the platform’s operator', identifier: 'LicenseRef-Proprietary' },
+};
 
 /** The public routes the document covers: every route but the admin API. */
 export const PUBLIC_ROUTES: readonly RouteDef[] = ROUTES.filter((r) => r.auth !== 'iam');
@@ -135,6 +156,7 @@ export function buildOpenApiDocument(serverUrl = '/'): Record<string, unknown> {
     info: {
       title: 'Application Platform API',
       version: '1.0.0',
+      ...DOCUMENT_OWNER,
       description:
         'Org Export (A), Chat Completions (B), ACP checkout (C) and release notes with webhooks (D). Rate limits: 120 requests a minute per key on A and B, 60 per key on checkout and 200 per client IP on ACP discovery; a 429 carries Retry-After.',
     },

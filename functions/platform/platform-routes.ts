@@ -4,6 +4,11 @@
  */
 import { ADMIN_API_BASE as ADMIN } from './domain/admin-api-base';
 import { adminRoute, routeTable } from '../kernel/route-vocabulary';
+import { uuidPathParam } from './domain/ids';
+
+const ORG_ID = uuidPathParam('The org’s id (a UUID)');
+const APP_ID = uuidPathParam('The app’s id (a UUID)');
+const KEY_ID = uuidPathParam('The key’s id (a UUID): an org, chat or ACP key');
 
 export const PLATFORM_ROUTES = routeTable({
   adminOrgCreate: adminRoute({
@@ -16,6 +21,7 @@ export const PLATFORM_ROUTES = routeTable({
   adminOrgGet: adminRoute({
     method: 'GET',
     path: `${ADMIN}/orgs/{orgId}`,
+    pathParams: { orgId: ORG_ID },
     handler: 'platform/http/admin-org-get',
     body: 'none',
     grants: ['table:read'],
@@ -23,6 +29,7 @@ export const PLATFORM_ROUTES = routeTable({
   adminOrgCreditsAdd: adminRoute({
     method: 'POST',
     path: `${ADMIN}/orgs/{orgId}/credits`,
+    pathParams: { orgId: ORG_ID },
     handler: 'platform/http/admin-org-credits-add',
     body: 'json',
     grants: ['table:read', 'table:write'],
@@ -30,6 +37,7 @@ export const PLATFORM_ROUTES = routeTable({
   adminKeyRevoke: adminRoute({
     method: 'DELETE',
     path: `${ADMIN}/keys/{keyId}`,
+    pathParams: { keyId: KEY_ID },
     handler: 'platform/http/admin-key-revoke',
     body: 'none',
     grants: ['table:read', 'table:write', 'apiKeys:manage'],
@@ -37,6 +45,7 @@ export const PLATFORM_ROUTES = routeTable({
   adminAppCreate: adminRoute({
     method: 'POST',
     path: `${ADMIN}/orgs/{orgId}/apps`,
+    pathParams: { orgId: ORG_ID },
     handler: 'platform/http/admin-app-create',
     body: 'json',
     grants: ['table:read', 'table:write'],
@@ -44,6 +53,7 @@ export const PLATFORM_ROUTES = routeTable({
   adminAppGet: adminRoute({
     method: 'GET',
     path: `${ADMIN}/apps/{appId}`,
+    pathParams: { appId: APP_ID },
     handler: 'platform/http/admin-app-get',
     body: 'none',
     grants: ['table:read'],
@@ -51,6 +61,7 @@ export const PLATFORM_ROUTES = routeTable({
   adminAppUpdate: adminRoute({
     method: 'PATCH',
     path: `${ADMIN}/apps/{appId}`,
+    pathParams: { appId: APP_ID },
     handler: 'platform/http/admin-app-update',
     body: 'json',
     grants: ['table:read', 'table:write'],
@@ -58,6 +69,7 @@ export const PLATFORM_ROUTES = routeTable({
   adminAppDelete: adminRoute({
     method: 'DELETE',
     path: `${ADMIN}/apps/{appId}`,
+    pathParams: { appId: APP_ID },
     handler: 'platform/http/admin-app-delete',
     body: 'none',
     grants: ['table:read', 'table:write', 'jobs:send'],

@@ -4,6 +4,9 @@
  */
 import { ADMIN_API_BASE as ADMIN } from '../platform/domain/admin-api-base';
 import { adminRoute, routeTable } from '../kernel/route-vocabulary';
+import { uuidPathParam } from '../platform/domain/ids';
+
+const SUBSCRIPTION_ID = uuidPathParam('The subscription’s id (a UUID)');
 
 const RELEASE_NOTES = '/api/v1/release-notes';
 
@@ -41,6 +44,7 @@ export const RELEASE_NOTES_ROUTES = routeTable({
   releaseNotesSubscriptionDelete: {
     method: 'DELETE',
     path: `${RELEASE_NOTES}/subscriptions/{subscriptionId}`,
+    pathParams: { subscriptionId: SUBSCRIPTION_ID },
     handler: 'release-notes/http/release-notes-subscription-delete',
     area: 'releaseNotes',
     auth: 'signingSecret',
@@ -51,6 +55,7 @@ export const RELEASE_NOTES_ROUTES = routeTable({
   releaseNotesDeliveriesList: {
     method: 'GET',
     path: `${RELEASE_NOTES}/subscriptions/{subscriptionId}/deliveries`,
+    pathParams: { subscriptionId: SUBSCRIPTION_ID },
     handler: 'release-notes/http/release-notes-deliveries-list',
     area: 'releaseNotes',
     auth: 'signingSecret',

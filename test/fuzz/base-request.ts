@@ -42,14 +42,28 @@ export function multipartFile(content: string, fileName = 'pixel.png', name = 'f
 
 export const MULTIPART_END = `--${BOUNDARY}--\r\n`;
 
+/** Admin routes that change or delete an app take the spare one: the tenant's own keeps its keys and settings. */
+const SPARE_APP_OPS = new Set(['adminAppGet', 'adminAppUpdate', 'adminAppDelete']);
+
 function pathValue(op: Operation, name: string, t: Tenant): string {
   switch (name) {
     case 'appId':
-      return t.appId;
+      return SPARE_APP_OPS.has(op.id) ? t.spareAppId : t.appId;
+    case 'orgId':
+      return t.orgId;
+    case 'productId':
+      return t.spareProductId;
+    case 'orderId':
+      return t.orderId;
+    case 'fulfillmentId':
+      return t.fulfillmentId;
+    case 'jobName':
+      // A job with nothing to do in a fresh platform (no session is old enough), so a run answers at once.
+      return 'retention-expiry';
     case 'checkoutSessionId':
       return t.checkoutSessions[op.id] ?? t.checkoutSessions.acpCheckoutGet!;
     case 'sessionId':
-      return t.chatSessionId;
+      return op.id === 'adminSessionDelete' ? t.importedSessionId : t.chatSessionId;
     case 'subscriptionId':
       return t.subscriptions[op.id === 'releaseNotesSubscriptionDelete' ? 1 : 0]!.id;
     default:
@@ -61,8 +75,10 @@ function fillPath(op: Operation, t: Tenant): string {
   return op.template.replace(/\{([^}]+)\}/g, (_m, name: string) => encodeURIComponent(pathValue(op, name, t)));
 }
 
-function credentialOf(op: Operation, t: Tenant, k: number): string | undefined {
+function credentialOf(ctx: FuzzContext, op: Operation, t: Tenant, k: number): string | undefined {
   switch (op.security) {
+    case 'adminToken':
+      return ctx.adminToken;
     case 'orgKey':
       return t.orgKey;
     case 'chatKey':
@@ -86,6 +102,7 @@ function hintsOf(t: Tenant): Hints {
     model: t.appNameId,
     'line_items[].product_id': t.productId,
     callbackUrl: `https://${CALLBACK_HOST}/hook`,
+    url: `https://${CALLBACK_HOST}/orders`,
     'payment_data.handler_id': 'platform_test_card',
     'payment_data.instrument.type': 'card',
     'payment_data.instrument.credential.type': 'spt',
@@ -116,7 +133,7 @@ export function baseArb(ctx: FuzzContext, op: Operation): fc.Arbitrary<Base> {
     .record({ t: fc.nat(ctx.tenants.length - 1), k: fc.nat(7), query: fc.tuple(...optionalQuery), headers: fc.tuple(...optionalHeaders) })
     .chain(({ t, k, query, headers }) => {
       const tenant = ctx.tenants[t]!;
-      const credential = credentialOf(op, tenant, k);
+      const credential = credentialOf(ctx, op, tenant, k);
       const common: Omit<Base, 'body'> = {
         op,
         tenant,

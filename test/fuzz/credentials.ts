@@ -7,9 +7,14 @@
 
 import { ACP_VERSION } from '../../functions/acp/domain/discovery';
 
-/** The only callback host that resolves in the fuzzed platform (platform-child.ts), to a public address; no period is ever published, so nothing is delivered. */
+/**
+ * The only callback host that resolves in the fuzzed platform (platform-child.ts): to loopback, allowed
+ * there as a test-only SSRF exception, where nothing listens on 443. Fuzzed admin requests publish
+ * release-note periods and set order-event receivers, so deliveries happen: each is refused at once and
+ * nothing leaves the machine.
+ */
 export const CALLBACK_HOST = 'hooks.fuzz.example';
-export const CALLBACK_HOST_ADDRESS = '93.184.215.14';
+export const CALLBACK_HOST_ADDRESS = '127.0.0.1';
 
 export interface Tenant {
   readonly orgId: string;
@@ -24,6 +29,15 @@ export interface Tenant {
   readonly chatSessionId: string;
   /** [0] is listed and read, [1] may be deleted by a base request. */
   readonly subscriptions: readonly { readonly id: string; readonly secret: string }[];
+  /** An app of the org no key uses, for the admin routes that change or delete an app. */
+  readonly spareAppId: string;
+  /** A product no checkout names, for the admin route that changes a product. */
+  readonly spareProductId: string;
+  /** A placed order and its fulfillment (a shipment), for the admin order routes. */
+  readonly orderId: string;
+  readonly fulfillmentId: string;
+  /** An imported session, for the admin route that deletes a session. */
+  readonly importedSessionId: string;
 }
 
 interface Api {
@@ -76,7 +90,27 @@ async function createTenant(api: Api, n: number): Promise<Tenant> {
     const created = (await call(api, 'POST', '/api/v1/release-notes/subscriptions', '', { callbackUrl: `https://${CALLBACK_HOST}/hook/${n}/${i}` }, 201)).data;
     subscriptions.push({ id: created.id as string, secret: created.secret as string });
   }
+  const spareApp = (await admin('POST', `/orgs/${org.id}/apps`, { name: `Fuzz spare app ${n}` })).data;
+  const spareProduct = (await admin('POST', `/apps/${app.id}/products`, { title: 'Fuzz spare', price: 100, currency: 'usd', inventory: null })).data;
+  const acp = (path: string, body: unknown, expected: number, key: string) =>
+    call(api, 'POST', path, acpKeys[0], body, expected, { 'API-Version': ACP_VERSION, 'Idempotency-Key': `fuzz-setup-${n}-${key}` });
+  const placed = await acp(`/acp/${app.id}/checkout_sessions`, { line_items: [{ product_id: product.id, quantity: 1000 }] }, 201, 'order');
+  const payment = { handler_id: 'platform_test_card', instrument: { type: 'card', credential: { type: 'spt', token: 'spt_test_ok' } } };
+  const orderId = (await acp(`/acp/${app.id}/checkout_sessions/${placed.id}/complete`, { payment_data: payment }, 200, 'order-complete')).order.id as string;
+  const lineId = (await admin('GET', `/apps/${app.id}/orders/${orderId}`, undefined, 200)).data.lines[0].lineId as string;
+  const shipped = (await admin('POST', `/apps/${app.id}/orders/${orderId}/fulfillments`, { type: 'shipping', lines: [{ lineId, quantity: 1 }] }, 200)).data;
+  const imported = await fetch(`${api.baseUrl}/admin/v1/apps/${app.id}/imports`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${api.adminToken}`, 'Content-Type': 'application/x-ndjson' },
+    body: `${JSON.stringify({ session: { title: 'Fuzz import', startedAt: '2026-01-01T00:00:00.000Z' } })}\n`,
+  });
+  if (imported.status !== 201) throw new Error(`fuzz setup: import answered ${imported.status}: ${await imported.text()}`);
   return {
+    spareAppId: spareApp.id,
+    spareProductId: spareProduct.id,
+    orderId,
+    fulfillmentId: shipped.acpOrder.fulfillments[0].id,
+    importedSessionId: ((await imported.json()) as { data: { sessionIds: string[] } }).data.sessionIds[0]!,
     orgId: org.id,
     appId: app.id,
     appNameId: app.appNameId,

@@ -1,9 +1,11 @@
 /**
- * The fuzz suite's view of the OpenAPI document (functions/openapi/document.ts): every operation with
+ * The fuzz suite's view of the OpenAPI documents (the public one, functions/openapi/document.ts, and the
+ * admin one, functions/openapi/admin-document.ts): every operation with
  * its parameters and their schemas, its body schema, its documented statuses and response schemas; the
  * area a path belongs to; and which operations a path names. Generators and oracle read only this, so
  * a route added to the table is fuzzed without touching the suite.
  */
+import { buildAdminOpenApiDocument } from '../../functions/openapi/admin-document';
 import { buildOpenApiDocument } from '../../functions/openapi/document';
 
 export type JsonSchema = Readonly<Record<string, unknown>>;
@@ -24,7 +26,7 @@ export interface Operation {
   readonly pathParams: readonly string[];
   readonly query: readonly Param[];
   readonly headers: readonly Param[];
-  /** The security scheme (orgKey, chatKey, acpKey, signingSecret), absent on public operations. */
+  /** The security scheme (orgKey, chatKey, acpKey, signingSecret, adminToken), absent on public operations. */
   readonly security?: string;
   readonly body?: { readonly contentType: string; readonly schema: JsonSchema; readonly required: boolean };
   /** Documented statuses, each with its response media types and their schemas. */
@@ -71,9 +73,10 @@ interface DocOperation {
   responses: Record<string, { content?: Record<string, { schema: JsonSchema }> }>;
 }
 
-export function loadModel(doc: Record<string, unknown> = buildOpenApiDocument()): ApiModel {
+export function loadModel(docs: readonly Record<string, unknown>[] = [buildOpenApiDocument(), buildAdminOpenApiDocument()]): ApiModel {
   const operations: Operation[] = [];
-  for (const [template, methods] of Object.entries(doc.paths as Record<string, Record<string, DocOperation>>)) {
+  const paths = docs.flatMap((doc) => Object.entries(doc.paths as Record<string, Record<string, DocOperation>>));
+  for (const [template, methods] of paths) {
     for (const [method, op] of Object.entries(methods)) {
       const params = op.parameters ?? [];
       const of = (where: string) => params.filter((p) => p.in === where).map((p) => ({ name: p.name, schema: p.schema, required: p.required ?? false }));

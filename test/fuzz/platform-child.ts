@@ -19,6 +19,7 @@ async function main(): Promise<void> {
     seed: false,
     logger: new Logger({ serviceName: 'platform-fuzz', logLevel: 'SILENT' }),
     resolver: new FakeResolver().set(CALLBACK_HOST, [CALLBACK_HOST_ADDRESS]),
+    webhookNetwork: { allowAddresses: [CALLBACK_HOST_ADDRESS] },
   });
   const stop = () => {
     platform.stop().finally(() => process.exit(0));

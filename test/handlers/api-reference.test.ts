@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import puppeteer, { type Browser } from 'puppeteer-core';
+import { buildAdminOpenApiDocument } from '../../functions/openapi/admin-document';
 import { PUBLIC_ROUTES, buildOpenApiDocument } from '../../functions/openapi/document';
 import { chromiumPath } from '../support/chromium';
 import { startTestPlatform, type TestPlatform } from '../support/platform';
@@ -41,7 +42,7 @@ describe('API reference', () => {
     }
   });
 
-  it('npm run openapi writes the same document to a file', () => {
+  it('npm run openapi writes the same documents to files (the admin one beside the public one)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'openapi-'));
     const out = join(dir, 'openapi.json');
     const run = spawnSync(process.execPath, ['--import', 'tsx', 'functions/cli/openapi.ts', '--out', out, '--server-url', 'https://api.example.com'], {
@@ -50,6 +51,7 @@ describe('API reference', () => {
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toContain(out);
     expect(JSON.parse(readFileSync(out, 'utf8'))).toEqual(buildOpenApiDocument('https://api.example.com'));
+    expect(JSON.parse(readFileSync(join(dir, 'admin-openapi.json'), 'utf8'))).toEqual(buildAdminOpenApiDocument('https://api.example.com'));
     rmSync(dir, { recursive: true, force: true });
   });
 

@@ -1,6 +1,6 @@
 /**
- * Every exchange a handler test makes through `p.call` is checked against the OpenAPI document
- * (functions/openapi/document.ts): a public route's status must be documented and its JSON body must
+ * Every exchange a handler test makes through `p.call` is checked against the OpenAPI documents
+ * (functions/openapi/document.ts, and admin-document.ts for the admin API): a route's status must be documented and its JSON body must
  * match the documented schema; and a request the platform accepted (2xx) must be one the document
  * allows: every query parameter documented and of its type, and a JSON body valid against the
  * documented request schema. So the document cannot drift from the code, on either side of the
@@ -8,6 +8,7 @@
  */
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import { buildAdminOpenApiDocument } from '../../functions/openapi/admin-document';
 import { buildOpenApiDocument } from '../../functions/openapi/document';
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });
@@ -28,7 +29,8 @@ interface Operation {
   responses: Record<string, { content?: Record<string, { schema: Record<string, unknown> }> }>;
 }
 
-const doc = buildOpenApiDocument() as { paths: Record<string, Record<string, Operation>> };
+type Paths = Record<string, Record<string, Operation>>;
+const doc = { paths: { ...(buildOpenApiDocument().paths as Paths), ...(buildAdminOpenApiDocument().paths as Paths) } };
 const templates = Object.keys(doc.paths).map((template) => ({
   template,
   pattern: new RegExp(`^${template.replace(/[.]/g, '\\.').replace(/\{[^}]+\}/g, '[^/]+')}$`),

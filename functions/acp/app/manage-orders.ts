@@ -27,6 +27,7 @@ import {
   type LineUnits,
   type OrderState,
 } from '../domain/order';
+import { adjustmentId, fulfillmentId } from '../domain/order-ids';
 import { DomainError } from '../../platform/domain/errors';
 import type { AcpDeps, CheckoutPorts } from '../ports/acp-ports';
 
@@ -77,7 +78,7 @@ export async function writeOrder(deps: OrderWriteDeps, s: CheckoutSession, order
 export type FulfillRequest = Omit<FulfillInput, 'id' | 'atUs'>;
 
 export async function fulfillOrder(deps: OrderDeps, input: { appId: string; orderId: string; request: FulfillRequest }): Promise<CheckoutSession> {
-  const id = `ful_${deps.ids.uuid()}`;
+  const id = fulfillmentId(deps.ids.uuid());
   return changeOrder(deps, input, (s) => fulfill(s, s.order!, { ...input.request, id, atUs: deps.clock.nowUs() }));
 }
 
@@ -89,7 +90,7 @@ export async function refundOrder(
   deps: OrderDeps,
   input: { appId: string; orderId: string; amount: number; lines?: readonly LineUnits[]; reason?: string },
 ): Promise<CheckoutSession> {
-  const id = `adj_${deps.ids.uuid()}`;
+  const id = adjustmentId(deps.ids.uuid());
   const written = await changeOrder(
     deps,
     input,
@@ -99,8 +100,8 @@ export async function refundOrder(
 }
 
 export async function cancelOrder(deps: OrderDeps, input: { appId: string; orderId: string; refund: boolean; reason?: string }): Promise<CheckoutSession> {
-  const cancellationId = `adj_${deps.ids.uuid()}`;
-  const refundId = `adj_${deps.ids.uuid()}`;
+  const cancellationId = adjustmentId(deps.ids.uuid());
+  const refundId = adjustmentId(deps.ids.uuid());
   const written = await changeOrder(
     deps,
     input,

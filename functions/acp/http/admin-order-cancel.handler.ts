@@ -1,6 +1,6 @@
 import { cancelOrder } from '../app/manage-orders';
 import { parseWith } from '../../platform/http/validation';
-import { cancelBody } from './admin-order-requests';
+import { cancelBody } from '../openapi/admin-order-requests';
 import { adminOrderDetail } from './acp-admin-presenters';
 import { publicBaseUrl } from '../../platform/http/base-url';
 import { acpCheckoutProductionDeps, type AdminOrdersDeps } from '../wiring/acp-wiring';

@@ -1,6 +1,6 @@
 import { fulfillOrder } from '../app/manage-orders';
 import { parseWith } from '../../platform/http/validation';
-import { fulfillBody } from './admin-order-requests';
+import { fulfillBody } from '../openapi/admin-order-requests';
 import { adminOrderDetail } from './acp-admin-presenters';
 import { publicBaseUrl } from '../../platform/http/base-url';
 import { acpCheckoutProductionDeps, type AdminOrdersDeps } from '../wiring/acp-wiring';

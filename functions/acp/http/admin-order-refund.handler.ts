@@ -1,6 +1,6 @@
 import { refundOrder } from '../app/manage-orders';
 import { parseWith } from '../../platform/http/validation';
-import { refundBody } from './admin-order-requests';
+import { refundBody } from '../openapi/admin-order-requests';
 import { adminOrderDetail } from './acp-admin-presenters';
 import { publicBaseUrl } from '../../platform/http/base-url';
 import { acpCheckoutProductionDeps, type AdminOrdersDeps } from '../wiring/acp-wiring';

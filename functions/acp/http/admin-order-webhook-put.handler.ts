@@ -1,6 +1,6 @@
 import { setOrderWebhook } from '../app/manage-order-webhook';
 import { parseWith } from '../../platform/http/validation';
-import { orderWebhookBody } from './admin-order-requests';
+import { orderWebhookBody } from '../openapi/admin-order-requests';
 import { adminOrderWebhook } from './acp-admin-presenters';
 import { adminOrderWebhookProductionDeps, type AdminOrderWebhookDeps } from '../wiring/acp-wiring';
 import { httpRoute } from '../../platform/http/kit';

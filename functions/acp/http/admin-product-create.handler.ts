@@ -1,26 +1,16 @@
-import * as z from 'zod/mini';
 import { createProduct } from '../app/manage-products';
 import { acpProductionDeps, type AdminProductsDeps } from '../wiring/acp-wiring';
 import { adminProduct } from './acp-admin-presenters';
 import { httpRoute } from '../../platform/http/kit';
 import { lambdaHandler } from '../../platform/http/lambda';
 import { parseWith } from '../../platform/http/validation';
+import { PRODUCT_CREATE_BODY } from '../openapi/admin-product-requests';
 import { ACP_ROUTES } from '../acp-routes';
-
-const body = z.strictObject({
-  title: z.string(),
-  description: z.optional(z.string()),
-  /** Minor units (cents). */
-  price: z.int(),
-  currency: z.string(),
-  inventory: z.optional(z.nullable(z.int())),
-  imageUrl: z.optional(z.nullable(z.string())),
-});
 
 /** POST /admin/v1/apps/{appId}/products: a product of the app's ACP catalog (active). */
 export const createHandler = (deps: AdminProductsDeps) =>
   httpRoute(ACP_ROUTES.adminProductCreate, deps, async (req) => {
-    const input = parseWith(body, req.jsonBody());
+    const input = parseWith(PRODUCT_CREATE_BODY, req.jsonBody());
     const product = await createProduct(deps, {
       appId: req.path.appId ?? '',
       product: {

@@ -67,6 +67,7 @@ export const ACP_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
   acpProductsList: {
     tag: 'ACP checkout',
     summary: "The app's catalog (ACP feed ProductsResponse)",
+    description: 'The app’s active products as an ACP product feed. Public, rate-limited per client IP.',
     ok: { status: 200, description: 'Active products', content: json(s.acpProducts) },
     errors: ACP_PUBLIC_ERRORS,
   },
@@ -75,12 +76,15 @@ export const ACP_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
   acpDiscovery: {
     tag: 'ACP checkout',
     summary: 'ACP discovery document',
+    description: 'What the app’s checkout supports: the protocol version, payment handlers and capabilities. Public, rate-limited per client IP.',
     ok: { status: 200, description: 'The DiscoveryResponse', content: json(s.acpDiscovery) },
     errors: ACP_PUBLIC_ERRORS,
   },
   acpCheckoutCreate: {
     tag: 'ACP checkout',
     summary: 'Create a checkout session',
+    description:
+      'Opens a checkout session for line items of the app’s catalog, totals computed by the server. A repeated `Idempotency-Key` with the same body answers the stored answer.',
     headers: acpPostHeaders,
     body: { contentType: 'application/json', schema: requestBodySchema('create'), required: true },
     ok: { status: 201, description: 'The session, with server-computed totals', content: json(s.checkoutSession), headers: acpPostAnswerHeaders },
@@ -90,6 +94,7 @@ export const ACP_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
   acpCheckoutGet: {
     tag: 'ACP checkout',
     summary: 'Read a checkout session',
+    description: 'The session as it stands: lines, totals, messages, and its order once completed.',
     headers: acpHeaders,
     ok: { status: 200, description: 'The session', content: json(s.checkoutSession), headers: requestIdEcho },
     errors: ACP_CHECKOUT_ERRORS,
@@ -98,6 +103,7 @@ export const ACP_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
   acpCheckoutUpdate: {
     tag: 'ACP checkout',
     summary: 'Update a checkout session',
+    description: 'Changes the session’s line items, buyer or fulfillment details; the totals are computed again.',
     headers: acpPostHeaders,
     body: { contentType: 'application/json', schema: requestBodySchema('update') },
     ok: { status: 200, description: 'The session', content: json(s.checkoutSession), headers: acpPostAnswerHeaders },
@@ -118,6 +124,7 @@ export const ACP_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
   acpCheckoutCancel: {
     tag: 'ACP checkout',
     summary: 'Cancel a checkout session',
+    description: 'Cancels a session that is not completed; a canceled session cannot be completed.',
     headers: acpPostHeaders,
     body: { contentType: 'application/json', schema: requestBodySchema('cancel') },
     ok: { status: 200, description: 'The canceled session', content: json(s.checkoutSession), headers: acpPostAnswerHeaders },

@@ -183,9 +183,11 @@ function parseTextFormat(raw: unknown): ResponseFormat {
   return jsonSchemaFormatOf(f, 'text.format', { nulls: true, schemaRequired: true });
 }
 
+/** What an earlier answer's part carried beside its text: accepted as sent back, and ignored. */
+const IGNORED_LIST = { type: 'array', items: { description: 'Any value (ignored)' } };
 const TEXT_PART = {
   type: 'object',
-  properties: { type: { enum: ['input_text', 'output_text'] }, text: { type: 'string' }, annotations: { type: 'array' }, logprobs: { type: 'array' } },
+  properties: { type: { enum: ['input_text', 'output_text'] }, text: { type: 'string' }, annotations: IGNORED_LIST, logprobs: IGNORED_LIST },
   required: ['type', 'text'],
   additionalProperties: false,
 };
@@ -354,7 +356,7 @@ const FIELDS = {
   truncation: ignored({ enum: ['auto', 'disabled'], description: 'a turn over the model’s context fails rather than dropping history' }, (v) => {
     if (v !== 'auto' && v !== 'disabled') throw badRequest('truncation must be auto or disabled');
   }),
-  include: field({ type: 'array', maxItems: 0, description: 'Nothing extra can be included: only an empty array' }, (v) => {
+  include: field({ type: 'array', items: { type: 'string' }, maxItems: 0, description: 'Nothing extra can be included: only an empty array' }, (v) => {
     if (present(v) && !(Array.isArray(v) && v.length === 0)) throw badRequest('include: no extra output can be included here (send [] or leave it out)');
     return undefined;
   }),

@@ -1,45 +1,14 @@
-import * as z from 'zod/mini';
 import { importSessions, type ImportRecord } from '../app/import-sessions';
 import { badRequest } from '../../platform/domain/errors';
 import { httpRoute } from '../../platform/http/kit';
 import { lambdaHandler } from '../../platform/http/lambda';
-import { isoTimestamp, parseWith } from '../../platform/http/validation';
+import { parseWith } from '../../platform/http/validation';
 import { conversationProductionDeps, type ConversationAdminDeps } from '../wiring/conversation-wiring';
+import { IMPORT_LINE } from '../openapi/admin-import-requests';
 import { CONVERSATION_ROUTES } from '../conversation-routes';
 
 /** Keeps one import call inside API Gateway's 29 s integration timeout; split larger files. */
 const MAX_LINES = 200;
-
-const line = z.strictObject({
-  session: z.strictObject({
-    id: z.optional(z.uuid()),
-    title: z._default(z.string().check(z.maxLength(500)), ''),
-    source: z._default(z.string().check(z.minLength(1), z.maxLength(64)), 'APP'),
-    externalId: z._default(z.nullable(z.string().check(z.maxLength(512))), null),
-    queryParams: z._default(
-      z.array(z.strictObject({ name: z.string().check(z.maxLength(256)), value: z.string().check(z.maxLength(2048)) })).check(z.maxLength(100)),
-      [],
-    ),
-    startedAt: isoTimestamp,
-  }),
-  consumer: z._default(z.nullable(z.strictObject({ email: z._default(z.nullable(z.email().check(z.maxLength(320))), null) })), null),
-  messages: z._default(
-    z
-      .array(
-        z.strictObject({
-          id: z.optional(z.string().check(z.minLength(1), z.maxLength(128))),
-          role: z.enum(['user', 'assistant', 'system']),
-          content: z.string().check(z.maxLength(100_000)),
-          createdAt: isoTimestamp,
-          tools: z.optional(
-            z.array(z.partial(z.strictObject({ id: z.string(), name: z.string(), type: z.string(), component: z.string(), success: z.boolean() }))),
-          ),
-        }),
-      )
-      .check(z.maxLength(2000)),
-    [],
-  ),
-});
 
 /**
  * POST /admin/v1/apps/{appId}/imports: historical sessions as JSONL, one session with its messages per
@@ -75,7 +44,7 @@ export const createHandler = (deps: ConversationAdminDeps) =>
 
 function parseWithLine(n: number, raw: unknown) {
   try {
-    return parseWith(line, raw);
+    return parseWith(IMPORT_LINE, raw);
   } catch (err) {
     throw badRequest(`Invalid line ${n}: ${(err as Error).message.replace(/^Invalid /, '')}`);
   }

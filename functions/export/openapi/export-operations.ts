@@ -28,6 +28,8 @@ export const EXPORT_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
   orgSessionMessages: {
     tag: 'Org Export',
     summary: 'Messages of one session',
+    description:
+      'One session of the org’s apps with its messages; for a Zero Data Retention app the messages are empty and `zdr` is true. A session of another org, or none, is a 404.',
     query: queryOf(EXPORT_REQUESTS.orgSessionMessages.query),
     ok: {
       status: 200,
@@ -55,6 +57,7 @@ export const EXPORT_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
   orgUsageList: {
     tag: 'Org Export',
     summary: 'Per-call token usage and cost',
+    description: 'Token usage and cost per model call across the org’s apps; `since` bounds it below. Paginated with `limit` and `cursor`.',
     query: queryOf(EXPORT_REQUESTS.orgUsageList.query),
     ok: { status: 200, description: 'A page of usage rows, created_at descending', content: json(s.listOf(s.exportUsageRow, 'UsageList')) },
     errors: EXPORT_ERRORS,
@@ -62,6 +65,8 @@ export const EXPORT_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
   orgTombstonesList: {
     tag: 'Org Export',
     summary: 'The deletion feed',
+    description:
+      'What was deleted (sessions, consumers, apps) and why, so a warehouse can delete its copies; `cause` filters. Paginated with `limit` and `cursor`.',
     query: queryOf(EXPORT_REQUESTS.orgTombstonesList.query),
     ok: { status: 200, description: 'A page of tombstones, deleted_at descending', content: json(s.listOf(s.exportTombstone, 'TombstoneList')) },
     errors: EXPORT_ERRORS,

@@ -3,18 +3,16 @@
  * optional body (`name`, `expiresAt`; an empty body is allowed) and the same answer, the key shown
  * once. Only the key's kind differs.
  */
-import * as z from 'zod/mini';
 import { issueCredential } from '../app/issue-credential';
 import type { CredentialKind } from '../domain/credentials';
 import { adminCredential } from './admin-presenters';
 import type { HttpRequest } from './kit-request';
-import { isoTimestamp, parseWith } from './validation';
-
-const body = z.strictObject({ name: z.optional(z.string().check(z.minLength(1), z.maxLength(200))), expiresAt: z.optional(isoTimestamp) });
+import { parseWith } from './validation';
+import { APP_KEY_CREATE_BODY } from '../openapi/admin-requests';
 
 /** Issues a key of `kind` for the app of the path: 201 with the key in full. */
 export async function createAppKey(deps: Parameters<typeof issueCredential>[0], req: HttpRequest, kind: Exclude<CredentialKind, 'org'>) {
-  const input = parseWith(body, req.textBody().trim() ? req.jsonBody() : {});
+  const input = parseWith(APP_KEY_CREATE_BODY, req.textBody().trim() ? req.jsonBody() : {});
   const issued = await issueCredential(deps, {
     kind,
     appId: req.path.appId,

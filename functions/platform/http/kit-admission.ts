@@ -4,7 +4,6 @@
  * against its rate-limit class and admits it; then the kit checks the path ids and runs the route's logic.
  */
 import { DomainError } from '../domain/errors';
-import { isUuid } from '../domain/ids';
 import type { RateLimitClass } from '../domain/rate-limits';
 import type { AdmissionRequest } from '../ports/admission-ports';
 import type { RouteDef } from '../../kernel/route-vocabulary';
@@ -55,14 +54,14 @@ export async function admitAndRun<Caller extends object>(
 }
 
 /**
- * Resource ids in the path of the export, release-notes and admin APIs are UUIDs: anything else names no resource
- * (404), and never reaches DynamoDB as an oversized key.
+ * A path id of the shape its route declares (RouteDef.pathParams), or 404 `<Name> not found`: anything
+ * else names no resource, and never reaches DynamoDB as an oversized key.
  */
 function checkPathIds(route: RouteDef, path: Readonly<Record<string, string>>): void {
-  if (route.area !== 'export' && route.area !== 'admin' && route.area !== 'releaseNotes') return;
   for (const [name, value] of Object.entries(path)) {
-    if (name.endsWith('Id') && !isUuid(value)) {
-      const resource = name.slice(0, -2);
+    const param = route.pathParams?.[name];
+    if (param && param.read(value) === undefined) {
+      const resource = name.replace(/Id$/, '');
       throw new DomainError('not_found', `${resource.charAt(0).toUpperCase()}${resource.slice(1)} not found`);
     }
   }

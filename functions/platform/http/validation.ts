@@ -2,10 +2,9 @@
  * Request-body validation with zod's tree-shakable build (`zod/mini`, ~20 KB in a bundle instead of
  * ~95 KB) and its English messages, which every 400 of the admin and release-notes APIs quotes.
  */
-import * as z from 'zod/mini';
+import type * as z from 'zod/mini';
 import en from 'zod/v4/locales/en.js';
 import { badRequest } from '../domain/errors';
-import { parseIsoToMicros } from '../domain/time';
 
 /**
  * Classic `zod` registers its English messages when imported; `zod/mini` registers no locale (every
@@ -37,16 +36,3 @@ export function parseWith<T extends z.ZodMiniType>(schema: T, value: unknown): z
   const where = issue?.path.length ? issue.path.join('.') : 'body';
   throw badRequest(`Invalid ${where}: ${issue?.message ?? 'malformed'}`);
 }
-
-/** An ISO 8601 timestamp with `Z` or an offset, as microseconds. */
-export const isoTimestamp = z.pipe(
-  z.string(),
-  z.transform((value: string, ctx) => {
-    const us = parseIsoToMicros(value);
-    if (us === undefined) {
-      ctx.issues.push({ code: 'custom', message: 'must be an ISO 8601 timestamp (e.g. 2026-01-31T12:00:00.000Z)', input: value });
-      return z.NEVER;
-    }
-    return us;
-  }),
-);

@@ -45,9 +45,12 @@ export interface OperationDoc {
   readonly tag: string;
   readonly query?: Readonly<Record<string, QueryParamDoc>>;
   readonly body?: {
-    readonly contentType: 'application/json' | 'multipart/form-data';
+    /** `application/x-ndjson`: JSON lines, each one valid against `schema`. */
+    readonly contentType: 'application/json' | 'multipart/form-data' | 'application/x-ndjson';
     readonly schema: ZodSchema | JsonSchema;
     readonly required?: boolean;
+    /** Other media types the operation takes as its body, each with its schema. */
+    readonly alternatives?: Readonly<Record<string, ZodSchema | JsonSchema>>;
   };
   readonly ok: {
     readonly status: number;

@@ -1,29 +1,21 @@
-import * as z from 'zod/mini';
 import { publishReleasePeriod } from '../app/publish-release-period';
 import { badRequest } from '../../platform/domain/errors';
-import { CHANGE_KINDS, type PeriodDraft } from '../domain/release-notes';
+import type { PeriodDraft } from '../domain/release-notes';
 import { itemsFromMarkdown, markdownFromItems, parsePeriodMarkdown } from '../domain/release-notes-markdown';
 import { httpRoute } from '../../platform/http/kit';
 import type { HttpRequest } from '../../platform/http/kit-request';
 import { lambdaHandler } from '../../platform/http/lambda';
 import { adminPeriodOut } from './release-notes-presenters';
-import { isoTimestamp, parseWith } from '../../platform/http/validation';
+import { parseWith } from '../../platform/http/validation';
 import { releaseNotesProductionDeps, type AdminReleaseNotesDeps } from '../wiring/release-notes-wiring';
+import { PERIOD_JSON_BODY } from '../openapi/period-requests';
 import { RELEASE_NOTES_ROUTES } from '../release-notes-routes';
-
-const jsonPeriod = z.strictObject({
-  periodStart: isoTimestamp,
-  periodEnd: isoTimestamp,
-  title: z.optional(z.string().check(z.maxLength(300))),
-  markdown: z.optional(z.string()),
-  items: z.optional(z.array(z.strictObject({ title: z.string(), body: z._default(z.string(), ''), kind: z.enum(CHANGE_KINDS) }))),
-});
 
 function draftOf(req: HttpRequest): PeriodDraft {
   const type = (req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
   if (type === 'text/markdown' || type === 'text/plain') return parsePeriodMarkdown(req.textBody());
   if (type !== 'application/json') throw badRequest('Content-Type must be application/json or text/markdown');
-  const input = parseWith(jsonPeriod, req.jsonBody());
+  const input = parseWith(PERIOD_JSON_BODY, req.jsonBody());
   // Either part may be omitted: items are read from the markdown's sections, or the markdown is written from the items.
   const markdown = input.markdown ?? markdownFromItems(input.items ?? []);
   return {

@@ -11,6 +11,8 @@ export const RELEASE_NOTES_OPERATIONS: Readonly<Record<string, OperationDoc>> = 
   releaseNotesFeed: {
     tag: 'Release notes',
     summary: 'Release-notes RSS feed',
+    description:
+      'The published release-note periods as RSS 2.0, newest first; `area` keeps the periods with an item in that area. Public, rate-limited per client IP.',
     query: queryOf(RELEASE_NOTES_REQUESTS.releaseNotesFeed.query),
     ok: { status: 200, description: 'RSS 2.0', content: { 'application/rss+xml': s.rssFeed } },
     errors: [400, 429, 500],
@@ -18,6 +20,8 @@ export const RELEASE_NOTES_OPERATIONS: Readonly<Record<string, OperationDoc>> = 
   releaseNotesSubscriptionCreate: {
     tag: 'Release notes',
     summary: 'Subscribe a webhook',
+    description:
+      'Subscribes an HTTPS callback to published periods (all, or some areas and categories). The answer shows the signing secret once; every delivery is signed with it.',
     body: { contentType: 'application/json', schema: SUBSCRIPTION_CREATE_BODY, required: true },
     ok: { status: 201, description: 'The subscription and its signing secret (shown once)', content: json(s.subscriptionCreated) },
     errors: [400, 413, 429, 500, 503],
@@ -25,18 +29,21 @@ export const RELEASE_NOTES_OPERATIONS: Readonly<Record<string, OperationDoc>> = 
   releaseNotesSubscriptionsList: {
     tag: 'Release notes',
     summary: 'The subscriptions of a signing secret',
+    description: 'The subscriptions of the signing secret sent as the bearer credential.',
     ok: { status: 200, description: 'Subscriptions', content: json(s.subscriptionsList) },
     errors: [401, 429, 500],
   },
   releaseNotesSubscriptionDelete: {
     tag: 'Release notes',
     summary: 'Delete a subscription',
+    description: 'Deletes a subscription of the signing secret; its deliveries stop.',
     ok: { status: 204, description: 'Deleted' },
     errors: [401, 404, 429, 500],
   },
   releaseNotesDeliveriesList: {
     tag: 'Release notes',
     summary: 'Delivery attempts of a subscription',
+    description: 'The delivery attempts of a subscription of the signing secret, newest first: outcome, HTTP status, latency.',
     ok: { status: 200, description: 'Attempts, newest first', content: json(s.deliveriesList) },
     errors: [401, 404, 429, 500],
   },
