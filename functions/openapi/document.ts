@@ -12,6 +12,7 @@ import { ROUTES, type AuthKind, type RouteDef } from '../routes';
 import { acpError, rateLimitedAcp } from '../acp/openapi/acp-schemas';
 import { chatError } from '../chat/openapi/chat-schemas';
 import { errorObject, type JsonSchema, type OperationDoc, type QueryParamDoc, type ResponseHeaderDoc, type ZodSchema } from '../platform/openapi/openapi-kit';
+import type { ParamRules } from '../platform/http/request-declaration';
 import { OPERATIONS } from './operations';
 
 const SECURITY: Readonly<Record<AuthKind, string | undefined>> = {
@@ -84,10 +85,20 @@ function responseHeaders(own: Readonly<Record<string, ResponseHeaderDoc>> = {}):
   return { ...correlation, ...Object.fromEntries(Object.entries(own).map(([name, h]) => [name, { description: h.description, schema: toSchema(h.schema) }])) };
 }
 
+/** A declaration's parameters as the document lists them. */
+function declared(rules: ParamRules | undefined): Record<string, QueryParamDoc> {
+  return Object.fromEntries(Object.entries(rules ?? {}).map(([name, rule]) => [name, { schema: rule.schema, ...(rule.required ? { required: true } : {}) }]));
+}
+
 function operation(route: RouteDef, doc: OperationDoc): Record<string, unknown> {
-  const pathParams = [...route.path.matchAll(/\{([^}]+)\}/g)].map((m) => ({ name: m[1]!, in: 'path', required: true, schema: { type: 'string' } }));
-  const queryParams = Object.entries(doc.query ?? {}).map(([name, q]) => parameter(name, 'query', q));
-  const headerParams = Object.entries(doc.headers ?? {}).map(([name, q]) => parameter(name, 'header', q));
+  const request = doc.request ?? {};
+  const pathParams = [...route.path.matchAll(/\{([^}]+)\}/g)].map((m) => {
+    const rule = request.path?.[m[1]!];
+    return { name: m[1]!, in: 'path', required: true, schema: rule ? toSchema({ type: 'string', ...rule.schema }) : { type: 'string' } };
+  });
+  const queryParams = Object.entries({ ...declared(request.query), ...doc.query }).map(([name, q]) => parameter(name, 'query', q));
+  const headerParams = Object.entries({ ...declared(request.headers), ...doc.headers }).map(([name, q]) => parameter(name, 'header', q));
+  const body = request.body ?? doc.body;
   const responses: Record<string, unknown> = {
     [String(doc.ok.status)]: {
       description: doc.ok.description,
@@ -113,7 +124,7 @@ function operation(route: RouteDef, doc: OperationDoc): Record<string, unknown> 
     'x-rate-limit': route.rateLimit,
     security: scheme ? [{ [scheme]: [] }] : [],
     parameters: [...pathParams, ...queryParams, ...headerParams],
-    ...(doc.body ? { requestBody: { required: doc.body.required ?? false, content: { [doc.body.contentType]: { schema: toSchema(doc.body.schema) } } } } : {}),
+    ...(body ? { requestBody: { required: body.required ?? false, content: { [body.contentType]: { schema: toSchema(body.schema) } } } } : {}),
     responses,
   };
 }

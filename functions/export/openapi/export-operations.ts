@@ -2,7 +2,7 @@
  * Area A's part of the OpenAPI document: one entry per public Org Export route (export/export-routes.ts),
  * joined with the other areas' in functions/openapi/operations.ts.
  */
-import { json, queryOf, type OperationDoc } from '../../platform/openapi/openapi-kit';
+import { json, type OperationDoc } from '../../platform/openapi/openapi-kit';
 import { EXPORT_REQUESTS } from './export-requests';
 import * as s from './export-schemas';
 
@@ -12,6 +12,7 @@ export const EXPORT_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
   orgAppsList: {
     tag: 'Org Export',
     summary: "List the org's apps",
+    request: EXPORT_REQUESTS.orgAppsList,
     description: 'Non-deleted apps, newest first.',
     ok: { status: 200, description: 'The apps', content: json(s.appsList) },
     errors: EXPORT_ERRORS,
@@ -21,14 +22,14 @@ export const EXPORT_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     summary: 'List sessions across the org',
     description:
       'Order: `last_activity_at` descending, then `id` descending. Checkpoint on the largest `last_activity_at` seen and pass it back as `updated_after`. With `include=messages` each row carries its transcript, and a page may end before `limit` rows (with `has_more` true and a cursor that continues right there) to stay within 5,000,000 bytes.',
-    query: queryOf(EXPORT_REQUESTS.orgSessionsList.query),
+    request: EXPORT_REQUESTS.orgSessionsList,
     ok: { status: 200, description: 'A page of sessions', content: json(s.listOf(s.exportSessionRow, 'SessionList')) },
     errors: EXPORT_ERRORS,
   },
   orgSessionMessages: {
     tag: 'Org Export',
     summary: 'Messages of one session',
-    query: queryOf(EXPORT_REQUESTS.orgSessionMessages.query),
+    request: EXPORT_REQUESTS.orgSessionMessages,
     ok: {
       status: 200,
       description: 'The session subset and its messages (empty with zdr: true for a Zero Data Retention app)',
@@ -41,13 +42,14 @@ export const EXPORT_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     summary: 'Start a bulk snapshot export',
     description:
       'The org’s lists as of now minus the visibility delay, written as gzipped NDJSON files off the request path: poll GET /exports/{exportId}. For a warehouse’s first load; later passes continue incrementally from its `updated_after`.',
-    body: { contentType: 'application/json', schema: s.exportJobRequest },
+    request: EXPORT_REQUESTS.orgExportCreate,
     ok: { status: 202, description: 'The job, running', content: json(s.exportJob) },
     errors: EXPORT_ERRORS,
   },
   orgExportGet: {
     tag: 'Org Export',
     summary: 'A bulk snapshot export',
+    request: EXPORT_REQUESTS.orgExportGet,
     description: 'Its state; once completed, its files with download links valid for an hour (a new GET gives new links).',
     ok: { status: 200, description: 'The job', content: json(s.exportJob) },
     errors: [...EXPORT_ERRORS, 404],
@@ -55,14 +57,14 @@ export const EXPORT_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
   orgUsageList: {
     tag: 'Org Export',
     summary: 'Per-call token usage and cost',
-    query: queryOf(EXPORT_REQUESTS.orgUsageList.query),
+    request: EXPORT_REQUESTS.orgUsageList,
     ok: { status: 200, description: 'A page of usage rows, created_at descending', content: json(s.listOf(s.exportUsageRow, 'UsageList')) },
     errors: EXPORT_ERRORS,
   },
   orgTombstonesList: {
     tag: 'Org Export',
     summary: 'The deletion feed',
-    query: queryOf(EXPORT_REQUESTS.orgTombstonesList.query),
+    request: EXPORT_REQUESTS.orgTombstonesList,
     ok: { status: 200, description: 'A page of tombstones, deleted_at descending', content: json(s.listOf(s.exportTombstone, 'TombstoneList')) },
     errors: EXPORT_ERRORS,
   },

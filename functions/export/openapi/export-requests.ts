@@ -1,11 +1,14 @@
 /**
- * Area A's requests, one schema per operation: the handlers parse their query with it and the OpenAPI
- * document lists its parameters from it, so what a route takes and what the document says it takes
- * are one declaration. Each parameter is the text the document shows, read by area A's own rule
- * (export/domain/export-params.ts), which refuses a malformed value with the spec's exact message.
+ * Area A's requests, one declaration per operation (keyed by route id): the handlers read their input
+ * with it and the OpenAPI document shows it, so what a route takes and what the document says it takes
+ * are one declaration. Each query parameter is the text the document shows, read by area A's own rule
+ * (export/domain/export-params.ts), which refuses a malformed value with the spec's exact message;
+ * names the declaration does not list are area A's rule (export/http/export-query.ts).
  * Plain objects, no zod: this module is in every area A function's bundle.
  */
-import { queryParam as param } from '../../platform/openapi/query-param-requests';
+import { badRequest } from '../../platform/domain/errors';
+import { param, uuidPathId, type BodyRule, type RequestDeclaration } from '../../platform/http/request-declaration';
+import { EXPORT_LISTS } from '../domain/export-job';
 import { parseIncludeParam, parseLimit, parseSessionsInclude, parseTimestampParam, parseTokenParam, parseUuidParam } from '../domain/export-params';
 
 const limit = param(
@@ -20,6 +23,29 @@ const limit = param(
 const cursor = param({ description: 'The `next_cursor` of the previous page' }, (raw) => raw);
 const iso = (name: string, description: string) =>
   param({ format: 'date-time', description: `ISO 8601 with Z or an offset; ${description}` }, (raw) => parseTimestampParam(name, raw)!);
+
+/** A job's request: an empty body asks for every list the key may read (the use case checks `lists`). */
+const exportJobBody: BodyRule<Record<string, unknown>> = {
+  contentType: 'application/json',
+  schema: {
+    type: 'object',
+    properties: {
+      lists: {
+        minItems: 1,
+        type: 'array',
+        items: { type: 'string', enum: [...EXPORT_LISTS] },
+        description: 'Default: every list the key may read; each list needs the scope of its own route',
+      },
+    },
+    title: 'ExportRequest',
+  },
+  read: (req) => {
+    const text = req.textBody();
+    if (text.trim() === '') return {};
+    if (!/^application\/json\s*(;|$)/i.test(req.header('content-type') ?? '')) throw badRequest('Content-Type must be application/json');
+    return req.jsonBody();
+  },
+};
 
 export const EXPORT_REQUESTS = {
   orgAppsList: { query: {} },
@@ -42,14 +68,17 @@ export const EXPORT_REQUESTS = {
     },
   },
   orgSessionMessages: {
+    path: { sessionId: uuidPathId('sessionId') },
     query: {
       include: param({ pattern: '^tool_details(,tool_details)*$', description: 'Comma-separated; `tool_details` adds tool markers to messages' }, (raw) =>
         parseIncludeParam(raw, ['tool_details']),
       ),
     },
   },
+  orgExportCreate: { body: exportJobBody },
+  orgExportGet: { path: { exportId: uuidPathId('exportId') } },
   orgUsageList: { query: { limit, cursor, since: iso('since', 'lower bound on created_at') } },
   orgTombstonesList: {
     query: { limit, cursor, cause: param({ description: 'Exact-match filter on cause' }, (raw) => parseTokenParam('cause', raw)!) },
   },
-} as const;
+} as const satisfies Readonly<Record<string, RequestDeclaration>>;

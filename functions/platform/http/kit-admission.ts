@@ -17,6 +17,7 @@ import type { AuthKind, RouteDef } from '../../routes';
 import { isUuid } from '../domain/ids';
 import type { HttpResult, KitDeps } from './kit';
 import type { HttpRequest } from './kit-request';
+import { pathIdNotFound } from './request-declaration';
 
 function sameSecret(a: string, b: string): boolean {
   const ha = createHash('sha256').update(a).digest();
@@ -140,9 +141,6 @@ export async function admitAndRun(deps: KitDeps, route: RouteDef, req0: HttpRequ
 function checkPathIds(route: RouteDef, path: Readonly<Record<string, string>>): void {
   if (route.area !== 'export' && route.area !== 'admin' && route.area !== 'releaseNotes') return;
   for (const [name, value] of Object.entries(path)) {
-    if (name.endsWith('Id') && !isUuid(value)) {
-      const resource = name.slice(0, -2);
-      throw new DomainError('not_found', `${resource.charAt(0).toUpperCase()}${resource.slice(1)} not found`);
-    }
+    if (name.endsWith('Id') && !isUuid(value)) throw new DomainError('not_found', pathIdNotFound(name));
   }
 }

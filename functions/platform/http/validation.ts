@@ -7,6 +7,7 @@ import en from 'zod/v4/locales/en.js';
 import { MAX_TAX_RATE_BPS } from '../domain/app';
 import { badRequest } from '../domain/errors';
 import { parseIsoToMicros } from '../domain/time';
+import { jsonBody, type BodyRule } from './request-declaration';
 
 /**
  * Classic `zod` registers its English messages when imported; `zod/mini` registers no locale (every
@@ -37,6 +38,14 @@ export function parseWith<T extends z.ZodMiniType>(schema: T, value: unknown): z
   const issue = parsed.error.issues[0];
   const where = issue?.path.length ? issue.path.join('.') : 'body';
   throw badRequest(`Invalid ${where}: ${issue?.message ?? 'malformed'}`);
+}
+
+/**
+ * A JSON body parsed with a `zod/mini` schema (its 400s are `parseWith`'s); the OpenAPI document shows
+ * the same schema, converted.
+ */
+export function zodBody<T extends z.ZodMiniType>(schema: T, options: { readonly required?: boolean } = {}): BodyRule<z.infer<T>> {
+  return jsonBody(schema, (body) => parseWith(schema, body), options);
 }
 
 /** An ISO 8601 timestamp with `Z` or an offset, as microseconds. */

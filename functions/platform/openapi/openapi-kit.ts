@@ -9,6 +9,7 @@
  */
 import * as z from 'zod';
 import type { JsonSchema } from '../domain/json-schema';
+import type { RequestDeclaration } from '../http/request-declaration';
 
 export type { JsonSchema };
 
@@ -21,11 +22,6 @@ export interface QueryParamDoc {
   readonly description?: string;
   /** A request without it is refused. @default false */
   readonly required?: boolean;
-}
-
-/** The query parameters of an operation's request schema, as the document lists them. */
-export function queryOf(params: Readonly<Record<string, { readonly schema: JsonSchema }>>): Readonly<Record<string, QueryParamDoc>> {
-  return Object.fromEntries(Object.entries(params).map(([name, param]) => [name, { schema: param.schema }]));
 }
 
 /** A response header the document lists (X-Correlation-ID and Retry-After are added where they apply). */
@@ -43,6 +39,12 @@ export interface OperationDoc {
   readonly summary: string;
   readonly description?: string;
   readonly tag: string;
+  /**
+   * The operation's request declaration (`<area>/openapi/<area>-requests.ts`), the one its handler reads
+   * with: the document shows its path, query and header parameters and its body. `query`, `headers`
+   * and `body` below are for what a declaration does not say.
+   */
+  readonly request?: RequestDeclaration;
   readonly query?: Readonly<Record<string, QueryParamDoc>>;
   readonly body?: {
     readonly contentType: 'application/json' | 'multipart/form-data';

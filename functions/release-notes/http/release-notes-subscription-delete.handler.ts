@@ -1,5 +1,7 @@
 import { deleteWebhookSubscription } from '../app/manage-webhook-subscriptions';
 import { httpRoute } from '../../platform/http/kit';
+import { readRequest } from '../../platform/http/request-declaration';
+import { RELEASE_NOTES_REQUESTS } from '../openapi/release-notes-requests';
 import { lambdaHandler } from '../../platform/http/lambda';
 import { releaseNotesReadProductionDeps, type ReleaseNotesReadDeps } from '../wiring/release-notes-read-wiring';
 
@@ -9,7 +11,8 @@ import { releaseNotesReadProductionDeps, type ReleaseNotesReadDeps } from '../wi
  */
 export const createHandler = (deps: ReleaseNotesReadDeps) =>
   httpRoute('releaseNotesSubscriptionDelete', deps, async (req) => {
-    await deleteWebhookSubscription(deps, { subscriptionId: req.path.subscriptionId ?? '', secret: req.signingSecret });
+    const { path } = await readRequest(RELEASE_NOTES_REQUESTS.releaseNotesSubscriptionDelete, req);
+    await deleteWebhookSubscription(deps, { subscriptionId: path.subscriptionId, secret: req.signingSecret });
     return { status: 204 };
   });
 
