@@ -176,10 +176,10 @@ const DOMAIN_PURE_PACKAGES = ['ipaddr.js', 'marked', '@cfworker/json-schema'];
 const isRequestSchema = (path: string) => placeOf(path)?.layer === 'openapi' && path.endsWith('-requests.ts');
 /**
  * The request vocabulary request schemas are written in: the declaration kit (rules, parameters,
- * bodies; no zod at run time) and the `zod/mini` body rule. Both are in the handlers' bundles anyway,
+ * bodies; no zod at run time), the `zod/mini` body rule and the multipart body rule. Both are in the handlers' bundles anyway,
  * and synth loads them with the document.
  */
-const REQUEST_VOCABULARY = ['functions/platform/http/request-declaration', 'functions/platform/http/validation'];
+const REQUEST_VOCABULARY = ['functions/platform/http/request-declaration', 'functions/platform/http/validation', 'functions/platform/http/multipart'];
 const isRequestVocabulary = (target: string) => REQUEST_VOCABULARY.includes(target.replace(/\.ts$/, ''));
 
 interface Place {
@@ -281,7 +281,7 @@ function layerViolations(files: readonly SourceFile[], exists: (p: string) => bo
           isBuiltin(r) ||
           r.specifier === 'zod' ||
           (r.local && (under(r.target, REFERENCE) || toLayer === 'openapi' || toLayer === 'domain' || SYNTH_SAFE.includes(r.target))) ||
-          (r.typeOnly && isRequestVocabulary(r.target) && !r.target.endsWith('validation.ts'));
+          (r.typeOnly && isRequestVocabulary(r.target));
         if (!ok) report(r, 'the API reference is loaded by synth: zod, node: builtins, the synth-safe tables, pure domain rules and the openapi folders only');
       }
       if (SYNTH_SAFE.includes(p)) {

@@ -5,9 +5,9 @@ import { lambdaHandler } from '../../platform/http/lambda';
 
 /** POST /acp/{appId}/checkout_sessions/{id}/cancel: cancel (405 once completed or canceled); the body is optional ({ intent_trace }). */
 export const createHandler = (deps: AcpCheckoutDeps) =>
-  checkoutRoute('acpCheckoutCancel', deps, async (req, body) => ({
+  checkoutRoute('acpCheckoutCancel', deps, async (req, { checkoutSessionId, body }) => ({
     status: 200,
-    session: await cancelCheckout(deps, { appId: req.grant!.appId!, id: req.path.checkoutSessionId ?? '', body }),
+    session: await cancelCheckout(deps, { appId: req.grant!.appId!, id: checkoutSessionId, body }),
   }));
 
 export const handler = lambdaHandler(createHandler, acpCheckoutProductionDeps);

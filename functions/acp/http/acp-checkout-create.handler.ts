@@ -5,7 +5,7 @@ import { lambdaHandler } from '../../platform/http/lambda';
 
 /** POST /acp/{appId}/checkout_sessions: a checkout session for the spec's line_items [{ product_id, quantity }] (201). */
 export const createHandler = (deps: AcpCheckoutDeps) =>
-  checkoutRoute('acpCheckoutCreate', deps, async (req, body) => ({
+  checkoutRoute('acpCheckoutCreate', deps, async (req, { body }) => ({
     status: 201,
     session: await createCheckout(deps, { appId: req.grant!.appId!, orgId: req.grant!.orgId, body }),
   }));

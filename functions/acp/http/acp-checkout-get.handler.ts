@@ -5,9 +5,9 @@ import { lambdaHandler } from '../../platform/http/lambda';
 
 /** GET /acp/{appId}/checkout_sessions/{id}: the session (404 when it is not this app's). */
 export const createHandler = (deps: AcpCheckoutDeps) =>
-  checkoutRoute('acpCheckoutGet', deps, async (req) => ({
+  checkoutRoute('acpCheckoutGet', deps, async (req, { checkoutSessionId }) => ({
     status: 200,
-    session: await getCheckout(deps, { appId: req.grant!.appId!, id: req.path.checkoutSessionId ?? '' }),
+    session: await getCheckout(deps, { appId: req.grant!.appId!, id: checkoutSessionId }),
   }));
 
 export const handler = lambdaHandler(createHandler, acpCheckoutProductionDeps);

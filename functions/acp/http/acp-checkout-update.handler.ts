@@ -5,9 +5,9 @@ import { lambdaHandler } from '../../platform/http/lambda';
 
 /** POST /acp/{appId}/checkout_sessions/{id}: change line items or the buyer (405 once terminal). */
 export const createHandler = (deps: AcpCheckoutDeps) =>
-  checkoutRoute('acpCheckoutUpdate', deps, async (req, body) => ({
+  checkoutRoute('acpCheckoutUpdate', deps, async (req, { checkoutSessionId, body }) => ({
     status: 200,
-    session: await updateCheckout(deps, { appId: req.grant!.appId!, id: req.path.checkoutSessionId ?? '', body }),
+    session: await updateCheckout(deps, { appId: req.grant!.appId!, id: checkoutSessionId, body }),
   }));
 
 export const handler = lambdaHandler(createHandler, acpCheckoutProductionDeps);

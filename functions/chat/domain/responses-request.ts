@@ -7,9 +7,9 @@
  */
 import { badRequest, notFound } from '../../platform/domain/errors';
 import type { JsonSchema } from '../../platform/domain/json-schema';
-import { utf8Length } from '../../platform/domain/utf8';
+import { isRecord } from '../../platform/domain/request-rule';
 import type { ToolCall } from '../../conversations/domain/session';
-import { MAX_MESSAGE_BYTES, TOKEN_LIMIT_SCHEMA, chatFieldSchema, readChatField, tokenLimit, type ChatMessageInput, type ChatRequest } from './chat-request';
+import type { ChatMessageInput, ChatRequest } from './chat-request';
 import {
   functionToolOf,
   jsonSchemaFormatOf,
@@ -22,7 +22,8 @@ import {
   type ResponseFormat,
   type ToolChoice,
 } from './client-tools';
-import { field, ignored, isRecord, onlyKeys, present, requestSchema, requireAppAndKnownFields } from './request-fields';
+import { field, fieldReader, ignored, onlyKeys, present, requestSchema, requireAppAndKnownFields } from './request-fields';
+import { boundedText as bounded, generationOptions, TOKEN_LIMIT_SCHEMA, tokenLimit, TURN_FIELDS } from './turn-fields';
 import { responseIdSession } from './response-ids';
 
 /** An input item: a message, a tool call or result, or a reference to an earlier response's output item. */
@@ -55,11 +56,6 @@ export interface ResponsesRequest {
 const MAX_ITEMS = 2048;
 const MAX_CALL_ID = 256;
 const REFUSED_PART = 'must be text: input_image and input_file parts are not supported (upload files through /chat/files and send files)';
-
-function bounded(text: string, where: string): string {
-  if (utf8Length(text) > MAX_MESSAGE_BYTES) throw badRequest(`${where} is too large: at most ${MAX_MESSAGE_BYTES} bytes (256 KiB) of UTF-8 per message`);
-  return text;
-}
 
 /** A message's content: a string, or text parts (`input_text`, and `output_text` on an assistant's) joined. */
 function contentText(content: unknown, where: string, partType: 'input_text' | 'output_text'): string {
@@ -246,7 +242,7 @@ const INPUT_ITEM: JsonSchema = {
 
 /** Every field of the request, once: its rule and its schema. Shared fields read as the chat request reads them. */
 const FIELDS = {
-  model: field(chatFieldSchema('model'), (v, body) => readChatField('model', v, body)),
+  model: TURN_FIELDS.model,
   input: field(
     { anyOf: [{ type: 'string' }, { type: 'array', minItems: 1, maxItems: MAX_ITEMS, items: INPUT_ITEM }], description: 'A user message, or items' },
     parseInput,
@@ -261,7 +257,7 @@ const FIELDS = {
     if (typeof v !== 'string') throw badRequest('previous_response_id must be a string');
     return v;
   }),
-  stream: field(chatFieldSchema('stream'), (v, body) => readChatField('stream', v, body)),
+  stream: TURN_FIELDS.stream,
   stream_options: ignored(
     { type: ['object', 'null'], properties: { include_obfuscation: { type: 'boolean' } }, additionalProperties: false, description: 'no obfuscation is added' },
     (v) => {
@@ -273,11 +269,11 @@ const FIELDS = {
         throw badRequest('stream_options must be { include_obfuscation: boolean }');
     },
   ),
-  chatSessionId: field(chatFieldSchema('chatSessionId'), (v, body) => readChatField('chatSessionId', v, body)),
-  variables: field(chatFieldSchema('variables'), (v, body) => readChatField('variables', v, body)),
-  files: field(chatFieldSchema('files'), (v, body) => readChatField('files', v, body)),
-  temperature: field(chatFieldSchema('temperature'), (v, body) => readChatField('temperature', v, body)),
-  top_p: field(chatFieldSchema('top_p'), (v, body) => readChatField('top_p', v, body)),
+  chatSessionId: TURN_FIELDS.chatSessionId,
+  variables: TURN_FIELDS.variables,
+  files: TURN_FIELDS.files,
+  temperature: TURN_FIELDS.temperature,
+  top_p: TURN_FIELDS.top_p,
   max_output_tokens: field(TOKEN_LIMIT_SCHEMA, (v) => tokenLimit(v, 'max_output_tokens')),
   tools: field(
     {
@@ -308,7 +304,7 @@ const FIELDS = {
     },
     (v, body) => parseToolChoice(v, parseTools(body.tools)),
   ),
-  parallel_tool_calls: field(chatFieldSchema('parallel_tool_calls'), (v, body) => readChatField('parallel_tool_calls', v, body)),
+  parallel_tool_calls: TURN_FIELDS.parallel_tool_calls,
   text: field(
     {
       type: 'object',
@@ -340,11 +336,8 @@ const FIELDS = {
   store: ignored({ type: 'boolean', description: 'a session is stored as its app’s settings say' }, (v) => {
     if (typeof v !== 'boolean') throw badRequest('store must be a boolean');
   }),
-  metadata: field(chatFieldSchema('metadata'), (v, body) => {
-    readChatField('metadata', v, body);
-    return isRecord(v) ? (v as Record<string, string>) : {};
-  }),
-  user: field(chatFieldSchema('user'), (v, body) => readChatField('user', v, body)),
+  metadata: TURN_FIELDS.metadata,
+  user: TURN_FIELDS.user,
   safety_identifier: ignored({ type: 'string', maxLength: 64 }, (v) => {
     if (typeof v !== 'string' || v.length > 64) throw badRequest('safety_identifier must be a string of at most 64 characters');
   }),
@@ -366,8 +359,7 @@ export function responsesRequestSchema(): JsonSchema {
 }
 
 export function parseResponsesRequest(body: Record<string, unknown>, appNameId: string): ResponsesRequest {
-  const read = <K extends keyof typeof FIELDS>(name: K): ReturnType<(typeof FIELDS)[K]['read']> =>
-    FIELDS[name].read(body[name], body) as ReturnType<(typeof FIELDS)[K]['read']>;
+  const read = fieldReader(FIELDS, body);
   const model = read('model');
   if (body.input === undefined) throw badRequest('input must be a string or a non-empty array of items');
   const input = read('input');
@@ -404,11 +396,7 @@ export function parseResponsesRequest(body: Record<string, unknown>, appNameId: 
       ...(chatSessionId !== undefined ? { chatSessionId } : {}),
       variables,
       files,
-      options: {
-        ...(temperature !== undefined ? { temperature } : {}),
-        ...(topP !== undefined ? { topP } : {}),
-        ...(maxTokens !== undefined ? { maxTokens } : {}),
-      },
+      options: generationOptions({ temperature, topP, maxTokens }),
       tools,
       toolChoice,
       parallelToolCalls,

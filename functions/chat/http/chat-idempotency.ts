@@ -15,15 +15,15 @@ export type ChatClaim =
 const NO_KEY: ChatClaim = { state: 'claimed', remember: async () => undefined, forget: async () => undefined };
 
 /**
- * Claims the request's key for the chat key that sent it. `request` gives what the fingerprint covers;
+ * Claims the request's key (its `Idempotency-Key`, as read) for the chat key that sent it. `request` gives what the fingerprint covers;
  * it is called only when a key was sent (an upload's digest is then worth computing).
  */
 export async function claimChatRequest(
   deps: IdempotencyDeps,
   req: HttpRequest,
-  input: { readonly routeId: string; readonly request: () => unknown; readonly inFlightMs: number },
+  input: { readonly routeId: string; readonly key: string | undefined; readonly request: () => unknown; readonly inFlightMs: number },
 ): Promise<ChatClaim> {
-  const key = idempotencyKeyOf(req, badRequest);
+  const key = idempotencyKeyOf(input.key, badRequest);
   if (key === undefined) return NO_KEY;
   const claim = await claimIdempotencyKey(deps, {
     scope: `chat:${req.chat!.keyId}:${input.routeId}:${key}`,

@@ -8,9 +8,6 @@ import { prepareChatTurn, type PreparedTurn } from '../app/prepare-chat-turn';
 import { runChatTurn, type TurnEvent, type TurnResult } from '../app/run-chat-turn';
 import type { ChatRequest } from '../domain/chat-request';
 import type { HttpRequest } from '../../platform/http/kit-request';
-import { bodyTooLargeMessage, MAX_CHAT_REQUEST_BYTES } from '../../platform/domain/body-limits';
-import { badRequest, DomainError } from '../../platform/domain/errors';
-import { utf8Length } from '../../platform/domain/utf8';
 import { claimChatRequest } from './chat-idempotency';
 import type { ChatFunctionDeps } from '../wiring/chat-wiring';
 
@@ -26,11 +23,10 @@ export interface TurnPresenter<Answer> {
   sessionOf(stored: Answer): string;
 }
 
-/** A chat-turn request's JSON body: `Content-Type: application/json`, within MAX_CHAT_REQUEST_BYTES (413 past it). */
-export function chatTurnBody(req: HttpRequest): Record<string, unknown> {
-  if (!/^application\/json\s*(;|$)/i.test(req.header('content-type') ?? '')) throw badRequest('Content-Type must be application/json');
-  if (utf8Length(req.textBody()) > MAX_CHAT_REQUEST_BYTES) throw new DomainError('payload_too_large', bodyTooLargeMessage(MAX_CHAT_REQUEST_BYTES));
-  return req.jsonBody();
+/** The headers a chat turn reads (chat/openapi/chat-requests.ts), as sent. */
+export interface TurnHeaders {
+  readonly 'X-Chat-Session-ID'?: string;
+  readonly 'Idempotency-Key'?: string;
 }
 
 const SSE_HEADERS = { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache' };
@@ -38,13 +34,20 @@ const SSE_HEADERS = { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache
 export async function runTurnRoute<Answer>(
   deps: ChatFunctionDeps,
   req: HttpRequest,
-  input: { readonly routeId: string; readonly request: ChatRequest; readonly fingerprint: unknown; readonly presenter: TurnPresenter<Answer> },
+  input: {
+    readonly routeId: string;
+    readonly headers: TurnHeaders;
+    readonly request: ChatRequest;
+    readonly fingerprint: unknown;
+    readonly presenter: TurnPresenter<Answer>;
+  },
 ) {
   const { request, presenter } = input;
-  const headerSessionId = req.header('x-chat-session-id');
+  const headerSessionId = input.headers['X-Chat-Session-ID'];
   // Idempotency-Key (docs/adr/0023): a retry gets the first answer and runs nothing again.
   const claim = await claimChatRequest(deps, req, {
     routeId: input.routeId,
+    key: input.headers['Idempotency-Key'],
     request: () => ({ body: input.fingerprint, headerSessionId: headerSessionId ?? null }),
     inFlightMs: CHAT_IN_FLIGHT_MS,
   });

@@ -17,15 +17,19 @@ import type { HttpRequest } from './kit-request';
 export interface ParamRule<Out> extends Rule<string, Out> {
   /** The document marks it required; the area refuses a request without it, in its own words. @default false */
   readonly required?: boolean;
+  /** A list header (RFC 9110 §5.3): its repeated field lines are read as one, joined by commas. @default false */
+  readonly list?: boolean;
 }
 
 /** A parameter's rule; its schema is a string's unless it says otherwise. */
-export function param<Out>(schema: JsonSchema, read: (raw: string) => Out, options: { readonly required?: boolean } = {}): ParamRule<Out> {
-  return { schema: { type: 'string', ...schema }, read, ...(options.required ? { required: true } : {}) };
+export function param<Out>(schema: JsonSchema, read: (raw: string) => Out, options: ParamOptions = {}): ParamRule<Out> {
+  return { schema: { type: 'string', ...schema }, read, ...(options.required ? { required: true } : {}), ...(options.list ? { list: true } : {}) };
 }
 
+type ParamOptions = Pick<ParamRule<unknown>, 'required' | 'list'>;
+
 /** A parameter taken as sent. */
-export function textParam(schema: JsonSchema, options: { readonly required?: boolean } = {}): ParamRule<string> {
+export function textParam(schema: JsonSchema, options: ParamOptions = {}): ParamRule<string> {
   return param(schema, (raw) => raw, options);
 }
 
@@ -45,6 +49,17 @@ export function uuidPathId(name: string): ParamRule<string> {
     if (!isUuid(raw)) throw notFound(pathIdNotFound(name));
     return raw;
   });
+}
+
+/** The longest `Idempotency-Key` accepted (ACP's own bound; area B uses the same). */
+export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+
+/**
+ * `Idempotency-Key` as sent. Its length is checked when the key is claimed (idempotency-key.ts), once
+ * the body passed its rules, which is the order the areas answer in.
+ */
+export function idempotencyKeyHeader(description: string, options: { readonly required?: boolean } = {}): ParamRule<string> {
+  return textParam({ minLength: 1, maxLength: MAX_IDEMPOTENCY_KEY_LENGTH, description }, options);
 }
 
 /** Parameters by name, in the order their rules run. */
@@ -96,13 +111,22 @@ export interface ReadOptions {
   readonly queryPolicy?: QueryPolicy;
 }
 
-function readParams(rules: ParamRules | undefined, value: (name: string) => string | undefined): Record<string, unknown> {
+function readParams(rules: ParamRules | undefined, value: (name: string, rule: ParamRule<unknown>) => string | undefined): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [name, rule] of Object.entries(rules ?? {})) {
-    const raw = value(name);
+    const raw = value(name, rule);
     if (raw !== undefined) out[name] = rule.read(raw);
   }
   return out;
+}
+
+/** Every field line of a list header as one list; the one value the event's header map holds otherwise. */
+function listHeader(req: HttpRequest, name: string): string | undefined {
+  const wanted = name.toLowerCase();
+  const lines = Object.entries(req.event.multiValueHeaders ?? {})
+    .filter(([n]) => n.toLowerCase() === wanted)
+    .flatMap(([, values]) => values ?? []);
+  return lines.length ? lines.join(', ') : req.header(name);
 }
 
 /** Reads the path, then the query (after the area's query policy), then the headers, each in declaration order; the first refusal answers. */
@@ -111,7 +135,7 @@ export function readParameters<D extends RequestDeclaration>(decl: D, req: HttpR
   for (const [name, rule] of Object.entries(decl.path ?? {})) path[name] = rule.read(Object.hasOwn(req.path, name) ? req.path[name]! : '');
   const answerHeaders = options.queryPolicy?.(req, Object.keys(decl.query ?? {})) ?? {};
   const query = readParams(decl.query, (name) => (Object.hasOwn(req.query, name) ? req.query[name] : undefined));
-  const headers = readParams(decl.headers, (name) => req.header(name));
+  const headers = readParams(decl.headers, (name, rule) => (rule.list ? listHeader(req, name) : req.header(name)));
   return { path, query, headers, answerHeaders } as unknown as RequestParams<D>;
 }
 
