@@ -1,20 +1,18 @@
-import * as z from 'zod/mini';
 import { issueCredential } from '../../platform/app/issue-credential';
 import { adminCredential } from '../../platform/http/admin-presenters';
 import { httpRoute } from '../../platform/http/kit';
+import { readRequest } from '../../platform/http/request-declaration';
+import { ACP_ADMIN_REQUESTS } from '../openapi/acp-admin-requests';
 import { lambdaHandler } from '../../platform/http/lambda';
-import { isoTimestamp, parseWith } from '../../platform/http/validation';
 import { adminKeysProductionDeps, type AdminKeysDeps } from '../../platform/wiring/admin-keys-wiring';
-
-const body = z.strictObject({ name: z.optional(z.string().check(z.minLength(1), z.maxLength(200))), expiresAt: z.optional(isoTimestamp) });
 
 /** POST /admin/v1/apps/{appId}/acp-keys: an ACP key (`acp_` + 32 characters) bound to the app; shown once. */
 export const createHandler = (deps: AdminKeysDeps) =>
   httpRoute('adminAcpKeyCreate', deps, async (req) => {
-    const input = parseWith(body, req.textBody().trim() ? req.jsonBody() : {});
+    const { path, body: input } = await readRequest(ACP_ADMIN_REQUESTS.adminAcpKeyCreate, req);
     const issued = await issueCredential(deps, {
       kind: 'acp',
-      appId: req.path.appId,
+      appId: path.appId,
       ...(input.expiresAt !== undefined ? { expiresAtUs: input.expiresAt } : {}),
       ...(input.name ? { name: input.name } : {}),
     });

@@ -1,27 +1,17 @@
-import * as z from 'zod/mini';
 import { createProduct } from '../app/manage-products';
 import { adminProductsProductionDeps, type AdminProductsDeps } from '../wiring/admin-products-wiring';
 import { adminProduct } from './acp-admin-presenters';
 import { httpRoute } from '../../platform/http/kit';
+import { readRequest } from '../../platform/http/request-declaration';
+import { ACP_ADMIN_REQUESTS } from '../openapi/acp-admin-requests';
 import { lambdaHandler } from '../../platform/http/lambda';
-import { parseWith } from '../../platform/http/validation';
-
-const body = z.strictObject({
-  title: z.string(),
-  description: z.optional(z.string()),
-  /** Minor units (cents). */
-  price: z.int(),
-  currency: z.string(),
-  inventory: z.optional(z.nullable(z.int())),
-  imageUrl: z.optional(z.nullable(z.string())),
-});
 
 /** POST /admin/v1/apps/{appId}/products: a product of the app's ACP catalog (active). */
 export const createHandler = (deps: AdminProductsDeps) =>
   httpRoute('adminProductCreate', deps, async (req) => {
-    const input = parseWith(body, req.jsonBody());
+    const { path, body: input } = await readRequest(ACP_ADMIN_REQUESTS.adminProductCreate, req);
     const product = await createProduct(deps, {
-      appId: req.path.appId ?? '',
+      appId: path.appId,
       product: {
         title: input.title,
         priceMinor: input.price,

@@ -1,83 +1,20 @@
-import * as z from 'zod/mini';
-import { importSessions, type ImportRecord } from '../app/import-sessions';
-import { badRequest } from '../../platform/domain/errors';
+import { importSessions } from '../app/import-sessions';
 import { httpRoute } from '../../platform/http/kit';
 import { lambdaHandler } from '../../platform/http/lambda';
-import { isoTimestamp, parseWith } from '../../platform/http/validation';
+import { readRequest } from '../../platform/http/request-declaration';
+import { IMPORT_REQUESTS } from '../openapi/import-requests';
 import { conversationAdminProductionDeps, type ConversationAdminDeps } from '../wiring/conversation-admin-wiring';
-
-/** Keeps one import call inside API Gateway's 29 s integration timeout; split larger files. */
-const MAX_LINES = 200;
-
-const line = z.strictObject({
-  session: z.strictObject({
-    id: z.optional(z.uuid()),
-    title: z._default(z.string().check(z.maxLength(500)), ''),
-    source: z._default(z.string().check(z.minLength(1), z.maxLength(64)), 'APP'),
-    externalId: z._default(z.nullable(z.string().check(z.maxLength(512))), null),
-    queryParams: z._default(
-      z.array(z.strictObject({ name: z.string().check(z.maxLength(256)), value: z.string().check(z.maxLength(2048)) })).check(z.maxLength(100)),
-      [],
-    ),
-    startedAt: isoTimestamp,
-  }),
-  consumer: z._default(z.nullable(z.strictObject({ email: z._default(z.nullable(z.email().check(z.maxLength(320))), null) })), null),
-  messages: z._default(
-    z
-      .array(
-        z.strictObject({
-          id: z.optional(z.string().check(z.minLength(1), z.maxLength(128))),
-          role: z.enum(['user', 'assistant', 'system']),
-          content: z.string().check(z.maxLength(100_000)),
-          createdAt: isoTimestamp,
-          tools: z.optional(
-            z.array(z.partial(z.strictObject({ id: z.string(), name: z.string(), type: z.string(), component: z.string(), success: z.boolean() }))),
-          ),
-        }),
-      )
-      .check(z.maxLength(2000)),
-    [],
-  ),
-});
 
 /**
  * POST /admin/v1/apps/{appId}/imports: historical sessions as JSONL, one session with its messages per
- * line. Every line is validated before anything is written: one bad line rejects the import (400 naming it).
+ * line. Every line is validated before anything is written (conversations/openapi/import-requests.ts):
+ * one bad line rejects the import (400 naming it).
  */
 export const createHandler = (deps: ConversationAdminDeps) =>
   httpRoute('adminImportCreate', deps, async (req) => {
-    const lines = req
-      .textBody()
-      .split('\n')
-      .map((l) => l.trim());
-    const records: ImportRecord[] = [];
-    lines.forEach((text, i) => {
-      if (!text) return;
-      let raw: unknown;
-      try {
-        raw = JSON.parse(text);
-      } catch {
-        throw badRequest(`Invalid line ${i + 1}: not JSON`);
-      }
-      const r = parseWithLine(i + 1, raw);
-      records.push({
-        session: { ...r.session, startedAtUs: r.session.startedAt },
-        consumer: r.consumer,
-        messages: r.messages.map((m) => ({ ...m, createdAtUs: m.createdAt })),
-      });
-    });
-    if (records.length === 0) throw badRequest('Invalid body: expected JSONL with at least one session');
-    if (records.length > MAX_LINES) throw badRequest(`Invalid body: at most ${MAX_LINES} sessions per import`);
-    const result = await importSessions(deps, { appId: req.path.appId ?? '', records });
+    const { path, body: records } = await readRequest(IMPORT_REQUESTS.adminImportCreate, req);
+    const result = await importSessions(deps, { appId: path.appId, records });
     return { status: 201, body: { data: { imported: result.sessionIds.length, sessionIds: result.sessionIds } } };
   });
-
-function parseWithLine(n: number, raw: unknown) {
-  try {
-    return parseWith(line, raw);
-  } catch (err) {
-    throw badRequest(`Invalid line ${n}: ${(err as Error).message.replace(/^Invalid /, '')}`);
-  }
-}
 
 export const handler = lambdaHandler(createHandler, conversationAdminProductionDeps);

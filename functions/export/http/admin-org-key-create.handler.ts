@@ -1,25 +1,19 @@
-import * as z from 'zod/mini';
 import { issueCredential } from '../../platform/app/issue-credential';
-import { ORG_SCOPES } from '../../platform/domain/scopes';
+import type { ORG_SCOPES } from '../../platform/domain/scopes';
 import { adminCredential } from '../../platform/http/admin-presenters';
 import { httpRoute } from '../../platform/http/kit';
+import { readRequest } from '../../platform/http/request-declaration';
+import { EXPORT_ADMIN_REQUESTS } from '../openapi/export-admin-requests';
 import { lambdaHandler } from '../../platform/http/lambda';
-import { isoTimestamp, parseWith } from '../../platform/http/validation';
 import { adminKeysProductionDeps, type AdminKeysDeps } from '../../platform/wiring/admin-keys-wiring';
-
-const body = z.strictObject({
-  scopes: z.array(z.enum(ORG_SCOPES as [string, ...string[]])).check(z.minLength(1)),
-  expiresAt: z.optional(isoTimestamp),
-  name: z.optional(z.string().check(z.minLength(1), z.maxLength(200))),
-});
 
 /** POST /admin/v1/orgs/{orgId}/keys: an org key (`svc_org_…`) with read scopes; the key is shown once. */
 export const createHandler = (deps: AdminKeysDeps) =>
   httpRoute('adminOrgKeyCreate', deps, async (req) => {
-    const input = parseWith(body, req.jsonBody());
+    const { path, body: input } = await readRequest(EXPORT_ADMIN_REQUESTS.adminOrgKeyCreate, req);
     const issued = await issueCredential(deps, {
       kind: 'org',
-      orgId: req.path.orgId,
+      orgId: path.orgId,
       scopes: input.scopes as (typeof ORG_SCOPES)[number][],
       ...(input.expiresAt !== undefined ? { expiresAtUs: input.expiresAt } : {}),
       ...(input.name ? { name: input.name } : {}),

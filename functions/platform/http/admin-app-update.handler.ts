@@ -1,20 +1,18 @@
-import * as z from 'zod/mini';
 import { updateApp } from '../app/manage-apps';
 import type { AppSettings } from '../domain/app';
 import { httpRoute } from './kit';
+import { readRequest } from './request-declaration';
+import { ADMIN_REQUESTS } from '../openapi/admin-requests';
 import { lambdaHandler } from './lambda';
 import { adminApp } from './admin-presenters';
-import { appSettingsPatch, parseWith } from './validation';
 import { adminProductionDeps, type AdminBaseDeps } from '../wiring/admin-wiring';
-
-const body = z.strictObject({ name: z.optional(z.string().check(z.minLength(1), z.maxLength(200))), settings: z.optional(appSettingsPatch) });
 
 /** PATCH /admin/v1/apps/{appId}: renames an app or merges new settings over its current ones. */
 export const createHandler = (deps: AdminBaseDeps) =>
   httpRoute('adminAppUpdate', deps, async (req) => {
-    const input = parseWith(body, req.jsonBody());
+    const { path, body: input } = await readRequest(ADMIN_REQUESTS.adminAppUpdate, req);
     const app = await updateApp(deps, {
-      appId: req.path.appId ?? '',
+      appId: path.appId,
       ...(input.name !== undefined ? { name: input.name } : {}),
       ...(input.settings ? { settings: input.settings as Partial<AppSettings> } : {}),
     });

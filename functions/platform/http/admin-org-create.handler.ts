@@ -1,17 +1,15 @@
-import * as z from 'zod/mini';
 import { createOrg } from '../app/create-org';
 import { adminOrg } from './admin-presenters';
 import { httpRoute } from './kit';
+import { readRequest } from './request-declaration';
+import { ADMIN_REQUESTS } from '../openapi/admin-requests';
 import { lambdaHandler } from './lambda';
-import { parseWith } from './validation';
 import { adminProductionDeps, type AdminBaseDeps } from '../wiring/admin-wiring';
-
-const body = z.strictObject({ name: z.string().check(z.minLength(1), z.maxLength(200)), plan: z.enum(['free', 'paid']) });
 
 /** POST /admin/v1/orgs: creates an org on a plan. */
 export const createHandler = (deps: AdminBaseDeps) =>
   httpRoute('adminOrgCreate', deps, async (req) => {
-    const input = parseWith(body, req.jsonBody());
+    const { body: input } = await readRequest(ADMIN_REQUESTS.adminOrgCreate, req);
     return { status: 201, body: { data: adminOrg(await createOrg(deps, input)) } };
   });
 

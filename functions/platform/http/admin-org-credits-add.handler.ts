@@ -1,17 +1,15 @@
-import * as z from 'zod/mini';
 import { addCredits } from '../app/manage-credits';
 import { httpRoute } from './kit';
+import { readRequest } from './request-declaration';
+import { ADMIN_REQUESTS } from '../openapi/admin-requests';
 import { lambdaHandler } from './lambda';
-import { parseWith } from './validation';
 import { adminProductionDeps, type AdminBaseDeps } from '../wiring/admin-wiring';
-
-const body = z.strictObject({ amountUsd: z.string().check(z.minLength(1), z.maxLength(32)) });
 
 /** POST /admin/v1/orgs/{orgId}/credits: adds prepaid credits; answers the new balance. */
 export const createHandler = (deps: AdminBaseDeps) =>
   httpRoute('adminOrgCreditsAdd', deps, async (req) => {
-    const input = parseWith(body, req.jsonBody());
-    return { status: 200, body: { data: await addCredits(deps, { orgId: req.path.orgId ?? '', amountUsd: input.amountUsd }) } };
+    const { path, body: input } = await readRequest(ADMIN_REQUESTS.adminOrgCreditsAdd, req);
+    return { status: 200, body: { data: await addCredits(deps, { orgId: path.orgId, amountUsd: input.amountUsd }) } };
   });
 
 export const handler = lambdaHandler(createHandler, adminProductionDeps);

@@ -65,7 +65,7 @@ export function idempotencyKeyHeader(description: string, options: { readonly re
 /** Parameters by name, in the order their rules run. */
 export type ParamRules = Readonly<Record<string, ParamRule<unknown>>>;
 
-export type BodyContentType = 'application/json' | 'multipart/form-data';
+export type BodyContentType = 'application/json' | 'multipart/form-data' | 'application/x-ndjson';
 
 /** The body: how it is read (its rule sees the request, whose body readers the route's body mode gives) and what the document shows. */
 export interface BodyRule<Out> {

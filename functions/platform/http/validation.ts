@@ -44,8 +44,17 @@ export function parseWith<T extends z.ZodMiniType>(schema: T, value: unknown): z
  * A JSON body parsed with a `zod/mini` schema (its 400s are `parseWith`'s); the OpenAPI document shows
  * the same schema, converted.
  */
-export function zodBody<T extends z.ZodMiniType>(schema: T, options: { readonly required?: boolean } = {}): BodyRule<z.infer<T>> {
-  return jsonBody(schema, (body) => parseWith(schema, body), options);
+export function zodBody<T extends z.ZodMiniType>(
+  schema: T,
+  options: {
+    readonly required?: boolean;
+    /** An empty body reads as `{}` (a body whose every member is optional may be left out). */
+    readonly emptyAsObject?: boolean;
+  } = {},
+): BodyRule<z.infer<T>> {
+  const rule = jsonBody(schema, (body) => parseWith(schema, body), options);
+  if (!options.emptyAsObject) return rule;
+  return { ...rule, read: (req) => (req.textBody().trim() ? rule.read(req) : parseWith(schema, {})) };
 }
 
 /** An ISO 8601 timestamp with `Z` or an offset, as microseconds. */
@@ -103,3 +112,6 @@ export const appSettingsPatch = z.partial(
     ),
   }),
 );
+
+/** A key bound to one app (a chat or an ACP key): an optional name and expiry; an empty body asks for neither. */
+export const appKeyRequest = z.strictObject({ name: z.optional(z.string().check(z.minLength(1), z.maxLength(200))), expiresAt: z.optional(isoTimestamp) });

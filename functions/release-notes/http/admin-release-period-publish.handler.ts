@@ -1,38 +1,10 @@
-import * as z from 'zod/mini';
 import { publishReleasePeriod } from '../app/publish-release-period';
-import { badRequest } from '../../platform/domain/errors';
-import { CHANGE_KINDS, type PeriodDraft } from '../domain/release-notes';
-import { itemsFromMarkdown, markdownFromItems, parsePeriodMarkdown } from '../domain/release-notes-markdown';
 import { httpRoute } from '../../platform/http/kit';
-import type { HttpRequest } from '../../platform/http/kit-request';
 import { lambdaHandler } from '../../platform/http/lambda';
+import { readRequest } from '../../platform/http/request-declaration';
+import { RELEASE_NOTES_ADMIN_REQUESTS } from '../openapi/release-notes-admin-requests';
 import { adminPeriodOut } from './release-notes-presenters';
-import { isoTimestamp, parseWith } from '../../platform/http/validation';
 import { adminReleaseNotesProductionDeps, type AdminReleaseNotesDeps } from '../wiring/admin-release-notes-wiring';
-
-const jsonPeriod = z.strictObject({
-  periodStart: isoTimestamp,
-  periodEnd: isoTimestamp,
-  title: z.optional(z.string().check(z.maxLength(300))),
-  markdown: z.optional(z.string()),
-  items: z.optional(z.array(z.strictObject({ title: z.string(), body: z._default(z.string(), ''), kind: z.enum(CHANGE_KINDS) }))),
-});
-
-function draftOf(req: HttpRequest): PeriodDraft {
-  const type = (req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-  if (type === 'text/markdown' || type === 'text/plain') return parsePeriodMarkdown(req.textBody());
-  if (type !== 'application/json') throw badRequest('Content-Type must be application/json or text/markdown');
-  const input = parseWith(jsonPeriod, req.jsonBody());
-  // Either part may be omitted: items are read from the markdown's sections, or the markdown is written from the items.
-  const markdown = input.markdown ?? markdownFromItems(input.items ?? []);
-  return {
-    periodStartUs: input.periodStart,
-    periodEndUs: input.periodEnd,
-    ...(input.title ? { title: input.title } : {}),
-    markdown,
-    items: input.items ?? itemsFromMarkdown(markdown),
-  };
-}
 
 /**
  * POST /admin/v1/release-notes/periods: publishes a period from JSON or from a markdown file with
@@ -40,7 +12,8 @@ function draftOf(req: HttpRequest): PeriodDraft {
  */
 export const createHandler = (deps: AdminReleaseNotesDeps) =>
   httpRoute('adminReleasePeriodPublish', deps, async (req) => {
-    const period = await publishReleasePeriod(deps, draftOf(req));
+    const { body: draft } = await readRequest(RELEASE_NOTES_ADMIN_REQUESTS.adminReleasePeriodPublish, req);
+    const period = await publishReleasePeriod(deps, draft);
     return { status: 201, body: { data: adminPeriodOut(period) } };
   });
 
