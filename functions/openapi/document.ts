@@ -11,7 +11,7 @@ import * as z from 'zod';
 import { ROUTES, type AuthKind, type RouteDef } from '../routes';
 import { acpError, rateLimitedAcp } from '../acp/openapi/acp-schemas';
 import { chatError } from '../chat/openapi/chat-schemas';
-import { errorObject, type JsonSchema, type OperationDoc, type QueryParamDoc, type ResponseHeaderDoc, type ZodSchema } from '../platform/openapi/openapi-kit';
+import { errorObject, type JsonSchema, type OperationDoc, type ResponseHeaderDoc, type ZodSchema } from '../platform/openapi/openapi-kit';
 import type { ParamRules } from '../platform/http/request-declaration';
 import { OPERATIONS } from './operations';
 
@@ -74,20 +74,17 @@ const TRANSPORT_ERRORS: readonly number[] = [400, 413, 414, 431, 500];
 const retryAfter = { 'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } } };
 const correlation = { 'X-Correlation-ID': { description: 'The request’s correlation id (yours if you sent one)', schema: { type: 'string' } } };
 
-/** A query or header parameter (optional unless it says so); its description comes out of the schema onto the parameter. */
-function parameter(name: string, where: 'query' | 'header', param: QueryParamDoc): Record<string, unknown> {
-  const { description, ...schema } = toSchema(param.schema);
-  return { name, in: where, required: param.required ?? false, description: param.description ?? description, schema };
+/** A query or header parameter of the declaration (optional unless it says so); its description comes out of the schema onto the parameter. */
+function parameters(where: 'query' | 'header', rules: ParamRules = {}): Record<string, unknown>[] {
+  return Object.entries(rules).map(([name, rule]) => {
+    const { description, ...schema } = toSchema(rule.schema);
+    return { name, in: where, required: rule.required ?? false, description, schema };
+  });
 }
 
 /** An answer's headers: the correlation id, then the operation's own. */
 function responseHeaders(own: Readonly<Record<string, ResponseHeaderDoc>> = {}): Record<string, unknown> {
   return { ...correlation, ...Object.fromEntries(Object.entries(own).map(([name, h]) => [name, { description: h.description, schema: toSchema(h.schema) }])) };
-}
-
-/** A declaration's parameters as the document lists them. */
-function declared(rules: ParamRules | undefined): Record<string, QueryParamDoc> {
-  return Object.fromEntries(Object.entries(rules ?? {}).map(([name, rule]) => [name, { schema: rule.schema, ...(rule.required ? { required: true } : {}) }]));
 }
 
 function operation(route: RouteDef, doc: OperationDoc): Record<string, unknown> {
@@ -96,9 +93,7 @@ function operation(route: RouteDef, doc: OperationDoc): Record<string, unknown> 
     const rule = request.path?.[m[1]!];
     return { name: m[1]!, in: 'path', required: true, schema: rule ? toSchema({ type: 'string', ...rule.schema }) : { type: 'string' } };
   });
-  const queryParams = Object.entries({ ...declared(request.query), ...doc.query }).map(([name, q]) => parameter(name, 'query', q));
-  const headerParams = Object.entries({ ...declared(request.headers), ...doc.headers }).map(([name, q]) => parameter(name, 'header', q));
-  const body = request.body ?? doc.body;
+  const body = request.body;
   const responses: Record<string, unknown> = {
     [String(doc.ok.status)]: {
       description: doc.ok.description,
@@ -123,7 +118,7 @@ function operation(route: RouteDef, doc: OperationDoc): Record<string, unknown> 
     ...(doc.description ? { description: doc.description } : {}),
     'x-rate-limit': route.rateLimit,
     security: scheme ? [{ [scheme]: [] }] : [],
-    parameters: [...pathParams, ...queryParams, ...headerParams],
+    parameters: [...pathParams, ...parameters('query', request.query), ...parameters('header', request.headers)],
     ...(body ? { requestBody: { required: body.required ?? false, content: { [body.contentType]: { schema: toSchema(body.schema) } } } } : {}),
     responses,
   };

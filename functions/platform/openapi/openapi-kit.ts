@@ -16,14 +16,6 @@ export type { JsonSchema };
 /** A zod schema, classic or `zod/mini` (a request body the handler parses with may be `zod/mini`). */
 export type ZodSchema = z.core.$ZodType;
 
-export interface QueryParamDoc {
-  readonly schema: ZodSchema | JsonSchema;
-  /** The parameter's description; without it, the one in the schema's metadata. */
-  readonly description?: string;
-  /** A request without it is refused. @default false */
-  readonly required?: boolean;
-}
-
 /** A response header the document lists (X-Correlation-ID and Retry-After are added where they apply). */
 export interface ResponseHeaderDoc {
   readonly schema: ZodSchema | JsonSchema;
@@ -31,9 +23,9 @@ export interface ResponseHeaderDoc {
 }
 
 /**
- * What the document says of a public route beyond the route table: summary, tag, query and header
- * parameters, body, success response and documented error statuses (functions/openapi/document.ts
- * turns each entry into an operation).
+ * What the document says of a public route beyond the route table: summary, tag, its request
+ * declaration, success response and documented error statuses (functions/openapi/document.ts turns
+ * each entry into an operation).
  */
 export interface OperationDoc {
   readonly summary: string;
@@ -41,16 +33,10 @@ export interface OperationDoc {
   readonly tag: string;
   /**
    * The operation's request declaration (`<area>/openapi/<area>-requests.ts`), the one its handler reads
-   * with: the document shows its path, query and header parameters and its body. `query`, `headers`
-   * and `body` below are for what a declaration does not say.
+   * with: the document shows its path, query and header parameters (Authorization is the auth kind's)
+   * and its body.
    */
   readonly request?: RequestDeclaration;
-  readonly query?: Readonly<Record<string, QueryParamDoc>>;
-  readonly body?: {
-    readonly contentType: 'application/json' | 'multipart/form-data';
-    readonly schema: ZodSchema | JsonSchema;
-    readonly required?: boolean;
-  };
   readonly ok: {
     readonly status: number;
     readonly description: string;
@@ -63,8 +49,6 @@ export interface OperationDoc {
   readonly errors: readonly number[];
   /** What an error status means for this operation, where it says more than the document's common text. */
   readonly errorDescriptions?: Readonly<Partial<Record<number, string>>>;
-  /** Request headers beyond Authorization. */
-  readonly headers?: Readonly<Record<string, QueryParamDoc>>;
 }
 
 /** A response or body content map with one JSON entry. */
