@@ -1,11 +1,16 @@
 import { getApp } from '../app/manage-apps';
 import { httpRoute } from './kit';
+import { readRequest } from './request-declaration';
+import { ADMIN_RESOURCE_REQUESTS } from '../openapi/admin-resource-requests';
 import { lambdaHandler } from './lambda';
 import { adminApp } from './admin-presenters';
 import { adminProductionDeps, type AdminBaseDeps } from '../wiring/admin-wiring';
 
 /** GET /admin/v1/apps/{appId} */
 export const createHandler = (deps: AdminBaseDeps) =>
-  httpRoute('adminAppGet', deps, async (req) => ({ status: 200, body: { data: adminApp(await getApp(deps, { appId: req.path.appId ?? '' })) } }));
+  httpRoute('adminAppGet', deps, async (req) => {
+    const { path } = await readRequest(ADMIN_RESOURCE_REQUESTS.adminAppGet, req);
+    return { status: 200, body: { data: adminApp(await getApp(deps, { appId: path.appId })) } };
+  });
 
 export const handler = lambdaHandler(createHandler, adminProductionDeps);
