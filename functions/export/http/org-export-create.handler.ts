@@ -1,7 +1,7 @@
 import { createExportJob } from '../app/export-jobs';
 import { httpRoute } from '../../platform/http/kit';
 import { readRequest } from '../../platform/http/request-declaration';
-import { EXPORT_REQUESTS } from '../openapi/export-requests';
+import { EXPORT_JOB_REQUESTS } from '../openapi/export-job-requests';
 import { lambdaHandler } from '../../platform/http/lambda';
 import { exportJobBody } from './export-job-presenter';
 import { exportJobProductionDeps, type ExportJobFunctionDeps } from '../wiring/export-job-wiring';
@@ -13,7 +13,7 @@ import { exportJobProductionDeps, type ExportJobFunctionDeps } from '../wiring/e
  */
 export const createHandler = (deps: ExportJobFunctionDeps) =>
   httpRoute('orgExportCreate', deps, async (req) => {
-    const { body } = await readRequest(EXPORT_REQUESTS.orgExportCreate, req);
+    const { body } = await readRequest(EXPORT_JOB_REQUESTS.orgExportCreate, req);
     const job = await createExportJob(deps, { orgId: req.principal!.orgId, scopes: req.principal!.scopes, body });
     return { status: 202, body: { data: exportJobBody({ job, urls: [], urlsExpireAtUs: 0 }) } };
   });

@@ -1,7 +1,7 @@
 import { getExportJob } from '../app/export-jobs';
 import { httpRoute } from '../../platform/http/kit';
 import { readRequest } from '../../platform/http/request-declaration';
-import { EXPORT_REQUESTS } from '../openapi/export-requests';
+import { EXPORT_JOB_REQUESTS } from '../openapi/export-job-requests';
 import { lambdaHandler } from '../../platform/http/lambda';
 import { exportJobBody } from './export-job-presenter';
 import { exportJobProductionDeps, type ExportJobFunctionDeps } from '../wiring/export-job-wiring';
@@ -9,7 +9,7 @@ import { exportJobProductionDeps, type ExportJobFunctionDeps } from '../wiring/e
 /** GET /api/v1/org/exports/{exportId}: the job's state, and once completed its files with download links valid for an hour. */
 export const createHandler = (deps: ExportJobFunctionDeps) =>
   httpRoute('orgExportGet', deps, async (req) => {
-    const { path } = await readRequest(EXPORT_REQUESTS.orgExportGet, req);
+    const { path } = await readRequest(EXPORT_JOB_REQUESTS.orgExportGet, req);
     const view = await getExportJob(deps, { orgId: req.principal!.orgId, jobId: path.exportId, scopes: req.principal!.scopes });
     return { status: 200, body: { data: exportJobBody(view) } };
   });

@@ -3,6 +3,7 @@
  * joined with the other areas' in functions/openapi/operations.ts.
  */
 import { json, type OperationDoc } from '../../platform/openapi/openapi-kit';
+import { EXPORT_JOB_REQUESTS } from './export-job-requests';
 import { EXPORT_REQUESTS } from './export-requests';
 import * as s from './export-schemas';
 
@@ -42,14 +43,14 @@ export const EXPORT_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     summary: 'Start a bulk snapshot export',
     description:
       'The org’s lists as of now minus the visibility delay, written as gzipped NDJSON files off the request path: poll GET /exports/{exportId}. For a warehouse’s first load; later passes continue incrementally from its `updated_after`.',
-    request: EXPORT_REQUESTS.orgExportCreate,
+    request: EXPORT_JOB_REQUESTS.orgExportCreate,
     ok: { status: 202, description: 'The job, running', content: json(s.exportJob) },
     errors: EXPORT_ERRORS,
   },
   orgExportGet: {
     tag: 'Org Export',
     summary: 'A bulk snapshot export',
-    request: EXPORT_REQUESTS.orgExportGet,
+    request: EXPORT_JOB_REQUESTS.orgExportGet,
     description: 'Its state; once completed, its files with download links valid for an hour (a new GET gives new links).',
     ok: { status: 200, description: 'The job', content: json(s.exportJob) },
     errors: [...EXPORT_ERRORS, 404],

@@ -4,11 +4,10 @@
  * are one declaration. Each query parameter is the text the document shows, read by area A's own rule
  * (export/domain/export-params.ts), which refuses a malformed value with the spec's exact message;
  * names the declaration does not list are area A's rule (export/http/export-query.ts).
- * Plain objects, no zod: this module is in every area A function's bundle.
+ * Plain objects, no zod: this module is in every list function's bundle (the bulk export's requests
+ * are export-job-requests.ts).
  */
-import { badRequest } from '../../platform/domain/errors';
-import { param, uuidPathId, type BodyRule, type RequestDeclaration } from '../../platform/http/request-declaration';
-import { EXPORT_LISTS } from '../domain/export-job';
+import { param, uuidPathId, type RequestDeclaration } from '../../platform/http/request-declaration';
 import { parseIncludeParam, parseLimit, parseSessionsInclude, parseTimestampParam, parseTokenParam, parseUuidParam } from '../domain/export-params';
 
 const limit = param(
@@ -23,29 +22,6 @@ const limit = param(
 const cursor = param({ description: 'The `next_cursor` of the previous page' }, (raw) => raw);
 const iso = (name: string, description: string) =>
   param({ format: 'date-time', description: `ISO 8601 with Z or an offset; ${description}` }, (raw) => parseTimestampParam(name, raw)!);
-
-/** A job's request: an empty body asks for every list the key may read (the use case checks `lists`). */
-const exportJobBody: BodyRule<Record<string, unknown>> = {
-  contentType: 'application/json',
-  schema: {
-    type: 'object',
-    properties: {
-      lists: {
-        minItems: 1,
-        type: 'array',
-        items: { type: 'string', enum: [...EXPORT_LISTS] },
-        description: 'Default: every list the key may read; each list needs the scope of its own route',
-      },
-    },
-    title: 'ExportRequest',
-  },
-  read: (req) => {
-    const text = req.textBody();
-    if (text.trim() === '') return {};
-    if (!/^application\/json\s*(;|$)/i.test(req.header('content-type') ?? '')) throw badRequest('Content-Type must be application/json');
-    return req.jsonBody();
-  },
-};
 
 export const EXPORT_REQUESTS = {
   orgAppsList: { query: {} },
@@ -75,8 +51,6 @@ export const EXPORT_REQUESTS = {
       ),
     },
   },
-  orgExportCreate: { body: exportJobBody },
-  orgExportGet: { path: { exportId: uuidPathId('exportId') } },
   orgUsageList: { query: { limit, cursor, since: iso('since', 'lower bound on created_at') } },
   orgTombstonesList: {
     query: { limit, cursor, cause: param({ description: 'Exact-match filter on cause' }, (raw) => parseTokenParam('cause', raw)!) },
