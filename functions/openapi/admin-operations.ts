@@ -10,6 +10,7 @@ import { CONVERSATION_ADMIN_OPERATIONS } from '../conversations/openapi/conversa
 import { EXPORT_ADMIN_OPERATIONS } from '../export/openapi/export-admin-operations';
 import { adminData } from '../platform/openapi/admin-schemas';
 import { json, type OperationDoc } from '../platform/openapi/openapi-kit';
+import { JOB_REQUESTS } from '../jobs/job-requests';
 import { TENANCY_ADMIN_OPERATIONS } from '../platform/openapi/tenancy-admin-operations';
 import { RELEASE_NOTES_ADMIN_OPERATIONS } from '../release-notes/openapi/release-notes-admin-operations';
 
@@ -19,7 +20,7 @@ const COMPOSITION_ADMIN_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     summary: 'Run a scheduled job now',
     description:
       'Runs one batch (up to 200 items) of a scheduled job, as its timer would, and answers what it did; run it again for more. Another job name is a 400 that lists them.',
-    body: { contentType: 'application/json', schema: { type: 'object', description: 'Ignored: a run takes no options (send none, or `{}`)' } },
+    request: JOB_REQUESTS.adminJobRun,
     ok: {
       status: 200,
       description: 'The job and what its run did',

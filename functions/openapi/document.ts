@@ -12,7 +12,8 @@ import { ROUTES } from '../routes';
 import type { AuthKind, RouteDef } from '../kernel/route-vocabulary';
 import { acpError, rateLimitedAcp } from '../acp/openapi/acp-schemas';
 import { chatError } from '../chat/openapi/chat-schemas';
-import { errorObject, type JsonSchema, type OperationDoc, type QueryParamDoc, type ResponseHeaderDoc, type ZodSchema } from '../platform/openapi/openapi-kit';
+import { errorObject, type JsonSchema, type OperationDoc, type ResponseHeaderDoc, type ZodSchema } from '../platform/openapi/openapi-kit';
+import type { BodyRule, ParamRules, RequestDeclaration } from '../platform/http/request-declaration';
 import { OPERATIONS } from './operations';
 
 const SECURITY: Readonly<Record<AuthKind, string | undefined>> = {
@@ -74,14 +75,16 @@ const TRANSPORT_ERRORS: readonly number[] = [400, 413, 414, 431, 500];
 const retryAfter = { 'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } } };
 const correlation = { 'X-Correlation-ID': { description: 'The request’s correlation id (yours if you sent one)', schema: { type: 'string' } } };
 
-/** A query or header parameter (optional unless it says so); its description comes out of the schema onto the parameter. */
-function parameter(name: string, where: 'query' | 'header', param: QueryParamDoc): Record<string, unknown> {
-  const { description, ...schema } = toSchema(param.schema);
-  return { name, in: where, required: param.required ?? false, description: param.description ?? description, schema };
+/** A query or header parameter of the declaration (optional unless it says so); its description comes out of the schema onto the parameter. */
+function parameters(where: 'query' | 'header', rules: ParamRules = {}): Record<string, unknown>[] {
+  return Object.entries(rules).map(([name, rule]) => {
+    const { description, ...schema } = toSchema(rule.schema);
+    return { name, in: where, required: rule.required ?? false, description, schema };
+  });
 }
 
-/** A request body's media types: the operation's own, then the alternatives it also takes. */
-function requestContent(body: NonNullable<OperationDoc['body']>): Record<string, unknown> {
+/** A request body's media types: the declaration's own, then the alternatives it also takes. */
+function requestContent(body: BodyRule<unknown>): Record<string, unknown> {
   const all = { [body.contentType]: body.schema, ...(body.alternatives ?? {}) };
   return Object.fromEntries(Object.entries(all).map(([type, schema]) => [type, { schema: toSchema(schema) }]));
 }
@@ -91,19 +94,25 @@ function responseHeaders(own: Readonly<Record<string, ResponseHeaderDoc>> = {}):
   return { ...correlation, ...Object.fromEntries(Object.entries(own).map(([name, h]) => [name, { description: h.description, schema: toSchema(h.schema) }])) };
 }
 
-/** A path parameter: the shape its route declares (RouteDef.pathParams), or any text where the handler judges it. */
-function pathParameter(route: RouteDef, name: string): Record<string, unknown> {
+/**
+ * A path parameter: the shape its route declares (RouteDef.pathParams, which the kit checks), else the
+ * operation's request declaration's rule, or any text where the handler judges it.
+ */
+function pathParameter(route: RouteDef, request: RequestDeclaration, name: string): Record<string, unknown> {
   const declared = route.pathParams?.[name];
-  if (!declared) return { name, in: 'path', required: true, schema: { type: 'string' } };
-  const { description, ...schema } = toSchema(declared.schema);
-  return { name, in: 'path', required: true, ...(description ? { description } : {}), schema };
+  if (declared) {
+    const { description, ...schema } = toSchema(declared.schema);
+    return { name, in: 'path', required: true, ...(description ? { description } : {}), schema };
+  }
+  const rule = request.path?.[name];
+  return { name, in: 'path', required: true, schema: rule ? toSchema({ type: 'string', ...rule.schema }) : { type: 'string' } };
 }
 
 /** The document's operation for a route and its entry in an area's fragment (the public and the admin document alike). */
 export function operation(route: RouteDef, doc: OperationDoc): Record<string, unknown> {
-  const pathParams = [...route.path.matchAll(/\{([^}]+)\}/g)].map((m) => pathParameter(route, m[1]!));
-  const queryParams = Object.entries(doc.query ?? {}).map(([name, q]) => parameter(name, 'query', q));
-  const headerParams = Object.entries(doc.headers ?? {}).map(([name, q]) => parameter(name, 'header', q));
+  const request = doc.request ?? {};
+  const pathParams = [...route.path.matchAll(/\{([^}]+)\}/g)].map((m) => pathParameter(route, request, m[1]!));
+  const body = request.body;
   const responses: Record<string, unknown> = {
     [String(doc.ok.status)]: {
       description: doc.ok.description,
@@ -128,8 +137,8 @@ export function operation(route: RouteDef, doc: OperationDoc): Record<string, un
     ...(doc.description ? { description: doc.description } : {}),
     'x-rate-limit': route.rateLimit,
     security: scheme ? [{ [scheme]: [] }] : [],
-    parameters: [...pathParams, ...queryParams, ...headerParams],
-    ...(doc.body ? { requestBody: { required: doc.body.required ?? false, content: requestContent(doc.body) } } : {}),
+    parameters: [...pathParams, ...parameters('query', request.query), ...parameters('header', request.headers)],
+    ...(body ? { requestBody: { required: body.required ?? false, content: requestContent(body) } } : {}),
     responses,
   };
 }

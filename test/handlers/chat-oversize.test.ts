@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_CHAT_REQUEST_BYTES } from '../../functions/platform/domain/body-limits';
-import { MAX_MESSAGE_BYTES } from '../../functions/chat/domain/chat-request';
+import { MAX_MESSAGE_BYTES } from '../../functions/chat/domain/turn-fields';
 import { chat, chatWorld, type ChatWorld } from '../support/chat';
 import { startTestPlatform, type TestPlatform } from '../support/platform';
 import { sendUntilAnswered } from '../support/uploads';

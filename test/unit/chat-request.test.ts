@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  MAX_FILE_REFERENCES,
-  VARIABLE_LIMITS,
-  newTurnMessages,
-  parseChatRequest,
-  parseFileReferences,
-  parseVariables,
-  type ChatMessageInput,
-} from '../../functions/chat/domain/chat-request';
+import { newTurnMessages, parseChatRequest, type ChatMessageInput } from '../../functions/chat/domain/chat-request';
+import { MAX_FILE_REFERENCES, parseFileReferences, parseVariables, VARIABLE_LIMITS } from '../../functions/chat/domain/turn-fields';
 import { DomainError } from '../../functions/platform/domain/errors';
 
 const APP = 'support-bot-7';

@@ -186,6 +186,13 @@ const DOMAIN_PURE_PACKAGES = ['ipaddr.js', 'marked', '@cfworker/json-schema'];
 
 /** An operation's request schema (`<area>/openapi/<area>-requests.ts`): what its handlers parse with and the document lists. */
 const isRequestSchema = (path: string) => placeOf(path)?.layer === 'openapi' && path.endsWith('-requests.ts');
+/**
+ * The request vocabulary request schemas are written in: the declaration kit (rules, parameters,
+ * bodies; no zod at run time), the `zod/mini` body rule and the multipart body rule. Both are in the handlers' bundles anyway,
+ * and synth loads them with the document.
+ */
+const REQUEST_VOCABULARY = ['functions/platform/http/request-declaration', 'functions/platform/http/validation', 'functions/platform/http/multipart'];
+const isRequestVocabulary = (target: string) => REQUEST_VOCABULARY.includes(target.replace(/\.ts$/, ''));
 
 /** A slice's own route or worker table (`<slice>/<name>-routes.ts`, `-workers.ts`): its handlers take their entries from it. */
 const isTable = (path: string) => placeOf(path)?.layer === undefined && placeOf(path) !== undefined && /-(routes|workers)\.ts$/.test(path);
@@ -284,14 +291,15 @@ function layerViolations(files: readonly SourceFile[], exists: (p: string) => bo
         const ok = !r.local || !to || isSynthLoaded(r.target) || ['domain', 'http', 'front-door'].includes(toLayer ?? '');
         if (!ok) report(r, 'the front door may import only domain, the HTTP kit, its own folder and the files synth loads');
       } else if (isRequestSchema(p)) {
-        const ok = r.specifier === 'zod/mini' || (r.local && (toLayer === 'domain' || isRequestSchema(r.target)));
+        const ok = r.specifier === 'zod/mini' || (r.local && (toLayer === 'domain' || isRequestSchema(r.target) || isRequestVocabulary(r.target)));
         if (!ok) report(r, 'a request schema is in its functions’ bundles: zod/mini and pure domain rules only');
       } else if (layer === 'openapi' || (under(p, REFERENCE) && !under(p, `${REFERENCE}/http`))) {
         // functions/openapi/http/ holds the admin document's Lambda entry: synth never loads it.
         const ok =
           isBuiltin(r) ||
           r.specifier === 'zod' ||
-          (r.local && (under(r.target, REFERENCE) || toLayer === 'openapi' || toLayer === 'domain' || isSynthLoaded(r.target)));
+          (r.local && (under(r.target, REFERENCE) || toLayer === 'openapi' || toLayer === 'domain' || isSynthLoaded(r.target))) ||
+          (r.typeOnly && isRequestVocabulary(r.target));
         if (!ok) report(r, 'the API reference is loaded by synth: zod, node: builtins, the files synth loads, pure domain rules and the openapi folders only');
       }
       if (isSynthLoaded(p)) {
@@ -559,6 +567,8 @@ describe('the layer check itself', () => {
     ).toEqual([]);
     expect(check('functions/export/openapi/export-requests.ts', "import * as z from 'zod';")).toHaveLength(1);
     expect(check('functions/export/openapi/export-requests.ts', "import { exportUsage } from '../app/export-lists';")).toHaveLength(1);
+    expect(check('functions/export/openapi/export-requests.ts', "import { param } from '../../platform/http/request-declaration';")).toEqual([]);
+    expect(check('functions/export/openapi/export-requests.ts', "import { httpRoute } from '../../platform/http/kit';")).toHaveLength(1);
   });
 
   it('keeps the API reference fragments off handler code', () => {

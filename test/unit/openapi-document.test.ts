@@ -49,4 +49,15 @@ describe('the OpenAPI document', () => {
     expect(op.responses['429']?.headers).toHaveProperty('Retry-After');
     if (route.auth !== 'public') expect(op.responses).toHaveProperty('401');
   });
+
+  it.each(PUBLIC_ROUTES.map((r) => [r.id, r] as const))(
+    '%s: its request declaration fits the route (path names, a body only where the route reads one)',
+    (_, route) => {
+      const request = OPERATIONS[route.id]!.request ?? {};
+      const pathParams = [...route.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
+      for (const name of Object.keys(request.path ?? {})) expect(pathParams).toContain(name);
+      if (request.body) expect(route.body).not.toBe('none');
+      if (request.body?.contentType === 'multipart/form-data') expect(route.body).toBe('multipart');
+    },
+  );
 });

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { fulfillmentId } from '../../functions/acp/domain/order-ids';
-import type { QueryParam } from '../../functions/platform/openapi/query-param-requests';
+import type { PathParam } from '../../functions/platform/domain/ids';
 import { ROUTES } from '../../functions/routes';
 
 const namesIn = (path: string) => [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
@@ -33,7 +33,7 @@ describe('path parameters', () => {
   });
 
   it('is the request atom: a schema and the rule that reads it (undefined: names no resource)', () => {
-    const atom: QueryParam<string | undefined> = route('adminOrderGet').pathParams!.orderId!;
+    const atom: PathParam = route('adminOrderGet').pathParams!.orderId!;
     expect(atom.schema).toMatchObject({ type: 'string', format: 'uuid' });
   });
 

@@ -10,6 +10,7 @@ import { CHECKOUT_TERMINAL_MESSAGE, readiness } from './checkout-readiness';
 import { CHECKOUT_TTL_MS, TERMINAL, invalid, parseLineItems, type CheckoutSession } from '../domain/checkout';
 import { checkRequestFields } from '../domain/checkout-request';
 import { DomainError } from '../../platform/domain/errors';
+import { isRecord } from '../../platform/domain/request-rule';
 import { msToMicros } from '../../platform/domain/time';
 import type { AcpPorts, CheckoutPorts } from '../ports/acp-ports';
 import type { AcpDeps } from '../ports/acp-ports';
@@ -19,10 +20,6 @@ export type CheckoutDeps = Pick<AcpDeps, 'ids' | 'clock' | 'settings' | 'apps'> 
 
 /** Optimistic writes retry a bounded number of times; a session this contended answers 409. */
 const MAX_ATTEMPTS = 5;
-
-export function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 export function notAllowed(message: string): DomainError {
   return new DomainError('not_allowed', message, 'invalid_state');

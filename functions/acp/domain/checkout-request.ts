@@ -35,13 +35,13 @@ import {
   RISK_SIGNALS,
 } from './request-objects';
 import { PAYMENT_DATA_SCHEMA } from './payment-data';
+import { isRecord } from '../../platform/domain/request-rule';
 import {
   actedOn,
   arrayOf,
   check,
   described,
   invalid,
-  isRecord,
   label,
   memberPath,
   object,
@@ -69,7 +69,7 @@ const SELECTED_OPTION = object({ type: string(), option_id: string(), item_ids: 
 /** `buyer: null` clears the session's buyer. */
 const buyer: Check = check(
   (v, at) => {
-    if (v !== null) BUYER(v, at);
+    if (v !== null) BUYER.read(v, at);
   },
   { anyOf: [BUYER.schema, { type: 'null', description: 'Clears the buyer' }] },
 );
@@ -184,13 +184,13 @@ export interface CheckoutDetails {
 }
 
 function str(value: unknown, at: string, max: number): string {
-  string({ max })(value, at);
+  string({ max }).read(value, at);
   return value as string;
 }
 
 /** ACP `FulfillmentDetails`, kept as a fresh object of its checked members. */
 function fulfillmentDetailsOf(value: unknown): Record<string, unknown> {
-  FULFILLMENT_DETAILS(value, '$.fulfillment_details');
+  FULFILLMENT_DETAILS.read(value, '$.fulfillment_details');
   const details = value as Record<string, unknown>;
   const address = own(details, 'address') as Record<string, unknown> | undefined;
   return {
@@ -205,11 +205,11 @@ function codesOf(body: Record<string, unknown>): string[] | undefined {
   if (discounts === undefined && coupons === undefined) return undefined;
   const codes: string[] = [];
   if (discounts !== undefined) {
-    DISCOUNTS(discounts, '$.discounts');
+    DISCOUNTS.read(discounts, '$.discounts');
     codes.push(...((own(discounts as Record<string, unknown>, 'codes') ?? []) as string[]));
   }
   if (coupons !== undefined) {
-    arrayOf(CODE)(coupons, '$.coupons');
+    arrayOf(CODE).read(coupons, '$.coupons');
     codes.push(...(coupons as string[]));
   }
   if (codes.length > MAX_CODES) throw invalid('invalid', `At most ${MAX_CODES} discount codes`, '$.discounts.codes');
@@ -228,7 +228,7 @@ export interface SelectableLine {
  */
 function checkSelectedOptions(value: unknown, lines: readonly SelectableLine[]): void {
   const at = '$.selected_fulfillment_options';
-  arrayOf(SELECTED_OPTION)(value, at);
+  arrayOf(SELECTED_OPTION).read(value, at);
   const names = (id: string) => lines.some((l) => l.lineId === id || l.productId === id.toLowerCase());
   (value as Record<string, unknown>[]).forEach((o, i) => {
     if (o.type !== 'digital' || o.option_id !== 'digital')
@@ -250,7 +250,7 @@ export function checkRequestFields(body: Record<string, unknown>, op: CheckoutOp
     const at = memberPath('$', name);
     const rule = Object.hasOwn(allowed, name) ? allowed[name] : undefined;
     if (rule === undefined) throw invalid('invalid', `Unknown field for this operation: ${label(at)}`, at);
-    rule(value, at);
+    rule.read(value, at);
   }
   const field = (name: string) => own(body, name);
   const details: { -readonly [K in keyof CheckoutDetails]: CheckoutDetails[K] } = {};
@@ -266,7 +266,7 @@ export function checkRequestFields(body: Record<string, unknown>, op: CheckoutOp
   if (metadata !== undefined) {
     if (!isRecord(metadata) || JSON.stringify(metadata).length > MAX_METADATA_JSON)
       throw invalid('invalid', `metadata must be an object of at most ${MAX_METADATA_JSON} bytes of JSON`, '$.metadata');
-    storableJson(MAX_METADATA_DEPTH)(metadata, '$.metadata');
+    storableJson(MAX_METADATA_DEPTH).read(metadata, '$.metadata');
     details.metadata = metadata;
   }
   const codes = codesOf(body);

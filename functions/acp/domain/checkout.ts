@@ -11,7 +11,8 @@ import { isUuid } from '../../platform/domain/ids';
 import { detailsView, type CheckoutDetails } from './checkout-request';
 import { handlerView } from './payment-data';
 import { LINE_ITEM, MAX_LINE_ITEMS } from './request-objects';
-import { invalid, isRecord, label, own } from './request-shape';
+import { isRecord } from '../../platform/domain/request-rule';
+import { invalid, label, own } from './request-shape';
 import type { CheckoutOrder } from './order';
 import { orderView } from './order';
 import type { PendingOrderEvent } from './order-event';
@@ -123,7 +124,7 @@ export function parseLineItems(body: Record<string, unknown>, required: boolean)
   raw.forEach((entry: unknown, i) => {
     const at = `$.${key}[${i}]`;
     if (!isRecord(entry)) throw invalid('invalid', `${key}[${i}] must be an object { product_id, quantity }`, at);
-    LINE_ITEM(entry, at);
+    LINE_ITEM.read(entry, at);
     const item = own(entry, 'item') as Record<string, unknown> | undefined;
     const [path, id] =
       own(entry, 'product_id') !== undefined

@@ -6,7 +6,8 @@
  */
 import type { CheckoutMessage, PaymentHandlerView } from './checkout';
 import { ADDRESS } from './request-objects';
-import { boolean, check, described, invalid, isRecord, label, object, own, pick, string, type Check, type JsonSchema } from './request-shape';
+import { isRecord } from '../../platform/domain/request-rule';
+import { boolean, check, described, invalid, label, object, own, pick, string, type Check, type JsonSchema } from './request-shape';
 
 /** A payment handler as the payment port offers it: its ACP view, and what its charges take. */
 export interface PaymentHandler extends PaymentHandlerView {
@@ -58,7 +59,7 @@ const B2B_REFUSED =
 function b2b(c: Check, refused: (value: unknown) => boolean, accepted: string): Check {
   return check(
     (v, at) => {
-      c(v, at);
+      c.read(v, at);
       if (refused(v)) throw invalid('unsupported', `${label(at)} ${B2B_REFUSED}`, at);
     },
     { ...c.schema, description: accepted },
@@ -112,11 +113,11 @@ export function checkPaymentData(value: unknown, handlers: readonly PaymentHandl
   if (value === undefined) throw invalid('missing', 'payment_data is required: { handler_id, instrument: { type, credential: { type, token } } }', AT);
   if (!isRecord(value)) throw invalid('invalid', 'payment_data must be an object { handler_id, instrument: { type, credential: { type, token } } }', AT);
   if (Object.hasOwn(value, 'token') || Object.hasOwn(value, 'provider')) {
-    LEGACY_PAYMENT_DATA(value, AT);
+    LEGACY_PAYMENT_DATA.read(value, AT);
     const provider = own(value, 'provider') as string | undefined;
     return { token: value.token as string, ...(provider !== undefined ? { provider } : {}), ...addressOf(value) };
   }
-  PAYMENT_DATA(value, AT);
+  PAYMENT_DATA.read(value, AT);
   const instrument = own(value, 'instrument') as { type: string; credential: { type: string; token: string } } | undefined;
   if (!instrument)
     throw invalid('missing', 'payment_data needs instrument: { type, credential: { type, token } } (or the 2025-09-29 token)', `${AT}.instrument`);

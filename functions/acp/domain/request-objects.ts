@@ -36,7 +36,7 @@ const MAX_EXEMPT_REGIONS = 100;
 
 const EXEMPT_REGIONS = check(
   (v, at) => {
-    arrayOf(text)(v, at);
+    arrayOf(text).read(v, at);
     if ((v as unknown[]).length > MAX_EXEMPT_REGIONS) throw invalid('invalid', `${label(at)}: at most ${MAX_EXEMPT_REGIONS} regions`, at);
   },
   { ...arrayOf(text).schema, maxItems: MAX_EXEMPT_REGIONS },
@@ -80,7 +80,7 @@ const BUYER_OBJECTS: Readonly<Record<string, readonly string[]>> = {
 
 /** A checked ACP `Buyer` as kept: a fresh object of its members, never the request's own. */
 export function buyerOf(value: unknown, at: string): Record<string, unknown> {
-  BUYER(value, at);
+  BUYER.read(value, at);
   const buyer = value as Record<string, unknown>;
   const kept = pick(buyer, BUYER_MEMBERS);
   for (const [name, members] of Object.entries(BUYER_OBJECTS)) {

@@ -1,6 +1,7 @@
 /**
- * The small vocabulary area C's request checks are written in: each check takes a JSON value and the
- * JSONPath (RFC 9535) it was found at, and throws the ACP 400 naming what is wrong. Objects are read by
+ * The small vocabulary area C's request checks are written in: each check is a request rule
+ * (functions/platform/domain/request-rule.ts) that reads a JSON value at the JSONPath (RFC 9535) it
+ * was found at, and throws the ACP 400 naming what is wrong. Objects are read by
  * their own properties only (a body parsed by JSON.parse can carry `__proto__`, `constructor` or
  * `toString` as plain keys): a member name is never looked up on Object.prototype, so such a key is an
  * unknown field like any other. Each check carries the JSON Schema of what it accepts, so the OpenAPI
@@ -9,14 +10,11 @@
  */
 import { DomainError } from '../../platform/domain/errors';
 import type { JsonSchema } from '../../platform/domain/json-schema';
+import { isRecord, rule, type Rule } from '../../platform/domain/request-rule';
 
 /** A 400 in the ACP `Error` shape, with the ACP code and the JSONPath of the field at fault. */
 export function invalid(code: string, message: string, param?: string): DomainError {
   return new DomainError('bad_request', message, code, param);
-}
-
-export function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** The member's value if the object has it as its own property; never an inherited one. */
@@ -43,17 +41,17 @@ export function label(at: string): string {
 
 export type { JsonSchema };
 
-/** Checks one JSON value found at `at`; throws the 400 naming what is wrong. `schema` says what it accepts. */
-export type Check = ((value: unknown, at: string) => void) & { readonly schema: JsonSchema };
+/** Checks one JSON value found at `at` (`$` when not said); throws the 400 naming what is wrong. `schema` says what it accepts. */
+export type Check = Rule<unknown, void>;
 
 /** A check from its function and the schema of what it accepts. */
 export function check(fn: (value: unknown, at: string) => void, schema: JsonSchema): Check {
-  return Object.assign((value: unknown, at: string) => fn(value, at), { schema });
+  return rule(schema, (value, at = '$') => fn(value, at));
 }
 
 /** The same check, with what the document says of it. */
 export function described(c: Check, description: string): Check {
-  return check(c, { ...c.schema, description });
+  return check((v, at) => c.read(v, at), { ...c.schema, description });
 }
 
 /** A field the use case that acts on it checks (its messages are the use case's); `schema` is what it takes. */
@@ -121,7 +119,7 @@ export function arrayOf(item: Check): Check {
     (v, at) => {
       if (!Array.isArray(v)) throw invalid('invalid', `${label(at)} must be an array`, at);
       v.forEach((entry, i) => {
-        item(entry, `${at}[${i}]`);
+        item.read(entry, `${at}[${i}]`);
       });
     },
     { type: 'array', items: item.schema },
@@ -131,7 +129,7 @@ export function arrayOf(item: Check): Check {
 /** ACP's flat metadata maps: any key, each value a string, a number or a boolean. */
 export const scalarMap: Check = check(
   (v, at) => {
-    anyObject(v, at);
+    anyObject.read(v, at);
     for (const [k, value] of Object.entries(v as Record<string, unknown>)) {
       if (!['string', 'number', 'boolean'].includes(typeof value))
         throw invalid('invalid', `${label(memberPath(at, k))} must be a string, a number or a boolean`, memberPath(at, k));
@@ -146,7 +144,7 @@ export function either(...checks: readonly Check[]): Check {
     (v, at) => {
       for (const [i, c] of checks.entries()) {
         try {
-          return c(v, at);
+          return c.read(v, at);
         } catch (err) {
           if (i === checks.length - 1) throw err;
         }
@@ -183,7 +181,7 @@ export function object(fields: Readonly<Record<string, Check>>, rules: ObjectRul
     if (!isRecord(v)) throw invalid('invalid', `${label(at)} must be an object`, at);
     for (const [k, value] of Object.entries(v)) {
       const check = known.get(k);
-      if (check) check(value, memberPath(at, k));
+      if (check) check.read(value, memberPath(at, k));
       else if (!rules.open) throw invalid('invalid', `Unknown field: ${label(memberPath(at, k))}`, memberPath(at, k));
     }
     for (const name of rules.required ?? []) {

@@ -2,13 +2,12 @@ import { cancelCheckout } from '../app/run-checkout';
 import { acpCheckoutProductionDeps, type AcpCheckoutDeps } from '../wiring/acp-wiring';
 import { checkoutRoute } from './acp-checkout';
 import { lambdaHandler } from '../../platform/http/lambda';
-import { ACP_ROUTES } from '../acp-routes';
 
 /** POST /acp/{appId}/checkout_sessions/{id}/cancel: cancel (405 once completed or canceled); the body is optional ({ intent_trace }). */
 export const createHandler = (deps: AcpCheckoutDeps) =>
-  checkoutRoute(ACP_ROUTES.acpCheckoutCancel, deps, async (req, body) => ({
+  checkoutRoute('acpCheckoutCancel', deps, async (req, { checkoutSessionId, body }) => ({
     status: 200,
-    session: await cancelCheckout(deps, { appId: req.grant!.appId!, id: req.path.checkoutSessionId ?? '', body }),
+    session: await cancelCheckout(deps, { appId: req.grant!.appId!, id: checkoutSessionId, body }),
   }));
 
 export const handler = lambdaHandler(createHandler, acpCheckoutProductionDeps);

@@ -2,11 +2,10 @@ import { createCheckout } from '../app/run-checkout';
 import { acpCheckoutProductionDeps, type AcpCheckoutDeps } from '../wiring/acp-wiring';
 import { checkoutRoute } from './acp-checkout';
 import { lambdaHandler } from '../../platform/http/lambda';
-import { ACP_ROUTES } from '../acp-routes';
 
 /** POST /acp/{appId}/checkout_sessions: a checkout session for the spec's line_items [{ product_id, quantity }] (201). */
 export const createHandler = (deps: AcpCheckoutDeps) =>
-  checkoutRoute(ACP_ROUTES.acpCheckoutCreate, deps, async (req, body) => ({
+  checkoutRoute('acpCheckoutCreate', deps, async (req, { body }) => ({
     status: 201,
     session: await createCheckout(deps, { appId: req.grant!.appId!, orgId: req.grant!.orgId, body }),
   }));

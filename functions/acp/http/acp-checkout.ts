@@ -22,10 +22,12 @@ export { canonicalJson };
 import { ACP_SUPPORTED_VERSIONS } from '../domain/discovery';
 import type { AcpCheckoutDeps } from '../wiring/acp-wiring';
 import { publicBaseUrl } from '../../platform/http/base-url';
-import type { RouteDef } from '../../kernel/route-vocabulary';
+import { ACP_ROUTES } from '../acp-routes';
 import { httpRoute, type HttpHandler, type HttpResult } from '../../platform/http/kit';
 import type { KeyCaller } from '../../platform/app/admit-request';
 import type { HttpRequest } from '../../platform/http/kit-request';
+import { readBody, readParameters } from '../../platform/http/request-declaration';
+import { ACP_REQUESTS, type CheckoutRouteId } from '../openapi/acp-requests';
 
 const IN_FLIGHT_RETRY_SECONDS = 1;
 
@@ -50,20 +52,32 @@ function acpError(status: number, code: string, message: string, extra: Record<s
   return { status, headers, body: { type: 'invalid_request', code, message, ...extra } };
 }
 
+/** What a checkout route's use case gets of its request (acp/openapi/acp-requests.ts): the session in the path, and the body of a POST. */
+export interface CheckoutInput {
+  /** The path's session id; '' on create. */
+  readonly checkoutSessionId: string;
+  /** The POST's body; `{}` on GET. */
+  readonly body: Record<string, unknown>;
+}
+
 export function checkoutRoute(
-  route: RouteDef,
+  routeId: CheckoutRouteId,
   deps: AcpCheckoutDeps,
-  run: (req: HttpRequest<KeyCaller>, body: Record<string, unknown>) => Promise<{ readonly status: number; readonly session: CheckoutSession }>,
+  run: (req: HttpRequest<KeyCaller>, input: CheckoutInput) => Promise<{ readonly status: number; readonly session: CheckoutSession }>,
 ): HttpHandler {
+  const route = ACP_ROUTES[routeId];
+  const declaration = ACP_REQUESTS[routeId];
   return httpRoute(route, deps, async (req) => {
-    const requestId = req.header('request-id');
+    const { path, headers: sent } = readParameters(declaration, req);
+    const checkoutSessionId = 'checkoutSessionId' in path ? path.checkoutSessionId : '';
+    const requestId = sent['Request-Id'];
     const echo: Record<string, string> = requestId ? { 'Request-Id': requestId.slice(0, 200) } : {};
-    const refused = versionRefusal(req.header('api-version'), echo);
+    const refused = versionRefusal(sent['API-Version'], echo);
     if (refused) return refused;
     const execute = async (body: Record<string, unknown>): Promise<HttpResult> => {
       // Read first: a failure must come before the use case writes (or charges), never after.
       const app = await deps.apps.get(req.grant!.appId!);
-      const { status, session } = await run(req, body);
+      const { status, session } = await run(req, { checkoutSessionId, body });
       return { status, body: checkoutView(session, deps.payments.handlers(), publicBaseUrl(deps, req), policyLinks(app?.settings.acp)) };
     };
     if (route.method !== 'POST') {
@@ -71,12 +85,12 @@ export function checkoutRoute(
       return { ...result, headers: { ...echo, ...(result.headers ?? {}) } };
     }
     // An empty header names no key either.
-    if (!req.header('idempotency-key')) return acpError(400, 'idempotency_key_required', IDEMPOTENCY_MESSAGES.required, {}, echo);
-    const idempotencyKey = idempotencyKeyOf(req, (message) => invalid('invalid', message))!;
-    const body: unknown = req.textBody().trim() ? req.jsonBody() : {};
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalid('invalid', 'The request body must be a JSON object');
+    const sentKey = 'Idempotency-Key' in sent ? sent['Idempotency-Key'] : undefined;
+    if (!sentKey) return acpError(400, 'idempotency_key_required', IDEMPOTENCY_MESSAGES.required, {}, echo);
+    const idempotencyKey = idempotencyKeyOf(sentKey, (message) => invalid('invalid', message))!;
+    const body = (await readBody(declaration, req)) ?? {};
     const headers = { ...echo, 'Idempotency-Key': idempotencyKey };
-    const scope = `${req.grant!.keyId}:${route.id}:${req.path.checkoutSessionId ?? ''}:${idempotencyKey}`;
+    const scope = `${req.grant!.keyId}:${route.id}:${checkoutSessionId}:${idempotencyKey}`;
     const claim = await claimIdempotencyKey(deps, { scope, request: body });
     if (claim.state === 'replay') return { status: claim.status, body: claim.body, headers: { ...headers, 'Idempotent-Replayed': 'true' } };
     if (claim.state === 'conflict') return acpError(422, 'idempotency_conflict', IDEMPOTENCY_MESSAGES.conflict, {}, headers);
@@ -85,7 +99,7 @@ export function checkoutRoute(
     }
     let result: HttpResult;
     try {
-      result = await execute(body as Record<string, unknown>);
+      result = await execute(body);
     } catch (err) {
       // A refusal is the answer to this request: a retry with the same key and body gets it again (RFC
       // 6.3). A 5xx is never kept (6.5), nor a 408, 409 or 429, which say "try again".

@@ -3,14 +3,19 @@ import { acpProductionDeps, type AcpFunctionDeps } from '../wiring/acp-wiring';
 import { publicBaseUrl } from '../../platform/http/base-url';
 import { httpRoute } from '../../platform/http/kit';
 import { lambdaHandler } from '../../platform/http/lambda';
+import { readRequest } from '../../platform/http/request-declaration';
+import { ACP_DISCOVERY_REQUESTS } from '../openapi/acp-discovery-requests';
 import { ACP_ROUTES } from '../acp-routes';
 
 /** GET /acp/{appId}/.well-known/acp.json: ACP's discovery document (DiscoveryResponse), public and cacheable. */
 export const createHandler = (deps: AcpFunctionDeps) =>
-  httpRoute(ACP_ROUTES.acpDiscovery, deps, async (req) => ({
-    status: 200,
-    headers: { 'Cache-Control': 'public, max-age=3600' },
-    body: await discoveryDocument(deps, { appId: req.path.appId ?? '', baseUrl: publicBaseUrl(deps, req) }),
-  }));
+  httpRoute(ACP_ROUTES.acpDiscovery, deps, async (req) => {
+    const { path } = await readRequest(ACP_DISCOVERY_REQUESTS.acpDiscovery, req);
+    return {
+      status: 200,
+      headers: { 'Cache-Control': 'public, max-age=3600' },
+      body: await discoveryDocument(deps, { appId: path.appId, baseUrl: publicBaseUrl(deps, req) }),
+    };
+  });
 
 export const handler = lambdaHandler(createHandler, acpProductionDeps);

@@ -2,14 +2,19 @@ import { publicProducts } from '../app/acp-discovery';
 import { acpProductionDeps, type AcpFunctionDeps } from '../wiring/acp-wiring';
 import { httpRoute } from '../../platform/http/kit';
 import { lambdaHandler } from '../../platform/http/lambda';
+import { readRequest } from '../../platform/http/request-declaration';
+import { ACP_DISCOVERY_REQUESTS } from '../openapi/acp-discovery-requests';
 import { ACP_ROUTES } from '../acp-routes';
 
 /** GET /acp/{appId}/products: the app's active products in the ACP feed's ProductsResponse shape (public). */
 export const createHandler = (deps: AcpFunctionDeps) =>
-  httpRoute(ACP_ROUTES.acpProductsList, deps, async (req) => ({
-    status: 200,
-    headers: { 'Cache-Control': 'public, max-age=60' },
-    body: await publicProducts(deps, { appId: req.path.appId ?? '' }),
-  }));
+  httpRoute(ACP_ROUTES.acpProductsList, deps, async (req) => {
+    const { path } = await readRequest(ACP_DISCOVERY_REQUESTS.acpProductsList, req);
+    return {
+      status: 200,
+      headers: { 'Cache-Control': 'public, max-age=60' },
+      body: await publicProducts(deps, { appId: path.appId }),
+    };
+  });
 
 export const handler = lambdaHandler(createHandler, acpProductionDeps);

@@ -1,18 +1,19 @@
 import { cancelOrder } from '../app/manage-orders';
-import { parseWith } from '../../platform/http/validation';
-import { cancelBody } from '../openapi/admin-order-requests';
+
 import { adminOrderDetail } from './acp-admin-presenters';
 import { publicBaseUrl } from '../../platform/http/base-url';
 import { acpCheckoutProductionDeps, type AdminOrdersDeps } from '../wiring/acp-wiring';
 import { httpRoute } from '../../platform/http/kit';
+import { readRequest } from '../../platform/http/request-declaration';
+import { ACP_ADMIN_REQUESTS } from '../openapi/acp-admin-requests';
 import { lambdaHandler } from '../../platform/http/lambda';
 import { ACP_ROUTES } from '../acp-routes';
 
 /** POST /admin/v1/apps/{appId}/orders/{orderId}/cancel: units not sent yet go back to stock; what was not refunded yet is refunded unless `refund` is false. */
 export const createHandler = (deps: AdminOrdersDeps) =>
   httpRoute(ACP_ROUTES.adminOrderCancel, deps, async (req) => {
-    const b = parseWith(cancelBody, req.textBody().trim() === '' ? {} : req.jsonBody());
-    const s = await cancelOrder(deps, { appId: req.path.appId ?? '', orderId: req.path.orderId ?? '', refund: b.refund ?? true, reason: b.reason });
+    const { path, body: b } = await readRequest(ACP_ADMIN_REQUESTS.adminOrderCancel, req);
+    const s = await cancelOrder(deps, { appId: path.appId, orderId: path.orderId, refund: b.refund ?? true, reason: b.reason });
     return { status: 200, body: { data: adminOrderDetail(s, publicBaseUrl(deps, req)) } };
   });
 

@@ -3,13 +3,16 @@ import { adminOrderDetail } from './acp-admin-presenters';
 import { publicBaseUrl } from '../../platform/http/base-url';
 import { acpCheckoutProductionDeps, type AdminOrdersDeps } from '../wiring/acp-wiring';
 import { httpRoute } from '../../platform/http/kit';
+import { readRequest } from '../../platform/http/request-declaration';
+import { ACP_ADMIN_READ_REQUESTS } from '../openapi/acp-admin-read-requests';
 import { lambdaHandler } from '../../platform/http/lambda';
 import { ACP_ROUTES } from '../acp-routes';
 
 /** POST /admin/v1/apps/{appId}/orders/{orderId}/fulfillments/{fulfillmentId}/deliver: a shipment arrived. */
 export const createHandler = (deps: AdminOrdersDeps) =>
   httpRoute(ACP_ROUTES.adminOrderDeliver, deps, async (req) => {
-    const s = await deliverFulfillment(deps, { appId: req.path.appId ?? '', orderId: req.path.orderId ?? '', fulfillmentId: req.path.fulfillmentId ?? '' });
+    const { path } = await readRequest(ACP_ADMIN_READ_REQUESTS.adminOrderDeliver, req);
+    const s = await deliverFulfillment(deps, { appId: path.appId, orderId: path.orderId, fulfillmentId: path.fulfillmentId });
     return { status: 200, body: { data: adminOrderDetail(s, publicBaseUrl(deps, req)) } };
   });
 

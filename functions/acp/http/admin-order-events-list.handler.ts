@@ -2,13 +2,16 @@ import { getOrder } from '../app/manage-orders';
 import { adminOrderEvents } from './acp-admin-presenters';
 import { acpCheckoutProductionDeps, type AdminOrdersDeps } from '../wiring/acp-wiring';
 import { httpRoute } from '../../platform/http/kit';
+import { readRequest } from '../../platform/http/request-declaration';
+import { ACP_ADMIN_READ_REQUESTS } from '../openapi/acp-admin-read-requests';
 import { lambdaHandler } from '../../platform/http/lambda';
 import { ACP_ROUTES } from '../acp-routes';
 
 /** GET /admin/v1/apps/{appId}/orders/{orderId}/events: the order's events waiting in its outbox and its delivery attempts, newest first. */
 export const createHandler = (deps: AdminOrdersDeps) =>
   httpRoute(ACP_ROUTES.adminOrderEventsList, deps, async (req) => {
-    const s = await getOrder(deps, { appId: req.path.appId ?? '', orderId: req.path.orderId ?? '' });
+    const { path } = await readRequest(ACP_ADMIN_READ_REQUESTS.adminOrderEventsList, req);
+    const s = await getOrder(deps, { appId: path.appId, orderId: path.orderId });
     const [cursor, attempts] = await Promise.all([deps.orderEventLog.cursor(s.id), deps.orderEventLog.list(s.id, 100)]);
     return { status: 200, body: { data: adminOrderEvents(s, cursor, attempts) } };
   });

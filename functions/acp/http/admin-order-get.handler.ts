@@ -3,13 +3,16 @@ import { adminOrderDetail } from './acp-admin-presenters';
 import { publicBaseUrl } from '../../platform/http/base-url';
 import { acpCheckoutProductionDeps, type AdminOrdersDeps } from '../wiring/acp-wiring';
 import { httpRoute } from '../../platform/http/kit';
+import { readRequest } from '../../platform/http/request-declaration';
+import { ACP_ADMIN_READ_REQUESTS } from '../openapi/acp-admin-read-requests';
 import { lambdaHandler } from '../../platform/http/lambda';
 import { ACP_ROUTES } from '../acp-routes';
 
 /** GET /admin/v1/apps/{appId}/orders/{orderId}: the order, as the merchant and as the agent platform see it. */
 export const createHandler = (deps: AdminOrdersDeps) =>
   httpRoute(ACP_ROUTES.adminOrderGet, deps, async (req) => {
-    const s = await getOrder(deps, { appId: req.path.appId ?? '', orderId: req.path.orderId ?? '' });
+    const { path } = await readRequest(ACP_ADMIN_READ_REQUESTS.adminOrderGet, req);
+    const s = await getOrder(deps, { appId: path.appId, orderId: path.orderId });
     return { status: 200, body: { data: adminOrderDetail(s, publicBaseUrl(deps, req)) } };
   });
 

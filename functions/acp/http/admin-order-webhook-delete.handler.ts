@@ -1,13 +1,16 @@
 import { removeOrderWebhook } from '../app/manage-order-webhook';
 import { adminOrderWebhookProductionDeps, type AdminOrderWebhookDeps } from '../wiring/acp-wiring';
 import { httpRoute } from '../../platform/http/kit';
+import { readRequest } from '../../platform/http/request-declaration';
+import { ACP_ADMIN_READ_REQUESTS } from '../openapi/acp-admin-read-requests';
 import { lambdaHandler } from '../../platform/http/lambda';
 import { ACP_ROUTES } from '../acp-routes';
 
 /** DELETE /admin/v1/apps/{appId}/acp/order-webhook: no more order events for the app (those waiting are dropped). */
 export const createHandler = (deps: AdminOrderWebhookDeps) =>
   httpRoute(ACP_ROUTES.adminOrderWebhookDelete, deps, async (req) => {
-    await removeOrderWebhook(deps, { appId: req.path.appId ?? '' });
+    const { path } = await readRequest(ACP_ADMIN_READ_REQUESTS.adminOrderWebhookDelete, req);
+    await removeOrderWebhook(deps, { appId: path.appId });
     return { status: 204 };
   });
 

@@ -2,13 +2,16 @@ import { listProducts } from '../app/manage-products';
 import { acpProductionDeps, type AdminProductsDeps } from '../wiring/acp-wiring';
 import { adminProduct } from './acp-admin-presenters';
 import { httpRoute } from '../../platform/http/kit';
+import { readRequest } from '../../platform/http/request-declaration';
+import { ACP_ADMIN_READ_REQUESTS } from '../openapi/acp-admin-read-requests';
 import { lambdaHandler } from '../../platform/http/lambda';
 import { ACP_ROUTES } from '../acp-routes';
 
 /** GET /admin/v1/apps/{appId}/products: every product of the app, inactive ones included, oldest first. */
 export const createHandler = (deps: AdminProductsDeps) =>
   httpRoute(ACP_ROUTES.adminProductsList, deps, async (req) => {
-    const products = await listProducts(deps, { appId: req.path.appId ?? '', activeOnly: false });
+    const { path } = await readRequest(ACP_ADMIN_READ_REQUESTS.adminProductsList, req);
+    const products = await listProducts(deps, { appId: path.appId, activeOnly: false });
     return { status: 200, body: { data: products.map(adminProduct) } };
   });
 

@@ -4,12 +4,11 @@
  * functions/openapi/admin-operations.ts.
  */
 import * as z from 'zod';
-import { APP_KEY_CREATE_BODY } from '../../platform/openapi/admin-requests';
-import { adminCredential, adminData, adminJsonBody } from '../../platform/openapi/admin-schemas';
+import { adminCredential, adminData } from '../../platform/openapi/admin-schemas';
 import { json, type OperationDoc } from '../../platform/openapi/openapi-kit';
 import { adminOrder, adminOrderDetail, adminOrderEvents, adminOrderWebhook, adminProduct } from './acp-admin-schemas';
-import { cancelBody, fulfillBody, orderWebhookBody, refundBody } from './admin-order-requests';
-import { PRODUCT_CREATE_BODY, PRODUCT_UPDATE_BODY } from './admin-product-requests';
+import { ACP_ADMIN_READ_REQUESTS } from './acp-admin-read-requests';
+import { ACP_ADMIN_REQUESTS } from './acp-admin-requests';
 
 const CATALOG = 'ACP catalog';
 const ORDERS = 'ACP orders';
@@ -23,7 +22,7 @@ export const ACP_ADMIN_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     tag: CATALOG,
     summary: 'Add a product to the app’s catalog',
     description: 'An active product: price in minor units, inventory null for unlimited.',
-    body: adminJsonBody(PRODUCT_CREATE_BODY),
+    request: ACP_ADMIN_REQUESTS.adminProductCreate,
     ok: { status: 201, description: 'The product', content: product },
     errors: [401, 404],
   },
@@ -38,7 +37,7 @@ export const ACP_ADMIN_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     tag: CATALOG,
     summary: 'Change a product',
     description: 'Changes the fields sent (at least one); `{"active": false}` takes it out of the catalog.',
-    body: adminJsonBody(PRODUCT_UPDATE_BODY),
+    request: ACP_ADMIN_REQUESTS.adminProductUpdate,
     ok: { status: 200, description: 'The product', content: product },
     errors: [401, 404],
   },
@@ -47,7 +46,6 @@ export const ACP_ADMIN_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     summary: 'Issue an ACP key',
     description:
       'An ACP key (`acp_` and 32 characters) bound to the app, optionally named and expiring; an empty body is an empty object. The answer shows the key once.',
-    body: { ...adminJsonBody(APP_KEY_CREATE_BODY), required: false },
     ok: { status: 201, description: 'The key, shown once', content: json(adminData(adminCredential, 'AdminKeyAnswer')) },
     errors: [401, 404],
   },
@@ -55,7 +53,7 @@ export const ACP_ADMIN_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     tag: ORDERS,
     summary: 'The app’s orders',
     description: 'Completed ACP checkouts, newest first.',
-    query: { limit: { schema: { type: 'integer', minimum: 1, description: 'How many: default 50, at most 100 (larger values clamp)' } } },
+    request: ACP_ADMIN_READ_REQUESTS.adminOrdersList,
     ok: { status: 200, description: 'The orders', content: json(adminData(z.array(adminOrder), 'AdminOrderList')) },
     errors: [401, 404],
   },
@@ -71,7 +69,7 @@ export const ACP_ADMIN_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     summary: 'Record a fulfillment',
     description:
       'Units sent (every unit still to send when `lines` is absent): a shipment, with carrier and tracking, starts `shipped` unless recorded `delivered`; a digital delivery is delivered at once. The new fulfillment’s id (`ful_…`) is the last of `acpOrder.fulfillments`. The agent platform gets an `order_update`.',
-    body: adminJsonBody(fulfillBody),
+    request: ACP_ADMIN_REQUESTS.adminOrderFulfill,
     ok: { status: 200, description: 'The order', content: order },
     errors: ORDER_CHANGE_ERRORS,
   },
@@ -88,7 +86,7 @@ export const ACP_ADMIN_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     summary: 'Refund an order',
     description:
       'Refunds an amount (minor units, at most what is not refunded yet) through the payment provider; `lines` names units that came back, which return to stock.',
-    body: adminJsonBody(refundBody),
+    request: ACP_ADMIN_REQUESTS.adminOrderRefund,
     ok: { status: 200, description: 'The order', content: order },
     errors: ORDER_CHANGE_ERRORS,
   },
@@ -96,7 +94,6 @@ export const ACP_ADMIN_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     tag: ORDERS,
     summary: 'Cancel an order',
     description: 'Units not sent go back to stock; what was charged and not refunded is refunded unless `refund` is false. An empty body is an empty object.',
-    body: { ...adminJsonBody(cancelBody), required: false },
     ok: { status: 200, description: 'The order', content: order },
     errors: ORDER_CHANGE_ERRORS,
   },
@@ -112,7 +109,7 @@ export const ACP_ADMIN_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     summary: 'Set the app’s order-event receiver',
     description:
       'The agent platform’s HTTPS receiver of the app’s order events, and the secret they are signed with (`Merchant-Signature`): the one the agent platform issued, or, without `secret`, one made here and shown once.',
-    body: adminJsonBody(orderWebhookBody),
+    request: ACP_ADMIN_REQUESTS.adminOrderWebhookPut,
     ok: { status: 200, description: 'The receiver', content: json(adminData(adminOrderWebhook, 'AdminOrderWebhookAnswer')) },
     errors: [401, 404],
   },

@@ -3,32 +3,14 @@
  * with the other areas' in functions/openapi/operations.ts.
  */
 import * as z from 'zod';
-import { json, type OperationDoc, type QueryParamDoc } from '../../platform/openapi/openapi-kit';
+import type { RequestDeclaration } from '../../platform/http/request-declaration';
+import { json, type OperationDoc } from '../../platform/openapi/openapi-kit';
 import * as s from './acp-schemas';
-import { requestBodySchema } from '../domain/checkout-request';
-import { ACP_SUPPORTED_VERSIONS } from '../domain/discovery';
+import { ACP_DISCOVERY_REQUESTS } from './acp-discovery-requests';
+import { ACP_REQUESTS } from './acp-requests';
 
 const ACP_PUBLIC_ERRORS = [404, 429, 500];
 const ACP_CHECKOUT_ERRORS = [400, 401, 403, 404, 405, 409, 413, 422, 429, 500, 503];
-// Checkout: ACP requires API-Version on every request and Idempotency-Key on every POST (docs/adr/0034).
-const acpHeaders: Record<string, QueryParamDoc> = {
-  'API-Version': {
-    schema: z.enum(ACP_SUPPORTED_VERSIONS as [string, ...string[]]),
-    required: true,
-    description:
-      'The ACP version the client speaks. Missing is a 400 `missing_api_version`, another version a 400 `unsupported_api_version`; both list `supported_versions`',
-  },
-  'Request-Id': { schema: z.string(), description: 'Echoed in the response' },
-};
-const acpPostHeaders: Record<string, QueryParamDoc> = {
-  ...acpHeaders,
-  'Idempotency-Key': {
-    schema: z.string().min(1).max(255),
-    required: true,
-    description:
-      'Required on every POST (missing: 400 `idempotency_key_required`), scoped to the key, the route and the session. A repeat with the same body returns the first answer (`Idempotent-Replayed: true`); another body is 422 `idempotency_conflict`; one still running is 409 `idempotency_in_flight` with `Retry-After`. Kept 24 hours; a refused request is not kept',
-  },
-};
 const requestIdEcho = { 'Request-Id': { schema: z.string(), description: 'The request’s `Request-Id`, when it sent one' } };
 const acpPostAnswerHeaders = {
   'Idempotency-Key': { schema: z.string(), description: 'The request’s key, echoed' },
@@ -51,13 +33,11 @@ const agentCardHeaders = {
   'Cache-Control': { schema: z.string(), description: '`public, max-age=3600`' },
   ETag: { schema: z.string(), description: 'A strong entity tag of the card: the quoted base64url SHA-256 of the body' },
 };
-const agentCardOperation = (summary: string): OperationDoc => ({
+const agentCardOperation = (summary: string, request: RequestDeclaration): OperationDoc => ({
   tag: 'ACP checkout',
+  request,
   summary,
   description: AGENT_CARD_CACHING,
-  headers: {
-    'If-None-Match': { schema: z.string(), description: 'ETags of a copy the client holds, or `*`: a match is a 304 (RFC 9110 §13.1.2)' },
-  },
   ok: { status: 200, description: 'The A2A 1.0 Agent Card', content: json(s.agentCard), headers: agentCardHeaders },
   bodyless: { 304: { description: 'Not modified: `If-None-Match` matched the current `ETag`; no body', headers: agentCardHeaders } },
   errors: ACP_PUBLIC_ERRORS,
@@ -68,15 +48,20 @@ export const ACP_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     tag: 'ACP checkout',
     summary: "The app's catalog (ACP feed ProductsResponse)",
     description: 'The app’s active products as an ACP product feed. Public, rate-limited per client IP.',
+    request: ACP_DISCOVERY_REQUESTS.acpProductsList,
     ok: { status: 200, description: 'Active products', content: json(s.acpProducts) },
     errors: ACP_PUBLIC_ERRORS,
   },
-  acpAgentCard: agentCardOperation('A2A 1.0 Agent Card of the checkout, at its pre-0.3 path (the same card as agent-card.json)'),
-  acpAgentCardV3: agentCardOperation('A2A 1.0 Agent Card of the checkout (agent-card.json)'),
+  acpAgentCard: agentCardOperation(
+    'A2A 1.0 Agent Card of the checkout, at its pre-0.3 path (the same card as agent-card.json)',
+    ACP_DISCOVERY_REQUESTS.acpAgentCard,
+  ),
+  acpAgentCardV3: agentCardOperation('A2A 1.0 Agent Card of the checkout (agent-card.json)', ACP_DISCOVERY_REQUESTS.acpAgentCardV3),
   acpDiscovery: {
     tag: 'ACP checkout',
     summary: 'ACP discovery document',
     description: 'What the app’s checkout supports: the protocol version, payment handlers and capabilities. Public, rate-limited per client IP.',
+    request: ACP_DISCOVERY_REQUESTS.acpDiscovery,
     ok: { status: 200, description: 'The DiscoveryResponse', content: json(s.acpDiscovery) },
     errors: ACP_PUBLIC_ERRORS,
   },
@@ -85,8 +70,7 @@ export const ACP_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     summary: 'Create a checkout session',
     description:
       'Opens a checkout session for line items of the app’s catalog, totals computed by the server. A repeated `Idempotency-Key` with the same body answers the stored answer.',
-    headers: acpPostHeaders,
-    body: { contentType: 'application/json', schema: requestBodySchema('create'), required: true },
+    request: ACP_REQUESTS.acpCheckoutCreate,
     ok: { status: 201, description: 'The session, with server-computed totals', content: json(s.checkoutSession), headers: acpPostAnswerHeaders },
     errors: ACP_CHECKOUT_ERRORS,
     errorDescriptions: acpPostErrors,
@@ -95,7 +79,7 @@ export const ACP_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     tag: 'ACP checkout',
     summary: 'Read a checkout session',
     description: 'The session as it stands: lines, totals, messages, and its order once completed.',
-    headers: acpHeaders,
+    request: ACP_REQUESTS.acpCheckoutGet,
     ok: { status: 200, description: 'The session', content: json(s.checkoutSession), headers: requestIdEcho },
     errors: ACP_CHECKOUT_ERRORS,
     errorDescriptions: acpGetErrors,
@@ -104,8 +88,7 @@ export const ACP_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     tag: 'ACP checkout',
     summary: 'Update a checkout session',
     description: 'Changes the session’s line items, buyer or fulfillment details; the totals are computed again.',
-    headers: acpPostHeaders,
-    body: { contentType: 'application/json', schema: requestBodySchema('update') },
+    request: ACP_REQUESTS.acpCheckoutUpdate,
     ok: { status: 200, description: 'The session', content: json(s.checkoutSession), headers: acpPostAnswerHeaders },
     errors: ACP_CHECKOUT_ERRORS,
     errorDescriptions: acpPostErrors,
@@ -115,8 +98,7 @@ export const ACP_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     summary: 'Complete (pay for) a checkout session',
     description:
       'Holds the stock, charges, and answers the session `completed` with its order; `complete_in_progress` when the payment outcome is not known yet.',
-    headers: acpPostHeaders,
-    body: { contentType: 'application/json', schema: requestBodySchema('complete'), required: true },
+    request: ACP_REQUESTS.acpCheckoutComplete,
     ok: { status: 200, description: 'The session', content: json(s.checkoutSession), headers: acpPostAnswerHeaders },
     errors: ACP_CHECKOUT_ERRORS,
     errorDescriptions: acpPostErrors,
@@ -125,8 +107,7 @@ export const ACP_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     tag: 'ACP checkout',
     summary: 'Cancel a checkout session',
     description: 'Cancels a session that is not completed; a canceled session cannot be completed.',
-    headers: acpPostHeaders,
-    body: { contentType: 'application/json', schema: requestBodySchema('cancel') },
+    request: ACP_REQUESTS.acpCheckoutCancel,
     ok: { status: 200, description: 'The canceled session', content: json(s.checkoutSession), headers: acpPostAnswerHeaders },
     errors: ACP_CHECKOUT_ERRORS,
     errorDescriptions: acpPostErrors,

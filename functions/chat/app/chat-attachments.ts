@@ -5,7 +5,7 @@
  */
 import { DomainError, badRequest, notFound } from '../../platform/domain/errors';
 import type { App } from '../../platform/domain/app';
-import type { FileReference } from '../domain/chat-request';
+import type { FileReference } from '../domain/turn-fields';
 import { OCR_WAIT_MS, type StoredFile } from '../../conversations/domain/file';
 import type { ModelImage, ModelToolSpec } from '../domain/model';
 import type { MessageFile, Session } from '../../conversations/domain/session';

@@ -6,7 +6,8 @@ import { badRequest } from '../../platform/domain/errors';
 import type { Message } from '../../conversations/domain/session';
 import type { ChatMessageInput, ChatRequest } from '../domain/chat-request';
 import { itemIdTarget } from '../domain/response-ids';
-import { joinToolCalls, type ResponsesRequest } from '../domain/responses-request';
+import { joinToolCalls } from '../domain/responses-input';
+import type { ResponsesRequest } from '../domain/responses-request';
 import type { ChatDeps } from '../ports/chat-ports';
 
 export async function responseTurnRequest(deps: Pick<ChatDeps, 'sessions'>, appId: string, parsed: ResponsesRequest): Promise<ChatRequest> {

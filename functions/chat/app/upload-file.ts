@@ -7,7 +7,15 @@
  */
 import { sha256Hex } from '../../platform/domain/digest';
 import { DomainError, TemporarilyUnavailableError, badRequest } from '../../platform/domain/errors';
-import { ACCEPTED_EXTENSIONS, MAX_UPLOAD_BYTES, acceptedTypeOf, storageKeyOf, textKeyOf, type StoredFile } from '../../conversations/domain/file';
+import {
+  ACCEPTED_EXTENSIONS,
+  MAX_UPLOAD_BYTES,
+  MAX_UPLOAD_LABEL,
+  acceptedTypeOf,
+  storageKeyOf,
+  textKeyOf,
+  type StoredFile,
+} from '../../conversations/domain/file';
 import type { ChatDeps } from '../ports/chat-ports';
 import type { FilePorts } from '../../conversations/ports/file-ports';
 import type { Telemetry } from '../../platform/ports/platform-ports';
@@ -23,8 +31,6 @@ export const STORAGE_RETRY_AFTER_SECONDS = 5;
 const CFB_MIME = 'application/x-cfb';
 const ZIP_LOCAL_HEADER = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 const ENCRYPTED_PACKAGE = Buffer.from('EncryptedPackage', 'utf16le');
-
-export const MAX_UPLOAD_LABEL = '20 MB';
 
 const accepted = Object.keys(ACCEPTED_EXTENSIONS).join(', ');
 

@@ -4,7 +4,7 @@
  * repeats) is cut there at a character boundary, and the turn ends with finish_reason "length": what the
  * client receives is exactly what is stored and exported (docs/adr/0024).
  */
-import { MAX_MESSAGE_BYTES } from './chat-request';
+import { MAX_MESSAGE_BYTES } from './turn-fields';
 import { fitUtf8, utf8Length } from '../../platform/domain/utf8';
 
 export const MAX_ANSWER_BYTES = MAX_MESSAGE_BYTES;

@@ -10,7 +10,8 @@ import { badRequest } from '../../platform/domain/errors';
 import type { JsonSchema } from '../../platform/domain/json-schema';
 import type { ToolCall, ToolMarker } from '../../conversations/domain/session';
 import { jsonSchemaDefect } from './json-schema-check';
-import { isRecord, onlyKeys } from './request-fields';
+import { isRecord } from '../../platform/domain/request-rule';
+import { onlyKeys } from './request-fields';
 
 export interface ClientTool {
   readonly name: string;

@@ -2,7 +2,7 @@
  * The model port's vocabulary: a provider-neutral conversation with tool calls, the shape the Bedrock
  * Converse API, OpenAI-compatible servers and the offline model are all mapped to.
  */
-import type { GenerationOptions } from './chat-request';
+import type { GenerationOptions } from './turn-fields';
 import type { ResponseFormat } from './client-tools';
 import type { TokenCounts } from '../../platform/domain/pricing';
 

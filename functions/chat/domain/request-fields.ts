@@ -1,13 +1,12 @@
 /**
  * The field-table vocabulary of area B's request bodies (chat completions and responses): each field
- * declared once, with the rule that reads it and the JSON Schema the OpenAPI document shows for it.
+ * declared once as a rule (functions/platform/domain/request-rule.ts) that reads the member and shows
+ * its JSON Schema in the OpenAPI document. A field's rule sees the member's value in the body it came
+ * in, for the few rules that look at a sibling.
  */
 import { badRequest, notFound } from '../../platform/domain/errors';
 import type { JsonSchema } from '../../platform/domain/json-schema';
-
-export function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+import { rule, type Rule } from '../../platform/domain/request-rule';
 
 /** A 400 naming every field of `v` outside `allowed`. */
 export function onlyKeys(v: Record<string, unknown>, allowed: readonly string[], where: string): void {
@@ -17,13 +16,17 @@ export function onlyKeys(v: Record<string, unknown>, allowed: readonly string[],
 
 export const present = (v: unknown) => v !== undefined && v !== null;
 
-/** A field of a request: the rule that reads it and the JSON Schema the document shows. */
-export interface Field<T> {
-  readonly schema: JsonSchema;
-  read(value: unknown, body: Record<string, unknown>): T;
+/** A member of a request body: its value, and the body it came in. */
+export interface Member {
+  readonly value: unknown;
+  readonly body: Record<string, unknown>;
 }
 
-export const field = <T>(schema: JsonSchema, read: (value: unknown, body: Record<string, unknown>) => T): Field<T> => ({ schema, read });
+/** A field of a request: the rule that reads it and the JSON Schema the document shows. */
+export type Field<T> = Rule<Member, T>;
+
+export const field = <T>(schema: JsonSchema, read: (value: unknown, body: Record<string, unknown>) => T): Field<T> =>
+  rule(schema, (m: Member) => read(m.value, m.body));
 
 /** A parameter accepted so clients that send it by default keep working, with no effect here (README "Parameters"). */
 export const ignored = (schema: JsonSchema, check: (v: unknown) => void) =>
@@ -32,8 +35,15 @@ export const ignored = (schema: JsonSchema, check: (v: unknown) => void) =>
     return undefined;
   });
 
+type Fields = Readonly<Record<string, Field<unknown>>>;
+
+/** Reads a body's fields by name, each by its rule in `fields`. */
+export function fieldReader<F extends Fields>(fields: F, body: Record<string, unknown>) {
+  return <K extends keyof F & string>(name: K): ReturnType<F[K]['read']> => fields[name]!.read({ value: body[name], body }) as ReturnType<F[K]['read']>;
+}
+
 /** The JSON Schema of a request body, from the same field table the rules read (for the OpenAPI document). */
-export function requestSchema(title: string, fields: Readonly<Record<string, Field<unknown>>>, required: readonly string[]): JsonSchema {
+export function requestSchema(title: string, fields: Fields, required: readonly string[]): JsonSchema {
   return {
     type: 'object',
     title,

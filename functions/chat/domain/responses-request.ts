@@ -2,14 +2,14 @@
  * The Responses API request (`POST /api/v1/responses`, OpenAI's Responses shape), read into the same
  * chat turn as a chat completion: `input` items become the turn's messages, `instructions` a system
  * instruction for this response only, `previous_response_id` the session it continues. Each field is
- * declared once (FIELDS): the rule that reads it and the JSON Schema the OpenAPI document shows.
+ * declared once (FIELDS): the rule that reads it and the JSON Schema the OpenAPI document shows; the
+ * items of `input` are responses-input.ts.
  * Rules run in the chat request's order: `model`, `input`, the app (404), then every other field.
  */
 import { badRequest, notFound } from '../../platform/domain/errors';
 import type { JsonSchema } from '../../platform/domain/json-schema';
-import { utf8Length } from '../../platform/domain/utf8';
-import type { ToolCall } from '../../conversations/domain/session';
-import { MAX_MESSAGE_BYTES, TOKEN_LIMIT_SCHEMA, chatFieldSchema, readChatField, tokenLimit, type ChatMessageInput, type ChatRequest } from './chat-request';
+import { isRecord } from '../../platform/domain/request-rule';
+import type { ChatRequest } from './chat-request';
 import {
   functionToolOf,
   jsonSchemaFormatOf,
@@ -22,11 +22,10 @@ import {
   type ResponseFormat,
   type ToolChoice,
 } from './client-tools';
-import { field, ignored, isRecord, onlyKeys, present, requestSchema, requireAppAndKnownFields } from './request-fields';
+import { field, fieldReader, ignored, onlyKeys, present, requestSchema, requireAppAndKnownFields } from './request-fields';
+import { boundedText as bounded, generationOptions, TOKEN_LIMIT_SCHEMA, tokenLimit, TURN_FIELDS } from './turn-fields';
 import { responseIdSession } from './response-ids';
-
-/** An input item: a message, a tool call or result, or a reference to an earlier response's output item. */
-export type ResponseInputItem = { readonly kind: 'message'; readonly message: ChatMessageInput } | { readonly kind: 'reference'; readonly id: string };
+import { INPUT_ITEM, MAX_ITEMS, parseInput, type ResponseInputItem } from './responses-input';
 
 export interface ResponsesRequest {
   /** The turn, its messages still to be completed by the input's references (app/resolve-response-input.ts). */
@@ -50,94 +49,6 @@ export interface ResponsesRequest {
     readonly metadata: Readonly<Record<string, string>>;
     readonly store: boolean;
   };
-}
-
-const MAX_ITEMS = 2048;
-const MAX_CALL_ID = 256;
-const REFUSED_PART = 'must be text: input_image and input_file parts are not supported (upload files through /chat/files and send files)';
-
-function bounded(text: string, where: string): string {
-  if (utf8Length(text) > MAX_MESSAGE_BYTES) throw badRequest(`${where} is too large: at most ${MAX_MESSAGE_BYTES} bytes (256 KiB) of UTF-8 per message`);
-  return text;
-}
-
-/** A message's content: a string, or text parts (`input_text`, and `output_text` on an assistant's) joined. */
-function contentText(content: unknown, where: string, partType: 'input_text' | 'output_text'): string {
-  if (typeof content === 'string') return bounded(content, `${where}.content`);
-  if (!Array.isArray(content) || content.length === 0) throw badRequest(`${where}.content must be a string or a non-empty array of ${partType} parts`);
-  const texts = content.map((p, j) => {
-    const at = `${where}.content[${j}]`;
-    if (!isRecord(p) || (p.type !== partType && p.type !== 'input_text' && p.type !== 'output_text')) throw badRequest(`${at} ${REFUSED_PART}`);
-    onlyKeys(p, ['type', 'text', 'annotations', 'logprobs'], at);
-    if (typeof p.text !== 'string') throw badRequest(`${at}.text must be a string`);
-    return p.text;
-  });
-  return bounded(texts.join(''), `${where}.content`);
-}
-
-function callId(v: unknown, where: string): string {
-  if (typeof v !== 'string' || v.length === 0 || v.length > MAX_CALL_ID)
-    throw badRequest(`${where}.call_id must be a string of 1 to ${MAX_CALL_ID} characters`);
-  return v;
-}
-
-function parseItem(item: unknown, i: number): ResponseInputItem {
-  const where = `input[${i}]`;
-  if (!isRecord(item)) throw badRequest(`${where} must be an object`);
-  const type = item.type ?? (item.role !== undefined ? 'message' : undefined);
-  switch (type) {
-    case 'message': {
-      onlyKeys(item, ['type', 'role', 'content', 'id', 'status', 'phase'], where);
-      const role = item.role;
-      if (role === 'assistant') return { kind: 'message', message: { role: 'assistant', content: contentText(item.content, where, 'output_text') } };
-      if (role === 'user' || role === 'system' || role === 'developer') {
-        return { kind: 'message', message: { role: role === 'user' ? 'user' : 'system', content: contentText(item.content, where, 'input_text') } };
-      }
-      throw badRequest(`${where}.role must be one of user, assistant, system, developer`);
-    }
-    case 'function_call': {
-      onlyKeys(item, ['type', 'call_id', 'name', 'arguments', 'id', 'status'], where);
-      if (typeof item.name !== 'string' || item.name.length === 0) throw badRequest(`${where}.name must be a non-empty string`);
-      if (typeof item.arguments !== 'string') throw badRequest(`${where}.arguments must be a string (JSON text)`);
-      const call: ToolCall = { id: callId(item.call_id, where), name: item.name, arguments: bounded(item.arguments, `${where}.arguments`) };
-      return { kind: 'message', message: { role: 'assistant', content: '', toolCalls: [call] } };
-    }
-    case 'function_call_output': {
-      onlyKeys(item, ['type', 'call_id', 'output', 'id', 'status'], where);
-      const output = typeof item.output === 'string' ? bounded(item.output, `${where}.output`) : contentText(item.output, where, 'input_text');
-      return { kind: 'message', message: { role: 'tool', content: output, toolCallId: callId(item.call_id, where) } };
-    }
-    case 'item_reference': {
-      onlyKeys(item, ['type', 'id'], where);
-      if (typeof item.id !== 'string' || item.id.length === 0 || item.id.length > MAX_CALL_ID) throw badRequest(`${where}.id must be an item id`);
-      return { kind: 'reference', id: item.id };
-    }
-    default:
-      throw badRequest(`${where}.type must be one of message, function_call, function_call_output, item_reference`);
-  }
-}
-
-/** `input`: a text (one user message) or items. */
-function parseInput(raw: unknown): ResponseInputItem[] {
-  if (typeof raw === 'string') return [{ kind: 'message', message: { role: 'user', content: bounded(raw, 'input') } }];
-  if (!Array.isArray(raw) || raw.length === 0) throw badRequest('input must be a string or a non-empty array of items');
-  if (raw.length > MAX_ITEMS) throw badRequest(`input: at most ${MAX_ITEMS} items`);
-  return raw.map(parseItem);
-}
-
-/**
- * The items as chat messages: an assistant's text followed by its function calls, or consecutive
- * function calls, are one assistant message with those tool calls, as a model makes them.
- */
-export function joinToolCalls(messages: readonly ChatMessageInput[]): ChatMessageInput[] {
-  const out: ChatMessageInput[] = [];
-  for (const m of messages) {
-    const prev = out[out.length - 1];
-    if (m.role === 'assistant' && m.toolCalls?.length && !m.content && prev?.role === 'assistant') {
-      out[out.length - 1] = { role: 'assistant', content: prev.content, toolCalls: [...(prev.toolCalls ?? []), ...m.toolCalls] };
-    } else out.push(m);
-  }
-  return out;
 }
 
 /** Responses `tools`: function tools in the Responses (flat) shape. */
@@ -183,72 +94,9 @@ function parseTextFormat(raw: unknown): ResponseFormat {
   return jsonSchemaFormatOf(f, 'text.format', { nulls: true, schemaRequired: true });
 }
 
-/** What an earlier answer's part carried beside its text: accepted as sent back, and ignored. */
-const IGNORED_LIST = { type: 'array', items: { description: 'Any value (ignored)' } };
-const TEXT_PART = {
-  type: 'object',
-  properties: { type: { enum: ['input_text', 'output_text'] }, text: { type: 'string' }, annotations: IGNORED_LIST, logprobs: IGNORED_LIST },
-  required: ['type', 'text'],
-  additionalProperties: false,
-};
-const CONTENT = { anyOf: [{ type: 'string' }, { type: 'array', minItems: 1, items: TEXT_PART }] };
-const INPUT_ITEM: JsonSchema = {
-  anyOf: [
-    {
-      type: 'object',
-      title: 'Message',
-      properties: {
-        type: { const: 'message' },
-        role: { enum: ['user', 'assistant', 'system', 'developer'] },
-        content: CONTENT,
-        id: { type: 'string' },
-        status: { type: 'string' },
-        phase: { type: 'string' },
-      },
-      required: ['role', 'content'],
-      additionalProperties: false,
-    },
-    {
-      type: 'object',
-      title: 'FunctionCall',
-      properties: {
-        type: { const: 'function_call' },
-        call_id: { type: 'string', minLength: 1, maxLength: MAX_CALL_ID },
-        name: { type: 'string', minLength: 1 },
-        arguments: { type: 'string' },
-        id: { type: 'string' },
-        status: { type: 'string' },
-      },
-      required: ['type', 'call_id', 'name', 'arguments'],
-      additionalProperties: false,
-    },
-    {
-      type: 'object',
-      title: 'FunctionCallOutput',
-      properties: {
-        type: { const: 'function_call_output' },
-        call_id: { type: 'string', minLength: 1, maxLength: MAX_CALL_ID },
-        output: CONTENT,
-        id: { type: 'string' },
-        status: { type: 'string' },
-      },
-      required: ['type', 'call_id', 'output'],
-      additionalProperties: false,
-    },
-    {
-      type: 'object',
-      title: 'ItemReference',
-      properties: { type: { const: 'item_reference' }, id: { type: 'string', minLength: 1 } },
-      required: ['type', 'id'],
-      additionalProperties: false,
-      description: "An output item of an earlier response of this app (its message's text or its function call)",
-    },
-  ],
-};
-
 /** Every field of the request, once: its rule and its schema. Shared fields read as the chat request reads them. */
 const FIELDS = {
-  model: field(chatFieldSchema('model'), (v, body) => readChatField('model', v, body)),
+  model: TURN_FIELDS.model,
   input: field(
     { anyOf: [{ type: 'string' }, { type: 'array', minItems: 1, maxItems: MAX_ITEMS, items: INPUT_ITEM }], description: 'A user message, or items' },
     parseInput,
@@ -263,7 +111,7 @@ const FIELDS = {
     if (typeof v !== 'string') throw badRequest('previous_response_id must be a string');
     return v;
   }),
-  stream: field(chatFieldSchema('stream'), (v, body) => readChatField('stream', v, body)),
+  stream: TURN_FIELDS.stream,
   stream_options: ignored(
     { type: ['object', 'null'], properties: { include_obfuscation: { type: 'boolean' } }, additionalProperties: false, description: 'no obfuscation is added' },
     (v) => {
@@ -275,11 +123,11 @@ const FIELDS = {
         throw badRequest('stream_options must be { include_obfuscation: boolean }');
     },
   ),
-  chatSessionId: field(chatFieldSchema('chatSessionId'), (v, body) => readChatField('chatSessionId', v, body)),
-  variables: field(chatFieldSchema('variables'), (v, body) => readChatField('variables', v, body)),
-  files: field(chatFieldSchema('files'), (v, body) => readChatField('files', v, body)),
-  temperature: field(chatFieldSchema('temperature'), (v, body) => readChatField('temperature', v, body)),
-  top_p: field(chatFieldSchema('top_p'), (v, body) => readChatField('top_p', v, body)),
+  chatSessionId: TURN_FIELDS.chatSessionId,
+  variables: TURN_FIELDS.variables,
+  files: TURN_FIELDS.files,
+  temperature: TURN_FIELDS.temperature,
+  top_p: TURN_FIELDS.top_p,
   max_output_tokens: field(TOKEN_LIMIT_SCHEMA, (v) => tokenLimit(v, 'max_output_tokens')),
   tools: field(
     {
@@ -310,7 +158,7 @@ const FIELDS = {
     },
     (v, body) => parseToolChoice(v, parseTools(body.tools)),
   ),
-  parallel_tool_calls: field(chatFieldSchema('parallel_tool_calls'), (v, body) => readChatField('parallel_tool_calls', v, body)),
+  parallel_tool_calls: TURN_FIELDS.parallel_tool_calls,
   text: field(
     {
       type: 'object',
@@ -342,11 +190,8 @@ const FIELDS = {
   store: ignored({ type: 'boolean', description: 'a session is stored as its app’s settings say' }, (v) => {
     if (typeof v !== 'boolean') throw badRequest('store must be a boolean');
   }),
-  metadata: field(chatFieldSchema('metadata'), (v, body) => {
-    readChatField('metadata', v, body);
-    return isRecord(v) ? (v as Record<string, string>) : {};
-  }),
-  user: field(chatFieldSchema('user'), (v, body) => readChatField('user', v, body)),
+  metadata: TURN_FIELDS.metadata,
+  user: TURN_FIELDS.user,
   safety_identifier: ignored({ type: 'string', maxLength: 64 }, (v) => {
     if (typeof v !== 'string' || v.length > 64) throw badRequest('safety_identifier must be a string of at most 64 characters');
   }),
@@ -368,8 +213,7 @@ export function responsesRequestSchema(): JsonSchema {
 }
 
 export function parseResponsesRequest(body: Record<string, unknown>, appNameId: string): ResponsesRequest {
-  const read = <K extends keyof typeof FIELDS>(name: K): ReturnType<(typeof FIELDS)[K]['read']> =>
-    FIELDS[name].read(body[name], body) as ReturnType<(typeof FIELDS)[K]['read']>;
+  const read = fieldReader(FIELDS, body);
   const model = read('model');
   if (body.input === undefined) throw badRequest('input must be a string or a non-empty array of items');
   const input = read('input');
@@ -406,11 +250,7 @@ export function parseResponsesRequest(body: Record<string, unknown>, appNameId: 
       ...(chatSessionId !== undefined ? { chatSessionId } : {}),
       variables,
       files,
-      options: {
-        ...(temperature !== undefined ? { temperature } : {}),
-        ...(topP !== undefined ? { topP } : {}),
-        ...(maxTokens !== undefined ? { maxTokens } : {}),
-      },
+      options: generationOptions({ temperature, topP, maxTokens }),
       tools,
       toolChoice,
       parallelToolCalls,

@@ -1,7 +1,8 @@
-import { parseChatRequest } from '../domain/chat-request';
 import { chatCompletionPresenter } from './chat-presenters';
-import { chatTurnBody, runTurnRoute } from './chat-turn-route';
+import { runTurnRoute } from './chat-turn-route';
+import { CHAT_REQUESTS } from '../openapi/chat-requests';
 import { httpRoute } from '../../platform/http/kit';
+import { readRequest } from '../../platform/http/request-declaration';
 import { lambdaStreamHandler } from '../../platform/http/lambda';
 import { chatProductionDeps, type ChatFunctionDeps } from '../wiring/chat-wiring';
 import { CHAT_ROUTES } from '../chat-routes';
@@ -13,9 +14,9 @@ import { CHAT_ROUTES } from '../chat-routes';
  */
 export const createHandler = (deps: ChatFunctionDeps) =>
   httpRoute(CHAT_ROUTES.chatCompletionsCreate, deps, async (req) => {
-    const body = chatTurnBody(req);
-    const request = parseChatRequest(body, req.chat!.app.appNameId);
-    return runTurnRoute(deps, req, { routeId: 'chatCompletionsCreate', request, fingerprint: body, presenter: chatCompletionPresenter(request) });
+    const { headers, body } = await readRequest(CHAT_REQUESTS.chatCompletionsCreate, req);
+    const request = body.parsed;
+    return runTurnRoute(deps, req, { routeId: 'chatCompletionsCreate', headers, request, fingerprint: body.raw, presenter: chatCompletionPresenter(request) });
   });
 
 export const handler = lambdaStreamHandler(createHandler, chatProductionDeps);

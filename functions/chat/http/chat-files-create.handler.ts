@@ -1,12 +1,12 @@
-import { MAX_UPLOAD_LABEL, uploadFile } from '../app/upload-file';
+import { uploadFile } from '../app/upload-file';
 import { sha256Hex } from '../../platform/domain/digest';
-import { badRequest } from '../../platform/domain/errors';
-import { MAX_UPLOAD_BYTES, MULTIPART_OVERHEAD_BYTES, uploadedFileView } from '../../conversations/domain/file';
+import { uploadedFileView } from '../../conversations/domain/file';
 import { fileProductionDeps, type FileFunctionDeps } from '../wiring/file-wiring';
 import { claimChatRequest } from './chat-turn-route';
 import { httpRoute } from '../../platform/http/kit';
 import { lambdaHandler } from '../../platform/http/lambda';
-import { readSingleFile } from '../../platform/http/multipart';
+import { readRequest } from '../../platform/http/request-declaration';
+import { FILE_REQUESTS } from '../openapi/file-requests';
 import { CHAT_ROUTES } from '../chat-routes';
 
 /**
@@ -17,16 +17,13 @@ import { CHAT_ROUTES } from '../chat-routes';
  */
 export const createHandler = (deps: FileFunctionDeps) =>
   httpRoute(CHAT_ROUTES.chatFilesCreate, deps, async (req) => {
-    const declared = Number(req.header('content-length'));
-    if (Number.isFinite(declared) && declared > MAX_UPLOAD_BYTES + MULTIPART_OVERHEAD_BYTES) {
-      throw badRequest(`The file is over the ${MAX_UPLOAD_LABEL} upload limit`);
-    }
-    const received = await readSingleFile(req.bodyStream(), req.header('content-type'), { maxFileBytes: MAX_UPLOAD_BYTES, maxFileLabel: MAX_UPLOAD_LABEL });
-    const sessionId = req.header('x-chat-session-id');
+    const { headers, body: received } = await readRequest(FILE_REQUESTS.chatFilesCreate, req);
+    const sessionId = headers['X-Chat-Session-ID'];
 
     // Idempotency-Key (docs/adr/0023): decided once the bytes are in, before anything is written.
     const request = () => ({ fileName: received.fileName, sha256: sha256Hex(received.bytes), sessionId: sessionId ?? null });
-    const claim = await claimChatRequest(deps, req, { routeId: 'chatFilesCreate', request, inFlightMs: UPLOAD_IN_FLIGHT_MS });
+    const key = headers['Idempotency-Key'];
+    const claim = await claimChatRequest(deps, req, { routeId: 'chatFilesCreate', key, request, inFlightMs: UPLOAD_IN_FLIGHT_MS });
     if (claim.state === 'replay') return { status: claim.status, headers: { 'Idempotent-Replayed': 'true' }, body: claim.body };
     try {
       const file = await uploadFile(deps, {

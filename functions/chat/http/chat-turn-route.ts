@@ -11,10 +11,8 @@ import { runChatTurn, type TurnEvent, type TurnResult } from '../app/run-chat-tu
 import type { ChatRequest } from '../domain/chat-request';
 import type { KeyCaller } from '../../platform/app/admit-request';
 import type { HttpRequest } from '../../platform/http/kit-request';
-import { bodyTooLargeMessage, MAX_CHAT_REQUEST_BYTES } from '../../platform/domain/body-limits';
 import { badRequest, BusyError, DomainError } from '../../platform/domain/errors';
 import { claimIdempotencyKey, idempotencyKeyOf, type IdempotencyDeps } from '../../platform/http/idempotency-key';
-import { utf8Length } from '../../platform/domain/utf8';
 import type { ChatFunctionDeps } from '../wiring/chat-wiring';
 
 /** How long a turn may run before its Idempotency-Key counts as abandoned (the function's 300 s timeout). */
@@ -28,15 +26,15 @@ export type ChatClaim =
 const NO_KEY: ChatClaim = { state: 'claimed', remember: async () => undefined, forget: async () => undefined };
 
 /**
- * Claims the request's key for the chat key that sent it. `request` gives what the fingerprint covers;
+ * Claims the request's key (its `Idempotency-Key`, as read) for the chat key that sent it. `request` gives what the fingerprint covers;
  * it is called only when a key was sent (an upload's digest is then worth computing).
  */
 export async function claimChatRequest(
   deps: IdempotencyDeps,
   req: HttpRequest<KeyCaller>,
-  input: { readonly routeId: string; readonly request: () => unknown; readonly inFlightMs: number },
+  input: { readonly routeId: string; readonly key: string | undefined; readonly request: () => unknown; readonly inFlightMs: number },
 ): Promise<ChatClaim> {
-  const key = idempotencyKeyOf(req, badRequest);
+  const key = idempotencyKeyOf(input.key, badRequest);
   if (key === undefined) return NO_KEY;
   const claim = await claimIdempotencyKey(deps, {
     scope: `chat:${req.chat!.keyId}:${input.routeId}:${key}`,
@@ -57,11 +55,10 @@ export interface TurnPresenter<Answer> {
   sessionOf(stored: Answer): string;
 }
 
-/** A chat-turn request's JSON body: `Content-Type: application/json`, within MAX_CHAT_REQUEST_BYTES (413 past it). */
-export function chatTurnBody(req: HttpRequest): Record<string, unknown> {
-  if (!/^application\/json\s*(;|$)/i.test(req.header('content-type') ?? '')) throw badRequest('Content-Type must be application/json');
-  if (utf8Length(req.textBody()) > MAX_CHAT_REQUEST_BYTES) throw new DomainError('payload_too_large', bodyTooLargeMessage(MAX_CHAT_REQUEST_BYTES));
-  return req.jsonBody();
+/** The headers a chat turn reads (chat/openapi/chat-requests.ts), as sent. */
+export interface TurnHeaders {
+  readonly 'X-Chat-Session-ID'?: string;
+  readonly 'Idempotency-Key'?: string;
 }
 
 const SSE_HEADERS = { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache' };
@@ -69,13 +66,20 @@ const SSE_HEADERS = { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache
 export async function runTurnRoute<Answer>(
   deps: ChatFunctionDeps,
   req: HttpRequest<KeyCaller>,
-  input: { readonly routeId: string; readonly request: ChatRequest; readonly fingerprint: unknown; readonly presenter: TurnPresenter<Answer> },
+  input: {
+    readonly routeId: string;
+    readonly headers: TurnHeaders;
+    readonly request: ChatRequest;
+    readonly fingerprint: unknown;
+    readonly presenter: TurnPresenter<Answer>;
+  },
 ) {
   const { request, presenter } = input;
-  const headerSessionId = req.header('x-chat-session-id');
+  const headerSessionId = input.headers['X-Chat-Session-ID'];
   // Idempotency-Key (docs/adr/0023): a retry gets the first answer and runs nothing again.
   const claim = await claimChatRequest(deps, req, {
     routeId: input.routeId,
+    key: input.headers['Idempotency-Key'],
     request: () => ({ body: input.fingerprint, headerSessionId: headerSessionId ?? null }),
     inFlightMs: CHAT_IN_FLIGHT_MS,
   });

@@ -1,8 +1,9 @@
-import { parseResponsesRequest } from '../domain/responses-request';
 import { responseTurnRequest } from '../app/resolve-response-input';
 import { responsePresenter } from './responses-presenters';
-import { chatTurnBody, runTurnRoute } from './chat-turn-route';
+import { runTurnRoute } from './chat-turn-route';
+import { CHAT_REQUESTS } from '../openapi/chat-requests';
 import { httpRoute } from '../../platform/http/kit';
+import { readRequest } from '../../platform/http/request-declaration';
 import { lambdaStreamHandler } from '../../platform/http/lambda';
 import { chatProductionDeps, type ChatFunctionDeps } from '../wiring/chat-wiring';
 import { CHAT_ROUTES } from '../chat-routes';
@@ -14,10 +15,9 @@ import { CHAT_ROUTES } from '../chat-routes';
  */
 export const createHandler = (deps: ChatFunctionDeps) =>
   httpRoute(CHAT_ROUTES.responsesCreate, deps, async (req) => {
-    const body = chatTurnBody(req);
-    const parsed = parseResponsesRequest(body, req.chat!.app.appNameId);
-    const request = await responseTurnRequest(deps, req.chat!.app.id, parsed);
-    return runTurnRoute(deps, req, { routeId: 'responsesCreate', request, fingerprint: body, presenter: responsePresenter(parsed) });
+    const { headers, body } = await readRequest(CHAT_REQUESTS.responsesCreate, req);
+    const request = await responseTurnRequest(deps, req.chat!.app.id, body.parsed);
+    return runTurnRoute(deps, req, { routeId: 'responsesCreate', headers, request, fingerprint: body.raw, presenter: responsePresenter(body.parsed) });
   });
 
 export const handler = lambdaStreamHandler(createHandler, chatProductionDeps);

@@ -33,9 +33,6 @@ export const chatStream = z.string().meta({
   title: 'ChatCompletionChunks',
   description: 'Server-Sent Events: `data: {chat.completion.chunk with chatSessionId}` events, then `data: [DONE]`',
 });
-export const uploadRequest = z.object({
-  file: z.string().meta({ format: 'binary', description: 'One file: PNG, JPEG, GIF, WebP, PDF or DOCX, up to 20 MiB' }),
-});
 export const uploadedFile = z.object({ fileId: uuid, fileName: z.string(), mimeType: z.string(), size: z.int() }).meta({ title: 'UploadedFile' });
 
 const responseItem = z.union([

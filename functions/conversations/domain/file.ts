@@ -8,6 +8,8 @@
 import type { Micros } from '../../platform/domain/time';
 
 export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
+/** How the limit reads in a refusal. */
+export const MAX_UPLOAD_LABEL = '20 MB';
 
 /**
  * What a multipart body may add around the file (boundaries, part headers, other small fields)

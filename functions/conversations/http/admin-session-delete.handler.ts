@@ -2,14 +2,19 @@ import { deleteSession } from '../app/delete-resources';
 import { adminTombstone } from './conversation-admin-presenters';
 import { httpRoute } from '../../platform/http/kit';
 import { lambdaHandler } from '../../platform/http/lambda';
+import { readRequest } from '../../platform/http/request-declaration';
+import { CONVERSATION_REQUESTS } from '../openapi/conversation-requests';
 import { conversationProductionDeps, type ConversationAdminDeps } from '../wiring/conversation-wiring';
 import { CONVERSATION_ROUTES } from '../conversation-routes';
 
 /** DELETE /admin/v1/sessions/{sessionId}: the product's session delete (tombstone cause `consumer_deleted`). */
 export const createHandler = (deps: ConversationAdminDeps) =>
-  httpRoute(CONVERSATION_ROUTES.adminSessionDelete, deps, async (req) => ({
-    status: 200,
-    body: { data: { tombstone: adminTombstone(await deleteSession(deps, { sessionId: req.path.sessionId ?? '' })) } },
-  }));
+  httpRoute(CONVERSATION_ROUTES.adminSessionDelete, deps, async (req) => {
+    const { path } = await readRequest(CONVERSATION_REQUESTS.adminSessionDelete, req);
+    return {
+      status: 200,
+      body: { data: { tombstone: adminTombstone(await deleteSession(deps, { sessionId: path.sessionId })) } },
+    };
+  });
 
 export const handler = lambdaHandler(createHandler, conversationProductionDeps);

@@ -6,7 +6,7 @@
 import * as z from 'zod';
 import { adminData } from '../../platform/openapi/admin-schemas';
 import { isoTime, json, uuid, type OperationDoc } from '../../platform/openapi/openapi-kit';
-import { IMPORT_LINE } from './admin-import-requests';
+import { IMPORT_REQUESTS } from './import-requests';
 
 const TAG = 'Conversations';
 
@@ -21,7 +21,7 @@ export const CONVERSATION_ADMIN_OPERATIONS: Readonly<Record<string, OperationDoc
     summary: 'Import historical sessions',
     description:
       'JSONL: one session with its consumer and messages per line (the schema is one line’s), at most 200 lines. Every line is checked before anything is written: one bad line refuses the import with a 400 naming it. Re-importing a session id is idempotent; a deleted session’s id is a 409.',
-    body: { contentType: 'application/x-ndjson', schema: IMPORT_LINE, required: true },
+    request: IMPORT_REQUESTS.adminImportCreate,
     ok: {
       status: 201,
       description: 'How many sessions were imported, and their ids',

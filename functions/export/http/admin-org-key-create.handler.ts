@@ -2,19 +2,19 @@ import { issueCredential } from '../../platform/app/issue-credential';
 import type { ORG_SCOPES } from '../../platform/domain/scopes';
 import { adminCredential } from '../../platform/http/admin-presenters';
 import { httpRoute } from '../../platform/http/kit';
+import { readRequest } from '../../platform/http/request-declaration';
+import { EXPORT_ADMIN_REQUESTS } from '../openapi/export-admin-requests';
 import { lambdaHandler } from '../../platform/http/lambda';
-import { parseWith } from '../../platform/http/validation';
 import { adminKeysProductionDeps, type AdminKeysDeps } from '../../platform/wiring/admin-keys-wiring';
-import { ORG_KEY_CREATE_BODY } from '../../platform/openapi/admin-requests';
 import { EXPORT_ROUTES } from '../export-routes';
 
 /** POST /admin/v1/orgs/{orgId}/keys: an org key (`svc_org_…`) with read scopes; the key is shown once. */
 export const createHandler = (deps: AdminKeysDeps) =>
   httpRoute(EXPORT_ROUTES.adminOrgKeyCreate, deps, async (req) => {
-    const input = parseWith(ORG_KEY_CREATE_BODY, req.jsonBody());
+    const { path, body: input } = await readRequest(EXPORT_ADMIN_REQUESTS.adminOrgKeyCreate, req);
     const issued = await issueCredential(deps, {
       kind: 'org',
-      orgId: req.path.orgId,
+      orgId: path.orgId,
       scopes: input.scopes as (typeof ORG_SCOPES)[number][],
       ...(input.expiresAt !== undefined ? { expiresAtUs: input.expiresAt } : {}),
       ...(input.name ? { name: input.name } : {}),

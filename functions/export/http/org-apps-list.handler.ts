@@ -1,5 +1,5 @@
 import { listOrgApps } from '../app/list-org-apps';
-import { exportQuery } from './export-query';
+import { exportRequest } from './export-query';
 import { EXPORT_REQUESTS } from '../openapi/export-requests';
 import { httpRoute } from '../../platform/http/kit';
 import { lambdaHandler } from '../../platform/http/lambda';
@@ -10,7 +10,7 @@ import { EXPORT_ROUTES } from '../export-routes';
 /** GET /api/v1/org/apps: the org's non-deleted apps, newest first. Takes no query parameters. */
 export const createHandler = (deps: ExportFunctionDeps) =>
   httpRoute(EXPORT_ROUTES.orgAppsList, deps, async (req) => {
-    const { headers } = exportQuery(req, EXPORT_REQUESTS.orgAppsList.query, deps.clock.nowUs());
+    const { answerHeaders: headers } = exportRequest(req, EXPORT_REQUESTS.orgAppsList, deps.clock.nowUs());
     const apps = await listOrgApps(deps, { orgId: req.principal!.orgId });
     return { status: 200, body: { data: apps.map(exportApp) }, headers };
   });

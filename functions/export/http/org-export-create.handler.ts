@@ -1,6 +1,7 @@
 import { createExportJob } from '../app/export-jobs';
-import { badRequest } from '../../platform/domain/errors';
 import { httpRoute } from '../../platform/http/kit';
+import { readRequest } from '../../platform/http/request-declaration';
+import { EXPORT_JOB_REQUESTS } from '../openapi/export-job-requests';
 import { lambdaHandler } from '../../platform/http/lambda';
 import { exportJobBody } from './export-job-presenter';
 import { exportJobProductionDeps, type ExportJobFunctionDeps } from '../wiring/export-wiring';
@@ -13,9 +14,7 @@ import { EXPORT_ROUTES } from '../export-routes';
  */
 export const createHandler = (deps: ExportJobFunctionDeps) =>
   httpRoute(EXPORT_ROUTES.orgExportCreate, deps, async (req) => {
-    const text = req.textBody();
-    if (text.trim() !== '' && !/^application\/json\s*(;|$)/i.test(req.header('content-type') ?? '')) throw badRequest('Content-Type must be application/json');
-    const body = text.trim() === '' ? {} : req.jsonBody();
+    const { body } = await readRequest(EXPORT_JOB_REQUESTS.orgExportCreate, req);
     const job = await createExportJob(deps, { orgId: req.principal!.orgId, scopes: req.principal!.scopes, body });
     return { status: 202, body: { data: exportJobBody({ job, urls: [], urlsExpireAtUs: 0 }) } };
   });

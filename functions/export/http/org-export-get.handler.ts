@@ -1,5 +1,7 @@
 import { getExportJob } from '../app/export-jobs';
 import { httpRoute } from '../../platform/http/kit';
+import { readRequest } from '../../platform/http/request-declaration';
+import { EXPORT_JOB_REQUESTS } from '../openapi/export-job-requests';
 import { lambdaHandler } from '../../platform/http/lambda';
 import { exportJobBody } from './export-job-presenter';
 import { exportJobProductionDeps, type ExportJobFunctionDeps } from '../wiring/export-wiring';
@@ -8,7 +10,8 @@ import { EXPORT_ROUTES } from '../export-routes';
 /** GET /api/v1/org/exports/{exportId}: the job's state, and once completed its files with download links valid for an hour. */
 export const createHandler = (deps: ExportJobFunctionDeps) =>
   httpRoute(EXPORT_ROUTES.orgExportGet, deps, async (req) => {
-    const view = await getExportJob(deps, { orgId: req.principal!.orgId, jobId: req.path.exportId ?? '', scopes: req.principal!.scopes });
+    const { path } = await readRequest(EXPORT_JOB_REQUESTS.orgExportGet, req);
+    const view = await getExportJob(deps, { orgId: req.principal!.orgId, jobId: path.exportId, scopes: req.principal!.scopes });
     return { status: 200, body: { data: exportJobBody(view) } };
   });
 

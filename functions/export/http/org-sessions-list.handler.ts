@@ -1,6 +1,6 @@
 import { exportSessions, exportSessionsWithMessages } from '../app/export-lists';
 import { MAX_PAGE_BYTES, responseBytes } from '../domain/page-budget';
-import { pagedExportQuery } from './export-query';
+import { pagedExportRequest } from './export-query';
 import { EXPORT_REQUESTS } from '../openapi/export-requests';
 import { httpRoute } from '../../platform/http/kit';
 import { lambdaHandler } from '../../platform/http/lambda';
@@ -15,18 +15,18 @@ import { EXPORT_ROUTES } from '../export-routes';
  */
 export const createHandler = (deps: ExportFunctionDeps) =>
   httpRoute(EXPORT_ROUTES.orgSessionsList, deps, async (req) => {
-    const q = pagedExportQuery(req, EXPORT_REQUESTS.orgSessionsList.query, deps.clock.nowUs());
-    const { app_id: appId, updated_after: updatedAfterUs, started_after: startedFromUs, started_before: startedBeforeUs } = q.params;
+    const q = pagedExportRequest(req, EXPORT_REQUESTS.orgSessionsList, deps.clock.nowUs());
+    const { app_id: appId, updated_after: updatedAfterUs, started_after: startedFromUs, started_before: startedBeforeUs } = q.query;
     const input = {
       orgId: req.principal!.orgId,
       limit: q.limit,
-      ...(q.params.cursor !== undefined ? { cursor: q.params.cursor } : {}),
+      ...(q.query.cursor !== undefined ? { cursor: q.query.cursor } : {}),
       ...(appId !== undefined ? { appId } : {}),
       ...(updatedAfterUs !== undefined ? { updatedAfterUs } : {}),
       ...(startedFromUs !== undefined ? { startedFromUs } : {}),
       ...(startedBeforeUs !== undefined ? { startedBeforeUs } : {}),
     };
-    const include = q.params.include ?? new Set<string>();
+    const include = q.query.include ?? new Set<string>();
     if (include.has('messages')) {
       const tools = include.has('tool_details');
       const page = await exportSessionsWithMessages(deps, {

@@ -1,5 +1,5 @@
 import { exportTombstones } from '../app/export-lists';
-import { pagedExportQuery } from './export-query';
+import { pagedExportRequest } from './export-query';
 import { EXPORT_REQUESTS } from '../openapi/export-requests';
 import { httpRoute } from '../../platform/http/kit';
 import { lambdaHandler } from '../../platform/http/lambda';
@@ -11,12 +11,12 @@ import { EXPORT_ROUTES } from '../export-routes';
 /** GET /api/v1/org/tombstones: the deletion feed, by deleted_at then id, descending; `cause` matched exactly. */
 export const createHandler = (deps: ExportFunctionDeps) =>
   httpRoute(EXPORT_ROUTES.orgTombstonesList, deps, async (req) => {
-    const q = pagedExportQuery(req, EXPORT_REQUESTS.orgTombstonesList.query, deps.clock.nowUs());
-    const cause = q.params.cause;
+    const q = pagedExportRequest(req, EXPORT_REQUESTS.orgTombstonesList, deps.clock.nowUs());
+    const cause = q.query.cause;
     const page = await exportTombstones(deps, {
       orgId: req.principal!.orgId,
       limit: q.limit,
-      ...(q.params.cursor !== undefined ? { cursor: q.params.cursor } : {}),
+      ...(q.query.cursor !== undefined ? { cursor: q.query.cursor } : {}),
       ...(cause !== undefined ? { cause } : {}),
     });
     return { status: 200, body: { data: page.rows.map(exportTombstone), pagination: pagination(page) }, headers: q.headers };

@@ -1,5 +1,5 @@
 import { exportUsage } from '../app/export-lists';
-import { pagedExportQuery } from './export-query';
+import { pagedExportRequest } from './export-query';
 import { EXPORT_REQUESTS } from '../openapi/export-requests';
 import { httpRoute } from '../../platform/http/kit';
 import { lambdaHandler } from '../../platform/http/lambda';
@@ -11,12 +11,12 @@ import { EXPORT_ROUTES } from '../export-routes';
 /** GET /api/v1/org/usage: per-call token usage and cost, by created_at then id, descending. */
 export const createHandler = (deps: ExportFunctionDeps) =>
   httpRoute(EXPORT_ROUTES.orgUsageList, deps, async (req) => {
-    const q = pagedExportQuery(req, EXPORT_REQUESTS.orgUsageList.query, deps.clock.nowUs());
-    const sinceUs = q.params.since;
+    const q = pagedExportRequest(req, EXPORT_REQUESTS.orgUsageList, deps.clock.nowUs());
+    const sinceUs = q.query.since;
     const page = await exportUsage(deps, {
       orgId: req.principal!.orgId,
       limit: q.limit,
-      ...(q.params.cursor !== undefined ? { cursor: q.params.cursor } : {}),
+      ...(q.query.cursor !== undefined ? { cursor: q.query.cursor } : {}),
       ...(sinceUs !== undefined ? { sinceUs } : {}),
     });
     return { status: 200, body: { data: page.rows.map(exportUsageRow), pagination: pagination(page) }, headers: q.headers };

@@ -2,16 +2,16 @@
  * Area A's part of the admin OpenAPI document: issuing an org key (export/export-routes.ts), joined with
  * the other areas' in functions/openapi/admin-operations.ts.
  */
-import { ORG_KEY_CREATE_BODY } from '../../platform/openapi/admin-requests';
-import { adminCredential, adminData, adminJsonBody } from '../../platform/openapi/admin-schemas';
+import { adminCredential, adminData } from '../../platform/openapi/admin-schemas';
 import { json, type OperationDoc } from '../../platform/openapi/openapi-kit';
+import { EXPORT_ADMIN_REQUESTS } from './export-admin-requests';
 
 export const EXPORT_ADMIN_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
   adminOrgKeyCreate: {
     tag: 'Keys',
     summary: 'Issue an org key',
     description: 'An Org Export key (`svc_org_…`) with read scopes, optionally expiring. The answer shows the key once.',
-    body: adminJsonBody(ORG_KEY_CREATE_BODY),
+    request: EXPORT_ADMIN_REQUESTS.adminOrgKeyCreate,
     ok: { status: 201, description: 'The key, shown once', content: json(adminData(adminCredential, 'AdminKeyAnswer')) },
     errors: [401, 404],
   },

@@ -2,7 +2,8 @@
  * Area A's part of the OpenAPI document: one entry per public Org Export route (export/export-routes.ts),
  * joined with the other areas' in functions/openapi/operations.ts.
  */
-import { json, queryOf, type OperationDoc } from '../../platform/openapi/openapi-kit';
+import { json, type OperationDoc } from '../../platform/openapi/openapi-kit';
+import { EXPORT_JOB_REQUESTS } from './export-job-requests';
 import { EXPORT_REQUESTS } from './export-requests';
 import * as s from './export-schemas';
 
@@ -12,6 +13,7 @@ export const EXPORT_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
   orgAppsList: {
     tag: 'Org Export',
     summary: "List the org's apps",
+    request: EXPORT_REQUESTS.orgAppsList,
     description: 'Non-deleted apps, newest first.',
     ok: { status: 200, description: 'The apps', content: json(s.appsList) },
     errors: EXPORT_ERRORS,
@@ -21,7 +23,7 @@ export const EXPORT_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     summary: 'List sessions across the org',
     description:
       'Order: `last_activity_at` descending, then `id` descending. Checkpoint on the largest `last_activity_at` seen and pass it back as `updated_after`. With `include=messages` each row carries its transcript, and a page may end before `limit` rows (with `has_more` true and a cursor that continues right there) to stay within 5,000,000 bytes.',
-    query: queryOf(EXPORT_REQUESTS.orgSessionsList.query),
+    request: EXPORT_REQUESTS.orgSessionsList,
     ok: { status: 200, description: 'A page of sessions', content: json(s.listOf(s.exportSessionRow, 'SessionList')) },
     errors: EXPORT_ERRORS,
   },
@@ -30,7 +32,7 @@ export const EXPORT_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     summary: 'Messages of one session',
     description:
       'One session of the org’s apps with its messages; for a Zero Data Retention app the messages are empty and `zdr` is true. A session of another org, or none, is a 404.',
-    query: queryOf(EXPORT_REQUESTS.orgSessionMessages.query),
+    request: EXPORT_REQUESTS.orgSessionMessages,
     ok: {
       status: 200,
       description: 'The session subset and its messages (empty with zdr: true for a Zero Data Retention app)',
@@ -43,13 +45,14 @@ export const EXPORT_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     summary: 'Start a bulk snapshot export',
     description:
       'The org’s lists as of now minus the visibility delay, written as gzipped NDJSON files off the request path: poll GET /exports/{exportId}. For a warehouse’s first load; later passes continue incrementally from its `updated_after`.',
-    body: { contentType: 'application/json', schema: s.exportJobRequest },
+    request: EXPORT_JOB_REQUESTS.orgExportCreate,
     ok: { status: 202, description: 'The job, running', content: json(s.exportJob) },
     errors: EXPORT_ERRORS,
   },
   orgExportGet: {
     tag: 'Org Export',
     summary: 'A bulk snapshot export',
+    request: EXPORT_JOB_REQUESTS.orgExportGet,
     description: 'Its state; once completed, its files with download links valid for an hour (a new GET gives new links).',
     ok: { status: 200, description: 'The job', content: json(s.exportJob) },
     errors: [...EXPORT_ERRORS, 404],
@@ -58,7 +61,7 @@ export const EXPORT_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     tag: 'Org Export',
     summary: 'Per-call token usage and cost',
     description: 'Token usage and cost per model call across the org’s apps; `since` bounds it below. Paginated with `limit` and `cursor`.',
-    query: queryOf(EXPORT_REQUESTS.orgUsageList.query),
+    request: EXPORT_REQUESTS.orgUsageList,
     ok: { status: 200, description: 'A page of usage rows, created_at descending', content: json(s.listOf(s.exportUsageRow, 'UsageList')) },
     errors: EXPORT_ERRORS,
   },
@@ -67,7 +70,7 @@ export const EXPORT_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     summary: 'The deletion feed',
     description:
       'What was deleted (sessions, consumers, apps) and why, so a warehouse can delete its copies; `cause` filters. Paginated with `limit` and `cursor`.',
-    query: queryOf(EXPORT_REQUESTS.orgTombstonesList.query),
+    request: EXPORT_REQUESTS.orgTombstonesList,
     ok: { status: 200, description: 'A page of tombstones, deleted_at descending', content: json(s.listOf(s.exportTombstone, 'TombstoneList')) },
     errors: EXPORT_ERRORS,
   },

@@ -1,11 +1,13 @@
 /**
- * Area A's requests, one schema per operation: the handlers parse their query with it and the OpenAPI
- * document lists its parameters from it, so what a route takes and what the document says it takes
- * are one declaration. Each parameter is the text the document shows, read by area A's own rule
- * (export/domain/export-params.ts), which refuses a malformed value with the spec's exact message.
- * Plain objects, no zod: this module is in every area A function's bundle.
+ * Area A's requests, one declaration per operation (keyed by route id): the handlers read their input
+ * with it and the OpenAPI document shows it, so what a route takes and what the document says it takes
+ * are one declaration. Each query parameter is the text the document shows, read by area A's own rule
+ * (export/domain/export-params.ts), which refuses a malformed value with the spec's exact message;
+ * names the declaration does not list are area A's rule (export/http/export-query.ts).
+ * Plain objects, no zod: this module is in every list function's bundle (the bulk export's requests
+ * are export-job-requests.ts).
  */
-import { queryParam as param } from '../../platform/openapi/query-param-requests';
+import { param, uuidPathId, type RequestDeclaration } from '../../platform/http/request-declaration';
 import { parseIncludeParam, parseLimit, parseSessionsInclude, parseTimestampParam, parseTokenParam, parseUuidParam } from '../domain/export-params';
 
 const limit = param(
@@ -42,6 +44,7 @@ export const EXPORT_REQUESTS = {
     },
   },
   orgSessionMessages: {
+    path: { sessionId: uuidPathId('sessionId') },
     query: {
       include: param({ pattern: '^tool_details(,tool_details)*$', description: 'Comma-separated; `tool_details` adds tool markers to messages' }, (raw) =>
         parseIncludeParam(raw, ['tool_details']),
@@ -52,4 +55,4 @@ export const EXPORT_REQUESTS = {
   orgTombstonesList: {
     query: { limit, cursor, cause: param({ description: 'Exact-match filter on cause' }, (raw) => parseTokenParam('cause', raw)!) },
   },
-} as const;
+} as const satisfies Readonly<Record<string, RequestDeclaration>>;

@@ -85,11 +85,6 @@ export const sessionMessages = z
   .meta({ title: 'SessionMessages' });
 
 const exportList = z.enum(['apps', 'sessions', 'usage', 'tombstones']);
-export const exportJobRequest = z
-  .object({
-    lists: z.optional(z.array(exportList).min(1).meta({ description: 'Default: every list the key may read; each list needs the scope of its own route' })),
-  })
-  .meta({ title: 'ExportRequest' });
 export const exportJob = z
   .object({
     data: z.object({

@@ -1,5 +1,7 @@
 import { deleteApp } from '../app/manage-apps';
 import { httpRoute } from './kit';
+import { readRequest } from './request-declaration';
+import { ADMIN_RESOURCE_REQUESTS } from '../openapi/admin-resource-requests';
 import { lambdaHandler } from './lambda';
 import { adminApp } from './admin-presenters';
 import { adminJobsProductionDeps, type AdminJobsDeps } from '../wiring/admin-jobs-wiring';
@@ -10,9 +12,9 @@ import { PLATFORM_ROUTES } from '../platform-routes';
  * are tombstoned (`app_deleted`) and removed by the jobs worker.
  */
 export const createHandler = (deps: AdminJobsDeps) =>
-  httpRoute(PLATFORM_ROUTES.adminAppDelete, deps, async (req) => ({
-    status: 202,
-    body: { data: adminApp(await deleteApp(deps, { appId: req.path.appId ?? '' })) },
-  }));
+  httpRoute(PLATFORM_ROUTES.adminAppDelete, deps, async (req) => {
+    const { path } = await readRequest(ADMIN_RESOURCE_REQUESTS.adminAppDelete, req);
+    return { status: 202, body: { data: adminApp(await deleteApp(deps, { appId: path.appId })) } };
+  });
 
 export const handler = lambdaHandler(createHandler, adminJobsProductionDeps);

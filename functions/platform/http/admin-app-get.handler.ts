@@ -1,5 +1,7 @@
 import { getApp } from '../app/manage-apps';
 import { httpRoute } from './kit';
+import { readRequest } from './request-declaration';
+import { ADMIN_RESOURCE_REQUESTS } from '../openapi/admin-resource-requests';
 import { lambdaHandler } from './lambda';
 import { adminApp } from './admin-presenters';
 import { adminProductionDeps, type AdminBaseDeps } from '../wiring/admin-wiring';
@@ -7,6 +9,9 @@ import { PLATFORM_ROUTES } from '../platform-routes';
 
 /** GET /admin/v1/apps/{appId} */
 export const createHandler = (deps: AdminBaseDeps) =>
-  httpRoute(PLATFORM_ROUTES.adminAppGet, deps, async (req) => ({ status: 200, body: { data: adminApp(await getApp(deps, { appId: req.path.appId ?? '' })) } }));
+  httpRoute(PLATFORM_ROUTES.adminAppGet, deps, async (req) => {
+    const { path } = await readRequest(ADMIN_RESOURCE_REQUESTS.adminAppGet, req);
+    return { status: 200, body: { data: adminApp(await getApp(deps, { appId: path.appId })) } };
+  });
 
 export const handler = lambdaHandler(createHandler, adminProductionDeps);

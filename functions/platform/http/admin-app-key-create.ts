@@ -6,18 +6,20 @@
 import { issueCredential } from '../app/issue-credential';
 import type { CredentialKind } from '../domain/credentials';
 import { adminCredential } from './admin-presenters';
-import type { HttpRequest } from './kit-request';
-import { parseWith } from './validation';
-import { APP_KEY_CREATE_BODY } from '../openapi/admin-requests';
+
+/** What such a route reads through its request declaration: the app of the path and the optional body. */
+export interface AppKeyRequest {
+  readonly path: { readonly appId: string };
+  readonly body: { readonly name?: string | undefined; readonly expiresAt?: number | undefined };
+}
 
 /** Issues a key of `kind` for the app of the path: 201 with the key in full. */
-export async function createAppKey(deps: Parameters<typeof issueCredential>[0], req: HttpRequest, kind: Exclude<CredentialKind, 'org'>) {
-  const input = parseWith(APP_KEY_CREATE_BODY, req.textBody().trim() ? req.jsonBody() : {});
+export async function createAppKey(deps: Parameters<typeof issueCredential>[0], kind: Exclude<CredentialKind, 'org'>, { path, body }: AppKeyRequest) {
   const issued = await issueCredential(deps, {
     kind,
-    appId: req.path.appId,
-    ...(input.expiresAt !== undefined ? { expiresAtUs: input.expiresAt } : {}),
-    ...(input.name ? { name: input.name } : {}),
+    appId: path.appId,
+    ...(body.expiresAt !== undefined ? { expiresAtUs: body.expiresAt } : {}),
+    ...(body.name ? { name: body.name } : {}),
   });
   return { status: 201, body: { data: adminCredential(issued.credential, issued.key) } };
 }

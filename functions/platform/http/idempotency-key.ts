@@ -9,7 +9,7 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { requestFingerprint } from '../domain/digest';
 import type { IdempotencyStore } from '../ports/platform-ports';
-import type { HttpRequest } from './kit-request';
+import { MAX_IDEMPOTENCY_KEY_LENGTH } from './request-declaration';
 
 /** What a claimed key can be: a replay of a stored answer, a conflict, still in flight, or the caller's to run. */
 export type IdempotencyClaim =
@@ -29,13 +29,14 @@ export interface IdempotencyDeps {
   readonly logger: Logger;
 }
 
-/** The longest key accepted (ACP's own bound; area B uses the same). */
-export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 export const IDEMPOTENCY_KEY_LENGTH_MESSAGE = `Idempotency-Key must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`;
 
-/** The request's key, undefined when none was sent; a key of the wrong length is `refuse`d with the one message. */
-export function idempotencyKeyOf(req: HttpRequest, refuse: (message: string) => Error): string | undefined {
-  const key = req.header('idempotency-key');
+/**
+ * The request's key (as its `Idempotency-Key` header rule read it), undefined when none was sent; a key
+ * of the wrong length is `refuse`d with the one message. Checked when the key is claimed, after the
+ * body: that is the order the areas answer in.
+ */
+export function idempotencyKeyOf(key: string | undefined, refuse: (message: string) => Error): string | undefined {
   if (key !== undefined && (key.length < 1 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH)) throw refuse(IDEMPOTENCY_KEY_LENGTH_MESSAGE);
   return key;
 }

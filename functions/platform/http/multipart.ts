@@ -6,6 +6,7 @@
 import type { Readable } from 'node:stream';
 import busboy from 'busboy';
 import { badRequest } from '../domain/errors';
+import type { BodyRule } from './request-declaration';
 
 export interface ReceivedFile {
   readonly fileName: string;
@@ -117,4 +118,29 @@ export function readSingleFile(body: Readable, contentType: string | undefined, 
     body.on('aborted', () => fail(badRequest('The upload was interrupted')));
     body.pipe(parser);
   });
+}
+
+/** What an upload route declares of its body: the file's limits, and the most the whole request may declare. */
+export interface SingleFileBodySpec extends MultipartLimits {
+  /** A request whose Content-Length is over this is refused before a byte is read. */
+  readonly maxRequestBytes: number;
+  /** What the document says of the file. */
+  readonly description: string;
+}
+
+/**
+ * A `multipart/form-data` body of one file in the part named `file` (readSingleFile), as a request
+ * declaration's body: the document shows the part, the rule reads it.
+ */
+export function singleFileBody(spec: SingleFileBodySpec): BodyRule<ReceivedFile> {
+  return {
+    contentType: 'multipart/form-data',
+    schema: { type: 'object', properties: { [FILE_PART]: { type: 'string', format: 'binary', description: spec.description } }, required: [FILE_PART] },
+    required: true,
+    read: (req) => {
+      const declared = Number(req.header('content-length'));
+      if (Number.isFinite(declared) && declared > spec.maxRequestBytes) throw badRequest(`The file is over the ${spec.maxFileLabel} upload limit`);
+      return readSingleFile(req.bodyStream(), req.header('content-type'), spec);
+    },
+  };
 }

@@ -5,9 +5,6 @@
 import * as z from 'zod';
 import { isoTime as isoTimestamp, uuid, type ZodSchema } from './openapi-kit';
 
-/** A required JSON body, parsed by the handler with `schema`. */
-export const adminJsonBody = (schema: ZodSchema) => ({ contentType: 'application/json' as const, schema, required: true });
-
 /** Every admin answer with a body: `{ data: … }`. */
 export const adminData = (schema: z.ZodType, title: string) => z.object({ data: schema }).meta({ title });
 

@@ -9,24 +9,12 @@
  */
 import * as z from 'zod';
 import type { JsonSchema } from '../domain/json-schema';
+import type { RequestDeclaration } from '../http/request-declaration';
 
 export type { JsonSchema };
 
 /** A zod schema, classic or `zod/mini` (a request body the handler parses with may be `zod/mini`). */
 export type ZodSchema = z.core.$ZodType;
-
-export interface QueryParamDoc {
-  readonly schema: ZodSchema | JsonSchema;
-  /** The parameter's description; without it, the one in the schema's metadata. */
-  readonly description?: string;
-  /** A request without it is refused. @default false */
-  readonly required?: boolean;
-}
-
-/** The query parameters of an operation's request schema, as the document lists them. */
-export function queryOf(params: Readonly<Record<string, { readonly schema: JsonSchema }>>): Readonly<Record<string, QueryParamDoc>> {
-  return Object.fromEntries(Object.entries(params).map(([name, param]) => [name, { schema: param.schema }]));
-}
 
 /** A response header the document lists (X-Correlation-ID and Retry-After are added where they apply). */
 export interface ResponseHeaderDoc {
@@ -35,23 +23,20 @@ export interface ResponseHeaderDoc {
 }
 
 /**
- * What the document says of a public route beyond the route table: summary, tag, query and header
- * parameters, body, success response and documented error statuses (functions/openapi/document.ts
- * turns each entry into an operation).
+ * What the document says of a public route beyond the route table: summary, tag, its request
+ * declaration, success response and documented error statuses (functions/openapi/document.ts turns
+ * each entry into an operation).
  */
 export interface OperationDoc {
   readonly summary: string;
   readonly description?: string;
   readonly tag: string;
-  readonly query?: Readonly<Record<string, QueryParamDoc>>;
-  readonly body?: {
-    /** `application/x-ndjson`: JSON lines, each one valid against `schema`. */
-    readonly contentType: 'application/json' | 'multipart/form-data' | 'application/x-ndjson';
-    readonly schema: ZodSchema | JsonSchema;
-    readonly required?: boolean;
-    /** Other media types the operation takes as its body, each with its schema. */
-    readonly alternatives?: Readonly<Record<string, ZodSchema | JsonSchema>>;
-  };
+  /**
+   * The operation's request declaration (`<area>/openapi/<area>-requests.ts`), the one its handler reads
+   * with: the document shows its path, query and header parameters (Authorization is the auth kind's)
+   * and its body.
+   */
+  readonly request?: RequestDeclaration;
   readonly ok: {
     readonly status: number;
     readonly description: string;
@@ -64,8 +49,6 @@ export interface OperationDoc {
   readonly errors: readonly number[];
   /** What an error status means for this operation, where it says more than the document's common text. */
   readonly errorDescriptions?: Readonly<Partial<Record<number, string>>>;
-  /** Request headers beyond Authorization. */
-  readonly headers?: Readonly<Record<string, QueryParamDoc>>;
 }
 
 /** A response or body content map with one JSON entry. */

@@ -3,9 +3,9 @@
  * admin routes of platform/platform-routes.ts), joined with the other areas' in
  * functions/openapi/admin-operations.ts.
  */
-import { APP_CREATE_BODY, APP_UPDATE_BODY, ORG_CREATE_BODY, ORG_CREDITS_BODY } from './admin-requests';
-import { adminApp, adminCredential, adminData, adminJsonBody, adminOrg, creditsBalance } from './admin-schemas';
+import { adminApp, adminCredential, adminData, adminOrg, creditsBalance } from './admin-schemas';
 import { json, type OperationDoc } from './openapi-kit';
+import { ADMIN_REQUESTS } from './tenancy-admin-requests';
 
 const TAG = 'Orgs and apps';
 
@@ -14,7 +14,7 @@ export const TENANCY_ADMIN_OPERATIONS: Readonly<Record<string, OperationDoc>> = 
     tag: TAG,
     summary: 'Create an org',
     description: 'An org on the free or paid plan. Its apps, keys and credits are added with the routes below.',
-    body: adminJsonBody(ORG_CREATE_BODY),
+    request: ADMIN_REQUESTS.adminOrgCreate,
     ok: { status: 201, description: 'The org', content: json(adminData(adminOrg, 'AdminOrgAnswer')) },
     errors: [401],
   },
@@ -29,7 +29,7 @@ export const TENANCY_ADMIN_OPERATIONS: Readonly<Record<string, OperationDoc>> = 
     tag: TAG,
     summary: 'Add prepaid credits',
     description: 'Adds a USD amount to the org’s prepaid balance (what chat turns are charged against on the paid plan) and answers the new balance.',
-    body: adminJsonBody(ORG_CREDITS_BODY),
+    request: ADMIN_REQUESTS.adminOrgCreditsAdd,
     ok: { status: 200, description: 'The new balance', content: json(adminData(creditsBalance, 'CreditsBalanceAnswer')) },
     errors: [401, 404],
   },
@@ -44,7 +44,7 @@ export const TENANCY_ADMIN_OPERATIONS: Readonly<Record<string, OperationDoc>> = 
     tag: TAG,
     summary: 'Create an app',
     description: 'An app of the org, with optional settings (defaults otherwise); the answer carries its `appNameId`, the `model` chat clients send.',
-    body: adminJsonBody(APP_CREATE_BODY),
+    request: ADMIN_REQUESTS.adminAppCreate,
     ok: { status: 201, description: 'The app', content: json(adminData(adminApp, 'AdminAppAnswer')) },
     errors: [401, 404, 409],
   },
@@ -59,7 +59,7 @@ export const TENANCY_ADMIN_OPERATIONS: Readonly<Record<string, OperationDoc>> = 
     tag: TAG,
     summary: 'Rename an app or change its settings',
     description: 'The settings sent are merged over the current ones.',
-    body: adminJsonBody(APP_UPDATE_BODY),
+    request: ADMIN_REQUESTS.adminAppUpdate,
     ok: { status: 200, description: 'The app', content: json(adminData(adminApp, 'AdminAppAnswer')) },
     errors: [401, 404],
   },

@@ -1,5 +1,7 @@
 import { listWebhookDeliveries } from '../app/manage-webhook-subscriptions';
 import { httpRoute } from '../../platform/http/kit';
+import { readRequest } from '../../platform/http/request-declaration';
+import { RELEASE_NOTES_REQUESTS } from '../openapi/release-notes-requests';
 import { lambdaHandler } from '../../platform/http/lambda';
 import { deliveryOut } from './release-notes-presenters';
 import { releaseNotesReadProductionDeps, type ReleaseNotesReadDeps } from '../wiring/release-notes-wiring';
@@ -11,7 +13,8 @@ import { RELEASE_NOTES_ROUTES } from '../release-notes-routes';
  */
 export const createHandler = (deps: ReleaseNotesReadDeps) =>
   httpRoute(RELEASE_NOTES_ROUTES.releaseNotesDeliveriesList, deps, async (req) => {
-    const attempts = await listWebhookDeliveries(deps, { subscriptionId: req.path.subscriptionId ?? '', secret: req.signingSecret });
+    const { path } = await readRequest(RELEASE_NOTES_REQUESTS.releaseNotesDeliveriesList, req);
+    const attempts = await listWebhookDeliveries(deps, { subscriptionId: path.subscriptionId, secret: req.signingSecret });
     return { status: 200, body: { data: attempts.map(deliveryOut) } };
   });
 

@@ -4,7 +4,7 @@ import { publicBaseUrl } from '../../platform/http/base-url';
 import { httpRoute } from '../../platform/http/kit';
 import type { HttpRequest } from '../../platform/http/kit-request';
 import { lambdaHandler } from '../../platform/http/lambda';
-import { readQuery } from '../../platform/openapi/query-param-requests';
+import { readRequest } from '../../platform/http/request-declaration';
 import { RELEASE_NOTES_REQUESTS } from '../openapi/release-notes-requests';
 import { releaseNotesReadProductionDeps, type ReleaseNotesReadDeps } from '../wiring/release-notes-wiring';
 import { RELEASE_NOTES_ROUTES } from '../release-notes-routes';
@@ -22,7 +22,7 @@ function servedUrl(deps: ReleaseNotesReadDeps, req: HttpRequest): { self: string
  */
 export const createHandler = (deps: ReleaseNotesReadDeps) =>
   httpRoute(RELEASE_NOTES_ROUTES.releaseNotesFeed, deps, async (req) => {
-    const { area } = readQuery(RELEASE_NOTES_REQUESTS.releaseNotesFeed.query, req.query);
+    const { area } = (await readRequest(RELEASE_NOTES_REQUESTS.releaseNotesFeed, req)).query;
     const periods = await listReleaseFeed(deps, area !== undefined ? { area } : {});
     const url = servedUrl(deps, req);
     const xml = renderRssFeed(

@@ -1,9 +1,9 @@
 import { createWebhookSubscription } from '../app/create-webhook-subscription';
-import { SUBSCRIPTION_CREATE_BODY } from '../openapi/subscription-requests';
+import { SUBSCRIPTION_REQUESTS } from '../openapi/subscription-requests';
 import { httpRoute } from '../../platform/http/kit';
 import { lambdaHandler } from '../../platform/http/lambda';
 import { subscriptionOut } from './release-notes-presenters';
-import { parseWith } from '../../platform/http/validation';
+import { readRequest } from '../../platform/http/request-declaration';
 import { releaseNotesProductionDeps, type ReleaseNotesFunctionDeps } from '../wiring/release-notes-wiring';
 import { RELEASE_NOTES_ROUTES } from '../release-notes-routes';
 
@@ -13,7 +13,7 @@ import { RELEASE_NOTES_ROUTES } from '../release-notes-routes';
  */
 export const createHandler = (deps: ReleaseNotesFunctionDeps) =>
   httpRoute(RELEASE_NOTES_ROUTES.releaseNotesSubscriptionCreate, deps, async (req) => {
-    const input = parseWith(SUBSCRIPTION_CREATE_BODY, req.jsonBody());
+    const { body: input } = await readRequest(SUBSCRIPTION_REQUESTS.releaseNotesSubscriptionCreate, req);
     const { subscription, secret } = await createWebhookSubscription(deps, input);
     return { status: 201, body: { data: subscriptionOut(subscription, secret) }, headers: { 'Cache-Control': 'no-store' } };
   });

@@ -1,5 +1,7 @@
 import { deleteWebhookSubscription } from '../app/manage-webhook-subscriptions';
 import { httpRoute } from '../../platform/http/kit';
+import { readRequest } from '../../platform/http/request-declaration';
+import { RELEASE_NOTES_REQUESTS } from '../openapi/release-notes-requests';
 import { lambdaHandler } from '../../platform/http/lambda';
 import { releaseNotesReadProductionDeps, type ReleaseNotesReadDeps } from '../wiring/release-notes-wiring';
 import { RELEASE_NOTES_ROUTES } from '../release-notes-routes';
@@ -10,7 +12,8 @@ import { RELEASE_NOTES_ROUTES } from '../release-notes-routes';
  */
 export const createHandler = (deps: ReleaseNotesReadDeps) =>
   httpRoute(RELEASE_NOTES_ROUTES.releaseNotesSubscriptionDelete, deps, async (req) => {
-    await deleteWebhookSubscription(deps, { subscriptionId: req.path.subscriptionId ?? '', secret: req.signingSecret });
+    const { path } = await readRequest(RELEASE_NOTES_REQUESTS.releaseNotesSubscriptionDelete, req);
+    await deleteWebhookSubscription(deps, { subscriptionId: path.subscriptionId, secret: req.signingSecret });
     return { status: 204 };
   });
 

@@ -3,10 +3,10 @@
  * (release-notes/release-notes-routes.ts), joined with the other areas' in functions/openapi/admin-operations.ts.
  */
 import * as z from 'zod';
-import { adminData, adminJsonBody } from '../../platform/openapi/admin-schemas';
+import { adminData } from '../../platform/openapi/admin-schemas';
 import { isoTime, json, uuid, type OperationDoc } from '../../platform/openapi/openapi-kit';
 import { CHANGE_KINDS } from '../domain/release-notes';
-import { PERIOD_JSON_BODY } from './period-requests';
+import { RELEASE_NOTES_ADMIN_REQUESTS } from './release-notes-admin-requests';
 
 const period = z
   .object({
@@ -21,20 +21,13 @@ const period = z
   })
   .meta({ title: 'AdminReleasePeriod' });
 
-const PERIOD_MARKDOWN = {
-  type: 'string',
-  title: 'PeriodMarkdown',
-  description:
-    'Front matter (`periodStart`, `periodEnd`, optional `title`) between `---` lines, then the body: sections `## Features`, `## Improvements`, `## Fixes`, `## Other` of items `- **Title**: body`',
-};
-
 export const RELEASE_NOTES_ADMIN_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
   adminReleasePeriodPublish: {
     tag: 'Release notes',
     summary: 'Publish a release-note period',
     description:
       'From JSON or from a markdown file with front matter (`Content-Type: text/markdown`). The period is in the feed at once and its delivery to matching webhook subscriptions has started; publishing the same range again makes a new revision.',
-    body: { ...adminJsonBody(PERIOD_JSON_BODY), alternatives: { 'text/markdown': PERIOD_MARKDOWN, 'text/plain': PERIOD_MARKDOWN } },
+    request: RELEASE_NOTES_ADMIN_REQUESTS.adminReleasePeriodPublish,
     ok: { status: 201, description: 'The published period', content: json(adminData(period, 'AdminReleasePeriodAnswer')) },
     errors: [401],
   },

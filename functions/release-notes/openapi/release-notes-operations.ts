@@ -2,9 +2,9 @@
  * Area D's part of the OpenAPI document: one entry per public release-notes route
  * (release-notes/release-notes-routes.ts), joined with the other areas' in functions/openapi/operations.ts.
  */
-import { json, queryOf, type OperationDoc } from '../../platform/openapi/openapi-kit';
+import { json, type OperationDoc } from '../../platform/openapi/openapi-kit';
 import { RELEASE_NOTES_REQUESTS } from './release-notes-requests';
-import { SUBSCRIPTION_CREATE_BODY } from './subscription-requests';
+import { SUBSCRIPTION_REQUESTS } from './subscription-requests';
 import * as s from './release-notes-schemas';
 
 export const RELEASE_NOTES_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
@@ -13,7 +13,7 @@ export const RELEASE_NOTES_OPERATIONS: Readonly<Record<string, OperationDoc>> = 
     summary: 'Release-notes RSS feed',
     description:
       'The published release-note periods as RSS 2.0, newest first; `area` keeps the periods with an item in that area. Public, rate-limited per client IP.',
-    query: queryOf(RELEASE_NOTES_REQUESTS.releaseNotesFeed.query),
+    request: RELEASE_NOTES_REQUESTS.releaseNotesFeed,
     ok: { status: 200, description: 'RSS 2.0', content: { 'application/rss+xml': s.rssFeed } },
     errors: [400, 429, 500],
   },
@@ -22,7 +22,7 @@ export const RELEASE_NOTES_OPERATIONS: Readonly<Record<string, OperationDoc>> = 
     summary: 'Subscribe a webhook',
     description:
       'Subscribes an HTTPS callback to published periods (all, or some areas and categories). The answer shows the signing secret once; every delivery is signed with it.',
-    body: { contentType: 'application/json', schema: SUBSCRIPTION_CREATE_BODY, required: true },
+    request: SUBSCRIPTION_REQUESTS.releaseNotesSubscriptionCreate,
     ok: { status: 201, description: 'The subscription and its signing secret (shown once)', content: json(s.subscriptionCreated) },
     errors: [400, 413, 429, 500, 503],
   },
@@ -35,6 +35,7 @@ export const RELEASE_NOTES_OPERATIONS: Readonly<Record<string, OperationDoc>> = 
   },
   releaseNotesSubscriptionDelete: {
     tag: 'Release notes',
+    request: RELEASE_NOTES_REQUESTS.releaseNotesSubscriptionDelete,
     summary: 'Delete a subscription',
     description: 'Deletes a subscription of the signing secret; its deliveries stop.',
     ok: { status: 204, description: 'Deleted' },
@@ -42,6 +43,7 @@ export const RELEASE_NOTES_OPERATIONS: Readonly<Record<string, OperationDoc>> = 
   },
   releaseNotesDeliveriesList: {
     tag: 'Release notes',
+    request: RELEASE_NOTES_REQUESTS.releaseNotesDeliveriesList,
     summary: 'Delivery attempts of a subscription',
     description: 'The delivery attempts of a subscription of the signing secret, newest first: outcome, HTTP status, latency.',
     ok: { status: 200, description: 'Attempts, newest first', content: json(s.deliveriesList) },

@@ -1,13 +1,14 @@
 /**
- * The body of POST /api/v1/release-notes/subscriptions, in `zod/mini`: the handler parses with it (its
- * messages are zod's English ones, naming the field) and the OpenAPI document shows it.
+ * The request of POST /api/v1/release-notes/subscriptions, its body in `zod/mini`: the handler parses
+ * with it (its messages are zod's English ones, naming the field) and the OpenAPI document shows it.
  */
 import * as z from 'zod/mini';
 import { CHANGE_KINDS } from '../domain/release-notes';
 import { CALLBACK_URL_MAX_CHARS } from '../../platform/domain/webhook-callback';
 import { SUBSCRIPTION_LIMITS } from '../domain/webhook-subscription';
+import { zodBody } from '../../platform/http/validation';
 
-export const SUBSCRIPTION_CREATE_BODY = z
+const SUBSCRIPTION_CREATE_BODY = z
   .strictObject({
     callbackUrl: z
       .string()
@@ -20,3 +21,7 @@ export const SUBSCRIPTION_CREATE_BODY = z
     categories: z.optional(z.array(z.enum(CHANGE_KINDS)).check(z.maxLength(CHANGE_KINDS.length * 2))),
   })
   .check(z.meta({ title: 'SubscriptionCreateRequest' }));
+
+export const SUBSCRIPTION_REQUESTS = {
+  releaseNotesSubscriptionCreate: { body: zodBody(SUBSCRIPTION_CREATE_BODY, { required: true }) },
+};

@@ -1,0 +1,161 @@
+/**
+ * The `input` of a Responses API request: a text (one user message) or items (messages, function calls
+ * and their outputs, references to an earlier response's output items), read into chat messages, and
+ * the JSON Schema the document shows for it.
+ */
+import { badRequest } from '../../platform/domain/errors';
+import type { JsonSchema } from '../../platform/domain/json-schema';
+import { isRecord } from '../../platform/domain/request-rule';
+import type { ToolCall } from '../../conversations/domain/session';
+import type { ChatMessageInput } from './chat-request';
+import { onlyKeys } from './request-fields';
+import { boundedText as bounded } from './turn-fields';
+
+/** An input item: a message, a tool call or result, or a reference to an earlier response's output item. */
+export type ResponseInputItem = { readonly kind: 'message'; readonly message: ChatMessageInput } | { readonly kind: 'reference'; readonly id: string };
+
+export const MAX_ITEMS = 2048;
+const MAX_CALL_ID = 256;
+const REFUSED_PART = 'must be text: input_image and input_file parts are not supported (upload files through /chat/files and send files)';
+
+/** A message's content: a string, or text parts (`input_text`, and `output_text` on an assistant's) joined. */
+function contentText(content: unknown, where: string, partType: 'input_text' | 'output_text'): string {
+  if (typeof content === 'string') return bounded(content, `${where}.content`);
+  if (!Array.isArray(content) || content.length === 0) throw badRequest(`${where}.content must be a string or a non-empty array of ${partType} parts`);
+  const texts = content.map((p, j) => {
+    const at = `${where}.content[${j}]`;
+    if (!isRecord(p) || (p.type !== partType && p.type !== 'input_text' && p.type !== 'output_text')) throw badRequest(`${at} ${REFUSED_PART}`);
+    onlyKeys(p, ['type', 'text', 'annotations', 'logprobs'], at);
+    if (typeof p.text !== 'string') throw badRequest(`${at}.text must be a string`);
+    return p.text;
+  });
+  return bounded(texts.join(''), `${where}.content`);
+}
+
+function callId(v: unknown, where: string): string {
+  if (typeof v !== 'string' || v.length === 0 || v.length > MAX_CALL_ID)
+    throw badRequest(`${where}.call_id must be a string of 1 to ${MAX_CALL_ID} characters`);
+  return v;
+}
+
+function parseItem(item: unknown, i: number): ResponseInputItem {
+  const where = `input[${i}]`;
+  if (!isRecord(item)) throw badRequest(`${where} must be an object`);
+  const type = item.type ?? (item.role !== undefined ? 'message' : undefined);
+  switch (type) {
+    case 'message': {
+      onlyKeys(item, ['type', 'role', 'content', 'id', 'status', 'phase'], where);
+      const role = item.role;
+      if (role === 'assistant') return { kind: 'message', message: { role: 'assistant', content: contentText(item.content, where, 'output_text') } };
+      if (role === 'user' || role === 'system' || role === 'developer') {
+        return { kind: 'message', message: { role: role === 'user' ? 'user' : 'system', content: contentText(item.content, where, 'input_text') } };
+      }
+      throw badRequest(`${where}.role must be one of user, assistant, system, developer`);
+    }
+    case 'function_call': {
+      onlyKeys(item, ['type', 'call_id', 'name', 'arguments', 'id', 'status'], where);
+      if (typeof item.name !== 'string' || item.name.length === 0) throw badRequest(`${where}.name must be a non-empty string`);
+      if (typeof item.arguments !== 'string') throw badRequest(`${where}.arguments must be a string (JSON text)`);
+      const call: ToolCall = { id: callId(item.call_id, where), name: item.name, arguments: bounded(item.arguments, `${where}.arguments`) };
+      return { kind: 'message', message: { role: 'assistant', content: '', toolCalls: [call] } };
+    }
+    case 'function_call_output': {
+      onlyKeys(item, ['type', 'call_id', 'output', 'id', 'status'], where);
+      const output = typeof item.output === 'string' ? bounded(item.output, `${where}.output`) : contentText(item.output, where, 'input_text');
+      return { kind: 'message', message: { role: 'tool', content: output, toolCallId: callId(item.call_id, where) } };
+    }
+    case 'item_reference': {
+      onlyKeys(item, ['type', 'id'], where);
+      if (typeof item.id !== 'string' || item.id.length === 0 || item.id.length > MAX_CALL_ID) throw badRequest(`${where}.id must be an item id`);
+      return { kind: 'reference', id: item.id };
+    }
+    default:
+      throw badRequest(`${where}.type must be one of message, function_call, function_call_output, item_reference`);
+  }
+}
+
+/** `input`: a text (one user message) or items. */
+export function parseInput(raw: unknown): ResponseInputItem[] {
+  if (typeof raw === 'string') return [{ kind: 'message', message: { role: 'user', content: bounded(raw, 'input') } }];
+  if (!Array.isArray(raw) || raw.length === 0) throw badRequest('input must be a string or a non-empty array of items');
+  if (raw.length > MAX_ITEMS) throw badRequest(`input: at most ${MAX_ITEMS} items`);
+  return raw.map(parseItem);
+}
+
+/**
+ * The items as chat messages: an assistant's text followed by its function calls, or consecutive
+ * function calls, are one assistant message with those tool calls, as a model makes them.
+ */
+export function joinToolCalls(messages: readonly ChatMessageInput[]): ChatMessageInput[] {
+  const out: ChatMessageInput[] = [];
+  for (const m of messages) {
+    const prev = out[out.length - 1];
+    if (m.role === 'assistant' && m.toolCalls?.length && !m.content && prev?.role === 'assistant') {
+      out[out.length - 1] = { role: 'assistant', content: prev.content, toolCalls: [...(prev.toolCalls ?? []), ...m.toolCalls] };
+    } else out.push(m);
+  }
+  return out;
+}
+
+/** What an earlier answer's part carried beside its text: accepted as sent back, and ignored. */
+const IGNORED_LIST = { type: 'array', items: { description: 'Any value (ignored)' } };
+const TEXT_PART = {
+  type: 'object',
+  properties: { type: { enum: ['input_text', 'output_text'] }, text: { type: 'string' }, annotations: IGNORED_LIST, logprobs: IGNORED_LIST },
+  required: ['type', 'text'],
+  additionalProperties: false,
+};
+const CONTENT = { anyOf: [{ type: 'string' }, { type: 'array', minItems: 1, items: TEXT_PART }] };
+export const INPUT_ITEM: JsonSchema = {
+  anyOf: [
+    {
+      type: 'object',
+      title: 'Message',
+      properties: {
+        type: { const: 'message' },
+        role: { enum: ['user', 'assistant', 'system', 'developer'] },
+        content: CONTENT,
+        id: { type: 'string' },
+        status: { type: 'string' },
+        phase: { type: 'string' },
+      },
+      required: ['role', 'content'],
+      additionalProperties: false,
+    },
+    {
+      type: 'object',
+      title: 'FunctionCall',
+      properties: {
+        type: { const: 'function_call' },
+        call_id: { type: 'string', minLength: 1, maxLength: MAX_CALL_ID },
+        name: { type: 'string', minLength: 1 },
+        arguments: { type: 'string' },
+        id: { type: 'string' },
+        status: { type: 'string' },
+      },
+      required: ['type', 'call_id', 'name', 'arguments'],
+      additionalProperties: false,
+    },
+    {
+      type: 'object',
+      title: 'FunctionCallOutput',
+      properties: {
+        type: { const: 'function_call_output' },
+        call_id: { type: 'string', minLength: 1, maxLength: MAX_CALL_ID },
+        output: CONTENT,
+        id: { type: 'string' },
+        status: { type: 'string' },
+      },
+      required: ['type', 'call_id', 'output'],
+      additionalProperties: false,
+    },
+    {
+      type: 'object',
+      title: 'ItemReference',
+      properties: { type: { const: 'item_reference' }, id: { type: 'string', minLength: 1 } },
+      required: ['type', 'id'],
+      additionalProperties: false,
+      description: "An output item of an earlier response of this app (its message's text or its function call)",
+    },
+  ],
+};
