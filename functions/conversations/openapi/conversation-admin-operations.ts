@@ -7,6 +7,7 @@ import * as z from 'zod';
 import { adminData } from '../../platform/openapi/admin-schemas';
 import { isoTime, json, uuid, type OperationDoc } from '../../platform/openapi/openapi-kit';
 import { IMPORT_REQUESTS } from './import-requests';
+import { CONVERSATION_REQUESTS } from './conversation-requests';
 
 const TAG = 'Conversations';
 
@@ -33,6 +34,7 @@ export const CONVERSATION_ADMIN_OPERATIONS: Readonly<Record<string, OperationDoc
     tag: TAG,
     summary: 'Delete a session',
     description: 'Removes the session and its messages; its tombstone is in the deletion feed of Org Export.',
+    request: CONVERSATION_REQUESTS.adminSessionDelete,
     ok: { status: 200, description: 'The tombstone', content: deleted },
     errors: [401, 404],
   },
@@ -40,6 +42,7 @@ export const CONVERSATION_ADMIN_OPERATIONS: Readonly<Record<string, OperationDoc
     tag: TAG,
     summary: 'Delete a consumer',
     description: 'Removes the consumer and its sessions (cause `consumer_deleted`); the tombstones are in the deletion feed of Org Export.',
+    request: CONVERSATION_REQUESTS.adminConsumerDelete,
     ok: { status: 200, description: 'The consumer’s tombstone', content: deleted },
     errors: [401, 404],
   },

@@ -6,6 +6,7 @@
 import { adminApp, adminCredential, adminData, adminOrg, creditsBalance } from './admin-schemas';
 import { json, type OperationDoc } from './openapi-kit';
 import { ADMIN_REQUESTS } from './tenancy-admin-requests';
+import { ADMIN_RESOURCE_REQUESTS } from './admin-resource-requests';
 
 const TAG = 'Orgs and apps';
 
@@ -22,6 +23,7 @@ export const TENANCY_ADMIN_OPERATIONS: Readonly<Record<string, OperationDoc>> = 
     tag: TAG,
     summary: 'Read an org',
     description: 'The org’s name and plan.',
+    request: ADMIN_RESOURCE_REQUESTS.adminOrgGet,
     ok: { status: 200, description: 'The org', content: json(adminData(adminOrg, 'AdminOrgAnswer')) },
     errors: [401, 404],
   },
@@ -37,6 +39,7 @@ export const TENANCY_ADMIN_OPERATIONS: Readonly<Record<string, OperationDoc>> = 
     tag: TAG,
     summary: 'Revoke a key',
     description: 'Revokes an org, chat or ACP key at once: every request with it is refused from then on.',
+    request: ADMIN_RESOURCE_REQUESTS.adminKeyRevoke,
     ok: { status: 200, description: 'The revoked key (its prefix, never the key)', content: json(adminData(adminCredential, 'AdminKeyAnswer')) },
     errors: [401, 404],
   },
@@ -52,6 +55,7 @@ export const TENANCY_ADMIN_OPERATIONS: Readonly<Record<string, OperationDoc>> = 
     tag: TAG,
     summary: 'Read an app',
     description: 'The app with its settings.',
+    request: ADMIN_RESOURCE_REQUESTS.adminAppGet,
     ok: { status: 200, description: 'The app', content: json(adminData(adminApp, 'AdminAppAnswer')) },
     errors: [401, 404],
   },
@@ -68,6 +72,7 @@ export const TENANCY_ADMIN_OPERATIONS: Readonly<Record<string, OperationDoc>> = 
     summary: 'Delete an app',
     description:
       'The app leaves the apps list at once; its sessions and consumers are tombstoned (`app_deleted`) and removed by the jobs worker. Its keys stop working.',
+    request: ADMIN_RESOURCE_REQUESTS.adminAppDelete,
     ok: { status: 202, description: 'The deleted app (with `deletedAt`)', content: json(adminData(adminApp, 'AdminAppAnswer')) },
     errors: [401, 404],
   },
