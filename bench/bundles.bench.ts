@@ -48,7 +48,7 @@ export const handler = async (event) => {
 };
 `;
 
-/** Valid dummy values for every variable the functions read (functions/platform/env.ts), so no top-level check throws. */
+/** Valid dummy values for every variable the functions read (functions/kernel/env.ts), so no top-level check throws. */
 const IMPORT_ENV: Record<string, string> = {
   AWS_REGION: 'eu-west-1',
   AWS_DEFAULT_REGION: 'eu-west-1',

@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { PdfDocxDocumentParser } from '../functions/chat/adapters/pdf-docx-document-parser';
 import { TesseractOcrEngine } from '../functions/chat/adapters/tesseract-ocr-engine';
-import type { OcrCompletion, ObjectStore } from '../functions/conversations/ports/file-ports';
+import type { OcrCompletion, ObjectStore } from '../functions/conversations/app/file-ports';
 import { png, scannedPdf, textPdf } from '../test/support/file-fixtures';
 import { streamedUpload } from '../test/support/uploads';
 import { percentile, table } from './stats';

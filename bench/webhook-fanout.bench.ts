@@ -17,8 +17,8 @@ import { subscriptionItems } from '../functions/release-notes/adapters/dynamo-su
 import { buildPeriod, type ChangeKind } from '../functions/release-notes/domain/release-notes';
 import { hashSecret } from '../functions/release-notes/domain/webhook-subscription';
 import { startPlatform } from '../functions/local/local-platform';
-import type { WebhookMessage, WebhookQueue } from '../functions/release-notes/ports/release-notes-ports';
-import { createHandler } from '../functions/release-notes/queue/webhooks-worker.handler';
+import type { WebhookMessage, WebhookQueue } from '../functions/release-notes/app/release-notes-ports';
+import { createHandler } from '../functions/release-notes/workers/webhooks-worker.handler';
 import { QUEUES } from '../functions/workers';
 import { table } from './stats';
 

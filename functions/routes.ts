@@ -10,7 +10,7 @@ import { EXPORT_ROUTES } from './export/export-routes';
 import { CHAT_ROUTES } from './chat/chat-routes';
 import { ACP_ROUTES } from './acp/acp-routes';
 import { RELEASE_NOTES_ROUTES } from './release-notes/release-notes-routes';
-import { PLATFORM_ROUTES } from './platform/platform-routes';
+import { TENANCY_ROUTES } from './tenancy/tenancy-routes';
 import { CONVERSATION_ROUTES } from './conversations/conversation-routes';
 import { JOB_ROUTES } from './jobs/job-routes';
 import { OPENAPI_ROUTES } from './openapi/openapi-routes';
@@ -21,7 +21,7 @@ export const ROUTES: readonly RouteDef[] = [
   CHAT_ROUTES,
   ACP_ROUTES,
   RELEASE_NOTES_ROUTES,
-  PLATFORM_ROUTES,
+  TENANCY_ROUTES,
   CONVERSATION_ROUTES,
   JOB_ROUTES,
   OPENAPI_ROUTES,

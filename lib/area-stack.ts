@@ -6,7 +6,7 @@
  */
 import { CfnOutput, SecretValue, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import { bodyTooLargeMessage } from '../functions/platform/domain/body-limits';
+import { bodyTooLargeMessage } from '../functions/kernel/domain/body-limits';
 import type { Area, RouteDef } from '../functions/kernel/route-vocabulary';
 import { ApiFirewall, stageTarget } from './constructs/api-firewall';
 import { functionContextOf, type FunctionContext } from './constructs/function-context';

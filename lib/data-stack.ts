@@ -13,7 +13,7 @@ import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { PAYMENT_SECRET_PLACEHOLDER } from '../functions/platform/env';
+import { PAYMENT_SECRET_PLACEHOLDER } from '../functions/kernel/env';
 import { addDataBuckets } from './constructs/data-buckets';
 import type { OcrTargets } from './constructs/function-context';
 import { addPlatformTable } from './constructs/platform-table';

@@ -3,7 +3,7 @@
  * the route table. Two areas whose prefixes overlap could not be told apart by path, so synth fails.
  * Also the headers the front door adds to every origin request, which the area stacks rely on.
  */
-import { areaPathPatterns, staticPrefixOf, VIEWER_HOST_HEADER, VIEWER_IP_HEADER } from '../functions/platform/http/api-gateway-contract';
+import { areaPathPatterns, staticPrefixOf, VIEWER_HOST_HEADER, VIEWER_IP_HEADER } from '../functions/kernel/http/api-gateway-contract';
 import type { Area, RouteDef } from '../functions/kernel/route-vocabulary';
 
 /** CloudFront sends it with a secret value; each front-door area's WAF blocks requests without it. */

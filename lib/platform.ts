@@ -6,7 +6,7 @@
 import { Tags, type App, type Environment } from 'aws-cdk-lib';
 import { ROUTES } from '../functions/routes';
 import type { Area, RouteDef } from '../functions/kernel/route-vocabulary';
-import type { KeyClass } from '../functions/platform/http/api-gateway-contract';
+import type { KeyClass } from '../functions/kernel/http/api-gateway-contract';
 import { AreaStack } from './area-stack';
 import { DataStack } from './data-stack';
 import { EdgeStack } from './edge-stack';

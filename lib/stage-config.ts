@@ -3,7 +3,7 @@
  * (staging, prod, a developer's own) is treated as one that holds data worth keeping.
  */
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { ENV_DEFAULTS } from '../functions/platform/env';
+import { ENV_DEFAULTS } from '../functions/kernel/env';
 
 export interface StageConfig {
   /** Stage name: part of stack, bucket and alias names, and the STAGE variable of every function. */
@@ -22,7 +22,7 @@ export interface StageConfig {
    * the exact limits live in the application.
    */
   readonly wafRequestsPerIpPer5Min: number;
-  /** Values of the tunable function variables of functions/platform/env.ts. */
+  /** Values of the tunable function variables of functions/kernel/env.ts. */
   readonly functionSettings: {
     readonly visibilityDelayMs: number;
     readonly anonRetentionDays: number;

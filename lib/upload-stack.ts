@@ -1,7 +1,7 @@
 /**
  * The upload service (docs/adr/0016): the routes whose `origin` is `uploadService` (POST
  * /api/v1/chat/files, 20 MiB bodies) run in a container, because API Gateway carries 10 MB and Lambda
- * 6 MB. The container runs the same handler and kit as the Lambdas (functions/chat/upload-service/upload-service-main.ts)
+ * 6 MB. The container runs the same handler and kit as the Lambdas (functions/server/upload-service-main.ts)
  * on ECS Fargate behind an internal Application Load Balancer, which only the CloudFront front door
  * reaches, through a VPC origin; nothing here is internet-facing. The balancer has the same regional
  * WAF as the area APIs (per-viewer rate rule, managed rules, body rules counting), and the service
@@ -27,7 +27,7 @@ import type { StageConfig } from './stage-config';
 
 const REPO_ROOT = fileURLToPath(new URL('../', import.meta.url));
 
-/** The container's port and health path (functions/chat/upload-service/upload-service-main.ts). */
+/** The container's port and health path (functions/server/upload-service-main.ts). */
 export const UPLOAD_SERVICE_PORT = 8080;
 export const UPLOAD_SERVICE_HEALTH_PATH = '/healthz';
 

@@ -4,7 +4,7 @@
  */
 import type { StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import { TABLE_DESIGN } from '../functions/platform/adapters/table-design';
+import { TABLE_DESIGN } from '../functions/kernel/adapters/table-design';
 import { QUEUES, SCHEDULES, type QueueId } from '../functions/workers';
 import type { QueueDef, ScheduleDef } from '../functions/kernel/route-vocabulary';
 import { functionContextOf } from './constructs/function-context';

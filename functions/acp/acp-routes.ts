@@ -2,9 +2,9 @@
  * The routes of area C, the ACP checkout API (public discovery, checkout sessions under an ACP key), and its admin routes: ACP keys, the catalog and orders.
  * Joined into the one route table by functions/routes.ts; synth loads this file, so it imports only types and leaf modules.
  */
-import { ADMIN_API_BASE as ADMIN } from '../platform/domain/admin-api-base';
+import { ADMIN_API_BASE as ADMIN } from '../kernel/domain/admin-api-base';
 import { adminRoute, routeTable } from '../kernel/route-vocabulary';
-import { prefixedUuidPathParam, uuidPathParam } from '../platform/domain/ids';
+import { prefixedUuidPathParam, uuidPathParam } from '../kernel/domain/ids';
 import { FULFILLMENT_ID_PREFIX } from './domain/order-ids';
 
 const APP_ID = uuidPathParam('The app’s id (a UUID)');

@@ -11,7 +11,7 @@ export const ACP_QUEUES = queueTable({
   // per-message delays, not through redrive. A claim per order keeps two messages of one session from
   // sending at once; at most 20 sessions at once bounds the load on the table and KMS.
   'order-events': {
-    handler: 'acp/queue/order-events-worker',
+    handler: 'acp/workers/order-events-worker',
     batchSize: 1,
     timeoutSeconds: 60,
     maxReceiveCount: 5,
@@ -25,7 +25,7 @@ export const ACP_SCHEDULES = scheduleTable({
   // under the same payment idempotency key once their 2-minute lease runs out (docs/adr/0018); order
   // events left in an outbox are asked of the order-events worker again.
   'checkout-recovery': {
-    handler: 'acp/jobs/checkout-recovery',
+    handler: 'acp/workers/checkout-recovery',
     expression: 'rate(1 minute)',
     timeoutSeconds: 120,
     grants: ['table:read', 'table:write', 'payments:charge', 'order-events:send'],

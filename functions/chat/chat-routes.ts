@@ -3,10 +3,10 @@
  * that issues chat keys.
  * Joined into the one route table by functions/routes.ts; synth loads this file, so it imports only types and leaf modules.
  */
-import { MAX_CHAT_REQUEST_BYTES } from '../platform/domain/body-limits';
-import { ADMIN_API_BASE as ADMIN } from '../platform/domain/admin-api-base';
+import { MAX_CHAT_REQUEST_BYTES } from '../kernel/domain/body-limits';
+import { ADMIN_API_BASE as ADMIN } from '../kernel/domain/admin-api-base';
 import { adminRoute, routeTable } from '../kernel/route-vocabulary';
-import { uuidPathParam } from '../platform/domain/ids';
+import { uuidPathParam } from '../kernel/domain/ids';
 
 const APP_ID = uuidPathParam('The app’s id (a UUID)');
 

@@ -7,7 +7,7 @@ import { queueTable, scheduleTable } from '../kernel/route-vocabulary';
 export const CHAT_QUEUES = queueTable({
   // Textract completions (SNS -> SQS): fetch the text and store it. Locally the tesseract engine posts the same notice.
   ocr: {
-    handler: 'chat/queue/ocr-worker',
+    handler: 'chat/workers/ocr-worker',
     batchSize: 5,
     timeoutSeconds: 120,
     maxReceiveCount: 5,
@@ -19,7 +19,7 @@ export const CHAT_QUEUES = queueTable({
 export const CHAT_SCHEDULES = scheduleTable({
   // Files uploaded and never referenced, and uploads a crash left pending (conversations/domain/file.ts).
   'file-cleanup': {
-    handler: 'chat/jobs/file-cleanup',
+    handler: 'chat/workers/file-cleanup',
     expression: 'rate(1 hour)',
     timeoutSeconds: 300,
     grants: ['table:read', 'table:write', 'bucket:read', 'bucket:write'],

@@ -7,7 +7,7 @@ import { queueTable, scheduleTable } from '../kernel/route-vocabulary';
 
 export const CONVERSATION_QUEUES = queueTable({
   jobs: {
-    handler: 'conversations/queue/jobs-worker',
+    handler: 'conversations/workers/jobs-worker',
     batchSize: 5,
     timeoutSeconds: 120,
     maxReceiveCount: 5,
@@ -17,19 +17,19 @@ export const CONVERSATION_QUEUES = queueTable({
 
 export const CONVERSATION_SCHEDULES = scheduleTable({
   'retention-expiry': {
-    handler: 'conversations/jobs/retention-expiry',
+    handler: 'conversations/workers/retention-expiry',
     expression: 'rate(1 hour)',
     timeoutSeconds: 300,
     grants: ['table:read', 'table:write'],
   },
   'empty-session-cleanup': {
-    handler: 'conversations/jobs/empty-session-cleanup',
+    handler: 'conversations/workers/empty-session-cleanup',
     expression: 'rate(1 hour)',
     timeoutSeconds: 300,
     grants: ['table:read', 'table:write'],
   },
   'deletion-sweep': {
-    handler: 'conversations/jobs/deletion-sweep',
+    handler: 'conversations/workers/deletion-sweep',
     expression: 'rate(10 minutes)',
     timeoutSeconds: 300,
     grants: ['table:read', 'table:write', 'jobs:send'],

@@ -2,9 +2,9 @@
  * The routes of area A, the Org Export API (read-only, org keys), and the admin route that issues org keys.
  * Joined into the one route table by functions/routes.ts; synth loads this file, so it imports only types and leaf modules.
  */
-import { ADMIN_API_BASE as ADMIN } from '../platform/domain/admin-api-base';
+import { ADMIN_API_BASE as ADMIN } from '../kernel/domain/admin-api-base';
 import { adminRoute, routeTable } from '../kernel/route-vocabulary';
-import { uuidPathParam } from '../platform/domain/ids';
+import { uuidPathParam } from '../kernel/domain/ids';
 
 const ORG_ID = uuidPathParam('The org’s id (a UUID)');
 

@@ -8,7 +8,7 @@ export const EXPORT_QUEUES = queueTable({
   // One chunk of a bulk snapshot export a message (docs/adr/0031): up to 5,000 rows or 64 MB of NDJSON
   // written to the bucket. A few at once keeps an export from crowding the table's other readers.
   exports: {
-    handler: 'export/queue/export-worker',
+    handler: 'export/workers/export-worker',
     batchSize: 1,
     timeoutSeconds: 300,
     maxReceiveCount: 5,

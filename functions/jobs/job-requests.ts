@@ -2,7 +2,7 @@
  * The request of the admin route that runs a scheduled job now: the job's name in the path (the
  * handler checks it against the schedules, with a 400 that lists them), and a body the run ignores.
  */
-import { jsonBody, textParam } from '../platform/http/request-declaration';
+import { jsonBody, textParam } from '../kernel/http/request-declaration';
 
 export const JOB_REQUESTS = {
   adminJobRun: {

@@ -2,9 +2,9 @@
  * The admin route that runs a scheduled job now (any area's job, by name).
  * Joined into the one route table by functions/routes.ts; synth loads this file, so it imports only types and leaf modules.
  */
-import { ADMIN_API_BASE as ADMIN } from '../platform/domain/admin-api-base';
+import { ADMIN_API_BASE as ADMIN } from '../kernel/domain/admin-api-base';
 import { adminRoute, routeTable } from '../kernel/route-vocabulary';
-import { textPathParam } from '../platform/domain/ids';
+import { textPathParam } from '../kernel/domain/ids';
 
 export const JOB_ROUTES = routeTable({
   adminJobRun: adminRoute({

@@ -5,15 +5,15 @@
  * (functions/routes.ts, functions/workers.ts) for the CDK stacks, the local server and the API reference.
  * Synth loads this file: it imports only types.
  */
-import type { ErrorArea } from '../platform/domain/error-bodies';
-import type { RateLimitClass } from '../platform/domain/rate-limits';
-import type { OrgScope } from '../platform/domain/scopes';
-import type { PathParam } from '../platform/domain/ids';
+import type { ErrorArea } from './domain/error-bodies';
+import type { RateLimitClass } from './domain/rate-limits';
+import type { OrgScope } from './domain/scopes';
+import type { PathParam } from './domain/ids';
 
-/** Rate-limit classes: the subject and window a request is counted in (platform/domain/rate-limits.ts). */
+/** Rate-limit classes: the subject and window a request is counted in (kernel/domain/rate-limits.ts). */
 export type { RateLimitClass };
 
-/** The API an area's routes belong to; it also fixes their error format (platform/domain/error-bodies.ts). */
+/** The API an area's routes belong to; it also fixes their error format (kernel/domain/error-bodies.ts). */
 export type Area = ErrorArea;
 
 /** How a route authenticates. `iam` routes are the admin API: IAM (SigV4) on AWS, the admin token locally. */
@@ -38,7 +38,7 @@ export type Grant =
   | 'secrets:open'
   /**
    * Create and delete the API Gateway API key (usage-plan key) of a platform key, and flush the key
-   * authorizers' caches when a key is revoked (functions/platform/http/api-gateway-contract.ts).
+   * authorizers' caches when a key is revoked (functions/kernel/http/api-gateway-contract.ts).
    */
   | 'apiKeys:manage'
   /** Start Textract text detection of an uploaded PDF, with its SNS completion channel (ocr pipeline). */
@@ -51,7 +51,7 @@ export type Grant =
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
 /**
- * What a route reads from the request body (functions/platform/http/kit-request.ts gives the handler only those readers):
+ * What a route reads from the request body (functions/kernel/http/kit-request.ts gives the handler only those readers):
  * `none` for GET and DELETE, `json` an object, `text` a text body of any type (NDJSON imports, markdown),
  * `multipart` a `multipart/form-data` body read as raw bytes (uploads).
  */

@@ -3,11 +3,11 @@
  * route, worker and job. A Lambda's wiring builds only the ports its handlers pick, so its bundle
  * carries only those adapters; each area's use cases pick from that area's own deps type.
  */
-import type { AcpDeps } from '../acp/ports/acp-ports';
+import type { AcpDeps } from '../acp/app/acp-ports';
 import type { OrderEventDeliveryPorts } from '../acp/wiring/acp-wiring';
-import type { ChatDeps } from '../chat/ports/chat-ports';
-import type { ConversationDeps } from '../conversations/ports/conversation-ports';
-import type { ExportDeps, ExportJobPorts } from '../export/ports/export-ports';
-import type { ReleaseNotesDeps } from '../release-notes/ports/release-notes-ports';
+import type { ChatDeps } from '../chat/app/chat-ports';
+import type { ConversationDeps } from '../conversations/app/conversation-ports';
+import type { ExportDeps, ExportJobPorts } from '../export/app/export-ports';
+import type { ReleaseNotesDeps } from '../release-notes/app/release-notes-ports';
 
 export type Deps = ConversationDeps & ChatDeps & ExportDeps & ExportJobPorts & AcpDeps & ReleaseNotesDeps & OrderEventDeliveryPorts;

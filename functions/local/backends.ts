@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import dynalite from 'dynalite';
 import S3rver from 's3rver';
 import { buildApp } from 'fauxqs';
-import type { AwsEndpoints } from '../platform/adapters/aws-clients';
+import type { AwsEndpoints } from '../kernel/adapters/aws-clients';
 
 export interface Backends {
   readonly endpoints: Required<AwsEndpoints>;

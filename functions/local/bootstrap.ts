@@ -5,7 +5,7 @@
 import { CreateTableCommand, DescribeTableCommand, type DynamoDBClient, ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
 import { CreateBucketCommand, HeadBucketCommand, type S3Client } from '@aws-sdk/client-s3';
 import { CreateQueueCommand, GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import { TABLE_DESIGN } from '../platform/adapters/table-design';
+import { TABLE_DESIGN } from '../kernel/adapters/table-design';
 import { QUEUES } from '../workers';
 
 export async function ensureTable(db: DynamoDBClient, tableName: string): Promise<void> {

@@ -23,18 +23,18 @@ import { X509Certificate, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { connect } from 'node:tls';
 import * as z from 'zod/mini';
-import { NodeHttpsWebhookSender } from '../platform/adapters/node-https-webhook-sender';
+import { NodeHttpsWebhookSender } from '../kernel/adapters/node-https-webhook-sender';
 import { createWebhookSubscription } from '../release-notes/app/create-webhook-subscription';
 import { setOrderWebhook } from '../acp/app/manage-order-webhook';
-import { DomainError } from '../platform/domain/errors';
+import { DomainError } from '../kernel/domain/errors';
 import { CHANGE_KINDS } from '../release-notes/domain/release-notes';
-import { microsToIso } from '../platform/domain/time';
-import { classifyAddress } from '../platform/domain/webhook-callback';
+import { microsToIso } from '../kernel/domain/time';
+import { classifyAddress } from '../kernel/domain/webhook-callback';
 import { SUBSCRIPTION_LIMITS } from '../release-notes/domain/webhook-subscription';
 import { subscriptionOut } from '../release-notes/http/release-notes-presenters';
-import type { WebhookRequest, WebhookSender } from '../platform/ports/outbound-webhook-ports';
+import type { WebhookRequest, WebhookSender } from '../kernel/app/outbound-webhook-ports';
 import type { LocalDeps } from './local-wiring';
-import { decodePathValue, parseRequestTarget } from '../platform/front-door/request-target';
+import { decodePathValue, parseRequestTarget } from '../server/request-target';
 
 /** The only path this module serves: POST registers a listener, DELETE …/{id} (the id POST answered) removes it. */
 export const DEV_LISTENERS_PATH = '/admin/v1/dev/webhook-listeners';

@@ -2,10 +2,10 @@
  * The local platform's routes: every handler module of the route table, built with the local deps.
  * Apart from the server, so the upload service (which serves its own routes) does not bundle them all.
  */
-import type { HttpHandler } from '../platform/http/kit';
+import type { HttpHandler } from '../kernel/http/kit';
 import { ROUTES as ALL_ROUTES } from '../routes';
 import type { LocalDeps } from './local-wiring';
-import { compile, type CompiledRoute } from '../platform/front-door/router';
+import { compile, type CompiledRoute } from '../server/router';
 import { importEntry } from './entry-modules';
 
 /** Loads every route's handler module and builds its handler with the local deps. */

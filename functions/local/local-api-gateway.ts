@@ -5,11 +5,11 @@
  * no usage plans on a laptop: the in-function limits are the exact ones everywhere.
  */
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import type { KeyAuthorizer, KeyAuthorizerResult } from '../platform/authorizers/key-authorizer';
-import { AUTHORIZER_CACHE_TTL_SECONDS, AUTHORIZER_HANDLER, authorizerEventFor, policyAllows, type KeyClass } from '../platform/http/api-gateway-contract';
-import type { ApiKeyRegistry } from '../platform/ports/tenancy-ports';
+import type { KeyAuthorizer, KeyAuthorizerResult } from '../tenancy/authorizers/key-authorizer';
+import { AUTHORIZER_CACHE_TTL_SECONDS, AUTHORIZER_HANDLER, authorizerEventFor, policyAllows, type KeyClass } from '../kernel/http/api-gateway-contract';
+import type { ApiKeyRegistry } from '../tenancy/app/tenancy-ports';
 import type { LocalDeps } from './local-wiring';
-import type { GatewayVerdict, KeyCheck } from '../platform/front-door/http-server';
+import type { GatewayVerdict, KeyCheck } from '../server/http-server';
 import { importEntry } from './entry-modules';
 
 export class LocalApiGateway implements ApiKeyRegistry, KeyCheck {

@@ -2,15 +2,15 @@
  * The whole platform's deps: the admin API, the queue workers, the scheduled jobs, the local process
  * and the tests. Area functions use their own, smaller wiring (export-, chat-, release-notes-wiring).
  */
-import { createDocumentClient } from '../platform/adapters/aws-clients';
-import { ENV } from '../platform/env';
+import { createDocumentClient } from '../kernel/adapters/aws-clients';
+import { ENV } from '../kernel/env';
 import type { Deps } from './all-ports';
-import { apiKeyRegistryFrom } from '../platform/wiring/admin-keys-wiring';
+import { apiKeyRegistryFrom } from '../tenancy/wiring/admin-keys-wiring';
 import { buildAcpPorts, buildCheckoutPorts, buildOrderEventLog, type AcpWiringOptions } from '../acp/wiring/acp-wiring';
 import { buildChatPorts, type ChatWiringOptions } from '../chat/wiring/chat-wiring';
 import { buildConversationPorts } from '../conversations/wiring/conversation-wiring';
-import { buildJobQueue } from '../platform/wiring/job-queue-wiring';
-import { buildCoreDeps, onFirstUse, parseEnv, type CoreDeps } from '../platform/wiring/core-wiring';
+import { buildJobQueue } from '../kernel/wiring/job-queue-wiring';
+import { buildCoreDeps, onFirstUse, parseEnv, type CoreDeps } from '../tenancy/wiring/core-wiring';
 import { buildExportJobPorts, buildExportPorts } from '../export/wiring/export-wiring';
 import { buildFilePorts } from '../chat/wiring/file-wiring';
 import { buildReleaseNotesPorts, buildWebhookDeliveryPorts, type ReleaseNotesWiringOptions } from '../release-notes/wiring/release-notes-wiring';

@@ -10,9 +10,9 @@
  * certificate for that URL alone (functions/local/dev-webhook-listeners.ts).
  * Every other callback, public subscriptions to loopback included, stays refused. Unset, empty or `0`:
  * off, as strict as on AWS. Any other value is a configuration error. It exists only in this local
- * process: the Lambda environment schema (functions/platform/env.ts) has no such variable.
+ * process: the Lambda environment schema (functions/kernel/env.ts) has no such variable.
  */
-import { ENV_DEFAULTS, normalizeBaseUrl } from '../platform/env';
+import { ENV_DEFAULTS, normalizeBaseUrl } from '../kernel/env';
 import type { PlatformOptions } from './local-platform';
 
 export class ConfigError extends Error {}

@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { ChangeMessageVisibilityCommand, DeleteMessageCommand, ReceiveMessageCommand, type Message, type SQSClient } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import type { LocalDeps } from './local-wiring';
-import type { QueueHandler } from '../platform/queue/queue-kit';
+import type { QueueHandler } from '../kernel/workers/queue-kit';
 import type { QueueDef } from '../kernel/route-vocabulary';
 import { importEntry } from './entry-modules';
 

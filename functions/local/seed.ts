@@ -4,10 +4,10 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createOrg } from '../platform/app/create-org';
-import { issueCredential } from '../platform/app/issue-credential';
-import { createApp } from '../platform/app/manage-apps';
-import { ORG_SCOPES } from '../platform/domain/scopes';
+import { createOrg } from '../tenancy/app/create-org';
+import { issueCredential } from '../tenancy/app/issue-credential';
+import { createApp } from '../tenancy/app/manage-apps';
+import { ORG_SCOPES } from '../kernel/domain/scopes';
 import type { Deps } from './all-ports';
 
 export interface DemoCredentials {

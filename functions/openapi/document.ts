@@ -12,8 +12,8 @@ import { ROUTES } from '../routes';
 import type { AuthKind, RouteDef } from '../kernel/route-vocabulary';
 import { acpError, rateLimitedAcp } from '../acp/openapi/acp-schemas';
 import { chatError } from '../chat/openapi/chat-schemas';
-import { errorObject, type JsonSchema, type OperationDoc, type ResponseHeaderDoc, type ZodSchema } from '../platform/openapi/openapi-kit';
-import type { BodyRule, ParamRules, RequestDeclaration } from '../platform/http/request-declaration';
+import { errorObject, type JsonSchema, type OperationDoc, type ResponseHeaderDoc, type ZodSchema } from '../kernel/http/openapi-kit';
+import type { BodyRule, ParamRules, RequestDeclaration } from '../kernel/http/request-declaration';
 import { OPERATIONS } from './operations';
 
 const SECURITY: Readonly<Record<AuthKind, string | undefined>> = {

@@ -3,7 +3,7 @@
  * to an admin caller; the public document is a static file of the front door (docs-site.ts).
  * Joined into the one route table by functions/routes.ts; synth loads this file, so it imports only types and leaf modules.
  */
-import { ADMIN_API_BASE as ADMIN } from '../platform/domain/admin-api-base';
+import { ADMIN_API_BASE as ADMIN } from '../kernel/domain/admin-api-base';
 import { adminRoute, routeTable } from '../kernel/route-vocabulary';
 
 export const OPENAPI_ROUTES = routeTable({

@@ -2,9 +2,9 @@
  * The routes of area D, the release-notes feed and webhook subscriptions, and the admin route that publishes a period.
  * Joined into the one route table by functions/routes.ts; synth loads this file, so it imports only types and leaf modules.
  */
-import { ADMIN_API_BASE as ADMIN } from '../platform/domain/admin-api-base';
+import { ADMIN_API_BASE as ADMIN } from '../kernel/domain/admin-api-base';
 import { adminRoute, routeTable } from '../kernel/route-vocabulary';
-import { uuidPathParam } from '../platform/domain/ids';
+import { uuidPathParam } from '../kernel/domain/ids';
 
 const SUBSCRIPTION_ID = uuidPathParam('The subscription’s id (a UUID)');
 

@@ -9,7 +9,7 @@ export const RELEASE_NOTES_QUEUES = queueTable({
   // with 15 s to spare. The retries of area D go through per-message delays, not through redrive.
   // At most 50 batches at once (500 deliveries in flight) bounds the load on the table and KMS.
   webhooks: {
-    handler: 'release-notes/queue/webhooks-worker',
+    handler: 'release-notes/workers/webhooks-worker',
     batchSize: 10,
     timeoutSeconds: 60,
     maxReceiveCount: 5,

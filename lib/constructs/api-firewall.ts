@@ -10,7 +10,7 @@ import type * as elbv2 from 'aws-cdk-lib/aws-elasticloadbalancingv2';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
 import { Construct, type IDependable } from 'constructs';
-import { renderErrorBody, type ErrorArea } from '../../functions/platform/domain/error-bodies';
+import { renderErrorBody, type ErrorArea } from '../../functions/kernel/domain/error-bodies';
 import { decimalAbove } from './decimal-regex';
 
 /** The regional resource a web ACL is associated with. */
@@ -48,7 +48,7 @@ export interface ApiFirewallProps {
   readonly requestsPerIpPer5Min: number;
   readonly logRetention: logs.RetentionDays;
   readonly retainLogs: boolean;
-  /** The area whose error shape WAF's own answers take (functions/platform/domain/error-bodies.ts). */
+  /** The area whose error shape WAF's own answers take (functions/kernel/domain/error-bodies.ts). */
   readonly area: ErrorArea;
   /**
    * Requests must carry this header with this value (CloudFront's origin custom header): the stage

@@ -26,7 +26,7 @@ export const FUNCTION_RUNTIME = lambda.Runtime.NODEJS_22_X;
 const ESM_REQUIRE_SHIM = "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);";
 
 /**
- * A function's description: `<layer>/<name>` of its entry (`http/org-apps-list`, `queue/webhooks-worker`),
+ * A function's description: `<layer>/<name>` of its entry (`http/org-apps-list`, `workers/webhooks-worker`),
  * as before the areas got folders of their own, so a deployed stage's functions keep their descriptions.
  */
 export function functionDescription(handler: string): string {

@@ -2,7 +2,7 @@
  * The REST API of one area, built by walking that area's routes of the route table: one function,
  * one resource path and one method per route; a key authorizer per bearer-key class in front of the
  * routes that use it, with a usage plan per class as the outer per-key guard; and API Gateway's own
- * answers in the area's documented error shape (functions/platform/http/api-gateway-contract.ts, docs/adr/0012).
+ * answers in the area's documented error shape (functions/kernel/http/api-gateway-contract.ts, docs/adr/0012).
  */
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
@@ -19,7 +19,7 @@ import {
   usagePlanThrottle,
   type GatewayResponseType,
   type KeyClass,
-} from '../../functions/platform/http/api-gateway-contract';
+} from '../../functions/kernel/http/api-gateway-contract';
 import type { Area, RouteDef } from '../../functions/kernel/route-vocabulary';
 import { AppFunction } from './app-function';
 import type { FunctionContext } from './function-context';

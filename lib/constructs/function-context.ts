@@ -6,7 +6,7 @@ import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
-import type { KeyClass } from '../../functions/platform/http/api-gateway-contract';
+import type { KeyClass } from '../../functions/kernel/http/api-gateway-contract';
 import type { StageConfig } from '../stage-config';
 
 /** What every function shares: the stage settings and the data resources a grant can point at. */

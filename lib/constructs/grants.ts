@@ -6,14 +6,14 @@
 import { Fn, Stack, Token, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { RegionInfo } from 'aws-cdk-lib/region-info';
-import { ENV } from '../../functions/platform/env';
+import { ENV } from '../../functions/kernel/env';
 import type { Grant } from '../../functions/kernel/route-vocabulary';
-import { TABLE_DESIGN } from '../../functions/platform/adapters/table-design';
+import { TABLE_DESIGN } from '../../functions/kernel/adapters/table-design';
 import type { FunctionContext } from './function-context';
 
 export const SERVICE_NAME = 'platform-api';
 
-/** The purpose every webhook-secret ciphertext is bound to (functions/platform/adapters/kms-secret-sealer.ts). */
+/** The purpose every webhook-secret ciphertext is bound to (functions/kernel/adapters/kms-secret-sealer.ts). */
 const WEBHOOK_SECRET_PURPOSE = 'webhook-signing-secret';
 
 const TABLE_READ = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'];
@@ -30,7 +30,7 @@ type GrantScoped =
   | typeof ENV.ocrRoleArn
   | typeof ENV.paymentSecretArn;
 
-/** The variables every function and the upload service start from (functions/platform/env.ts checks them). */
+/** The variables every function and the upload service start from (functions/kernel/env.ts checks them). */
 export function baseEnvironment(
   context: FunctionContext,
 ): Record<Exclude<(typeof ENV)[keyof typeof ENV], typeof ENV.openAiBaseUrl | typeof ENV.openAiApiKey | typeof ENV.publicBaseUrl | GrantScoped>, string> &
@@ -129,7 +129,7 @@ export class GrantPolicy {
   }
 
   /**
-   * API keys per platform key (functions/platform/adapters/api-gateway-key-registry.ts): create one and add it to
+   * API keys per platform key (functions/tenancy/adapters/api-gateway-key-registry.ts): create one and add it to
    * its usage plan, find and delete it, and flush the key authorizers' caches of the area APIs.
    */
   private allowApiKeys(): void {

@@ -1,12 +1,12 @@
 /**
- * The platform's one DynamoDB table, keys and indexes as functions/platform/adapters/table-design.ts declares them.
+ * The platform's one DynamoDB table, keys and indexes as functions/kernel/adapters/table-design.ts declares them.
  * Added straight to the data stack's scope rather than wrapped in a construct of its own, so the
  * table's logical id (and with it the deployed table) stays what it has always been.
  */
 import type { RemovalPolicy } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
-import { TABLE_DESIGN } from '../../functions/platform/adapters/table-design';
+import { TABLE_DESIGN } from '../../functions/kernel/adapters/table-design';
 import type { StageConfig } from '../stage-config';
 
 export function addPlatformTable(scope: Construct, config: StageConfig, removalPolicy: RemovalPolicy): dynamodb.TableV2 {

@@ -42,8 +42,8 @@ const ROUTES = [
   'releaseNotesSubscriptionsList',
   'adminOrgGet',
 ];
-const AUTHORIZERS = ['platform/authorizers/org-key-authorizer', 'platform/authorizers/chat-key-authorizer', 'platform/authorizers/acp-key-authorizer'];
-const JOB = 'conversations/jobs/empty-session-cleanup';
+const AUTHORIZERS = ['tenancy/authorizers/org-key-authorizer', 'tenancy/authorizers/chat-key-authorizer', 'tenancy/authorizers/acp-key-authorizer'];
+const JOB = 'conversations/workers/empty-session-cleanup';
 
 interface World extends Fixture {
   readonly chatKey: string;

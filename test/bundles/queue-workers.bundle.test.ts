@@ -10,9 +10,9 @@ import { functionDescription } from '../../lib/constructs/app-function';
 import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOrg } from '../../functions/platform/app/create-org';
+import { createOrg } from '../../functions/tenancy/app/create-org';
 import { importSessions } from '../../functions/conversations/app/import-sessions';
-import { createApp } from '../../functions/platform/app/manage-apps';
+import { createApp } from '../../functions/tenancy/app/manage-apps';
 import { synthPlatform } from '../infra/platform-fixture';
 import {
   buildLambdaBundle,
@@ -26,8 +26,8 @@ import {
 import { seedRefusedDelivery } from '../support/refused-delivery';
 import { startTestPlatform, type TestPlatform } from '../support/platform';
 
-const JOBS = 'conversations/queue/jobs-worker';
-const WEBHOOKS = 'release-notes/queue/webhooks-worker';
+const JOBS = 'conversations/workers/jobs-worker';
+const WEBHOOKS = 'release-notes/workers/webhooks-worker';
 /** KMS has no local twin; the webhook below is refused by the SSRF check before any secret is opened. */
 
 let p: TestPlatform;

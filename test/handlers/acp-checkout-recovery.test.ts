@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TestPaymentProvider } from '../../functions/acp/adapters/test-payment-provider';
-import type { ChargeRequest, PaymentProvider, PaymentOutcome, RefundRequest } from '../../functions/acp/ports/acp-ports';
+import type { ChargeRequest, PaymentProvider, PaymentOutcome, RefundRequest } from '../../functions/acp/app/acp-ports';
 import { acpCall } from '../support/acp-client';
 import { expectAcp } from '../support/acp-schemas';
 import { TestClock } from '../support/clock';

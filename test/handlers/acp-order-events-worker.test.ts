@@ -1,5 +1,5 @@
 /**
- * The order-events worker (acp/queue/order-events-worker) against the embedded backends and a real
+ * The order-events worker (acp/workers/order-events-worker) against the embedded backends and a real
  * HTTPS receiver on loopback (test CA, test-only SSRF exception): a session's pending events go in
  * revision order, each signed with a `Merchant-Signature` the receiver's check accepts over the exact
  * bytes received and carrying `Request-Id: <orderId>.<revision>`; a retryable answer holds the order's
@@ -15,8 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CheckoutSession } from '../../functions/acp/domain/checkout';
 import { orderEventId, pendingOrderEvent, verifyMerchantSignature, type OrderEventLogEntry } from '../../functions/acp/domain/order-event';
 import { orderWebhookSealContext } from '../../functions/acp/app/order-events';
-import type { OrderEventLog, OrderEventMessage, OrderEventQueue } from '../../functions/acp/ports/acp-ports';
-import { createHandler } from '../../functions/acp/queue/order-events-worker.handler';
+import type { OrderEventLog, OrderEventMessage, OrderEventQueue } from '../../functions/acp/app/acp-ports';
+import { createHandler } from '../../functions/acp/workers/order-events-worker.handler';
 import type { OrderEventWorkerDeps } from '../../functions/acp/wiring/acp-wiring';
 import { TestClock } from '../support/clock';
 import { FakeResolver } from '../support/fake-resolver';

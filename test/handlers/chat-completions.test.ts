@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { costPicoUsd, formatUsd } from '../../functions/platform/domain/pricing';
+import { costPicoUsd, formatUsd } from '../../functions/tenancy/domain/pricing';
 import { ScriptedTools, addCredits, chat, chatWorld, createChatKey, expectChatError, patchSettings, secondApp, turn, type ChatWorld } from '../support/chat';
 import { TestClock } from '../support/clock';
 import { startTestPlatform, type TestPlatform } from '../support/platform';

@@ -8,7 +8,7 @@
  *   without a Content-Length, and never read to its end: the client reads the answer instead of a reset.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_CHAT_REQUEST_BYTES } from '../../functions/platform/domain/body-limits';
+import { MAX_CHAT_REQUEST_BYTES } from '../../functions/kernel/domain/body-limits';
 import { MAX_MESSAGE_BYTES } from '../../functions/chat/domain/turn-fields';
 import { chat, chatWorld, type ChatWorld } from '../support/chat';
 import { startTestPlatform, type TestPlatform } from '../support/platform';

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AUTHORIZER_CACHE_TTL_SECONDS } from '../../functions/platform/http/api-gateway-contract';
+import { AUTHORIZER_CACHE_TTL_SECONDS } from '../../functions/kernel/http/api-gateway-contract';
 import { TestClock } from '../support/clock';
 import { failCommands } from '../support/export-truth';
 import { startTestPlatform, type TestPlatform } from '../support/platform';
 import { tableOf } from '../support/store';
 
 /**
- * The gateway in front of the key routes (functions/platform/http/api-gateway-contract.ts), as the local server runs it: the key
+ * The gateway in front of the key routes (functions/kernel/http/api-gateway-contract.ts), as the local server runs it: the key
  * authorizer's answer is cached per Authorization value, revocation flushes the cache, a cached grant
  * never outlives its key's expiry, and denials come in each area's error shape.
  */

@@ -1,7 +1,7 @@
 /**
  * Bulk snapshot exports (docs/adr/0031) over HTTP with the exports queue driven by hand: the local
  * queue runners are off, so each test receives the worker's messages from the local SQS queue and
- * hands them to the worker module (createHandler of functions/export/queue/export-worker.handler.ts)
+ * hands them to the worker module (createHandler of functions/export/workers/export-worker.handler.ts)
  * as SQS events, choosing which job runs when. Removals and changes during a job, poison bodies, a
  * crashed chunk, the files against the list endpoints (a ZDR app and a normal one), and the download
  * links' bytes.
@@ -15,8 +15,8 @@ import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { appendToSession, startSession, type TurnMessage } from '../../functions/chat/app/record-session-activity';
 import { CHUNK_ROWS, STALLED_AFTER_US, type ExportChunkMessage } from '../../functions/export/domain/export-job';
-import { createHandler } from '../../functions/export/queue/export-worker.handler';
-import type { QueueHandler } from '../../functions/platform/queue/queue-kit';
+import { createHandler } from '../../functions/export/workers/export-worker.handler';
+import type { QueueHandler } from '../../functions/kernel/workers/queue-kit';
 import { pageThrough, pinnedPlatform, putSession, turnUsage } from '../support/export-api';
 import { localResources } from '../support/lambda-bundle';
 import type { Fixture, TestPlatform } from '../support/platform';

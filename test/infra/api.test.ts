@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { describe, it, expect } from 'vitest';
 import { Match } from 'aws-cdk-lib/assertions';
-import { ENV, GRANT_SCOPED_ENV } from '../../functions/platform/env';
+import { ENV, GRANT_SCOPED_ENV } from '../../functions/kernel/env';
 import { ROUTES as ALL_ROUTES } from '../../functions/routes';
 
 /** The routes API Gateway serves (the upload service's are in test/infra/uploads.test.ts). */
@@ -184,7 +184,7 @@ describe('area C: the payment provider key', () => {
     expect(secret.Properties!.GenerateSecretString).toBeUndefined();
   });
 
-  it.each([['http/acp-checkout-complete'], ['jobs/checkout-recovery'], ['http/admin-job-run']])(
+  it.each([['http/acp-checkout-complete'], ['workers/checkout-recovery'], ['http/admin-job-run']])(
     '%s may read exactly that secret, and knows its ARN',
     (description) => {
       const fn = functionFor(description);
@@ -222,7 +222,7 @@ describe('area D: webhook secrets and the webhooks queue', () => {
 
   it.each([
     ['http/release-notes-subscription-create', 'kms:Encrypt'],
-    ['queue/webhooks-worker', 'kms:Decrypt'],
+    ['workers/webhooks-worker', 'kms:Decrypt'],
   ])('%s may %s with the webhook-secrets key only, bound to its purpose, and knows the key ARN', (description, action) => {
     const { fn, statements } = statementsOf(description);
     const kms = statements.filter((s) => [s.Action].flat().some((a) => a.startsWith('kms:')));
@@ -238,13 +238,13 @@ describe('area D: webhook secrets and the webhooks queue', () => {
     expect(holders.map((f) => f.Properties!.Description).sort()).toEqual([
       'http/admin-order-webhook-put',
       'http/release-notes-subscription-create',
-      'queue/order-events-worker',
-      'queue/webhooks-worker',
+      'workers/order-events-worker',
+      'workers/webhooks-worker',
     ]);
   });
 
   it('runs a webhooks consumer on the webhooks queue that may send to it (retries, fan-out continuation)', () => {
-    const { fn, statements } = statementsOf('queue/webhooks-worker');
+    const { fn, statements } = statementsOf('workers/webhooks-worker');
     const send = statements.find((s) => [s.Action].flat().includes('sqs:SendMessage'));
     const webhooksQueueId = data.getLogicalId(data.webhooks.queue.node.defaultChild as CfnQueue);
     expect(importedId(send?.Resource, dataTemplate)).toBe(webhooksQueueId);
@@ -294,7 +294,7 @@ describe('area C: the order-events queue', () => {
 
   it('is granted to the complete, the checkout recovery (its job and a run now) and the worker itself', () => {
     expect(senders).toEqual(
-      expect.arrayContaining(['http/acp-checkout-complete', 'jobs/checkout-recovery', 'http/admin-job-run', 'queue/order-events-worker']),
+      expect.arrayContaining(['http/acp-checkout-complete', 'workers/checkout-recovery', 'http/admin-job-run', 'workers/order-events-worker']),
     );
   });
 
@@ -314,7 +314,7 @@ describe('area C: the order-events queue', () => {
   });
 
   it('runs the worker on the order-events queue with partial batch failures; it may decrypt webhook secrets, bound to their purpose', () => {
-    const { fn, statements } = statementsOf('queue/order-events-worker');
+    const { fn, statements } = statementsOf('workers/order-events-worker');
     const mappings = Object.values(resourcesOfType(apiTemplate, 'AWS::Lambda::EventSourceMapping')).map((m) => m.Properties!);
     const mine = mappings.filter((m) => refId(m.FunctionName) === fn.id);
     expect(mine).toHaveLength(1);

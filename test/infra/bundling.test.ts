@@ -58,7 +58,7 @@ describe(`real bundle of ${route.handler}`, () => {
   });
 });
 
-describe('real bundle of the upload service (functions/chat/upload-service/upload-service-main.ts)', () => {
+describe('real bundle of the upload service (functions/server/upload-service-main.ts)', () => {
   it('bundles as the Dockerfile does, starts from a Lambda-like environment, answers /healthz and refuses a keyless upload', async () => {
     const { spawn } = await import('node:child_process');
     const bundle = await buildUploadServiceBundle();

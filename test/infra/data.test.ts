@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { Match } from 'aws-cdk-lib/assertions';
 import type { CfnBucket } from 'aws-cdk-lib/aws-s3';
-import { TABLE_DESIGN } from '../../functions/platform/adapters/table-design';
+import { TABLE_DESIGN } from '../../functions/kernel/adapters/table-design';
 import { resourcesOfType, synthPlatform } from './platform-fixture';
 
 const prod = synthPlatform('prod');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CfnBucket } from 'aws-cdk-lib/aws-s3';
-import { ENV } from '../../functions/platform/env';
+import { ENV } from '../../functions/kernel/env';
 import { DOCS_PATH, OPENAPI_PATH } from '../../functions/openapi/docs-site';
 import { ROUTES } from '../../functions/routes';
 import type { Area, RouteDef } from '../../functions/kernel/route-vocabulary';

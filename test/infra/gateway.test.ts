@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { functionDescription } from '../../lib/constructs/app-function';
 import type { CfnElement } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
-import { ENV } from '../../functions/platform/env';
+import { ENV } from '../../functions/kernel/env';
 import {
   AUTHORIZER_CACHE_TTL_SECONDS,
   AUTHORIZER_HANDLER,
@@ -15,12 +15,12 @@ import {
   usagePlanThrottle,
   type GatewayResponseType,
   type KeyClass,
-} from '../../functions/platform/http/api-gateway-contract';
+} from '../../functions/kernel/http/api-gateway-contract';
 import { ROUTES } from '../../functions/routes';
 import type { Area } from '../../functions/kernel/route-vocabulary';
 import { keyClassOf } from '../../lib/constructs/area-api';
 import { decimalAbove } from '../../lib/constructs/decimal-regex';
-import { MAX_CHAT_REQUEST_BYTES } from '../../functions/platform/domain/body-limits';
+import { MAX_CHAT_REQUEST_BYTES } from '../../functions/kernel/domain/body-limits';
 import { refId, resourcesOfType, synthPlatform, TEST_ENV } from './platform-fixture';
 
 const { areas, templates } = synthPlatform('prod');

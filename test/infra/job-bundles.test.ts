@@ -23,17 +23,17 @@ type Heavy = keyof typeof HEAVY;
 
 /** Entry module -> the heavy clients its use case needs; every other one must be absent. */
 const EXPECTED: Record<string, readonly Heavy[]> = {
-  'functions/conversations/jobs/retention-expiry.handler.ts': [],
-  'functions/conversations/jobs/empty-session-cleanup.handler.ts': [],
-  'functions/conversations/jobs/deletion-sweep.handler.ts': ['sqs'],
-  'functions/chat/jobs/file-cleanup.handler.ts': ['s3'],
+  'functions/conversations/workers/retention-expiry.handler.ts': [],
+  'functions/conversations/workers/empty-session-cleanup.handler.ts': [],
+  'functions/conversations/workers/deletion-sweep.handler.ts': ['sqs'],
+  'functions/chat/workers/file-cleanup.handler.ts': ['s3'],
   // Stripe's key is read from Secrets Manager on the first charge; order events left behind are queued again.
-  'functions/acp/jobs/checkout-recovery.handler.ts': ['stripe', 'secretsManager', 'sqs'],
+  'functions/acp/workers/checkout-recovery.handler.ts': ['stripe', 'secretsManager', 'sqs'],
   // The order-events worker sends order events and queues its retries: it never charges.
-  'functions/acp/queue/order-events-worker.handler.ts': ['sqs'],
-  'functions/conversations/queue/jobs-worker.handler.ts': ['sqs'],
+  'functions/acp/workers/order-events-worker.handler.ts': ['sqs'],
+  'functions/conversations/workers/jobs-worker.handler.ts': ['sqs'],
   // The admin routes that start lifecycle work: an app deletion only queues it; a job run now may run any job.
-  'functions/platform/http/admin-app-delete.handler.ts': ['sqs'],
+  'functions/tenancy/http/admin-app-delete.handler.ts': ['sqs'],
   'functions/jobs/http/admin-job-run.handler.ts': ['s3', 'secretsManager', 'sqs', 'stripe'],
 };
 

@@ -7,7 +7,7 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { ROUTES } from '../../functions/routes';
 import type { Grant, RouteDef } from '../../functions/kernel/route-vocabulary';
-import { ENV } from '../../functions/platform/env';
+import { ENV } from '../../functions/kernel/env';
 import { addPlatformStacks } from '../../lib/platform';
 import { stageConfig } from '../../lib/stage-config';
 import { newTestApp, TEST_ENV } from './platform-fixture';

@@ -6,8 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { functionDescription } from '../../lib/constructs/app-function';
 import { Template } from 'aws-cdk-lib/assertions';
-import { ENV } from '../../functions/platform/env';
-import { AUTHORIZER_HANDLER, gatewayAnswers, gatewayTemplate, usagePlanThrottle } from '../../functions/platform/http/api-gateway-contract';
+import { ENV } from '../../functions/kernel/env';
+import { AUTHORIZER_HANDLER, gatewayAnswers, gatewayTemplate, usagePlanThrottle } from '../../functions/kernel/http/api-gateway-contract';
 import { ROUTES } from '../../functions/routes';
 import { addPlatformStacks } from '../../lib/platform';
 import { stageConfig } from '../../lib/stage-config';

@@ -10,7 +10,7 @@ import { Stack } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as elbv2 from 'aws-cdk-lib/aws-elasticloadbalancingv2';
-import { ENV } from '../../functions/platform/env';
+import { ENV } from '../../functions/kernel/env';
 import { MAX_UPLOAD_BYTES } from '../../functions/conversations/domain/file';
 import { ROUTES } from '../../functions/routes';
 import { QUEUES } from '../../functions/workers';

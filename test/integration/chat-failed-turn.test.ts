@@ -4,12 +4,12 @@
  * client goes away still runs to its end and is recorded.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authenticateChatKey } from '../../functions/platform/app/authenticate-chat-key';
+import { authenticateChatKey } from '../../functions/tenancy/app/authenticate-chat-key';
 import { prepareChatTurn } from '../../functions/chat/app/prepare-chat-turn';
 import { runChatTurn } from '../../functions/chat/app/run-chat-turn';
 import { parseChatRequest } from '../../functions/chat/domain/chat-request';
 import type { ModelRequest, ModelResponse, ModelStreamEvent } from '../../functions/chat/domain/model';
-import type { ChatModel } from '../../functions/chat/ports/chat-ports';
+import type { ChatModel } from '../../functions/chat/app/chat-ports';
 import { sseStream } from '../../functions/chat/http/chat-presenters';
 import { chatWorld, type ChatWorld } from '../support/chat';
 import { startTestPlatform, type TestPlatform } from '../support/platform';

@@ -8,8 +8,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_BUSY_MESSAGE, TURN_LEASE_MS } from '../../functions/chat/app/prepare-chat-turn';
-import type { McpConnection } from '../../functions/platform/domain/app';
-import type { ListedTools, ToolCallResult, ToolProvider } from '../../functions/chat/ports/chat-ports';
+import type { McpConnection } from '../../functions/tenancy/domain/app';
+import type { ListedTools, ToolCallResult, ToolProvider } from '../../functions/chat/app/chat-ports';
 import { chat, chatWorld, COMPLETIONS, patchSettings, secondApp, type ChatWorld } from '../support/chat';
 import { TestClock } from '../support/clock';
 import { startTestPlatform, type TestPlatform } from '../support/platform';

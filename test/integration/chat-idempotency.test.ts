@@ -10,7 +10,7 @@ import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requestFingerprint } from '../../functions/platform/domain/digest';
+import { requestFingerprint } from '../../functions/kernel/domain/digest';
 import { chat, chatWorld, patchSettings, type ChatWorld } from '../support/chat';
 import { png } from '../support/file-fixtures';
 import { upload } from '../support/uploads';

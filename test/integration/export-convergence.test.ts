@@ -24,7 +24,7 @@ import { DuckDbStore } from '../../functions/cli/export-sync/duckdb-store';
 import { fetchTransport, type ExportApiError } from '../../functions/cli/export-sync/export-api';
 import { JsonDirStore, type LocalStore } from '../../functions/cli/export-sync/local-store';
 import { syncOnce, type SyncDeps, type SyncSummary } from '../../functions/cli/export-sync/sync-client';
-import { DomainError } from '../../functions/platform/domain/errors';
+import { DomainError } from '../../functions/kernel/domain/errors';
 import { TestClock } from '../support/clock';
 import { delayWrites, differences, failCommands, imageOf, itemType, readTruth, rotatingTransport } from '../support/export-truth';
 import { seedSessions } from '../support/imports';

@@ -9,9 +9,9 @@ import { createServer as createTcpServer, type AddressInfo, type Server as TcpSe
 import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NodeHttpsWebhookSender } from '../../functions/platform/adapters/node-https-webhook-sender';
+import { NodeHttpsWebhookSender } from '../../functions/kernel/adapters/node-https-webhook-sender';
 import { selfSignedCertificate } from '../../functions/cli/self-signed-cert';
-import type { WebhookRequest } from '../../functions/platform/ports/outbound-webhook-ports';
+import type { WebhookRequest } from '../../functions/kernel/app/outbound-webhook-ports';
 import { RECEIVER_HOST, WebhookReceiver } from '../support/webhook-receiver';
 
 const body = new TextEncoder().encode('{"event":"ping"}');

@@ -11,10 +11,10 @@ import { CreateQueueCommand, GetQueueAttributesCommand, ReceiveMessageCommand, S
 import type { Message } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSqsClient } from '../../functions/platform/adapters/aws-queue-clients';
+import { createSqsClient } from '../../functions/kernel/adapters/aws-queue-clients';
 import { LOCAL_CREDENTIALS, LOCAL_REGION, startBackends, type Backends } from '../../functions/local/backends';
 import { consumeQueue, failedMessageIds, type QueueRunner } from '../../functions/local/queue-runner';
-import type { QueueHandler } from '../../functions/platform/queue/queue-kit';
+import type { QueueHandler } from '../../functions/kernel/workers/queue-kit';
 import type { QueueDef } from '../../functions/kernel/route-vocabulary';
 
 const MAX_RECEIVES = 2;

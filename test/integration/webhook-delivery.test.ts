@@ -7,7 +7,7 @@ import { verify } from '@octokit/webhooks-methods';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifySvcSignature } from '../../functions/release-notes/domain/webhook-delivery';
-import type { DeliveryAttemptRecord } from '../../functions/release-notes/ports/release-notes-ports';
+import type { DeliveryAttemptRecord } from '../../functions/release-notes/app/release-notes-ports';
 import { FakeResolver } from '../support/fake-resolver';
 import { startTestPlatform, type TestPlatform } from '../support/platform';
 import { RECEIVER_HOST, WebhookReceiver, waitFor, type Reply } from '../support/webhook-receiver';

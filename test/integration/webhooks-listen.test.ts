@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { verify } from '@octokit/webhooks-methods';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkCallbackUrl } from '../../functions/platform/app/check-callback-url';
+import { checkCallbackUrl } from '../../functions/kernel/app/check-callback-url';
 import { ListenRefused, listenForWebhooks, type RunningListener } from '../../functions/cli/webhooks-listen';
 import { selfSignedCertificate } from '../../functions/cli/self-signed-cert';
 import { DEV_LISTENERS_PATH, DevWebhookListeners } from '../../functions/local/dev-webhook-listeners';

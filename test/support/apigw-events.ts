@@ -6,8 +6,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayEventIdentity, APIGatewayProxyEvent, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
-import type { KeyAuthorizerResult } from '../../functions/platform/authorizers/key-authorizer';
-import { authorizerEventFor } from '../../functions/platform/http/api-gateway-contract';
+import type { KeyAuthorizerResult } from '../../functions/tenancy/authorizers/key-authorizer';
+import { authorizerEventFor } from '../../functions/kernel/http/api-gateway-contract';
 import type { RouteDef } from '../../functions/kernel/route-vocabulary';
 
 /** One HTTP request as a client sends it: `target` is the path and query, percent-encoded. */

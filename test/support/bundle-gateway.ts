@@ -8,9 +8,9 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { functionDescription } from '../../lib/constructs/app-function';
 import type { Template } from 'aws-cdk-lib/assertions';
-import type { KeyAuthorizerResult } from '../../functions/platform/authorizers/key-authorizer';
-import { CORRELATION_HEADER, headerOf } from '../../functions/platform/domain/http-headers';
-import { grantFromContext } from '../../functions/platform/domain/key-grant';
+import type { KeyAuthorizerResult } from '../../functions/tenancy/authorizers/key-authorizer';
+import { CORRELATION_HEADER, headerOf } from '../../functions/kernel/domain/http-headers';
+import { grantFromContext } from '../../functions/tenancy/domain/key-grant';
 import {
   AUTHORIZER_HANDLER,
   gatewayAnswers,
@@ -18,7 +18,7 @@ import {
   policyAllows,
   renderGatewayAnswer,
   type GatewayResponseType,
-} from '../../functions/platform/http/api-gateway-contract';
+} from '../../functions/kernel/http/api-gateway-contract';
 import type { RouteDef } from '../../functions/kernel/route-vocabulary';
 import { requestAuthorizerEvent, restProxyEvent, withAuthorizer, type ApiStage, type ClientRequest } from './apigw-events';
 import { buildLambdaBundle, invokeLambdaBundle, localFunctionEnvironment, lambdaTimeoutMs, type LambdaBundle, type LocalResources } from './lambda-bundle';
@@ -35,7 +35,7 @@ export interface BundleAnswer {
   readonly failure?: string;
 }
 
-/** Builds the bundles of platform functions (`export/http/org-apps-list`, `platform/authorizers/…`, `<area>/jobs/…`) in parallel, by entry module. */
+/** Builds the bundles of platform functions (`export/http/org-apps-list`, `tenancy/authorizers/…`, `<area>/jobs/…`) in parallel, by entry module. */
 export async function buildPlatformBundles(handlers: readonly string[]): Promise<Map<string, LambdaBundle>> {
   const built = await Promise.allSettled(handlers.map(async (h) => [h, await buildLambdaBundle(`functions/${h}.handler.ts`)] as const));
   const bundles = new Map(built.flatMap((b) => (b.status === 'fulfilled' ? [b.value] : [])));
@@ -123,7 +123,7 @@ export class BundleGateway {
 
   /**
    * The gateway response the area's API defines (lib/constructs/area-api.ts): its status and body as
-   * functions/platform/http/api-gateway-contract.ts renders them, `Content-Type: application/json`, its Retry-After, and the
+   * functions/kernel/http/api-gateway-contract.ts renders them, `Content-Type: application/json`, its Retry-After, and the
    * request's X-Correlation-ID echoed.
    */
   private gatewayAnswer(route: RouteDef, request: ClientRequest, type: GatewayResponseType, authorizer?: Readonly<Record<string, unknown>>): BundleAnswer {

@@ -3,8 +3,8 @@
  * tool gateway (the MCP peer's stand-in where the test is about the chat turn, not the MCP wire).
  */
 import { expect } from 'vitest';
-import type { McpConnection } from '../../functions/platform/domain/app';
-import type { ListedTools, ToolCallResult, ToolProvider } from '../../functions/chat/ports/chat-ports';
+import type { McpConnection } from '../../functions/tenancy/domain/app';
+import type { ListedTools, ToolCallResult, ToolProvider } from '../../functions/chat/app/chat-ports';
 import type { TestPlatform, TestResponse } from './platform';
 
 export const COMPLETIONS = '/api/v1/chat/completions';

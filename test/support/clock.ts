@@ -1,4 +1,4 @@
-import type { Clock } from '../../functions/platform/ports/platform-ports';
+import type { Clock } from '../../functions/kernel/app/kernel-ports';
 
 /** A settable clock: starts at `startIso` (or now) and advances only when told, or with real time when `follow` is on. */
 export class TestClock implements Clock {

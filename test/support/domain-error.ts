@@ -1,5 +1,5 @@
 /** The DomainError a domain function throws (any other error, or none, fails the test). */
-import { DomainError } from '../../functions/platform/domain/errors';
+import { DomainError } from '../../functions/kernel/domain/errors';
 
 export function rejection(fn: () => unknown): DomainError {
   try {

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import dynalite from 'dynalite';
-import { createDocumentClient } from '../../functions/platform/adapters/aws-clients';
+import { createDocumentClient } from '../../functions/kernel/adapters/aws-clients';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../functions/local/backends';
 import { ensureTable } from '../../functions/local/bootstrap';
 

@@ -4,7 +4,7 @@
  * ['10.0.0.1']` is a host that resolves publicly at subscribe time and privately afterwards (DNS
  * rebinding). Unknown hosts do not resolve.
  */
-import type { HostResolver, Resolution } from '../../functions/platform/ports/outbound-webhook-ports';
+import type { HostResolver, Resolution } from '../../functions/kernel/app/outbound-webhook-ports';
 
 export type FakeAnswer = readonly string[] | 'not_found' | 'temporary';
 

@@ -155,7 +155,7 @@ function jsonLines(text: string): Record<string, unknown>[] {
 }
 
 /**
- * The environment Lambda gives the platform function `description` ("queue/jobs-worker",
+ * The environment Lambda gives the platform function `description` ("workers/jobs-worker",
  * "http/…") of a synthesized template: its `Environment.Variables` with each name in `local`
  * replaced by the local value (the table, bucket and queues of a running local platform), and the
  * variables the Lambda runtime itself sets from the function's configuration. A CloudFormation

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ReleasePeriod } from '../../functions/release-notes/domain/release-notes';
 import { buildPeriod } from '../../functions/release-notes/domain/release-notes';
-import { parseIsoToMicros } from '../../functions/platform/domain/time';
+import { parseIsoToMicros } from '../../functions/kernel/domain/time';
 import { hashSecret } from '../../functions/release-notes/domain/webhook-subscription';
 import type { LocalDeps } from '../../functions/local/local-wiring';
 

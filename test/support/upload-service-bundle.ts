@@ -15,7 +15,7 @@ import { resourcesOfType } from '../infra/platform-fixture';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const DOCKERFILE = join(ROOT, 'docker/upload-service/Dockerfile');
-export const UPLOAD_SERVICE_ENTRY = 'functions/chat/upload-service/upload-service-main.ts';
+export const UPLOAD_SERVICE_ENTRY = 'functions/server/upload-service-main.ts';
 
 /** The Dockerfile's lines with shell continuations joined. */
 function dockerfileLines(): string[] {

@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { CheckoutLine } from '../../functions/acp/domain/checkout';
-import { DomainError } from '../../functions/platform/domain/errors';
+import { DomainError } from '../../functions/kernel/domain/errors';
 import {
   cancel,
   fulfill,

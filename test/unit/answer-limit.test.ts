@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AnswerLimit } from '../../functions/chat/domain/answer-limit';
-import { fitUtf8 } from '../../functions/platform/domain/utf8';
+import { fitUtf8 } from '../../functions/kernel/domain/utf8';
 
 describe('fitUtf8', () => {
   it('keeps the longest prefix that fits, on a character boundary', () => {

@@ -12,8 +12,8 @@ import {
 } from '@aws-sdk/client-api-gateway';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
-import { API_KEY_QUOTA_MESSAGE, ApiGatewayKeyRegistry, type ApiGatewayKeysConfig } from '../../functions/platform/adapters/api-gateway-key-registry';
-import { DomainError } from '../../functions/platform/domain/errors';
+import { API_KEY_QUOTA_MESSAGE, ApiGatewayKeyRegistry, type ApiGatewayKeysConfig } from '../../functions/tenancy/adapters/api-gateway-key-registry';
+import { DomainError } from '../../functions/kernel/domain/errors';
 
 /**
  * The exact command sequence the gateway-keys adapter sends in every branch: what a retry, a missing

@@ -11,8 +11,8 @@ import {
 } from '@aws-sdk/client-api-gateway';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
-import { API_KEY_QUOTA_MESSAGE, ApiGatewayKeyRegistry } from '../../functions/platform/adapters/api-gateway-key-registry';
-import { DomainError } from '../../functions/platform/domain/errors';
+import { API_KEY_QUOTA_MESSAGE, ApiGatewayKeyRegistry } from '../../functions/tenancy/adapters/api-gateway-key-registry';
+import { DomainError } from '../../functions/kernel/domain/errors';
 
 const gateway = mockClient(APIGatewayClient);
 const KEY_ID = '6f1c9e52-3a8d-4b0e-9f7a-2c4d5e6f7a8b';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { APP_NAME_ID, appNameIdOf, isAppNameId, slugify, validateSlug } from '../../functions/platform/domain/app';
-import { DomainError } from '../../functions/platform/domain/errors';
+import { APP_NAME_ID, appNameIdOf, isAppNameId, slugify, validateSlug } from '../../functions/tenancy/domain/app';
+import { DomainError } from '../../functions/kernel/domain/errors';
 
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 

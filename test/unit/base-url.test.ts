@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeBaseUrl } from '../../functions/platform/env';
-import { publicBaseUrl } from '../../functions/platform/http/base-url';
+import { normalizeBaseUrl } from '../../functions/kernel/env';
+import { publicBaseUrl } from '../../functions/kernel/http/base-url';
 
 const req = (headers: Record<string, string>, domainName?: string) => ({
   header: (name: string) => headers[name.toLowerCase()],

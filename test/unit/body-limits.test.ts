@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bodyTooLargeMessage, MAX_CHAT_REQUEST_BYTES } from '../../functions/platform/domain/body-limits';
+import { bodyTooLargeMessage, MAX_CHAT_REQUEST_BYTES } from '../../functions/kernel/domain/body-limits';
 import { ROUTES } from '../../functions/routes';
 import { decimalAbove } from '../../lib/constructs/decimal-regex';
 

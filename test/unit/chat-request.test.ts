@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { newTurnMessages, parseChatRequest, type ChatMessageInput } from '../../functions/chat/domain/chat-request';
 import { MAX_FILE_REFERENCES, parseFileReferences, parseVariables, VARIABLE_LIMITS } from '../../functions/chat/domain/turn-fields';
-import { DomainError } from '../../functions/platform/domain/errors';
+import { DomainError } from '../../functions/kernel/domain/errors';
 
 const APP = 'support-bot-7';
 const USER = [{ role: 'user', content: 'hi' }];

@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { VIEWER_IP_HEADER } from '../../functions/platform/http/api-gateway-contract';
+import { VIEWER_IP_HEADER } from '../../functions/kernel/http/api-gateway-contract';
 import { createHandler } from '../../functions/release-notes/http/release-notes-feed.handler';
 import { TestClock } from '../support/clock';
 import { startTestPlatform, type TestPlatform } from '../support/platform';

@@ -25,7 +25,7 @@ import {
   type ClientTool,
   type ToolStep,
 } from '../../functions/chat/domain/client-tools';
-import { DomainError } from '../../functions/platform/domain/errors';
+import { DomainError } from '../../functions/kernel/domain/errors';
 import { rejection } from '../support/domain-error';
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bearerToken, credentialState, hashCredential, type StoredCredential } from '../../functions/platform/domain/credentials';
+import { bearerToken, credentialState, hashCredential, type StoredCredential } from '../../functions/tenancy/domain/credentials';
 
 describe('bearerToken', () => {
   it('returns the token of a Bearer header', () => {

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CryptoIds } from '../../functions/platform/adapters/crypto-ids';
-import { DynamoAppStore } from '../../functions/platform/adapters/dynamo-app-store';
-import { DynamoOrgStore } from '../../functions/platform/adapters/dynamo-org-store';
-import { createApp } from '../../functions/platform/app/manage-apps';
-import { APP_NAME_ID } from '../../functions/platform/domain/app';
+import { CryptoIds } from '../../functions/kernel/adapters/crypto-ids';
+import { DynamoAppStore } from '../../functions/tenancy/adapters/dynamo-app-store';
+import { DynamoOrgStore } from '../../functions/tenancy/adapters/dynamo-org-store';
+import { createApp } from '../../functions/tenancy/app/manage-apps';
+import { APP_NAME_ID } from '../../functions/tenancy/domain/app';
 import { TestClock } from '../support/clock';
 import { startTestTable, type TestTable } from '../support/dynamo';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DynamoCredentialStore } from '../../functions/platform/adapters/dynamo-credential-store';
-import { hashCredential, type StoredCredential } from '../../functions/platform/domain/credentials';
+import { DynamoCredentialStore } from '../../functions/tenancy/adapters/dynamo-credential-store';
+import { hashCredential, type StoredCredential } from '../../functions/tenancy/domain/credentials';
 import { startTestTable, type TestTable } from '../support/dynamo';
 
 const T0 = Date.parse('2026-11-01T00:00:00.000Z') * 1000;

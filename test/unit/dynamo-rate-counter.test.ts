@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DynamoRateCounter } from '../../functions/platform/adapters/dynamo-rate-counter';
+import { DynamoRateCounter } from '../../functions/kernel/adapters/dynamo-rate-counter';
 import { startTestTable, type TestTable } from '../support/dynamo';
 
 const MINUTE = 60_000;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ENV, parseEnvVars } from '../../functions/platform/env';
+import { ENV, parseEnvVars } from '../../functions/kernel/env';
 
 const GOOD = {
   [ENV.stage]: 'prod',

@@ -22,13 +22,13 @@ import {
 } from '../../functions/export/domain/export-job';
 import type { KeysetPosition } from '../../functions/export/domain/cursor';
 import { exportApp, exportSessionWithMessages, exportTombstone, exportUsageRow } from '../../functions/export/domain/export-rows';
-import type { ExportChunkQueue, ExportJobStore, ExportObjects, KeysetPage, KeysetWindow } from '../../functions/export/ports/export-ports';
+import type { ExportChunkQueue, ExportJobStore, ExportObjects, KeysetPage, KeysetWindow } from '../../functions/export/app/export-ports';
 import { lastActivityOf, type Message, type Session } from '../../functions/conversations/domain/session';
 import type { Tombstone } from '../../functions/conversations/domain/tombstone';
 import type { UsageRow } from '../../functions/conversations/domain/usage';
-import { DEFAULT_APP_SETTINGS, type App } from '../../functions/platform/domain/app';
-import type { OrgScope } from '../../functions/platform/domain/scopes';
-import { DomainError } from '../../functions/platform/domain/errors';
+import { DEFAULT_APP_SETTINGS, type App } from '../../functions/tenancy/domain/app';
+import type { OrgScope } from '../../functions/kernel/domain/scopes';
+import { DomainError } from '../../functions/kernel/domain/errors';
 import { rejection } from '../support/domain-error';
 
 const ORG = 'org-1';

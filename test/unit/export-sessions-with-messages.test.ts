@@ -10,7 +10,7 @@ import { exportSessionsWithMessages, type PageBudget } from '../../functions/exp
 import type { SessionWithMessages } from '../../functions/export/domain/export-rows';
 import { decodeCursor, type CursorBinding, type KeysetPosition } from '../../functions/export/domain/cursor';
 import { lastActivityOf, type Message, type Session } from '../../functions/conversations/domain/session';
-import type { KeysetPage, KeysetWindow } from '../../functions/export/ports/export-ports';
+import type { KeysetPage, KeysetWindow } from '../../functions/export/app/export-ports';
 
 const ORG = 'org-1';
 const APP = 'app-plain';

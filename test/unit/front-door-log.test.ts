@@ -1,6 +1,6 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { describe, expect, it, vi } from 'vitest';
-import { frontDoorLog } from '../../functions/platform/front-door/http-server';
+import { frontDoorLog } from '../../functions/server/http-server';
 
 describe('frontDoorLog', () => {
   it('logs each line at the level it names, with its own message, so an alarm on ERROR sees the server failing', () => {

@@ -1,11 +1,11 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { createKeyAuthorizer } from '../../functions/platform/authorizers/key-authorizer';
-import { MISSING_KEY_MESSAGE, type KeyClass } from '../../functions/platform/domain/auth-messages';
-import { CREDENTIAL_PREFIX, hashCredential, type StoredCredential } from '../../functions/platform/domain/credentials';
-import type { ErrorArea } from '../../functions/platform/domain/error-bodies';
-import { RATE_LIMITS } from '../../functions/platform/domain/rate-limits';
+import { createKeyAuthorizer } from '../../functions/tenancy/authorizers/key-authorizer';
+import { MISSING_KEY_MESSAGE, type KeyClass } from '../../functions/kernel/domain/auth-messages';
+import { CREDENTIAL_PREFIX, hashCredential, type StoredCredential } from '../../functions/tenancy/domain/credentials';
+import type { ErrorArea } from '../../functions/kernel/domain/error-bodies';
+import { RATE_LIMITS } from '../../functions/kernel/domain/rate-limits';
 import {
   gatewayAnswers,
   gatewayTemplate,
@@ -13,11 +13,11 @@ import {
   usagePlanThrottle,
   type GatewayAnswer,
   type GatewayResponseType,
-} from '../../functions/platform/http/api-gateway-contract';
-import type { CredentialStore } from '../../functions/platform/ports/tenancy-ports';
+} from '../../functions/kernel/http/api-gateway-contract';
+import type { CredentialStore } from '../../functions/tenancy/app/tenancy-ports';
 
 /**
- * The contract functions/platform/http/api-gateway-contract.ts states between the functions and API Gateway: the usage-plan
+ * The contract functions/kernel/http/api-gateway-contract.ts states between the functions and API Gateway: the usage-plan
  * numbers, the table of gateway answers, and the parity between the VTL templates API Gateway renders
  * and the bodies the local server sends for the same answer.
  */

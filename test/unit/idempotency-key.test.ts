@@ -4,8 +4,8 @@
  */
 import { Logger } from '@aws-lambda-powertools/logger';
 import { describe, expect, it } from 'vitest';
-import type { IdempotencyBegin, IdempotencyStore } from '../../functions/platform/ports/platform-ports';
-import { claimIdempotencyKey, idempotencyKeyOf, IDEMPOTENCY_KEY_LENGTH_MESSAGE } from '../../functions/platform/http/idempotency-key';
+import type { IdempotencyBegin, IdempotencyStore } from '../../functions/kernel/app/kernel-ports';
+import { claimIdempotencyKey, idempotencyKeyOf, IDEMPOTENCY_KEY_LENGTH_MESSAGE } from '../../functions/kernel/http/idempotency-key';
 
 class FakeStore implements IdempotencyStore {
   readonly finished: { scope: string; response: unknown }[] = [];

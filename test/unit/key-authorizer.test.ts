@@ -1,17 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import type { APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { Logger } from '@aws-lambda-powertools/logger';
-import { createKeyAuthorizer } from '../../functions/platform/authorizers/key-authorizer';
-import { CREDENTIAL_PREFIX, hashCredential, type StoredCredential } from '../../functions/platform/domain/credentials';
-import { grantFromContext, grantToContext, type KeyGrant } from '../../functions/platform/domain/key-grant';
+import { createKeyAuthorizer } from '../../functions/tenancy/authorizers/key-authorizer';
+import { CREDENTIAL_PREFIX, hashCredential, type StoredCredential } from '../../functions/tenancy/domain/credentials';
+import { grantFromContext, grantToContext, type KeyGrant } from '../../functions/tenancy/domain/key-grant';
 import {
   gatewayAnswers,
   gatewayTemplate,
   renderGatewayAnswer,
   usagePlanThrottle,
   type GatewayResponseType,
-} from '../../functions/platform/http/api-gateway-contract';
-import type { CredentialStore } from '../../functions/platform/ports/tenancy-ports';
+} from '../../functions/kernel/http/api-gateway-contract';
+import type { CredentialStore } from '../../functions/tenancy/app/tenancy-ports';
 
 const NOW_US = Date.parse('2026-11-02T10:00:00Z') * 1000;
 const METHOD_ARN = 'arn:aws:execute-api:eu-west-1:123456789012:abc123/prod/GET/api/v1/org/apps';

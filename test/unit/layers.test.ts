@@ -171,9 +171,9 @@ const SYNTH_LOADED = [
   'functions/jobs/job-routes.ts',
   'functions/kernel/route-vocabulary.ts',
   'functions/openapi/openapi-routes.ts',
-  'functions/platform/env.ts',
-  'functions/platform/http/api-gateway-contract.ts',
-  'functions/platform/adapters/table-design.ts',
+  'functions/kernel/env.ts',
+  'functions/kernel/http/api-gateway-contract.ts',
+  'functions/kernel/adapters/table-design.ts',
 ];
 /** The API reference, generated at synth into the front door's bucket from each area's openapi/ fragment. */
 const REFERENCE = 'functions/openapi';
@@ -191,7 +191,7 @@ const isRequestSchema = (path: string) => placeOf(path)?.layer === 'openapi' && 
  * bodies; no zod at run time), the `zod/mini` body rule and the multipart body rule. Both are in the handlers' bundles anyway,
  * and synth loads them with the document.
  */
-const REQUEST_VOCABULARY = ['functions/platform/http/request-declaration', 'functions/platform/http/validation', 'functions/platform/http/multipart'];
+const REQUEST_VOCABULARY = ['functions/kernel/http/request-declaration', 'functions/kernel/http/validation', 'functions/kernel/http/multipart'];
 const isRequestVocabulary = (target: string) => REQUEST_VOCABULARY.includes(target.replace(/\.ts$/, ''));
 
 /** A slice's own route or worker table (`<slice>/<name>-routes.ts`, `-workers.ts`): its handlers take their entries from it. */
@@ -307,11 +307,11 @@ function layerViolations(files: readonly SourceFile[], exists: (p: string) => bo
         if (!ok) report(r, 'the API reference is loaded by synth: zod, node: builtins, the files synth loads, pure domain rules and the openapi folders only');
       }
       if (isSynthLoaded(p)) {
-        const allowed = (p === 'functions/platform/env.ts' && r.specifier === 'zod') || isLeaf(r) || (r.local && isSynthLoaded(r.target));
+        const allowed = (p === 'functions/kernel/env.ts' && r.specifier === 'zod') || isLeaf(r) || (r.local && isSynthLoaded(r.target));
         if (!r.typeOnly && !allowed)
           report(
             r,
-            `${p} is loaded by synth: type imports, the other files synth loads and leaf domain modules only${p === 'functions/platform/env.ts' ? ' (and zod)' : ''}`,
+            `${p} is loaded by synth: type imports, the other files synth loads and leaf domain modules only${p === 'functions/kernel/env.ts' ? ' (and zod)' : ''}`,
           );
       } else if (under(p, 'lib') || under(p, 'bin')) {
         if (r.local && under(r.target, 'functions')) {
@@ -423,7 +423,7 @@ describe('layer rules', () => {
 
   it('finds the source tree and reads its imports', () => {
     const paths = files.map((f) => f.path);
-    expect(paths).toContain('functions/platform/domain/time.ts');
+    expect(paths).toContain('functions/kernel/domain/time.ts');
     expect(paths).toContain('functions/conversations/wiring/conversation-wiring.ts');
     const wiring = importsOf(files.find((f) => f.path === 'functions/conversations/wiring/conversation-wiring.ts')!, existsInRepo);
     expect(wiring.map((r) => r.target)).toContain('functions/conversations/adapters/dynamo-session-store.ts');
@@ -458,11 +458,11 @@ describe('the layer check itself', () => {
     [
       'functions/platform/domain/a.ts',
       'functions/platform/domain/b.ts',
-      'functions/platform/ports/platform-ports.ts',
+      'functions/kernel/app/kernel-ports.ts',
       'functions/platform/adapters/x.ts',
       'functions/platform/app/u.ts',
-      'functions/platform/http/kit.ts',
-      'functions/platform/wiring/core-wiring.ts',
+      'functions/kernel/http/kit.ts',
+      'functions/tenancy/wiring/core-wiring.ts',
       'functions/conversations/domain/session.ts',
       'functions/chat/domain/model.ts',
       'functions/chat/app/run-chat-turn.ts',
@@ -525,9 +525,9 @@ describe('the layer check itself', () => {
 
   it('keeps the kernel at the bottom: it imports no other slice, and every slice may import it', () => {
     expect(check('functions/kernel/route-vocabulary.ts', "import type { Session } from '../conversations/domain/session';")).toHaveLength(1);
-    expect(check('functions/kernel/route-vocabulary.ts', "import type { HttpDeps } from '../platform/http/kit';")).toHaveLength(1);
+    expect(check('functions/kernel/route-vocabulary.ts', "import type { HttpDeps } from '../kernel/http/kit';")).toHaveLength(1);
     expect(check('functions/kernel/route-vocabulary.ts', "import { ROUTES } from '../routes';")).toHaveLength(1);
-    expect(check('functions/platform/http/kit.ts', "import type { RouteDef } from '../../kernel/route-vocabulary';")).toEqual([]);
+    expect(check('functions/kernel/http/kit.ts', "import type { RouteDef } from '../../kernel/route-vocabulary';")).toEqual([]);
     expect(check('functions/acp/http/h.handler.ts', "import type { RouteDef } from '../../kernel/route-vocabulary';")).toEqual([]);
   });
 
@@ -545,11 +545,11 @@ describe('the layer check itself', () => {
 
   it('keeps the slices off the composition around them, and production off the local platform', () => {
     expect(check('functions/platform/app/u.ts', "import { runJob } from '../../jobs/app/run-job';")).toHaveLength(1);
-    expect(check('functions/platform/front-door/s.ts', "import type { LocalApiGateway } from '../../local/local-platform';")).toHaveLength(1);
+    expect(check('functions/server/s.ts', "import type { LocalApiGateway } from '../../local/local-platform';")).toHaveLength(1);
     // Not even the joined tables: a handler hands the kit its own route, so nothing below needs them.
-    expect(check('functions/platform/http/kit.ts', "import { ROUTES } from '../../routes';")).toHaveLength(1);
-    expect(check('functions/platform/http/kit.ts', "import type { RouteDef } from '../../routes';")).toHaveLength(1);
-    expect(check('functions/export/queue/w.handler.ts', "import { QUEUES } from '../../workers';")).toHaveLength(1);
+    expect(check('functions/kernel/http/kit.ts', "import { ROUTES } from '../../routes';")).toHaveLength(1);
+    expect(check('functions/kernel/http/kit.ts', "import type { RouteDef } from '../../routes';")).toHaveLength(1);
+    expect(check('functions/export/workers/w.handler.ts', "import { QUEUES } from '../../workers';")).toHaveLength(1);
     expect(check('functions/local/load-routes.ts', "import { ROUTES } from '../routes';")).toEqual([]);
     expect(check('functions/jobs/app/run-job.ts', "import { run } from '../../chat/app/run-chat-turn';")).toEqual([]);
     expect(check('functions/local/main.ts', "import { run } from '../chat/app/run-chat-turn';")).toEqual([]);
@@ -571,14 +571,12 @@ describe('the layer check itself', () => {
     ).toEqual([]);
     expect(check('functions/export/openapi/export-requests.ts', "import * as z from 'zod';")).toHaveLength(1);
     expect(check('functions/export/openapi/export-requests.ts', "import { exportUsage } from '../app/export-lists';")).toHaveLength(1);
-    expect(check('functions/export/openapi/export-requests.ts', "import { param } from '../../platform/http/request-declaration';")).toEqual([]);
-    expect(check('functions/export/openapi/export-requests.ts', "import { httpRoute } from '../../platform/http/kit';")).toHaveLength(1);
+    expect(check('functions/export/openapi/export-requests.ts', "import { param } from '../../kernel/http/request-declaration';")).toEqual([]);
+    expect(check('functions/export/openapi/export-requests.ts', "import { httpRoute } from '../../kernel/http/kit';")).toHaveLength(1);
   });
 
   it('keeps the API reference fragments off handler code', () => {
-    expect(check('functions/chat/openapi/chat-operations.ts', "import * as z from 'zod';\nimport { json } from '../../platform/openapi/openapi-kit';")).toEqual(
-      [],
-    );
+    expect(check('functions/chat/openapi/chat-operations.ts', "import * as z from 'zod';\nimport { json } from '../../kernel/http/openapi-kit';")).toEqual([]);
     expect(check('functions/chat/openapi/chat-operations.ts', "import { run } from '../app/run-chat-turn';")).toHaveLength(1);
     expect(check('functions/openapi/document.ts', "import { CHAT_OPERATIONS } from '../chat/openapi/chat-operations';")).toEqual([]);
     expect(check('functions/openapi/document.ts', "import { run } from '../chat/app/run-chat-turn';")).toHaveLength(1);
@@ -614,25 +612,25 @@ describe('the layer check itself', () => {
     expect(check('functions/chat/chat-routes.ts', "import { run } from './app/run-chat-turn';")).toHaveLength(1);
     expect(check('functions/routes.ts', "import { type OrgScope } from './platform/domain/a';")).toHaveLength(1);
     expect(check('functions/routes.ts', "import type { OrgScope } from './platform/domain/a';")).toEqual([]);
-    expect(check('functions/platform/env.ts', "import * as z from 'zod';")).toEqual([]);
+    expect(check('functions/kernel/env.ts', "import * as z from 'zod';")).toEqual([]);
   });
 
   it('keeps entry points off adapters, local and each other, and the wiring off entry points', () => {
-    expect(check('functions/platform/http/kit.ts', "import { DynamoAppStore } from '../adapters/x';")).toHaveLength(1);
-    expect(check('functions/platform/http/kit.ts', "import type { CoreDeps } from '../wiring/core-wiring';\nimport { u } from '../app/u';")).toEqual([]);
-    expect(check('functions/platform/queue/w.ts', "import type { HttpDeps } from '../http/kit';")).toHaveLength(1);
-    expect(check('functions/platform/jobs/j.ts', "import { x } from '../../local/local-platform';")).toHaveLength(1);
+    expect(check('functions/kernel/http/kit.ts', "import { DynamoAppStore } from '../adapters/x';")).toHaveLength(1);
+    expect(check('functions/kernel/http/kit.ts', "import type { CoreDeps } from '../wiring/core-wiring';\nimport { u } from '../app/u';")).toEqual([]);
+    expect(check('functions/kernel/workers/w.ts', "import type { HttpDeps } from '../http/kit';")).toHaveLength(1);
+    expect(check('functions/kernel/workers/j.ts', "import { x } from '../../local/local-platform';")).toHaveLength(1);
     expect(check('functions/platform/wiring/w.ts', "import type { HttpDeps } from '../http/kit';")).toHaveLength(1);
     expect(
       check('functions/platform/wiring/w.ts', "import { DynamoAppStore } from '../adapters/x';\nimport type { AppStore } from '../ports/platform-ports';"),
     ).toEqual([]);
-    expect(check('functions/platform/ports/platform-ports.ts', "import { DynamoAppStore } from '../adapters/x';")).toHaveLength(1);
-    expect(check('functions/platform/ports/platform-ports.ts', "import type { Logger } from '@aws-lambda-powertools/logger';")).toEqual([]);
-    expect(check('functions/platform/ports/platform-ports.ts', "import { Logger } from '@aws-lambda-powertools/logger';")).toHaveLength(1);
+    expect(check('functions/kernel/app/kernel-ports.ts', "import { DynamoAppStore } from '../adapters/x';")).toHaveLength(1);
+    expect(check('functions/kernel/app/kernel-ports.ts', "import type { Logger } from '@aws-lambda-powertools/logger';")).toEqual([]);
+    expect(check('functions/kernel/app/kernel-ports.ts', "import { Logger } from '@aws-lambda-powertools/logger';")).toHaveLength(1);
   });
 
   it('flags lib/ importing handler code, and allows the synth-safe files and domain types', () => {
-    expect(check('lib/api-stack.ts', "import { buildCoreDeps } from '../functions/platform/wiring/core-wiring';")).toHaveLength(1);
+    expect(check('lib/api-stack.ts', "import { buildCoreDeps } from '../functions/tenancy/wiring/core-wiring';")).toHaveLength(1);
     expect(check('lib/api-stack.ts', "import { a } from '../functions/platform/domain/a';")).toHaveLength(1);
     expect(check('lib/api-stack.ts', "import { ROUTES } from '../functions/routes';\nimport type { A } from '../functions/platform/domain/a';")).toEqual([]);
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the source text under test holds a template literal.
@@ -647,9 +645,9 @@ describe('the layer check itself', () => {
     const run = (path: string, text: string) => layerViolations([...files, { path, text }], (p) => files.some((f) => f.path === p) || exists(p));
     expect(run('lib/x.ts', "import { A } from '../functions/platform/domain/a';")).toEqual([]);
     expect(run('functions/routes.ts', "import { B } from './platform/domain/b';")).toHaveLength(1);
-    expect(run('functions/platform/http/api-gateway-contract.ts', "import { A } from '../domain/a';")).toEqual([]);
+    expect(run('functions/kernel/http/api-gateway-contract.ts', "import { A } from '../domain/a';")).toEqual([]);
     expect(run('lib/x.ts', "import { B } from '../functions/platform/domain/b';")).toHaveLength(1);
-    expect(run('functions/platform/http/api-gateway-contract.ts', "import { B } from '../domain/b';")).toHaveLength(1);
+    expect(run('functions/kernel/http/api-gateway-contract.ts', "import { B } from '../domain/b';")).toHaveLength(1);
   });
 
   it('finds import cycles that span two folders, type imports included, and leaves those inside one folder alone', () => {
@@ -659,12 +657,12 @@ describe('the layer check itself', () => {
     };
     expect(
       cycles({
-        'functions/platform/http/kit.ts': "import type { RouteDef } from '../../routes';",
+        'functions/kernel/http/kit.ts': "import type { RouteDef } from '../../routes';",
         'functions/routes.ts': "import { CHAT_ROUTES } from './chat/chat-routes';",
-        'functions/chat/chat-routes.ts': "import { httpRoute } from '../platform/http/kit';",
+        'functions/chat/chat-routes.ts': "import { httpRoute } from '../kernel/http/kit';",
         'functions/chat/other.ts': "import { CHAT_ROUTES } from './chat-routes';",
       }),
-    ).toEqual(['import cycle across folders: functions/chat/chat-routes.ts -> functions/platform/http/kit.ts -> functions/routes.ts']);
+    ).toEqual(['import cycle across folders: functions/chat/chat-routes.ts -> functions/kernel/http/kit.ts -> functions/routes.ts']);
     expect(
       cycles({
         'functions/chat/domain/a.ts': "import type { B } from './b';",

@@ -1,12 +1,12 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CryptoIds } from '../../functions/platform/adapters/crypto-ids';
-import { DynamoAppStore } from '../../functions/platform/adapters/dynamo-app-store';
-import { DynamoCredentialStore } from '../../functions/platform/adapters/dynamo-credential-store';
-import { DynamoOrgStore } from '../../functions/platform/adapters/dynamo-org-store';
-import { issueCredential } from '../../functions/platform/app/issue-credential';
-import { AUTHORIZER_CACHE_TTL_SECONDS } from '../../functions/platform/http/api-gateway-contract';
+import { CryptoIds } from '../../functions/kernel/adapters/crypto-ids';
+import { DynamoAppStore } from '../../functions/tenancy/adapters/dynamo-app-store';
+import { DynamoCredentialStore } from '../../functions/tenancy/adapters/dynamo-credential-store';
+import { DynamoOrgStore } from '../../functions/tenancy/adapters/dynamo-org-store';
+import { issueCredential } from '../../functions/tenancy/app/issue-credential';
+import { AUTHORIZER_CACHE_TTL_SECONDS } from '../../functions/kernel/http/api-gateway-contract';
 import { LocalApiGateway } from '../../functions/local/local-api-gateway';
 import type { LocalDeps } from '../../functions/local/local-wiring';
 import { TestClock } from '../support/clock';

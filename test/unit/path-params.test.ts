@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { fulfillmentId } from '../../functions/acp/domain/order-ids';
-import type { PathParam } from '../../functions/platform/domain/ids';
+import type { PathParam } from '../../functions/kernel/domain/ids';
 import { ROUTES } from '../../functions/routes';
 
 const namesIn = (path: string) => [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);

@@ -8,7 +8,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
 import { secretReader } from '../../functions/acp/adapters/secrets-manager-secret';
 import { STRIPE_HANDLER_ID } from '../../functions/acp/adapters/stripe-payment-provider';
-import { ENV, type EnvVars } from '../../functions/platform/env';
+import { ENV, type EnvVars } from '../../functions/kernel/env';
 import { buildPaymentProvider } from '../../functions/acp/wiring/acp-wiring';
 
 const SECRET_ARN = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:platform-dev/stripe-api-key-AbCdEf';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PRICE, PRICES, costPicoUsd, formatUsd, parseUsd, type TokenCounts } from '../../functions/platform/domain/pricing';
+import { DEFAULT_PRICE, PRICES, costPicoUsd, formatUsd, parseUsd, type TokenCounts } from '../../functions/tenancy/domain/pricing';
 
 const tokens = (inputTokens: number, outputTokens: number, cacheReadInputTokens = 0, cacheCreationInputTokens = 0): TokenCounts => ({
   inputTokens,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RATE_LIMITS, retryAfterSeconds } from '../../functions/platform/domain/rate-limits';
+import { RATE_LIMITS, retryAfterSeconds } from '../../functions/kernel/domain/rate-limits';
 
 describe('retryAfterSeconds', () => {
   const start = Date.parse('2026-11-02T10:00:00.000Z');

@@ -10,7 +10,7 @@ import {
   type PeriodDraft,
 } from '../../functions/release-notes/domain/release-notes';
 import { itemsFromMarkdown, markdownFromItems, parsePeriodMarkdown } from '../../functions/release-notes/domain/release-notes-markdown';
-import { parseIsoToMicros } from '../../functions/platform/domain/time';
+import { parseIsoToMicros } from '../../functions/kernel/domain/time';
 
 const us = (iso: string) => parseIsoToMicros(iso)!;
 const draft = (over: Partial<PeriodDraft> = {}): PeriodDraft => ({

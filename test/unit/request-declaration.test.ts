@@ -1,8 +1,8 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { DomainError } from '../../functions/platform/domain/errors';
-import type { HttpRequest } from '../../functions/platform/http/kit-request';
-import { jsonBody, param, readParameters, readRequest, textParam, uuidPathId } from '../../functions/platform/http/request-declaration';
+import { DomainError } from '../../functions/kernel/domain/errors';
+import type { HttpRequest } from '../../functions/kernel/http/kit-request';
+import { jsonBody, param, readParameters, readRequest, textParam, uuidPathId } from '../../functions/kernel/http/request-declaration';
 
 /** A request as the kit hands it to a handler, with only what these rules read. */
 function request(parts: {

@@ -7,7 +7,7 @@ import { SaxesParser, type SaxesTagNS } from 'saxes';
 import { describe, expect, it } from 'vitest';
 import { buildPeriod, type PeriodDraft } from '../../functions/release-notes/domain/release-notes';
 import { ATOM_NS, CONTENT_NS, cdata, escapeXml, renderRssFeed, xmlSafe } from '../../functions/release-notes/domain/rss-feed';
-import { parseIsoToMicros } from '../../functions/platform/domain/time';
+import { parseIsoToMicros } from '../../functions/kernel/domain/time';
 
 const us = (iso: string) => parseIsoToMicros(iso)!;
 const CHANNEL = {

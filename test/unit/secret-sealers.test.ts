@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { DecryptCommand, EncryptCommand, KMSClient } from '@aws-sdk/client-kms';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { FileSecretSealer } from '../../functions/platform/adapters/file-secret-sealer';
-import { encryptionContext, KmsSecretSealer, SEAL_PURPOSE } from '../../functions/platform/adapters/kms-secret-sealer';
-import type { SealContext } from '../../functions/platform/ports/outbound-webhook-ports';
+import { FileSecretSealer } from '../../functions/kernel/adapters/file-secret-sealer';
+import { encryptionContext, KmsSecretSealer, SEAL_PURPOSE } from '../../functions/kernel/adapters/kms-secret-sealer';
+import type { SealContext } from '../../functions/kernel/app/outbound-webhook-ports';
 
 const KEY_ARN = 'arn:aws:kms:eu-west-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab';
 const SECRET = 'whsec_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789AbCd';

@@ -2,7 +2,7 @@ import { SQSClient, SendMessageBatchCommand } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SqsOrderEventQueue } from '../../functions/acp/adapters/sqs-order-event-queue';
-import type { OrderEventMessage } from '../../functions/acp/ports/acp-ports';
+import type { OrderEventMessage } from '../../functions/acp/app/acp-ports';
 
 const URL = 'https://sqs.eu-west-1.amazonaws.com/123456789012/order-events';
 const sqs = mockClient(SQSClient);

@@ -2,7 +2,7 @@ import { SQSClient, SendMessageBatchCommand } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SqsWebhookQueue } from '../../functions/release-notes/adapters/sqs-webhook-queue';
-import type { WebhookMessage } from '../../functions/release-notes/ports/release-notes-ports';
+import type { WebhookMessage } from '../../functions/release-notes/app/release-notes-ports';
 
 const URL = 'https://sqs.eu-west-1.amazonaws.com/123456789012/webhooks';
 const sqs = mockClient(SQSClient);

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { encodeGreyPng } from '../../functions/chat/adapters/grey-png-encoder';
 import { toGrey } from '../../functions/chat/adapters/pdfjs-page-images';
 import { TesseractOcrEngine } from '../../functions/chat/adapters/tesseract-ocr-engine';
-import type { ObjectStore, OcrCompletion } from '../../functions/conversations/ports/file-ports';
+import type { ObjectStore, OcrCompletion } from '../../functions/conversations/app/file-ports';
 import { scannedPdf, textPdf } from '../support/file-fixtures';
 
 const INVOICE = ['SCANNED INVOICE 4711', 'TOTAL 99 EUR'];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { microsToIso, parseIsoToMicros } from '../../functions/platform/domain/time';
+import { microsToIso, parseIsoToMicros } from '../../functions/kernel/domain/time';
 
 const us = (iso: string) => Date.parse(iso) * 1000;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkAddresses, classifyAddress, parseCallbackUrl } from '../../functions/platform/domain/webhook-callback';
+import { checkAddresses, classifyAddress, parseCallbackUrl } from '../../functions/kernel/domain/webhook-callback';
 
 describe('parseCallbackUrl', () => {
   it.each([

@@ -2,7 +2,7 @@ import { sign, verify } from '@octokit/webhooks-methods';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import { buildPeriod } from '../../functions/release-notes/domain/release-notes';
-import { parseIsoToMicros } from '../../functions/platform/domain/time';
+import { parseIsoToMicros } from '../../functions/kernel/domain/time';
 import {
   deliveryBody,
   deliveryHeaders,
@@ -12,7 +12,7 @@ import {
   svcSignature,
   verifySvcSignature,
 } from '../../functions/release-notes/domain/webhook-delivery';
-import type { AttemptResult } from '../../functions/platform/domain/outbound-webhook';
+import type { AttemptResult } from '../../functions/kernel/domain/outbound-webhook';
 import { isWellFormedSecret, maskSecret, normalizeAreas } from '../../functions/release-notes/domain/webhook-subscription';
 
 const SECRET = 'whsec_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789AbCd';

@@ -9,9 +9,9 @@ import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } fro
 import type { CheckoutSession } from '../domain/checkout';
 import { orderState, owedRestocks, pendingRefund } from '../domain/order';
 import type { PendingOrderEvent } from '../domain/order-event';
-import type { CheckoutStore } from '../ports/acp-ports';
-import { sendConditional } from '../../platform/adapters/dynamo-batch';
-import { timeIdKey } from '../../platform/adapters/dynamo-keys';
+import type { CheckoutStore } from '../app/acp-ports';
+import { sendConditional } from '../../kernel/adapters/dynamo-batch';
+import { timeIdKey } from '../../kernel/adapters/dynamo-keys';
 
 const key = (id: string) => ({ pk: `CHECKOUT#${id}`, sk: 'CHECKOUT' });
 const FIELDS = [

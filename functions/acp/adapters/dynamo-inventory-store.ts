@@ -6,8 +6,8 @@
  * are recorded the same way in `restocks`, once per key.
  */
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { HoldResult, InventoryStore } from '../ports/acp-ports';
-import { sendConditional } from '../../platform/adapters/dynamo-batch';
+import type { HoldResult, InventoryStore } from '../app/acp-ports';
+import { sendConditional } from '../../kernel/adapters/dynamo-batch';
 
 const key = (id: string) => ({ pk: `PRODUCT#${id}`, sk: 'PRODUCT' });
 const entry = (holder: string, quantity: number) => `${holder}:${quantity}`;

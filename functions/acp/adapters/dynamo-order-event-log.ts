@@ -16,11 +16,11 @@
  * the attempt is made again under the same number, whose log item it overwrites.
  */
 import { PutCommand, QueryCommand, UpdateCommand, GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { Micros } from '../../platform/domain/time';
-import { sendConditional } from '../../platform/adapters/dynamo-batch';
+import type { Micros } from '../../kernel/domain/time';
+import { sendConditional } from '../../kernel/adapters/dynamo-batch';
 import type { OrderEventCursor, OrderEventLogEntry } from '../domain/order-event';
-import type { OrderEventLog } from '../ports/acp-ports';
-import { definedFields } from '../../platform/adapters/dynamo-keys';
+import type { OrderEventLog } from '../app/acp-ports';
+import { definedFields } from '../../kernel/adapters/dynamo-keys';
 
 const partition = (sessionId: string) => `CHECKOUT#${sessionId}`;
 const cursorKey = (sessionId: string) => ({ pk: partition(sessionId), sk: 'ORDEREVENTS' });

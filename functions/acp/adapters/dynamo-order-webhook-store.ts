@@ -3,7 +3,7 @@
  * receiver URL and the signing secret sealed under the app's binding (never the secret itself).
  */
 import { DeleteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { OrderWebhook, OrderWebhookStore } from '../ports/acp-ports';
+import type { OrderWebhook, OrderWebhookStore } from '../app/acp-ports';
 
 const key = (appId: string) => ({ pk: `ACPORDERWEBHOOK#${appId}`, sk: 'ACPORDERWEBHOOK' });
 

@@ -3,10 +3,10 @@
  */
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Product, ProductPatch } from '../domain/product';
-import type { Micros } from '../../platform/domain/time';
-import type { ProductStore } from '../ports/acp-ports';
-import { queryAll, updateIfMatched } from '../../platform/adapters/dynamo-batch';
-import { fieldsOrNull, timeIdKey } from '../../platform/adapters/dynamo-keys';
+import type { Micros } from '../../kernel/domain/time';
+import type { ProductStore } from '../app/acp-ports';
+import { queryAll, updateIfMatched } from '../../kernel/adapters/dynamo-batch';
+import { fieldsOrNull, timeIdKey } from '../../kernel/adapters/dynamo-keys';
 
 const key = (id: string) => ({ pk: `PRODUCT#${id}`, sk: 'PRODUCT' });
 const FIELDS = [

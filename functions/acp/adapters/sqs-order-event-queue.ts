@@ -4,7 +4,7 @@
  * leaves the delivery to the recovery job, which asks again.
  */
 import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import type { OrderEventMessage, OrderEventQueue } from '../ports/acp-ports';
+import type { OrderEventMessage, OrderEventQueue } from '../app/acp-ports';
 
 const BATCH = 10;
 const MAX_DELAY_SECONDS = 900;

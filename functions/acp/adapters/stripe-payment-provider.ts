@@ -21,8 +21,8 @@
  */
 import type { PaymentHandler } from '../domain/payment-data';
 import { ACP_VERSION } from '../domain/discovery';
-import { PAYMENT_SECRET_PLACEHOLDER } from '../../platform/env';
-import type { ChargeRequest, PaymentProvider, PaymentOutcome, RefundOutcome, RefundRequest } from '../ports/acp-ports';
+import { PAYMENT_SECRET_PLACEHOLDER } from '../../kernel/env';
+import type { ChargeRequest, PaymentProvider, PaymentOutcome, RefundOutcome, RefundRequest } from '../app/acp-ports';
 
 export { PAYMENT_SECRET_PLACEHOLDER as STRIPE_KEY_PLACEHOLDER };
 

@@ -9,7 +9,7 @@
 import { TEST_PAYMENT_HANDLER_ID } from '../domain/checkout';
 import type { PaymentHandler } from '../domain/payment-data';
 import { ACP_VERSION } from '../domain/discovery';
-import type { ChargeRequest, PaymentProvider, PaymentOutcome, RefundOutcome, RefundRequest } from '../ports/acp-ports';
+import type { ChargeRequest, PaymentProvider, PaymentOutcome, RefundOutcome, RefundRequest } from '../app/acp-ports';
 import { sharedPaymentToken } from './stripe-payment-provider';
 
 export const TEST_TOKENS = { ok: 'spt_test_ok', declined: 'spt_test_declined' } as const;

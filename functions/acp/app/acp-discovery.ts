@@ -1,7 +1,7 @@
 /** What the public discovery routes of area C answer for one app (404 for an unknown or deleted app). */
 import { acpDiscovery, agentCard, productsResponse } from '../domain/discovery';
-import type { AcpPorts } from '../ports/acp-ports';
-import type { AcpDeps } from '../ports/acp-ports';
+import type { AcpPorts } from './acp-ports';
+import type { AcpDeps } from './acp-ports';
 import { liveApp } from './manage-products';
 
 type DiscoveryDeps = Pick<AcpDeps, 'apps'> & AcpPorts;

@@ -5,8 +5,8 @@
  * It prices the lines from the catalog and reads the app's tax rate with them: a session keeps both.
  */
 import { invalid, type CheckoutLine, type CheckoutMessage, type CheckoutStatus, type RequestedLine } from '../domain/checkout';
-import type { AcpPorts } from '../ports/acp-ports';
-import type { PlatformPorts } from '../../platform/ports/tenancy-ports';
+import type { AcpPorts } from './acp-ports';
+import type { PlatformPorts } from '../../tenancy/app/tenancy-ports';
 
 export const CHECKOUT_TERMINAL_MESSAGE = 'The checkout session can no longer change: it is';
 

@@ -8,8 +8,8 @@ import { TERMINAL, completionHolder, type CheckoutMessage, type CheckoutSession 
 import { totalAmountOf } from '../domain/checkout-totals';
 import { checkRequestFields } from '../domain/checkout-request';
 import { authenticationDecline, checkPaymentData } from '../domain/payment-data';
-import { DomainError } from '../../platform/domain/errors';
-import type { PaymentOutcome } from '../ports/acp-ports';
+import { DomainError } from '../../kernel/domain/errors';
+import type { PaymentOutcome } from './acp-ports';
 import { newOrder, orderPermalink } from '../domain/order';
 import { appendOrderEvent, requestOrderDelivery } from './order-events';
 

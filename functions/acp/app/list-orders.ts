@@ -1,7 +1,7 @@
 import { liveApp } from './manage-products';
 import type { CheckoutSession } from '../domain/checkout';
-import type { CheckoutPorts } from '../ports/acp-ports';
-import type { AcpDeps } from '../ports/acp-ports';
+import type { CheckoutPorts } from './acp-ports';
+import type { AcpDeps } from './acp-ports';
 
 /** The app's orders (completed sessions), newest first, for the admin API. */
 export async function listOrders(deps: Pick<AcpDeps, 'apps'> & CheckoutPorts, input: { appId: string; limit: number }): Promise<CheckoutSession[]> {

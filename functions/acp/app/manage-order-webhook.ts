@@ -7,10 +7,10 @@
  */
 import { liveApp } from './manage-products';
 import { orderWebhookSealContext } from './order-events';
-import { checkCallbackUrl } from '../../platform/app/check-callback-url';
-import { badRequest, DomainError } from '../../platform/domain/errors';
-import type { CallbackCheckDeps, SecretSealer } from '../../platform/ports/outbound-webhook-ports';
-import type { AcpDeps, OrderWebhook } from '../ports/acp-ports';
+import { checkCallbackUrl } from '../../kernel/app/check-callback-url';
+import { badRequest, DomainError } from '../../kernel/domain/errors';
+import type { CallbackCheckDeps, SecretSealer } from '../../kernel/app/outbound-webhook-ports';
+import type { AcpDeps, OrderWebhook } from './acp-ports';
 
 type OrderWebhookDeps = Pick<AcpDeps, 'apps' | 'ids' | 'clock' | 'orderWebhooks'> & CallbackCheckDeps & { readonly secrets: SecretSealer };
 

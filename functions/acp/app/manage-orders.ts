@@ -28,8 +28,8 @@ import {
   type OrderState,
 } from '../domain/order';
 import { adjustmentId, fulfillmentId } from '../domain/order-ids';
-import { DomainError } from '../../platform/domain/errors';
-import type { AcpDeps, CheckoutPorts } from '../ports/acp-ports';
+import { DomainError } from '../../kernel/domain/errors';
+import type { AcpDeps, CheckoutPorts } from './acp-ports';
 
 /** What an order change needs: no catalog (the order keeps its lines as sold). */
 type OrderWriteDeps = Pick<AcpDeps, 'ids' | 'clock' | 'settings'> & CheckoutPorts;

@@ -2,12 +2,12 @@
  * The catalog of area C: products managed through the admin API, and what the public discovery routes
  * show of them (active products of a live app only; an unknown or deleted app is 404).
  */
-import type { App } from '../../platform/domain/app';
+import type { App } from '../../tenancy/domain/app';
 import { normalizeCurrency, validateProduct, type Product, type ProductInput, type ProductPatch } from '../domain/product';
-import { notFound } from '../../platform/domain/errors';
-import type { AcpPorts } from '../ports/acp-ports';
-import type { AcpDeps } from '../ports/acp-ports';
-import { isUuid } from '../../platform/domain/ids';
+import { notFound } from '../../kernel/domain/errors';
+import type { AcpPorts } from './acp-ports';
+import type { AcpDeps } from './acp-ports';
+import { isUuid } from '../../kernel/domain/ids';
 
 type CatalogDeps = Pick<AcpDeps, 'apps' | 'ids' | 'clock'> & AcpPorts;
 

@@ -5,11 +5,11 @@
  * in the order's delivery log. A request asks the queue for a delivery after its write; the recovery
  * job asks again for any outbox left behind (a lost message, a crash between the write and the ask).
  */
-import { checkCallbackUrl, type CallbackCheck } from '../../platform/app/check-callback-url';
-import type { AttemptResult } from '../../platform/domain/outbound-webhook';
-import { DomainError } from '../../platform/domain/errors';
-import type { CallbackCheckDeps, SecretSealer, WebhookSender } from '../../platform/ports/outbound-webhook-ports';
-import type { PlatformPorts } from '../../platform/ports/tenancy-ports';
+import { checkCallbackUrl, type CallbackCheck } from '../../kernel/app/check-callback-url';
+import type { AttemptResult } from '../../kernel/domain/outbound-webhook';
+import { DomainError } from '../../kernel/domain/errors';
+import type { CallbackCheckDeps, SecretSealer, WebhookSender } from '../../kernel/app/outbound-webhook-ports';
+import type { PlatformPorts } from '../../tenancy/app/tenancy-ports';
 import { totalsOf, type CheckoutSession } from '../domain/checkout';
 import { orderState, orderView } from '../domain/order';
 import {
@@ -21,7 +21,7 @@ import {
   orderEventRetryDelay,
   pendingOrderEvent,
 } from '../domain/order-event';
-import type { CheckoutPorts, OrderEventLog } from '../ports/acp-ports';
+import type { CheckoutPorts, OrderEventLog } from './acp-ports';
 
 /** A claim older than this belongs to a worker that died mid-attempt (an attempt takes at most 10 s). */
 export const ORDER_EVENT_CLAIM_LEASE_US = 60_000_000;

@@ -8,7 +8,7 @@ import { requestOrderDelivery } from './order-events';
 import { owedRestocks, pendingRefund } from '../domain/order';
 import type { CheckoutDeps } from './run-checkout';
 import { COMPLETION_LEASE_MS, type CheckoutSession } from '../domain/checkout';
-import { msToMicros } from '../../platform/domain/time';
+import { msToMicros } from '../../kernel/domain/time';
 
 /**
  * Finishes a complete whose request is gone (a crash, a timeout, an unknown payment outcome) once its

@@ -9,12 +9,12 @@
 import { CHECKOUT_TERMINAL_MESSAGE, readiness } from './checkout-readiness';
 import { CHECKOUT_TTL_MS, TERMINAL, invalid, parseLineItems, type CheckoutSession } from '../domain/checkout';
 import { checkRequestFields } from '../domain/checkout-request';
-import { DomainError } from '../../platform/domain/errors';
-import { isRecord } from '../../platform/domain/request-rule';
-import { msToMicros } from '../../platform/domain/time';
-import type { AcpPorts, CheckoutPorts } from '../ports/acp-ports';
-import type { AcpDeps } from '../ports/acp-ports';
-import { isUuid } from '../../platform/domain/ids';
+import { DomainError } from '../../kernel/domain/errors';
+import { isRecord } from '../../kernel/domain/request-rule';
+import { msToMicros } from '../../kernel/domain/time';
+import type { AcpPorts, CheckoutPorts } from './acp-ports';
+import type { AcpDeps } from './acp-ports';
+import { isUuid } from '../../kernel/domain/ids';
 
 export type CheckoutDeps = Pick<AcpDeps, 'ids' | 'clock' | 'settings' | 'apps'> & AcpPorts & CheckoutPorts;
 

@@ -35,7 +35,7 @@ import {
   RISK_SIGNALS,
 } from './request-objects';
 import { PAYMENT_DATA_SCHEMA } from './payment-data';
-import { isRecord } from '../../platform/domain/request-rule';
+import { isRecord } from '../../kernel/domain/request-rule';
 import {
   actedOn,
   arrayOf,

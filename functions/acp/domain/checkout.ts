@@ -4,14 +4,14 @@
  * `items` key), server-computed totals in minor units, and the response in the official
  * `CheckoutSession` shape (closed objects: nothing extra, no empty `extensions`).
  */
-import type { AcpSettings } from '../../platform/domain/app';
-import { microsToIso, type Micros } from '../../platform/domain/time';
+import type { AcpSettings } from '../../tenancy/domain/app';
+import { microsToIso, type Micros } from '../../kernel/domain/time';
 import { ACP_VERSION } from './discovery';
-import { isUuid } from '../../platform/domain/ids';
+import { isUuid } from '../../kernel/domain/ids';
 import { detailsView, type CheckoutDetails } from './checkout-request';
 import { handlerView } from './payment-data';
 import { LINE_ITEM, MAX_LINE_ITEMS } from './request-objects';
-import { isRecord } from '../../platform/domain/request-rule';
+import { isRecord } from '../../kernel/domain/request-rule';
 import { invalid, label, own } from './request-shape';
 import type { CheckoutOrder } from './order';
 import { orderView } from './order';

@@ -12,10 +12,10 @@
  * drops the event, and the next one goes.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { attemptOutcome, type AttemptOutcome, type AttemptResult } from '../../platform/domain/outbound-webhook';
+import { attemptOutcome, type AttemptOutcome, type AttemptResult } from '../../kernel/domain/outbound-webhook';
 
 export type { AttemptOutcome };
-import type { Micros } from '../../platform/domain/time';
+import type { Micros } from '../../kernel/domain/time';
 
 export type OrderEventType = 'order_create' | 'order_update';
 

@@ -8,8 +8,8 @@
  * Every change raises `revision`, the order's event sequence: revision 1 is `order_create`, every later
  * one an `order_update` carrying the whole Order as it stood after that change.
  */
-import { DomainError } from '../../platform/domain/errors';
-import { microsToIso, type Micros } from '../../platform/domain/time';
+import { DomainError } from '../../kernel/domain/errors';
+import { microsToIso, type Micros } from '../../kernel/domain/time';
 import type { CheckoutLine, CheckoutSession } from './checkout';
 
 /** The order-level statuses this platform sets (ACP defines these and more; clients accept unknown ones). */

@@ -6,7 +6,7 @@
  */
 import type { CheckoutMessage, PaymentHandlerView } from './checkout';
 import { ADDRESS } from './request-objects';
-import { isRecord } from '../../platform/domain/request-rule';
+import { isRecord } from '../../kernel/domain/request-rule';
 import { boolean, check, described, invalid, label, object, own, pick, string, type Check, type JsonSchema } from './request-shape';
 
 /** A payment handler as the payment port offers it: its ACP view, and what its charges take. */

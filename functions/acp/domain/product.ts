@@ -3,8 +3,8 @@
  * an inventory count (or none: unlimited) and an active flag. Agents discover active products through
  * the public products route and buy them through checkout sessions.
  */
-import { badRequest } from '../../platform/domain/errors';
-import type { Micros } from '../../platform/domain/time';
+import { badRequest } from '../../kernel/domain/errors';
+import type { Micros } from '../../kernel/domain/time';
 
 export interface Product {
   readonly id: string;

@@ -1,6 +1,6 @@
 /**
  * The small vocabulary area C's request checks are written in: each check is a request rule
- * (functions/platform/domain/request-rule.ts) that reads a JSON value at the JSONPath (RFC 9535) it
+ * (functions/kernel/domain/request-rule.ts) that reads a JSON value at the JSONPath (RFC 9535) it
  * was found at, and throws the ACP 400 naming what is wrong. Objects are read by
  * their own properties only (a body parsed by JSON.parse can carry `__proto__`, `constructor` or
  * `toString` as plain keys): a member name is never looked up on Object.prototype, so such a key is an
@@ -8,9 +8,9 @@
  * document shows area C's request bodies from these very checks (rules across members, which JSON
  * Schema cannot say, are in the checks' messages only).
  */
-import { DomainError } from '../../platform/domain/errors';
-import type { JsonSchema } from '../../platform/domain/json-schema';
-import { isRecord, rule, type Rule } from '../../platform/domain/request-rule';
+import { DomainError } from '../../kernel/domain/errors';
+import type { JsonSchema } from '../../kernel/domain/json-schema';
+import { isRecord, rule, type Rule } from '../../kernel/domain/request-rule';
 
 /** A 400 in the ACP `Error` shape, with the ACP code and the JSONPath of the field at fault. */
 export function invalid(code: string, message: string, param?: string): DomainError {

@@ -1,9 +1,9 @@
 /** Wire shapes of area C's admin resources (camelCase, like the rest of the admin API): products, orders, order events and receivers. */
-import { microsToIso } from '../../platform/domain/time';
+import { microsToIso } from '../../kernel/domain/time';
 import { totalsOf, type CheckoutSession } from '../domain/checkout';
 import { orderState, orderView, refundedAmount } from '../domain/order';
 import type { OrderEventCursor, OrderEventLogEntry } from '../domain/order-event';
-import type { OrderWebhook } from '../ports/acp-ports';
+import type { OrderWebhook } from '../app/acp-ports';
 import type { Product } from '../domain/product';
 
 export function adminProduct(p: Product) {

@@ -1,11 +1,11 @@
 import { agentCardDocument } from '../app/acp-discovery';
 import { agentCardRepresentation, notModified } from '../domain/discovery';
 import { acpProductionDeps, type AcpFunctionDeps } from '../wiring/acp-wiring';
-import { publicBaseUrl } from '../../platform/http/base-url';
-import { httpRoute, type HttpHandler } from '../../platform/http/kit';
-import { lambdaHandler } from '../../platform/http/lambda';
+import { publicBaseUrl } from '../../kernel/http/base-url';
+import { httpRoute, type HttpHandler } from '../../kernel/http/kit';
+import { lambdaHandler } from '../../kernel/http/lambda';
 import { ACP_ROUTES } from '../acp-routes';
-import { readRequest } from '../../platform/http/request-declaration';
+import { readRequest } from '../../kernel/http/request-declaration';
 import { ACP_DISCOVERY_REQUESTS } from '../openapi/acp-discovery-requests';
 
 const CACHE_CONTROL = 'public, max-age=3600';

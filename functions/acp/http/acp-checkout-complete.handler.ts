@@ -1,8 +1,8 @@
 import { completeCheckout } from '../app/complete-checkout';
 import { acpCheckoutProductionDeps, type AcpCheckoutDeps } from '../wiring/acp-wiring';
 import { checkoutRoute } from './acp-checkout';
-import { lambdaHandler } from '../../platform/http/lambda';
-import { publicBaseUrl } from '../../platform/http/base-url';
+import { lambdaHandler } from '../../kernel/http/lambda';
+import { publicBaseUrl } from '../../kernel/http/base-url';
 
 /** POST /acp/{appId}/checkout_sessions/{id}/complete: pay with payment_data; the session comes back with its order. */
 export const createHandler = (deps: AcpCheckoutDeps) =>

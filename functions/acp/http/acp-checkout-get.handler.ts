@@ -1,7 +1,7 @@
 import { getCheckout } from '../app/run-checkout';
 import { acpCheckoutProductionDeps, type AcpCheckoutDeps } from '../wiring/acp-wiring';
 import { checkoutRoute } from './acp-checkout';
-import { lambdaHandler } from '../../platform/http/lambda';
+import { lambdaHandler } from '../../kernel/http/lambda';
 
 /** GET /acp/{appId}/checkout_sessions/{id}: the session (404 when it is not this app's). */
 export const createHandler = (deps: AcpCheckoutDeps) =>

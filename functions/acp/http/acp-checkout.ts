@@ -5,7 +5,7 @@
  *   serve 400 `unsupported_api_version`, both with `supported_versions` (newest first);
  * - on every POST `Idempotency-Key` (1 to 255 characters) is required: missing is 400
  *   `idempotency_key_required`. It goes through the platform's one mechanism
- *   (platform/http/idempotency-key.ts) in ACP's shapes: echoed on the answer, a replay returns the
+ *   (kernel/http/idempotency-key.ts) in ACP's shapes: echoed on the answer, a replay returns the
  *   stored answer (a refusal too, but never a 5xx) with `Idempotent-Replayed: true`, the same key with another body is 422
  *   `idempotency_conflict`, one still running is 409 `idempotency_in_flight` with `Retry-After`;
  * - `Request-Id` is echoed.
@@ -13,20 +13,20 @@
  * `links` as they are set now.
  */
 import { checkoutView, invalid, policyLinks, type CheckoutSession } from '../domain/checkout';
-import { canonicalJson } from '../../platform/domain/digest';
-import { errorBody, STATUS_OF } from '../../platform/domain/error-bodies';
-import { DomainError } from '../../platform/domain/errors';
-import { claimIdempotencyKey, idempotencyKeyOf } from '../../platform/http/idempotency-key';
+import { canonicalJson } from '../../kernel/domain/digest';
+import { errorBody, STATUS_OF } from '../../kernel/domain/error-bodies';
+import { DomainError } from '../../kernel/domain/errors';
+import { claimIdempotencyKey, idempotencyKeyOf } from '../../kernel/http/idempotency-key';
 
 export { canonicalJson };
 import { ACP_SUPPORTED_VERSIONS } from '../domain/discovery';
 import type { AcpCheckoutDeps } from '../wiring/acp-wiring';
-import { publicBaseUrl } from '../../platform/http/base-url';
+import { publicBaseUrl } from '../../kernel/http/base-url';
 import { ACP_ROUTES } from '../acp-routes';
-import { httpRoute, type HttpHandler, type HttpResult } from '../../platform/http/kit';
-import type { KeyCaller } from '../../platform/app/admit-request';
-import type { HttpRequest } from '../../platform/http/kit-request';
-import { readBody, readParameters } from '../../platform/http/request-declaration';
+import { httpRoute, type HttpHandler, type HttpResult } from '../../kernel/http/kit';
+import type { KeyCaller } from '../../tenancy/app/admit-request';
+import type { HttpRequest } from '../../kernel/http/kit-request';
+import { readBody, readParameters } from '../../kernel/http/request-declaration';
 import { ACP_REQUESTS, type CheckoutRouteId } from '../openapi/acp-requests';
 
 const IN_FLIGHT_RETRY_SECONDS = 1;

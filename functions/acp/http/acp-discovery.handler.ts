@@ -1,9 +1,9 @@
 import { discoveryDocument } from '../app/acp-discovery';
 import { acpProductionDeps, type AcpFunctionDeps } from '../wiring/acp-wiring';
-import { publicBaseUrl } from '../../platform/http/base-url';
-import { httpRoute } from '../../platform/http/kit';
-import { lambdaHandler } from '../../platform/http/lambda';
-import { readRequest } from '../../platform/http/request-declaration';
+import { publicBaseUrl } from '../../kernel/http/base-url';
+import { httpRoute } from '../../kernel/http/kit';
+import { lambdaHandler } from '../../kernel/http/lambda';
+import { readRequest } from '../../kernel/http/request-declaration';
 import { ACP_DISCOVERY_REQUESTS } from '../openapi/acp-discovery-requests';
 import { ACP_ROUTES } from '../acp-routes';
 

@@ -1,8 +1,8 @@
 import { publicProducts } from '../app/acp-discovery';
 import { acpProductionDeps, type AcpFunctionDeps } from '../wiring/acp-wiring';
-import { httpRoute } from '../../platform/http/kit';
-import { lambdaHandler } from '../../platform/http/lambda';
-import { readRequest } from '../../platform/http/request-declaration';
+import { httpRoute } from '../../kernel/http/kit';
+import { lambdaHandler } from '../../kernel/http/lambda';
+import { readRequest } from '../../kernel/http/request-declaration';
 import { ACP_DISCOVERY_REQUESTS } from '../openapi/acp-discovery-requests';
 import { ACP_ROUTES } from '../acp-routes';
 

@@ -1,8 +1,8 @@
-import { createAppKey } from '../../platform/http/admin-app-key-create';
-import { httpRoute } from '../../platform/http/kit';
-import { lambdaHandler } from '../../platform/http/lambda';
-import { readRequest } from '../../platform/http/request-declaration';
-import { adminKeysProductionDeps, type AdminKeysDeps } from '../../platform/wiring/admin-keys-wiring';
+import { createAppKey } from '../../tenancy/http/admin-app-key-create';
+import { httpRoute } from '../../kernel/http/kit';
+import { lambdaHandler } from '../../kernel/http/lambda';
+import { readRequest } from '../../kernel/http/request-declaration';
+import { adminKeysProductionDeps, type AdminKeysDeps } from '../../tenancy/wiring/admin-keys-wiring';
 import { ACP_ADMIN_REQUESTS } from '../openapi/acp-admin-requests';
 import { ACP_ROUTES } from '../acp-routes';
 

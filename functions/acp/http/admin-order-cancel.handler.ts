@@ -1,12 +1,12 @@
 import { cancelOrder } from '../app/manage-orders';
 
 import { adminOrderDetail } from './acp-admin-presenters';
-import { publicBaseUrl } from '../../platform/http/base-url';
+import { publicBaseUrl } from '../../kernel/http/base-url';
 import { acpCheckoutProductionDeps, type AdminOrdersDeps } from '../wiring/acp-wiring';
-import { httpRoute } from '../../platform/http/kit';
-import { readRequest } from '../../platform/http/request-declaration';
+import { httpRoute } from '../../kernel/http/kit';
+import { readRequest } from '../../kernel/http/request-declaration';
 import { ACP_ADMIN_REQUESTS } from '../openapi/acp-admin-requests';
-import { lambdaHandler } from '../../platform/http/lambda';
+import { lambdaHandler } from '../../kernel/http/lambda';
 import { ACP_ROUTES } from '../acp-routes';
 
 /** POST /admin/v1/apps/{appId}/orders/{orderId}/cancel: units not sent yet go back to stock; what was not refunded yet is refunded unless `refund` is false. */

@@ -1,10 +1,10 @@
 import { getOrderWebhook } from '../app/manage-order-webhook';
 import { adminOrderWebhook } from './acp-admin-presenters';
 import { adminOrderWebhookProductionDeps, type AdminOrderWebhookDeps } from '../wiring/acp-wiring';
-import { httpRoute } from '../../platform/http/kit';
-import { readRequest } from '../../platform/http/request-declaration';
+import { httpRoute } from '../../kernel/http/kit';
+import { readRequest } from '../../kernel/http/request-declaration';
 import { ACP_ADMIN_READ_REQUESTS } from '../openapi/acp-admin-read-requests';
-import { lambdaHandler } from '../../platform/http/lambda';
+import { lambdaHandler } from '../../kernel/http/lambda';
 import { ACP_ROUTES } from '../acp-routes';
 
 /** GET /admin/v1/apps/{appId}/acp/order-webhook: the app's order-event receiver (never its secret). */

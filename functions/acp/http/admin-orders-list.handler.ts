@@ -1,10 +1,10 @@
 import { listOrders } from '../app/list-orders';
 import { acpCheckoutProductionDeps, type AdminOrdersDeps } from '../wiring/acp-wiring';
 import { adminOrder } from './acp-admin-presenters';
-import { httpRoute } from '../../platform/http/kit';
-import { readRequest } from '../../platform/http/request-declaration';
+import { httpRoute } from '../../kernel/http/kit';
+import { readRequest } from '../../kernel/http/request-declaration';
 import { ACP_ADMIN_READ_REQUESTS } from '../openapi/acp-admin-read-requests';
-import { lambdaHandler } from '../../platform/http/lambda';
+import { lambdaHandler } from '../../kernel/http/lambda';
 import { ACP_ROUTES } from '../acp-routes';
 
 /** GET /admin/v1/apps/{appId}/orders[?limit=n]: the app's orders (completed ACP checkouts), newest first. */

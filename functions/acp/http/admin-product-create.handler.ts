@@ -1,10 +1,10 @@
 import { createProduct } from '../app/manage-products';
 import { acpProductionDeps, type AdminProductsDeps } from '../wiring/acp-wiring';
 import { adminProduct } from './acp-admin-presenters';
-import { httpRoute } from '../../platform/http/kit';
-import { readRequest } from '../../platform/http/request-declaration';
+import { httpRoute } from '../../kernel/http/kit';
+import { readRequest } from '../../kernel/http/request-declaration';
 import { ACP_ADMIN_REQUESTS } from '../openapi/acp-admin-requests';
-import { lambdaHandler } from '../../platform/http/lambda';
+import { lambdaHandler } from '../../kernel/http/lambda';
 import { ACP_ROUTES } from '../acp-routes';
 
 /** POST /admin/v1/apps/{appId}/products: a product of the app's ACP catalog (active). */

@@ -1,11 +1,11 @@
 import { updateProduct } from '../app/manage-products';
-import { badRequest } from '../../platform/domain/errors';
+import { badRequest } from '../../kernel/domain/errors';
 import { acpProductionDeps, type AdminProductsDeps } from '../wiring/acp-wiring';
 import { adminProduct } from './acp-admin-presenters';
-import { httpRoute } from '../../platform/http/kit';
-import { readRequest } from '../../platform/http/request-declaration';
+import { httpRoute } from '../../kernel/http/kit';
+import { readRequest } from '../../kernel/http/request-declaration';
 import { ACP_ADMIN_REQUESTS } from '../openapi/acp-admin-requests';
-import { lambdaHandler } from '../../platform/http/lambda';
+import { lambdaHandler } from '../../kernel/http/lambda';
 import { ACP_ROUTES } from '../acp-routes';
 
 /** PATCH /admin/v1/products/{productId}: change fields; `{"active": false}` deactivates. */

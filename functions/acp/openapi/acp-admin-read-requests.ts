@@ -2,9 +2,9 @@
  * The requests of area C's admin routes that read or remove (no body): path ids (UUIDs) and the order
  * list's `limit`, keyed by route id. No zod: these functions bundle none.
  */
-import { badRequest } from '../../platform/domain/errors';
-import { declaredPathId, param, uuidPathId } from '../../platform/http/request-declaration';
-import { prefixedUuidPathParam } from '../../platform/domain/ids';
+import { badRequest } from '../../kernel/domain/errors';
+import { declaredPathId, param, uuidPathId } from '../../kernel/http/request-declaration';
+import { prefixedUuidPathParam } from '../../kernel/domain/ids';
 import { FULFILLMENT_ID_PREFIX } from '../domain/order-ids';
 
 const app = { appId: uuidPathId('appId') };

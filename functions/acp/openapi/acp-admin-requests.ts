@@ -4,8 +4,8 @@
  * `zod/mini` strict objects, so a misspelt field is a 400 naming it, never ignored; path ids are UUIDs.
  */
 import * as z from 'zod/mini';
-import { uuidPathId } from '../../platform/http/request-declaration';
-import { appKeyRequest, zodBody } from '../../platform/http/validation';
+import { uuidPathId } from '../../kernel/http/request-declaration';
+import { appKeyRequest, zodBody } from '../../kernel/http/validation';
 
 const text = (max: number) => z.string().check(z.minLength(1), z.maxLength(max));
 const httpsUrl = z.string().check(

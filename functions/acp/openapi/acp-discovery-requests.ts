@@ -2,7 +2,7 @@
  * The requests of area C's public routes (catalog, discovery, Agent Card), one declaration per
  * operation (keyed by route id), apart from checkout's so their bundles carry no checkout checks.
  */
-import { textParam } from '../../platform/http/request-declaration';
+import { textParam } from '../../kernel/http/request-declaration';
 
 export const APP_PATH = { appId: textParam({}) };
 

@@ -3,8 +3,8 @@
  * with the other areas' in functions/openapi/operations.ts.
  */
 import * as z from 'zod';
-import type { RequestDeclaration } from '../../platform/http/request-declaration';
-import { json, type OperationDoc } from '../../platform/openapi/openapi-kit';
+import type { RequestDeclaration } from '../../kernel/http/request-declaration';
+import { json, type OperationDoc } from '../../kernel/http/openapi-kit';
 import * as s from './acp-schemas';
 import { ACP_DISCOVERY_REQUESTS } from './acp-discovery-requests';
 import { ACP_REQUESTS } from './acp-requests';

@@ -9,7 +9,7 @@ import { invalid } from '../domain/request-shape';
 import { requestBodySchema, type CheckoutOperation } from '../domain/checkout-request';
 import { ACP_SUPPORTED_VERSIONS } from '../domain/discovery';
 import { APP_PATH as app } from './acp-discovery-requests';
-import { idempotencyKeyHeader, textParam, type BodyRule, type ParamRules } from '../../platform/http/request-declaration';
+import { idempotencyKeyHeader, textParam, type BodyRule, type ParamRules } from '../../kernel/http/request-declaration';
 
 const session = { ...app, checkoutSessionId: textParam({}) };
 

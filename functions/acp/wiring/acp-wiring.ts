@@ -12,14 +12,14 @@
  * Secrets Manager, the worker neither Stripe nor Secrets Manager.
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { createDocumentClient } from '../../platform/adapters/aws-clients';
-import { createSqsClient } from '../../platform/adapters/aws-queue-clients';
-import { DynamoIdempotencyStore } from '../../platform/adapters/dynamo-idempotency-store';
-import { ENV } from '../../platform/env';
-import type { CallbackCheckDeps, SecretSealer, WebhookSender } from '../../platform/ports/outbound-webhook-ports';
-import { buildAdminBaseDeps, type AdminBaseDeps } from '../../platform/wiring/admin-wiring';
-import { buildCoreDeps, onFirstUse, type CoreDeps, type WiringOptions } from '../../platform/wiring/core-wiring';
-import { buildWebhookSealing, buildWebhookSender, type OutboundWebhookWiringOptions } from '../../platform/wiring/outbound-webhook-wiring';
+import { createDocumentClient } from '../../kernel/adapters/aws-clients';
+import { createSqsClient } from '../../kernel/adapters/aws-queue-clients';
+import { DynamoIdempotencyStore } from '../../kernel/adapters/dynamo-idempotency-store';
+import { ENV } from '../../kernel/env';
+import type { CallbackCheckDeps, SecretSealer, WebhookSender } from '../../kernel/app/outbound-webhook-ports';
+import { buildAdminBaseDeps, type AdminBaseDeps } from '../../tenancy/wiring/admin-wiring';
+import { buildCoreDeps, onFirstUse, type CoreDeps, type WiringOptions } from '../../tenancy/wiring/core-wiring';
+import { buildWebhookSealing, buildWebhookSender, type OutboundWebhookWiringOptions } from '../../kernel/wiring/outbound-webhook-wiring';
 import { DynamoCheckoutStore } from '../adapters/dynamo-checkout-store';
 import { DynamoInventoryStore } from '../adapters/dynamo-inventory-store';
 import { DynamoOrderEventLog } from '../adapters/dynamo-order-event-log';
@@ -28,7 +28,7 @@ import { DynamoProductStore } from '../adapters/dynamo-product-store';
 import { secretReader } from '../adapters/secrets-manager-secret';
 import { SqsOrderEventQueue } from '../adapters/sqs-order-event-queue';
 import { StripePaymentProvider } from '../adapters/stripe-payment-provider';
-import type { AcpPorts, CheckoutPorts, OrderEventLog, PaymentProvider } from '../ports/acp-ports';
+import type { AcpPorts, CheckoutPorts, OrderEventLog, PaymentProvider } from '../app/acp-ports';
 
 /** Area C's wiring seams: the payment handler, and the outbound-webhook ones (as area D's). */
 export interface AcpWiringOptions extends OutboundWebhookWiringOptions {

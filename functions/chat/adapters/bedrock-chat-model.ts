@@ -17,7 +17,7 @@ import {
 import type { ModelRequest, ModelResponse, ModelStreamEvent, ModelToolCall, ModelToolChoice, StopReason } from '../domain/model';
 import { formatInstruction } from '../domain/structured-output';
 import { argumentsObject } from '../domain/client-tools';
-import type { ChatModel } from '../ports/chat-ports';
+import type { ChatModel } from '../app/chat-ports';
 
 export function toConverseInput(request: ModelRequest): ConverseCommandInput {
   const messages: Message[] = [];

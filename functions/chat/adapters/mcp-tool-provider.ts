@@ -7,9 +7,9 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { McpConnection } from '../../platform/domain/app';
+import type { McpConnection } from '../../tenancy/domain/app';
 import { renderHeaders } from '../domain/header-templates';
-import type { ConnectedTool, ListedTools, ToolCallResult, ToolProvider } from '../ports/chat-ports';
+import type { ConnectedTool, ListedTools, ToolCallResult, ToolProvider } from '../app/chat-ports';
 
 const CLIENT_INFO = { name: 'application-platform-api', version: '1.0.0' };
 

@@ -1,6 +1,6 @@
 import type { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
 import type { ModelSelection } from '../domain/model';
-import type { ChatModel, ModelCatalog } from '../ports/chat-ports';
+import type { ChatModel, ModelCatalog } from '../app/chat-ports';
 import { BedrockChatModel } from './bedrock-chat-model';
 import { OfflineChatModel } from './offline-chat-model';
 import { OpenAiCompatibleChatModel, type OpenAiCompatibleConfig } from './openai-compatible-chat-model';

@@ -19,7 +19,7 @@
  */
 import type { ModelMessage, ModelRequest, ModelResponse, ModelStreamEvent, ModelToolCall, ModelToolSpec } from '../domain/model';
 import { jsonSchemaProblems } from '../domain/json-schema-check';
-import type { ChatModel } from '../ports/chat-ports';
+import type { ChatModel } from '../app/chat-ports';
 import { exampleOf } from './offline-json-example';
 
 const tokens = (text: string) => Math.ceil(text.length / 4);

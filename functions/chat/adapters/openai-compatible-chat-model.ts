@@ -4,7 +4,7 @@
  */
 import type { ResponseFormat } from '../domain/client-tools';
 import type { ModelMessage, ModelRequest, ModelResponse, ModelStreamEvent, ModelToolCall, ModelToolChoice, StopReason } from '../domain/model';
-import type { ChatModel } from '../ports/chat-ports';
+import type { ChatModel } from '../app/chat-ports';
 
 export interface OpenAiCompatibleConfig {
   readonly baseUrl: string;

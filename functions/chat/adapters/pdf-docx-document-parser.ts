@@ -9,7 +9,7 @@
  */
 import mammoth from 'mammoth';
 import { extractText, getDocumentProxy } from 'unpdf';
-import type { DocumentInspection, DocumentParser } from '../../conversations/ports/file-ports';
+import type { DocumentInspection, DocumentParser } from '../../conversations/app/file-ports';
 
 export const ENCRYPTED_PDF_MESSAGE = 'The PDF is password-protected: remove the password and upload it again';
 export const CORRUPT_PDF_MESSAGE = 'The PDF is corrupt or truncated and cannot be read';

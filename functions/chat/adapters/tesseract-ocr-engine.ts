@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { getDocumentProxy } from 'unpdf';
-import type { ObjectStore, OcrCompletion, OcrEngine, OcrInput, OcrResult } from '../../conversations/ports/file-ports';
+import type { ObjectStore, OcrCompletion, OcrEngine, OcrInput, OcrResult } from '../../conversations/app/file-ports';
 import { encodeGreyPng } from './grey-png-encoder';
 import { pageImages } from './pdfjs-page-images';
 

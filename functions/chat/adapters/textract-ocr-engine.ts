@@ -4,7 +4,7 @@
  * reads the results here. No polling of Textract anywhere.
  */
 import { GetDocumentTextDetectionCommand, StartDocumentTextDetectionCommand, type Block, type TextractClient } from '@aws-sdk/client-textract';
-import type { OcrEngine, OcrInput, OcrResult } from '../../conversations/ports/file-ports';
+import type { OcrEngine, OcrInput, OcrResult } from '../../conversations/app/file-ports';
 
 export interface TextractOcrOptions {
   readonly bucket: string;

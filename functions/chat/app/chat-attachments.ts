@@ -3,15 +3,15 @@
  * image-input settings, how attachments reach the model (images as vision input, documents named in
  * the message and read through the built-in `readPDF` / `readDocument` tools), and those tools.
  */
-import { DomainError, badRequest, notFound } from '../../platform/domain/errors';
-import type { App } from '../../platform/domain/app';
+import { DomainError, badRequest, notFound } from '../../kernel/domain/errors';
+import type { App } from '../../tenancy/domain/app';
 import type { FileReference } from '../domain/turn-fields';
 import { OCR_WAIT_MS, type StoredFile } from '../../conversations/domain/file';
 import type { ModelImage, ModelToolSpec } from '../domain/model';
 import type { MessageFile, Session } from '../../conversations/domain/session';
-import type { ToolCallResult } from '../ports/chat-ports';
-import type { ChatDeps } from '../ports/chat-ports';
-import { isUuid } from '../../platform/domain/ids';
+import type { ToolCallResult } from './chat-ports';
+import type { ChatDeps } from './chat-ports';
+import { isUuid } from '../../kernel/domain/ids';
 
 type AttachmentDeps = Pick<ChatDeps, 'files' | 'objects'>;
 

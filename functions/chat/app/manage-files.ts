@@ -4,9 +4,9 @@
  * past their retention, left pending by a crash, or released with their session or app).
  */
 import { UNREFERENCED_FILE_RETENTION_HOURS, textKeyOf } from '../../conversations/domain/file';
-import type { ChatDeps } from '../ports/chat-ports';
-import type { OcrCompletion } from '../../conversations/ports/file-ports';
-import type { Telemetry } from '../../platform/ports/platform-ports';
+import type { ChatDeps } from './chat-ports';
+import type { OcrCompletion } from '../../conversations/app/file-ports';
+import type { Telemetry } from '../../kernel/app/kernel-ports';
 
 type OcrDeps = Pick<ChatDeps, 'files' | 'objects' | 'ocr'> & Telemetry;
 

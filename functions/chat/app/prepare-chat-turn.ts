@@ -4,15 +4,15 @@
  */
 import type { ChatRequest } from '../domain/chat-request';
 import { newTurnMessages } from '../domain/chat-request';
-import { badRequest, BusyError, DomainError, notFound } from '../../platform/domain/errors';
+import { badRequest, BusyError, DomainError, notFound } from '../../kernel/domain/errors';
 import { argumentsObject, functionToolMarkers, toolResultProblem, type ToolStep } from '../domain/client-tools';
 import { parseModelSetting, type ModelImage, type ModelMessage, type ModelToolSpec } from '../domain/model';
-import { parseUsd } from '../../platform/domain/pricing';
+import { parseUsd } from '../../tenancy/domain/pricing';
 import type { MessageFile, Session } from '../../conversations/domain/session';
-import { microsToMs, msToMicros } from '../../platform/domain/time';
-import type { ChatModel } from '../ports/chat-ports';
-import type { ChatDeps } from '../ports/chat-ports';
-import type { ChatPrincipal } from '../../platform/app/authenticate-chat-key';
+import { microsToMs, msToMicros } from '../../kernel/domain/time';
+import type { ChatModel } from './chat-ports';
+import type { ChatDeps } from './chat-ports';
+import type { ChatPrincipal } from '../../tenancy/app/authenticate-chat-key';
 import {
   attachmentNote,
   checkImageInput,

@@ -5,13 +5,13 @@
  * visible; a sequence that ran longer than half the visibility delay touches again so a late commit
  * re-surfaces above any checkpoint taken meanwhile.
  */
-import { notFound } from '../../platform/domain/errors';
-import { isUuid } from '../../platform/domain/ids';
+import { notFound } from '../../kernel/domain/errors';
+import { isUuid } from '../../kernel/domain/ids';
 import { exportableQueryParams, type Message, type QueryParam, type Session } from '../../conversations/domain/session';
-import type { Micros } from '../../platform/domain/time';
+import type { Micros } from '../../kernel/domain/time';
 import type { UsageRow } from '../../conversations/domain/usage';
-import type { TurnLease } from '../../conversations/ports/conversation-ports';
-import type { ChatDeps } from '../ports/chat-ports';
+import type { TurnLease } from '../../conversations/app/conversation-ports';
+import type { ChatDeps } from './chat-ports';
 
 type ActivityDeps = Pick<ChatDeps, 'apps' | 'sessions' | 'consumers' | 'usage' | 'ids' | 'clock' | 'settings'>;
 

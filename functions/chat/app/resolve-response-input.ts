@@ -2,13 +2,13 @@
  * A Responses API request as the chat turn it is: its `item_reference`s read from the stored answers
  * they name (of this app only), `previous_response_id` as the session to continue.
  */
-import { badRequest } from '../../platform/domain/errors';
+import { badRequest } from '../../kernel/domain/errors';
 import type { Message } from '../../conversations/domain/session';
 import type { ChatMessageInput, ChatRequest } from '../domain/chat-request';
 import { itemIdTarget } from '../domain/response-ids';
 import { joinToolCalls } from '../domain/responses-input';
 import type { ResponsesRequest } from '../domain/responses-request';
-import type { ChatDeps } from '../ports/chat-ports';
+import type { ChatDeps } from './chat-ports';
 
 export async function responseTurnRequest(deps: Pick<ChatDeps, 'sessions'>, appId: string, parsed: ResponsesRequest): Promise<ChatRequest> {
   const transcripts = new Map<string, Promise<Message[] | undefined>>();

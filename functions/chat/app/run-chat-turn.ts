@@ -3,18 +3,18 @@
  * app's MCP tools and the built-in document tools until it answers, then records the turn (messages,
  * tool markers, one usage row per model call, the charge) touch first.
  */
-import type { McpConnection } from '../../platform/domain/app';
+import type { McpConnection } from '../../tenancy/domain/app';
 import { AnswerLimit } from '../domain/answer-limit';
 import type { ChatRequest } from '../domain/chat-request';
 import type { ModelMessage, ModelRequest, ModelResponse, ModelToolCall, StopReason } from '../domain/model';
 import { functionToolMarkers } from '../domain/client-tools';
 import { answerProblems, conformingText, repairRequest } from '../domain/structured-output';
-import { DomainError } from '../../platform/domain/errors';
-import { costPicoUsd, formatUsd, parseUsd } from '../../platform/domain/pricing';
+import { DomainError } from '../../kernel/domain/errors';
+import { costPicoUsd, formatUsd, parseUsd } from '../../tenancy/domain/pricing';
 import type { ToolCall, ToolMarker } from '../../conversations/domain/session';
-import { msToMicros } from '../../platform/domain/time';
-import type { ConnectedTool, ListedTools, ToolCallResult } from '../ports/chat-ports';
-import type { ChatPrincipal } from '../../platform/app/authenticate-chat-key';
+import { msToMicros } from '../../kernel/domain/time';
+import type { ConnectedTool, ListedTools, ToolCallResult } from './chat-ports';
+import type { ChatPrincipal } from '../../tenancy/app/authenticate-chat-key';
 import { isDocumentTool, readDocumentTool } from './chat-attachments';
 import { billingMonth, TURN_LEASE_MS, TURN_LEASE_RENEW_MS, type ChatTurnDeps, type PreparedTurn } from './prepare-chat-turn';
 import { appendToSession, createSession, type TurnUsage } from './record-session-activity';

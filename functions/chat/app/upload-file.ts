@@ -5,8 +5,8 @@
  * unverified is stored as accepted, and a crash between the writes leaves only a pending record that
  * no reference can reach and the file-cleanup job removes.
  */
-import { sha256Hex } from '../../platform/domain/digest';
-import { DomainError, TemporarilyUnavailableError, badRequest } from '../../platform/domain/errors';
+import { sha256Hex } from '../../kernel/domain/digest';
+import { DomainError, TemporarilyUnavailableError, badRequest } from '../../kernel/domain/errors';
 import {
   ACCEPTED_EXTENSIONS,
   MAX_UPLOAD_BYTES,
@@ -16,11 +16,11 @@ import {
   textKeyOf,
   type StoredFile,
 } from '../../conversations/domain/file';
-import type { ChatDeps } from '../ports/chat-ports';
-import type { FilePorts } from '../../conversations/ports/file-ports';
-import type { Telemetry } from '../../platform/ports/platform-ports';
-import { StorageUnavailableError } from '../../conversations/ports/file-ports';
-import type { ChatPrincipal } from '../../platform/app/authenticate-chat-key';
+import type { ChatDeps } from './chat-ports';
+import type { FilePorts } from '../../conversations/app/file-ports';
+import type { Telemetry } from '../../kernel/app/kernel-ports';
+import { StorageUnavailableError } from '../../conversations/app/file-ports';
+import type { ChatPrincipal } from '../../tenancy/app/authenticate-chat-key';
 import { requireChatSessionOfApp } from './record-session-activity';
 
 type UploadDeps = Pick<ChatDeps, 'files' | 'sessions' | 'clock' | 'ids'> & FilePorts & Telemetry;

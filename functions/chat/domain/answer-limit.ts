@@ -5,7 +5,7 @@
  * client receives is exactly what is stored and exported (docs/adr/0024).
  */
 import { MAX_MESSAGE_BYTES } from './turn-fields';
-import { fitUtf8, utf8Length } from '../../platform/domain/utf8';
+import { fitUtf8, utf8Length } from '../../kernel/domain/utf8';
 
 export const MAX_ANSWER_BYTES = MAX_MESSAGE_BYTES;
 

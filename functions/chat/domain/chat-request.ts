@@ -5,10 +5,10 @@
  * with a message that names the field; no parameter is silently ignored. Each field is declared once
  * (FIELDS): the rule that reads it and the JSON Schema the OpenAPI document shows for it.
  */
-import { badRequest } from '../../platform/domain/errors';
+import { badRequest } from '../../kernel/domain/errors';
 import type { ToolCall } from '../../conversations/domain/session';
-import type { JsonSchema } from '../../platform/domain/json-schema';
-import { isRecord } from '../../platform/domain/request-rule';
+import type { JsonSchema } from '../../kernel/domain/json-schema';
+import { isRecord } from '../../kernel/domain/request-rule';
 import { field, fieldReader, ignored, present, requestSchema, requireAppAndKnownFields } from './request-fields';
 import {
   boundedText,

@@ -6,11 +6,11 @@
  * The platform runs the app's own tools (MCP connections, the document tools) itself; a call to a
  * client's function tool ends the turn with `finish_reason: "tool_calls"` and is the client's to run.
  */
-import { badRequest } from '../../platform/domain/errors';
-import type { JsonSchema } from '../../platform/domain/json-schema';
+import { badRequest } from '../../kernel/domain/errors';
+import type { JsonSchema } from '../../kernel/domain/json-schema';
 import type { ToolCall, ToolMarker } from '../../conversations/domain/session';
 import { jsonSchemaDefect } from './json-schema-check';
-import { isRecord } from '../../platform/domain/request-rule';
+import { isRecord } from '../../kernel/domain/request-rule';
 import { onlyKeys } from './request-fields';
 
 export interface ClientTool {

@@ -4,7 +4,7 @@
  */
 import type { GenerationOptions } from './turn-fields';
 import type { ResponseFormat } from './client-tools';
-import type { TokenCounts } from '../../platform/domain/pricing';
+import type { TokenCounts } from '../../tenancy/domain/pricing';
 
 export interface ModelToolSpec {
   readonly name: string;

@@ -1,12 +1,12 @@
 /**
  * The field-table vocabulary of area B's request bodies (chat completions and responses): each field
- * declared once as a rule (functions/platform/domain/request-rule.ts) that reads the member and shows
+ * declared once as a rule (functions/kernel/domain/request-rule.ts) that reads the member and shows
  * its JSON Schema in the OpenAPI document. A field's rule sees the member's value in the body it came
  * in, for the few rules that look at a sibling.
  */
-import { badRequest, notFound } from '../../platform/domain/errors';
-import type { JsonSchema } from '../../platform/domain/json-schema';
-import { rule, type Rule } from '../../platform/domain/request-rule';
+import { badRequest, notFound } from '../../kernel/domain/errors';
+import type { JsonSchema } from '../../kernel/domain/json-schema';
+import { rule, type Rule } from '../../kernel/domain/request-rule';
 
 /** A 400 naming every field of `v` outside `allowed`. */
 export function onlyKeys(v: Record<string, unknown>, allowed: readonly string[], where: string): void {

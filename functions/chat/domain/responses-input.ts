@@ -3,9 +3,9 @@
  * and their outputs, references to an earlier response's output items), read into chat messages, and
  * the JSON Schema the document shows for it.
  */
-import { badRequest } from '../../platform/domain/errors';
-import type { JsonSchema } from '../../platform/domain/json-schema';
-import { isRecord } from '../../platform/domain/request-rule';
+import { badRequest } from '../../kernel/domain/errors';
+import type { JsonSchema } from '../../kernel/domain/json-schema';
+import { isRecord } from '../../kernel/domain/request-rule';
 import type { ToolCall } from '../../conversations/domain/session';
 import type { ChatMessageInput } from './chat-request';
 import { onlyKeys } from './request-fields';

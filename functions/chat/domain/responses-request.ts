@@ -6,9 +6,9 @@
  * items of `input` are responses-input.ts.
  * Rules run in the chat request's order: `model`, `input`, the app (404), then every other field.
  */
-import { badRequest, notFound } from '../../platform/domain/errors';
-import type { JsonSchema } from '../../platform/domain/json-schema';
-import { isRecord } from '../../platform/domain/request-rule';
+import { badRequest, notFound } from '../../kernel/domain/errors';
+import type { JsonSchema } from '../../kernel/domain/json-schema';
+import { isRecord } from '../../kernel/domain/request-rule';
 import type { ChatRequest } from './chat-request';
 import {
   functionToolOf,

@@ -2,10 +2,10 @@
  * The fields a chat turn takes the same way in both of area B's request shapes (chat completions and
  * the Responses API): one rule each, read and documented identically by both field tables.
  */
-import { badRequest } from '../../platform/domain/errors';
-import type { JsonSchema } from '../../platform/domain/json-schema';
-import { isRecord } from '../../platform/domain/request-rule';
-import { utf8Length } from '../../platform/domain/utf8';
+import { badRequest } from '../../kernel/domain/errors';
+import type { JsonSchema } from '../../kernel/domain/json-schema';
+import { isRecord } from '../../kernel/domain/request-rule';
+import { utf8Length } from '../../kernel/domain/utf8';
 import { field, ignored, present } from './request-fields';
 
 export interface FileReference {

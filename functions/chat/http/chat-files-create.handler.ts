@@ -1,11 +1,11 @@
 import { uploadFile } from '../app/upload-file';
-import { sha256Hex } from '../../platform/domain/digest';
+import { sha256Hex } from '../../kernel/domain/digest';
 import { uploadedFileView } from '../../conversations/domain/file';
 import { fileProductionDeps, type FileFunctionDeps } from '../wiring/file-wiring';
 import { claimChatRequest } from './chat-turn-route';
-import { httpRoute } from '../../platform/http/kit';
-import { lambdaHandler } from '../../platform/http/lambda';
-import { readRequest } from '../../platform/http/request-declaration';
+import { httpRoute } from '../../kernel/http/kit';
+import { lambdaHandler } from '../../kernel/http/lambda';
+import { readRequest } from '../../kernel/http/request-declaration';
 import { FILE_REQUESTS } from '../openapi/file-requests';
 import { CHAT_ROUTES } from '../chat-routes';
 

@@ -9,10 +9,10 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 import { prepareChatTurn, type PreparedTurn } from '../app/prepare-chat-turn';
 import { runChatTurn, type TurnEvent, type TurnResult } from '../app/run-chat-turn';
 import type { ChatRequest } from '../domain/chat-request';
-import type { KeyCaller } from '../../platform/app/admit-request';
-import type { HttpRequest } from '../../platform/http/kit-request';
-import { badRequest, BusyError, DomainError } from '../../platform/domain/errors';
-import { claimIdempotencyKey, idempotencyKeyOf, type IdempotencyDeps } from '../../platform/http/idempotency-key';
+import type { KeyCaller } from '../../tenancy/app/admit-request';
+import type { HttpRequest } from '../../kernel/http/kit-request';
+import { badRequest, BusyError, DomainError } from '../../kernel/domain/errors';
+import { claimIdempotencyKey, idempotencyKeyOf, type IdempotencyDeps } from '../../kernel/http/idempotency-key';
 import type { ChatFunctionDeps } from '../wiring/chat-wiring';
 
 /** How long a turn may run before its Idempotency-Key counts as abandoned (the function's 300 s timeout). */

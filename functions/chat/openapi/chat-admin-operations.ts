@@ -2,8 +2,8 @@
  * Area B's part of the admin OpenAPI document: issuing a chat key (chat/chat-routes.ts), joined with the
  * other areas' in functions/openapi/admin-operations.ts.
  */
-import { adminCredential, adminData } from '../../platform/openapi/admin-schemas';
-import { json, type OperationDoc } from '../../platform/openapi/openapi-kit';
+import { adminCredential, adminData } from '../../tenancy/openapi/admin-schemas';
+import { json, type OperationDoc } from '../../kernel/http/openapi-kit';
 import { CHAT_ADMIN_REQUESTS } from './chat-admin-requests';
 
 export const CHAT_ADMIN_OPERATIONS: Readonly<Record<string, OperationDoc>> = {

@@ -5,12 +5,12 @@
  * within its limit; the headers are read as sent (a session id is looked up by the use case, a key's
  * length is checked when it is claimed, after the body).
  */
-import { bodyTooLargeMessage, MAX_CHAT_REQUEST_BYTES } from '../../platform/domain/body-limits';
-import { badRequest, DomainError } from '../../platform/domain/errors';
-import { utf8Length } from '../../platform/domain/utf8';
-import { idempotencyKeyHeader, textParam, type BodyRule } from '../../platform/http/request-declaration';
-import type { HttpRequest } from '../../platform/http/kit-request';
-import type { KeyCaller } from '../../platform/app/admit-request';
+import { bodyTooLargeMessage, MAX_CHAT_REQUEST_BYTES } from '../../kernel/domain/body-limits';
+import { badRequest, DomainError } from '../../kernel/domain/errors';
+import { utf8Length } from '../../kernel/domain/utf8';
+import { idempotencyKeyHeader, textParam, type BodyRule } from '../../kernel/http/request-declaration';
+import type { HttpRequest } from '../../kernel/http/kit-request';
+import type { KeyCaller } from '../../tenancy/app/admit-request';
 import { chatRequestSchema, parseChatRequest, type ChatRequest } from '../domain/chat-request';
 import { parseResponsesRequest, responsesRequestSchema, type ResponsesRequest } from '../domain/responses-request';
 

@@ -4,8 +4,8 @@
  * of the chat-turn functions' bundles.
  */
 import { MAX_UPLOAD_BYTES, MAX_UPLOAD_LABEL, MULTIPART_OVERHEAD_BYTES } from '../../conversations/domain/file';
-import { singleFileBody } from '../../platform/http/multipart';
-import { idempotencyKeyHeader, textParam } from '../../platform/http/request-declaration';
+import { singleFileBody } from '../../kernel/http/multipart';
+import { idempotencyKeyHeader, textParam } from '../../kernel/http/request-declaration';
 
 export const FILE_REQUESTS = {
   chatFilesCreate: {

@@ -1,20 +1,20 @@
 /** The Chat Completions API's functions (area B): the table, the bucket, the models and the MCP tool gateway. */
 import { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
-import { createDocumentClient } from '../../platform/adapters/aws-clients';
-import { DynamoBillingStore } from '../../platform/adapters/dynamo-billing-store';
-import { DynamoIdempotencyStore } from '../../platform/adapters/dynamo-idempotency-store';
+import { createDocumentClient } from '../../kernel/adapters/aws-clients';
+import { DynamoBillingStore } from '../../tenancy/adapters/dynamo-billing-store';
+import { DynamoIdempotencyStore } from '../../kernel/adapters/dynamo-idempotency-store';
 import { DynamoSessionVariableStore } from '../../conversations/adapters/dynamo-session-variable-store';
 import { McpToolProvider } from '../adapters/mcp-tool-provider';
 import { ConfiguredModelCatalog } from '../adapters/model-catalog';
-import { ENV } from '../../platform/env';
-import type { ChatPorts } from '../ports/chat-ports';
-import type { ConversationPorts } from '../../conversations/ports/conversation-ports';
-import type { FilePorts } from '../../conversations/ports/file-ports';
-import type { IdempotencyStore } from '../../platform/ports/platform-ports';
+import { ENV } from '../../kernel/env';
+import type { ChatPorts } from '../app/chat-ports';
+import type { ConversationPorts } from '../../conversations/app/conversation-ports';
+import type { FilePorts } from '../../conversations/app/file-ports';
+import type { IdempotencyStore } from '../../kernel/app/kernel-ports';
 import { buildConversationPorts, buildObjectStore } from '../../conversations/wiring/conversation-wiring';
-import { buildCoreDeps, onFirstUse, type CoreDeps } from '../../platform/wiring/core-wiring';
+import { buildCoreDeps, onFirstUse, type CoreDeps } from '../../tenancy/wiring/core-wiring';
 import type { FileWiringOptions } from './ocr-wiring';
-import type { ToolProvider } from '../ports/chat-ports';
+import type { ToolProvider } from '../app/chat-ports';
 
 /** Area B's wiring seams: the MCP client, and the file pipeline's. */
 export interface ChatWiringOptions extends FileWiringOptions {

@@ -2,16 +2,16 @@
  * The upload route's deps (POST /chat/files; on AWS the upload service): the conversation stores (file
  * records, sessions), the bucket, file-type, the document parser and the OCR engine.
  */
-import { createDocumentClient } from '../../platform/adapters/aws-clients';
-import { DynamoIdempotencyStore } from '../../platform/adapters/dynamo-idempotency-store';
-import type { IdempotencyStore } from '../../platform/ports/platform-ports';
+import { createDocumentClient } from '../../kernel/adapters/aws-clients';
+import { DynamoIdempotencyStore } from '../../kernel/adapters/dynamo-idempotency-store';
+import type { IdempotencyStore } from '../../kernel/app/kernel-ports';
 import { FileTypeSniffer } from '../adapters/file-type-sniffer';
 import { PdfDocxDocumentParser } from '../adapters/pdf-docx-document-parser';
-import { ENV } from '../../platform/env';
-import type { ConversationPorts } from '../../conversations/ports/conversation-ports';
-import type { FilePorts, OcrEngine } from '../../conversations/ports/file-ports';
+import { ENV } from '../../kernel/env';
+import type { ConversationPorts } from '../../conversations/app/conversation-ports';
+import type { FilePorts, OcrEngine } from '../../conversations/app/file-ports';
 import { buildConversationPorts, buildObjectStore } from '../../conversations/wiring/conversation-wiring';
-import { buildCoreDeps, onFirstUse, type CoreDeps } from '../../platform/wiring/core-wiring';
+import { buildCoreDeps, onFirstUse, type CoreDeps } from '../../tenancy/wiring/core-wiring';
 import { buildOcrEngine, type FileWiringOptions } from './ocr-wiring';
 
 /** Uploads keep their Idempotency-Key answers in the same store as chat turns and area C. */

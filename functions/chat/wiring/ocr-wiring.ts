@@ -6,14 +6,14 @@
  * declaration, so the job's bundle holds no Textract client.
  */
 import { TextractClient } from '@aws-sdk/client-textract';
-import { createDocumentClient } from '../../platform/adapters/aws-clients';
+import { createDocumentClient } from '../../kernel/adapters/aws-clients';
 import { DynamoFileStore } from '../../conversations/adapters/dynamo-file-store';
 import { TextractOcrEngine } from '../adapters/textract-ocr-engine';
-import { ENV } from '../../platform/env';
-import type { FilePorts, FileStore, ObjectStore, OcrEngine } from '../../conversations/ports/file-ports';
+import { ENV } from '../../kernel/env';
+import type { FilePorts, FileStore, ObjectStore, OcrEngine } from '../../conversations/app/file-ports';
 import { buildObjectStore, conversationProductionDepsWith } from '../../conversations/wiring/conversation-wiring';
-import type { ConversationPorts } from '../../conversations/ports/conversation-ports';
-import { buildCoreDeps, onFirstUse, type CoreDeps, type WiringOptions } from '../../platform/wiring/core-wiring';
+import type { ConversationPorts } from '../../conversations/app/conversation-ports';
+import { buildCoreDeps, onFirstUse, type CoreDeps, type WiringOptions } from '../../tenancy/wiring/core-wiring';
 
 /** The file pipeline's wiring seams: the OCR engine. */
 export interface FileWiringOptions extends WiringOptions {

@@ -6,9 +6,9 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Consumer } from '../domain/consumer';
-import { DomainError } from '../../platform/domain/errors';
-import type { ConsumerStore } from '../ports/conversation-ports';
-import { timeIdKey } from '../../platform/adapters/dynamo-keys';
+import { DomainError } from '../../kernel/domain/errors';
+import type { ConsumerStore } from '../app/conversation-ports';
+import { timeIdKey } from '../../kernel/adapters/dynamo-keys';
 
 const key = (id: string) => ({ pk: `CONSUMER#${id}`, sk: 'CONSUMER' });
 const emailKey = (appId: string, email: string) => ({ pk: `CONSEMAIL#${appId}#${email.toLowerCase()}`, sk: 'CONSEMAIL' });

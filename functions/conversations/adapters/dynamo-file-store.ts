@@ -8,10 +8,10 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ExtractionState, FileKind, StoredFile } from '../domain/file';
-import type { Micros } from '../../platform/domain/time';
-import type { AttachedFile, FileStore } from '../ports/file-ports';
-import { queryAll } from '../../platform/adapters/dynamo-batch';
-import { fieldsOrNull, timeIdKey } from '../../platform/adapters/dynamo-keys';
+import type { Micros } from '../../kernel/domain/time';
+import type { AttachedFile, FileStore } from '../app/file-ports';
+import { queryAll } from '../../kernel/adapters/dynamo-batch';
+import { fieldsOrNull, timeIdKey } from '../../kernel/adapters/dynamo-keys';
 
 const key = (id: string) => ({ pk: `FILE#${id}`, sk: 'FILE' });
 const linkKey = (sessionId: string, fileId: string) => ({ pk: `SESSION#${sessionId}`, sk: `FILE#${fileId}` });

@@ -7,7 +7,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Session } from '../domain/session';
-import { batchDelete, queryPages } from '../../platform/adapters/dynamo-batch';
+import { batchDelete, queryPages } from '../../kernel/adapters/dynamo-batch';
 import { appSessionsPartition, sessionFromItem, sessionKey, sessionPk } from './dynamo-session-items';
 
 const removingPartition = (appId: string) => `APPSESSDEL#${appId}`;

@@ -12,11 +12,11 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { lastActivityOf, type Message, type Session } from '../domain/session';
-import { microsToMs } from '../../platform/domain/time';
-import type { SessionChanges, SessionStore, TurnLease } from '../ports/conversation-ports';
-import { TABLE_DESIGN } from '../../platform/adapters/table-design';
-import { queryAll, sendConditional } from '../../platform/adapters/dynamo-batch';
-import { timeIdKey } from '../../platform/adapters/dynamo-keys';
+import { microsToMs } from '../../kernel/domain/time';
+import type { SessionChanges, SessionStore, TurnLease } from '../app/conversation-ports';
+import { TABLE_DESIGN } from '../../kernel/adapters/table-design';
+import { queryAll, sendConditional } from '../../kernel/adapters/dynamo-batch';
+import { timeIdKey } from '../../kernel/adapters/dynamo-keys';
 import { EMPTY_SESSIONS, messageFromItem, messageItem, sessionFromItem, sessionItem, sessionKey, sessionPk } from './dynamo-session-items';
 import { listSessionsForRemovalByApp, removeSession } from './dynamo-session-removal';
 

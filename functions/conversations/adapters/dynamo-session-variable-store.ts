@@ -4,7 +4,7 @@
  * one UpdateItem with no read.
  */
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { SessionVariableStore } from '../ports/conversation-ports';
+import type { SessionVariableStore } from '../app/conversation-ports';
 
 const key = (sessionId: string) => ({ pk: `SESSION#${sessionId}`, sk: 'VARS' });
 const PREFIX = 'v_';

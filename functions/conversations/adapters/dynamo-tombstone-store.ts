@@ -5,8 +5,8 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { Tombstone } from '../domain/tombstone';
-import type { TombstoneStore } from '../ports/conversation-ports';
-import { timeIdKey } from '../../platform/adapters/dynamo-keys';
+import type { TombstoneStore } from '../app/conversation-ports';
+import { timeIdKey } from '../../kernel/adapters/dynamo-keys';
 
 const PENDING = 'TOMBPENDING';
 const key = (t: Pick<Tombstone, 'resourceType' | 'resourceId'>) => ({ pk: `TOMB#${t.resourceType}#${t.resourceId}`, sk: 'TOMB' });

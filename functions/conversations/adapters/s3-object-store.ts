@@ -4,7 +4,7 @@
  * missing object is `undefined`.
  */
 import { DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, NoSuchKey, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { StorageUnavailableError, type ObjectStore } from '../ports/file-ports';
+import { StorageUnavailableError, type ObjectStore } from '../app/file-ports';
 
 function isMissing(err: unknown): boolean {
   return (

@@ -4,10 +4,10 @@
  * the same deletion runs again.
  */
 import type { Consumer } from '../domain/consumer';
-import { notFound } from '../../platform/domain/errors';
+import { notFound } from '../../kernel/domain/errors';
 import type { Session } from '../domain/session';
 import { tombstoneIdOf, type Tombstone, type TombstoneCause } from '../domain/tombstone';
-import type { ConversationDeps, SessionRemovalStore } from '../ports/conversation-ports';
+import type { ConversationDeps, SessionRemovalStore } from './conversation-ports';
 
 type DeletionDeps = Pick<ConversationDeps, 'consumers' | 'tombstones' | 'files' | 'ids' | 'clock' | 'settings'> & { readonly sessions: SessionRemovalStore };
 

@@ -1,7 +1,7 @@
-import { DomainError, notFound } from '../../platform/domain/errors';
+import { DomainError, notFound } from '../../kernel/domain/errors';
 import { exportableQueryParams, type MessageRole, type QueryParam, type Session, type ToolMarker } from '../domain/session';
-import type { Micros } from '../../platform/domain/time';
-import type { ConversationDeps, TurnSessionStore } from '../ports/conversation-ports';
+import type { Micros } from '../../kernel/domain/time';
+import type { ConversationDeps, TurnSessionStore } from './conversation-ports';
 
 /** One historical session with its messages, as parsed from a JSONL line by the admin handler. */
 export interface ImportRecord {

@@ -1,4 +1,4 @@
-import type { ConversationDeps, SessionRemovalStore } from '../ports/conversation-ports';
+import type { ConversationDeps, SessionRemovalStore } from './conversation-ports';
 import { finishPendingRemovals, removeConsumer, removeSession } from './delete-resources';
 
 type AppDeletionDeps = Pick<ConversationDeps, 'apps' | 'consumers' | 'tombstones' | 'files' | 'jobs' | 'ids' | 'clock' | 'settings'> & {

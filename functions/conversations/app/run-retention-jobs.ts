@@ -1,5 +1,5 @@
 import { lastActivityOf } from '../domain/session';
-import type { ConversationDeps, SessionRemovalStore } from '../ports/conversation-ports';
+import type { ConversationDeps, SessionRemovalStore } from './conversation-ports';
 import { removeConsumer } from './delete-resources';
 
 const PAGE = 100;

@@ -1,4 +1,4 @@
-import type { Micros } from '../../platform/domain/time';
+import type { Micros } from '../../kernel/domain/time';
 
 /** An end user of one app: anonymous, or known by email. */
 export interface Consumer {

@@ -5,7 +5,7 @@
  * Sizes: the spec's "20 MB" is read as 20 MiB (20,971,520 bytes), the larger reading, so that no file
  * any operating system labels "20 MB" is refused (docs/adr/0015-chat-file-uploads.md).
  */
-import type { Micros } from '../../platform/domain/time';
+import type { Micros } from '../../kernel/domain/time';
 
 export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
 /** How the limit reads in a refusal. */

@@ -5,7 +5,7 @@
  * change first advances the touch clock (docs/design.md §3, "touch first"), so the export's watermark moves
  * before any dependent item becomes visible.
  */
-import type { Micros } from '../../platform/domain/time';
+import type { Micros } from '../../kernel/domain/time';
 
 export interface QueryParam {
   readonly name: string;

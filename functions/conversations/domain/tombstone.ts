@@ -1,7 +1,7 @@
 /**
  * Tombstones: the content-free deletion feed. Written before anything is removed ("tombstone first").
  */
-import type { Micros } from '../../platform/domain/time';
+import type { Micros } from '../../kernel/domain/time';
 
 export type TombstoneCause = 'consumer_deleted' | 'app_deleted' | 'retention_expiry' | 'support_erasure' | 'unknown';
 export type TombstoneResourceType = 'session' | 'consumer';

@@ -1,4 +1,4 @@
-import type { Micros } from '../../platform/domain/time';
+import type { Micros } from '../../kernel/domain/time';
 
 /** One model call's token usage and cost. Holds no personal data. */
 export interface UsageRow {

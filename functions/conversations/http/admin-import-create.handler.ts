@@ -1,7 +1,7 @@
 import { importSessions } from '../app/import-sessions';
-import { httpRoute } from '../../platform/http/kit';
-import { lambdaHandler } from '../../platform/http/lambda';
-import { readRequest } from '../../platform/http/request-declaration';
+import { httpRoute } from '../../kernel/http/kit';
+import { lambdaHandler } from '../../kernel/http/lambda';
+import { readRequest } from '../../kernel/http/request-declaration';
 import { IMPORT_REQUESTS } from '../openapi/import-requests';
 import { conversationProductionDeps, type ConversationAdminDeps } from '../wiring/conversation-wiring';
 import { CONVERSATION_ROUTES } from '../conversation-routes';

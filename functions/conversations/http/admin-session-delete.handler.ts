@@ -1,8 +1,8 @@
 import { deleteSession } from '../app/delete-resources';
 import { adminTombstone } from './conversation-admin-presenters';
-import { httpRoute } from '../../platform/http/kit';
-import { lambdaHandler } from '../../platform/http/lambda';
-import { readRequest } from '../../platform/http/request-declaration';
+import { httpRoute } from '../../kernel/http/kit';
+import { lambdaHandler } from '../../kernel/http/lambda';
+import { readRequest } from '../../kernel/http/request-declaration';
 import { CONVERSATION_REQUESTS } from '../openapi/conversation-requests';
 import { conversationProductionDeps, type ConversationAdminDeps } from '../wiring/conversation-wiring';
 import { CONVERSATION_ROUTES } from '../conversation-routes';

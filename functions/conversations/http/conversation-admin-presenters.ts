@@ -1,5 +1,5 @@
 /** Wire shapes of the admin API's conversation resources (camelCase, like the rest of the admin API). */
-import { microsToIso } from '../../platform/domain/time';
+import { microsToIso } from '../../kernel/domain/time';
 import type { Tombstone } from '../domain/tombstone';
 
 export function adminTombstone(t: Tombstone) {

@@ -4,8 +4,8 @@
  * functions/openapi/admin-operations.ts.
  */
 import * as z from 'zod';
-import { adminData } from '../../platform/openapi/admin-schemas';
-import { isoTime, json, uuid, type OperationDoc } from '../../platform/openapi/openapi-kit';
+import { adminData } from '../../tenancy/openapi/admin-schemas';
+import { isoTime, json, uuid, type OperationDoc } from '../../kernel/http/openapi-kit';
 import { IMPORT_REQUESTS } from './import-requests';
 import { CONVERSATION_REQUESTS } from './conversation-requests';
 

@@ -4,9 +4,9 @@
  * anything is written.
  */
 import * as z from 'zod/mini';
-import { badRequest } from '../../platform/domain/errors';
-import { uuidPathId, type BodyRule } from '../../platform/http/request-declaration';
-import { isoTimestamp, parseWith } from '../../platform/http/validation';
+import { badRequest } from '../../kernel/domain/errors';
+import { uuidPathId, type BodyRule } from '../../kernel/http/request-declaration';
+import { isoTimestamp, parseWith } from '../../kernel/http/validation';
 
 /** Keeps one import call inside API Gateway's 29 s integration timeout; split larger files. */
 const MAX_LINES = 200;

@@ -3,11 +3,11 @@
  * condition, expiring with the table's TTL.
  */
 import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { sendConditional } from '../../platform/adapters/dynamo-batch';
-import { TABLE_DESIGN } from '../../platform/adapters/table-design';
-import { microsToMs, type Micros } from '../../platform/domain/time';
+import { sendConditional } from '../../kernel/adapters/dynamo-batch';
+import { TABLE_DESIGN } from '../../kernel/adapters/table-design';
+import { microsToMs, type Micros } from '../../kernel/domain/time';
 import type { ExportJob } from '../domain/export-job';
-import type { ExportJobStore } from '../ports/export-ports';
+import type { ExportJobStore } from '../app/export-ports';
 
 const key = (id: string) => ({ pk: `EXPORTJOB#${id}`, sk: 'EXPORTJOB' });
 

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { KeyMaterial } from '../ports/export-ports';
+import type { KeyMaterial } from '../app/export-ports';
 
 const KEY = { pk: 'CONFIG#cursor-key', sk: 'CONFIG' };
 

@@ -2,7 +2,7 @@
 import { GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { gzipSync } from 'node:zlib';
-import type { ExportObjects } from '../ports/export-ports';
+import type { ExportObjects } from '../app/export-ports';
 
 export class S3ExportObjects implements ExportObjects {
   constructor(

@@ -1,6 +1,6 @@
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { ExportChunkMessage } from '../domain/export-job';
-import type { ExportChunkQueue } from '../ports/export-ports';
+import type { ExportChunkQueue } from '../app/export-ports';
 
 /** The exports queue (SQS; fauxqs locally). */
 export class SqsExportChunkQueue implements ExportChunkQueue {

@@ -4,8 +4,8 @@
  * watermark, so the snapshot joins the incremental feed (`updated_after` / `since` = the watermark)
  * without a gap.
  */
-import { notFound } from '../../platform/domain/errors';
-import type { OrgScope } from '../../platform/domain/scopes';
+import { notFound } from '../../kernel/domain/errors';
+import type { OrgScope } from '../../kernel/domain/scopes';
 import type { KeysetPosition } from '../domain/cursor';
 import {
   afterChunk,
@@ -24,7 +24,7 @@ import {
 } from '../domain/export-job';
 import { exportApp, exportSessionWithMessages, exportTombstone, exportUsageRow } from '../domain/export-rows';
 import { EXPORT_RETENTION_DAYS } from '../domain/export-storage';
-import type { ExportDeps, ExportJobPorts, KeysetPage } from '../ports/export-ports';
+import type { ExportDeps, ExportJobPorts, KeysetPage } from './export-ports';
 import { transcriptBatches } from './session-transcripts';
 
 export type ExportJobDeps = Pick<ExportDeps, 'exportReader' | 'sessions' | 'apps' | 'clock' | 'settings' | 'ids'> & ExportJobPorts;

@@ -4,15 +4,15 @@
  * committed (docs/design.md §3), and a signed cursor continues strictly below the last row of the page.
  */
 import { decodeCursor, encodeCursor, type CursorBinding, type KeysetPosition } from '../domain/cursor';
-import { notFound } from '../../platform/domain/errors';
+import { notFound } from '../../kernel/domain/errors';
 import { lastActivityOf, type Message, type Session } from '../../conversations/domain/session';
-import type { Micros } from '../../platform/domain/time';
+import type { Micros } from '../../kernel/domain/time';
 import type { Tombstone } from '../../conversations/domain/tombstone';
 import type { UsageRow } from '../../conversations/domain/usage';
-import type { ExportDeps } from '../ports/export-ports';
+import type { ExportDeps } from './export-ports';
 import type { SessionWithMessages } from '../domain/export-rows';
 import { transcriptBatches } from './session-transcripts';
-import type { KeysetPage, KeysetWindow } from '../ports/export-ports';
+import type { KeysetPage, KeysetWindow } from './export-ports';
 
 type ExportListDeps = Pick<ExportDeps, 'exportReader' | 'keys' | 'clock' | 'settings'>;
 type SessionExportDeps = ExportListDeps & Pick<ExportDeps, 'apps'>;

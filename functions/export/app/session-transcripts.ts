@@ -5,7 +5,7 @@
  */
 import type { Session } from '../../conversations/domain/session';
 import type { SessionWithMessages } from '../domain/export-rows';
-import type { ExportDeps } from '../ports/export-ports';
+import type { ExportDeps } from './export-ports';
 
 const READS_AT_ONCE = 16;
 

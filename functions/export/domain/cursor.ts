@@ -5,8 +5,8 @@
  * page one).
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { badRequest } from '../../platform/domain/errors';
-import type { Micros } from '../../platform/domain/time';
+import { badRequest } from '../../kernel/domain/errors';
+import type { Micros } from '../../kernel/domain/time';
 
 export interface KeysetPosition {
   /** The stored sort value in microseconds. */

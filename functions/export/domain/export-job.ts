@@ -4,9 +4,9 @@
  * the keyset position it continues below, so a redelivered chunk message finds its work done and a
  * crash mid-chunk redoes that chunk from the same position.
  */
-import { badRequest, DomainError } from '../../platform/domain/errors';
-import type { OrgScope } from '../../platform/domain/scopes';
-import type { Micros } from '../../platform/domain/time';
+import { badRequest, DomainError } from '../../kernel/domain/errors';
+import type { OrgScope } from '../../kernel/domain/scopes';
+import type { Micros } from '../../kernel/domain/time';
 import type { KeysetPosition } from './cursor';
 import { EXPORTS_PREFIX } from './export-storage';
 

@@ -2,9 +2,9 @@
  * Query parameters of the org export lists, validated exactly as the spec writes: a malformed or
  * present-but-empty value is a 400 with the spec's message, never an unfiltered result.
  */
-import { badRequest } from '../../platform/domain/errors';
-import { parseIsoToMicros, type Micros } from '../../platform/domain/time';
-import { isUuid } from '../../platform/domain/ids';
+import { badRequest } from '../../kernel/domain/errors';
+import { parseIsoToMicros, type Micros } from '../../kernel/domain/time';
+import { isUuid } from '../../kernel/domain/ids';
 
 export const DEFAULT_LIMIT = 50;
 export const MAX_LIMIT = 100;

@@ -2,9 +2,9 @@
  * Wire shapes of the spec's resources, built from domain values: what the export's lists answer and
  * what its snapshot files hold, one row per line.
  */
-import type { App } from '../../platform/domain/app';
+import type { App } from '../../tenancy/domain/app';
 import { endedAtOf, lastActivityOf, type Message, type Session } from '../../conversations/domain/session';
-import { microsToIso } from '../../platform/domain/time';
+import { microsToIso } from '../../kernel/domain/time';
 import type { Tombstone } from '../../conversations/domain/tombstone';
 import type { UsageRow } from '../../conversations/domain/usage';
 

@@ -2,8 +2,8 @@
  * Area A's rule for unrecognized query parameters: from 2026-10-10 (UTC) a rejection; before that
  * date the legacy behaviour, where the request succeeds and the response names them in headers.
  */
-import { badRequest } from '../../platform/domain/errors';
-import type { Micros } from '../../platform/domain/time';
+import { badRequest } from '../../kernel/domain/errors';
+import type { Micros } from '../../kernel/domain/time';
 
 export const UNKNOWN_QUERY_REJECTED_FROM_US: Micros = Date.UTC(2026, 9, 10) * 1000;
 

@@ -1,11 +1,11 @@
-import { issueCredential } from '../../platform/app/issue-credential';
-import type { ORG_SCOPES } from '../../platform/domain/scopes';
-import { adminCredential } from '../../platform/http/admin-presenters';
-import { httpRoute } from '../../platform/http/kit';
-import { readRequest } from '../../platform/http/request-declaration';
+import { issueCredential } from '../../tenancy/app/issue-credential';
+import type { ORG_SCOPES } from '../../kernel/domain/scopes';
+import { adminCredential } from '../../tenancy/http/admin-presenters';
+import { httpRoute } from '../../kernel/http/kit';
+import { readRequest } from '../../kernel/http/request-declaration';
 import { EXPORT_ADMIN_REQUESTS } from '../openapi/export-admin-requests';
-import { lambdaHandler } from '../../platform/http/lambda';
-import { adminKeysProductionDeps, type AdminKeysDeps } from '../../platform/wiring/admin-keys-wiring';
+import { lambdaHandler } from '../../kernel/http/lambda';
+import { adminKeysProductionDeps, type AdminKeysDeps } from '../../tenancy/wiring/admin-keys-wiring';
 import { EXPORT_ROUTES } from '../export-routes';
 
 /** POST /admin/v1/orgs/{orgId}/keys: an org key (`svc_org_…`) with read scopes; the key is shown once. */

@@ -1,5 +1,5 @@
 /** The wire shape of a bulk snapshot export job (docs/adr/0031). */
-import { microsToIso } from '../../platform/domain/time';
+import { microsToIso } from '../../kernel/domain/time';
 import type { ExportJobView } from '../app/export-jobs';
 
 export function exportJobBody(view: ExportJobView) {

@@ -3,10 +3,10 @@
  * unrecognized query names (400 from 2026-10-10, legacy headers before) and a parameter given twice
  * (400) are refused before any value is read by its rule, and `limit` comes with its clamping headers.
  */
-import { badRequest } from '../../platform/domain/errors';
-import type { Micros } from '../../platform/domain/time';
-import type { HttpRequest } from '../../platform/http/kit-request';
-import { readParameters, type QueryPolicy, type RequestDeclaration, type RequestParams } from '../../platform/http/request-declaration';
+import { badRequest } from '../../kernel/domain/errors';
+import type { Micros } from '../../kernel/domain/time';
+import type { HttpRequest } from '../../kernel/http/kit-request';
+import { readParameters, type QueryPolicy, type RequestDeclaration, type RequestParams } from '../../kernel/http/request-declaration';
 import { DEFAULT_LIMIT, type LimitOutcome } from '../domain/export-params';
 import { checkUnknownQueryParams } from '../domain/query-policy';
 

@@ -1,8 +1,8 @@
 import { listOrgApps } from '../app/list-org-apps';
 import { exportRequest } from './export-query';
 import { EXPORT_REQUESTS } from '../openapi/export-requests';
-import { httpRoute } from '../../platform/http/kit';
-import { lambdaHandler } from '../../platform/http/lambda';
+import { httpRoute } from '../../kernel/http/kit';
+import { lambdaHandler } from '../../kernel/http/lambda';
 import { exportApp } from '../domain/export-rows';
 import { exportProductionDeps, type ExportFunctionDeps } from '../wiring/export-wiring';
 import { EXPORT_ROUTES } from '../export-routes';

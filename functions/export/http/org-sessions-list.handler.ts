@@ -2,8 +2,8 @@ import { exportSessions, exportSessionsWithMessages } from '../app/export-lists'
 import { MAX_PAGE_BYTES, responseBytes } from '../domain/page-budget';
 import { pagedExportRequest } from './export-query';
 import { EXPORT_REQUESTS } from '../openapi/export-requests';
-import { httpRoute } from '../../platform/http/kit';
-import { lambdaHandler } from '../../platform/http/lambda';
+import { httpRoute } from '../../kernel/http/kit';
+import { lambdaHandler } from '../../kernel/http/lambda';
 import { exportSession, exportSessionWithMessages } from '../domain/export-rows';
 import { pagination } from './export-presenters';
 import { exportProductionDeps, type ExportFunctionDeps } from '../wiring/export-wiring';

@@ -2,8 +2,8 @@
  * Area A's part of the admin OpenAPI document: issuing an org key (export/export-routes.ts), joined with
  * the other areas' in functions/openapi/admin-operations.ts.
  */
-import { adminCredential, adminData } from '../../platform/openapi/admin-schemas';
-import { json, type OperationDoc } from '../../platform/openapi/openapi-kit';
+import { adminCredential, adminData } from '../../tenancy/openapi/admin-schemas';
+import { json, type OperationDoc } from '../../kernel/http/openapi-kit';
 import { EXPORT_ADMIN_REQUESTS } from './export-admin-requests';
 
 export const EXPORT_ADMIN_OPERATIONS: Readonly<Record<string, OperationDoc>> = {

@@ -4,9 +4,9 @@
  * which import export-requests.ts only.
  */
 import * as z from 'zod/mini';
-import { ORG_SCOPES } from '../../platform/domain/scopes';
-import { uuidPathId } from '../../platform/http/request-declaration';
-import { isoTimestamp, zodBody } from '../../platform/http/validation';
+import { ORG_SCOPES } from '../../kernel/domain/scopes';
+import { uuidPathId } from '../../kernel/http/request-declaration';
+import { isoTimestamp, zodBody } from '../../kernel/http/validation';
 
 export const orgKeyCreateBody = z.strictObject({
   scopes: z.array(z.enum(ORG_SCOPES as [string, ...string[]])).check(z.minLength(1)),

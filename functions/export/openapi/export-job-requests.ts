@@ -3,8 +3,8 @@
  * their input with them and the OpenAPI document shows them. Apart from the list routes' declarations,
  * so those functions carry none of this.
  */
-import { badRequest } from '../../platform/domain/errors';
-import { uuidPathId, type BodyRule } from '../../platform/http/request-declaration';
+import { badRequest } from '../../kernel/domain/errors';
+import { uuidPathId, type BodyRule } from '../../kernel/http/request-declaration';
 import { EXPORT_LISTS } from '../domain/export-job';
 
 /** A job's request: an empty body asks for every list the key may read (the use case checks `lists`). */

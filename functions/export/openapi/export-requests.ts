@@ -7,7 +7,7 @@
  * Plain objects, no zod: this module is in every list function's bundle (the bulk export's requests
  * are export-job-requests.ts).
  */
-import { param, uuidPathId, type RequestDeclaration } from '../../platform/http/request-declaration';
+import { param, uuidPathId, type RequestDeclaration } from '../../kernel/http/request-declaration';
 import { parseIncludeParam, parseLimit, parseSessionsInclude, parseTimestampParam, parseTokenParam, parseUuidParam } from '../domain/export-params';
 
 const limit = param(

@@ -2,7 +2,7 @@ import { checkoutRecoveryJob } from '../../acp/app/recover-checkout-completions'
 import { fileCleanupJob } from '../../chat/app/manage-files';
 import { deletionSweepJob } from '../../conversations/app/process-app-deletion';
 import { emptySessionCleanupJob, retentionExpiryJob } from '../../conversations/app/run-retention-jobs';
-import { SCHEDULED_BATCH, type JobResult } from '../../platform/app/scheduled-job';
+import { SCHEDULED_BATCH, type JobResult } from '../../kernel/app/scheduled-job';
 import type { JobName } from '../../workers';
 
 type DepsOf<F extends (deps: never, maxItems: number) => unknown> = Parameters<F>[0];

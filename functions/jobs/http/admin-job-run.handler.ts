@@ -1,12 +1,12 @@
 import { runJob } from '../app/run-job';
-import { badRequest } from '../../platform/domain/errors';
+import { badRequest } from '../../kernel/domain/errors';
 import { SCHEDULES, type JobName } from '../../workers';
-import { httpRoute } from '../../platform/http/kit';
-import { lambdaHandler } from '../../platform/http/lambda';
+import { httpRoute } from '../../kernel/http/kit';
+import { lambdaHandler } from '../../kernel/http/lambda';
 import { adminJobRunProductionDeps, type AdminJobRunDeps } from '../wiring/admin-job-run-wiring';
 import { JOB_ROUTES } from '../job-routes';
 import { JOB_REQUESTS } from '../job-requests';
-import { readParameters } from '../../platform/http/request-declaration';
+import { readParameters } from '../../kernel/http/request-declaration';
 
 /** Items one admin-triggered run handles, so it answers within API Gateway's 29 s; run it again for more. */
 const ADMIN_RUN_BATCH = 200;

@@ -3,15 +3,15 @@
  * (file cleanup) and the checkout ports with payments (checkout recovery). Its own module, so the other
  * admin lifecycle routes (admin-jobs-wiring.ts) bundle none of it.
  */
-import { createDocumentClient } from '../../platform/adapters/aws-clients';
-import { ENV } from '../../platform/env';
-import type { AcpPorts, CheckoutPorts } from '../../acp/ports/acp-ports';
-import type { ObjectStore } from '../../conversations/ports/file-ports';
+import { createDocumentClient } from '../../kernel/adapters/aws-clients';
+import { ENV } from '../../kernel/env';
+import type { AcpPorts, CheckoutPorts } from '../../acp/app/acp-ports';
+import type { ObjectStore } from '../../conversations/app/file-ports';
 import { buildAcpPorts, buildCheckoutPorts } from '../../acp/wiring/acp-wiring';
 import { buildConversationDeps, buildObjectStore, type ConversationAdminDeps } from '../../conversations/wiring/conversation-wiring';
-import type { JobQueue } from '../../platform/ports/platform-ports';
-import { onFirstUse } from '../../platform/wiring/core-wiring';
-import { buildJobQueue } from '../../platform/wiring/job-queue-wiring';
+import type { JobQueue } from '../../kernel/app/kernel-ports';
+import { onFirstUse } from '../../tenancy/wiring/core-wiring';
+import { buildJobQueue } from '../../kernel/wiring/job-queue-wiring';
 
 export type AdminJobRunDeps = ConversationAdminDeps & { readonly jobs: JobQueue } & AcpPorts & CheckoutPorts & { readonly objects: ObjectStore };
 

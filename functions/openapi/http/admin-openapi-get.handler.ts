@@ -1,6 +1,6 @@
-import { httpRoute } from '../../platform/http/kit';
-import { lambdaHandler } from '../../platform/http/lambda';
-import { adminProductionDeps, type AdminBaseDeps } from '../../platform/wiring/admin-wiring';
+import { httpRoute } from '../../kernel/http/kit';
+import { lambdaHandler } from '../../kernel/http/lambda';
+import { adminProductionDeps, type AdminBaseDeps } from '../../tenancy/wiring/admin-wiring';
 import { buildAdminOpenApiDocument } from '../admin-document';
 import { OPENAPI_ROUTES } from '../openapi-routes';
 

@@ -6,10 +6,10 @@
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { Micros } from '../../platform/domain/time';
-import type { ClaimResult, DeliveryAttemptRecord, DeliveryKey, DeliveryLog } from '../ports/release-notes-ports';
-import { batchDelete, queryAll } from '../../platform/adapters/dynamo-batch';
-import { definedFields } from '../../platform/adapters/dynamo-keys';
+import type { Micros } from '../../kernel/domain/time';
+import type { ClaimResult, DeliveryAttemptRecord, DeliveryKey, DeliveryLog } from '../app/release-notes-ports';
+import { batchDelete, queryAll } from '../../kernel/adapters/dynamo-batch';
+import { definedFields } from '../../kernel/adapters/dynamo-keys';
 
 const RETENTION_SECONDS = 90 * 24 * 3600;
 const partition = (subscriptionId: string) => `WHDLV#${subscriptionId}`;

@@ -6,9 +6,9 @@
  */
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ReleasePeriod } from '../domain/release-notes';
-import type { ReleaseNoteStore } from '../ports/release-notes-ports';
-import { padMicros } from '../../platform/adapters/dynamo-keys';
-import { queryAll } from '../../platform/adapters/dynamo-batch';
+import type { ReleaseNoteStore } from '../app/release-notes-ports';
+import { padMicros } from '../../kernel/adapters/dynamo-keys';
+import { queryAll } from '../../kernel/adapters/dynamo-batch';
 
 const FEED_PK = 'RELEASENOTES';
 const sortKey = (p: Pick<ReleasePeriod, 'id' | 'periodStartUs' | 'periodEndUs'>) => `${padMicros(p.periodStartUs)}#${padMicros(p.periodEndUs)}#${p.id}`;

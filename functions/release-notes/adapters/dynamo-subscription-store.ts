@@ -6,8 +6,8 @@
  */
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { WebhookSubscription } from '../domain/webhook-subscription';
-import type { SubscriptionPage, SubscriptionStore } from '../ports/release-notes-ports';
-import { decodeCursor, encodeCursor, timeIdKey } from '../../platform/adapters/dynamo-keys';
+import type { SubscriptionPage, SubscriptionStore } from '../app/release-notes-ports';
+import { decodeCursor, encodeCursor, timeIdKey } from '../../kernel/adapters/dynamo-keys';
 
 const FANOUT_PK = 'WHSUBS';
 const key = (id: string) => ({ pk: `WHSUB#${id}`, sk: 'WHSUB' });

@@ -3,7 +3,7 @@
  * flight at once, and the entries a call reports as failed sent again with a short backoff.
  */
 import { SendMessageBatchCommand, type SendMessageBatchRequestEntry, type SQSClient } from '@aws-sdk/client-sqs';
-import type { WebhookMessage, WebhookQueue } from '../ports/release-notes-ports';
+import type { WebhookMessage, WebhookQueue } from '../app/release-notes-ports';
 
 const BATCH = 10;
 const IN_FLIGHT = 8;

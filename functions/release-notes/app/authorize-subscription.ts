@@ -1,6 +1,6 @@
-import { notFound } from '../../platform/domain/errors';
+import { notFound } from '../../kernel/domain/errors';
 import { hashSecret, isWellFormedSecret, type WebhookSubscription } from '../domain/webhook-subscription';
-import type { ReleaseNotesDeps } from '../ports/release-notes-ports';
+import type { ReleaseNotesDeps } from './release-notes-ports';
 
 /** The subscription owning `secret`, or undefined (a malformed or unknown secret matches nothing). */
 export async function subscriptionOfSecret(

@@ -1,4 +1,4 @@
-import { DomainError, badRequest } from '../../platform/domain/errors';
+import { DomainError, badRequest } from '../../kernel/domain/errors';
 import { matchesFilters, type ChangeKind } from '../domain/release-notes';
 import {
   WEBHOOK_SECRET_PREFIX,
@@ -8,8 +8,8 @@ import {
   normalizeAreas,
   type WebhookSubscription,
 } from '../domain/webhook-subscription';
-import type { ReleaseNotesDeps } from '../ports/release-notes-ports';
-import { checkCallbackUrl } from '../../platform/app/check-callback-url';
+import type { ReleaseNotesDeps } from './release-notes-ports';
+import { checkCallbackUrl } from '../../kernel/app/check-callback-url';
 
 /** How many recent matching periods a new subscription receives (spec). */
 export const BACKFILL_PERIODS = 5;

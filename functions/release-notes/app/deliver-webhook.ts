@@ -7,10 +7,10 @@ import {
   standardWebhookId,
   type AttemptOutcome,
 } from '../domain/webhook-delivery';
-import type { AttemptResult } from '../../platform/domain/outbound-webhook';
-import type { ReleaseNotesDeps } from '../ports/release-notes-ports';
-import type { ClaimResult, DeliveryKey } from '../ports/release-notes-ports';
-import { checkCallbackUrl, type CallbackCheck } from '../../platform/app/check-callback-url';
+import type { AttemptResult } from '../../kernel/domain/outbound-webhook';
+import type { ReleaseNotesDeps } from './release-notes-ports';
+import type { ClaimResult, DeliveryKey } from './release-notes-ports';
+import { checkCallbackUrl, type CallbackCheck } from '../../kernel/app/check-callback-url';
 
 /**
  * A claim older than this belongs to a worker that died mid-attempt and is taken over. Longer than

@@ -1,6 +1,6 @@
 import { matchesFilters } from '../domain/release-notes';
-import type { ReleaseNotesDeps } from '../ports/release-notes-ports';
-import type { WebhookMessage } from '../ports/release-notes-ports';
+import type { ReleaseNotesDeps } from './release-notes-ports';
+import type { WebhookMessage } from './release-notes-ports';
 
 /** Subscriptions read per page; each page's matches are queued before the next page is read. */
 export const FANOUT_PAGE_SIZE = 500;

@@ -1,5 +1,5 @@
 import { matchesArea, type ReleasePeriod } from '../domain/release-notes';
-import type { ReleaseNotesDeps } from '../ports/release-notes-ports';
+import type { ReleaseNotesDeps } from './release-notes-ports';
 
 /** The feed's periods, newest first; with `area`, only those matching the keyword (spec rule). */
 export async function listReleaseFeed(deps: Pick<ReleaseNotesDeps, 'releaseNotes'>, input: { area?: string }): Promise<ReleasePeriod[]> {

@@ -1,5 +1,5 @@
-import type { ReleaseNotesDeps } from '../ports/release-notes-ports';
-import type { DeliveryAttemptRecord } from '../ports/release-notes-ports';
+import type { ReleaseNotesDeps } from './release-notes-ports';
+import type { DeliveryAttemptRecord } from './release-notes-ports';
 import type { WebhookSubscription } from '../domain/webhook-subscription';
 import { authorizeSubscription, subscriptionOfSecret } from './authorize-subscription';
 

@@ -1,5 +1,5 @@
 import { buildPeriod, type PeriodDraft, type ReleasePeriod } from '../domain/release-notes';
-import type { ReleaseNotesDeps } from '../ports/release-notes-ports';
+import type { ReleaseNotesDeps } from './release-notes-ports';
 
 /**
  * Publishes a release-note period: stores it (the feed shows it from now on) and starts the fan-out

@@ -18,9 +18,9 @@
  * hold items `- **Title**: body` (or `- plain text`, a title without body). A body with no such
  * section has no structured items; the area filter then reads the raw markdown (spec).
  */
-import { badRequest } from '../../platform/domain/errors';
+import { badRequest } from '../../kernel/domain/errors';
 import { CHANGE_KINDS, type ChangeKind, type PeriodDraft, type ReleaseItem } from './release-notes';
-import { parseIsoToMicros } from '../../platform/domain/time';
+import { parseIsoToMicros } from '../../kernel/domain/time';
 
 const SECTION_KIND: Readonly<Record<string, ChangeKind>> = {
   features: 'feature',

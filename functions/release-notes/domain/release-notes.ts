@@ -3,8 +3,8 @@
  * is stable for the range, so publishing the same period again updates it instead of adding a twin.
  */
 import { createHash } from 'node:crypto';
-import { badRequest } from '../../platform/domain/errors';
-import { microsToIso, type Micros } from '../../platform/domain/time';
+import { badRequest } from '../../kernel/domain/errors';
+import { microsToIso, type Micros } from '../../kernel/domain/time';
 
 export const CHANGE_KINDS = ['feature', 'improvement', 'fix', 'other'] as const;
 export type ChangeKind = (typeof CHANGE_KINDS)[number];

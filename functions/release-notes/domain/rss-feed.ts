@@ -10,7 +10,7 @@
  */
 import { markdownToHtml } from './markdown-html';
 import { categoriesOf, newestFirst, type ReleasePeriod } from './release-notes';
-import { microsToIso, microsToMs } from '../../platform/domain/time';
+import { microsToIso, microsToMs } from '../../kernel/domain/time';
 
 export const ATOM_NS = 'http://www.w3.org/2005/Atom';
 export const CONTENT_NS = 'http://purl.org/rss/1.0/modules/content/';

@@ -12,8 +12,8 @@
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { areasOf, categoriesOf, type ReleasePeriod } from './release-notes';
-import { microsToIso, type Micros } from '../../platform/domain/time';
-import { attemptOutcome, type AttemptOutcome, type AttemptResult } from '../../platform/domain/outbound-webhook';
+import { microsToIso, type Micros } from '../../kernel/domain/time';
+import { attemptOutcome, type AttemptOutcome, type AttemptResult } from '../../kernel/domain/outbound-webhook';
 import { WEBHOOK_SECRET_PREFIX } from './webhook-subscription';
 
 export const WEBHOOK_EVENT = 'release_notes.period_published';

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { ChangeKind, SubscriptionFilters } from './release-notes';
-import type { Micros } from '../../platform/domain/time';
+import type { Micros } from '../../kernel/domain/time';
 
 export const WEBHOOK_SECRET_PREFIX = 'whsec_';
 /**

@@ -1,7 +1,7 @@
 import { publishReleasePeriod } from '../app/publish-release-period';
-import { httpRoute } from '../../platform/http/kit';
-import { lambdaHandler } from '../../platform/http/lambda';
-import { readRequest } from '../../platform/http/request-declaration';
+import { httpRoute } from '../../kernel/http/kit';
+import { lambdaHandler } from '../../kernel/http/lambda';
+import { readRequest } from '../../kernel/http/request-declaration';
 import { RELEASE_NOTES_ADMIN_REQUESTS } from '../openapi/release-notes-admin-requests';
 import { adminPeriodOut } from './release-notes-presenters';
 import { releaseNotesProductionDeps, type AdminReleaseNotesDeps } from '../wiring/release-notes-wiring';

@@ -1,10 +1,10 @@
 import { listReleaseFeed } from '../app/list-release-feed';
 import { renderRssFeed } from '../domain/rss-feed';
-import { publicBaseUrl } from '../../platform/http/base-url';
-import { httpRoute } from '../../platform/http/kit';
-import type { HttpRequest } from '../../platform/http/kit-request';
-import { lambdaHandler } from '../../platform/http/lambda';
-import { readRequest } from '../../platform/http/request-declaration';
+import { publicBaseUrl } from '../../kernel/http/base-url';
+import { httpRoute } from '../../kernel/http/kit';
+import type { HttpRequest } from '../../kernel/http/kit-request';
+import { lambdaHandler } from '../../kernel/http/lambda';
+import { readRequest } from '../../kernel/http/request-declaration';
 import { RELEASE_NOTES_REQUESTS } from '../openapi/release-notes-requests';
 import { releaseNotesReadProductionDeps, type ReleaseNotesReadDeps } from '../wiring/release-notes-wiring';
 import { RELEASE_NOTES_ROUTES } from '../release-notes-routes';

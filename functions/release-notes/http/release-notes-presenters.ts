@@ -1,8 +1,8 @@
 /** Wire shapes of area D (camelCase, as the spec's subscription table). */
 import type { ReleasePeriod } from '../domain/release-notes';
-import { microsToIso } from '../../platform/domain/time';
+import { microsToIso } from '../../kernel/domain/time';
 import { maskSecret, type WebhookSubscription } from '../domain/webhook-subscription';
-import type { DeliveryAttemptRecord } from '../ports/release-notes-ports';
+import type { DeliveryAttemptRecord } from '../app/release-notes-ports';
 
 /** A subscription; `secret` only in the create response, `maskedSecret` always. */
 export function subscriptionOut(s: WebhookSubscription, secret?: string) {

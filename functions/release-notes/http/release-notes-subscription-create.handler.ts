@@ -1,9 +1,9 @@
 import { createWebhookSubscription } from '../app/create-webhook-subscription';
 import { SUBSCRIPTION_REQUESTS } from '../openapi/subscription-requests';
-import { httpRoute } from '../../platform/http/kit';
-import { lambdaHandler } from '../../platform/http/lambda';
+import { httpRoute } from '../../kernel/http/kit';
+import { lambdaHandler } from '../../kernel/http/lambda';
 import { subscriptionOut } from './release-notes-presenters';
-import { readRequest } from '../../platform/http/request-declaration';
+import { readRequest } from '../../kernel/http/request-declaration';
 import { releaseNotesProductionDeps, type ReleaseNotesFunctionDeps } from '../wiring/release-notes-wiring';
 import { RELEASE_NOTES_ROUTES } from '../release-notes-routes';
 

@@ -1,8 +1,8 @@
 import { deleteWebhookSubscription } from '../app/manage-webhook-subscriptions';
-import { httpRoute } from '../../platform/http/kit';
-import { readRequest } from '../../platform/http/request-declaration';
+import { httpRoute } from '../../kernel/http/kit';
+import { readRequest } from '../../kernel/http/request-declaration';
 import { RELEASE_NOTES_REQUESTS } from '../openapi/release-notes-requests';
-import { lambdaHandler } from '../../platform/http/lambda';
+import { lambdaHandler } from '../../kernel/http/lambda';
 import { releaseNotesReadProductionDeps, type ReleaseNotesReadDeps } from '../wiring/release-notes-wiring';
 import { RELEASE_NOTES_ROUTES } from '../release-notes-routes';
 

@@ -3,8 +3,8 @@
  * (release-notes/release-notes-routes.ts), joined with the other areas' in functions/openapi/admin-operations.ts.
  */
 import * as z from 'zod';
-import { adminData } from '../../platform/openapi/admin-schemas';
-import { isoTime, json, uuid, type OperationDoc } from '../../platform/openapi/openapi-kit';
+import { adminData } from '../../tenancy/openapi/admin-schemas';
+import { isoTime, json, uuid, type OperationDoc } from '../../kernel/http/openapi-kit';
 import { CHANGE_KINDS } from '../domain/release-notes';
 import { RELEASE_NOTES_ADMIN_REQUESTS } from './release-notes-admin-requests';
 

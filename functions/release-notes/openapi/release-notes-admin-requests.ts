@@ -4,9 +4,9 @@
  * either reads as the period's draft.
  */
 import * as z from 'zod/mini';
-import { badRequest } from '../../platform/domain/errors';
-import type { BodyRule } from '../../platform/http/request-declaration';
-import { isoTimestamp, parseWith } from '../../platform/http/validation';
+import { badRequest } from '../../kernel/domain/errors';
+import type { BodyRule } from '../../kernel/http/request-declaration';
+import { isoTimestamp, parseWith } from '../../kernel/http/validation';
 import { CHANGE_KINDS, type PeriodDraft } from '../domain/release-notes';
 import { itemsFromMarkdown, markdownFromItems, parsePeriodMarkdown } from '../domain/release-notes-markdown';
 

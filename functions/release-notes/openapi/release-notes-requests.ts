@@ -3,8 +3,8 @@
  * the OpenAPI document shows it, so the two are one declaration. The subscription body, the one in
  * `zod/mini`, has a module of its own (subscription-requests.ts), so the feed's bundle carries no zod.
  */
-import { badRequest } from '../../platform/domain/errors';
-import { param, uuidPathId, type RequestDeclaration } from '../../platform/http/request-declaration';
+import { badRequest } from '../../kernel/domain/errors';
+import { param, uuidPathId, type RequestDeclaration } from '../../kernel/http/request-declaration';
 
 /** The longest `area` keyword the feed filters by. */
 export const FEED_AREA_MAX_CHARS = 200;

@@ -4,9 +4,9 @@
  */
 import * as z from 'zod/mini';
 import { CHANGE_KINDS } from '../domain/release-notes';
-import { CALLBACK_URL_MAX_CHARS } from '../../platform/domain/webhook-callback';
+import { CALLBACK_URL_MAX_CHARS } from '../../kernel/domain/webhook-callback';
 import { SUBSCRIPTION_LIMITS } from '../domain/webhook-subscription';
-import { zodBody } from '../../platform/http/validation';
+import { zodBody } from '../../kernel/http/validation';
 
 const SUBSCRIPTION_CREATE_BODY = z
   .strictObject({

@@ -1,0 +1,57 @@
+import type { McpConnection } from '../../tenancy/domain/app';
+import type { BillingStore } from '../../tenancy/app/tenancy-ports';
+import type { ConversationDeps, SessionVariableStore, TurnSessionStore } from '../../conversations/app/conversation-ports';
+import type { ModelRequest, ModelResponse, ModelSelection, ModelStreamEvent, ModelToolSpec } from '../domain/model';
+
+/** One model provider behind the platform (docs/design.md §1: Bedrock on AWS, offline locally, or any OpenAI-compatible server). */
+export interface ChatModel {
+  converse(request: ModelRequest): Promise<ModelResponse>;
+  stream(request: ModelRequest): AsyncIterable<ModelStreamEvent>;
+}
+
+export interface ModelCatalog {
+  /** The adapter for an app's model selection; undefined when the provider is not configured here. */
+  modelFor(selection: ModelSelection): ChatModel | undefined;
+}
+
+/** A tool offered to the model, with the connection that serves it. */
+export interface ConnectedTool {
+  readonly connection: string;
+  readonly spec: ModelToolSpec;
+}
+
+export interface ToolCallResult {
+  readonly content: string;
+  readonly isError: boolean;
+}
+
+/**
+ * External tools over MCP (Streamable HTTP). Header templates of a connection are rendered with the
+ * session's variables (`{{session.<name>}}`) on every call; rendered values never leave this port.
+ */
+/** The tools a turn may use, and the connections that could not offer theirs (unreachable, too slow, an error). */
+export interface ListedTools {
+  readonly tools: ConnectedTool[];
+  readonly unavailable: readonly { readonly connection: string; readonly reason: string }[];
+}
+
+export interface ToolProvider {
+  /** Never throws for one connection's failure: that connection is `unavailable` for the turn. */
+  listTools(connections: readonly McpConnection[], variables: Readonly<Record<string, string>>): Promise<ListedTools>;
+  callTool(
+    connection: McpConnection,
+    variables: Readonly<Record<string, string>>,
+    call: { readonly name: string; readonly input: Record<string, unknown> },
+  ): Promise<ToolCallResult>;
+}
+
+/** What a chat turn needs beyond the conversation stores: models, MCP tools, variables and billing. */
+export interface ChatPorts {
+  readonly models: ModelCatalog;
+  readonly tools: ToolProvider;
+  readonly variables: SessionVariableStore;
+  readonly billing: BillingStore;
+}
+
+/** Everything a use case of area B may pick its deps from. */
+export type ChatDeps = Omit<ConversationDeps, 'sessions'> & ChatPorts & { readonly sessions: TurnSessionStore };

@@ -1,7 +1,0 @@
-import { fileCleanupJob } from '../app/manage-files';
-import { fileCleanupProductionDeps } from '../wiring/ocr-wiring';
-import { lambdaJob } from '../../platform/jobs/job-kit';
-import { CHAT_SCHEDULES } from '../chat-workers';
-
-/** Scheduled job `file-cleanup` (functions/workers.ts): unreferenced, crash-pending and released files. */
-export const handler = lambdaJob(CHAT_SCHEDULES['file-cleanup'], fileCleanupJob, fileCleanupProductionDeps);

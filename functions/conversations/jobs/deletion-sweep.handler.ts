@@ -1,7 +1,0 @@
-import { deletionSweepJob } from '../app/process-app-deletion';
-import { conversationQueueProductionDeps } from '../wiring/conversation-wiring';
-import { lambdaJob } from '../../platform/jobs/job-kit';
-import { CONVERSATION_SCHEDULES } from '../conversation-workers';
-
-/** Scheduled job `deletion-sweep` (functions/workers.ts): re-queues unfinished app deletions, finishes pending removals. */
-export const handler = lambdaJob(CONVERSATION_SCHEDULES['deletion-sweep'], deletionSweepJob, conversationQueueProductionDeps);

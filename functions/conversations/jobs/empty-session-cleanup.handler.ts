@@ -1,7 +1,0 @@
-import { emptySessionCleanupJob } from '../app/run-retention-jobs';
-import { conversationProductionDeps } from '../wiring/conversation-wiring';
-import { lambdaJob } from '../../platform/jobs/job-kit';
-import { CONVERSATION_SCHEDULES } from '../conversation-workers';
-
-/** Scheduled job `empty-session-cleanup` (functions/workers.ts). */
-export const handler = lambdaJob(CONVERSATION_SCHEDULES['empty-session-cleanup'], emptySessionCleanupJob, conversationProductionDeps);

@@ -1,0 +1,41 @@
+/**
+ * The outbound-webhook ports every area that sends webhooks builds the same way (release notes, ACP
+ * order events): the secret sealer (KMS on AWS, the data directory's key file locally), the resolver of
+ * the SSRF check, its exceptions and the pinned sender. The exceptions come only from options a test
+ * passes (`webhookNetwork`): the Lambda wiring and `npm start` never do, and no variable of the
+ * environment schema reaches them.
+ */
+import { createKmsClient } from '../adapters/aws-queue-clients';
+import { DnsHostResolver } from '../adapters/dns-host-resolver';
+import { FileSecretSealer } from '../adapters/file-secret-sealer';
+import { KmsSecretSealer } from '../adapters/kms-secret-sealer';
+import { NodeHttpsWebhookSender } from '../adapters/node-https-webhook-sender';
+import { ENV } from '../env';
+import type { CallbackCheckDeps, HostResolver, SecretSealer, WebhookNetworkPolicy, WebhookSender } from '../app/outbound-webhook-ports';
+import type { KernelWiringOptions } from './kernel-wiring';
+
+/** The seams of outbound webhooks: the secrets key file, DNS answers and the webhook network policy. */
+export interface OutboundWebhookWiringOptions extends KernelWiringOptions {
+  /** Set by the local process only: secrets are sealed with AES-256-GCM under this key file instead of KMS (KMS has no embedded twin). */
+  readonly secretsKeyFile?: string;
+  /** Tests answer DNS for callback hosts; production resolves with node:dns. */
+  readonly resolver?: HostResolver;
+  /** Exceptions to the webhook SSRF policy (a loopback receiver with a test CA): test wiring only. */
+  readonly webhookNetwork?: WebhookNetworkPolicy;
+}
+
+/** What registering a callback needs: the SSRF check and the sealer of its secret. */
+export function buildWebhookSealing(opts: OutboundWebhookWiringOptions): CallbackCheckDeps & { readonly secrets: SecretSealer } {
+  return {
+    secrets: opts.secretsKeyFile
+      ? new FileSecretSealer(opts.secretsKeyFile)
+      : new KmsSecretSealer(createKmsClient(opts.aws ?? {}), opts.env[ENV.webhookSecretsKeyArn]),
+    resolver: opts.resolver ?? new DnsHostResolver(),
+    webhookExceptions: opts.webhookNetwork?.allowAddresses ?? [],
+  };
+}
+
+/** The sender of the workers that deliver: pinned to the checked addresses, trusting the test CA only where a test passed one. */
+export function buildWebhookSender(opts: OutboundWebhookWiringOptions): WebhookSender {
+  return new NodeHttpsWebhookSender(opts.webhookNetwork?.trustedCaPem ? { trustedCaPem: opts.webhookNetwork.trustedCaPem } : {});
+}

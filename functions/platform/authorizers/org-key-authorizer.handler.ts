@@ -1,9 +1,0 @@
-import { buildCoreDeps, onFirstUse } from '../wiring/core-wiring';
-import { createKeyAuthorizer, type AuthorizerDeps, type KeyAuthorizer } from './key-authorizer';
-
-/** The REQUEST authorizer of the export API: resolves `orgKey` bearer keys (functions/platform/http/api-gateway-contract.ts). */
-export const createHandler = (deps: AuthorizerDeps): KeyAuthorizer => createKeyAuthorizer(deps, 'orgKey', 'export');
-
-const production = onFirstUse(buildCoreDeps);
-let built: KeyAuthorizer | undefined;
-export const handler: KeyAuthorizer = (event) => (built ??= createHandler(production()))(event);

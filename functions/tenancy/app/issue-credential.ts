@@ -1,0 +1,65 @@
+import { CREDENTIAL_PREFIX, CREDENTIAL_RANDOM_LENGTH, hashCredential, type CredentialKind, type StoredCredential } from '../domain/credentials';
+import { badRequest, notFound } from '../../kernel/domain/errors';
+import type { OrgScope } from '../../kernel/domain/scopes';
+import type { KeyClass } from '../../kernel/domain/auth-messages';
+import type { Micros } from '../../kernel/domain/time';
+import type { PlatformDeps } from './tenancy-ports';
+
+export interface IssuedCredential {
+  /** The raw key: returned exactly once, never stored. */
+  readonly key: string;
+  readonly credential: StoredCredential;
+}
+
+const KEY_CLASS_OF_KIND: Record<CredentialKind, KeyClass> = { org: 'orgKey', chat: 'chatKey', acp: 'acpKey' };
+
+/**
+ * Issues a credential of any kind for an org (and, for chat and ACP keys, one of its apps): CSPRNG
+ * characters behind the kind's prefix, stored only as its SHA-256 hash (docs/design.md §4). Its usage-plan
+ * key is registered at the gateway first: a crash in between leaves a gateway key no credential uses
+ * (harmless), never a credential the gateway refuses.
+ */
+export async function issueCredential(
+  deps: Pick<PlatformDeps, 'orgs' | 'apps' | 'credentials' | 'ids' | 'clock' | 'apiKeys'>,
+  input: { kind: CredentialKind; orgId?: string; appId?: string; scopes?: readonly OrgScope[]; expiresAtUs?: Micros; name?: string },
+): Promise<IssuedCredential> {
+  const now = deps.clock.nowUs();
+  let orgId = input.orgId;
+  if (input.kind !== 'org') {
+    const app = input.appId ? await deps.apps.get(input.appId) : undefined;
+    if (!app || app.deletedAtUs !== undefined) throw notFound('App not found');
+    orgId = app.orgId;
+  }
+  if (!orgId || !(await deps.orgs.get(orgId))) throw notFound('Org not found');
+  const scopes = input.kind === 'org' ? [...new Set(input.scopes ?? [])] : [];
+  if (input.kind === 'org' && scopes.length === 0) throw badRequest('Invalid scopes: an org key needs at least one scope');
+  if (input.expiresAtUs !== undefined && input.expiresAtUs <= now) throw badRequest('Invalid expiresAt: must be in the future');
+  const key = CREDENTIAL_PREFIX[input.kind] + deps.ids.secret(CREDENTIAL_RANDOM_LENGTH[input.kind]);
+  const credential: StoredCredential = {
+    id: deps.ids.uuid(),
+    kind: input.kind,
+    hash: hashCredential(key),
+    orgId,
+    ...(input.kind !== 'org' ? { appId: input.appId } : {}),
+    scopes,
+    ...(input.name ? { name: input.name } : {}),
+    displayPrefix: key.slice(0, CREDENTIAL_PREFIX[input.kind].length + 4),
+    createdAtUs: now,
+    ...(input.expiresAtUs !== undefined ? { expiresAtUs: input.expiresAtUs } : {}),
+  };
+  await deps.apiKeys.register({ id: credential.id, keyClass: KEY_CLASS_OF_KIND[credential.kind] });
+  await deps.credentials.create(credential);
+  return { key, credential };
+}
+
+/**
+ * Revokes a credential at once; revoking twice is harmless. The record is revoked first (every
+ * uncached request is refused from then on), then the gateway forgets its cached authorizations and
+ * the key's usage-plan key; if that step fails the call fails too, and a retry completes it.
+ */
+export async function revokeCredential(deps: Pick<PlatformDeps, 'credentials' | 'clock' | 'apiKeys'>, input: { keyId: string }): Promise<StoredCredential> {
+  const revoked = await deps.credentials.revoke(input.keyId, deps.clock.nowUs());
+  if (!revoked) throw notFound('Key not found');
+  await deps.apiKeys.unregister({ id: revoked.id });
+  return revoked;
+}

@@ -1,0 +1,90 @@
+/**
+ * Tenancy's ports: orgs, apps, credentials, the API gateway's keys and the org credits, and the deps
+ * its use cases pick from (the kernel's ports, platform-ports.ts, included).
+ */
+import type { App, AppSettings } from '../domain/app';
+import type { KeyClass } from '../../kernel/domain/auth-messages';
+import type { StoredCredential } from '../domain/credentials';
+import type { Org } from '../domain/org';
+import type { Micros } from '../../kernel/domain/time';
+import type { Clock, IdGenerator, JobQueue, PlatformSettings, RateCounter } from '../../kernel/app/kernel-ports';
+
+export interface OrgStore {
+  create(org: Org): Promise<void>;
+  get(id: string): Promise<Org | undefined>;
+}
+
+export interface CredentialStore {
+  /** Stores a new credential; the raw value never reaches this port. */
+  create(cred: StoredCredential): Promise<void>;
+  findByHash(hash: string): Promise<StoredCredential | undefined>;
+  getById(id: string): Promise<StoredCredential | undefined>;
+  /** Idempotent: revoking twice keeps the first revocation time. */
+  revoke(id: string, atUs: Micros): Promise<StoredCredential | undefined>;
+}
+
+export interface AppStore {
+  /** Creates the app and reserves its unique `appNameId`; picks the number itself. */
+  create(app: Omit<App, 'appNameId'>): Promise<App>;
+  get(id: string): Promise<App | undefined>;
+  getByNameId(appNameId: string): Promise<App | undefined>;
+  /** Non-deleted apps of the org, newest first (created_at, then id). */
+  listByOrg(orgId: string): Promise<App[]>;
+  update(id: string, patch: { name?: string; settings?: AppSettings }, atUs: Micros): Promise<App | undefined>;
+  /** Hides the app from every list at once and queues it for the deletion worker. */
+  markDeleted(id: string, atUs: Micros): Promise<App | undefined>;
+  /** Apps marked deleted whose sessions and consumers are not all removed yet, oldest first. */
+  listPendingDeletion(limit: number): Promise<App[]>;
+  /** The deletion worker removed everything: the app leaves the pending list. */
+  completeDeletion(id: string): Promise<void>;
+}
+
+/**
+ * The API gateway's side of the platform's keys (functions/kernel/http/api-gateway-contract.ts). On AWS: one API Gateway API key
+ * per platform key, in the usage plan of its class, and the key authorizers' caches. Locally: the local
+ * server's authorizer cache (there are no usage plans on a laptop).
+ */
+export interface ApiKeyRegistry {
+  /** Creates the usage-plan key of a platform key. Idempotent: registering twice keeps one key. */
+  register(key: { readonly id: string; readonly keyClass: KeyClass }): Promise<void>;
+  /**
+   * Forgets every cached authorization, so a revoked key is refused at once, and removes the key's
+   * usage-plan key. Idempotent: a key with no usage-plan key is fine.
+   */
+  unregister(key: { readonly id: string }): Promise<void>;
+}
+
+/** The ports every function of the platform has: tenancy, credentials, limits, time and ids. */
+export interface PlatformPorts {
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  readonly orgs: OrgStore;
+  readonly credentials: CredentialStore;
+  readonly apps: AppStore;
+  readonly rateCounter: RateCounter;
+  readonly settings: PlatformSettings;
+}
+
+/** Ports of the lifecycle and admin functions: the jobs queue and the gateway's keys. */
+export interface AdminPorts {
+  readonly jobs: JobQueue;
+  readonly apiKeys: ApiKeyRegistry;
+}
+
+/** Prepaid credits per org and month-to-date spend per app, in pico-dollars (1e-12 USD). */
+export interface BillingStore {
+  /** Remaining credits of the org; undefined when the org has no credit account (unlimited). */
+  credits(orgId: string): Promise<bigint | undefined>;
+  addCredits(orgId: string, pico: bigint): Promise<bigint>;
+  monthSpend(appId: string, month: string): Promise<bigint>;
+  /** Records a charge: the org's credits go down, the app's month-to-date spend goes up. */
+  charge(orgId: string, appId: string, month: string, pico: bigint): Promise<void>;
+}
+
+/** The org's credits, for the admin API that adds them and the chat turns that spend them. */
+export interface BillingPorts {
+  readonly billing: BillingStore;
+}
+
+/** Everything a use case of the platform's own (tenancy, keys, limits) may pick its deps from. */
+export type PlatformDeps = PlatformPorts & AdminPorts & BillingPorts;

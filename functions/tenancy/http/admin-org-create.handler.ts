@@ -1,0 +1,17 @@
+import { createOrg } from '../app/create-org';
+import { adminOrg } from './admin-presenters';
+import { httpRoute } from '../../kernel/http/kit';
+import { readRequest } from '../../kernel/http/request-declaration';
+import { ADMIN_REQUESTS } from '../openapi/tenancy-admin-requests';
+import { lambdaHandler } from '../../kernel/http/lambda';
+import { adminProductionDeps, type AdminBaseDeps } from '../wiring/admin-wiring';
+import { TENANCY_ROUTES } from '../tenancy-routes';
+
+/** POST /admin/v1/orgs: creates an org on a plan. */
+export const createHandler = (deps: AdminBaseDeps) =>
+  httpRoute(TENANCY_ROUTES.adminOrgCreate, deps, async (req) => {
+    const { body: input } = await readRequest(ADMIN_REQUESTS.adminOrgCreate, req);
+    return { status: 201, body: { data: adminOrg(await createOrg(deps, input)) } };
+  });
+
+export const handler = lambdaHandler(createHandler, adminProductionDeps);
