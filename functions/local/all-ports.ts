@@ -4,7 +4,7 @@
  * carries only those adapters; each area's use cases pick from that area's own deps type.
  */
 import type { AcpDeps } from '../acp/app/acp-ports';
-import type { OrderEventDeliveryPorts } from '../acp/wiring/acp-wiring';
+import type { OrderEventDeliveryPorts } from '../acp/acp-wiring';
 import type { ChatDeps } from '../chat/app/chat-ports';
 import type { ConversationDeps } from '../conversations/app/conversation-ports';
 import type { ExportDeps, ExportJobPorts } from '../export/app/export-ports';

@@ -6,14 +6,14 @@ import { createDocumentClient } from '../kernel/adapters/aws-clients';
 import { ENV } from '../kernel/env';
 import type { Deps } from './all-ports';
 import { apiKeyRegistryFrom } from '../tenancy/wiring/admin-keys-wiring';
-import { buildAcpPorts, buildCheckoutPorts, buildOrderEventLog, type AcpWiringOptions } from '../acp/wiring/acp-wiring';
+import { buildAcpPorts, buildCheckoutPorts, buildOrderEventLog, type AcpWiringOptions } from '../acp/acp-wiring';
 import { buildChatPorts, type ChatWiringOptions } from '../chat/wiring/chat-wiring';
-import { buildConversationPorts } from '../conversations/wiring/conversation-wiring';
+import { buildConversationPorts } from '../conversations/conversation-wiring';
 import { buildJobQueue } from '../kernel/wiring/job-queue-wiring';
 import { buildCoreDeps, onFirstUse, parseEnv, type CoreDeps } from '../tenancy/wiring/core-wiring';
-import { buildExportJobPorts, buildExportPorts } from '../export/wiring/export-wiring';
+import { buildExportJobPorts, buildExportPorts } from '../export/export-wiring';
 import { buildFilePorts } from '../chat/wiring/file-wiring';
-import { buildReleaseNotesPorts, buildWebhookDeliveryPorts, type ReleaseNotesWiringOptions } from '../release-notes/wiring/release-notes-wiring';
+import { buildReleaseNotesPorts, buildWebhookDeliveryPorts, type ReleaseNotesWiringOptions } from '../release-notes/release-notes-wiring';
 
 export { parseEnv };
 

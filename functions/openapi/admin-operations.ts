@@ -9,7 +9,7 @@ import { CHAT_ADMIN_OPERATIONS } from '../chat/openapi/chat-admin-operations';
 import { CONVERSATION_ADMIN_OPERATIONS } from '../conversations/openapi/conversation-admin-operations';
 import { EXPORT_ADMIN_OPERATIONS } from '../export/openapi/export-admin-operations';
 import { adminData } from '../tenancy/openapi/admin-schemas';
-import { json, type OperationDoc } from '../kernel/http/openapi-kit';
+import { json, type OperationDoc } from '../kernel/openapi-kit';
 import { JOB_REQUESTS } from '../jobs/job-requests';
 import { TENANCY_ADMIN_OPERATIONS } from '../tenancy/openapi/tenancy-admin-operations';
 import { RELEASE_NOTES_ADMIN_OPERATIONS } from '../release-notes/openapi/release-notes-admin-operations';

@@ -12,7 +12,7 @@ import { ROUTES } from '../routes';
 import type { AuthKind, RouteDef } from '../kernel/route-vocabulary';
 import { acpError, rateLimitedAcp } from '../acp/openapi/acp-schemas';
 import { chatError } from '../chat/openapi/chat-schemas';
-import { errorObject, type JsonSchema, type OperationDoc, type ResponseHeaderDoc, type ZodSchema } from '../kernel/http/openapi-kit';
+import { errorObject, type JsonSchema, type OperationDoc, type ResponseHeaderDoc, type ZodSchema } from '../kernel/openapi-kit';
 import type { BodyRule, ParamRules, RequestDeclaration } from '../kernel/http/request-declaration';
 import { OPERATIONS } from './operations';
 

@@ -6,7 +6,7 @@
 import { ACP_OPERATIONS } from '../acp/openapi/acp-operations';
 import { CHAT_OPERATIONS } from '../chat/openapi/chat-operations';
 import { EXPORT_OPERATIONS } from '../export/openapi/export-operations';
-import type { OperationDoc } from '../kernel/http/openapi-kit';
+import type { OperationDoc } from '../kernel/openapi-kit';
 import { RELEASE_NOTES_OPERATIONS } from '../release-notes/openapi/release-notes-operations';
 
 /** Every public route by id. */

@@ -17,7 +17,7 @@ import { orderEventId, pendingOrderEvent, verifyMerchantSignature, type OrderEve
 import { orderWebhookSealContext } from '../../functions/acp/app/order-events';
 import type { OrderEventLog, OrderEventMessage, OrderEventQueue } from '../../functions/acp/app/acp-ports';
 import { createHandler } from '../../functions/acp/workers/order-events-worker.handler';
-import type { OrderEventWorkerDeps } from '../../functions/acp/wiring/acp-wiring';
+import type { OrderEventWorkerDeps } from '../../functions/acp/acp-wiring';
 import { TestClock } from '../support/clock';
 import { FakeResolver } from '../support/fake-resolver';
 import { startTestPlatform, type TestPlatform } from '../support/platform';

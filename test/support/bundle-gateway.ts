@@ -35,7 +35,7 @@ export interface BundleAnswer {
   readonly failure?: string;
 }
 
-/** Builds the bundles of platform functions (`export/http/org-apps-list`, `tenancy/authorizers/…`, `<area>/jobs/…`) in parallel, by entry module. */
+/** Builds the bundles of platform functions (`export/http/org-apps-list`, `tenancy/authorizers/…`, `<area>/workers/…`) in parallel, by entry module. */
 export async function buildPlatformBundles(handlers: readonly string[]): Promise<Map<string, LambdaBundle>> {
   const built = await Promise.allSettled(handlers.map(async (h) => [h, await buildLambdaBundle(`functions/${h}.handler.ts`)] as const));
   const bundles = new Map(built.flatMap((b) => (b.status === 'fulfilled' ? [b.value] : [])));

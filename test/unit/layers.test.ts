@@ -1,14 +1,15 @@
 /**
  * The dependency rules of docs/design.md §2, checked over the source text. functions/ holds one folder
  * per area (a vertical slice: export, chat, acp, release-notes), `conversations/` for what chat and
- * export share, `platform/` for what every area uses, `kernel/` at the bottom (the route vocabulary),
- * and the composition on top (`local/`, `cli/`, `jobs/`, `openapi/`, the joined route and worker tables
- * `routes.ts` and `workers.ts`). Inside a slice the layers point inward (the domain stays pure, nothing
- * imports upward); across slices only downward, through `kernel/`, `platform/` and `conversations/`;
- * nothing in a slice imports the composition (a handler takes its route from its own area's table); no
- * import cycle spans two folders; and the CDK app reaches into functions/ only through the files synth
- * may load. Imports are read with regular expressions after comments are stripped, so the check needs
- * no compiler API (TypeScript 7 ships none).
+ * export share, `tenancy/` for orgs, apps, keys and credits, `kernel/` for what every slice uses, and the
+ * composition around them (`server/`, `local/`, `cli/`, `jobs/`, `openapi/`, the route and worker tables
+ * `routes.ts` and `workers.ts`, joined on top).
+ * Inside a slice the layers point inward (the domain stays pure, nothing imports upward) and no layer
+ * folder holds a single file; the kernel imports no slice, tenancy only the kernel, conversations both,
+ * an area those three; nothing in a slice imports the composition (a handler takes its route from its own area's table); no
+ * import cycle spans two folders; and the CDK app reaches into
+ * functions/ only through the files synth may load. Imports are read with regular expressions after
+ * comments are stripped, so the check needs no compiler API (TypeScript 7 ships none).
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
@@ -139,28 +140,35 @@ function importsOf(file: SourceFile, exists: (p: string) => boolean): ImportRef[
 const under = (path: string, dir: string) => path === dir || path.startsWith(`${dir}/`);
 const isBuiltin = (r: ImportRef) => !r.local && r.specifier.startsWith('node:');
 
-/** The slices: one folder per area, plus the two shared ones every area may use. */
+/** The slices: one folder per area, plus the three shared ones below them, innermost first. */
 const AREAS = ['export', 'chat', 'acp', 'release-notes'] as const;
-const SHARED = ['kernel', 'platform', 'conversations'] as const;
+const SHARED = ['kernel', 'tenancy', 'conversations'] as const;
 const SLICES: readonly string[] = [...SHARED, ...AREAS];
-/** What each slice may import besides itself: the kernel nothing, the platform only the kernel, conversations both. */
+/** What each slice may import besides itself: the kernel no slice, tenancy the kernel, conversations both, an area all three. */
 const MAY_USE: Readonly<Record<string, readonly string[]>> = {
   kernel: [],
-  platform: ['kernel'],
-  conversations: ['kernel', 'platform'],
-  ...Object.fromEntries(AREAS.map((a) => [a, ['kernel', 'platform', 'conversations']])),
+  tenancy: ['kernel'],
+  conversations: ['kernel', 'tenancy'],
+  ...Object.fromEntries(AREAS.map((a) => [a, ['kernel', 'tenancy', 'conversations']])),
 };
+/** The composition around the slices: it may import any slice; no slice imports it. */
+const COMPOSITION = [
+  'functions/server',
+  'functions/local',
+  'functions/cli',
+  'functions/jobs',
+  'functions/openapi',
+  'functions/routes.ts',
+  'functions/workers.ts',
+];
 /**
- * The platform's domain is bound for the kernel (and tenancy) when `platform/` is split; until then the
- * route vocabulary may read its area, rate-limit and scope types from there: type imports of leaf modules only.
+ * The layers a slice may hold, innermost first; an entry layer holds Lambda entry points (`workers/`:
+ * queue consumers and scheduled jobs). A slice's ports live in `app/` beside the use cases that define
+ * them; a `*-ports.ts` file there is of the `ports` layer.
  */
-const KERNEL_BOUND = 'functions/platform/domain';
-/** The composition on top of the slices: it may import any slice; no slice imports it. */
-const COMPOSITION = ['functions/local', 'functions/cli', 'functions/jobs', 'functions/openapi', 'functions/routes.ts', 'functions/workers.ts'];
-/** The layers a slice may hold, innermost first; an entry layer holds Lambda entry points (or the container's). */
-const LAYERS = ['domain', 'ports', 'app', 'adapters', 'wiring', 'http', 'queue', 'jobs', 'authorizers', 'front-door', 'upload-service', 'openapi'] as const;
+const LAYERS = ['domain', 'ports', 'app', 'adapters', 'wiring', 'http', 'workers', 'authorizers', 'openapi'] as const;
 type Layer = (typeof LAYERS)[number];
-const ENTRY_LAYERS: readonly Layer[] = ['http', 'queue', 'jobs', 'authorizers'];
+const ENTRY_LAYERS: readonly Layer[] = ['http', 'workers', 'authorizers'];
 /**
  * Files synth loads besides the slices' own tables: the joined tables, the route vocabulary, the
  * environment schema, the API gateway contract, the table design.
@@ -208,7 +216,14 @@ interface Place {
 function placeOf(path: string): Place | undefined {
   const [root, slice, layer] = path.split('/');
   if (root !== 'functions' || slice === undefined || !SLICES.includes(slice)) return undefined;
-  if (path.split('/').length === 3) return { slice };
+  if (path.split('/').length === 3) {
+    // A slice's one composition root may sit at its root (`acp/acp-wiring.ts`) rather than alone in a
+    // folder, and so may the kernel's OpenAPI kit (what every area's openapi/ fragment builds on).
+    if (path.endsWith('-wiring.ts')) return { slice, layer: 'wiring' };
+    if (/\/openapi-kit(\.ts)?$/.test(path)) return { slice, layer: 'openapi' };
+    return { slice };
+  }
+  if (layer === 'app' && path.endsWith('-ports.ts')) return { slice, layer: 'ports' };
   return { slice, layer: layer as Layer };
 }
 
@@ -240,9 +255,8 @@ function layerViolations(files: readonly SourceFile[], exists: (p: string) => bo
     }
     for (const r of importsOf(file, exists)) {
       const to = r.local ? placeOf(r.target) : undefined;
-      // Across slices: only downward, through the kernel, the platform and conversations.
-      const kernelBound = place?.slice === 'kernel' && r.typeOnly && under(r.target, KERNEL_BOUND) && isLeaf(r);
-      if (place && to && to.slice !== place.slice && !MAY_USE[place.slice]!.includes(to.slice) && !kernelBound) {
+      // Across slices: only inward (an area through the kernel, tenancy and conversations).
+      if (place && to && to.slice !== place.slice && !MAY_USE[place.slice]!.includes(to.slice)) {
         const allowed = MAY_USE[place.slice]!;
         report(r, `functions/${place.slice} may import only ${allowed.length ? `${allowed.map((a) => `functions/${a}`).join(', ')} and ` : ''}its own slice`);
         continue;
@@ -272,11 +286,11 @@ function layerViolations(files: readonly SourceFile[], exists: (p: string) => bo
         const ok = isBuiltin(r) || (r.local ? toLayer === 'domain' || toLayer === 'ports' || (r.typeOnly && isSynthLoaded(r.target)) : r.typeOnly);
         if (!ok) report(r, 'ports may import only domain, ports, package types and types of the route and worker tables');
       } else if (layer === 'adapters') {
-        const banned: readonly (Layer | undefined)[] = ['app', 'wiring', 'front-door', 'upload-service', ...ENTRY_LAYERS];
+        const banned: readonly (Layer | undefined)[] = ['app', 'wiring', ...ENTRY_LAYERS];
         if (r.local && to && banned.includes(toLayer) && !isSynthLoaded(r.target)) report(r, 'adapters must not import use cases, wiring or entry points');
       } else if (layer === 'wiring') {
         // A use case may be bound into a port here (tenancy's key admission, the HTTP kit's port); entry points never.
-        const banned: readonly (Layer | undefined)[] = ['front-door', 'upload-service', ...ENTRY_LAYERS];
+        const banned: readonly (Layer | undefined)[] = [...ENTRY_LAYERS];
         if (r.local && to && banned.includes(toLayer) && !isSynthLoaded(r.target))
           report(r, 'wiring composes adapters and use cases: it must not import entry points');
       } else if (layer !== undefined && ENTRY_LAYERS.includes(layer)) {
@@ -287,9 +301,6 @@ function layerViolations(files: readonly SourceFile[], exists: (p: string) => bo
             r,
             `${layer}/ may import only app, domain, ports, wiring, its own layer, request schemas, the route vocabulary and its slice's tables (never adapters or another entry layer)`,
           );
-      } else if (layer === 'front-door') {
-        const ok = !r.local || !to || isSynthLoaded(r.target) || ['domain', 'http', 'front-door'].includes(toLayer ?? '');
-        if (!ok) report(r, 'the front door may import only domain, the HTTP kit, its own folder and the files synth loads');
       } else if (isRequestSchema(p)) {
         // A type import adds nothing to a bundle.
         const ok =
@@ -424,8 +435,8 @@ describe('layer rules', () => {
   it('finds the source tree and reads its imports', () => {
     const paths = files.map((f) => f.path);
     expect(paths).toContain('functions/kernel/domain/time.ts');
-    expect(paths).toContain('functions/conversations/wiring/conversation-wiring.ts');
-    const wiring = importsOf(files.find((f) => f.path === 'functions/conversations/wiring/conversation-wiring.ts')!, existsInRepo);
+    expect(paths).toContain('functions/conversations/conversation-wiring.ts');
+    const wiring = importsOf(files.find((f) => f.path === 'functions/conversations/conversation-wiring.ts')!, existsInRepo);
     expect(wiring.map((r) => r.target)).toContain('functions/conversations/adapters/dynamo-session-store.ts');
     // Every local import of the tree resolves to a file that exists (template-literal directories aside).
     const unresolved = files.flatMap((f) => importsOf(f, existsInRepo)).filter((r) => r.local && !r.target.endsWith('/') && !existsInRepo(r.target));
@@ -445,6 +456,16 @@ describe('layer rules', () => {
     expect(repeatedNames(files.map((f) => f.path))).toEqual([]);
   });
 
+  it('leaves no layer folder of a slice with a single file', () => {
+    const perFolder = new Map<string, number>();
+    // A file at a slice's root (its one composition root, its tables) is in no layer folder.
+    for (const f of files.filter((x) => placeOf(x.path)?.layer !== undefined && x.path.split('/').length > 3)) {
+      const folder = f.path.slice(0, f.path.lastIndexOf('/'));
+      perFolder.set(folder, (perFolder.get(folder) ?? 0) + 1);
+    }
+    expect([...perFolder].filter(([, n]) => n === 1).map(([folder]) => folder)).toEqual([]);
+  });
+
   it('calls only API Gateway (and its local stand-in) a gateway', () => {
     const gateways = files
       .filter((f) => under(f.path, 'functions'))
@@ -456,13 +477,16 @@ describe('layer rules', () => {
 describe('the layer check itself', () => {
   const exists = (p: string) =>
     [
-      'functions/platform/domain/a.ts',
-      'functions/platform/domain/b.ts',
+      'functions/kernel/domain/a.ts',
+      'functions/kernel/domain/b.ts',
       'functions/kernel/app/kernel-ports.ts',
-      'functions/platform/adapters/x.ts',
-      'functions/platform/app/u.ts',
+      'functions/kernel/adapters/x.ts',
+      'functions/kernel/app/u.ts',
       'functions/kernel/http/kit.ts',
+      'functions/kernel/wiring/kernel-wiring.ts',
       'functions/tenancy/wiring/core-wiring.ts',
+      'functions/tenancy/app/manage-apps.ts',
+      'functions/tenancy/domain/org.ts',
       'functions/conversations/domain/session.ts',
       'functions/chat/domain/model.ts',
       'functions/chat/app/run-chat-turn.ts',
@@ -483,73 +507,67 @@ describe('the layer check itself', () => {
   const check = (path: string, text: string) => layerViolations([{ path, text }], exists);
 
   it('flags the domain importing the AWS SDK, zod, an adapter or a Lambda type', () => {
-    expect(check('functions/platform/domain/a.ts', "import { DynamoDBClient } from '@aws-sdk/client-dynamodb';")).toHaveLength(1);
-    expect(check('functions/platform/domain/a.ts', "import * as z from 'zod';")).toHaveLength(1);
-    expect(check('functions/platform/domain/a.ts', "import type { Context } from 'aws-lambda';")).toHaveLength(1);
-    expect(check('functions/platform/domain/a.ts', "import middy from '@middy/core'")).toHaveLength(1);
-    expect(check('functions/platform/domain/a.ts', "import {\n  X,\n  type Y,\n} from '../adapters/x';")).toEqual([
-      "functions/platform/domain/a.ts:1 imports '../adapters/x' (functions/platform/adapters/x.ts): a slice's domain may import only domains, node: builtins and ipaddr.js, marked, @cfworker/json-schema",
+    expect(check('functions/kernel/domain/a.ts', "import { DynamoDBClient } from '@aws-sdk/client-dynamodb';")).toHaveLength(1);
+    expect(check('functions/kernel/domain/a.ts', "import * as z from 'zod';")).toHaveLength(1);
+    expect(check('functions/kernel/domain/a.ts', "import type { Context } from 'aws-lambda';")).toHaveLength(1);
+    expect(check('functions/kernel/domain/a.ts', "import middy from '@middy/core'")).toHaveLength(1);
+    expect(check('functions/kernel/domain/a.ts', "import {\n  X,\n  type Y,\n} from '../adapters/x';")).toEqual([
+      "functions/kernel/domain/a.ts:1 imports '../adapters/x' (functions/kernel/adapters/x.ts): a slice's domain may import only domains, node: builtins and ipaddr.js, marked, @cfworker/json-schema",
     ]);
-    expect(check('functions/platform/domain/a.ts', "const m = await import('../adapters/x');")).toHaveLength(1);
-    expect(check('functions/platform/domain/a.ts', "export { b } from '../ports/platform-ports';")).toHaveLength(1);
+    expect(check('functions/kernel/domain/a.ts', "const m = await import('../adapters/x');")).toHaveLength(1);
+    expect(check('functions/kernel/domain/a.ts', "export { b } from '../app/kernel-ports';")).toHaveLength(1);
   });
 
   it('lets the domain import domains, node: builtins and the listed pure packages', () => {
-    expect(check('functions/platform/domain/a.ts', "import { createHash } from 'node:crypto';\nimport { b } from './b';\nexport * from './b';")).toEqual([]);
-    expect(check('functions/platform/domain/a.ts', "import ipaddr from 'ipaddr.js';\nimport { Marked } from 'marked';")).toEqual([]);
-    expect(
-      check('functions/chat/domain/c.ts', "import { b } from '../../platform/domain/b';\nimport { s } from '../../conversations/domain/session';"),
-    ).toEqual([]);
-    expect(check('functions/platform/domain/a.ts', "import busboy from 'busboy';")).toHaveLength(1);
+    expect(check('functions/kernel/domain/a.ts', "import { createHash } from 'node:crypto';\nimport { b } from './b';\nexport * from './b';")).toEqual([]);
+    expect(check('functions/kernel/domain/a.ts', "import ipaddr from 'ipaddr.js';\nimport { Marked } from 'marked';")).toEqual([]);
+    expect(check('functions/chat/domain/c.ts', "import { b } from '../../kernel/domain/b';\nimport { s } from '../../conversations/domain/session';")).toEqual(
+      [],
+    );
+    expect(check('functions/kernel/domain/a.ts', "import busboy from 'busboy';")).toHaveLength(1);
   });
 
   it('ignores imports inside comments and strings', () => {
-    expect(check('functions/platform/domain/a.ts', "// import x from '../adapters/x'\n/* export * from 'zod' */\nconst s = \"import y from 'zod'\";")).toEqual(
+    expect(check('functions/kernel/domain/a.ts', "// import x from '../adapters/x'\n/* export * from 'zod' */\nconst s = \"import y from 'zod'\";")).toEqual(
       [],
     );
   });
 
   it('fails on an import across slices, in any layer', () => {
     expect(check('functions/export/app/list.ts', "import { run } from '../../chat/app/run-chat-turn';")).toEqual([
-      "functions/export/app/list.ts:1 imports '../../chat/app/run-chat-turn' (functions/chat/app/run-chat-turn.ts): functions/export may import only functions/kernel, functions/platform, functions/conversations and its own slice",
+      "functions/export/app/list.ts:1 imports '../../chat/app/run-chat-turn' (functions/chat/app/run-chat-turn.ts): functions/export may import only functions/kernel, functions/tenancy, functions/conversations and its own slice",
     ]);
     expect(check('functions/chat/domain/c.ts', "import type { CheckoutSession } from '../../acp/domain/checkout';")).toHaveLength(1);
-    expect(check('functions/platform/http/p.ts', "import { exportApp } from '../../export/http/export-presenters';")).toHaveLength(1);
-    expect(check('functions/platform/domain/a.ts', "import type { Session } from '../../conversations/domain/session';")).toHaveLength(1);
+    expect(check('functions/kernel/http/p.ts', "import { exportApp } from '../../export/http/export-presenters';")).toHaveLength(1);
+    expect(check('functions/kernel/domain/a.ts', "import type { Session } from '../../conversations/domain/session';")).toHaveLength(1);
     expect(check('functions/conversations/domain/s.ts', "import type { ModelRequest } from '../../chat/domain/model';")).toHaveLength(1);
     expect(check('functions/acp/app/u.ts', "import type { Session } from '../../conversations/domain/session';")).toEqual([]);
     // A handler takes its route from its own area's table, never from another area's.
     expect(check('functions/chat/http/h.handler.ts', "import { CHAT_ROUTES } from '../chat-routes';")).toEqual([]);
     expect(check('functions/chat/http/h.handler.ts', "import { ACP_ROUTES } from '../../acp/acp-routes';")).toHaveLength(1);
+    // The kernel imports no slice, tenancy only the kernel, conversations both.
+    expect(check('functions/kernel/http/p.ts', "import { createApp } from '../../tenancy/app/manage-apps';")).toHaveLength(1);
+    expect(check('functions/tenancy/app/u.ts', "import type { Session } from '../../conversations/domain/session';")).toHaveLength(1);
+    expect(check('functions/tenancy/app/u.ts', "import { a } from '../../kernel/domain/a';")).toEqual([]);
+    expect(check('functions/conversations/app/u.ts', "import type { Org } from '../../tenancy/domain/org';")).toEqual([]);
   });
 
   it('keeps the kernel at the bottom: it imports no other slice, and every slice may import it', () => {
     expect(check('functions/kernel/route-vocabulary.ts', "import type { Session } from '../conversations/domain/session';")).toHaveLength(1);
-    expect(check('functions/kernel/route-vocabulary.ts', "import type { HttpDeps } from '../kernel/http/kit';")).toHaveLength(1);
+    expect(check('functions/kernel/route-vocabulary.ts', "import { httpRoute } from './http/kit';")).toHaveLength(1);
     expect(check('functions/kernel/route-vocabulary.ts', "import { ROUTES } from '../routes';")).toHaveLength(1);
     expect(check('functions/kernel/http/kit.ts', "import type { RouteDef } from '../../kernel/route-vocabulary';")).toEqual([]);
     expect(check('functions/acp/http/h.handler.ts', "import type { RouteDef } from '../../kernel/route-vocabulary';")).toEqual([]);
   });
 
-  it('lets the kernel read types of the leaf platform domain modules bound for it, and nothing else of the platform', () => {
-    const files: SourceFile[] = [
-      { path: 'functions/platform/domain/a.ts', text: "import type { X } from './b';\nexport type A = 'a';" },
-      { path: 'functions/platform/domain/b.ts', text: "import { createHash } from 'node:crypto';\nexport type B = 'b';" },
-    ];
-    const run = (text: string) =>
-      layerViolations([...files, { path: 'functions/kernel/route-vocabulary.ts', text }], (p) => files.some((f) => f.path === p) || exists(p));
-    expect(run("import type { A } from '../platform/domain/a';")).toEqual([]);
-    expect(run("import { type A } from '../platform/domain/a';")).toHaveLength(1);
-    expect(run("import type { B } from '../platform/domain/b';")).toHaveLength(1);
-  });
-
   it('keeps the slices off the composition around them, and production off the local platform', () => {
-    expect(check('functions/platform/app/u.ts', "import { runJob } from '../../jobs/app/run-job';")).toHaveLength(1);
-    expect(check('functions/server/s.ts', "import type { LocalApiGateway } from '../../local/local-platform';")).toHaveLength(1);
+    expect(check('functions/kernel/app/u.ts', "import { runJob } from '../../jobs/app/run-job';")).toHaveLength(1);
+    expect(check('functions/server/s.ts', "import type { LocalApiGateway } from '../local/local-platform';")).toHaveLength(1);
     // Not even the joined tables: a handler hands the kit its own route, so nothing below needs them.
     expect(check('functions/kernel/http/kit.ts', "import { ROUTES } from '../../routes';")).toHaveLength(1);
     expect(check('functions/kernel/http/kit.ts', "import type { RouteDef } from '../../routes';")).toHaveLength(1);
     expect(check('functions/export/workers/w.handler.ts', "import { QUEUES } from '../../workers';")).toHaveLength(1);
+    expect(check('functions/chat/app/u.ts', "import { serve } from '../../server/http-server';")).toHaveLength(1);
     expect(check('functions/local/load-routes.ts', "import { ROUTES } from '../routes';")).toEqual([]);
     expect(check('functions/jobs/app/run-job.ts', "import { run } from '../../chat/app/run-chat-turn';")).toEqual([]);
     expect(check('functions/local/main.ts', "import { run } from '../chat/app/run-chat-turn';")).toEqual([]);
@@ -561,6 +579,8 @@ describe('the layer check itself', () => {
     expect(check('functions/chat/chat-routes.ts', '')).toEqual([]);
     expect(check('functions/chat/chat-workers.ts', '')).toEqual([]);
     expect(check('functions/routes.ts', '')).toEqual([]);
+    expect(check('functions/chat/queue/x.handler.ts', '')).toHaveLength(1);
+    expect(check('functions/platform/http/p.ts', '')).toHaveLength(1);
   });
 
   it('lets handlers parse with their request schemas, which stay in zod/mini and pure rules', () => {
@@ -576,7 +596,7 @@ describe('the layer check itself', () => {
   });
 
   it('keeps the API reference fragments off handler code', () => {
-    expect(check('functions/chat/openapi/chat-operations.ts', "import * as z from 'zod';\nimport { json } from '../../kernel/http/openapi-kit';")).toEqual([]);
+    expect(check('functions/chat/openapi/chat-operations.ts', "import * as z from 'zod';\nimport { json } from '../../kernel/openapi-kit';")).toEqual([]);
     expect(check('functions/chat/openapi/chat-operations.ts', "import { run } from '../app/run-chat-turn';")).toHaveLength(1);
     expect(check('functions/openapi/document.ts', "import { CHAT_OPERATIONS } from '../chat/openapi/chat-operations';")).toEqual([]);
     expect(check('functions/openapi/document.ts', "import { run } from '../chat/app/run-chat-turn';")).toHaveLength(1);
@@ -585,68 +605,64 @@ describe('the layer check itself', () => {
   });
 
   it('flags use cases reaching adapters, wiring or the http kit, and allows domain, app and ports', () => {
-    expect(check('functions/platform/app/u.ts', "import { DynamoAppStore } from '../adapters/x';")).toHaveLength(1);
-    expect(check('functions/platform/app/u.ts', "import { buildCoreDeps } from '../wiring/core-wiring';")).toHaveLength(1);
-    expect(check('functions/platform/app/u.ts', "import type { HttpDeps } from '../http/kit';")).toHaveLength(1);
+    expect(check('functions/kernel/app/u.ts', "import { DynamoAppStore } from '../adapters/x';")).toHaveLength(1);
+    expect(check('functions/kernel/app/u.ts', "import { buildCoreDeps } from '../wiring/core-wiring';")).toHaveLength(1);
+    expect(check('functions/kernel/app/u.ts', "import type { HttpDeps } from '../http/kit';")).toHaveLength(1);
     expect(
-      check(
-        'functions/platform/app/u.ts',
-        "import type { PlatformDeps } from '../ports/platform-ports';\nimport { a } from '../domain/a';\nimport { u } from './u';",
-      ),
+      check('functions/kernel/app/u.ts', "import type { Clock } from './kernel-ports';\nimport { a } from '../domain/a';\nimport { u } from './u';"),
     ).toEqual([]);
   });
 
   it('flags adapters importing use cases or entry points', () => {
-    expect(check('functions/platform/adapters/y.ts', "import { createApp } from '../app/u';")).toHaveLength(1);
-    expect(check('functions/platform/adapters/y.ts', "import type { HttpDeps } from '../http/kit';")).toHaveLength(1);
+    expect(check('functions/kernel/adapters/y.ts', "import { createApp } from '../app/u';")).toHaveLength(1);
+    expect(check('functions/kernel/adapters/y.ts', "import type { HttpDeps } from '../http/kit';")).toHaveLength(1);
     expect(
-      check(
-        'functions/platform/adapters/y.ts',
-        "import { GetCommand } from '@aws-sdk/lib-dynamodb';\nimport type { AppStore } from '../ports/platform-ports';",
-      ),
+      check('functions/kernel/adapters/y.ts', "import { GetCommand } from '@aws-sdk/lib-dynamodb';\nimport type { Clock } from '../app/kernel-ports';"),
     ).toEqual([]);
   });
 
   it('flags a runtime import in the route tables and keeps type imports', () => {
-    expect(check('functions/routes.ts', "import { ORG_SCOPES } from './platform/domain/a';")).toHaveLength(1);
+    expect(check('functions/routes.ts', "import { ORG_SCOPES } from './kernel/domain/a';")).toHaveLength(1);
     expect(check('functions/chat/chat-routes.ts', "import { run } from './app/run-chat-turn';")).toHaveLength(1);
-    expect(check('functions/routes.ts', "import { type OrgScope } from './platform/domain/a';")).toHaveLength(1);
-    expect(check('functions/routes.ts', "import type { OrgScope } from './platform/domain/a';")).toEqual([]);
+    expect(check('functions/routes.ts', "import { type OrgScope } from './kernel/domain/a';")).toHaveLength(1);
+    expect(check('functions/routes.ts', "import type { OrgScope } from './kernel/domain/a';")).toEqual([]);
     expect(check('functions/kernel/env.ts', "import * as z from 'zod';")).toEqual([]);
   });
 
   it('keeps entry points off adapters, local and each other, and the wiring off entry points', () => {
     expect(check('functions/kernel/http/kit.ts', "import { DynamoAppStore } from '../adapters/x';")).toHaveLength(1);
-    expect(check('functions/kernel/http/kit.ts', "import type { CoreDeps } from '../wiring/core-wiring';\nimport { u } from '../app/u';")).toEqual([]);
+    expect(check('functions/kernel/http/kit.ts', "import type { KernelPorts } from '../wiring/kernel-wiring';\nimport { u } from '../app/u';")).toEqual([]);
     expect(check('functions/kernel/workers/w.ts', "import type { HttpDeps } from '../http/kit';")).toHaveLength(1);
     expect(check('functions/kernel/workers/j.ts', "import { x } from '../../local/local-platform';")).toHaveLength(1);
-    expect(check('functions/platform/wiring/w.ts', "import type { HttpDeps } from '../http/kit';")).toHaveLength(1);
-    expect(
-      check('functions/platform/wiring/w.ts', "import { DynamoAppStore } from '../adapters/x';\nimport type { AppStore } from '../ports/platform-ports';"),
-    ).toEqual([]);
+    expect(check('functions/kernel/wiring/w.ts', "import type { HttpDeps } from '../http/kit';")).toHaveLength(1);
+    expect(check('functions/kernel/wiring/w.ts', "import { DynamoAppStore } from '../adapters/x';\nimport type { Clock } from '../app/kernel-ports';")).toEqual(
+      [],
+    );
     expect(check('functions/kernel/app/kernel-ports.ts', "import { DynamoAppStore } from '../adapters/x';")).toHaveLength(1);
     expect(check('functions/kernel/app/kernel-ports.ts', "import type { Logger } from '@aws-lambda-powertools/logger';")).toEqual([]);
     expect(check('functions/kernel/app/kernel-ports.ts', "import { Logger } from '@aws-lambda-powertools/logger';")).toHaveLength(1);
+    // Ports live in app/ beside the use cases, and stay ports: they import no use case.
+    expect(check('functions/kernel/app/kernel-ports.ts', "import { u } from './u';")).toHaveLength(1);
   });
 
   it('flags lib/ importing handler code, and allows the synth-safe files and domain types', () => {
     expect(check('lib/api-stack.ts', "import { buildCoreDeps } from '../functions/tenancy/wiring/core-wiring';")).toHaveLength(1);
-    expect(check('lib/api-stack.ts', "import { a } from '../functions/platform/domain/a';")).toHaveLength(1);
-    expect(check('lib/api-stack.ts', "import { ROUTES } from '../functions/routes';\nimport type { A } from '../functions/platform/domain/a';")).toEqual([]);
+    expect(check('lib/api-stack.ts', "import { a } from '../functions/kernel/domain/a';")).toHaveLength(1);
+    expect(check('lib/api-stack.ts', "import { ROUTES } from '../functions/routes';\nimport type { A } from '../functions/kernel/domain/a';")).toEqual([]);
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the source text under test holds a template literal.
     expect(check('bin/app.ts', 'const k = await import(`../functions/chat/http/${name}.handler.ts`);')).toHaveLength(1);
   });
 
   it('lets lib/ and synth-safe files load leaf domain modules, and no domain module that imports at run time', () => {
     const files: SourceFile[] = [
-      { path: 'functions/platform/domain/a.ts', text: "import type { X } from './b';\nexport const A = 1;" },
-      { path: 'functions/platform/domain/b.ts', text: "import { createHash } from 'node:crypto';\nexport const B = 2;" },
+      { path: 'functions/kernel/domain/a.ts', text: "import type { X } from './b';\nexport const A = 1;" },
+      { path: 'functions/kernel/domain/b.ts', text: "import { createHash } from 'node:crypto';\nexport const B = 2;" },
     ];
     const run = (path: string, text: string) => layerViolations([...files, { path, text }], (p) => files.some((f) => f.path === p) || exists(p));
-    expect(run('lib/x.ts', "import { A } from '../functions/platform/domain/a';")).toEqual([]);
-    expect(run('functions/routes.ts', "import { B } from './platform/domain/b';")).toHaveLength(1);
+    expect(run('lib/x.ts', "import { A } from '../functions/kernel/domain/a';")).toEqual([]);
+    expect(run('functions/routes.ts', "import { B } from './kernel/domain/b';")).toHaveLength(1);
     expect(run('functions/kernel/http/api-gateway-contract.ts', "import { A } from '../domain/a';")).toEqual([]);
-    expect(run('lib/x.ts', "import { B } from '../functions/platform/domain/b';")).toHaveLength(1);
+    expect(run('lib/x.ts', "import { B } from '../functions/kernel/domain/b';")).toHaveLength(1);
     expect(run('functions/kernel/http/api-gateway-contract.ts', "import { B } from '../domain/b';")).toHaveLength(1);
   });
 

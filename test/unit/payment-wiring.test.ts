@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { secretReader } from '../../functions/acp/adapters/secrets-manager-secret';
 import { STRIPE_HANDLER_ID } from '../../functions/acp/adapters/stripe-payment-provider';
 import { ENV, type EnvVars } from '../../functions/kernel/env';
-import { buildPaymentProvider } from '../../functions/acp/wiring/acp-wiring';
+import { buildPaymentProvider } from '../../functions/acp/acp-wiring';
 
 const SECRET_ARN = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:platform-dev/stripe-api-key-AbCdEf';
 const env = (extra: Partial<EnvVars> = {}) => ({ [ENV.stage]: 'dev', [ENV.tableName]: 't', ...extra }) as unknown as EnvVars;

@@ -1,6 +1,6 @@
 import { agentCardDocument } from '../app/acp-discovery';
 import { agentCardRepresentation, notModified } from '../domain/discovery';
-import { acpProductionDeps, type AcpFunctionDeps } from '../wiring/acp-wiring';
+import { acpProductionDeps, type AcpFunctionDeps } from '../acp-wiring';
 import { publicBaseUrl } from '../../kernel/http/base-url';
 import { httpRoute, type HttpHandler } from '../../kernel/http/kit';
 import { lambdaHandler } from '../../kernel/http/lambda';

@@ -1,4 +1,4 @@
-import { acpProductionDeps, type AcpFunctionDeps } from '../wiring/acp-wiring';
+import { acpProductionDeps, type AcpFunctionDeps } from '../acp-wiring';
 import { lambdaHandler } from '../../kernel/http/lambda';
 import { agentCardRoute } from './acp-agent-card-v3.handler';
 

@@ -1,5 +1,5 @@
 import { cancelCheckout } from '../app/run-checkout';
-import { acpCheckoutProductionDeps, type AcpCheckoutDeps } from '../wiring/acp-wiring';
+import { acpCheckoutProductionDeps, type AcpCheckoutDeps } from '../acp-wiring';
 import { checkoutRoute } from './acp-checkout';
 import { lambdaHandler } from '../../kernel/http/lambda';
 

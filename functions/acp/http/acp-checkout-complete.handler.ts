@@ -1,5 +1,5 @@
 import { completeCheckout } from '../app/complete-checkout';
-import { acpCheckoutProductionDeps, type AcpCheckoutDeps } from '../wiring/acp-wiring';
+import { acpCheckoutProductionDeps, type AcpCheckoutDeps } from '../acp-wiring';
 import { checkoutRoute } from './acp-checkout';
 import { lambdaHandler } from '../../kernel/http/lambda';
 import { publicBaseUrl } from '../../kernel/http/base-url';

@@ -20,7 +20,7 @@ import { claimIdempotencyKey, idempotencyKeyOf } from '../../kernel/http/idempot
 
 export { canonicalJson };
 import { ACP_SUPPORTED_VERSIONS } from '../domain/discovery';
-import type { AcpCheckoutDeps } from '../wiring/acp-wiring';
+import type { AcpCheckoutDeps } from '../acp-wiring';
 import { publicBaseUrl } from '../../kernel/http/base-url';
 import { ACP_ROUTES } from '../acp-routes';
 import { httpRoute, type HttpHandler, type HttpResult } from '../../kernel/http/kit';

@@ -1,5 +1,5 @@
 import { discoveryDocument } from '../app/acp-discovery';
-import { acpProductionDeps, type AcpFunctionDeps } from '../wiring/acp-wiring';
+import { acpProductionDeps, type AcpFunctionDeps } from '../acp-wiring';
 import { publicBaseUrl } from '../../kernel/http/base-url';
 import { httpRoute } from '../../kernel/http/kit';
 import { lambdaHandler } from '../../kernel/http/lambda';

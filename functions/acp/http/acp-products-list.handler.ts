@@ -1,5 +1,5 @@
 import { publicProducts } from '../app/acp-discovery';
-import { acpProductionDeps, type AcpFunctionDeps } from '../wiring/acp-wiring';
+import { acpProductionDeps, type AcpFunctionDeps } from '../acp-wiring';
 import { httpRoute } from '../../kernel/http/kit';
 import { lambdaHandler } from '../../kernel/http/lambda';
 import { readRequest } from '../../kernel/http/request-declaration';

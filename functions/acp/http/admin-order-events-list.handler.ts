@@ -1,6 +1,6 @@
 import { getOrder } from '../app/manage-orders';
 import { adminOrderEvents } from './acp-admin-presenters';
-import { acpCheckoutProductionDeps, type AdminOrdersDeps } from '../wiring/acp-wiring';
+import { acpCheckoutProductionDeps, type AdminOrdersDeps } from '../acp-wiring';
 import { httpRoute } from '../../kernel/http/kit';
 import { readRequest } from '../../kernel/http/request-declaration';
 import { ACP_ADMIN_READ_REQUESTS } from '../openapi/acp-admin-read-requests';

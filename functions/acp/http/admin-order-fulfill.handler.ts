@@ -2,7 +2,7 @@ import { fulfillOrder } from '../app/manage-orders';
 
 import { adminOrderDetail } from './acp-admin-presenters';
 import { publicBaseUrl } from '../../kernel/http/base-url';
-import { acpCheckoutProductionDeps, type AdminOrdersDeps } from '../wiring/acp-wiring';
+import { acpCheckoutProductionDeps, type AdminOrdersDeps } from '../acp-wiring';
 import { httpRoute } from '../../kernel/http/kit';
 import { readRequest } from '../../kernel/http/request-declaration';
 import { ACP_ADMIN_REQUESTS } from '../openapi/acp-admin-requests';

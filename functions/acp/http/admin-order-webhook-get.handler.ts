@@ -1,6 +1,6 @@
 import { getOrderWebhook } from '../app/manage-order-webhook';
 import { adminOrderWebhook } from './acp-admin-presenters';
-import { adminOrderWebhookProductionDeps, type AdminOrderWebhookDeps } from '../wiring/acp-wiring';
+import { adminOrderWebhookProductionDeps, type AdminOrderWebhookDeps } from '../acp-wiring';
 import { httpRoute } from '../../kernel/http/kit';
 import { readRequest } from '../../kernel/http/request-declaration';
 import { ACP_ADMIN_READ_REQUESTS } from '../openapi/acp-admin-read-requests';

@@ -1,7 +1,7 @@
 import { setOrderWebhook } from '../app/manage-order-webhook';
 
 import { adminOrderWebhook } from './acp-admin-presenters';
-import { adminOrderWebhookProductionDeps, type AdminOrderWebhookDeps } from '../wiring/acp-wiring';
+import { adminOrderWebhookProductionDeps, type AdminOrderWebhookDeps } from '../acp-wiring';
 import { httpRoute } from '../../kernel/http/kit';
 import { readRequest } from '../../kernel/http/request-declaration';
 import { ACP_ADMIN_REQUESTS } from '../openapi/acp-admin-requests';

@@ -1,5 +1,5 @@
 import { listOrders } from '../app/list-orders';
-import { acpCheckoutProductionDeps, type AdminOrdersDeps } from '../wiring/acp-wiring';
+import { acpCheckoutProductionDeps, type AdminOrdersDeps } from '../acp-wiring';
 import { adminOrder } from './acp-admin-presenters';
 import { httpRoute } from '../../kernel/http/kit';
 import { readRequest } from '../../kernel/http/request-declaration';

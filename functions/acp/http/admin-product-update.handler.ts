@@ -1,6 +1,6 @@
 import { updateProduct } from '../app/manage-products';
 import { badRequest } from '../../kernel/domain/errors';
-import { acpProductionDeps, type AdminProductsDeps } from '../wiring/acp-wiring';
+import { acpProductionDeps, type AdminProductsDeps } from '../acp-wiring';
 import { adminProduct } from './acp-admin-presenters';
 import { httpRoute } from '../../kernel/http/kit';
 import { readRequest } from '../../kernel/http/request-declaration';

@@ -1,5 +1,5 @@
 import { listProducts } from '../app/manage-products';
-import { acpProductionDeps, type AdminProductsDeps } from '../wiring/acp-wiring';
+import { acpProductionDeps, type AdminProductsDeps } from '../acp-wiring';
 import { adminProduct } from './acp-admin-presenters';
 import { httpRoute } from '../../kernel/http/kit';
 import { readRequest } from '../../kernel/http/request-declaration';

@@ -5,7 +5,7 @@
  */
 import * as z from 'zod';
 import { adminCredential, adminData } from '../../tenancy/openapi/admin-schemas';
-import { json, type OperationDoc } from '../../kernel/http/openapi-kit';
+import { json, type OperationDoc } from '../../kernel/openapi-kit';
 import { adminOrder, adminOrderDetail, adminOrderEvents, adminOrderWebhook, adminProduct } from './acp-admin-schemas';
 import { ACP_ADMIN_READ_REQUESTS } from './acp-admin-read-requests';
 import { ACP_ADMIN_REQUESTS } from './acp-admin-requests';

@@ -3,7 +3,7 @@
  * orders, an order's events and the app's order-event receiver, for the admin OpenAPI document.
  */
 import * as z from 'zod';
-import { isoTime, uuid } from '../../kernel/http/openapi-kit';
+import { isoTime, uuid } from '../../kernel/openapi-kit';
 
 export const adminProduct = z
   .object({

@@ -4,7 +4,7 @@
  */
 import * as z from 'zod';
 import type { RequestDeclaration } from '../../kernel/http/request-declaration';
-import { json, type OperationDoc } from '../../kernel/http/openapi-kit';
+import { json, type OperationDoc } from '../../kernel/openapi-kit';
 import * as s from './acp-schemas';
 import { ACP_DISCOVERY_REQUESTS } from './acp-discovery-requests';
 import { ACP_REQUESTS } from './acp-requests';

@@ -4,7 +4,7 @@
  * them, authentication aside).
  */
 import * as z from 'zod';
-import { isoTime, uuid } from '../../kernel/http/openapi-kit';
+import { isoTime, uuid } from '../../kernel/openapi-kit';
 
 export const rateLimitedAcp = z.object({ error: z.string() }).meta({ title: 'AcpRateLimited', description: 'Area C 429: `{ error: string }`' });
 export const acpError = z

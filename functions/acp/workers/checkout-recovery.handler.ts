@@ -1,5 +1,5 @@
 import { checkoutRecoveryJob } from '../app/recover-checkout-completions';
-import { acpCheckoutProductionDeps } from '../wiring/acp-wiring';
+import { acpCheckoutProductionDeps } from '../acp-wiring';
 import { lambdaJob } from '../../kernel/workers/job-kit';
 import { ACP_SCHEDULES } from '../acp-workers';
 

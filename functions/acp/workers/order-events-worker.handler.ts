@@ -9,7 +9,7 @@ import * as z from 'zod/mini';
 import { deliverOrderEvents } from '../app/order-events';
 import type { OrderEventMessage } from '../app/acp-ports';
 import { jsonBody, lambdaQueueHandler, sqsConsumer, type QueueHandler } from '../../kernel/workers/queue-kit';
-import { orderEventWorkerProductionDeps, type OrderEventWorkerDeps } from '../wiring/acp-wiring';
+import { orderEventWorkerProductionDeps, type OrderEventWorkerDeps } from '../acp-wiring';
 
 /** A run stops starting attempts this long before the function's timeout (one attempt takes at most 10 s). */
 export const ORDER_EVENTS_SAFETY_MS = 15_000;

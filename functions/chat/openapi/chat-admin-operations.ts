@@ -3,7 +3,7 @@
  * other areas' in functions/openapi/admin-operations.ts.
  */
 import { adminCredential, adminData } from '../../tenancy/openapi/admin-schemas';
-import { json, type OperationDoc } from '../../kernel/http/openapi-kit';
+import { json, type OperationDoc } from '../../kernel/openapi-kit';
 import { CHAT_ADMIN_REQUESTS } from './chat-admin-requests';
 
 export const CHAT_ADMIN_OPERATIONS: Readonly<Record<string, OperationDoc>> = {

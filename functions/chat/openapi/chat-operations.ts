@@ -2,7 +2,7 @@
  * Area B's part of the OpenAPI document: one entry per public chat route (chat/chat-routes.ts), joined
  * with the other areas' in functions/openapi/operations.ts.
  */
-import { json, type OperationDoc } from '../../kernel/http/openapi-kit';
+import { json, type OperationDoc } from '../../kernel/openapi-kit';
 import * as s from './chat-schemas';
 import { CHAT_REQUESTS } from './chat-requests';
 import { FILE_REQUESTS } from './file-requests';

@@ -4,7 +4,7 @@
  * file upload, and the area's own error body (document.ts answers chat routes' errors in it).
  */
 import * as z from 'zod';
-import { uuid } from '../../kernel/http/openapi-kit';
+import { uuid } from '../../kernel/openapi-kit';
 
 export const chatError = z
   .union([z.object({ error: z.string() }), z.object({ error: z.string(), message: z.string() })])

@@ -11,7 +11,7 @@ import type { ChatPorts } from '../app/chat-ports';
 import type { ConversationPorts } from '../../conversations/app/conversation-ports';
 import type { FilePorts } from '../../conversations/app/file-ports';
 import type { IdempotencyStore } from '../../kernel/app/kernel-ports';
-import { buildConversationPorts, buildObjectStore } from '../../conversations/wiring/conversation-wiring';
+import { buildConversationPorts, buildObjectStore } from '../../conversations/conversation-wiring';
 import { buildCoreDeps, onFirstUse, type CoreDeps } from '../../tenancy/wiring/core-wiring';
 import type { FileWiringOptions } from './ocr-wiring';
 import type { ToolProvider } from '../app/chat-ports';

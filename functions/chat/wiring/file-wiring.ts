@@ -10,7 +10,7 @@ import { PdfDocxDocumentParser } from '../adapters/pdf-docx-document-parser';
 import { ENV } from '../../kernel/env';
 import type { ConversationPorts } from '../../conversations/app/conversation-ports';
 import type { FilePorts, OcrEngine } from '../../conversations/app/file-ports';
-import { buildConversationPorts, buildObjectStore } from '../../conversations/wiring/conversation-wiring';
+import { buildConversationPorts, buildObjectStore } from '../../conversations/conversation-wiring';
 import { buildCoreDeps, onFirstUse, type CoreDeps } from '../../tenancy/wiring/core-wiring';
 import { buildOcrEngine, type FileWiringOptions } from './ocr-wiring';
 

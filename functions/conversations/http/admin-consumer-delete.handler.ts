@@ -4,7 +4,7 @@ import { httpRoute } from '../../kernel/http/kit';
 import { lambdaHandler } from '../../kernel/http/lambda';
 import { readRequest } from '../../kernel/http/request-declaration';
 import { CONVERSATION_REQUESTS } from '../openapi/conversation-requests';
-import { conversationProductionDeps, type ConversationAdminDeps } from '../wiring/conversation-wiring';
+import { conversationProductionDeps, type ConversationAdminDeps } from '../conversation-wiring';
 import { CONVERSATION_ROUTES } from '../conversation-routes';
 
 /** DELETE /admin/v1/consumers/{consumerId}: removes the consumer and its sessions (cause `consumer_deleted`). */

@@ -3,7 +3,7 @@ import { httpRoute } from '../../kernel/http/kit';
 import { lambdaHandler } from '../../kernel/http/lambda';
 import { readRequest } from '../../kernel/http/request-declaration';
 import { IMPORT_REQUESTS } from '../openapi/import-requests';
-import { conversationProductionDeps, type ConversationAdminDeps } from '../wiring/conversation-wiring';
+import { conversationProductionDeps, type ConversationAdminDeps } from '../conversation-wiring';
 import { CONVERSATION_ROUTES } from '../conversation-routes';
 
 /**

@@ -5,7 +5,7 @@
  */
 import * as z from 'zod';
 import { adminData } from '../../tenancy/openapi/admin-schemas';
-import { isoTime, json, uuid, type OperationDoc } from '../../kernel/http/openapi-kit';
+import { isoTime, json, uuid, type OperationDoc } from '../../kernel/openapi-kit';
 import { IMPORT_REQUESTS } from './import-requests';
 import { CONVERSATION_REQUESTS } from './conversation-requests';
 

@@ -1,5 +1,5 @@
 import { deletionSweepJob } from '../app/process-app-deletion';
-import { conversationQueueProductionDeps } from '../wiring/conversation-wiring';
+import { conversationQueueProductionDeps } from '../conversation-wiring';
 import { lambdaJob } from '../../kernel/workers/job-kit';
 import { CONVERSATION_SCHEDULES } from '../conversation-workers';
 

@@ -6,7 +6,7 @@
  */
 import * as z from 'zod/mini';
 import { processAppDeletion } from '../app/process-app-deletion';
-import { conversationQueueProductionDeps, type LifecycleQueueDeps } from '../wiring/conversation-wiring';
+import { conversationQueueProductionDeps, type LifecycleQueueDeps } from '../conversation-wiring';
 import type { JobMessage } from '../../kernel/app/kernel-ports';
 import { jsonBody, lambdaQueueHandler, sqsConsumer, type QueueHandler } from '../../kernel/workers/queue-kit';
 

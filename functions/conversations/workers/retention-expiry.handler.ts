@@ -1,5 +1,5 @@
 import { retentionExpiryJob } from '../app/run-retention-jobs';
-import { conversationProductionDeps } from '../wiring/conversation-wiring';
+import { conversationProductionDeps } from '../conversation-wiring';
 import { lambdaJob } from '../../kernel/workers/job-kit';
 import { CONVERSATION_SCHEDULES } from '../conversation-workers';
 

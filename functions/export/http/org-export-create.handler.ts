@@ -4,7 +4,7 @@ import { readRequest } from '../../kernel/http/request-declaration';
 import { EXPORT_JOB_REQUESTS } from '../openapi/export-job-requests';
 import { lambdaHandler } from '../../kernel/http/lambda';
 import { exportJobBody } from './export-job-presenter';
-import { exportJobProductionDeps, type ExportJobFunctionDeps } from '../wiring/export-wiring';
+import { exportJobProductionDeps, type ExportJobFunctionDeps } from '../export-wiring';
 import { EXPORT_ROUTES } from '../export-routes';
 
 /**

@@ -4,7 +4,7 @@ import { EXPORT_REQUESTS } from '../openapi/export-requests';
 import { httpRoute } from '../../kernel/http/kit';
 import { lambdaHandler } from '../../kernel/http/lambda';
 import { exportMessage, exportSessionSubset } from '../domain/export-rows';
-import { exportProductionDeps, type ExportFunctionDeps } from '../wiring/export-wiring';
+import { exportProductionDeps, type ExportFunctionDeps } from '../export-wiring';
 import { EXPORT_ROUTES } from '../export-routes';
 
 /** GET /api/v1/org/sessions/{sessionId}/messages: one session's transcript; `include=tool_details` adds tool markers. */

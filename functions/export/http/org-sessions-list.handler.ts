@@ -6,7 +6,7 @@ import { httpRoute } from '../../kernel/http/kit';
 import { lambdaHandler } from '../../kernel/http/lambda';
 import { exportSession, exportSessionWithMessages } from '../domain/export-rows';
 import { pagination } from './export-presenters';
-import { exportProductionDeps, type ExportFunctionDeps } from '../wiring/export-wiring';
+import { exportProductionDeps, type ExportFunctionDeps } from '../export-wiring';
 import { EXPORT_ROUTES } from '../export-routes';
 
 /**

@@ -5,7 +5,7 @@ import { httpRoute } from '../../kernel/http/kit';
 import { lambdaHandler } from '../../kernel/http/lambda';
 import { exportTombstone } from '../domain/export-rows';
 import { pagination } from './export-presenters';
-import { exportProductionDeps, type ExportFunctionDeps } from '../wiring/export-wiring';
+import { exportProductionDeps, type ExportFunctionDeps } from '../export-wiring';
 import { EXPORT_ROUTES } from '../export-routes';
 
 /** GET /api/v1/org/tombstones: the deletion feed, by deleted_at then id, descending; `cause` matched exactly. */

@@ -5,7 +5,7 @@ import { httpRoute } from '../../kernel/http/kit';
 import { lambdaHandler } from '../../kernel/http/lambda';
 import { exportUsageRow } from '../domain/export-rows';
 import { pagination } from './export-presenters';
-import { exportProductionDeps, type ExportFunctionDeps } from '../wiring/export-wiring';
+import { exportProductionDeps, type ExportFunctionDeps } from '../export-wiring';
 import { EXPORT_ROUTES } from '../export-routes';
 
 /** GET /api/v1/org/usage: per-call token usage and cost, by created_at then id, descending. */

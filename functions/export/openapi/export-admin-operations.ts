@@ -3,7 +3,7 @@
  * the other areas' in functions/openapi/admin-operations.ts.
  */
 import { adminCredential, adminData } from '../../tenancy/openapi/admin-schemas';
-import { json, type OperationDoc } from '../../kernel/http/openapi-kit';
+import { json, type OperationDoc } from '../../kernel/openapi-kit';
 import { EXPORT_ADMIN_REQUESTS } from './export-admin-requests';
 
 export const EXPORT_ADMIN_OPERATIONS: Readonly<Record<string, OperationDoc>> = {

@@ -2,7 +2,7 @@
  * Area A's part of the OpenAPI document: one entry per public Org Export route (export/export-routes.ts),
  * joined with the other areas' in functions/openapi/operations.ts.
  */
-import { json, type OperationDoc } from '../../kernel/http/openapi-kit';
+import { json, type OperationDoc } from '../../kernel/openapi-kit';
 import { EXPORT_JOB_REQUESTS } from './export-job-requests';
 import { EXPORT_REQUESTS } from './export-requests';
 import * as s from './export-schemas';

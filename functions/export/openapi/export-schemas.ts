@@ -3,7 +3,7 @@
  * the cursor-paginated list envelope (cursor pagination is the export API's own, export/domain/cursor.ts).
  */
 import * as z from 'zod';
-import { isoTime, uuid } from '../../kernel/http/openapi-kit';
+import { isoTime, uuid } from '../../kernel/openapi-kit';
 
 export const exportApp = z.object({ id: uuid, name: z.string(), slug: z.string(), created_at: isoTime, updated_at: isoTime }).meta({ title: 'App' });
 const queryParam = z.object({ name: z.string(), value: z.string() });

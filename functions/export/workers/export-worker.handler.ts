@@ -6,7 +6,7 @@
 import { runExportChunk } from '../app/export-jobs';
 import { lambdaQueueHandler, sqsConsumer, type QueueHandler } from '../../kernel/workers/queue-kit';
 import { parseExportChunkMessage } from './export-chunk-message';
-import { exportJobProductionDeps, type ExportJobFunctionDeps } from '../wiring/export-wiring';
+import { exportJobProductionDeps, type ExportJobFunctionDeps } from '../export-wiring';
 import { EXPORT_QUEUES } from '../export-workers';
 
 /** Deliveries before the dead-letter queue: the last one fails the job. */

@@ -4,7 +4,7 @@ import { lambdaHandler } from '../../kernel/http/lambda';
 import { readRequest } from '../../kernel/http/request-declaration';
 import { RELEASE_NOTES_ADMIN_REQUESTS } from '../openapi/release-notes-admin-requests';
 import { adminPeriodOut } from './release-notes-presenters';
-import { releaseNotesProductionDeps, type AdminReleaseNotesDeps } from '../wiring/release-notes-wiring';
+import { releaseNotesProductionDeps, type AdminReleaseNotesDeps } from '../release-notes-wiring';
 import { RELEASE_NOTES_ROUTES } from '../release-notes-routes';
 
 /**

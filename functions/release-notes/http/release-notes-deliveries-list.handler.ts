@@ -4,7 +4,7 @@ import { readRequest } from '../../kernel/http/request-declaration';
 import { RELEASE_NOTES_REQUESTS } from '../openapi/release-notes-requests';
 import { lambdaHandler } from '../../kernel/http/lambda';
 import { deliveryOut } from './release-notes-presenters';
-import { releaseNotesReadProductionDeps, type ReleaseNotesReadDeps } from '../wiring/release-notes-wiring';
+import { releaseNotesReadProductionDeps, type ReleaseNotesReadDeps } from '../release-notes-wiring';
 import { RELEASE_NOTES_ROUTES } from '../release-notes-routes';
 
 /**

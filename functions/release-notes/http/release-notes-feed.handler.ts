@@ -6,7 +6,7 @@ import type { HttpRequest } from '../../kernel/http/kit-request';
 import { lambdaHandler } from '../../kernel/http/lambda';
 import { readRequest } from '../../kernel/http/request-declaration';
 import { RELEASE_NOTES_REQUESTS } from '../openapi/release-notes-requests';
-import { releaseNotesReadProductionDeps, type ReleaseNotesReadDeps } from '../wiring/release-notes-wiring';
+import { releaseNotesReadProductionDeps, type ReleaseNotesReadDeps } from '../release-notes-wiring';
 import { RELEASE_NOTES_ROUTES } from '../release-notes-routes';
 
 /** The feed's own URL under the platform's `{base_url}` (configuration, never the request's Host). */

@@ -4,7 +4,7 @@ import { httpRoute } from '../../kernel/http/kit';
 import { lambdaHandler } from '../../kernel/http/lambda';
 import { subscriptionOut } from './release-notes-presenters';
 import { readRequest } from '../../kernel/http/request-declaration';
-import { releaseNotesProductionDeps, type ReleaseNotesFunctionDeps } from '../wiring/release-notes-wiring';
+import { releaseNotesProductionDeps, type ReleaseNotesFunctionDeps } from '../release-notes-wiring';
 import { RELEASE_NOTES_ROUTES } from '../release-notes-routes';
 
 /**

@@ -2,7 +2,7 @@ import { listWebhookSubscriptions } from '../app/manage-webhook-subscriptions';
 import { httpRoute } from '../../kernel/http/kit';
 import { lambdaHandler } from '../../kernel/http/lambda';
 import { subscriptionOut } from './release-notes-presenters';
-import { releaseNotesReadProductionDeps, type ReleaseNotesReadDeps } from '../wiring/release-notes-wiring';
+import { releaseNotesReadProductionDeps, type ReleaseNotesReadDeps } from '../release-notes-wiring';
 import { RELEASE_NOTES_ROUTES } from '../release-notes-routes';
 
 /**

@@ -4,7 +4,7 @@
  */
 import * as z from 'zod';
 import { adminData } from '../../tenancy/openapi/admin-schemas';
-import { isoTime, json, uuid, type OperationDoc } from '../../kernel/http/openapi-kit';
+import { isoTime, json, uuid, type OperationDoc } from '../../kernel/openapi-kit';
 import { CHANGE_KINDS } from '../domain/release-notes';
 import { RELEASE_NOTES_ADMIN_REQUESTS } from './release-notes-admin-requests';
 

@@ -2,7 +2,7 @@
  * Area D's part of the OpenAPI document: one entry per public release-notes route
  * (release-notes/release-notes-routes.ts), joined with the other areas' in functions/openapi/operations.ts.
  */
-import { json, type OperationDoc } from '../../kernel/http/openapi-kit';
+import { json, type OperationDoc } from '../../kernel/openapi-kit';
 import { RELEASE_NOTES_REQUESTS } from './release-notes-requests';
 import { SUBSCRIPTION_REQUESTS } from './subscription-requests';
 import * as s from './release-notes-schemas';

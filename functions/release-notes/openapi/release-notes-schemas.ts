@@ -3,7 +3,7 @@
  * delivery attempts.
  */
 import * as z from 'zod';
-import { isoTime, uuid } from '../../kernel/http/openapi-kit';
+import { isoTime, uuid } from '../../kernel/openapi-kit';
 
 const subscriptionFields = {
   id: uuid,

@@ -8,7 +8,7 @@
  */
 import { deliverWebhook } from '../app/deliver-webhook';
 import { fanOutReleasePeriod } from '../app/fan-out-release-period';
-import { releaseNotesProductionDeps, type WebhookWorkerDeps } from '../wiring/release-notes-wiring';
+import { releaseNotesProductionDeps, type WebhookWorkerDeps } from '../release-notes-wiring';
 import type { WebhookMessage } from '../app/release-notes-ports';
 import { lambdaQueueHandler, sqsConsumer, type QueueHandler } from '../../kernel/workers/queue-kit';
 import { parseWebhookMessage } from './webhook-message';

@@ -3,7 +3,7 @@
  * orgs, apps, keys) and the envelope every admin answer has, for the admin OpenAPI document.
  */
 import * as z from 'zod';
-import { isoTime as isoTimestamp, uuid } from '../../kernel/http/openapi-kit';
+import { isoTime as isoTimestamp, uuid } from '../../kernel/openapi-kit';
 
 /** Every admin answer with a body: `{ data: … }`. */
 export const adminData = (schema: z.ZodType, title: string) => z.object({ data: schema }).meta({ title });

@@ -4,7 +4,7 @@
  * functions/openapi/admin-operations.ts.
  */
 import { adminApp, adminCredential, adminData, adminOrg, creditsBalance } from './admin-schemas';
-import { json, type OperationDoc } from '../../kernel/http/openapi-kit';
+import { json, type OperationDoc } from '../../kernel/openapi-kit';
 import { ADMIN_REQUESTS } from './tenancy-admin-requests';
 import { ADMIN_RESOURCE_REQUESTS } from './admin-resource-requests';
 

@@ -12,23 +12,23 @@
  * Secrets Manager, the worker neither Stripe nor Secrets Manager.
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { createDocumentClient } from '../../kernel/adapters/aws-clients';
-import { createSqsClient } from '../../kernel/adapters/aws-queue-clients';
-import { DynamoIdempotencyStore } from '../../kernel/adapters/dynamo-idempotency-store';
-import { ENV } from '../../kernel/env';
-import type { CallbackCheckDeps, SecretSealer, WebhookSender } from '../../kernel/app/outbound-webhook-ports';
-import { buildAdminBaseDeps, type AdminBaseDeps } from '../../tenancy/wiring/admin-wiring';
-import { buildCoreDeps, onFirstUse, type CoreDeps, type WiringOptions } from '../../tenancy/wiring/core-wiring';
-import { buildWebhookSealing, buildWebhookSender, type OutboundWebhookWiringOptions } from '../../kernel/wiring/outbound-webhook-wiring';
-import { DynamoCheckoutStore } from '../adapters/dynamo-checkout-store';
-import { DynamoInventoryStore } from '../adapters/dynamo-inventory-store';
-import { DynamoOrderEventLog } from '../adapters/dynamo-order-event-log';
-import { DynamoOrderWebhookStore } from '../adapters/dynamo-order-webhook-store';
-import { DynamoProductStore } from '../adapters/dynamo-product-store';
-import { secretReader } from '../adapters/secrets-manager-secret';
-import { SqsOrderEventQueue } from '../adapters/sqs-order-event-queue';
-import { StripePaymentProvider } from '../adapters/stripe-payment-provider';
-import type { AcpPorts, CheckoutPorts, OrderEventLog, PaymentProvider } from '../app/acp-ports';
+import { createDocumentClient } from '../kernel/adapters/aws-clients';
+import { createSqsClient } from '../kernel/adapters/aws-queue-clients';
+import { DynamoIdempotencyStore } from '../kernel/adapters/dynamo-idempotency-store';
+import { ENV } from '../kernel/env';
+import type { CallbackCheckDeps, SecretSealer, WebhookSender } from '../kernel/app/outbound-webhook-ports';
+import { buildAdminBaseDeps, type AdminBaseDeps } from '../tenancy/wiring/admin-wiring';
+import { buildCoreDeps, onFirstUse, type CoreDeps, type WiringOptions } from '../tenancy/wiring/core-wiring';
+import { buildWebhookSealing, buildWebhookSender, type OutboundWebhookWiringOptions } from '../kernel/wiring/outbound-webhook-wiring';
+import { DynamoCheckoutStore } from './adapters/dynamo-checkout-store';
+import { DynamoInventoryStore } from './adapters/dynamo-inventory-store';
+import { DynamoOrderEventLog } from './adapters/dynamo-order-event-log';
+import { DynamoOrderWebhookStore } from './adapters/dynamo-order-webhook-store';
+import { DynamoProductStore } from './adapters/dynamo-product-store';
+import { secretReader } from './adapters/secrets-manager-secret';
+import { SqsOrderEventQueue } from './adapters/sqs-order-event-queue';
+import { StripePaymentProvider } from './adapters/stripe-payment-provider';
+import type { AcpPorts, CheckoutPorts, OrderEventLog, PaymentProvider } from './app/acp-ports';
 
 /** Area C's wiring seams: the payment handler, and the outbound-webhook ones (as area D's). */
 export interface AcpWiringOptions extends OutboundWebhookWiringOptions {

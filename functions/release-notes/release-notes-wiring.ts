@@ -5,17 +5,17 @@
  * production deps is a pure declaration, so the feed's bundle carries no KMS, SQS or DNS client.
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { createDocumentClient } from '../../kernel/adapters/aws-clients';
-import { createSqsClient } from '../../kernel/adapters/aws-queue-clients';
-import { DynamoDeliveryLog } from '../adapters/dynamo-delivery-log';
-import { DynamoReleaseNoteStore } from '../adapters/dynamo-release-note-store';
-import { DynamoSubscriptionStore } from '../adapters/dynamo-subscription-store';
-import { SqsWebhookQueue } from '../adapters/sqs-webhook-queue';
-import { ENV } from '../../kernel/env';
-import type { ReleaseNotesPorts, WebhookDeliveryPorts } from '../app/release-notes-ports';
-import { buildAdminBaseDeps, type AdminBaseDeps } from '../../tenancy/wiring/admin-wiring';
-import { buildCoreDeps, onFirstUse, type CoreDeps, type WiringOptions } from '../../tenancy/wiring/core-wiring';
-import { buildWebhookSealing, buildWebhookSender, type OutboundWebhookWiringOptions } from '../../kernel/wiring/outbound-webhook-wiring';
+import { createDocumentClient } from '../kernel/adapters/aws-clients';
+import { createSqsClient } from '../kernel/adapters/aws-queue-clients';
+import { DynamoDeliveryLog } from './adapters/dynamo-delivery-log';
+import { DynamoReleaseNoteStore } from './adapters/dynamo-release-note-store';
+import { DynamoSubscriptionStore } from './adapters/dynamo-subscription-store';
+import { SqsWebhookQueue } from './adapters/sqs-webhook-queue';
+import { ENV } from '../kernel/env';
+import type { ReleaseNotesPorts, WebhookDeliveryPorts } from './app/release-notes-ports';
+import { buildAdminBaseDeps, type AdminBaseDeps } from '../tenancy/wiring/admin-wiring';
+import { buildCoreDeps, onFirstUse, type CoreDeps, type WiringOptions } from '../tenancy/wiring/core-wiring';
+import { buildWebhookSealing, buildWebhookSender, type OutboundWebhookWiringOptions } from '../kernel/wiring/outbound-webhook-wiring';
 
 /** Area D's wiring seams: the outbound-webhook ones (the secrets key file, DNS answers, the webhook network policy). */
 export type ReleaseNotesWiringOptions = OutboundWebhookWiringOptions;

@@ -8,8 +8,8 @@
  * the API functions: zod and nothing else.
  */
 import * as z from 'zod';
-import type { JsonSchema } from '../domain/json-schema';
-import type { RequestDeclaration } from './request-declaration';
+import type { JsonSchema } from './domain/json-schema';
+import type { RequestDeclaration } from './http/request-declaration';
 
 export type { JsonSchema };
 

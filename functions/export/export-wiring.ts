@@ -4,20 +4,20 @@
  * a pure declaration, so a function's bundle keeps only the clients of the one it uses.
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { createDocumentClient } from '../../kernel/adapters/aws-clients';
-import { createSqsClient } from '../../kernel/adapters/aws-queue-clients';
-import { createS3Client } from '../../kernel/adapters/aws-s3-client';
-import { ENV } from '../../kernel/env';
-import type { ConversationPorts } from '../../conversations/app/conversation-ports';
-import { buildConversationPorts } from '../../conversations/wiring/conversation-wiring';
-import { buildCoreDeps, onFirstUse, type CoreDeps, type WiringOptions } from '../../tenancy/wiring/core-wiring';
-import { DynamoExportJobStore } from '../adapters/dynamo-export-job-store';
-import { DynamoExportReader } from '../adapters/dynamo-export-reader';
-import { DynamoKeyMaterial } from '../adapters/dynamo-key-material';
-import { S3ExportObjects } from '../adapters/s3-export-objects';
-import { SqsExportChunkQueue } from '../adapters/sqs-export-chunk-queue';
-import type { ExportChunkMessage } from '../domain/export-job';
-import type { ExportJobPorts, ExportPorts } from '../app/export-ports';
+import { createDocumentClient } from '../kernel/adapters/aws-clients';
+import { createSqsClient } from '../kernel/adapters/aws-queue-clients';
+import { createS3Client } from '../kernel/adapters/aws-s3-client';
+import { ENV } from '../kernel/env';
+import type { ConversationPorts } from '../conversations/app/conversation-ports';
+import { buildConversationPorts } from '../conversations/conversation-wiring';
+import { buildCoreDeps, onFirstUse, type CoreDeps, type WiringOptions } from '../tenancy/wiring/core-wiring';
+import { DynamoExportJobStore } from './adapters/dynamo-export-job-store';
+import { DynamoExportReader } from './adapters/dynamo-export-reader';
+import { DynamoKeyMaterial } from './adapters/dynamo-key-material';
+import { S3ExportObjects } from './adapters/s3-export-objects';
+import { SqsExportChunkQueue } from './adapters/sqs-export-chunk-queue';
+import type { ExportChunkMessage } from './domain/export-job';
+import type { ExportJobPorts, ExportPorts } from './app/export-ports';
 
 export type ExportFunctionDeps = CoreDeps & ConversationPorts & ExportPorts;
 export type ExportJobFunctionDeps = ExportFunctionDeps & ExportJobPorts;

@@ -8,21 +8,21 @@
  * (the session store), so no variable store is needed here.
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { createDocumentClient } from '../../kernel/adapters/aws-clients';
-import { createS3Client } from '../../kernel/adapters/aws-s3-client';
-import { ENV } from '../../kernel/env';
-import type { JobQueue } from '../../kernel/app/kernel-ports';
-import { buildAdminBaseDeps, type AdminBaseDeps } from '../../tenancy/wiring/admin-wiring';
-import { onFirstUse, type CoreDeps, type WiringOptions } from '../../tenancy/wiring/core-wiring';
-import { buildJobQueue } from '../../kernel/wiring/job-queue-wiring';
-import { DynamoConsumerStore } from '../adapters/dynamo-consumer-store';
-import { DynamoFileStore } from '../adapters/dynamo-file-store';
-import { DynamoSessionStore } from '../adapters/dynamo-session-store';
-import { DynamoTombstoneStore } from '../adapters/dynamo-tombstone-store';
-import { DynamoUsageStore } from '../adapters/dynamo-usage-store';
-import { S3ObjectStore } from '../adapters/s3-object-store';
-import type { ConversationPorts } from '../app/conversation-ports';
-import type { ObjectStore } from '../app/file-ports';
+import { createDocumentClient } from '../kernel/adapters/aws-clients';
+import { createS3Client } from '../kernel/adapters/aws-s3-client';
+import { ENV } from '../kernel/env';
+import type { JobQueue } from '../kernel/app/kernel-ports';
+import { buildAdminBaseDeps, type AdminBaseDeps } from '../tenancy/wiring/admin-wiring';
+import { onFirstUse, type CoreDeps, type WiringOptions } from '../tenancy/wiring/core-wiring';
+import { buildJobQueue } from '../kernel/wiring/job-queue-wiring';
+import { DynamoConsumerStore } from './adapters/dynamo-consumer-store';
+import { DynamoFileStore } from './adapters/dynamo-file-store';
+import { DynamoSessionStore } from './adapters/dynamo-session-store';
+import { DynamoTombstoneStore } from './adapters/dynamo-tombstone-store';
+import { DynamoUsageStore } from './adapters/dynamo-usage-store';
+import { S3ObjectStore } from './adapters/s3-object-store';
+import type { ConversationPorts } from './app/conversation-ports';
+import type { ObjectStore } from './app/file-ports';
 
 /** What a lifecycle function (a scheduled job, the jobs worker) reads and writes. */
 type LifecycleDeps = CoreDeps & ConversationPorts;
