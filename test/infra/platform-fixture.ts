@@ -85,7 +85,7 @@ export function resourcesOfType(template: Template, type: string): Resources {
 export function platformFunctions(template: Template): Resources {
   return Object.fromEntries(
     Object.entries(resourcesOfType(template, 'AWS::Lambda::Function')).filter(([, f]) =>
-      /^(http|authorizers|queue|jobs)\//.test(String(f.Properties?.Description ?? '')),
+      /^(http|authorizers|workers)\//.test(String(f.Properties?.Description ?? '')),
     ),
   ) as Resources;
 }

@@ -187,7 +187,7 @@ describe('the Lambda wiring', () => {
     expect(importers).toEqual(['functions/cli/dev-listener.ts', 'functions/local/local-platform.ts']);
     // Exceptions are assigned in two places: the composition root (from its options) and the listeners' worker deps.
     const assigning = all.filter((f) => /(?<!readonly )webhookExceptions:/.test(readFileSync(join(root, f), 'utf8'))).sort();
-    expect(assigning).toEqual(['functions/local/dev-webhook-listeners.ts', 'functions/kernel/wiring/outbound-webhook-wiring.ts']);
+    expect(assigning).toEqual(['functions/kernel/wiring/outbound-webhook-wiring.ts', 'functions/local/dev-webhook-listeners.ts']);
     // The switch is read from the environment in one place, the options of `npm start`.
     const readers = all.filter((f) =>
       /PLATFORM_DEV_WEBHOOKS'\)|env\.PLATFORM_DEV_WEBHOOKS|\[['"]PLATFORM_DEV_WEBHOOKS/.test(readFileSync(join(root, f), 'utf8')),
@@ -207,7 +207,7 @@ describe('the Lambda wiring', () => {
       .sort();
     // The platform's outbound-webhook wiring takes it from its options (every area that sends webhooks
     // builds its ports there); local-platform.ts passes its own options through. Nothing reads env for it.
-    expect(users).toEqual(['local/local-platform.ts', 'kernel/wiring/outbound-webhook-wiring.ts']);
+    expect(users).toEqual(['kernel/wiring/outbound-webhook-wiring.ts', 'local/local-platform.ts']);
     for (const f of users) expect(readFileSync(join(root, f), 'utf8')).not.toMatch(/process\.env[^\n]*webhookNetwork|webhookNetwork[^\n]*process\.env/);
   });
 });
