@@ -38,7 +38,7 @@ const WRITTEN: Record<string, (current: string) => string> = {
     ),
   [`${AREA}/http/release-notes-ping.handler.ts`]: () => `import { httpRoute } from '../../kernel/http/kit';
 import { lambdaHandler } from '../../kernel/http/lambda';
-import { releaseNotesReadProductionDeps, type ReleaseNotesReadDeps } from '../wiring/release-notes-wiring';
+import { releaseNotesReadProductionDeps, type ReleaseNotesReadDeps } from '../release-notes-wiring';
 import { RELEASE_NOTES_ROUTES } from '../release-notes-routes';
 
 export const createHandler = (deps: ReleaseNotesReadDeps) =>
