@@ -117,11 +117,14 @@ describe('the Lambda wiring', () => {
   });
 
   it('never produces an exception from any builder the Lambda handlers call, whatever the environment holds', async () => {
-    // Every area's wiring folder: the composition roots of the Lambdas.
+    // Every slice's composition roots of the Lambdas: its wiring folder, or its one `<slice>-wiring.ts` at its root.
     const functionsDir = join(import.meta.dirname, '../../functions');
-    const modules = readdirSync(functionsDir)
-      .filter((area) => existsSync(join(functionsDir, area, 'wiring')))
-      .flatMap((area) => readdirSync(join(functionsDir, area, 'wiring')).map((n) => `${area}/wiring/${n}`))
+    const slices = readdirSync(functionsDir).filter((area) => statSync(join(functionsDir, area)).isDirectory());
+    const modules = slices
+      .flatMap((area) => [
+        ...(existsSync(join(functionsDir, area, 'wiring')) ? readdirSync(join(functionsDir, area, 'wiring')).map((n) => `${area}/wiring/${n}`) : []),
+        ...readdirSync(join(functionsDir, area)).map((n) => `${area}/${n}`),
+      ])
       .filter((n) => n.endsWith('-wiring.ts'));
     // The environment of a real function, with every variable of the schema set, then each one (and the
     // local switch) set to values someone might hope turn an exception on. Values the schema refuses fail
