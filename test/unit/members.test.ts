@@ -159,6 +159,32 @@ describe('members and roles', () => {
     }
   });
 
+  it('never undoes a concurrent change: a stale write finds the role it read gone', async () => {
+    const own = person('own4');
+    const adm = person('adm4');
+    const x = person('x4');
+    const orgId = await orgOf(own, [
+      [adm, 'admin'],
+      [x, 'developer'],
+    ]);
+    expect(await deps.members.changeRole(orgId, userKeyOf(x), 'viewer', 'admin')).toBeUndefined();
+    expect(await deps.members.remove(orgId, userKeyOf(x), 'viewer')).toBe(false);
+    expect((await deps.members.get(orgId, userKeyOf(x)))?.role).toBe('developer');
+    for (let round = 0; round < 5; round++) {
+      const y = person(`y4-${round}`);
+      await deps.members.put({ orgId, userKey: userKeyOf(y), email: y.email, role: 'developer', joinedAtUs: 1 });
+      // An owner promotes y while an admin removes it: whichever lands second is refused or finds nothing.
+      const results = await Promise.all([
+        outcome(changeMemberRole(deps, { orgId, userKey: userKeyOf(y), role: 'owner', by: by(own), origin: ORIGIN })),
+        outcome(removeMember(deps, { orgId, userKey: userKeyOf(y), by: by(adm), origin: ORIGIN })),
+      ]);
+      expect(results.filter((r) => r === 'ok').length, results.join()).toBe(1);
+      const storedOwners = (await deps.members.listByOrg(orgId)).filter((m) => m.role === 'owner').map((m) => m.userKey);
+      expect([...(await deps.members.owners(orgId))].sort()).toEqual(storedOwners.sort());
+    }
+    expect(await deps.members.remove(orgId, 'usr_never-a-member', 'viewer')).toBe(true);
+  });
+
   it('converges when a change was cut short', async () => {
     const own = person('own3');
     const adm = person('adm3');

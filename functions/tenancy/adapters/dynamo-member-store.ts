@@ -7,8 +7,9 @@
  */
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Member } from '../domain/members';
+import type { Role } from '../domain/roles';
 import type { MemberStore } from '../app/members-ports';
-import { queryAll, sendConditional } from '../../kernel/adapters/dynamo-batch';
+import { queryAll, sendConditional, updateIfMatched } from '../../kernel/adapters/dynamo-batch';
 import { definedFields } from '../../kernel/adapters/dynamo-keys';
 import { personPk } from './dynamo-person-store';
 
@@ -47,9 +48,31 @@ export class DynamoMemberStore implements MemberStore {
     await this.db.send(new PutCommand({ TableName: this.table, Item: { ...memberKey(member.orgId, member.userKey), type: 'member', ...member } }));
   }
 
-  async remove(orgId: string, userKey: string): Promise<void> {
-    await this.db.send(new DeleteCommand({ TableName: this.table, Key: memberKey(orgId, userKey) }));
-    await this.db.send(new DeleteCommand({ TableName: this.table, Key: pointerKey(userKey, orgId) }));
+  async changeRole(orgId: string, userKey: string, from: Role, to: Role): Promise<Member | undefined> {
+    const item = await updateIfMatched(this.db, {
+      TableName: this.table,
+      Key: memberKey(orgId, userKey),
+      UpdateExpression: 'SET #role = :to',
+      ConditionExpression: '#role = :from',
+      ExpressionAttributeNames: { '#role': 'role' },
+      ExpressionAttributeValues: { ':from': from, ':to': to },
+    });
+    return item ? toMember(item) : undefined;
+  }
+
+  async remove(orgId: string, userKey: string, role: Role): Promise<boolean> {
+    const removed = await sendConditional(
+      this.db,
+      new DeleteCommand({
+        TableName: this.table,
+        Key: memberKey(orgId, userKey),
+        ConditionExpression: 'attribute_not_exists(pk) OR #role = :role',
+        ExpressionAttributeNames: { '#role': 'role' },
+        ExpressionAttributeValues: { ':role': role },
+      }),
+    );
+    if (removed) await this.db.send(new DeleteCommand({ TableName: this.table, Key: pointerKey(userKey, orgId) }));
+    return removed;
   }
 
   async owners(orgId: string): Promise<readonly string[]> {

@@ -36,6 +36,9 @@ export async function checkRoleChange(
   if (refusal === 'last_owner') throw lastOwner();
 }
 
+/** Another change to the same membership landed between our read and our write: nothing was written. */
+const changedMeanwhile = () => conflict('This member changed meanwhile: reload and try again');
+
 const lastOwner = () => conflict('An organisation keeps at least one owner: make another member owner first');
 
 /** Gives up `userKey`'s place in the owner guard before its owner role changes; refuses for the last owner. */
@@ -46,7 +49,8 @@ async function releaseOwnership(deps: Pick<MembersDeps, 'members'>, orgId: strin
 /**
  * Changes a member's role. A retry after a crash converges: a promotion writes the membership, then
  * adds the owner to the guard (a second call with the same role only completes that); a demotion
- * leaves the guard, records the change, then writes the membership.
+ * leaves the guard, records the change, then writes the membership. The write holds only if the role
+ * is still the one read, so a concurrent change or removal is never undone (nor the guard overstated).
  */
 export async function changeMemberRole(deps: MembersDeps, input: { orgId: string; userKey: string; role: Role } & Acting): Promise<Member> {
   const who = await authorize(deps, input.orgId, input.by, 'members.manage');
@@ -69,8 +73,8 @@ export async function changeMemberRole(deps: MembersDeps, input: { orgId: string
       after: { role: input.role },
     },
   );
-  const changed: Member = { ...target, role: input.role };
-  await deps.members.put(changed);
+  const changed = await deps.members.changeRole(input.orgId, target.userKey, target.role, input.role);
+  if (!changed) throw changedMeanwhile();
   if (changed.role === 'owner') await deps.members.addOwner(input.orgId, changed.userKey);
   return changed;
 }
@@ -92,5 +96,5 @@ export async function removeMember(deps: MembersDeps, input: { orgId: string; us
       before: { email: target.email, role: target.role },
     },
   );
-  await deps.members.remove(input.orgId, target.userKey);
+  if (!(await deps.members.remove(input.orgId, target.userKey, target.role))) throw changedMeanwhile();
 }

@@ -6,6 +6,7 @@
 import type { AuditRecord } from '../domain/audit';
 import type { Invitation } from '../domain/invitations';
 import type { Member, Person } from '../domain/members';
+import type { Role } from '../domain/roles';
 import type { Micros } from '../../kernel/domain/time';
 import type { Clock, IdGenerator } from '../../kernel/app/kernel-ports';
 import type { OrgStore } from './tenancy-ports';
@@ -25,12 +26,20 @@ export interface MemberStore {
   /** The memberships of a person, by org id. */
   listByPerson(userKey: string): Promise<Member[]>;
   /**
-   * Writes the membership as given (a new member, or a new role). Idempotent; the person's pointer is
-   * written first, so a membership is listed for its person as soon as it exists.
+   * Writes a new membership (a first owner, an accepted invitation). Idempotent; the person's pointer
+   * is written first, so a membership is listed for its person as soon as it exists.
    */
   put(member: Member): Promise<void>;
-  /** Removes the membership, then the person's pointer. Idempotent. */
-  remove(orgId: string, userKey: string): Promise<void>;
+  /**
+   * Moves a membership from role `from` to `to`; undefined when it is gone or its role is not `from`
+   * any more (another change came first), so a stale read never overwrites a newer change.
+   */
+  changeRole(orgId: string, userKey: string, from: Role, to: Role): Promise<Member | undefined>;
+  /**
+   * Removes the membership if its role is still `role` (or it is gone already), then the person's
+   * pointer; false when its role changed meanwhile. Idempotent.
+   */
+  remove(orgId: string, userKey: string, role: Role): Promise<boolean>;
   /**
    * The owners the last-owner guard counts: always a subset of the members whose role is owner (an
    * owner is added after its membership is written and removed before it changes), never empty once
