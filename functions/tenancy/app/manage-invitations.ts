@@ -66,7 +66,10 @@ export async function inviteMember(
 }
 
 /** The org's invitations still waiting for an answer, newest first. */
-export async function listPendingInvitations(deps: Pick<MembersDeps, 'members' | 'invitations' | 'clock'>, input: { orgId: string } & Pick<Acting, 'by'>) {
+export async function listPendingInvitations(
+  deps: Pick<MembersDeps, 'members' | 'invitations' | 'clock'>,
+  input: { orgId: string } & Pick<Acting, 'by'>,
+): Promise<Invitation[]> {
   await authorize(deps, input.orgId, input.by, 'invitations.manage');
   const now = deps.clock.nowUs();
   return (await deps.invitations.listByOrg(input.orgId)).filter((i) => invitationState(i, now) === 'pending');
