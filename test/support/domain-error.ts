@@ -10,3 +10,11 @@ export function rejection(fn: () => unknown): DomainError {
   }
   throw new Error('expected a DomainError');
 }
+
+/** The code of the DomainError an async use case fails with, or 'ok' when it succeeds (any other error fails the test). */
+export function outcome(p: Promise<unknown>): Promise<string> {
+  return p.then(
+    () => 'ok',
+    (e: unknown) => (e instanceof DomainError ? e.code : Promise.reject(e)),
+  );
+}

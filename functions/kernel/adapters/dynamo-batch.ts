@@ -58,13 +58,15 @@ export async function queryAll(db: DynamoDBDocumentClient, input: Omit<QueryComm
 
 /**
  * A Query's pages, one read each, for a caller that acts page by page or stops early (breaking out
- * of the loop sends no further read); `next` is the page's `LastEvaluatedKey`.
+ * of the loop sends no further read); `next` is the page's `LastEvaluatedKey`. `from` is the key the
+ * first read starts after (a keyset cursor's position), when there is one.
  */
 export async function* queryPages(
   db: DynamoDBDocumentClient,
   input: Omit<QueryCommandInput, 'ExclusiveStartKey'>,
+  from?: Record<string, unknown>,
 ): AsyncGenerator<{ items: Record<string, unknown>[]; next: Record<string, unknown> | undefined }> {
-  let start: Record<string, unknown> | undefined;
+  let start: Record<string, unknown> | undefined = from;
   do {
     const res = await db.send(new QueryCommand({ ...input, ExclusiveStartKey: start }));
     start = res.LastEvaluatedKey;
