@@ -128,8 +128,11 @@ export class ConsoleClient extends Construct {
       accessTokenValidity: Duration.hours(1),
       idTokenValidity: Duration.hours(1),
       refreshTokenValidity: Duration.days(30),
-      // A used refresh token is replaced; the grace period covers a retry of a lost answer.
+      // A used refresh token is replaced; the grace period covers a retry of a lost answer. Rotation
+      // refuses the REFRESH_TOKEN_AUTH flow, which Cognito would enable with its default flows, so the
+      // flows are named: SRP only (sign-in itself goes through managed login and the code grant).
       refreshTokenRotationGracePeriod: Duration.seconds(10),
+      authFlows: { userSrp: true },
       enableTokenRevocation: true,
       preventUserExistenceErrors: true,
     });

@@ -102,6 +102,8 @@ describe('the console app client', () => {
       RefreshTokenValidity: 30 * 24 * 60,
       TokenValidityUnits: { AccessToken: 'minutes', IdToken: 'minutes', RefreshToken: 'minutes' },
       RefreshTokenRotation: { Feature: 'ENABLED', RetryGracePeriodSeconds: 10 },
+      // Rotation is refused with REFRESH_TOKEN_AUTH, which Cognito's default flows would include.
+      ExplicitAuthFlows: ['ALLOW_USER_SRP_AUTH'],
     });
   });
 
