@@ -14,6 +14,7 @@ import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { PAYMENT_SECRET_PLACEHOLDER } from '../functions/kernel/env';
+import { ConsoleUserPool } from './constructs/console-identity';
 import { addDataBuckets } from './constructs/data-buckets';
 import type { OcrTargets } from './constructs/function-context';
 import { addPlatformTable } from './constructs/platform-table';
@@ -55,6 +56,11 @@ export class DataStack extends Stack {
   public readonly originVerifySecretName: string;
   /** The Stripe API key of area C's payments (what the `payments:charge` grant points at); its value is set by the operator. */
   public readonly paymentSecret: secretsmanager.Secret;
+  /**
+   * The console's sign-in (docs/adr/0042): the user pool and its managed-login domain. Console
+   * sessions are items of the table above and expire through its TTL attribute.
+   */
+  public readonly consoleIdentity: ConsoleUserPool;
 
   constructor(scope: Construct, id: string, props: DataStackProps) {
     super(scope, id, props);
@@ -135,6 +141,8 @@ export class DataStack extends Stack {
       removalPolicy,
       pendingWindow: Duration.days(config.retainData ? 30 : 7),
     });
+
+    this.consoleIdentity = new ConsoleUserPool(this, 'Console', { config, removalPolicy });
   }
 
   /** Every queue the platform sends to, with the dead-letter queue behind it. */

@@ -14,6 +14,7 @@ import type { Construct } from 'constructs';
 import { DOCS_CSP, DOCS_PATH, OPENAPI_PATH, docsFiles } from '../functions/openapi/docs-site';
 import type { Area } from '../functions/kernel/route-vocabulary';
 import type { AreaStack } from './area-stack';
+import { CONSOLE_PATH, ConsoleClient } from './constructs/console-identity';
 import { DataUserStack, type DataStack } from './data-stack';
 import { ORIGIN_VERIFY_HEADER, VIEWER_HOST_HEADER, VIEWER_IP_HEADER } from './front-door';
 import type { StageConfig } from './stage-config';
@@ -34,6 +35,8 @@ export class EdgeStack extends DataUserStack {
   public readonly viewerIp: cloudfront.Function;
   /** Paths sent to the upload service. */
   public readonly uploadPaths: readonly string[];
+  /** The console's app client, whose URLs are this distribution's (docs/adr/0042). */
+  public readonly consoleClient: ConsoleClient;
 
   constructor(scope: Construct, id: string, props: EdgeStackProps) {
     super(scope, id, props);
@@ -112,7 +115,22 @@ export class EdgeStack extends DataUserStack {
       reason:
         'The default CloudFront domain certificate is used until a custom domain is configured; viewers are held to HTTPS only, and a custom domain with its own certificate (TLS 1.2 minimum) is the documented next step.',
     });
-    new CfnOutput(this, 'BaseUrl', { value: `https://${this.distribution.distributionDomainName}`, description: 'The {base_url} of every area of the spec' });
+    const baseUrl = `https://${this.distribution.distributionDomainName}`;
+    new CfnOutput(this, 'BaseUrl', { value: baseUrl, description: 'The {base_url} of every area of the spec' });
+    this.consoleClient = new ConsoleClient(this, 'Console', {
+      config: props.config,
+      userPool: props.data.consoleIdentity.userPool,
+      consoleOrigin: baseUrl,
+    });
+    const identity = props.data.consoleIdentity.targets;
+    new CfnOutput(this, 'ConsoleUrl', { value: `${baseUrl}${CONSOLE_PATH}`, description: 'Where builders sign in to the console' });
+    new CfnOutput(this, 'ConsoleIssuerUrl', { value: identity.issuerUrl, description: "The console user pool's OpenID issuer" });
+    new CfnOutput(this, 'ConsoleAuthBaseUrl', { value: identity.authBaseUrl, description: "The user pool's managed-login domain" });
+    new CfnOutput(this, 'ConsoleClientId', { value: this.consoleClient.client.userPoolClientId, description: "The console's app client" });
+    new CfnOutput(this, 'ConsoleClientSecretArn', {
+      value: this.consoleClient.secret.secretArn,
+      description: "The secret holding the console client's id and generated secret",
+    });
   }
 
   /**

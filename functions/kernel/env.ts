@@ -46,6 +46,12 @@ export const ENV = {
   ocrRoleArn: 'OCR_ROLE_ARN',
   /** Set only with `payments:charge`: the Secrets Manager secret holding the Stripe API key (read on the first charge). */
   paymentSecretArn: 'PAYMENT_SECRET_ARN',
+  /** Set only with `identity:read`: the OpenID issuer of the console's sign-in (its discovery document and JWKS hang off it). */
+  consoleIssuerUrl: 'CONSOLE_ISSUER_URL',
+  /** Set only with `identity:read`: the base URL of the issuer's login pages (Cognito managed login). */
+  consoleAuthBaseUrl: 'CONSOLE_AUTH_BASE_URL',
+  /** Set only with `identity:read`: the Secrets Manager secret (name or ARN) holding `{ client_id, client_secret }` of the console's client. */
+  consoleClientSecret: 'CONSOLE_CLIENT_SECRET',
   serviceName: 'POWERTOOLS_SERVICE_NAME',
   metricsNamespace: 'POWERTOOLS_METRICS_NAMESPACE',
 } as const;
@@ -75,6 +81,9 @@ export interface EnvVars {
   readonly OCR_TOPIC_ARN?: string;
   readonly OCR_ROLE_ARN?: string;
   readonly PAYMENT_SECRET_ARN?: string;
+  readonly CONSOLE_ISSUER_URL?: string;
+  readonly CONSOLE_AUTH_BASE_URL?: string;
+  readonly CONSOLE_CLIENT_SECRET?: string;
 }
 
 /**
@@ -184,6 +193,9 @@ export function parseEnvVars(source: Readonly<Record<string, string | undefined>
       ENV.paymentSecretArn,
       text(ENV.paymentSecretArn, (v) => v.startsWith('arn:')),
     ),
+    ...optional(ENV.consoleIssuerUrl, text(ENV.consoleIssuerUrl, isUrl)),
+    ...optional(ENV.consoleAuthBaseUrl, text(ENV.consoleAuthBaseUrl, isUrl)),
+    ...optional(ENV.consoleClientSecret, text(ENV.consoleClientSecret)),
   } as unknown as EnvVars;
   return invalid.length ? { success: false, invalid } : { success: true, data };
 }
@@ -199,6 +211,9 @@ export const GRANT_SCOPED_ENV: readonly string[] = [
   ENV.ocrTopicArn,
   ENV.ocrRoleArn,
   ENV.paymentSecretArn,
+  ENV.consoleIssuerUrl,
+  ENV.consoleAuthBaseUrl,
+  ENV.consoleClientSecret,
 ];
 
 /** The value the stage's payment secret is created with until the operator stores a real Stripe key (the adapter refuses to charge with it). */

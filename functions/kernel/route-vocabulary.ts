@@ -46,7 +46,12 @@ export type Grant =
   /** Read Textract text detection results. */
   | 'ocr:read'
   /** Charge through the payment provider: read its API key from Secrets Manager (area C's complete and its recovery). */
-  | 'payments:charge';
+  | 'payments:charge'
+  /**
+   * Sign builders in to the console: the user pool's issuer and managed-login domain, and read the
+   * console client's id and secret from Secrets Manager (docs/adr/0042).
+   */
+  | 'identity:read';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 

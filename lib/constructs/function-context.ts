@@ -8,6 +8,7 @@ import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { KeyClass } from '../../functions/kernel/http/api-gateway-contract';
 import type { StageConfig } from '../stage-config';
+import type { ConsoleIdentityTargets } from './console-identity';
 
 /** What every function shares: the stage settings and the data resources a grant can point at. */
 export interface FunctionContext {
@@ -34,6 +35,8 @@ export interface FunctionContext {
   readonly ocr?: OcrTargets;
   /** What the `payments:charge` grant points at: the secret holding the Stripe API key. */
   readonly paymentSecret?: secretsmanager.ISecret;
+  /** What the `identity:read` grant points at: the console's issuer, managed-login domain and client secret. */
+  readonly consoleIdentity?: ConsoleIdentityTargets;
 }
 
 export interface OcrTargets {
@@ -45,6 +48,7 @@ export interface OcrTargets {
 export function functionContextOf(
   config: StageConfig,
   data: Pick<FunctionContext, 'table' | 'uploadsBucketName' | 'webhookSecretsKey' | 'ocr' | 'paymentSecret'> & {
+    readonly consoleIdentity?: { readonly targets: ConsoleIdentityTargets };
     readonly jobs: { readonly queue: sqs.IQueue };
     readonly webhooks: { readonly queue: sqs.IQueue };
     readonly exports: { readonly queue: sqs.IQueue };
@@ -63,6 +67,7 @@ export function functionContextOf(
     webhookSecretsKey: data.webhookSecretsKey,
     ...(data.ocr ? { ocr: data.ocr } : {}),
     ...(data.paymentSecret ? { paymentSecret: data.paymentSecret } : {}),
+    ...(data.consoleIdentity ? { consoleIdentity: data.consoleIdentity.targets } : {}),
     ...extras,
   };
 }

@@ -28,7 +28,10 @@ type GrantScoped =
   | typeof ENV.gatewayAuthorizerStages
   | typeof ENV.ocrTopicArn
   | typeof ENV.ocrRoleArn
-  | typeof ENV.paymentSecretArn;
+  | typeof ENV.paymentSecretArn
+  | typeof ENV.consoleIssuerUrl
+  | typeof ENV.consoleAuthBaseUrl
+  | typeof ENV.consoleClientSecret;
 
 /** The variables every function and the upload service start from (functions/kernel/env.ts checks them). */
 export function baseEnvironment(
@@ -121,6 +124,9 @@ export class GrantPolicy {
         this.setEnv(ENV.paymentSecretArn, secret.secretArn);
         return;
       }
+      case 'identity:read':
+        this.allowConsoleIdentity();
+        return;
       default: {
         const unknown: never = grant;
         throw new Error(`Unknown grant ${String(unknown)}`);
@@ -162,6 +168,21 @@ export class GrantPolicy {
         gateway.authorizerStages.map((s) => `${s.restApiId}/${s.stageName}`),
       ),
     );
+  }
+
+  /**
+   * The console client's secret has a fixed name (it is created in the edge stack, after the area
+   * stacks), so the statement names it with the six-character suffix Secrets Manager appends.
+   */
+  private allowConsoleIdentity(): void {
+    const identity = this.context.consoleIdentity;
+    if (!identity) throw new Error('the identity:read grant needs FunctionContext.consoleIdentity');
+    const { region, account } = Stack.of(this.role);
+    const partition = RegionInfo.get(region).partition ?? 'aws';
+    this.allow(['secretsmanager:GetSecretValue'], [`arn:${partition}:secretsmanager:${region}:${account}:secret:${identity.clientSecretName}-??????`]);
+    this.setEnv(ENV.consoleIssuerUrl, identity.issuerUrl);
+    this.setEnv(ENV.consoleAuthBaseUrl, identity.authBaseUrl);
+    this.setEnv(ENV.consoleClientSecret, identity.clientSecretName);
   }
 
   private allow(actions: string[], resources: string[]): void {

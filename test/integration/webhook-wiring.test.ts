@@ -141,6 +141,9 @@ describe('the Lambda wiring', () => {
       [ENV.ocrTopicArn]: 'arn:aws:sns:eu-west-1:123456789012:ocr',
       [ENV.ocrRoleArn]: 'arn:aws:iam::123456789012:role/ocr',
       [ENV.paymentSecretArn]: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:stripe',
+      [ENV.consoleIssuerUrl]: 'https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_abc',
+      [ENV.consoleAuthBaseUrl]: 'https://platform-prod-123456789012.auth.eu-west-1.amazoncognito.com',
+      [ENV.consoleClientSecret]: 'platform-prod/console-client',
       PLATFORM_DEV_WEBHOOKS: '1',
     };
     const variants: Record<string, string>[] = [

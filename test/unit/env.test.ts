@@ -67,4 +67,16 @@ describe('the function environment', () => {
       ].sort(),
     );
   });
+
+  it('reads the console sign-in variables of the identity:read grant, and refuses an issuer that is no URL', () => {
+    const identity = {
+      [ENV.consoleIssuerUrl]: 'https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_abc',
+      [ENV.consoleAuthBaseUrl]: 'https://platform-prod-123456789012.auth.eu-west-1.amazoncognito.com',
+      [ENV.consoleClientSecret]: 'platform-prod/console-client',
+    };
+    const parsed = parseEnvVars({ ...GOOD, ...identity });
+    expect(parsed.success && parsed.data).toMatchObject(identity);
+    const bad = parseEnvVars({ ...GOOD, ...identity, [ENV.consoleIssuerUrl]: 'cognito', [ENV.consoleClientSecret]: '' });
+    expect(bad.success ? [] : [...bad.invalid].sort()).toEqual([ENV.consoleIssuerUrl, ENV.consoleClientSecret].sort());
+  });
 });
