@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import Provider, { type KoaContextWithOIDC } from 'oidc-provider';
 import { type ConsoleUser, loadConsoleUsers } from './console-accounts';
 import type { ConsoleSignInSettings } from './console-sign-in';
+import { ConfigError } from './main-options';
 import { fileAdapterFactory } from './oidc-file-adapter';
 import { handleInteraction, INTERACTION_PREFIX } from './oidc-login-page';
 
@@ -62,7 +63,9 @@ export async function startEmbeddedOidcProvider(opts: {
 
   const server: Server = createServer();
   await new Promise<void>((ok, fail) => {
-    server.once('error', fail);
+    server.once('error', (err: NodeJS.ErrnoException) =>
+      fail(err.code === 'EADDRINUSE' ? new ConfigError(`port ${opts.port} of the OpenID provider is already in use; set OIDC_PORT to another port`) : err),
+    );
     server.listen(opts.port, opts.host, () => ok());
   });
   const address = server.address() as AddressInfo;

@@ -129,6 +129,12 @@ export async function startPlatform(opts: PlatformOptions): Promise<RunningPlatf
     );
     const address = server.address() as AddressInfo;
     const baseUrl = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+    // The console's OpenID provider loads while the backends start (its module is most of its start-up).
+    const consoleSignInStarting = opts.consoleSignIn
+      ? startConsoleSignIn(opts.consoleSignIn, { dataDir, host: opts.host ?? '127.0.0.1', consoleBaseUrl: opts.publicBaseUrl ?? baseUrl })
+      : undefined;
+    consoleSignInStarting?.catch(() => {});
+    cleanups.push(async () => (await consoleSignInStarting?.catch(() => undefined))?.stop());
     const backends = await startBackends(dataDir, opts.persist ?? true);
     cleanups.push(() => backends.stop());
     const aws: AwsClientOptions = { region: LOCAL_REGION, endpoints: backends.endpoints, credentials: LOCAL_CREDENTIALS };
@@ -215,13 +221,8 @@ export async function startPlatform(opts: PlatformOptions): Promise<RunningPlatf
     }
 
     const demo = opts.seed ? await seedDemo(deps, dataDir, baseUrl, adminToken) : undefined;
-    const consoleSignIn = opts.consoleSignIn
-      ? await startConsoleSignIn(opts.consoleSignIn, { dataDir, host: opts.host ?? '127.0.0.1', consoleBaseUrl: opts.publicBaseUrl ?? baseUrl })
-      : undefined;
-    if (consoleSignIn) {
-      cleanups.push(() => consoleSignIn.stop());
-      if (demo) recordConsoleSignIn(dataDir, consoleSignIn);
-    }
+    const consoleSignIn = await consoleSignInStarting;
+    if (consoleSignIn && demo) recordConsoleSignIn(dataDir, consoleSignIn);
     return {
       baseUrl,
       adminToken,

@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { clearedSessionCookie, newConsoleSessionId, readSessionCookie, safeReturnPath, sessionCookie } from '../../functions/tenancy/domain/console-session';
+import {
+  clearedLoginCookie,
+  clearedSessionCookie,
+  loginCookie,
+  newConsoleSessionId,
+  readLoginCookie,
+  readSessionCookie,
+  safeReturnPath,
+  sessionCookie,
+} from '../../functions/tenancy/domain/console-session';
+import { randomUrlToken } from '../../functions/tenancy/domain/pkce';
 
 describe('the console session cookie', () => {
   it('is __Host-, Secure, HttpOnly, SameSite=Strict, Path=/ and has no Domain', () => {
@@ -16,6 +26,14 @@ describe('the console session cookie', () => {
     expect(readSessionCookie('console-session=x')).toBeUndefined();
     expect(readSessionCookie(`__Host-console-session=${id}x`)).toBeUndefined();
     expect(readSessionCookie(undefined)).toBeUndefined();
+  });
+
+  it('binds a login with a Lax cookie (the callback comes from the issuer site), read back by its own name', () => {
+    const state = randomUrlToken();
+    expect(loginCookie(state)).toBe(`__Host-console-login=${state}; Path=/; Secure; HttpOnly; SameSite=Lax; Max-Age=600`);
+    expect(clearedLoginCookie()).toMatch(/^__Host-console-login=; .*Max-Age=0$/);
+    expect(readLoginCookie(`__Host-console-session=${newConsoleSessionId()}; __Host-console-login=${state}`)).toBe(state);
+    expect(readSessionCookie(`__Host-console-login=${state}`)).toBeUndefined();
   });
 
   it('returns only to a path of its own origin', () => {

@@ -8,6 +8,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 
 export const CONSOLE_SESSION_COOKIE = '__Host-console-session';
+/** Binds a login's `state` to the browser that started it, until the callback. */
+export const CONSOLE_LOGIN_COOKIE = '__Host-console-login';
 /** Every state-changing console call carries this header: a cross-site form cannot set it. */
 export const CONSOLE_CSRF_HEADER = 'x-console-request';
 export const CONSOLE_SESSION_TTL_S = 8 * 60 * 60;
@@ -33,15 +35,37 @@ export function clearedSessionCookie(): string {
   return `${CONSOLE_SESSION_COOKIE}=; ${ATTRIBUTES}; Max-Age=0`;
 }
 
-/** The session id from a `Cookie` header; only a well-formed id counts. */
-export function readSessionCookie(cookieHeader: string | undefined): string | undefined {
+/**
+ * The login cookie is `SameSite=Lax`, not Strict: the callback is a top-level navigation from the
+ * issuer's site, on which a Strict cookie is not sent. It holds only the state and lives as long as it.
+ */
+export function loginCookie(state: string, maxAgeS: number = LOGIN_STATE_TTL_S): string {
+  return `${CONSOLE_LOGIN_COOKIE}=${state}; Path=/; Secure; HttpOnly; SameSite=Lax; Max-Age=${Math.max(0, Math.floor(maxAgeS))}`;
+}
+
+export function clearedLoginCookie(): string {
+  return `${CONSOLE_LOGIN_COOKIE}=; Path=/; Secure; HttpOnly; SameSite=Lax; Max-Age=0`;
+}
+
+/** A 43-character base64url value (a session id, a login state) of the named cookie in a `Cookie` header. */
+function readTokenCookie(cookieHeader: string | undefined, name: string): string | undefined {
   for (const part of (cookieHeader ?? '').split(';')) {
     const eq = part.indexOf('=');
-    if (eq < 0 || part.slice(0, eq).trim() !== CONSOLE_SESSION_COOKIE) continue;
+    if (eq < 0 || part.slice(0, eq).trim() !== name) continue;
     const value = part.slice(eq + 1).trim();
     if (/^[A-Za-z0-9_-]{43}$/.test(value)) return value;
   }
   return undefined;
+}
+
+/** The session id from a `Cookie` header; only a well-formed id counts. */
+export function readSessionCookie(cookieHeader: string | undefined): string | undefined {
+  return readTokenCookie(cookieHeader, CONSOLE_SESSION_COOKIE);
+}
+
+/** The login state from a `Cookie` header (the states the code-flow client makes are 43 characters). */
+export function readLoginCookie(cookieHeader: string | undefined): string | undefined {
+  return readTokenCookie(cookieHeader, CONSOLE_LOGIN_COOKIE);
 }
 
 /**
