@@ -35,6 +35,7 @@ import { LocalApiGateway } from './local-api-gateway';
 import { acquireDataDirLock } from './lock';
 import { startQueueRunner, type QueueRunner } from './queue-runner';
 import { seedDemo, type DemoCredentials } from './seed';
+import { recordConsoleSignIn, startConsoleSignIn, type ConsoleSignInOption, type RunningConsoleSignIn } from './console-sign-in';
 
 export interface PlatformOptions {
   readonly dataDir: string;
@@ -76,6 +77,8 @@ export interface PlatformOptions {
   /** Consume the queues (default). The fan-out benchmark turns it off to drive the worker itself. */
   readonly queueRunners?: boolean;
   readonly seed?: boolean;
+  /** The console's OpenID issuer: the embedded provider on a port of its own, or another issuer (docs/adr/0041). Off unless set. */
+  readonly consoleSignIn?: ConsoleSignInOption;
   readonly adminToken?: string;
   readonly clock?: Clock;
   readonly ids?: IdGenerator;
@@ -87,6 +90,7 @@ export interface RunningPlatform {
   readonly adminToken: string;
   readonly deps: LocalDeps;
   readonly demo?: DemoCredentials;
+  readonly consoleSignIn?: RunningConsoleSignIn;
   /** Waits until every queue has nothing visible left to handle (delayed messages are not visible yet). */
   drainQueues(): Promise<void>;
   stop(): Promise<void>;
@@ -125,6 +129,12 @@ export async function startPlatform(opts: PlatformOptions): Promise<RunningPlatf
     );
     const address = server.address() as AddressInfo;
     const baseUrl = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+    // The console's OpenID provider loads while the backends start (its module is most of its start-up).
+    const consoleSignInStarting = opts.consoleSignIn
+      ? startConsoleSignIn(opts.consoleSignIn, { dataDir, host: opts.host ?? '127.0.0.1', consoleBaseUrl: opts.publicBaseUrl ?? baseUrl })
+      : undefined;
+    consoleSignInStarting?.catch(() => {});
+    cleanups.push(async () => (await consoleSignInStarting?.catch(() => undefined))?.stop());
     const backends = await startBackends(dataDir, opts.persist ?? true);
     cleanups.push(() => backends.stop());
     const aws: AwsClientOptions = { region: LOCAL_REGION, endpoints: backends.endpoints, credentials: LOCAL_CREDENTIALS };
@@ -211,11 +221,14 @@ export async function startPlatform(opts: PlatformOptions): Promise<RunningPlatf
     }
 
     const demo = opts.seed ? await seedDemo(deps, dataDir, baseUrl, adminToken) : undefined;
+    const consoleSignIn = await consoleSignInStarting;
+    if (consoleSignIn && demo) recordConsoleSignIn(dataDir, consoleSignIn);
     return {
       baseUrl,
       adminToken,
       deps,
       ...(demo ? { demo } : {}),
+      ...(consoleSignIn ? { consoleSignIn } : {}),
       drainQueues: async () => {
         await Promise.all(runners.map((r) => r.drain()));
       },

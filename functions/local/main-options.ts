@@ -14,6 +14,7 @@
  */
 import { ENV_DEFAULTS, normalizeBaseUrl } from '../kernel/env';
 import type { PlatformOptions } from './local-platform';
+import type { ConsoleSignInOption } from './console-sign-in';
 
 export class ConfigError extends Error {}
 
@@ -44,9 +45,10 @@ function baseUrlFrom(env: NodeJS.ProcessEnv): string | undefined {
 
 export function localPlatformOptions(env: NodeJS.ProcessEnv): PlatformOptions {
   const publicBaseUrl = baseUrlFrom(env);
+  const port = intFrom(env, 'PORT', 3000);
   return {
     dataDir: env.DATA_DIR ?? '.data',
-    port: intFrom(env, 'PORT', 3000),
+    port,
     host: env.HOST ?? '127.0.0.1',
     persist: true,
     timers: true,
@@ -59,6 +61,39 @@ export function localPlatformOptions(env: NodeJS.ProcessEnv): PlatformOptions {
     ...(publicBaseUrl ? { publicBaseUrl } : {}),
     ...(devSwitch(env, 'PLATFORM_DEV_WEBHOOKS') ? { devWebhookListeners: true } : {}),
     ...modelServerFrom(env),
+    consoleSignIn: consoleSignInFrom(env, port),
+  };
+}
+
+/**
+ * The console's OpenID issuer (docs/adr/0041). Unset `CONSOLE_OIDC_ISSUER`: the embedded provider on
+ * `OIDC_PORT` (default the platform's port plus one, or any free port when `PORT=0`), with the seeded people of demo.json. Set: that issuer, with
+ * `CONSOLE_OIDC_CLIENT_ID` and `CONSOLE_OIDC_CLIENT_SECRET` (a confidential client whose callback is
+ * `<base URL>/console/auth/callback`), `CONSOLE_OIDC_SCOPES` (default `openid email`) and
+ * `CONSOLE_OIDC_AUDIENCE`: the `aud` of its JWT access tokens, or unset for Cognito's (no `aud`,
+ * `client_id` and `token_use: "access"`).
+ */
+function consoleSignInFrom(env: NodeJS.ProcessEnv, platformPort: number): ConsoleSignInOption {
+  const issuer = env.CONSOLE_OIDC_ISSUER?.trim();
+  if (!issuer) return { kind: 'embedded', port: intFrom(env, 'OIDC_PORT', platformPort === 0 ? 0 : platformPort + 1) };
+  let url: URL;
+  try {
+    url = new URL(issuer);
+  } catch {
+    throw new ConfigError(`CONSOLE_OIDC_ISSUER must be the issuer's URL, such as https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_abc, got "${issuer}"`);
+  }
+  if (url.protocol !== 'https:' && !['localhost', '127.0.0.1', '[::1]'].includes(url.hostname)) {
+    throw new ConfigError(`CONSOLE_OIDC_ISSUER must be https (or http on this machine), got "${issuer}"`);
+  }
+  const clientId = env.CONSOLE_OIDC_CLIENT_ID?.trim();
+  const clientSecret = env.CONSOLE_OIDC_CLIENT_SECRET?.trim();
+  if (!clientId || !clientSecret) throw new ConfigError('CONSOLE_OIDC_ISSUER is set: set CONSOLE_OIDC_CLIENT_ID and CONSOLE_OIDC_CLIENT_SECRET too');
+  const audience = env.CONSOLE_OIDC_AUDIENCE?.trim();
+  return {
+    kind: 'external',
+    issuer: { issuer, clientId, accessToken: audience ? { kind: 'audience', audience } : { kind: 'cognito' } },
+    clientSecret,
+    scopes: (env.CONSOLE_OIDC_SCOPES?.trim() || 'openid email').split(/\s+/),
   };
 }
 

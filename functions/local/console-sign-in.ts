@@ -1,0 +1,65 @@
+/**
+ * Which OpenID issuer the local console trusts (docs/adr/0041): by default the embedded provider,
+ * started on its own loopback port; with `CONSOLE_OIDC_ISSUER` set, any other issuer (a Cognito user
+ * pool, Keycloak, …) and no embedded provider. The provider's module loads only when it runs.
+ */
+import { writeFileSync, existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { IdentityIssuer } from '../tenancy/app/identity-ports';
+import type { ConsoleUser } from './console-accounts';
+
+/** What the console's backend needs to sign people in, whichever issuer it is. */
+export interface ConsoleSignInSettings {
+  readonly issuer: IdentityIssuer;
+  readonly clientSecret: string;
+  readonly redirectUri: string;
+  readonly postLogoutRedirectUri: string;
+  readonly scopes: readonly string[];
+  readonly resource?: string;
+}
+
+export type ConsoleSignInOption =
+  | { readonly kind: 'embedded'; readonly port: number }
+  | {
+      readonly kind: 'external';
+      readonly issuer: IdentityIssuer;
+      readonly clientSecret: string;
+      readonly scopes: readonly string[];
+    };
+
+export interface RunningConsoleSignIn {
+  readonly settings: ConsoleSignInSettings;
+  /** The embedded provider's seeded people; none for another issuer. */
+  readonly users: readonly ConsoleUser[];
+  stop(): Promise<void>;
+}
+
+export async function startConsoleSignIn(
+  option: ConsoleSignInOption,
+  ctx: { readonly dataDir: string; readonly host: string; readonly consoleBaseUrl: string },
+): Promise<RunningConsoleSignIn> {
+  if (option.kind === 'external') {
+    return {
+      settings: {
+        issuer: option.issuer,
+        clientSecret: option.clientSecret,
+        redirectUri: `${ctx.consoleBaseUrl}/console/auth/callback`,
+        postLogoutRedirectUri: `${ctx.consoleBaseUrl}/console/`,
+        scopes: option.scopes,
+      },
+      users: [],
+      stop: async () => {},
+    };
+  }
+  const { startEmbeddedOidcProvider } = await import('./embedded-oidc-provider');
+  return startEmbeddedOidcProvider({ dataDir: ctx.dataDir, host: ctx.host, port: option.port, consoleBaseUrl: ctx.consoleBaseUrl });
+}
+
+/** Adds the issuer and the seeded people to `demo.json`, beside what seed.ts wrote. */
+export function recordConsoleSignIn(dataDir: string, signIn: RunningConsoleSignIn): void {
+  const file = join(dataDir, 'demo.json');
+  if (!existsSync(file)) return;
+  const demo = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  const consoleUsers = signIn.users.map(({ role, email, password }) => ({ role, email, password }));
+  writeFileSync(file, `${JSON.stringify({ ...demo, oidcIssuer: signIn.settings.issuer.issuer, consoleUsers }, null, 2)}\n`, { mode: 0o600 });
+}
