@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { padMicros } from '../functions/kernel/adapters/dynamo-keys';
+import { padMicros } from '../functions/kernel/adapters/dynamo-batch';
 import { sessionItem } from '../functions/conversations/adapters/dynamo-session-items';
 import type { Session } from '../functions/conversations/domain/session';
 import { startPlatform } from '../functions/local/local-platform';

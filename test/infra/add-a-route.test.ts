@@ -36,8 +36,7 @@ const WRITTEN: Record<string, (current: string) => string> = {
 });
 `,
     ),
-  [`${AREA}/http/release-notes-ping.handler.ts`]: () => `import { httpRoute } from '../../kernel/http/kit';
-import { lambdaHandler } from '../../kernel/http/lambda';
+  [`${AREA}/http/release-notes-ping.handler.ts`]: () => `import { httpRoute, lambdaHandler } from '../../kernel/http/kit';
 import { releaseNotesReadProductionDeps, type ReleaseNotesReadDeps } from '../release-notes-wiring';
 import { RELEASE_NOTES_ROUTES } from '../release-notes-routes';
 

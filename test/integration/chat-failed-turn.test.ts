@@ -4,7 +4,7 @@
  * client goes away still runs to its end and is recorded.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authenticateChatKey } from '../../functions/tenancy/app/authenticate-chat-key';
+import { authenticateChatKey } from '../../functions/tenancy/app/admit-request';
 import { prepareChatTurn } from '../../functions/chat/app/prepare-chat-turn';
 import { runChatTurn } from '../../functions/chat/app/run-chat-turn';
 import { parseChatRequest } from '../../functions/chat/domain/chat-request';

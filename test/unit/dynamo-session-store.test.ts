@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoSessionStore } from '../../functions/conversations/adapters/dynamo-session-store';
-import { timeIdKey } from '../../functions/kernel/adapters/dynamo-keys';
+import { timeIdKey } from '../../functions/kernel/adapters/dynamo-batch';
 import type { Session } from '../../functions/conversations/domain/session';
 import { startTestTable, type TestTable } from '../support/dynamo';
 

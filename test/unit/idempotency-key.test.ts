@@ -5,7 +5,7 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { describe, expect, it } from 'vitest';
 import type { IdempotencyBegin, IdempotencyStore } from '../../functions/kernel/app/kernel-ports';
-import { claimIdempotencyKey, idempotencyKeyOf, IDEMPOTENCY_KEY_LENGTH_MESSAGE } from '../../functions/kernel/http/idempotency-key';
+import { claimIdempotencyKey, idempotencyKeyOf, IDEMPOTENCY_KEY_LENGTH_MESSAGE } from '../../functions/kernel/http/request-declaration';
 
 class FakeStore implements IdempotencyStore {
   readonly finished: { scope: string; response: unknown }[] = [];

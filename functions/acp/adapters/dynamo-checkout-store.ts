@@ -10,8 +10,7 @@ import type { CheckoutSession } from '../domain/checkout';
 import { orderState, owedRestocks, pendingRefund } from '../domain/order';
 import type { PendingOrderEvent } from '../domain/order-event';
 import type { CheckoutStore } from '../app/acp-ports';
-import { sendConditional } from '../../kernel/adapters/dynamo-batch';
-import { timeIdKey } from '../../kernel/adapters/dynamo-keys';
+import { sendConditional, timeIdKey } from '../../kernel/adapters/dynamo-batch';
 
 const key = (id: string) => ({ pk: `CHECKOUT#${id}`, sk: 'CHECKOUT' });
 const FIELDS = [

@@ -17,10 +17,9 @@
  */
 import { PutCommand, QueryCommand, UpdateCommand, GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Micros } from '../../kernel/domain/time';
-import { sendConditional } from '../../kernel/adapters/dynamo-batch';
+import { sendConditional, definedFields } from '../../kernel/adapters/dynamo-batch';
 import type { OrderEventCursor, OrderEventLogEntry } from '../domain/order-event';
 import type { OrderEventLog } from '../app/acp-ports';
-import { definedFields } from '../../kernel/adapters/dynamo-keys';
 
 const partition = (sessionId: string) => `CHECKOUT#${sessionId}`;
 const cursorKey = (sessionId: string) => ({ pk: partition(sessionId), sk: 'ORDEREVENTS' });

@@ -5,8 +5,7 @@ import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/li
 import type { Product, ProductPatch } from '../domain/product';
 import type { Micros } from '../../kernel/domain/time';
 import type { ProductStore } from '../app/acp-ports';
-import { queryAll, updateIfMatched } from '../../kernel/adapters/dynamo-batch';
-import { fieldsOrNull, timeIdKey } from '../../kernel/adapters/dynamo-keys';
+import { queryAll, updateIfMatched, fieldsOrNull, timeIdKey } from '../../kernel/adapters/dynamo-batch';
 
 const key = (id: string) => ({ pk: `PRODUCT#${id}`, sk: 'PRODUCT' });
 const FIELDS = [

@@ -1,7 +1,7 @@
 import { completeCheckout } from '../app/complete-checkout';
 import { acpCheckoutProductionDeps, type AcpCheckoutDeps } from '../acp-wiring';
 import { checkoutRoute } from './acp-checkout';
-import { lambdaHandler } from '../../kernel/http/lambda';
+import { lambdaHandler } from '../../kernel/http/kit';
 import { publicBaseUrl } from '../../kernel/http/base-url';
 
 /** POST /acp/{appId}/checkout_sessions/{id}/complete: pay with payment_data; the session comes back with its order. */

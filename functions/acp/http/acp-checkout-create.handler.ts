@@ -1,7 +1,7 @@
 import { createCheckout } from '../app/run-checkout';
 import { acpCheckoutProductionDeps, type AcpCheckoutDeps } from '../acp-wiring';
 import { checkoutRoute } from './acp-checkout';
-import { lambdaHandler } from '../../kernel/http/lambda';
+import { lambdaHandler } from '../../kernel/http/kit';
 
 /** POST /acp/{appId}/checkout_sessions: a checkout session for the spec's line_items [{ product_id, quantity }] (201). */
 export const createHandler = (deps: AcpCheckoutDeps) =>

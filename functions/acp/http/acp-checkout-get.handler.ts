@@ -1,7 +1,7 @@
 import { getCheckout } from '../app/run-checkout';
 import { acpCheckoutProductionDeps, type AcpCheckoutDeps } from '../acp-wiring';
 import { checkoutRoute } from './acp-checkout';
-import { lambdaHandler } from '../../kernel/http/lambda';
+import { lambdaHandler } from '../../kernel/http/kit';
 
 /** GET /acp/{appId}/checkout_sessions/{id}: the session (404 when it is not this app's). */
 export const createHandler = (deps: AcpCheckoutDeps) =>

@@ -1,7 +1,7 @@
 import { updateCheckout } from '../app/run-checkout';
 import { acpCheckoutProductionDeps, type AcpCheckoutDeps } from '../acp-wiring';
 import { checkoutRoute } from './acp-checkout';
-import { lambdaHandler } from '../../kernel/http/lambda';
+import { lambdaHandler } from '../../kernel/http/kit';
 
 /** POST /acp/{appId}/checkout_sessions/{id}: change line items or the buyer (405 once terminal). */
 export const createHandler = (deps: AcpCheckoutDeps) =>

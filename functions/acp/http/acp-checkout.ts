@@ -5,7 +5,7 @@
  *   serve 400 `unsupported_api_version`, both with `supported_versions` (newest first);
  * - on every POST `Idempotency-Key` (1 to 255 characters) is required: missing is 400
  *   `idempotency_key_required`. It goes through the platform's one mechanism
- *   (kernel/http/idempotency-key.ts) in ACP's shapes: echoed on the answer, a replay returns the
+ *   (kernel/http/request-declaration.ts) in ACP's shapes: echoed on the answer, a replay returns the
  *   stored answer (a refusal too, but never a 5xx) with `Idempotent-Replayed: true`, the same key with another body is 422
  *   `idempotency_conflict`, one still running is 409 `idempotency_in_flight` with `Retry-After`;
  * - `Request-Id` is echoed.
@@ -16,7 +16,7 @@ import { checkoutView, invalid, policyLinks, type CheckoutSession } from '../dom
 import { canonicalJson } from '../../kernel/domain/digest';
 import { errorBody, STATUS_OF } from '../../kernel/domain/error-bodies';
 import { DomainError } from '../../kernel/domain/errors';
-import { claimIdempotencyKey, idempotencyKeyOf } from '../../kernel/http/idempotency-key';
+import { claimIdempotencyKey, idempotencyKeyOf, readBody, readParameters } from '../../kernel/http/request-declaration';
 
 export { canonicalJson };
 import { ACP_SUPPORTED_VERSIONS } from '../domain/discovery';
@@ -26,7 +26,6 @@ import { ACP_ROUTES } from '../acp-routes';
 import { httpRoute, type HttpHandler, type HttpResult } from '../../kernel/http/kit';
 import type { KeyCaller } from '../../tenancy/app/admit-request';
 import type { HttpRequest } from '../../kernel/http/kit-request';
-import { readBody, readParameters } from '../../kernel/http/request-declaration';
 import { ACP_REQUESTS, type CheckoutRouteId } from '../openapi/acp-requests';
 
 const IN_FLIGHT_RETRY_SECONDS = 1;

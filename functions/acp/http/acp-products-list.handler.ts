@@ -1,7 +1,6 @@
 import { publicProducts } from '../app/acp-discovery';
 import { acpProductionDeps, type AcpFunctionDeps } from '../acp-wiring';
-import { httpRoute } from '../../kernel/http/kit';
-import { lambdaHandler } from '../../kernel/http/lambda';
+import { httpRoute, lambdaHandler } from '../../kernel/http/kit';
 import { readRequest } from '../../kernel/http/request-declaration';
 import { ACP_DISCOVERY_REQUESTS } from '../openapi/acp-discovery-requests';
 import { ACP_ROUTES } from '../acp-routes';

@@ -1,6 +1,5 @@
 import { createAppKey } from '../../tenancy/http/admin-app-key-create';
-import { httpRoute } from '../../kernel/http/kit';
-import { lambdaHandler } from '../../kernel/http/lambda';
+import { httpRoute, lambdaHandler } from '../../kernel/http/kit';
 import { readRequest } from '../../kernel/http/request-declaration';
 import { adminKeysProductionDeps, type AdminKeysDeps } from '../../tenancy/wiring/admin-keys-wiring';
 import { ACP_ADMIN_REQUESTS } from '../openapi/acp-admin-requests';

@@ -2,10 +2,9 @@ import { deliverFulfillment } from '../app/manage-orders';
 import { adminOrderDetail } from './acp-admin-presenters';
 import { publicBaseUrl } from '../../kernel/http/base-url';
 import { acpCheckoutProductionDeps, type AdminOrdersDeps } from '../acp-wiring';
-import { httpRoute } from '../../kernel/http/kit';
+import { httpRoute, lambdaHandler } from '../../kernel/http/kit';
 import { readRequest } from '../../kernel/http/request-declaration';
 import { ACP_ADMIN_READ_REQUESTS } from '../openapi/acp-admin-read-requests';
-import { lambdaHandler } from '../../kernel/http/lambda';
 import { ACP_ROUTES } from '../acp-routes';
 
 /** POST /admin/v1/apps/{appId}/orders/{orderId}/fulfillments/{fulfillmentId}/deliver: a shipment arrived. */

@@ -1,10 +1,9 @@
 import { getOrder } from '../app/manage-orders';
 import { adminOrderEvents } from './acp-admin-presenters';
 import { acpCheckoutProductionDeps, type AdminOrdersDeps } from '../acp-wiring';
-import { httpRoute } from '../../kernel/http/kit';
+import { httpRoute, lambdaHandler } from '../../kernel/http/kit';
 import { readRequest } from '../../kernel/http/request-declaration';
 import { ACP_ADMIN_READ_REQUESTS } from '../openapi/acp-admin-read-requests';
-import { lambdaHandler } from '../../kernel/http/lambda';
 import { ACP_ROUTES } from '../acp-routes';
 
 /** GET /admin/v1/apps/{appId}/orders/{orderId}/events: the order's events waiting in its outbox and its delivery attempts, newest first. */

@@ -3,10 +3,9 @@ import { fulfillOrder } from '../app/manage-orders';
 import { adminOrderDetail } from './acp-admin-presenters';
 import { publicBaseUrl } from '../../kernel/http/base-url';
 import { acpCheckoutProductionDeps, type AdminOrdersDeps } from '../acp-wiring';
-import { httpRoute } from '../../kernel/http/kit';
+import { httpRoute, lambdaHandler } from '../../kernel/http/kit';
 import { readRequest } from '../../kernel/http/request-declaration';
 import { ACP_ADMIN_REQUESTS } from '../openapi/acp-admin-requests';
-import { lambdaHandler } from '../../kernel/http/lambda';
 import { ACP_ROUTES } from '../acp-routes';
 
 /** POST /admin/v1/apps/{appId}/orders/{orderId}/fulfillments: units sent (all still to send when `lines` is absent), with tracking for a shipment. */

@@ -1,9 +1,8 @@
 import { removeOrderWebhook } from '../app/manage-order-webhook';
 import { adminOrderWebhookProductionDeps, type AdminOrderWebhookDeps } from '../acp-wiring';
-import { httpRoute } from '../../kernel/http/kit';
+import { httpRoute, lambdaHandler } from '../../kernel/http/kit';
 import { readRequest } from '../../kernel/http/request-declaration';
 import { ACP_ADMIN_READ_REQUESTS } from '../openapi/acp-admin-read-requests';
-import { lambdaHandler } from '../../kernel/http/lambda';
 import { ACP_ROUTES } from '../acp-routes';
 
 /** DELETE /admin/v1/apps/{appId}/acp/order-webhook: no more order events for the app (those waiting are dropped). */

@@ -1,10 +1,9 @@
 import { getOrderWebhook } from '../app/manage-order-webhook';
 import { adminOrderWebhook } from './acp-admin-presenters';
 import { adminOrderWebhookProductionDeps, type AdminOrderWebhookDeps } from '../acp-wiring';
-import { httpRoute } from '../../kernel/http/kit';
+import { httpRoute, lambdaHandler } from '../../kernel/http/kit';
 import { readRequest } from '../../kernel/http/request-declaration';
 import { ACP_ADMIN_READ_REQUESTS } from '../openapi/acp-admin-read-requests';
-import { lambdaHandler } from '../../kernel/http/lambda';
 import { ACP_ROUTES } from '../acp-routes';
 
 /** GET /admin/v1/apps/{appId}/acp/order-webhook: the app's order-event receiver (never its secret). */

@@ -2,10 +2,9 @@ import { setOrderWebhook } from '../app/manage-order-webhook';
 
 import { adminOrderWebhook } from './acp-admin-presenters';
 import { adminOrderWebhookProductionDeps, type AdminOrderWebhookDeps } from '../acp-wiring';
-import { httpRoute } from '../../kernel/http/kit';
+import { httpRoute, lambdaHandler } from '../../kernel/http/kit';
 import { readRequest } from '../../kernel/http/request-declaration';
 import { ACP_ADMIN_REQUESTS } from '../openapi/acp-admin-requests';
-import { lambdaHandler } from '../../kernel/http/lambda';
 import { ACP_ROUTES } from '../acp-routes';
 
 /** PUT /admin/v1/apps/{appId}/acp/order-webhook: the agent platform's receiver of the app's order events, and the secret they are signed with (given, or made and shown once). */

@@ -1,10 +1,9 @@
 import { listOrders } from '../app/list-orders';
 import { acpCheckoutProductionDeps, type AdminOrdersDeps } from '../acp-wiring';
 import { adminOrder } from './acp-admin-presenters';
-import { httpRoute } from '../../kernel/http/kit';
+import { httpRoute, lambdaHandler } from '../../kernel/http/kit';
 import { readRequest } from '../../kernel/http/request-declaration';
 import { ACP_ADMIN_READ_REQUESTS } from '../openapi/acp-admin-read-requests';
-import { lambdaHandler } from '../../kernel/http/lambda';
 import { ACP_ROUTES } from '../acp-routes';
 
 /** GET /admin/v1/apps/{appId}/orders[?limit=n]: the app's orders (completed ACP checkouts), newest first. */

@@ -1,10 +1,9 @@
 import { createProduct } from '../app/manage-products';
 import { acpProductionDeps, type AdminProductsDeps } from '../acp-wiring';
 import { adminProduct } from './acp-admin-presenters';
-import { httpRoute } from '../../kernel/http/kit';
+import { httpRoute, lambdaHandler } from '../../kernel/http/kit';
 import { readRequest } from '../../kernel/http/request-declaration';
 import { ACP_ADMIN_REQUESTS } from '../openapi/acp-admin-requests';
-import { lambdaHandler } from '../../kernel/http/lambda';
 import { ACP_ROUTES } from '../acp-routes';
 
 /** POST /admin/v1/apps/{appId}/products: a product of the app's ACP catalog (active). */

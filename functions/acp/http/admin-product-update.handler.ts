@@ -2,10 +2,9 @@ import { updateProduct } from '../app/manage-products';
 import { badRequest } from '../../kernel/domain/errors';
 import { acpProductionDeps, type AdminProductsDeps } from '../acp-wiring';
 import { adminProduct } from './acp-admin-presenters';
-import { httpRoute } from '../../kernel/http/kit';
+import { httpRoute, lambdaHandler } from '../../kernel/http/kit';
 import { readRequest } from '../../kernel/http/request-declaration';
 import { ACP_ADMIN_REQUESTS } from '../openapi/acp-admin-requests';
-import { lambdaHandler } from '../../kernel/http/lambda';
 import { ACP_ROUTES } from '../acp-routes';
 
 /** PATCH /admin/v1/products/{productId}: change fields; `{"active": false}` deactivates. */

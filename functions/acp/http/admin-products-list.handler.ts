@@ -1,10 +1,9 @@
 import { listProducts } from '../app/manage-products';
 import { acpProductionDeps, type AdminProductsDeps } from '../acp-wiring';
 import { adminProduct } from './acp-admin-presenters';
-import { httpRoute } from '../../kernel/http/kit';
+import { httpRoute, lambdaHandler } from '../../kernel/http/kit';
 import { readRequest } from '../../kernel/http/request-declaration';
 import { ACP_ADMIN_READ_REQUESTS } from '../openapi/acp-admin-read-requests';
-import { lambdaHandler } from '../../kernel/http/lambda';
 import { ACP_ROUTES } from '../acp-routes';
 
 /** GET /admin/v1/apps/{appId}/products: every product of the app, inactive ones included, oldest first. */

@@ -2,17 +2,15 @@
  * The first half of a chat turn of area B: everything that can fail with a status before the first
  * byte (app, session and its turn lease, files, credits, caps), and the context the model will see.
  */
-import type { ChatRequest } from '../domain/chat-request';
-import { newTurnMessages } from '../domain/chat-request';
+import { type ChatRequest, newTurnMessages } from '../domain/chat-request';
 import { badRequest, BusyError, DomainError, notFound } from '../../kernel/domain/errors';
 import { argumentsObject, functionToolMarkers, toolResultProblem, type ToolStep } from '../domain/client-tools';
 import { parseModelSetting, type ModelImage, type ModelMessage, type ModelToolSpec } from '../domain/model';
 import { parseUsd } from '../../tenancy/domain/pricing';
 import type { MessageFile, Session } from '../../conversations/domain/session';
 import { microsToMs, msToMicros } from '../../kernel/domain/time';
-import type { ChatModel } from './chat-ports';
-import type { ChatDeps } from './chat-ports';
-import type { ChatPrincipal } from '../../tenancy/app/authenticate-chat-key';
+import type { ChatModel, ChatDeps } from './chat-ports';
+import type { ChatPrincipal } from '../../tenancy/app/admit-request';
 import {
   attachmentNote,
   checkImageInput,

@@ -14,7 +14,7 @@ import { costPicoUsd, formatUsd, parseUsd } from '../../tenancy/domain/pricing';
 import type { ToolCall, ToolMarker } from '../../conversations/domain/session';
 import { msToMicros } from '../../kernel/domain/time';
 import type { ConnectedTool, ListedTools, ToolCallResult } from './chat-ports';
-import type { ChatPrincipal } from '../../tenancy/app/authenticate-chat-key';
+import type { ChatPrincipal } from '../../tenancy/app/admit-request';
 import { isDocumentTool, readDocumentTool } from './chat-attachments';
 import { billingMonth, TURN_LEASE_MS, TURN_LEASE_RENEW_MS, type ChatTurnDeps, type PreparedTurn } from './prepare-chat-turn';
 import { appendToSession, createSession, type TurnUsage } from './record-session-activity';

@@ -17,10 +17,9 @@ import {
   type StoredFile,
 } from '../../conversations/domain/file';
 import type { ChatDeps } from './chat-ports';
-import type { FilePorts } from '../../conversations/app/file-ports';
+import { type FilePorts, StorageUnavailableError } from '../../conversations/app/file-ports';
 import type { Telemetry } from '../../kernel/app/kernel-ports';
-import { StorageUnavailableError } from '../../conversations/app/file-ports';
-import type { ChatPrincipal } from '../../tenancy/app/authenticate-chat-key';
+import type { ChatPrincipal } from '../../tenancy/app/admit-request';
 import { requireChatSessionOfApp } from './record-session-activity';
 
 type UploadDeps = Pick<ChatDeps, 'files' | 'sessions' | 'clock' | 'ids'> & FilePorts & Telemetry;

@@ -1,6 +1,5 @@
 import { createAppKey } from '../../tenancy/http/admin-app-key-create';
-import { httpRoute } from '../../kernel/http/kit';
-import { lambdaHandler } from '../../kernel/http/lambda';
+import { httpRoute, lambdaHandler } from '../../kernel/http/kit';
 import { readRequest } from '../../kernel/http/request-declaration';
 import { adminKeysProductionDeps, type AdminKeysDeps } from '../../tenancy/wiring/admin-keys-wiring';
 import { CHAT_ADMIN_REQUESTS } from '../openapi/chat-admin-requests';

@@ -1,9 +1,8 @@
 import { chatCompletionPresenter } from './chat-presenters';
 import { runTurnRoute } from './chat-turn-route';
 import { CHAT_REQUESTS } from '../openapi/chat-requests';
-import { httpRoute } from '../../kernel/http/kit';
+import { httpRoute, lambdaStreamHandler } from '../../kernel/http/kit';
 import { readRequest } from '../../kernel/http/request-declaration';
-import { lambdaStreamHandler } from '../../kernel/http/lambda';
 import { chatProductionDeps, type ChatFunctionDeps } from '../wiring/chat-wiring';
 import { CHAT_ROUTES } from '../chat-routes';
 

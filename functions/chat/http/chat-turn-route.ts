@@ -12,7 +12,7 @@ import type { ChatRequest } from '../domain/chat-request';
 import type { KeyCaller } from '../../tenancy/app/admit-request';
 import type { HttpRequest } from '../../kernel/http/kit-request';
 import { badRequest, BusyError, DomainError } from '../../kernel/domain/errors';
-import { claimIdempotencyKey, idempotencyKeyOf, type IdempotencyDeps } from '../../kernel/http/idempotency-key';
+import { claimIdempotencyKey, idempotencyKeyOf, type IdempotencyDeps } from '../../kernel/http/request-declaration';
 import type { ChatFunctionDeps } from '../wiring/chat-wiring';
 
 /** How long a turn may run before its Idempotency-Key counts as abandoned (the function's 300 s timeout). */

@@ -1,20 +1,19 @@
 /** The Chat Completions API's functions (area B): the table, the bucket, the models and the MCP tool gateway. */
 import { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
 import { createDocumentClient } from '../../kernel/adapters/aws-clients';
-import { DynamoBillingStore } from '../../tenancy/adapters/dynamo-billing-store';
+import { DynamoBillingStore } from '../../tenancy/adapters/dynamo-org-store';
 import { DynamoIdempotencyStore } from '../../kernel/adapters/dynamo-idempotency-store';
 import { DynamoSessionVariableStore } from '../../conversations/adapters/dynamo-session-variable-store';
 import { McpToolProvider } from '../adapters/mcp-tool-provider';
 import { ConfiguredModelCatalog } from '../adapters/model-catalog';
 import { ENV } from '../../kernel/env';
-import type { ChatPorts } from '../app/chat-ports';
+import type { ChatPorts, ToolProvider } from '../app/chat-ports';
 import type { ConversationPorts } from '../../conversations/app/conversation-ports';
 import type { FilePorts } from '../../conversations/app/file-ports';
 import type { IdempotencyStore } from '../../kernel/app/kernel-ports';
 import { buildConversationPorts, buildObjectStore } from '../../conversations/conversation-wiring';
 import { buildCoreDeps, onFirstUse, type CoreDeps } from '../../tenancy/wiring/core-wiring';
 import type { FileWiringOptions } from './ocr-wiring';
-import type { ToolProvider } from '../app/chat-ports';
 
 /** Area B's wiring seams: the MCP client, and the file pipeline's. */
 export interface ChatWiringOptions extends FileWiringOptions {

@@ -8,7 +8,7 @@ import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, typ
 import type { Consumer } from '../domain/consumer';
 import { DomainError } from '../../kernel/domain/errors';
 import type { ConsumerStore } from '../app/conversation-ports';
-import { timeIdKey } from '../../kernel/adapters/dynamo-keys';
+import { timeIdKey } from '../../kernel/adapters/dynamo-batch';
 
 const key = (id: string) => ({ pk: `CONSUMER#${id}`, sk: 'CONSUMER' });
 const emailKey = (appId: string, email: string) => ({ pk: `CONSEMAIL#${appId}#${email.toLowerCase()}`, sk: 'CONSEMAIL' });

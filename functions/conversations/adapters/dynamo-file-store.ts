@@ -10,8 +10,7 @@ import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, typ
 import type { ExtractionState, FileKind, StoredFile } from '../domain/file';
 import type { Micros } from '../../kernel/domain/time';
 import type { AttachedFile, FileStore } from '../app/file-ports';
-import { queryAll } from '../../kernel/adapters/dynamo-batch';
-import { fieldsOrNull, timeIdKey } from '../../kernel/adapters/dynamo-keys';
+import { queryAll, fieldsOrNull, timeIdKey } from '../../kernel/adapters/dynamo-batch';
 
 const key = (id: string) => ({ pk: `FILE#${id}`, sk: 'FILE' });
 const linkKey = (sessionId: string, fileId: string) => ({ pk: `SESSION#${sessionId}`, sk: `FILE#${fileId}` });

@@ -4,7 +4,7 @@
  * of sessions that never had a message), and its message items.
  */
 import { lastActivityOf, type Message, type Session } from '../domain/session';
-import { timeIdKey } from '../../kernel/adapters/dynamo-keys';
+import { timeIdKey } from '../../kernel/adapters/dynamo-batch';
 
 export const sessionPk = (id: string) => `SESSION#${id}`;
 export const sessionKey = (id: string) => ({ pk: sessionPk(id), sk: 'SESSION' });

@@ -15,8 +15,7 @@ import { lastActivityOf, type Message, type Session } from '../domain/session';
 import { microsToMs } from '../../kernel/domain/time';
 import type { SessionChanges, SessionStore, TurnLease } from '../app/conversation-ports';
 import { TABLE_DESIGN } from '../../kernel/adapters/table-design';
-import { queryAll, sendConditional } from '../../kernel/adapters/dynamo-batch';
-import { timeIdKey } from '../../kernel/adapters/dynamo-keys';
+import { queryAll, sendConditional, timeIdKey } from '../../kernel/adapters/dynamo-batch';
 import { EMPTY_SESSIONS, messageFromItem, messageItem, sessionFromItem, sessionItem, sessionKey, sessionPk } from './dynamo-session-items';
 import { listSessionsForRemovalByApp, removeSession } from './dynamo-session-removal';
 

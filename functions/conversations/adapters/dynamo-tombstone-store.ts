@@ -6,7 +6,7 @@ import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocum
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { Tombstone } from '../domain/tombstone';
 import type { TombstoneStore } from '../app/conversation-ports';
-import { timeIdKey } from '../../kernel/adapters/dynamo-keys';
+import { timeIdKey } from '../../kernel/adapters/dynamo-batch';
 
 const PENDING = 'TOMBPENDING';
 const key = (t: Pick<Tombstone, 'resourceType' | 'resourceId'>) => ({ pk: `TOMB#${t.resourceType}#${t.resourceId}`, sk: 'TOMB' });

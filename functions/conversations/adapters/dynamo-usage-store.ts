@@ -1,7 +1,7 @@
 import { PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { UsageRow } from '../domain/usage';
 import type { UsageStore } from '../app/conversation-ports';
-import { fieldsOrNull, timeIdKey } from '../../kernel/adapters/dynamo-keys';
+import { fieldsOrNull, timeIdKey } from '../../kernel/adapters/dynamo-batch';
 
 /** Usage ids are integers from one atomic counter; padded to 16 digits they sort as numbers. */
 export const usageIdKey = (id: number) => String(id).padStart(16, '0');

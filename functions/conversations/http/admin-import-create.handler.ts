@@ -1,6 +1,5 @@
 import { importSessions } from '../app/import-sessions';
-import { httpRoute } from '../../kernel/http/kit';
-import { lambdaHandler } from '../../kernel/http/lambda';
+import { httpRoute, lambdaHandler } from '../../kernel/http/kit';
 import { readRequest } from '../../kernel/http/request-declaration';
 import { IMPORT_REQUESTS } from '../openapi/import-requests';
 import { conversationProductionDeps, type ConversationAdminDeps } from '../conversation-wiring';

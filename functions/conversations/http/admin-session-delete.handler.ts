@@ -1,7 +1,6 @@
 import { deleteSession } from '../app/delete-resources';
 import { adminTombstone } from './conversation-admin-presenters';
-import { httpRoute } from '../../kernel/http/kit';
-import { lambdaHandler } from '../../kernel/http/lambda';
+import { httpRoute, lambdaHandler } from '../../kernel/http/kit';
 import { readRequest } from '../../kernel/http/request-declaration';
 import { CONVERSATION_REQUESTS } from '../openapi/conversation-requests';
 import { conversationProductionDeps, type ConversationAdminDeps } from '../conversation-wiring';

@@ -1,10 +1,9 @@
 import { issueCredential } from '../../tenancy/app/issue-credential';
 import type { ORG_SCOPES } from '../../kernel/domain/scopes';
 import { adminCredential } from '../../tenancy/http/admin-presenters';
-import { httpRoute } from '../../kernel/http/kit';
+import { httpRoute, lambdaHandler } from '../../kernel/http/kit';
 import { readRequest } from '../../kernel/http/request-declaration';
 import { EXPORT_ADMIN_REQUESTS } from '../openapi/export-admin-requests';
-import { lambdaHandler } from '../../kernel/http/lambda';
 import { adminKeysProductionDeps, type AdminKeysDeps } from '../../tenancy/wiring/admin-keys-wiring';
 import { EXPORT_ROUTES } from '../export-routes';
 

@@ -1,8 +1,7 @@
 import { getExportJob } from '../app/export-jobs';
-import { httpRoute } from '../../kernel/http/kit';
+import { httpRoute, lambdaHandler } from '../../kernel/http/kit';
 import { readRequest } from '../../kernel/http/request-declaration';
 import { EXPORT_JOB_REQUESTS } from '../openapi/export-job-requests';
-import { lambdaHandler } from '../../kernel/http/lambda';
 import { exportJobBody } from './export-job-presenter';
 import { exportJobProductionDeps, type ExportJobFunctionDeps } from '../export-wiring';
 import { EXPORT_ROUTES } from '../export-routes';

@@ -1,8 +1,7 @@
 import { getSessionTranscript } from '../app/export-lists';
 import { exportRequest } from './export-query';
 import { EXPORT_REQUESTS } from '../openapi/export-requests';
-import { httpRoute } from '../../kernel/http/kit';
-import { lambdaHandler } from '../../kernel/http/lambda';
+import { httpRoute, lambdaHandler } from '../../kernel/http/kit';
 import { exportMessage, exportSessionSubset } from '../domain/export-rows';
 import { exportProductionDeps, type ExportFunctionDeps } from '../export-wiring';
 import { EXPORT_ROUTES } from '../export-routes';

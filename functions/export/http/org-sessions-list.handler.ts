@@ -2,8 +2,7 @@ import { exportSessions, exportSessionsWithMessages } from '../app/export-lists'
 import { MAX_PAGE_BYTES, responseBytes } from '../domain/page-budget';
 import { pagedExportRequest } from './export-query';
 import { EXPORT_REQUESTS } from '../openapi/export-requests';
-import { httpRoute } from '../../kernel/http/kit';
-import { lambdaHandler } from '../../kernel/http/lambda';
+import { httpRoute, lambdaHandler } from '../../kernel/http/kit';
 import { exportSession, exportSessionWithMessages } from '../domain/export-rows';
 import { pagination } from './export-presenters';
 import { exportProductionDeps, type ExportFunctionDeps } from '../export-wiring';

@@ -1,8 +1,7 @@
 import { exportUsage } from '../app/export-lists';
 import { pagedExportRequest } from './export-query';
 import { EXPORT_REQUESTS } from '../openapi/export-requests';
-import { httpRoute } from '../../kernel/http/kit';
-import { lambdaHandler } from '../../kernel/http/lambda';
+import { httpRoute, lambdaHandler } from '../../kernel/http/kit';
 import { exportUsageRow } from '../domain/export-rows';
 import { pagination } from './export-presenters';
 import { exportProductionDeps, type ExportFunctionDeps } from '../export-wiring';

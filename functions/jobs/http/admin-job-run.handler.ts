@@ -1,8 +1,7 @@
 import { runJob } from '../app/run-job';
 import { badRequest } from '../../kernel/domain/errors';
 import { SCHEDULES, type JobName } from '../../workers';
-import { httpRoute } from '../../kernel/http/kit';
-import { lambdaHandler } from '../../kernel/http/lambda';
+import { httpRoute, lambdaHandler } from '../../kernel/http/kit';
 import { adminJobRunProductionDeps, type AdminJobRunDeps } from '../wiring/admin-job-run-wiring';
 import { JOB_ROUTES } from '../job-routes';
 import { JOB_REQUESTS } from '../job-requests';

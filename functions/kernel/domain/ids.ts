@@ -13,7 +13,7 @@ export function isUuid(value: string): boolean {
  * A path parameter of a route: the request atom (its JSON Schema and the rule that reads it, the shape
  * of a request rule in kernel/http/request-declaration.ts) written here, with no imports, so the route
  * tables can declare it. `read` answers undefined for a value that names no resource: the HTTP kit
- * answers that with the route's 404 before the handler runs (kernel/http/kit-admission.ts).
+ * answers that with the route's 404 before the handler runs (kernel/http/kit.ts).
  */
 export interface PathParam {
   readonly schema: JsonSchema;

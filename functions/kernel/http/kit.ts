@@ -1,7 +1,8 @@
 /**
  * The one Middy chain every HTTP function runs: correlation ids, structured logs, metrics, tracing,
  * authentication and rate limits from the route table, and the mapping of domain errors to each area's
- * exact error bodies. Handlers only parse input, call a use case and shape the result.
+ * exact error bodies; and the Lambda entries that build a route's handler on its first call. Handlers only
+ * parse input, call a use case and shape the result.
  */
 import { randomUUID } from 'node:crypto';
 import middy from '@middy/core';
@@ -13,10 +14,10 @@ import { CORRELATION_HEADER, correlationIdOf } from '../domain/http-headers';
 import { errorBody, GENERIC_500_MESSAGE, STATUS_OF } from '../domain/error-bodies';
 import { BusyError, DomainError, RateLimitedError, TemporarilyUnavailableError } from '../domain/errors';
 import type { RouteDef } from '../route-vocabulary';
-import type { Admission } from '../app/admission-ports';
+import type { Admission, AdmissionRequest } from '../app/admission-ports';
 import type { PlatformSettings, Telemetry } from '../app/kernel-ports';
-import { admitAndRun, checkRouteShape } from './kit-admission';
 import { buildRequest, type HttpRequest } from './kit-request';
+import type { RateLimitClass } from '../domain/rate-limits';
 
 /**
  * What the kit needs of a function's deps: logs, metrics, the tunables and the admission of its
@@ -92,4 +93,110 @@ function errorResponse(deps: Telemetry, route: RouteDef, err: unknown, base: Rec
   deps.logger.error('unexpected error', err as Error);
   deps.metrics.addMetric('Http5xx', MetricUnit.Count, 1);
   return json(500, errorBody(route.area, 'unavailable', GENERIC_500_MESSAGE), base);
+}
+
+/*
+ * Who may run a route, and how often: the kit hands the request to its admission (a port, built by
+ * tenancy's core wiring), which identifies the caller by the route's auth kind, counts the request
+ * against its rate-limit class and admits it; then the kit checks the path ids and runs the route's logic.
+ */
+
+const KEY_LIMITS: readonly RateLimitClass[] = ['orgKey', 'chatKey', 'acpKey'];
+
+/** A key-class limit counts per key, so only a route authenticated by that key class can have it. */
+export function checkRouteShape(route: RouteDef): void {
+  if (KEY_LIMITS.includes(route.rateLimit) && route.rateLimit !== route.auth) {
+    throw new Error(`route ${route.id}: rate limit ${route.rateLimit} needs auth ${route.rateLimit}, not ${route.auth}`);
+  }
+}
+
+function admissionRequestOf(req: HttpRequest): AdmissionRequest {
+  return {
+    authorization: req.header('authorization'),
+    authorizer: req.event.requestContext?.authorizer,
+    userArn: req.event.requestContext?.identity?.userArn,
+    clientIp: req.clientIp,
+    path: req.path,
+  };
+}
+
+/**
+ * Authenticates, counts and admits a request, then runs the route. A GET only reads, so it runs
+ * concurrently with its rate-limit write (and its result is dropped when the counter says 429); any
+ * other method waits for the verdict before it writes anything.
+ */
+export async function admitAndRun<Caller extends object>(
+  deps: KitDeps<Caller>,
+  route: RouteDef,
+  req0: HttpRequest,
+  fn: (req: HttpRequest<Caller>) => Promise<HttpResult>,
+): Promise<HttpResult> {
+  const { caller, counted } = await deps.admission.admit(route, admissionRequestOf(req0));
+  checkPathIds(route, req0.path);
+  const req: HttpRequest<Caller> = { ...req0, ...caller };
+  if (route.method !== 'GET') {
+    await counted;
+    return fn(req);
+  }
+  const running = fn(req);
+  running.catch(() => undefined);
+  await counted;
+  return running;
+}
+
+/**
+ * A path id of the shape its route declares (RouteDef.pathParams), or 404 `<Name> not found`: anything
+ * else names no resource, and never reaches DynamoDB as an oversized key.
+ */
+function checkPathIds(route: RouteDef, path: Readonly<Record<string, string>>): void {
+  for (const [name, value] of Object.entries(path)) {
+    const param = route.pathParams?.[name];
+    if (param && param.read(value) === undefined) {
+      const resource = name.replace(/Id$/, '');
+      throw new DomainError('not_found', `${resource.charAt(0).toUpperCase()}${resource.slice(1)} not found`);
+    }
+  }
+}
+
+/**
+ * The Lambda entry of a route module: builds the handler on first call from `production`, the
+ * production deps of the route's area (its `wiring/` folder), so the bundle holds that area's adapters only.
+ */
+export function lambdaHandler<D extends KitDeps>(factory: (deps: D) => HttpHandler, production: () => D): HttpHandler {
+  let built: HttpHandler | undefined;
+  return (event: APIGatewayProxyEvent, context: Context) => {
+    built ??= factory(production());
+    return built(event, context);
+  };
+}
+
+/** The runtime's response-streaming API (present on Lambda, absent locally and in tests). */
+interface ResponseStream {
+  write(chunk: string): boolean;
+  end(): void;
+}
+interface AwsLambdaGlobal {
+  streamifyResponse(fn: (event: APIGatewayProxyEvent, stream: ResponseStream, context: Context) => Promise<void>): unknown;
+  HttpResponseStream: { from(stream: ResponseStream, prelude: { statusCode: number; headers?: Record<string, string> }): ResponseStream };
+}
+
+/**
+ * The Lambda entry of a streaming route (API Gateway REST response streaming): the same wrapped
+ * handler, its status and headers sent as the stream's prelude, then the body chunk by chunk.
+ */
+export function lambdaStreamHandler<D extends KitDeps>(factory: (deps: D) => HttpHandler, production: () => D): unknown {
+  // Other libraries create a bare `globalThis.awslambda`; only the Lambda runtime gives it streamifyResponse.
+  const runtime = (globalThis as { awslambda?: Partial<AwsLambdaGlobal> }).awslambda;
+  if (typeof runtime?.streamifyResponse !== 'function' || !runtime.HttpResponseStream) return lambdaHandler(factory, production);
+  const lambda = runtime as AwsLambdaGlobal;
+  let built: HttpHandler | undefined;
+  return lambda.streamifyResponse(async (event, responseStream, context) => {
+    built ??= factory(production());
+    const result = await built(event, context);
+    const headers = Object.fromEntries(Object.entries(result.headers ?? {}).map(([k, v]) => [k, String(v)]));
+    const out = lambda.HttpResponseStream.from(responseStream, { statusCode: result.statusCode, headers });
+    if (result.stream) for await (const piece of result.stream) out.write(piece);
+    else if (result.body) out.write(result.isBase64Encoded ? Buffer.from(result.body, 'base64').toString('utf8') : result.body);
+    out.end();
+  });
 }

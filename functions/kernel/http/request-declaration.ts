@@ -5,6 +5,7 @@
  * so what a route takes and what the document says it takes cannot drift apart. Declarations live per
  * area in `<area>/openapi/<area>-requests.ts`, keyed by route id.
  * No zod at runtime: a body parsed with zod names its schema here only as a type, for the document.
+ * The `Idempotency-Key` a POST may carry is read and claimed here too (below).
  */
 import type * as z from 'zod';
 import { notFound } from '../domain/errors';
@@ -12,6 +13,9 @@ import { isUuid, type PathParam } from '../domain/ids';
 import type { JsonSchema } from '../domain/json-schema';
 import type { Rule } from '../domain/request-rule';
 import type { HttpRequest } from './kit-request';
+import type { Logger } from '@aws-lambda-powertools/logger';
+import { requestFingerprint } from '../domain/digest';
+import type { IdempotencyStore } from '../app/kernel-ports';
 
 /** A path, query or header parameter: its rule reads the text of a parameter the request carries. */
 export interface ParamRule<Out> extends Rule<string, Out> {
@@ -67,7 +71,7 @@ export function declaredPathId(name: string, declared: PathParam): ParamRule<str
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 
 /**
- * `Idempotency-Key` as sent. Its length is checked when the key is claimed (idempotency-key.ts), once
+ * `Idempotency-Key` as sent. Its length is checked when the key is claimed (`claimIdempotencyKey` below), once
  * the body passed its rules, which is the order the areas answer in.
  */
 export function idempotencyKeyHeader(description: string, options: { readonly required?: boolean } = {}): ParamRule<string> {
@@ -171,4 +175,62 @@ export function jsonBody<Out>(
   options: { readonly required?: boolean } = {},
 ): BodyRule<Out> {
   return { contentType: 'application/json', schema, ...(options.required ? { required: true } : {}), read: (req) => read(req.jsonBody(), req) };
+}
+
+/*
+ * The one `Idempotency-Key` mechanism of the platform's POSTs: chat turns and uploads (area B,
+ * docs/adr/0023) and checkout (area C). A key is claimed before the work runs; a repeat gets the stored
+ * answer, another request with the key is a conflict, one still running is in flight. The claim stores
+ * the answer of work that completed, and forgets the key of work that was refused or failed, so a retry
+ * runs afresh. Each area turns the outcomes into its own answer shapes (area B's `{error}` bodies, ACP
+ * `Error` objects with `Idempotent-Replayed`), so the rules are written once and the shapes per area.
+ */
+
+/** What a claimed key can be: a replay of a stored answer, a conflict, still in flight, or the caller's to run. */
+export type IdempotencyClaim =
+  | { readonly state: 'replay'; readonly status: number; readonly body: unknown }
+  | { readonly state: 'conflict' }
+  | { readonly state: 'in_flight' }
+  | {
+      readonly state: 'claimed';
+      /** Stores the answer for repeats; a store failure is logged, the answer is still given. */
+      remember(status: number, body: unknown): Promise<void>;
+      /** Forgets the key: the request was refused or failed, so a retry runs afresh. */
+      forget(): Promise<void>;
+    };
+
+export interface IdempotencyDeps {
+  readonly idempotency: IdempotencyStore;
+  readonly logger: Logger;
+}
+
+export const IDEMPOTENCY_KEY_LENGTH_MESSAGE = `Idempotency-Key must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`;
+
+/**
+ * The request's key (as its `Idempotency-Key` header rule read it), undefined when none was sent; a key
+ * of the wrong length is `refuse`d with the one message. Checked when the key is claimed, after the
+ * body: that is the order the areas answer in.
+ */
+export function idempotencyKeyOf(key: string | undefined, refuse: (message: string) => Error): string | undefined {
+  if (key !== undefined && (key.length < 1 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH)) throw refuse(IDEMPOTENCY_KEY_LENGTH_MESSAGE);
+  return key;
+}
+
+/**
+ * Claims `scope` (the caller, the route and the key, plus what else tells two requests apart) for a
+ * request whose fingerprint covers `request`. `inFlightMs` is how long a claim holds before the next
+ * request with the key may take it over (its request crashed or timed out).
+ */
+export async function claimIdempotencyKey(
+  deps: IdempotencyDeps,
+  input: { readonly scope: string; readonly request: unknown; readonly inFlightMs?: number },
+): Promise<IdempotencyClaim> {
+  const begun = await deps.idempotency.begin(input.scope, requestFingerprint(input.request), Date.now(), input.inFlightMs);
+  if (begun.state !== 'new') return begun;
+  return {
+    state: 'claimed',
+    remember: (status, body) =>
+      deps.idempotency.finish(input.scope, { status, body }).catch((err: unknown) => deps.logger.error('idempotency answer not stored', err as Error)),
+    forget: () => deps.idempotency.finish(input.scope, undefined).catch(() => undefined),
+  };
 }

@@ -1,5 +1,4 @@
-import { httpRoute } from '../../kernel/http/kit';
-import { lambdaHandler } from '../../kernel/http/lambda';
+import { httpRoute, lambdaHandler } from '../../kernel/http/kit';
 import { adminProductionDeps, type AdminBaseDeps } from '../../tenancy/wiring/admin-wiring';
 import { buildAdminOpenApiDocument } from '../admin-document';
 import { OPENAPI_ROUTES } from '../openapi-routes';

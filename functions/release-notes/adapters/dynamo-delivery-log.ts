@@ -8,8 +8,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Micros } from '../../kernel/domain/time';
 import type { ClaimResult, DeliveryAttemptRecord, DeliveryKey, DeliveryLog } from '../app/release-notes-ports';
-import { batchDelete, queryAll } from '../../kernel/adapters/dynamo-batch';
-import { definedFields } from '../../kernel/adapters/dynamo-keys';
+import { batchDelete, queryAll, definedFields } from '../../kernel/adapters/dynamo-batch';
 
 const RETENTION_SECONDS = 90 * 24 * 3600;
 const partition = (subscriptionId: string) => `WHDLV#${subscriptionId}`;

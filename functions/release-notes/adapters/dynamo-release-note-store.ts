@@ -7,8 +7,7 @@
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ReleasePeriod } from '../domain/release-notes';
 import type { ReleaseNoteStore } from '../app/release-notes-ports';
-import { padMicros } from '../../kernel/adapters/dynamo-keys';
-import { queryAll } from '../../kernel/adapters/dynamo-batch';
+import { padMicros, queryAll } from '../../kernel/adapters/dynamo-batch';
 
 const FEED_PK = 'RELEASENOTES';
 const sortKey = (p: Pick<ReleasePeriod, 'id' | 'periodStartUs' | 'periodEndUs'>) => `${padMicros(p.periodStartUs)}#${padMicros(p.periodEndUs)}#${p.id}`;

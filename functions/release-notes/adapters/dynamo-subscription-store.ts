@@ -7,7 +7,7 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { WebhookSubscription } from '../domain/webhook-subscription';
 import type { SubscriptionPage, SubscriptionStore } from '../app/release-notes-ports';
-import { decodeCursor, encodeCursor, timeIdKey } from '../../kernel/adapters/dynamo-keys';
+import { decodeCursor, encodeCursor, timeIdKey } from '../../kernel/adapters/dynamo-batch';
 
 const FANOUT_PK = 'WHSUBS';
 const key = (id: string) => ({ pk: `WHSUB#${id}`, sk: 'WHSUB' });

@@ -1,6 +1,5 @@
 import { publishReleasePeriod } from '../app/publish-release-period';
-import { httpRoute } from '../../kernel/http/kit';
-import { lambdaHandler } from '../../kernel/http/lambda';
+import { httpRoute, lambdaHandler } from '../../kernel/http/kit';
 import { readRequest } from '../../kernel/http/request-declaration';
 import { RELEASE_NOTES_ADMIN_REQUESTS } from '../openapi/release-notes-admin-requests';
 import { adminPeriodOut } from './release-notes-presenters';

@@ -1,8 +1,7 @@
 import { listWebhookDeliveries } from '../app/manage-webhook-subscriptions';
-import { httpRoute } from '../../kernel/http/kit';
+import { httpRoute, lambdaHandler } from '../../kernel/http/kit';
 import { readRequest } from '../../kernel/http/request-declaration';
 import { RELEASE_NOTES_REQUESTS } from '../openapi/release-notes-requests';
-import { lambdaHandler } from '../../kernel/http/lambda';
 import { deliveryOut } from './release-notes-presenters';
 import { releaseNotesReadProductionDeps, type ReleaseNotesReadDeps } from '../release-notes-wiring';
 import { RELEASE_NOTES_ROUTES } from '../release-notes-routes';

@@ -1,9 +1,8 @@
 import { listReleaseFeed } from '../app/list-release-feed';
 import { renderRssFeed } from '../domain/rss-feed';
 import { publicBaseUrl } from '../../kernel/http/base-url';
-import { httpRoute } from '../../kernel/http/kit';
+import { httpRoute, lambdaHandler } from '../../kernel/http/kit';
 import type { HttpRequest } from '../../kernel/http/kit-request';
-import { lambdaHandler } from '../../kernel/http/lambda';
 import { readRequest } from '../../kernel/http/request-declaration';
 import { RELEASE_NOTES_REQUESTS } from '../openapi/release-notes-requests';
 import { releaseNotesReadProductionDeps, type ReleaseNotesReadDeps } from '../release-notes-wiring';

@@ -1,7 +1,6 @@
 import { createWebhookSubscription } from '../app/create-webhook-subscription';
 import { SUBSCRIPTION_REQUESTS } from '../openapi/subscription-requests';
-import { httpRoute } from '../../kernel/http/kit';
-import { lambdaHandler } from '../../kernel/http/lambda';
+import { httpRoute, lambdaHandler } from '../../kernel/http/kit';
 import { subscriptionOut } from './release-notes-presenters';
 import { readRequest } from '../../kernel/http/request-declaration';
 import { releaseNotesProductionDeps, type ReleaseNotesFunctionDeps } from '../release-notes-wiring';

@@ -1,6 +1,5 @@
 import { listWebhookSubscriptions } from '../app/manage-webhook-subscriptions';
-import { httpRoute } from '../../kernel/http/kit';
-import { lambdaHandler } from '../../kernel/http/lambda';
+import { httpRoute, lambdaHandler } from '../../kernel/http/kit';
 import { subscriptionOut } from './release-notes-presenters';
 import { releaseNotesReadProductionDeps, type ReleaseNotesReadDeps } from '../release-notes-wiring';
 import { RELEASE_NOTES_ROUTES } from '../release-notes-routes';

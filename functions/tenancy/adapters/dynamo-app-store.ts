@@ -7,7 +7,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DEFAULT_APP_SETTINGS, appNameIdOf, mergeSettings, type App, type AppSettings } from '../domain/app';
 import type { AppStore } from '../app/tenancy-ports';
-import { timeIdKey } from '../../kernel/adapters/dynamo-keys';
+import { timeIdKey } from '../../kernel/adapters/dynamo-batch';
 
 const key = (id: string) => ({ pk: `APP#${id}`, sk: 'APP' });
 const nameKey = (appNameId: string) => ({ pk: `APPNAME#${appNameId}`, sk: 'APPNAME' });

@@ -5,7 +5,7 @@
 import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { StoredCredential } from '../domain/credentials';
 import type { CredentialStore } from '../app/tenancy-ports';
-import { definedFields, timeIdKey } from '../../kernel/adapters/dynamo-keys';
+import { definedFields, timeIdKey } from '../../kernel/adapters/dynamo-batch';
 
 const hashKey = (hash: string) => ({ pk: `CRED#${hash}`, sk: 'CRED' });
 const idKey = (id: string) => ({ pk: `CREDID#${id}`, sk: 'CREDID' });

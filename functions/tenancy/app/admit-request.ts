@@ -1,20 +1,22 @@
 /**
  * Tenancy's side of the HTTP kit's admission (functions/kernel/app/admission-ports.ts): identifies the caller by the route's
  * auth kind (a key, the admin token, a signing secret), counts the request against its rate-limit class,
- * then admits it (scopes, the key's app and org).
+ * then admits it (scopes, the key's app and org). The key resolution below is also the key authorizers'
+ * (functions/tenancy/authorizers), and the rate-limit count the kernel's counter port (RateCounter) answers.
  */
-import type { KeyClass } from '../../kernel/domain/auth-messages';
-import { bearerToken, sameSecret } from '../domain/credentials';
-import { DomainError } from '../../kernel/domain/errors';
-import { grantFromContext, type KeyGrant } from '../domain/key-grant';
-import { RATE_LIMITS, type RateLimitClass } from '../../kernel/domain/rate-limits';
+import { type KeyClass, EXPIRED_KEY_MESSAGE, INVALID_KEY_MESSAGE, MISSING_KEY_MESSAGE, PAID_PLAN_MESSAGE } from '../../kernel/domain/auth-messages';
+import { bearerToken, sameSecret, credentialState, hashCredential, CREDENTIAL_PREFIX } from '../domain/credentials';
+import { DomainError, RateLimitedError } from '../../kernel/domain/errors';
+import { grantFromContext, type KeyGrant, CREDENTIAL_KIND_OF, grantExpired, grantOf } from '../domain/key-grant';
+import { RATE_LIMITS, type RateLimitClass, retryAfterSeconds, type RateLimit } from '../../kernel/domain/rate-limits';
 import type { Admission, AdmissionRequest, Admitted } from '../../kernel/app/admission-ports';
-import type { PlatformPorts } from './tenancy-ports';
+import type { PlatformPorts, PlatformDeps } from './tenancy-ports';
 import type { AuthKind, RouteDef } from '../../kernel/route-vocabulary';
-import { admitChatGrant, type ChatPrincipal } from './authenticate-chat-key';
 import { orgPrincipal, requireScope, type OrgPrincipal } from './authenticate-org-key';
-import { enforceRateLimit } from '../../kernel/app/enforce-rate-limit';
-import { requireUnexpired, resolveApiKey } from './resolve-api-key';
+import type { App } from '../domain/app';
+import type { Org } from '../domain/org';
+import { microsToMs } from '../../kernel/domain/time';
+import type { Clock, RateCounter } from '../../kernel/app/kernel-ports';
 
 /** What a handler reads of its caller (`req.grant`, `req.principal`, `req.chat`, `req.signingSecret`). */
 export interface KeyCaller {
@@ -121,4 +123,74 @@ export async function admitRequest(deps: AdmissionDeps, route: RouteDef, req: Ad
 /** The kit's admission port, answered by the keys of `deps`. */
 export function keyAdmission(deps: AdmissionDeps): Admission<KeyCaller> {
   return { admit: (route, req) => admitRequest(deps, route, req) };
+}
+
+/**
+ * Resolves the bearer key of a request to an API whose keys are of `keyClass`: the work of the key
+ * authorizers (functions/tenancy/authorizers), and of a function reached with no authorizer in front of it.
+ * Missing, malformed, of another class, unknown or revoked: 401 `unauthorized`; expired: 401 `expired`.
+ * Nothing about the key's app or org is checked here: a grant is cached by the gateway, and those
+ * change without touching the key, so the functions check them on every request.
+ */
+export async function resolveApiKey(
+  deps: Pick<PlatformDeps, 'credentials' | 'clock'>,
+  input: { keyClass: KeyClass; authorization: string | undefined },
+): Promise<KeyGrant> {
+  const kind = CREDENTIAL_KIND_OF[input.keyClass];
+  const token = bearerToken(input.authorization);
+  if (!token) throw new DomainError('unauthorized', MISSING_KEY_MESSAGE[input.keyClass]);
+  if (!token.startsWith(CREDENTIAL_PREFIX[kind])) throw new DomainError('unauthorized', INVALID_KEY_MESSAGE);
+  const cred = await deps.credentials.findByHash(hashCredential(token));
+  if (!cred || cred.kind !== kind || (kind !== 'org' && !cred.appId)) throw new DomainError('unauthorized', INVALID_KEY_MESSAGE);
+  const state = credentialState(cred, deps.clock.nowUs());
+  if (state === 'revoked') throw new DomainError('unauthorized', INVALID_KEY_MESSAGE);
+  if (state === 'expired') throw new DomainError('expired', EXPIRED_KEY_MESSAGE);
+  return grantOf(input.keyClass, cred);
+}
+
+/** A grant from the gateway's cache may have outlived its key's expiry: 401 `expired` then. */
+export function requireUnexpired(deps: Pick<PlatformDeps, 'clock'>, grant: KeyGrant): KeyGrant {
+  if (grantExpired(grant, deps.clock.nowUs())) throw new DomainError('expired', EXPIRED_KEY_MESSAGE);
+  return grant;
+}
+
+export interface ChatPrincipal {
+  readonly keyId: string;
+  readonly org: Org;
+  readonly app: App;
+}
+
+/**
+ * The app and org of a valid chat key (resolved by the key authorizer). Read on every request, because
+ * a cached grant outlives neither of them: a key of a deleted app and an org on the free plan are 401
+ * (the spec's area B).
+ */
+export async function admitChatGrant(deps: Pick<PlatformDeps, 'orgs' | 'apps'>, grant: KeyGrant): Promise<ChatPrincipal> {
+  const [org, app] = await Promise.all([deps.orgs.get(grant.orgId), grant.appId ? deps.apps.get(grant.appId) : undefined]);
+  if (!org || !app || app.deletedAtUs !== undefined) throw new DomainError('unauthorized', INVALID_KEY_MESSAGE);
+  if (org.plan !== 'paid') throw new DomainError('plan_required', PAID_PLAN_MESSAGE);
+  return { keyId: grant.keyId, org, app };
+}
+
+/** Resolves a chat API key (`svc_chat_…`) to its app and org in one step (callers with no gateway in front). */
+export async function authenticateChatKey(
+  deps: Pick<PlatformDeps, 'credentials' | 'orgs' | 'apps' | 'clock'>,
+  input: { authorization: string | undefined },
+): Promise<ChatPrincipal> {
+  return admitChatGrant(deps, await resolveApiKey(deps, { keyClass: 'chatKey', authorization: input.authorization }));
+}
+
+/**
+ * Counts one request of `subject` in its fixed window and rejects it once the window's limit is
+ * passed, with the seconds until the window ends. The 121st request of a 120/min window is refused.
+ */
+export async function enforceRateLimit(
+  deps: { readonly rateCounter: RateCounter; readonly clock: Clock },
+  input: { subject: string; limit: RateLimit },
+): Promise<void> {
+  const nowMs = microsToMs(deps.clock.nowUs());
+  const window = await deps.rateCounter.hit(input.subject, input.limit.windowMs, nowMs);
+  if (window.count > input.limit.limit) {
+    throw new RateLimitedError(retryAfterSeconds(window.windowStartMs, input.limit.windowMs, nowMs));
+  }
 }

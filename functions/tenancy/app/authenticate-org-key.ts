@@ -8,7 +8,7 @@ export interface OrgPrincipal {
   readonly scopes: readonly OrgScope[];
 }
 
-/** The org a valid org key (resolved by the key authorizer, functions/tenancy/app/resolve-api-key.ts) reads. */
+/** The org a valid org key (resolved by the key authorizer, functions/tenancy/app/admit-request.ts) reads. */
 export function orgPrincipal(grant: KeyGrant): OrgPrincipal {
   return { orgId: grant.orgId, keyId: grant.keyId, scopes: grant.scopes };
 }

@@ -6,7 +6,7 @@
  * per header value, so it never depends on the method or path.
  */
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
-import { resolveApiKey } from '../app/resolve-api-key';
+import { resolveApiKey } from '../app/admit-request';
 import type { KeyClass } from '../../kernel/domain/auth-messages';
 import { shownCode, type ErrorArea } from '../../kernel/domain/error-bodies';
 import { DomainError } from '../../kernel/domain/errors';

@@ -1,8 +1,7 @@
 import { getApp } from '../app/manage-apps';
-import { httpRoute } from '../../kernel/http/kit';
+import { httpRoute, lambdaHandler } from '../../kernel/http/kit';
 import { readRequest } from '../../kernel/http/request-declaration';
 import { ADMIN_RESOURCE_REQUESTS } from '../openapi/admin-resource-requests';
-import { lambdaHandler } from '../../kernel/http/lambda';
 import { adminApp } from './admin-presenters';
 import { adminProductionDeps, type AdminBaseDeps } from '../wiring/admin-wiring';
 import { TENANCY_ROUTES } from '../tenancy-routes';

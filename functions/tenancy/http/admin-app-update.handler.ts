@@ -1,9 +1,8 @@
 import { updateApp } from '../app/manage-apps';
 import type { AppSettings } from '../domain/app';
-import { httpRoute } from '../../kernel/http/kit';
+import { httpRoute, lambdaHandler } from '../../kernel/http/kit';
 import { readRequest } from '../../kernel/http/request-declaration';
 import { ADMIN_REQUESTS } from '../openapi/tenancy-admin-requests';
-import { lambdaHandler } from '../../kernel/http/lambda';
 import { adminApp } from './admin-presenters';
 import { adminProductionDeps, type AdminBaseDeps } from '../wiring/admin-wiring';
 import { TENANCY_ROUTES } from '../tenancy-routes';

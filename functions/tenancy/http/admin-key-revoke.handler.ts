@@ -1,9 +1,8 @@
 import { revokeCredential } from '../app/issue-credential';
 import { adminCredential } from './admin-presenters';
-import { httpRoute } from '../../kernel/http/kit';
+import { httpRoute, lambdaHandler } from '../../kernel/http/kit';
 import { readRequest } from '../../kernel/http/request-declaration';
 import { ADMIN_RESOURCE_REQUESTS } from '../openapi/admin-resource-requests';
-import { lambdaHandler } from '../../kernel/http/lambda';
 import { adminKeysProductionDeps, type AdminKeysDeps } from '../wiring/admin-keys-wiring';
 import { TENANCY_ROUTES } from '../tenancy-routes';
 

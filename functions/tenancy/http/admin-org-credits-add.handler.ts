@@ -1,8 +1,7 @@
 import { addCredits } from '../app/manage-credits';
-import { httpRoute } from '../../kernel/http/kit';
+import { httpRoute, lambdaHandler } from '../../kernel/http/kit';
 import { readRequest } from '../../kernel/http/request-declaration';
 import { ADMIN_REQUESTS } from '../openapi/tenancy-admin-requests';
-import { lambdaHandler } from '../../kernel/http/lambda';
 import { adminProductionDeps, type AdminBaseDeps } from '../wiring/admin-wiring';
 import { TENANCY_ROUTES } from '../tenancy-routes';
 

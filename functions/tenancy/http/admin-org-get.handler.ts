@@ -1,9 +1,8 @@
 import { notFound } from '../../kernel/domain/errors';
 import { adminOrg } from './admin-presenters';
-import { httpRoute } from '../../kernel/http/kit';
+import { httpRoute, lambdaHandler } from '../../kernel/http/kit';
 import { readRequest } from '../../kernel/http/request-declaration';
 import { ADMIN_RESOURCE_REQUESTS } from '../openapi/admin-resource-requests';
-import { lambdaHandler } from '../../kernel/http/lambda';
 import { adminProductionDeps, type AdminBaseDeps } from '../wiring/admin-wiring';
 import { TENANCY_ROUTES } from '../tenancy-routes';
 

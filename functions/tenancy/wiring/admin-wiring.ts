@@ -6,7 +6,7 @@
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient } from '../../kernel/adapters/aws-clients';
-import { DynamoBillingStore } from '../adapters/dynamo-billing-store';
+import { DynamoBillingStore } from '../adapters/dynamo-org-store';
 import { ENV } from '../../kernel/env';
 import type { BillingPorts } from '../app/tenancy-ports';
 import { buildCoreDeps, onFirstUse, type CoreDeps, type WiringOptions } from './core-wiring';
