@@ -11,7 +11,7 @@ import { auditExpiry, type AuditRecord } from '../domain/audit';
 import type { AuditFilter, AuditLog, AuditPage } from '../app/members-ports';
 import { badRequest } from '../../kernel/domain/errors';
 import { queryPages } from '../../kernel/adapters/dynamo-batch';
-import { timeIdKey } from '../../kernel/adapters/dynamo-keys';
+import { timeIdKey } from '../../kernel/adapters/dynamo-batch';
 import { TABLE_DESIGN } from '../../kernel/adapters/table-design';
 
 const pk = (orgId: string) => `AUDIT#${orgId}`;

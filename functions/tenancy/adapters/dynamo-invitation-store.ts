@@ -7,7 +7,7 @@ import { DeleteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } fr
 import { INVITATION_KEEP_DAYS, type Invitation } from '../domain/invitations';
 import type { InvitationStore } from '../app/members-ports';
 import { queryAll, updateIfMatched } from '../../kernel/adapters/dynamo-batch';
-import { definedFields } from '../../kernel/adapters/dynamo-keys';
+import { definedFields } from '../../kernel/adapters/dynamo-batch';
 import { TABLE_DESIGN } from '../../kernel/adapters/table-design';
 
 const key = (orgId: string, id: string) => ({ pk: `ORG#${orgId}`, sk: `INVITE#${id}` });

@@ -10,7 +10,7 @@ import type { Member } from '../domain/members';
 import type { Role } from '../domain/roles';
 import type { MemberStore } from '../app/members-ports';
 import { queryAll, sendConditional, updateIfMatched } from '../../kernel/adapters/dynamo-batch';
-import { definedFields } from '../../kernel/adapters/dynamo-keys';
+import { definedFields } from '../../kernel/adapters/dynamo-batch';
 import { personPk } from './dynamo-person-store';
 
 const orgPk = (orgId: string) => `ORG#${orgId}`;

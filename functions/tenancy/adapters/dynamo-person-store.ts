@@ -3,7 +3,7 @@ import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } fr
 import type { Person } from '../domain/members';
 import type { PersonStore } from '../app/members-ports';
 import { sendConditional } from '../../kernel/adapters/dynamo-batch';
-import { definedFields } from '../../kernel/adapters/dynamo-keys';
+import { definedFields } from '../../kernel/adapters/dynamo-batch';
 
 export const personPk = (userKey: string) => `PERSON#${userKey}`;
 const key = (userKey: string) => ({ pk: personPk(userKey), sk: 'PERSON' });
