@@ -11,6 +11,7 @@ import { CHAT_ROUTES } from './chat/chat-routes';
 import { ACP_ROUTES } from './acp/acp-routes';
 import { RELEASE_NOTES_ROUTES } from './release-notes/release-notes-routes';
 import { TENANCY_ROUTES } from './tenancy/tenancy-routes';
+import { CONSOLE_ROUTES } from './console/console-routes';
 import { CONVERSATION_ROUTES } from './conversations/conversation-routes';
 import { JOB_ROUTES } from './jobs/job-routes';
 import { OPENAPI_ROUTES } from './openapi/openapi-routes';
@@ -22,6 +23,7 @@ export const ROUTES: readonly RouteDef[] = [
   ACP_ROUTES,
   RELEASE_NOTES_ROUTES,
   TENANCY_ROUTES,
+  CONSOLE_ROUTES,
   CONVERSATION_ROUTES,
   JOB_ROUTES,
   OPENAPI_ROUTES,

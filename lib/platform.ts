@@ -71,7 +71,7 @@ function inDeployedOrder(routes: readonly RouteDef[]): RouteDef[] {
   return [...routes].sort((a, b) => rank(a) - rank(b));
 }
 
-const STACK_NAME: Record<Area, string> = { export: 'Export', chat: 'Chat', acp: 'Acp', releaseNotes: 'ReleaseNotes', admin: 'Admin' };
+const STACK_NAME: Record<Area, string> = { export: 'Export', chat: 'Chat', acp: 'Acp', releaseNotes: 'ReleaseNotes', console: 'Console', admin: 'Admin' };
 
 export function addPlatformStacks(app: App, { config, env, routes = ROUTES }: PlatformOptions): PlatformStacks {
   const prefix = `Platform-${config.stage}`;

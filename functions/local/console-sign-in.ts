@@ -6,6 +6,8 @@
 import { writeFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IdentityIssuer } from '../tenancy/app/identity-ports';
+import type { MembersDeps } from '../tenancy/app/members-ports';
+import { normaliseEmail, userKeyOf } from '../tenancy/domain/members';
 import type { ConsoleUser } from './console-accounts';
 
 /** What the console's backend needs to sign people in, whichever issuer it is. */
@@ -62,4 +64,18 @@ export function recordConsoleSignIn(dataDir: string, signIn: RunningConsoleSignI
   const demo = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
   const consoleUsers = signIn.users.map(({ role, email, password }) => ({ role, email, password }));
   writeFileSync(file, `${JSON.stringify({ ...demo, oidcIssuer: signIn.settings.issuer.issuer, consoleUsers }, null, 2)}\n`, { mode: 0o600 });
+}
+
+/**
+ * Makes the issuer's seeded people members of the demo org with their role, so each signs in to it.
+ * Idempotent: every start writes the same items.
+ */
+export async function seedConsoleMembers(deps: Pick<MembersDeps, 'members' | 'clock'>, orgId: string, signIn: RunningConsoleSignIn): Promise<void> {
+  const issuer = signIn.settings.issuer.issuer;
+  for (const user of signIn.users) {
+    const userKey = userKeyOf({ issuer, subject: user.subject });
+    if (await deps.members.get(orgId, userKey)) continue;
+    await deps.members.put({ orgId, userKey, email: normaliseEmail(user.email), role: user.role, joinedAtUs: deps.clock.nowUs() });
+    if (user.role === 'owner') await deps.members.addOwner(orgId, userKey);
+  }
 }

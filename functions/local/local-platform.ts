@@ -35,7 +35,7 @@ import { LocalApiGateway } from './local-api-gateway';
 import { acquireDataDirLock } from './lock';
 import { startQueueRunner, type QueueRunner } from './queue-runner';
 import { seedDemo, type DemoCredentials } from './seed';
-import { recordConsoleSignIn, startConsoleSignIn, type ConsoleSignInOption, type RunningConsoleSignIn } from './console-sign-in';
+import { recordConsoleSignIn, seedConsoleMembers, startConsoleSignIn, type ConsoleSignInOption, type RunningConsoleSignIn } from './console-sign-in';
 
 export interface PlatformOptions {
   readonly dataDir: string;
@@ -176,6 +176,8 @@ export async function startPlatform(opts: PlatformOptions): Promise<RunningPlatf
     });
     cleanups.push(() => ocr.close());
     const gateway = new LocalApiGateway();
+    // The console's routes sign in with the running issuer; without one they answer 503.
+    const consoleIssuer = (await consoleSignInStarting)?.settings;
     const deps = buildDeps({
       env,
       apiKeys: gateway,
@@ -183,6 +185,7 @@ export async function startPlatform(opts: PlatformOptions): Promise<RunningPlatf
       adminToken,
       logger,
       secretsKeyFile: join(dataDir, 'webhook-secrets.key'),
+      ...(consoleIssuer ? { consoleIssuer } : {}),
       ...(opts.resolver ? { resolver: opts.resolver } : {}),
       ...(opts.webhookNetwork ? { webhookNetwork: opts.webhookNetwork } : {}),
       ...(opts.clock ? { clock: opts.clock } : {}),
@@ -222,7 +225,10 @@ export async function startPlatform(opts: PlatformOptions): Promise<RunningPlatf
 
     const demo = opts.seed ? await seedDemo(deps, dataDir, baseUrl, adminToken) : undefined;
     const consoleSignIn = await consoleSignInStarting;
-    if (consoleSignIn && demo) recordConsoleSignIn(dataDir, consoleSignIn);
+    if (consoleSignIn && demo) {
+      await seedConsoleMembers(deps, demo.orgId, consoleSignIn);
+      recordConsoleSignIn(dataDir, consoleSignIn);
+    }
     return {
       baseUrl,
       adminToken,

@@ -13,15 +13,17 @@ import { buildJobQueue } from '../kernel/wiring/job-queue-wiring';
 import { buildCoreDeps, onFirstUse, parseEnv, type CoreDeps } from '../tenancy/wiring/core-wiring';
 import { buildExportJobPorts, buildExportPorts } from '../export/export-wiring';
 import { buildFilePorts } from '../chat/wiring/file-wiring';
+import { buildConsolePorts, type ConsoleWiringOptions } from '../console/console-wiring';
+import type { ConsoleDeps } from '../console/app/console-ports';
 import { buildReleaseNotesPorts, buildWebhookDeliveryPorts, type ReleaseNotesWiringOptions } from '../release-notes/release-notes-wiring';
 
 export { parseEnv };
 
 /** Every area's wiring seams together: what the local process and the tests may pass. */
-export type WiringOptions = ChatWiringOptions & AcpWiringOptions & ReleaseNotesWiringOptions;
+export type WiringOptions = ChatWiringOptions & AcpWiringOptions & ReleaseNotesWiringOptions & ConsoleWiringOptions;
 
 /** The local process's deps: every port of every area, built once. */
-export type LocalDeps = CoreDeps & Deps;
+export type LocalDeps = CoreDeps & Deps & ConsoleDeps;
 
 export function buildDeps(opts: WiringOptions): LocalDeps {
   const db = createDocumentClient(opts.aws ?? {});
@@ -39,6 +41,7 @@ export function buildDeps(opts: WiringOptions): LocalDeps {
     orderEventLog: buildOrderEventLog(db, table),
     ...buildExportPorts(db, table),
     ...buildExportJobPorts(opts, db, table),
+    ...buildConsolePorts(opts, db),
     jobs: buildJobQueue(opts),
     apiKeys: apiKeyRegistryFrom(opts.env, opts),
   };

@@ -175,6 +175,7 @@ export function buildOpenApiDocument(serverUrl = '/'): Record<string, unknown> {
       { name: 'Chat', description: 'Area B: chat turns for one app (`svc_chat_` keys)' },
       { name: 'ACP checkout', description: 'Area C: Agentic Commerce Protocol 2026-04-17 (`acp_` keys; discovery is public)' },
       { name: 'Release notes', description: 'Area D: RSS feed and signed webhook subscriptions' },
+      { name: 'Console sign-in', description: 'The console’s backend-for-frontend: OpenID Connect sign-in and its session cookie' },
     ],
     paths,
     components: {

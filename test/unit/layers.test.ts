@@ -141,7 +141,7 @@ const under = (path: string, dir: string) => path === dir || path.startsWith(`${
 const isBuiltin = (r: ImportRef) => !r.local && r.specifier.startsWith('node:');
 
 /** The slices: one folder per area, plus the three shared ones below them, innermost first. */
-const AREAS = ['export', 'chat', 'acp', 'release-notes'] as const;
+const AREAS = ['export', 'chat', 'acp', 'release-notes', 'console'] as const;
 const SHARED = ['kernel', 'tenancy', 'conversations'] as const;
 const SLICES: readonly string[] = [...SHARED, ...AREAS];
 /** What each slice may import besides itself: the kernel no slice, tenancy the kernel, conversations both, an area all three. */

@@ -18,6 +18,7 @@ const ROW_OF_AREA: Readonly<Record<Area, string>> = {
   chat: 'B. ',
   acp: 'C. ',
   releaseNotes: 'D. ',
+  console: 'Console',
   admin: 'Admin',
 };
 

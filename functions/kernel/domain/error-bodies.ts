@@ -7,7 +7,7 @@
 import type { ErrorCode } from './errors';
 
 /** The error format an API area uses (routes.ts names each route's area). */
-export type ErrorArea = 'export' | 'chat' | 'acp' | 'releaseNotes' | 'admin';
+export type ErrorArea = 'export' | 'chat' | 'acp' | 'releaseNotes' | 'console' | 'admin';
 
 export const STATUS_OF: Record<ErrorCode, number> = {
   bad_request: 400,
@@ -37,7 +37,7 @@ export function shownCode(area: ErrorArea, code: ErrorCode): string {
 
 /**
  * The body of an error in `area`, with the code already as the client sees it:
- * - area A, D and the admin API: `{ error: { code, message } }`;
+ * - area A, D, the console's backend and the admin API: `{ error: { code, message } }`;
  * - area B: `{ error: string }`, except an error with a detail code (the 422 image codes): `{ error: <detail>, message }`;
  * - area C: authentication errors `{ error: { code, message } }`, a 429 `{ error: string }` (the spec's
  *   table), and every other error (validation, not found, state, idempotency, version) the ACP `Error`

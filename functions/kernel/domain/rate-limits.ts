@@ -2,7 +2,7 @@
  * The spec's per-key and per-IP limits, enforced exactly in fixed one-minute windows (docs/design.md §5).
  * The release-notes numbers are the platform's choice (the spec leaves them open).
  */
-export type RateLimitClass = 'orgKey' | 'chatKey' | 'acpKey' | 'acpPublicIp' | 'releaseNotesIp' | 'none';
+export type RateLimitClass = 'orgKey' | 'chatKey' | 'acpKey' | 'acpPublicIp' | 'releaseNotesIp' | 'consoleIp' | 'none';
 
 export interface RateLimit {
   readonly limit: number;
@@ -20,6 +20,8 @@ export const RATE_LIMITS: Record<Exclude<RateLimitClass, 'none'>, RateLimit> = {
    * send (each subscription created queues up to 5 backfill deliveries).
    */
   releaseNotesIp: { limit: 60, windowMs: 60_000 },
+  /** The console's sign-in routes, per client IP: a person signs in and reads their session a few times a minute. */
+  consoleIp: { limit: 300, windowMs: 60_000 },
 };
 
 /** Whole seconds until the window that holds `nowMs` ends; at least 1. */

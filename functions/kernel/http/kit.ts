@@ -36,6 +36,8 @@ export interface HttpResult {
   readonly stream?: AsyncIterable<string>;
   /** A non-JSON body (the RSS feed), sent as is; `headers` carries its Content-Type. */
   readonly text?: string;
+  /** `Set-Cookie` values, one header each (the console's session and login cookies). */
+  readonly cookies?: readonly string[];
 }
 
 /** A proxy result whose body may be streamed; only routes marked `stream` return one with `stream`. */
@@ -66,7 +68,8 @@ export function httpRoute<Caller extends object>(route: RouteDef, deps: KitDeps<
       const result = await admitAndRun(deps, route, buildRequest(deps, event, correlationId, route), fn);
       if (result.stream) return { statusCode: result.status, headers: { ...base, ...(result.headers ?? {}) }, body: '', stream: result.stream };
       if (result.text !== undefined) return { statusCode: result.status, headers: { ...base, ...(result.headers ?? {}) }, body: result.text };
-      return json(result.status, result.body, { ...base, ...(result.headers ?? {}) });
+      const response = json(result.status, result.body, { ...base, ...(result.headers ?? {}) });
+      return result.cookies?.length ? { ...response, multiValueHeaders: { 'Set-Cookie': [...result.cookies] } } : response;
     } catch (err) {
       return errorResponse(deps, route, err, base);
     } finally {

@@ -79,6 +79,7 @@ const RATE_SUBJECT = {
   acpKey: (identity) => `acpKey:${identity.grant!.keyId}`,
   acpPublicIp: (_identity, req) => `acpPublicIp:${req.clientIp}`,
   releaseNotesIp: (_identity, req) => `releaseNotesIp:${req.clientIp}`,
+  consoleIp: (_identity, req) => `consoleIp:${req.clientIp}`,
   none: () => undefined,
 } satisfies Record<RateLimitClass, (identity: Identity, req: AdmissionRequest) => string | undefined>;
 
