@@ -7,16 +7,37 @@ import { routeTable } from '../kernel/route-vocabulary';
 
 const AUTH = '/console/auth';
 
-const common = {
-  area: 'console',
-  auth: 'public',
-  rateLimit: 'consoleIp',
-  grants: ['table:read', 'table:write', 'secrets:seal', 'secrets:open', 'identity:read'],
-} as const;
+const common = { area: 'console', auth: 'public', rateLimit: 'consoleIp', body: 'none' } as const;
 
+// Each function gets what it touches: the issuer (identity:read), and sealing tokens into a new session
+// or opening them from one.
 export const CONSOLE_ROUTES = routeTable({
-  consoleLogin: { ...common, method: 'GET', path: `${AUTH}/login`, handler: 'console/http/console-login', body: 'none' },
-  consoleCallback: { ...common, method: 'GET', path: `${AUTH}/callback`, handler: 'console/http/console-callback', body: 'none' },
-  consoleSession: { ...common, method: 'GET', path: `${AUTH}/session`, handler: 'console/http/console-session', body: 'none' },
-  consoleLogout: { ...common, method: 'POST', path: `${AUTH}/logout`, handler: 'console/http/console-logout', body: 'none' },
+  consoleLogin: {
+    ...common,
+    method: 'GET',
+    path: `${AUTH}/login`,
+    handler: 'console/http/console-login',
+    grants: ['table:read', 'table:write', 'identity:read'],
+  },
+  consoleCallback: {
+    ...common,
+    method: 'GET',
+    path: `${AUTH}/callback`,
+    handler: 'console/http/console-callback',
+    grants: ['table:read', 'table:write', 'secrets:seal', 'identity:read'],
+  },
+  consoleSession: {
+    ...common,
+    method: 'GET',
+    path: `${AUTH}/session`,
+    handler: 'console/http/console-session',
+    grants: ['table:read', 'table:write', 'secrets:open'],
+  },
+  consoleLogout: {
+    ...common,
+    method: 'POST',
+    path: `${AUTH}/logout`,
+    handler: 'console/http/console-logout',
+    grants: ['table:read', 'table:write', 'secrets:open', 'identity:read'],
+  },
 });

@@ -23,6 +23,7 @@ describe('area C appears from its routes alone', () => {
       'Platform-prod-Acp',
       'Platform-prod-Admin',
       'Platform-prod-Chat',
+      'Platform-prod-Console',
       'Platform-prod-Export',
       'Platform-prod-ReleaseNotes',
     ]);
