@@ -25,5 +25,19 @@ export async function redoclyFindings(doc: Record<string, unknown>): Promise<str
   const problems = await lintFromString({ source: JSON.stringify(doc, null, 2), absoluteRef: '/openapi.json', config });
   return problems
     .filter((p) => p.severity === 'error' || p.severity === 'warn')
+    .filter((p) => !(p.ruleId === 'operation-2xx-response' && p.location.every((l) => answersRedirect(doc, l.pointer ?? ''))))
     .map((p) => `redocly ${p.severity} ${p.ruleId} at ${p.location.map((l) => l.pointer).join(', ')}: ${p.message}`);
+}
+
+/**
+ * A browser-flow operation (the console's login and callback) answers a redirect, not a 2XX: Redocly's
+ * `operation-2xx-response` is waived for an operation whose documented success is a 3XX, and only there.
+ */
+function answersRedirect(doc: Record<string, unknown>, pointer: string): boolean {
+  const at = pointer
+    .replace(/^#\//, '')
+    .split('/')
+    .map((seg) => seg.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce<unknown>((node, seg) => (node as Record<string, unknown> | undefined)?.[seg], doc);
+  return typeof at === 'object' && at !== null && Object.keys(at).some((status) => /^3\d\d$/.test(status));
 }
