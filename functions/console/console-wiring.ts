@@ -11,7 +11,7 @@ import { buildWebhookSealing, type OutboundWebhookWiringOptions } from '../kerne
 import { DynamoConsoleSessionStore } from '../tenancy/adapters/dynamo-console-session-store';
 import { JoseIdentityVerifier } from '../tenancy/adapters/jose-identity-verifier';
 import { OidcCodeFlowClient } from '../tenancy/adapters/oidc-code-flow-client';
-import type { IdentityIssuer } from '../tenancy/app/identity-ports';
+import type { IdentityIssuer, SignInClient } from '../tenancy/app/identity-ports';
 import { buildCoreDeps, onFirstUse, type CoreDeps } from '../tenancy/wiring/core-wiring';
 import { buildMembersPorts } from '../tenancy/wiring/members-wiring';
 import type { ConsoleAuth, ConsoleDeps } from './app/console-ports';
@@ -50,19 +50,21 @@ function issuerFromEnvironment(opts: ConsoleWiringOptions): () => Promise<Consol
   const issuer = opts.env[ENV.consoleIssuerUrl];
   const secretId = opts.env[ENV.consoleClientSecret];
   const base = opts.env[ENV.publicBaseUrl];
+  const authBase = opts.env[ENV.consoleAuthBaseUrl];
   if (!issuer || !secretId || !base) return async () => undefined;
   let auth: Promise<ConsoleAuth> | undefined;
   const load = async (): Promise<ConsoleAuth> => {
     const res = await new SecretsManagerClient({ maxAttempts: 3 }).send(new GetSecretValueCommand({ SecretId: secretId }));
     const { client_id: clientId, client_secret: clientSecret } = JSON.parse(res.SecretString ?? '{}') as Record<string, string>;
     if (!clientId || !clientSecret) throw new Error(`secret ${secretId} lacks client_id or client_secret`);
-    return consoleAuthFrom({
+    const auth = consoleAuthFrom({
       issuer: { issuer, clientId, accessToken: { kind: 'cognito' } },
       clientSecret,
       redirectUri: `${base}/console/auth/callback`,
       postLogoutRedirectUri: `${base}/console/`,
       scopes: ['openid', 'email'],
     });
+    return authBase ? { ...auth, client: withCognitoLogout(auth.client, authBase, clientId) } : auth;
   };
   return () => {
     auth ??= load().catch((err: unknown) => {
@@ -70,6 +72,24 @@ function issuerFromEnvironment(opts: ConsoleWiringOptions): () => Promise<Consol
       throw err;
     });
     return auth;
+  };
+}
+
+/**
+ * Cognito's discovery document names no end-session endpoint: its managed login's `/logout` (with the
+ * client id and a registered `logout_uri`) ends its session instead.
+ */
+function withCognitoLogout(client: SignInClient, authBaseUrl: string, clientId: string): SignInClient {
+  return {
+    beginSignIn: () => client.beginSignIn(),
+    exchangeCode: (code, verifier) => client.exchangeCode(code, verifier),
+    refresh: (token) => client.refresh(token),
+    logoutUrl: async ({ postLogoutRedirectUri }) => {
+      const url = new URL('/logout', authBaseUrl);
+      url.searchParams.set('client_id', clientId);
+      url.searchParams.set('logout_uri', postLogoutRedirectUri);
+      return url.toString();
+    },
   };
 }
 
