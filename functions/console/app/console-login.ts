@@ -20,7 +20,9 @@ export const nowS = (deps: Pick<ConsoleDeps, 'clock'>): number => Math.floor(Num
 
 export async function beginConsoleLogin(deps: ConsoleDeps, input: { returnPath?: string }): Promise<{ url: string; state: string }> {
   const auth = await requireConsoleAuth(deps);
-  const start = await auth.client.beginSignIn();
+  const start = await auth.client.beginSignIn().catch(() => {
+    throw new DomainError('unavailable', 'The sign-in issuer cannot be reached; try again shortly');
+  });
   const returnPath = safeReturnPath(input.returnPath);
   await deps.consoleLogins.put({
     state: start.state,
@@ -70,7 +72,9 @@ async function verified(auth: ConsoleAuth, tokens: { idToken: string; accessToke
     await auth.verifier.verifyAccessToken(tokens.accessToken);
     return person;
   } catch (err) {
-    if (err instanceof IdentityTokenRejected) throw refused('The issuer’s tokens did not pass verification');
-    throw err;
+    // A JWKS that cannot be fetched verifies nothing either: no session, and no 500.
+    throw refused(
+      err instanceof IdentityTokenRejected ? 'The issuer’s tokens did not pass verification' : 'The issuer’s tokens could not be verified; start again',
+    );
   }
 }
