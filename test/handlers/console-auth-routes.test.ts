@@ -98,6 +98,17 @@ describe('console sign-in routes', () => {
     expect(stranger.headers.getSetCookie()).toEqual([]);
   });
 
+  it('refuses a code the issuer did not issue, with no session, and the state is spent', async () => {
+    const browser = new CookieBrowser();
+    const url = new URL(await toCallback(browser, 'owner'));
+    url.searchParams.set('code', 'not-a-code');
+    const res = await browser.request(url.toString());
+    expect(res.status).toBe(401);
+    expect(res.headers.getSetCookie()).toEqual([]);
+    expect(await res.json()).toEqual({ error: { code: 'unauthorized', message: 'The issuer did not accept the sign-in code; start again' } });
+    expect((await session(browser)).status).toBe(401);
+  });
+
   it('does not follow a return URL of another origin, and answers an issuer error as 401', async () => {
     const { res } = await signIn('owner', 'https://evil.example/');
     expect(res.headers.get('location')).toBe('/console/');
