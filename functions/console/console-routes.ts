@@ -31,7 +31,7 @@ export const CONSOLE_ROUTES = routeTable({
     method: 'GET',
     path: `${AUTH}/session`,
     handler: 'console/http/console-session',
-    grants: ['table:read', 'table:write', 'secrets:open'],
+    grants: ['table:read', 'table:write', 'secrets:seal', 'secrets:open', 'identity:read'],
   },
   consoleLogout: {
     ...common,

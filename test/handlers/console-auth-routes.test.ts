@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { permissionsOf } from '../../functions/tenancy/domain/roles';
+import { TestClock } from '../support/clock';
 import { CookieBrowser, formAction } from '../support/cookie-browser';
 import { type TestPlatform, usePlatform } from '../support/platform';
 
@@ -128,5 +129,37 @@ describe('console sign-in routes without an issuer', () => {
     const res = await fetch(`${p.baseUrl}/console/auth/login`, { redirect: 'manual' });
     expect(res.status).toBe(503);
     expect(await res.json()).toEqual({ error: { code: 'unavailable', message: 'Console sign-in is not configured' } });
+  });
+});
+
+describe('a console session past its access token', () => {
+  let p: TestPlatform;
+  const clock = new TestClock();
+  usePlatform({ consoleSignIn: { kind: 'embedded', port: 0 }, seed: true, clock }, (x) => {
+    p = x;
+  });
+
+  it('is refreshed with its refresh token, and ended when the refresh fails', async () => {
+    const browser = new CookieBrowser();
+    const login = await browser.request(`${p.baseUrl}/console/auth/login`);
+    const page = await browser.follow(login.headers.get('location')!);
+    const { email, password } = p.consoleSignIn!.users.find((u) => u.role === 'developer')!;
+    const back = await browser.follow(formAction(await page.res.text(), page.url), { method: 'POST', form: { email, password } });
+    expect((await browser.request(back.url)).status).toBe(302);
+    // Two hours on: the access token (ten minutes from the embedded issuer) has expired, the session (eight hours) has not.
+    clock.advance(2 * 60 * 60 * 1000);
+    const me = await browser.request(`${p.baseUrl}/console/auth/session`);
+    expect(me.status).toBe(200);
+    expect(((await me.json()) as { orgs: { role: string }[] }).orgs.map((o) => o.role)).toEqual(['developer']);
+    // Two hours more: the refreshed token has expired too, and a refresh token the issuer refuses ends the session.
+    clock.advance(2 * 60 * 60 * 1000);
+    await p.deps.consoleSessions.replaceTokens(browser.jar.get('__Host-console-session')!, {
+      idToken: 'x',
+      accessToken: 'x',
+      refreshToken: 'not-a-refresh-token',
+      expiresAtS: 0,
+    });
+    expect((await browser.request(`${p.baseUrl}/console/auth/session`)).status).toBe(401);
+    expect((await browser.request(`${p.baseUrl}/console/auth/session`)).status).toBe(401);
   });
 });
