@@ -12,49 +12,8 @@ import { startEmbeddedOidcProvider } from '../../functions/local/embedded-oidc-p
 import { JoseIdentityVerifier } from '../../functions/tenancy/adapters/jose-identity-verifier';
 import { OidcCodeFlowClient } from '../../functions/tenancy/adapters/oidc-code-flow-client';
 import { IdentityTokenRejected } from '../../functions/tenancy/app/identity-ports';
+import { CookieBrowser, formAction } from '../support/cookie-browser';
 import { type TestPlatform, usePlatform } from '../support/platform';
-
-/** What a browser does with redirects and cookies, for this flow only (cookie paths and expiry ignored). */
-class CookieClient {
-  private readonly jar = new Map<string, string>();
-
-  async request(url: string, init: { method?: string; form?: Record<string, string> } = {}): Promise<Response> {
-    const headers: Record<string, string> = {};
-    if (this.jar.size) headers.cookie = [...this.jar].map(([k, v]) => `${k}=${v}`).join('; ');
-    if (init.form) headers['content-type'] = 'application/x-www-form-urlencoded';
-    const res = await fetch(url, {
-      method: init.method ?? 'GET',
-      headers,
-      redirect: 'manual',
-      ...(init.form ? { body: new URLSearchParams(init.form).toString() } : {}),
-    });
-    for (const cookie of res.headers.getSetCookie()) {
-      const [pair] = cookie.split(';');
-      const eq = pair!.indexOf('=');
-      this.jar.set(pair!.slice(0, eq), pair!.slice(eq + 1));
-    }
-    return res;
-  }
-
-  /** Follows redirects on the issuer's origin; stops at the first that leaves it (the console's callback). */
-  async follow(url: string, init: { method?: string; form?: Record<string, string> } = {}): Promise<{ res: Response; url: string }> {
-    let res = await this.request(url, init);
-    let at = url;
-    while (res.status >= 300 && res.status < 400) {
-      const next = new URL(res.headers.get('location')!, at).toString();
-      if (new URL(next).origin !== new URL(url).origin) return { res, url: next };
-      at = next;
-      res = await this.request(at);
-    }
-    return { res, url: at };
-  }
-}
-
-function formAction(html: string, pageUrl: string): string {
-  const action = /<form method="post" action="([^"]+)"/.exec(html)?.[1];
-  if (!action) throw new Error(`no sign-in form in ${html.slice(0, 200)}`);
-  return new URL(action, pageUrl).toString();
-}
 
 function clientFor(s: ConsoleSignInSettings): OidcCodeFlowClient {
   return new OidcCodeFlowClient({
@@ -71,7 +30,7 @@ function clientFor(s: ConsoleSignInSettings): OidcCodeFlowClient {
 async function signIn(s: ConsoleSignInSettings, email: string, password: string) {
   const client = clientFor(s);
   const start = await client.beginSignIn();
-  const browser = new CookieClient();
+  const browser = new CookieBrowser();
   const login = await browser.follow(start.url);
   const back = await browser.follow(formAction(await login.res.text(), login.url), { method: 'POST', form: { email, password } });
   const tokens = await client.exchangeCode(new URL(back.url).searchParams.get('code')!, start.codeVerifier);
@@ -94,7 +53,7 @@ describe('console sign-in against the embedded OpenID provider', () => {
   it('signs the seeded owner in: authorization URL, login page, code, token exchange, verified tokens, refresh', async () => {
     const { s, client, verifier } = setup();
     const start = await client.beginSignIn();
-    const browser = new CookieClient();
+    const browser = new CookieBrowser();
     const login = await browser.follow(start.url);
     expect(login.res.status).toBe(200);
     const html = await login.res.text();
@@ -122,7 +81,7 @@ describe('console sign-in against the embedded OpenID provider', () => {
 
   it('refuses a wrong password and shows the form again', async () => {
     const { client } = setup();
-    const browser = new CookieClient();
+    const browser = new CookieBrowser();
     const login = await browser.follow((await client.beginSignIn()).url);
     const html = await login.res.text();
     const res = await browser.request(formAction(html, login.url), { method: 'POST', form: { email: owner().email, password: 'not-the-password' } });
@@ -133,7 +92,7 @@ describe('console sign-in against the embedded OpenID provider', () => {
   it('refuses a tampered token, an ID token of another login, and a code without its verifier', async () => {
     const { client, verifier } = setup();
     const start = await client.beginSignIn();
-    const browser = new CookieClient();
+    const browser = new CookieBrowser();
     const login = await browser.follow(start.url);
     const { email, password } = user('viewer');
     const back = await browser.follow(formAction(await login.res.text(), login.url), { method: 'POST', form: { email, password } });
