@@ -1,6 +1,7 @@
 /** The member, invitation and audit use cases' deps over the production DynamoDB adapters (as the wiring builds them), and people to sign in. */
 import { CryptoIds } from '../../functions/kernel/adapters/crypto-ids';
 import { DynamoOrgStore } from '../../functions/tenancy/adapters/dynamo-org-store';
+import type { ActorRef } from '../../functions/tenancy/app/act-on-org';
 import type { MembersDeps } from '../../functions/tenancy/app/members-ports';
 import { signIn } from '../../functions/tenancy/app/sign-in-person';
 import { userKeyOf, type VerifiedIdentity } from '../../functions/tenancy/domain/members';
@@ -12,6 +13,9 @@ import type { TestTable } from './dynamo';
 export function membersDeps(t: TestTable, clock = new TestClock('2026-11-01T00:00:00Z')): MembersDeps & { clock: TestClock } {
   return { clock, ids: new CryptoIds(), orgs: new DynamoOrgStore(t.db, t.table), ...buildMembersPorts(t.db, t.table) };
 }
+
+/** The member `id` acting. */
+export const by = (id: VerifiedIdentity): ActorRef => ({ kind: 'member', userKey: userKeyOf(id) });
 
 export const ORIGIN = { ip: '203.0.113.7', userAgent: 'vitest' } as const;
 

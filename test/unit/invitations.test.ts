@@ -4,19 +4,16 @@
  * invites an owner; a sign-in with a pending invitation creates no org and offers it instead.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ActorRef } from '../../functions/tenancy/app/act-on-org';
 import { acceptInvitation, inviteMember, listPendingInvitations, revokeInvitation } from '../../functions/tenancy/app/manage-invitations';
 import { listMembers } from '../../functions/tenancy/app/manage-members';
 import { signIn } from '../../functions/tenancy/app/sign-in-person';
 import { hashCredential } from '../../functions/tenancy/domain/credentials';
 import { INVITATION_TTL_DAYS } from '../../functions/tenancy/domain/invitations';
-import { userKeyOf, type VerifiedIdentity } from '../../functions/tenancy/domain/members';
+import { userKeyOf, } from '../../functions/tenancy/domain/members';
 import type { TestClock } from '../support/clock';
 import { outcome } from '../support/domain-error';
 import { startTestTable, type TestTable } from '../support/dynamo';
-import { membersDeps, ORIGIN, person } from '../support/members';
-
-const by = (id: VerifiedIdentity): ActorRef => ({ kind: 'member', userKey: userKeyOf(id) });
+import { by, membersDeps, ORIGIN, person } from '../support/members';
 
 describe('invitations', () => {
   let t: TestTable;

@@ -5,16 +5,13 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ActorRef } from '../../functions/tenancy/app/act-on-org';
 import { changeMemberRole, removeMember } from '../../functions/tenancy/app/manage-members';
 import type { MembersDeps } from '../../functions/tenancy/app/members-ports';
 import { userKeyOf, type VerifiedIdentity } from '../../functions/tenancy/domain/members';
 import { can, ROLES, roleChangeRefusal, type Role } from '../../functions/tenancy/domain/roles';
 import { outcome } from '../support/domain-error';
 import { startTestTable, type TestTable } from '../support/dynamo';
-import { membersDeps, ORIGIN, orgWith, person } from '../support/members';
-
-const by = (id: VerifiedIdentity): ActorRef => ({ kind: 'member', userKey: userKeyOf(id) });
+import { by, membersDeps, ORIGIN, orgWith, person } from '../support/members';
 
 describe('role changes over the stores (property)', () => {
   let t: TestTable;

@@ -6,7 +6,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { ActorRef } from '../../functions/tenancy/app/act-on-org';
 import { changeMemberRole, listMembers, orgsOfPerson, removeMember } from '../../functions/tenancy/app/manage-members';
 import type { MembersDeps } from '../../functions/tenancy/app/members-ports';
 import { signIn } from '../../functions/tenancy/app/sign-in-person';
@@ -14,9 +13,7 @@ import { userKeyOf, type VerifiedIdentity } from '../../functions/tenancy/domain
 import type { Role } from '../../functions/tenancy/domain/roles';
 import { outcome } from '../support/domain-error';
 import { startTestTable, type TestTable } from '../support/dynamo';
-import { membersDeps, ORIGIN, orgWith, person } from '../support/members';
-
-const by = (id: VerifiedIdentity): ActorRef => ({ kind: 'member', userKey: userKeyOf(id) });
+import { by, membersDeps, ORIGIN, orgWith, person } from '../support/members';
 
 describe('members and roles', () => {
   let t: TestTable;
