@@ -9,7 +9,7 @@ import { listMembers } from '../../functions/tenancy/app/manage-members';
 import { signIn } from '../../functions/tenancy/app/sign-in-person';
 import { hashCredential } from '../../functions/tenancy/domain/credentials';
 import { INVITATION_TTL_DAYS } from '../../functions/tenancy/domain/invitations';
-import { userKeyOf, } from '../../functions/tenancy/domain/members';
+import { userKeyOf } from '../../functions/tenancy/domain/members';
 import type { TestClock } from '../support/clock';
 import { outcome } from '../support/domain-error';
 import { startTestTable, type TestTable } from '../support/dynamo';
