@@ -11,7 +11,7 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
 import type * as elbv2 from 'aws-cdk-lib/aws-elasticloadbalancingv2';
 import type { Construct } from 'constructs';
-import { DOCS_CSP, DOCS_PATH, OPENAPI_PATH, docsFiles } from '../functions/openapi/docs-site';
+import { CONSOLE_OPENAPI_PATH, DOCS_CSP, DOCS_PATH, OPENAPI_PATH, docsFiles } from '../functions/openapi/docs-site';
 import type { Area } from '../functions/kernel/route-vocabulary';
 import type { AreaStack } from './area-stack';
 import { CONSOLE_PATH, ConsoleClient } from './constructs/console-identity';
@@ -199,7 +199,7 @@ export class EdgeStack extends DataUserStack {
       responseHeadersPolicy: headers,
       compress: true,
     };
-    return { [OPENAPI_PATH]: reference, [DOCS_PATH]: reference, [`${DOCS_PATH}/*`]: reference };
+    return { [OPENAPI_PATH]: reference, [CONSOLE_OPENAPI_PATH]: reference, [DOCS_PATH]: reference, [`${DOCS_PATH}/*`]: reference };
   }
 }
 

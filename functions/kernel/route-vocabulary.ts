@@ -16,8 +16,12 @@ export type { RateLimitClass };
 /** The API an area's routes belong to; it also fixes their error format (kernel/domain/error-bodies.ts). */
 export type Area = ErrorArea;
 
-/** How a route authenticates. `iam` routes are the admin API: IAM (SigV4) on AWS, the admin token locally. */
-export type AuthKind = 'orgKey' | 'chatKey' | 'acpKey' | 'signingSecret' | 'public' | 'iam';
+/**
+ * How a route authenticates. `iam` routes are the admin API: IAM (SigV4) on AWS, the admin token locally.
+ * `consoleSession` routes are the console API: the console's session cookie, the custom header on every
+ * state-changing call, and the member's role in the org of the path checked against the route's permission.
+ */
+export type AuthKind = 'orgKey' | 'chatKey' | 'acpKey' | 'signingSecret' | 'public' | 'iam' | 'consoleSession';
 
 /** What a route's function may touch. The API stack turns each grant into IAM permissions plus env. */
 export type Grant =
@@ -81,6 +85,12 @@ export interface RouteDef {
   readonly auth: AuthKind;
   /** Required org-key scope, for `orgKey` routes. */
   readonly scope?: OrgScope;
+  /**
+   * What a `consoleSession` route needs: a permission of the one permission table
+   * (functions/tenancy/domain/roles.ts), checked against the caller's role in the path's `{orgId}`;
+   * or `signedIn` for a route of the person rather than of an org (accepting an invitation).
+   */
+  readonly permission?: string;
   readonly rateLimit: RateLimitClass;
   readonly body: BodyMode;
   readonly grants: readonly Grant[];
@@ -156,6 +166,17 @@ export const routeTable = <K extends string>(routes: Record<K, Unkeyed<RouteDef>
 export const queueTable = <K extends string>(queues: Record<K, Unkeyed<QueueDef>>): Keyed<QueueDef<K>, K> => keyed(queues);
 /** An area's scheduled jobs by job name. */
 export const scheduleTable = <K extends string>(schedules: Record<K, Unkeyed<ScheduleDef>>): Keyed<ScheduleDef<K>, K> => keyed(schedules);
+
+/**
+ * A route of the console API: the session cookie, errors in the `{ error: { code, message } }` shape,
+ * counted per client address, and the permission its caller's role needs.
+ */
+export const consoleApiRoute = (route: Omit<Unkeyed<RouteDef>, 'area' | 'auth' | 'rateLimit' | 'permission'> & { readonly permission: string }): Unkeyed<RouteDef> => ({
+  ...route,
+  area: 'console',
+  auth: 'consoleSession',
+  rateLimit: 'consoleIp',
+});
 
 /** A route of the admin API: IAM on AWS (the admin token locally), errors in the admin shape, no rate limit. */
 export const adminRoute = (route: Omit<Unkeyed<RouteDef>, 'area' | 'auth' | 'rateLimit'>): Unkeyed<RouteDef> => ({

@@ -11,9 +11,11 @@ import { buildChatPorts, type ChatWiringOptions } from '../chat/wiring/chat-wiri
 import { buildConversationPorts } from '../conversations/conversation-wiring';
 import { buildJobQueue } from '../kernel/wiring/job-queue-wiring';
 import { buildCoreDeps, onFirstUse, parseEnv, type CoreDeps } from '../tenancy/wiring/core-wiring';
+import { withAuditTrail } from '../tenancy/wiring/audit-wiring';
 import { buildExportJobPorts, buildExportPorts } from '../export/export-wiring';
 import { buildFilePorts } from '../chat/wiring/file-wiring';
-import { buildConsolePorts, type ConsoleWiringOptions } from '../console/console-wiring';
+import { buildConsolePorts } from '../console/console-wiring';
+import { withConsoleAdmission, type ConsoleWiringOptions } from '../tenancy/wiring/console-identity-wiring';
 import type { ConsoleDeps } from '../console/app/console-ports';
 import { buildReleaseNotesPorts, buildWebhookDeliveryPorts, type ReleaseNotesWiringOptions } from '../release-notes/release-notes-wiring';
 
@@ -28,8 +30,9 @@ export type LocalDeps = CoreDeps & Deps & ConsoleDeps;
 export function buildDeps(opts: WiringOptions): LocalDeps {
   const db = createDocumentClient(opts.aws ?? {});
   const table = opts.env[ENV.tableName];
+  const consolePorts = buildConsolePorts(opts, db);
   return {
-    ...buildCoreDeps(opts, db),
+    ...withConsoleAdmission(withAuditTrail(opts, db, buildCoreDeps(opts, db)), consolePorts, consolePorts.members, opts),
     ...buildConversationPorts(db, table),
     ...buildChatPorts(opts, db),
     ...buildFilePorts(opts),
@@ -41,7 +44,7 @@ export function buildDeps(opts: WiringOptions): LocalDeps {
     orderEventLog: buildOrderEventLog(db, table),
     ...buildExportPorts(db, table),
     ...buildExportJobPorts(opts, db, table),
-    ...buildConsolePorts(opts, db),
+    ...consolePorts,
     jobs: buildJobQueue(opts),
     apiKeys: apiKeyRegistryFrom(opts.env, opts),
   };

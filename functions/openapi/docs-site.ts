@@ -1,5 +1,6 @@
 /**
- * The API reference: `GET /api/v1/openapi.json` (the generated document) and `/docs`, a page rendered
+ * The API reference: `GET /api/v1/openapi.json` (the generated document), `GET /console/openapi.json`
+ * (the console backend's) and `/docs`, a page rendered
  * by Swagger UI (`swagger-ui-dist`, served from node_modules: no CDN, works offline). The local server
  * serves these files; on AWS the front door serves the same files from a bucket (lib/edge-stack.ts).
  */
@@ -8,9 +9,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { buildOpenApiDocument } from './document';
+import { buildConsoleOpenApiDocument } from './console-document';
 
 export const OPENAPI_PATH = '/api/v1/openapi.json';
 export const DOCS_PATH = '/docs';
+/** The console backend's own document (console-document.ts). */
+export const CONSOLE_OPENAPI_PATH = '/console/openapi.json';
 
 /** The page's own files and the Swagger UI files it loads, all same-origin. */
 const INDEX_HTML = `<!doctype html>
@@ -53,6 +57,7 @@ export function docsFiles(serverUrl = '/'): Record<string, StaticFile> {
   const ui = swaggerUiDir();
   return {
     [OPENAPI_PATH]: { contentType: 'application/json', body: JSON.stringify(buildOpenApiDocument(serverUrl), null, 2) },
+    [CONSOLE_OPENAPI_PATH]: { contentType: 'application/json', body: JSON.stringify(buildConsoleOpenApiDocument(serverUrl), null, 2) },
     [DOCS_PATH]: { contentType: 'text/html; charset=utf-8', body: INDEX_HTML },
     [`${DOCS_PATH}/init.js`]: { contentType: 'text/javascript; charset=utf-8', body: INIT_JS },
     [`${DOCS_PATH}/swagger-ui-bundle.js`]: { contentType: 'text/javascript; charset=utf-8', body: readFileSync(join(ui, 'swagger-ui-bundle.js')) },

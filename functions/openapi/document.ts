@@ -23,6 +23,7 @@ const SECURITY: Readonly<Record<AuthKind, string | undefined>> = {
   signingSecret: 'signingSecret',
   public: undefined,
   iam: 'adminToken',
+  consoleSession: 'consoleSession',
 };
 
 const STATUS_TEXT: Record<number, string> = {
@@ -136,11 +137,19 @@ export function operation(route: RouteDef, doc: OperationDoc): Record<string, un
     summary: doc.summary,
     ...(doc.description ? { description: doc.description } : {}),
     'x-rate-limit': route.rateLimit,
-    security: scheme ? [{ [scheme]: [] }] : [],
+    ...(route.permission ? { 'x-permission': route.permission } : {}),
+    security: securityOf(route, scheme),
     parameters: [...pathParams, ...parameters('query', request.query), ...parameters('header', request.headers)],
     ...(body ? { requestBody: { required: body.required ?? false, content: requestContent(body) } } : {}),
     responses,
   };
+}
+
+/** A state-changing console call needs the custom header as well as the session cookie (a form cannot send it). */
+function securityOf(route: RouteDef, scheme: string | undefined): Record<string, string[]>[] {
+  if (!scheme) return [];
+  if (route.auth === 'consoleSession' && route.method !== 'GET') return [{ [scheme]: [], consoleRequest: [] }];
+  return [{ [scheme]: [] }];
 }
 
 /** Who answers for the API, and its terms: the code is not licensed to anyone (an SPDX `LicenseRef-` for a proprietary license). */
@@ -149,8 +158,8 @@ export const DOCUMENT_OWNER = {
   license: { name: 'Proprietary: not licensed for use outside the platform’s operator', identifier: 'LicenseRef-Proprietary' },
 };
 
-/** The public routes the document covers: every route but the admin API. */
-export const PUBLIC_ROUTES: readonly RouteDef[] = ROUTES.filter((r) => r.auth !== 'iam');
+/** The public routes the document covers: every route but the admin API and the console's own (console-document.ts). */
+export const PUBLIC_ROUTES: readonly RouteDef[] = ROUTES.filter((r) => r.auth !== 'iam' && r.area !== 'console');
 
 export function buildOpenApiDocument(serverUrl = '/'): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -175,7 +184,6 @@ export function buildOpenApiDocument(serverUrl = '/'): Record<string, unknown> {
       { name: 'Chat', description: 'Area B: chat turns for one app (`svc_chat_` keys)' },
       { name: 'ACP checkout', description: 'Area C: Agentic Commerce Protocol 2026-04-17 (`acp_` keys; discovery is public)' },
       { name: 'Release notes', description: 'Area D: RSS feed and signed webhook subscriptions' },
-      { name: 'Console sign-in', description: 'The console’s backend-for-frontend: OpenID Connect sign-in and its session cookie' },
     ],
     paths,
     components: {

@@ -5,7 +5,6 @@
  */
 import { ACP_OPERATIONS } from '../acp/openapi/acp-operations';
 import { CHAT_OPERATIONS } from '../chat/openapi/chat-operations';
-import { CONSOLE_OPERATIONS } from '../console/openapi/console-operations';
 import { EXPORT_OPERATIONS } from '../export/openapi/export-operations';
 import type { OperationDoc } from '../kernel/openapi-kit';
 import { RELEASE_NOTES_OPERATIONS } from '../release-notes/openapi/release-notes-operations';
@@ -16,5 +15,4 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
   ...CHAT_OPERATIONS,
   ...ACP_OPERATIONS,
   ...RELEASE_NOTES_OPERATIONS,
-  ...CONSOLE_OPERATIONS,
 };

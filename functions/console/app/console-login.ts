@@ -5,18 +5,11 @@
  */
 import { DomainError } from '../../kernel/domain/errors';
 import type { RequestOrigin } from '../../tenancy/app/act-on-org';
-import { IdentityTokenRejected } from '../../tenancy/app/identity-ports';
+import { IdentityTokenRejected, type ConsoleAuth } from '../../tenancy/app/identity-ports';
 import { signIn } from '../../tenancy/app/sign-in-person';
 import { CONSOLE_SESSION_TTL_S, LOGIN_STATE_TTL_S, newConsoleSessionId, safeReturnPath } from '../../tenancy/domain/console-session';
-import type { ConsoleAuth, ConsoleDeps } from './console-ports';
-
-export async function requireConsoleAuth(deps: ConsoleDeps): Promise<ConsoleAuth> {
-  const auth = await deps.consoleAuth();
-  if (!auth) throw new DomainError('unavailable', 'Console sign-in is not configured');
-  return auth;
-}
-
-export const nowS = (deps: Pick<ConsoleDeps, 'clock'>): number => Math.floor(Number(deps.clock.nowUs()) / 1_000_000);
+import type { ConsoleDeps } from './console-ports';
+import { nowS, requireConsoleAuth } from '../../tenancy/app/console-sessions';
 
 export async function beginConsoleLogin(deps: ConsoleDeps, input: { returnPath?: string }): Promise<{ url: string; state: string }> {
   const auth = await requireConsoleAuth(deps);

@@ -3,49 +3,15 @@
  * permissions (the one permission table, tenancy/domain/roles.ts), read from the store on every call;
  * and the end of a session, with the issuer's logout URL so its own session ends too.
  */
-import { DomainError } from '../../kernel/domain/errors';
 import type { ConsoleSession } from '../../tenancy/app/identity-ports';
 import { userKeyOf } from '../../tenancy/domain/members';
 import { permissionsOf, type Permission, type Role } from '../../tenancy/domain/roles';
-import { nowS, requireConsoleAuth } from './console-login';
+import { nowS, requireConsoleAuth } from '../../tenancy/app/console-sessions';
 import type { ConsoleDeps } from './console-ports';
 
 export interface ConsoleSessionView {
   readonly person: { readonly email: string | null };
   readonly orgs: { readonly orgId: string; readonly name: string; readonly role: Role; readonly permissions: Permission[] }[];
-}
-
-const notSignedIn = () => new DomainError('unauthorized', 'Not signed in to the console');
-
-/**
- * The session a cookie's id names, or a 401: a missing, unknown or expired session is the same answer.
- * A session whose access token has expired is refreshed with its refresh token; a failed refresh ends it.
- */
-export async function requireConsoleSession(deps: ConsoleDeps, sessionId: string | undefined): Promise<ConsoleSession> {
-  const session = sessionId ? await deps.consoleSessions.get(sessionId, nowS(deps)) : undefined;
-  if (!sessionId || !session) throw notSignedIn();
-  if (session.tokens.expiresAtS > nowS(deps)) return session;
-  const tokens = await refreshed(deps, session);
-  if (!tokens) {
-    await deps.consoleSessions.delete(sessionId);
-    throw notSignedIn();
-  }
-  await deps.consoleSessions.replaceTokens(sessionId, tokens);
-  return { ...session, tokens };
-}
-
-async function refreshed(deps: ConsoleDeps, session: ConsoleSession): Promise<ConsoleSession['tokens'] | undefined> {
-  const auth = await deps.consoleAuth();
-  const refreshToken = session.tokens.refreshToken;
-  if (!auth || !refreshToken) return undefined;
-  try {
-    const tokens = await auth.client.refresh(refreshToken);
-    const access = await auth.verifier.verifyAccessToken(tokens.accessToken);
-    if (access.subject !== session.person.subject) return undefined;
-    return { ...tokens, refreshToken: tokens.refreshToken ?? refreshToken };
-  } catch {
-    return undefined;
-  }
 }
 
 export async function viewConsoleSession(deps: ConsoleDeps, session: ConsoleSession): Promise<ConsoleSessionView> {

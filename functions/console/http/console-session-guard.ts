@@ -9,7 +9,7 @@ import type { ConsoleSession } from '../../tenancy/app/identity-ports';
 import type { RequestOrigin } from '../../tenancy/app/act-on-org';
 import { CONSOLE_CSRF_HEADER, readLoginCookie, readSessionCookie } from '../../tenancy/domain/console-session';
 import type { ConsoleDeps } from '../app/console-ports';
-import { requireConsoleSession } from '../app/console-session-view';
+import { requireConsoleSession } from '../../tenancy/app/console-sessions';
 
 export const sessionIdOf = (req: HttpRequest): string | undefined => readSessionCookie(req.header('cookie'));
 export const loginStateOf = (req: HttpRequest): string | undefined => readLoginCookie(req.header('cookie'));

@@ -5,6 +5,7 @@
  * org). The kit knows nothing of keys: it spreads the caller it gets onto the request its handler reads.
  */
 import type { RouteDef } from '../route-vocabulary';
+import type { AuditScope } from './audit-trail-ports';
 
 /** What a request says about its caller, read from the event by the kit. */
 export interface AdmissionRequest {
@@ -16,6 +17,8 @@ export interface AdmissionRequest {
   readonly userArn: string | null | undefined;
   readonly clientIp: string;
   readonly path: Readonly<Record<string, string>>;
+  /** Any request header, by case-insensitive name (the console's cookie, custom header and origin). */
+  header(name: string): string | undefined;
 }
 
 /** An admitted request: its caller, and the rate-limit verdict that may still be on its way. */
@@ -26,6 +29,8 @@ export interface Admitted<Caller extends object> {
    * other method waits for it before it writes anything.
    */
   readonly counted: Promise<void>;
+  /** Who the audit log names for a change this request makes: console members and the operator. */
+  readonly audit?: AuditScope;
 }
 
 export interface Admission<Caller extends object> {

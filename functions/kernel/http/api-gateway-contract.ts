@@ -22,6 +22,7 @@ export const KEY_CLASS_OF_AUTH: Readonly<Record<AuthKind, KeyClass | undefined>>
   signingSecret: undefined,
   public: undefined,
   iam: undefined,
+  consoleSession: undefined,
 };
 
 /**

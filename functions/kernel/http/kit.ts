@@ -15,6 +15,7 @@ import { errorBody, GENERIC_500_MESSAGE, STATUS_OF } from '../domain/error-bodie
 import { BusyError, DomainError, RateLimitedError, TemporarilyUnavailableError } from '../domain/errors';
 import type { RouteDef } from '../route-vocabulary';
 import type { Admission, AdmissionRequest } from '../app/admission-ports';
+import type { AuditDetail, AuditScope, AuditTrail } from '../app/audit-trail-ports';
 import type { PlatformSettings, Telemetry } from '../app/kernel-ports';
 import { buildRequest, type HttpRequest } from './kit-request';
 import type { RateLimitClass } from '../domain/rate-limits';
@@ -26,6 +27,8 @@ import type { RateLimitClass } from '../domain/rate-limits';
 export type KitDeps<Caller extends object = object> = Telemetry & {
   readonly settings: PlatformSettings;
   readonly admission: Admission<Caller>;
+  /** Where the kit records the changes console and admin callers make; absent, nothing is recorded. */
+  readonly auditTrail?: AuditTrail;
 };
 
 export interface HttpResult {
@@ -38,6 +41,11 @@ export interface HttpResult {
   readonly text?: string;
   /** `Set-Cookie` values, one header each (the console's session and login cookies). */
   readonly cookies?: readonly string[];
+  /**
+   * A successful change by a console or admin caller is recorded in the audit log by the kit: this adds
+   * what the handler knows (its org, before and after); `recorded` when the use case wrote its own record.
+   */
+  readonly audit?: AuditDetail | 'recorded';
 }
 
 /** A proxy result whose body may be streamed; only routes marked `stream` return one with `stream`. */
@@ -120,6 +128,7 @@ function admissionRequestOf(req: HttpRequest): AdmissionRequest {
     userArn: req.event.requestContext?.identity?.userArn,
     clientIp: req.clientIp,
     path: req.path,
+    header: req.header,
   };
 }
 
@@ -134,17 +143,53 @@ export async function admitAndRun<Caller extends object>(
   req0: HttpRequest,
   fn: (req: HttpRequest<Caller>) => Promise<HttpResult>,
 ): Promise<HttpResult> {
-  const { caller, counted } = await deps.admission.admit(route, admissionRequestOf(req0));
+  const { caller, counted, audit } = await deps.admission.admit(route, admissionRequestOf(req0));
   checkPathIds(route, req0.path);
   const req: HttpRequest<Caller> = { ...req0, ...caller };
   if (route.method !== 'GET') {
     await counted;
-    return fn(req);
+    const result = await fn(req);
+    if (audit && result.status < 400) await recordChange(deps, route, req0, audit, result.audit);
+    return result;
   }
   const running = fn(req);
   running.catch(() => undefined);
   await counted;
   return running;
+}
+
+/**
+ * The audit record of a change that succeeded. The change is made by then: a record that cannot be
+ * written is logged whole (to be recovered from the logs) and the caller still gets its answer.
+ */
+async function recordChange(deps: KitDeps<object>, route: RouteDef, req: HttpRequest, scope: AuditScope, detail: HttpResult['audit']): Promise<void> {
+  if (detail === 'recorded' || !deps.auditTrail) return;
+  const orgId = detail?.orgId ?? scope.orgId ?? req.path.orgId;
+  if (orgId === undefined) return; // a platform-wide change (a release-notes period, a job run) is in no org's log
+  const entry = {
+    orgId,
+    actor: scope.actor,
+    action: detail?.action ?? route.id,
+    resource: detail?.resource ?? resourceOf(req.path, orgId),
+    ip: req.clientIp,
+    userAgent: (req.header('user-agent') ?? '').slice(0, 512),
+    ...(detail?.before ? { before: detail.before } : {}),
+    ...(detail?.after ? { after: detail.after } : {}),
+  };
+  try {
+    await deps.auditTrail.record(entry);
+  } catch (err) {
+    deps.logger.error('audit record not written', { entry, error: (err as Error).message });
+    deps.metrics.addMetric('AuditWriteFailed', MetricUnit.Count, 1);
+  }
+}
+
+/** The last id of the path names what changed (`{keyId}`: a key); a path with none changed the org. */
+function resourceOf(path: Readonly<Record<string, string>>, orgId: string): { type: string; id: string } {
+  const last = Object.entries(path)
+    .filter(([name]) => name.endsWith('Id') && name !== 'orgId')
+    .at(-1);
+  return last ? { type: last[0].slice(0, -2), id: last[1] } : { type: 'org', id: orgId };
 }
 
 /**

@@ -8,7 +8,7 @@
  * The `Idempotency-Key` a POST may carry is read and claimed here too (below).
  */
 import type * as z from 'zod';
-import { notFound } from '../domain/errors';
+import { badRequest, notFound } from '../domain/errors';
 import { isUuid, type PathParam } from '../domain/ids';
 import type { JsonSchema } from '../domain/json-schema';
 import type { Rule } from '../domain/request-rule';
@@ -128,6 +128,16 @@ export type QueryPolicy = (req: HttpRequest, declared: readonly string[]) => Rea
 export interface ReadOptions {
   readonly queryPolicy?: QueryPolicy;
 }
+
+/** The console's and the admin's query rule: a name the operation does not declare, or a name given twice, is a 400. */
+export const strictQuery: QueryPolicy = (req, declared) => {
+  for (const [name, values] of Object.entries(req.event.multiValueQueryStringParameters ?? {})) {
+    if (!declared.includes(name)) throw badRequest(`Unknown query parameter: ${name.slice(0, 64)}`);
+    if ((values?.length ?? 0) > 1) throw badRequest(`Query parameter ${name} is given more than once`);
+  }
+  for (const name of Object.keys(req.query)) if (!declared.includes(name)) throw badRequest(`Unknown query parameter: ${name.slice(0, 64)}`);
+  return {};
+};
 
 function readParams(rules: ParamRules | undefined, value: (name: string, rule: ParamRule<unknown>) => string | undefined): Record<string, unknown> {
   const out: Record<string, unknown> = {};

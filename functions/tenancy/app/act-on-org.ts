@@ -7,6 +7,7 @@ import { DomainError, notFound } from '../../kernel/domain/errors';
 import { withoutSecrets, type AuditActor, type AuditRecord } from '../domain/audit';
 import { can, type Authority, type Permission } from '../domain/roles';
 import type { MembersDeps } from './members-ports';
+import type { AuditTrail } from '../../kernel/app/audit-trail-ports';
 
 export type ActorRef = { readonly kind: 'member'; readonly userKey: string } | { readonly kind: 'operator'; readonly id: string };
 
@@ -62,4 +63,13 @@ export async function recordAudit(
   };
   await deps.audit.append(record);
   return record;
+}
+
+/** The kit's audit trail, answered by the audit log: each change of a console or admin caller, secrets stripped. */
+export function auditTrailOf(deps: Pick<MembersDeps, 'audit' | 'ids' | 'clock'>): AuditTrail {
+  return {
+    record: async (entry) => {
+      await recordAudit(deps, { actor: entry.actor, origin: { ip: entry.ip, userAgent: entry.userAgent } }, entry);
+    },
+  };
 }

@@ -17,6 +17,8 @@ import type { App } from '../domain/app';
 import type { Org } from '../domain/org';
 import { microsToMs } from '../../kernel/domain/time';
 import type { Clock, RateCounter } from '../../kernel/app/kernel-ports';
+import type { AuditScope } from '../../kernel/app/audit-trail-ports';
+import type { ConsoleAdmission, ConsoleCaller, SignedInIdentity } from './admit-console-member';
 
 /** What a handler reads of its caller (`req.grant`, `req.principal`, `req.chat`, `req.signingSecret`). */
 export interface KeyCaller {
@@ -28,17 +30,24 @@ export interface KeyCaller {
   readonly chat?: ChatPrincipal;
   /** The bearer token on `signingSecret` routes (unchecked: matching it is the use case's job). */
   readonly signingSecret?: string;
+  /** The signed-in member on `consoleSession` routes. */
+  readonly console?: ConsoleCaller;
 }
 
 export type AdmissionDeps = Pick<PlatformPorts, 'credentials' | 'orgs' | 'apps' | 'clock' | 'rateCounter'> & {
   /** Locally the admin API checks this token; on AWS it is undefined and API Gateway enforces IAM. */
   readonly adminToken?: string;
+  /** The console's sessions and memberships, in the functions that serve console routes. */
+  readonly consoleAdmission?: ConsoleAdmission;
 };
 
 /** Who is calling, before the request is counted. */
 interface Identity {
   readonly grant?: KeyGrant;
   readonly signingSecret?: string;
+  readonly person?: SignedInIdentity;
+  /** The operator's identity on `iam` routes: the IAM principal, or the local admin token. */
+  readonly operator?: string;
 }
 
 /**
@@ -65,12 +74,16 @@ const IDENTIFY = {
     if (deps.adminToken !== undefined) {
       const token = bearerToken(req.authorization);
       if (!token || !sameSecret(token, deps.adminToken)) throw new DomainError('unauthorized', 'Missing or invalid admin token');
-    } else if (!req.userArn) {
-      throw new DomainError('unauthorized', 'IAM authentication required');
+      return { operator: 'admin-token' };
     }
-    return {};
+    if (!req.userArn) throw new DomainError('unauthorized', 'IAM authentication required');
+    return { operator: req.userArn };
   },
-} satisfies Record<AuthKind, (deps: AdmissionDeps, req: AdmissionRequest) => Promise<Identity>>;
+  consoleSession: async (deps, req, route) => {
+    if (!deps.consoleAdmission) throw new DomainError('unavailable', 'Console sign-in is not configured');
+    return { person: await deps.consoleAdmission.identify(route, req) };
+  },
+} satisfies Record<AuthKind, (deps: AdmissionDeps, req: AdmissionRequest, route: RouteDef) => Promise<Identity>>;
 
 /** The window each rate-limit class counts a request in; a new class does not compile until it is listed here. */
 const RATE_SUBJECT = {
@@ -107,18 +120,35 @@ const ADMIT = {
   },
   signingSecret: async (_deps, _route, _req, identity) => (identity.signingSecret !== undefined ? { signingSecret: identity.signingSecret } : {}),
   public: async () => ({}),
-  iam: async () => ({}),
-} satisfies Record<AuthKind, (deps: AdmissionDeps, route: RouteDef, req: AdmissionRequest, identity: Identity, counted: Promise<void>) => Promise<KeyCaller>>;
+  iam: async (_deps, _route, _req, identity) => ({ audited: true, caller: {}, audit: { actor: { kind: 'operator', id: identity.operator ?? 'admin' } } }),
+  consoleSession: async (deps, route, req, identity, counted) => {
+    const { caller, audit } = await deps.consoleAdmission!.admit(route, req, identity.person!, counted);
+    return { audited: true, caller: { console: caller }, audit };
+  },
+} satisfies Record<
+  AuthKind,
+  (deps: AdmissionDeps, route: RouteDef, req: AdmissionRequest, identity: Identity, counted: Promise<void>) => Promise<KeyCaller | AuditedCaller>
+>;
+
+const isAudited = (admitted: KeyCaller | AuditedCaller): admitted is AuditedCaller => (admitted as Partial<AuditedCaller>).audited === true;
+
+/** A console or admin caller, with who the audit log names for its changes. */
+interface AuditedCaller {
+  readonly audited: true;
+  readonly caller: KeyCaller;
+  readonly audit: AuditScope;
+}
 
 /** Identifies the caller, starts counting the request, then admits it; the verdict of the count travels with the caller. */
 export async function admitRequest(deps: AdmissionDeps, route: RouteDef, req: AdmissionRequest): Promise<Admitted<KeyCaller>> {
-  const identity = await IDENTIFY[route.auth](deps, req);
+  const identity = await IDENTIFY[route.auth](deps, req, route);
   const subject = RATE_SUBJECT[route.rateLimit](identity, req);
   const limit = route.rateLimit === 'none' ? undefined : RATE_LIMITS[route.rateLimit];
   const counted = subject && limit ? enforceRateLimit(deps, { subject, limit }) : Promise.resolve();
   counted.catch(() => undefined); // awaited by the kit; this only keeps an early failure from going unhandled
-  const caller = await ADMIT[route.auth](deps, route, req, identity, counted);
-  return { caller, counted };
+  const admitted = await ADMIT[route.auth](deps, route, req, identity, counted);
+  if (isAudited(admitted)) return { caller: admitted.caller, counted, audit: admitted.audit };
+  return { caller: admitted, counted };
 }
 
 /** The kit's admission port, answered by the keys of `deps`. */

@@ -103,3 +103,18 @@ export interface LoginStateStore {
   /** Reads and deletes in one step: a state is used once. Expired states read as absent. */
   take(state: string, nowS: number): Promise<LoginState | undefined>;
 }
+
+/** One configured issuer: how to sign in with it, how to check its tokens, where it sends the browser after logout. */
+export interface ConsoleAuth {
+  readonly client: SignInClient;
+  readonly verifier: IdentityVerifier;
+  readonly postLogoutRedirectUri: string;
+}
+
+/** The console's sign-in ports: its session and login-state stores and its issuer. */
+export interface ConsoleIdentityPorts {
+  readonly consoleSessions: ConsoleSessionStore;
+  readonly consoleLogins: LoginStateStore;
+  /** The issuer, resolved on first use (on AWS its client secret is read then); undefined when sign-in is not configured. */
+  consoleAuth(): Promise<ConsoleAuth | undefined>;
+}

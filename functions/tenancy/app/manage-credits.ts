@@ -12,3 +12,10 @@ export async function addCredits(deps: Pick<PlatformDeps, 'orgs' | 'billing'>, i
   if (pico === undefined) throw badRequest('Invalid amountUsd: must be a decimal USD amount such as "10.00"');
   return { creditsUsd: formatUsd(await deps.billing.addCredits(input.orgId, pico)) };
 }
+
+/** The org's plan and prepaid balance (`null`: no prepaid account, billed postpaid). */
+export async function readPlan(deps: Pick<PlatformDeps, 'orgs' | 'billing'>, input: { orgId: string }): Promise<{ plan: string; creditsUsd: string | null }> {
+  const [org, credits] = await Promise.all([deps.orgs.get(input.orgId), deps.billing.credits(input.orgId)]);
+  if (!org) throw notFound('Org not found');
+  return { plan: org.plan, creditsUsd: credits === undefined ? null : formatUsd(credits) };
+}

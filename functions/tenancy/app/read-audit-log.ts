@@ -1,9 +1,8 @@
 import { badRequest } from '../../kernel/domain/errors';
 import { authorize, type Acting } from './act-on-org';
+import { AUDIT_PAGE_DEFAULT, AUDIT_PAGE_MAX } from '../domain/audit';
 import type { AuditFilter, AuditPage, MembersDeps } from './members-ports';
 
-export const AUDIT_PAGE_DEFAULT = 50;
-export const AUDIT_PAGE_MAX = 200;
 
 /** A page of the org's audit log, newest first, for owners, admins and operators. */
 export async function listAuditRecords(

@@ -7,6 +7,10 @@ import type { Micros } from '../../kernel/domain/time';
 /** Records are kept this long, then DynamoDB's TTL removes them (about 13 months: a year and a margin). */
 export const AUDIT_RETENTION_DAYS = 400;
 
+/** Records per page of the log: by default, and at most. */
+export const AUDIT_PAGE_DEFAULT = 50;
+export const AUDIT_PAGE_MAX = 200;
+
 export interface AuditActor {
   readonly kind: 'member' | 'operator';
   /** A member's user key, or the operator's identity (the admin token's name, an IAM principal). */

@@ -10,12 +10,13 @@ import { DynamoBillingStore } from '../adapters/dynamo-org-store';
 import { ENV } from '../../kernel/env';
 import type { BillingPorts } from '../app/tenancy-ports';
 import { buildCoreDeps, onFirstUse, type CoreDeps, type WiringOptions } from './core-wiring';
+import { withAuditTrail } from './audit-wiring';
 
-/** What every admin function has: the core stores and the org credits. */
+/** What every admin function has: the core stores, the org credits and the audit trail. */
 export type AdminBaseDeps = CoreDeps & BillingPorts;
 
 export function buildAdminBaseDeps(opts: WiringOptions, db: DynamoDBDocumentClient = createDocumentClient(opts.aws ?? {})): AdminBaseDeps {
-  return { ...buildCoreDeps(opts, db), billing: new DynamoBillingStore(db, opts.env[ENV.tableName]) };
+  return { ...withAuditTrail(opts, db, buildCoreDeps(opts, db)), billing: new DynamoBillingStore(db, opts.env[ENV.tableName]) };
 }
 
 export const adminProductionDeps = onFirstUse((opts) => buildAdminBaseDeps(opts));

@@ -10,6 +10,7 @@ import { createDocumentClient } from '../../kernel/adapters/aws-clients';
 import { DynamoAppStore } from '../adapters/dynamo-app-store';
 import { DynamoCredentialStore } from '../adapters/dynamo-credential-store';
 import { DynamoOrgStore } from '../adapters/dynamo-org-store';
+import type { AuditTrail } from '../../kernel/app/audit-trail-ports';
 import { ENV, parseEnvVars, type EnvVars } from '../../kernel/env';
 import type { Admission } from '../../kernel/app/admission-ports';
 import type { ApiKeyRegistry, PlatformPorts } from '../app/tenancy-ports';
@@ -30,6 +31,8 @@ export type CoreDeps = PlatformPorts &
     readonly adminToken?: string;
     /** Who may run a route: the HTTP kit's port, answered by the keys of these stores. */
     readonly admission: Admission<KeyCaller>;
+    /** Where the kit records the changes of console and admin callers (audit-wiring.ts adds it to their functions). */
+    readonly auditTrail?: AuditTrail;
   };
 
 export function buildCoreDeps(opts: WiringOptions, db: DynamoDBDocumentClient = createDocumentClient(opts.aws ?? {})): CoreDeps {
