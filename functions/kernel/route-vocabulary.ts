@@ -171,7 +171,9 @@ export const scheduleTable = <K extends string>(schedules: Record<K, Unkeyed<Sch
  * A route of the console API: the session cookie, errors in the `{ error: { code, message } }` shape,
  * counted per client address, and the permission its caller's role needs.
  */
-export const consoleApiRoute = (route: Omit<Unkeyed<RouteDef>, 'area' | 'auth' | 'rateLimit' | 'permission'> & { readonly permission: string }): Unkeyed<RouteDef> => ({
+export const consoleApiRoute = (
+  route: Omit<Unkeyed<RouteDef>, 'area' | 'auth' | 'rateLimit' | 'permission'> & { readonly permission: string },
+): Unkeyed<RouteDef> => ({
   ...route,
   area: 'console',
   auth: 'consoleSession',

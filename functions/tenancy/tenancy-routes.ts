@@ -16,8 +16,10 @@ const INVITATION_ID = uuidPathParam('The invitation’s id (a UUID)');
 
 const ORG_PATH = `${CONSOLE}/orgs/{orgId}`;
 /** A console route of tenancy: reads and writes the platform table; `permission` from the one table. */
-const tenancyConsole = (permission: Permission, route: Omit<Parameters<typeof consoleApiRoute>[0], 'permission' | 'grants'> & { grants?: Parameters<typeof consoleApiRoute>[0]['grants'] }) =>
-  consoleApiRoute({ permission, grants: ['table:read', 'table:write'], ...route });
+const tenancyConsole = (
+  permission: Permission,
+  route: Omit<Parameters<typeof consoleApiRoute>[0], 'permission' | 'grants'> & { grants?: Parameters<typeof consoleApiRoute>[0]['grants'] },
+) => consoleApiRoute({ permission, grants: ['table:read', 'table:write'], ...route });
 
 export const TENANCY_ROUTES = routeTable({
   adminOrgCreate: adminRoute({

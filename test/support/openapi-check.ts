@@ -10,6 +10,7 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { buildAdminOpenApiDocument } from '../../functions/openapi/admin-document';
 import { buildOpenApiDocument } from '../../functions/openapi/document';
+import { buildConsoleOpenApiDocument } from '../../functions/openapi/console-document';
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
@@ -30,7 +31,9 @@ interface Operation {
 }
 
 type Paths = Record<string, Record<string, Operation>>;
-const doc = { paths: { ...(buildOpenApiDocument().paths as Paths), ...(buildAdminOpenApiDocument().paths as Paths) } };
+const doc = {
+  paths: { ...(buildOpenApiDocument().paths as Paths), ...(buildAdminOpenApiDocument().paths as Paths), ...(buildConsoleOpenApiDocument().paths as Paths) },
+};
 const templates = Object.keys(doc.paths).map((template) => ({
   template,
   pattern: new RegExp(`^${template.replace(/[.]/g, '\\.').replace(/\{[^}]+\}/g, '[^/]+')}$`),

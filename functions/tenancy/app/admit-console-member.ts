@@ -64,7 +64,10 @@ export async function admitConsoleMember(
   who: SignedInIdentity,
   counted: Promise<void>,
 ): Promise<{ caller: ConsoleCaller; audit: AuditScope }> {
-  const acting: Acting = { by: { kind: 'member', userKey: who.userKey }, origin: { ip: req.clientIp, userAgent: (req.header('user-agent') ?? '').slice(0, 512) } };
+  const acting: Acting = {
+    by: { kind: 'member', userKey: who.userKey },
+    origin: { ip: req.clientIp, userAgent: (req.header('user-agent') ?? '').slice(0, 512) },
+  };
   const actor = { kind: 'member' as const, id: who.userKey, ...(who.email ? { email: who.email } : {}) };
   const permission = route.permission;
   if (permission === SIGNED_IN) return { caller: { ...who, acting }, audit: { actor } };

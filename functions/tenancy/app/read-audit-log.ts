@@ -3,7 +3,6 @@ import { authorize, type Acting } from './act-on-org';
 import { AUDIT_PAGE_DEFAULT, AUDIT_PAGE_MAX } from '../domain/audit';
 import type { AuditFilter, AuditPage, MembersDeps } from './members-ports';
 
-
 /** A page of the org's audit log, newest first, for owners, admins and operators. */
 export async function listAuditRecords(
   deps: Pick<MembersDeps, 'members' | 'audit'>,

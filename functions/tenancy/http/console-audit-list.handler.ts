@@ -17,7 +17,13 @@ export const createHandler = (deps: ConsoleTenancyDeps) =>
       ...(query.action !== undefined ? { action: query.action } : {}),
       ...(query.resourceType !== undefined ? { resourceType: query.resourceType } : {}),
     };
-    const page = await listAuditRecords(deps, { orgId, filter, by: caller.acting.by, ...(query.limit ? { limit: query.limit } : {}), ...(query.cursor ? { cursor: query.cursor } : {}) });
+    const page = await listAuditRecords(deps, {
+      orgId,
+      filter,
+      by: caller.acting.by,
+      ...(query.limit ? { limit: query.limit } : {}),
+      ...(query.cursor ? { cursor: query.cursor } : {}),
+    });
     return { status: 200, body: { data: page.records.map(consoleAuditRecord), nextCursor: page.cursor ?? null } };
   });
 

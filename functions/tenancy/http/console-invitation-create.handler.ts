@@ -16,7 +16,13 @@ export const createHandler = (deps: ConsoleTenancyDeps) =>
   httpRoute(TENANCY_ROUTES.consoleInvitationCreate, deps, async (req) => {
     const { body } = await readRequest(CONSOLE_TENANCY_REQUESTS.consoleInvitationCreate, req, { queryPolicy: strictQuery });
     const { orgId, caller } = consoleOrgOf(req);
-    const issued = await inviteMember(deps, { orgId, email: body.email, role: body.role, ...(body.ttlDays ? { ttlDays: body.ttlDays } : {}), ...caller.acting });
+    const issued = await inviteMember(deps, {
+      orgId,
+      email: body.email,
+      role: body.role,
+      ...(body.ttlDays ? { ttlDays: body.ttlDays } : {}),
+      ...caller.acting,
+    });
     const link = `${publicBaseUrl(deps, req)}/console/invitations#token=${issued.token}`;
     const data = { ...consoleInvitation(issued.invitation, deps.clock.nowUs()), token: issued.token, link };
     return { status: 201, body: { data }, audit: 'recorded' };

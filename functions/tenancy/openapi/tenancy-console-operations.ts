@@ -58,7 +58,11 @@ export const TENANCY_CONSOLE_OPERATIONS: Readonly<Record<string, OperationDoc>> 
     summary: 'Read the plan and credits',
     description: 'The org’s plan and its prepaid credit balance in USD (`null`: no prepaid account; usage is billed afterwards).',
     request: R.consolePlanGet,
-    ok: { status: 200, description: 'Plan and balance', content: json(adminData(z.object({ plan: z.string(), creditsUsd: z.nullable(z.string()) }), 'ConsolePlanAnswer')) },
+    ok: {
+      status: 200,
+      description: 'Plan and balance',
+      content: json(adminData(z.object({ plan: z.string(), creditsUsd: z.nullable(z.string()) }), 'ConsolePlanAnswer')),
+    },
     errors: [...CONSOLE_ERRORS],
   },
   consoleMembersList: {

@@ -33,7 +33,6 @@ export interface ConsoleWiringOptions extends OutboundWebhookWiringOptions {
   readonly consoleIssuer?: ConsoleIssuerSettings;
 }
 
-
 export function consoleAuthFrom(s: ConsoleIssuerSettings): ConsoleAuth {
   const client = new OidcCodeFlowClient({
     issuer: s.issuer.issuer,
@@ -102,7 +101,12 @@ export function buildConsoleIdentityPorts(opts: ConsoleWiringOptions, db: Dynamo
 }
 
 /** The core deps with an admission that also admits console members (the console's origin from the public base URL). */
-export function withConsoleAdmission<D extends CoreDeps>(deps: D, identity: ConsoleIdentityPorts, members: Pick<MemberStore, 'get'>, opts: ConsoleWiringOptions): D {
+export function withConsoleAdmission<D extends CoreDeps>(
+  deps: D,
+  identity: ConsoleIdentityPorts,
+  members: Pick<MemberStore, 'get'>,
+  opts: ConsoleWiringOptions,
+): D {
   const base = opts.env[ENV.publicBaseUrl];
   const consoleAdmission = { ...identity, members, clock: deps.clock, ...(base ? { consoleOrigin: new URL(base).origin } : {}) };
   return { ...deps, admission: keyAdmission({ ...deps, consoleAdmission: consoleAdmissionOf(consoleAdmission) }) };
