@@ -18,7 +18,8 @@ export const createHandler = (deps: AdminKeysDeps) =>
       ...(input.expiresAt !== undefined ? { expiresAtUs: input.expiresAt } : {}),
       ...(input.name ? { name: input.name } : {}),
     });
-    return { status: 201, body: { data: adminCredential(issued.credential, issued.key) } };
+    const after = adminCredential(issued.credential);
+    return { status: 201, body: { data: adminCredential(issued.credential, issued.key) }, audit: { resource: { type: 'key', id: issued.credential.id }, after } };
   });
 
 export const handler = lambdaHandler(createHandler, adminKeysProductionDeps);

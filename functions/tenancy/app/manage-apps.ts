@@ -29,6 +29,13 @@ export async function getApp(deps: Pick<PlatformDeps, 'apps'>, input: { appId: s
   return app;
 }
 
+/** An app of `orgId`: another org's app is as absent as one that never existed (404). */
+export async function getOrgApp(deps: Pick<PlatformDeps, 'apps'>, input: { orgId: string; appId: string }): Promise<App> {
+  const app = await getApp(deps, input);
+  if (app.orgId !== input.orgId) throw notFound('App not found');
+  return app;
+}
+
 /** Renames an app or changes its settings (merged over the current ones). */
 export async function updateApp(
   deps: Pick<PlatformDeps, 'apps' | 'clock'>,

@@ -17,7 +17,7 @@ export const createHandler = (deps: AdminBaseDeps) =>
       ...(input.slug !== undefined ? { slug: input.slug } : {}),
       ...(input.settings ? { settings: input.settings as Partial<AppSettings> } : {}),
     });
-    return { status: 201, body: { data: adminApp(app) } };
+    return { status: 201, body: { data: adminApp(app) }, audit: { resource: { type: 'app', id: app.id }, after: adminApp(app) } };
   });
 
 export const handler = lambdaHandler(createHandler, adminProductionDeps);

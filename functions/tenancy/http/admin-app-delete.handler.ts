@@ -13,7 +13,8 @@ import { TENANCY_ROUTES } from '../tenancy-routes';
 export const createHandler = (deps: AdminJobsDeps) =>
   httpRoute(TENANCY_ROUTES.adminAppDelete, deps, async (req) => {
     const { path } = await readRequest(ADMIN_RESOURCE_REQUESTS.adminAppDelete, req);
-    return { status: 202, body: { data: adminApp(await deleteApp(deps, { appId: path.appId })) } };
+    const app = await deleteApp(deps, { appId: path.appId });
+    return { status: 202, body: { data: adminApp(app) }, audit: { orgId: app.orgId } };
   });
 
 export const handler = lambdaHandler(createHandler, adminJobsProductionDeps);

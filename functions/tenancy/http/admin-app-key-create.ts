@@ -21,5 +21,6 @@ export async function createAppKey(deps: Parameters<typeof issueCredential>[0], 
     ...(body.expiresAt !== undefined ? { expiresAtUs: body.expiresAt } : {}),
     ...(body.name ? { name: body.name } : {}),
   });
-  return { status: 201, body: { data: adminCredential(issued.credential, issued.key) } };
+  const after = adminCredential(issued.credential);
+  return { status: 201, body: { data: adminCredential(issued.credential, issued.key) }, audit: { orgId: issued.credential.orgId, resource: { type: 'key', id: issued.credential.id }, after } };
 }

@@ -16,7 +16,7 @@ export const createHandler = (deps: AdminBaseDeps) =>
       ...(input.name !== undefined ? { name: input.name } : {}),
       ...(input.settings ? { settings: input.settings as Partial<AppSettings> } : {}),
     });
-    return { status: 200, body: { data: adminApp(app) } };
+    return { status: 200, body: { data: adminApp(app) }, audit: { orgId: app.orgId, after: adminApp(app) } };
   });
 
 export const handler = lambdaHandler(createHandler, adminProductionDeps);

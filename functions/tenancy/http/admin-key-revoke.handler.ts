@@ -11,7 +11,7 @@ export const createHandler = (deps: AdminKeysDeps) =>
   httpRoute(TENANCY_ROUTES.adminKeyRevoke, deps, async (req) => {
     const { path } = await readRequest(ADMIN_RESOURCE_REQUESTS.adminKeyRevoke, req);
     const revoked = await revokeCredential(deps, { keyId: path.keyId });
-    return { status: 200, body: { data: adminCredential(revoked) } };
+    return { status: 200, body: { data: adminCredential(revoked) }, audit: { orgId: revoked.orgId } };
   });
 
 export const handler = lambdaHandler(createHandler, adminKeysProductionDeps);

@@ -10,7 +10,8 @@ import { TENANCY_ROUTES } from '../tenancy-routes';
 export const createHandler = (deps: AdminBaseDeps) =>
   httpRoute(TENANCY_ROUTES.adminOrgCreate, deps, async (req) => {
     const { body: input } = await readRequest(ADMIN_REQUESTS.adminOrgCreate, req);
-    return { status: 201, body: { data: adminOrg(await createOrg(deps, input)) } };
+    const org = await createOrg(deps, input);
+    return { status: 201, body: { data: adminOrg(org) }, audit: { orgId: org.id, resource: { type: 'org', id: org.id }, after: adminOrg(org) } };
   });
 
 export const handler = lambdaHandler(createHandler, adminProductionDeps);

@@ -9,7 +9,8 @@ import { TENANCY_ROUTES } from '../tenancy-routes';
 export const createHandler = (deps: AdminBaseDeps) =>
   httpRoute(TENANCY_ROUTES.adminOrgCreditsAdd, deps, async (req) => {
     const { path, body: input } = await readRequest(ADMIN_REQUESTS.adminOrgCreditsAdd, req);
-    return { status: 200, body: { data: await addCredits(deps, { orgId: path.orgId, amountUsd: input.amountUsd }) } };
+    const balance = await addCredits(deps, { orgId: path.orgId, amountUsd: input.amountUsd });
+    return { status: 200, body: { data: balance }, audit: { after: { amountUsd: input.amountUsd, ...balance } } };
   });
 
 export const handler = lambdaHandler(createHandler, adminProductionDeps);

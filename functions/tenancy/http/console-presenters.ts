@@ -3,6 +3,8 @@ import { microsToIso, type Micros } from '../../kernel/domain/time';
 import type { AuditRecord } from '../domain/audit';
 import { invitationState, type Invitation } from '../domain/invitations';
 import type { Member } from '../domain/members';
+import type { App } from '../domain/app';
+import { adminApp } from './admin-presenters';
 
 export function consoleMember(m: Member) {
   return { id: m.userKey, email: m.email, role: m.role, joinedAt: microsToIso(m.joinedAtUs) };
@@ -33,4 +35,14 @@ export function consoleAuditRecord(r: AuditRecord) {
     before: r.before ?? null,
     after: r.after ?? null,
   };
+}
+
+/**
+ * An app as the console shows it: the admin view, but an MCP connection's header values are write-only
+ * (they hold the tool server's credentials): only their names are shown.
+ */
+export function consoleApp(app: App) {
+  const view = adminApp(app);
+  const mcpConnections = app.settings.mcpConnections.map(({ headers, ...connection }) => ({ ...connection, headerNames: Object.keys(headers ?? {}) }));
+  return { ...view, settings: { ...view.settings, mcpConnections } };
 }

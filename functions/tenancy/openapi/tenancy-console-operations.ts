@@ -5,7 +5,7 @@
 import * as z from 'zod';
 import { isoTime, json, type OperationDoc } from '../../kernel/openapi-kit';
 import { PERMISSION_NAMES, ROLES } from '../domain/roles';
-import { adminData, adminOrg } from './admin-schemas';
+import { adminApp, adminData, adminOrg } from './admin-schemas';
 import { CONSOLE_TENANCY_REQUESTS as R } from './tenancy-console-requests';
 
 const TAG = 'Org';
@@ -136,5 +136,45 @@ export const TENANCY_CONSOLE_OPERATIONS: Readonly<Record<string, OperationDoc>> 
       content: json(z.object({ data: z.array(auditRecord), nextCursor: z.nullable(z.string()) }).meta({ title: 'ConsoleAuditPage' })),
     },
     errors: [400, ...CONSOLE_ERRORS],
+  },
+  consoleAppsList: {
+    tag: 'Apps',
+    summary: 'List apps',
+    description: 'The org’s apps with their settings. An MCP connection’s header values are write-only: only their names are shown (`headerNames`).',
+    request: R.consoleAppsList,
+    ok: { status: 200, description: 'The apps', content: json(adminData(z.array(adminApp), 'ConsoleAppsAnswer')) },
+    errors: [...CONSOLE_ERRORS],
+  },
+  consoleAppCreate: {
+    tag: 'Apps',
+    summary: 'Create an app',
+    description: 'An app with optional settings (defaults otherwise); its `appNameId` is the `model` chat clients send.',
+    request: R.consoleAppCreate,
+    ok: { status: 201, description: 'The app', content: json(adminData(adminApp, 'ConsoleAppAnswer')) },
+    errors: [400, ...CONSOLE_ERRORS, 409],
+  },
+  consoleAppGet: {
+    tag: 'Apps',
+    summary: 'Read an app',
+    request: R.consoleAppGet,
+    ok: { status: 200, description: 'The app', content: json(adminData(adminApp, 'ConsoleAppAnswer')) },
+    errors: [...CONSOLE_ERRORS],
+  },
+  consoleAppUpdate: {
+    tag: 'Apps',
+    summary: 'Rename an app or change its settings',
+    description:
+      'Model, image input and its limit, Zero Data Retention, the monthly usage cap, MCP connections (sent whole, header values included), ACP policy links and tax. The settings sent are merged over the current ones.',
+    request: R.consoleAppUpdate,
+    ok: { status: 200, description: 'The app', content: json(adminData(adminApp, 'ConsoleAppAnswer')) },
+    errors: [400, ...CONSOLE_ERRORS],
+  },
+  consoleAppDelete: {
+    tag: 'Apps',
+    summary: 'Delete an app',
+    description: 'The app leaves every list at once; its sessions and consumers are then deleted in the background, each with a tombstone in the export’s deletion feed.',
+    request: R.consoleAppDelete,
+    ok: { status: 204, description: 'Deleted' },
+    errors: [...CONSOLE_ERRORS],
   },
 };

@@ -11,9 +11,11 @@ import { ROLES } from '../domain/roles';
 import { MAX_INVITATION_TTL_DAYS } from '../domain/invitations';
 import { AUDIT_PAGE_MAX } from '../domain/audit';
 import { MEMBER_ID } from '../domain/member-id';
+import { appCreateRequest, appUpdateRequest } from './tenancy-admin-requests';
 
 const org = { orgId: uuidPathId('orgId') };
 const member = { ...org, memberId: declaredPathId('memberId', MEMBER_ID) };
+const app = { ...org, appId: uuidPathId('appId') };
 
 /** Short words of the audit log (`member`, `consoleKeyCreate`): no separators a key could be forged with. */
 const word = (name: string, description: string) =>
@@ -42,6 +44,11 @@ export const CONSOLE_TENANCY_REQUESTS = {
   },
   consoleInvitationRevoke: { path: { ...org, invitationId: uuidPathId('invitationId') } },
   consoleInvitationAccept: { body: zodBody(z.strictObject({ token: z.string().check(z.minLength(1), z.maxLength(200)) }), { required: true }) },
+  consoleAppsList: { path: org },
+  consoleAppCreate: { path: org, body: zodBody(appCreateRequest, { required: true }) },
+  consoleAppGet: { path: app },
+  consoleAppUpdate: { path: app, body: zodBody(appUpdateRequest, { required: true }) },
+  consoleAppDelete: { path: app },
   consoleAuditList: {
     path: org,
     query: {
