@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CfnBucket } from 'aws-cdk-lib/aws-s3';
 import { ENV } from '../../functions/kernel/env';
-import { DOCS_PATH, OPENAPI_PATH } from '../../functions/openapi/docs-site';
+import { CONSOLE_OPENAPI_PATH, DOCS_PATH, OPENAPI_PATH } from '../../functions/openapi/docs-site';
 import { ROUTES } from '../../functions/routes';
 import type { Area, RouteDef } from '../../functions/kernel/route-vocabulary';
 import { areaPrefix, frontDoorPatterns, VIEWER_IP_HEADER } from '../../lib/front-door';
@@ -41,7 +41,7 @@ describe('one front door', () => {
     FunctionAssociations?: { EventType: string; FunctionARN: unknown }[];
   };
   // The API reference's behaviors (a cached bucket) are checked on their own below.
-  const referencePaths = new Set<string>([OPENAPI_PATH, DOCS_PATH, `${DOCS_PATH}/*`]);
+  const referencePaths = new Set<string>([OPENAPI_PATH, CONSOLE_OPENAPI_PATH, DOCS_PATH, `${DOCS_PATH}/*`]);
   const referenceBehaviors = (distribution.CacheBehaviors as Behavior[]).filter((b) => referencePaths.has(b.PathPattern));
   const behaviors = (distribution.CacheBehaviors as Behavior[]).filter((b) => !referencePaths.has(b.PathPattern));
   /** Every behavior, the default one (paths of no area) included. */
@@ -177,7 +177,7 @@ describe('one front door', () => {
         .map((b) => b.PathPattern)
         .filter((p) => !uploadPaths.has(p))
         .sort(),
-    ).toEqual(['/acp/*', '/api/v1/chat/*', '/api/v1/org/*', '/api/v1/release-notes/*', '/api/v1/responses', '/console/auth/*']);
+    ).toEqual(['/acp/*', '/api/v1/chat/*', '/api/v1/org/*', '/api/v1/release-notes/*', '/api/v1/responses', '/console/*']);
     const route = (area: Area, path: string): RouteDef => ({ ...ROUTES[0]!, area, path });
     expect(areaPrefix([route('acp', '/acp/{appId}/products'), route('acp', '/acp/{appId}/checkout_sessions')])).toBe('/acp');
     // An area whose routes share only a prefix another area lives under is split by the next segment.
