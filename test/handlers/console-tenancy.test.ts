@@ -45,7 +45,10 @@ describe('console: org, members, invitations, apps, audit log', () => {
     expect((await admin.call('PATCH', `${org()}/members/${viewerId}`, { body: { role: 'viewer' } })).status).toBe(200);
     const log = await owner.call('GET', `${org()}/audit-log?resourceType=member&limit=5`);
     expect(log.status).toBe(200);
-    expect(log.body.data[0]).toMatchObject({ actor: { kind: 'member', id: admin.userKey, email: 'admin@demo.local' }, resource: { type: 'member', id: viewerId } });
+    expect(log.body.data[0]).toMatchObject({
+      actor: { kind: 'member', id: admin.userKey, email: 'admin@demo.local' },
+      resource: { type: 'member', id: viewerId },
+    });
     expect((await owner.call('GET', `${org()}/audit-log?bogus=1`)).status).toBe(400);
     for (const id of [`usr_${'x'.repeat(43)}`, randomUUID()]) expect((await owner.call('DELETE', `${org()}/members/${id}`)).status, id).toBe(404);
   });
@@ -74,7 +77,10 @@ describe('console: org, members, invitations, apps, audit log', () => {
   it('creates, reads, changes and deletes an app; another org’s app is not found; header values are never shown', async () => {
     const dev = await demoMember(p, 'developer');
     const created = await dev.call('POST', `${org()}/apps`, {
-      body: { name: 'Support bot', settings: { mcpConnections: [{ name: 'crm', url: 'https://crm.example.com/mcp', headers: { Authorization: 'Bearer s3cret' } }] } },
+      body: {
+        name: 'Support bot',
+        settings: { mcpConnections: [{ name: 'crm', url: 'https://crm.example.com/mcp', headers: { Authorization: 'Bearer s3cret' } }] },
+      },
     });
     expect(created.status).toBe(201);
     const app = created.body.data;

@@ -172,7 +172,8 @@ export const TENANCY_CONSOLE_OPERATIONS: Readonly<Record<string, OperationDoc>> 
   consoleAppDelete: {
     tag: 'Apps',
     summary: 'Delete an app',
-    description: 'The app leaves every list at once; its sessions and consumers are then deleted in the background, each with a tombstone in the export’s deletion feed.',
+    description:
+      'The app leaves every list at once; its sessions and consumers are then deleted in the background, each with a tombstone in the export’s deletion feed.',
     request: R.consoleAppDelete,
     ok: { status: 204, description: 'Deleted' },
     errors: [...CONSOLE_ERRORS],
