@@ -53,4 +53,3 @@ export function issuedKeyView(issued: IssuedCredential, nowUs: Micros) {
 export function rotatedKeyView(rotated: RotatedCredential, nowUs: Micros) {
   return { key: issuedKeyView(rotated, nowUs), previous: keyView(rotated.previous, nowUs) };
 }
-
