@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { issueCredential, revokeCredential } from '../../functions/tenancy/app/issue-credential';
 import { listCredentials } from '../../functions/tenancy/app/list-credentials';
 import { rotateCredential } from '../../functions/tenancy/app/rotate-credential';
 import { keyListView, rotatedKeyView } from '../../functions/tenancy/http/key-presenters';
@@ -37,6 +38,14 @@ describe('an org’s keys on the local platform', () => {
     expect(list.next_cursor).toBeNull();
   });
 
+  it('lists a key issued without a creator (as before creators were recorded) with created_by null', async () => {
+    const acp = await issueCredential(p.deps, { kind: 'acp', appId: w.appId });
+    const list = await keyList({ kind: 'acp' });
+    expect(list.data).toEqual([expect.objectContaining({ id: acp.credential.id, created_by: null, app_id: w.appId, scopes: [], state: 'active' })]);
+    await revokeCredential(p.deps, { keyId: acp.credential.id, orgId: w.orgId });
+    await expect(revokeCredential(p.deps, { keyId: acp.credential.id, orgId: 'org-else' })).rejects.toMatchObject({ code: 'not_found' });
+  });
+
   it('shows last_used_at after a chat call, and after an org key’s GET', async () => {
     await turn(p, w, 'Hello');
     const afterChat = await keyList({ kind: 'chat' });
@@ -51,13 +60,13 @@ describe('an org’s keys on the local platform', () => {
 
   it('rotates a chat key: the new key answers, the old one is refused at once', async () => {
     const rotated = rotatedKeyView(await rotateCredential(p.deps, { keyId: w.chatKeyId, orgId: w.orgId }), clock.nowUs());
-    expect(rotated.key).toMatchObject({ kind: 'chat', app_id: w.appId, rotated_from_id: w.chatKeyId, key: expect.stringMatching(/^svc_chat_/) });
-    expect(rotated.previous).toMatchObject({ id: w.chatKeyId, revoked: true, state: 'revoked', rotated_to_id: rotated.key.id });
+    expect(rotated.successor).toMatchObject({ kind: 'chat', app_id: w.appId, rotated_from_id: w.chatKeyId, key: expect.stringMatching(/^svc_chat_/) });
+    expect(rotated.previous).toMatchObject({ id: w.chatKeyId, revoked: true, state: 'revoked', rotated_to_id: rotated.successor.id });
     expect((await chat(p, w.chatKey, { model: w.appNameId, messages: [{ role: 'user', content: 'Hi' }] })).status).toBe(401);
-    await turn(p, { ...w, chatKey: rotated.key.key }, 'Hello again');
-    const list = await keyList({ appId: w.appId });
+    await turn(p, { ...w, chatKey: rotated.successor.key }, 'Hello again');
+    const list = await keyList({ appId: w.appId, kind: 'chat' });
     expect(list.data.map((k) => [k.id, k.state])).toEqual([
-      [rotated.key.id, 'active'],
+      [rotated.successor.id, 'active'],
       [w.chatKeyId, 'revoked'],
     ]);
   });

@@ -51,5 +51,5 @@ export function issuedKeyView(issued: IssuedCredential, nowUs: Micros) {
 
 /** A rotation's answer: the new key (raw value shown once) and the old one as it stands now. */
 export function rotatedKeyView(rotated: RotatedCredential, nowUs: Micros) {
-  return { key: issuedKeyView(rotated, nowUs), previous: keyView(rotated.previous, nowUs) };
+  return { successor: issuedKeyView(rotated, nowUs), previous: keyView(rotated.previous, nowUs) };
 }
