@@ -44,6 +44,7 @@ describe('an org’s keys on the local platform', () => {
     expect(list.data).toEqual([expect.objectContaining({ id: acp.credential.id, created_by: null, app_id: w.appId, scopes: [], state: 'active' })]);
     await revokeCredential(p.deps, { keyId: acp.credential.id, orgId: w.orgId });
     await expect(revokeCredential(p.deps, { keyId: acp.credential.id, orgId: 'org-else' })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(issueCredential(p.deps, { kind: 'chat', appId: w.appId, orgId: 'org-else' })).rejects.toMatchObject({ code: 'not_found' });
   });
 
   it('shows last_used_at after a chat call, and after an org key’s GET', async () => {

@@ -12,13 +12,14 @@ export interface IssuedCredential {
   readonly credential: StoredCredential;
 }
 
-export const KEY_CLASS_OF_KIND: Record<CredentialKind, KeyClass> = { org: 'orgKey', chat: 'chatKey', acp: 'acpKey' };
+const KEY_CLASS_OF_KIND: Record<CredentialKind, KeyClass> = { org: 'orgKey', chat: 'chatKey', acp: 'acpKey' };
 
 /** The admin API's caller, as a key's `createdBy` names it (the operator behind the admin token or IAM). */
 export const ADMIN_OPERATOR: AuditActor = { kind: 'operator', id: 'admin' };
 
 export interface IssueCredentialInput {
   readonly kind: CredentialKind;
+  /** The org of an org key; for a chat or ACP key, optional, and then the app must be this org's. */
   readonly orgId?: string;
   readonly appId?: string;
   readonly scopes?: readonly OrgScope[];
@@ -44,7 +45,8 @@ export async function issueCredential(
   let orgId = input.orgId;
   if (input.kind !== 'org') {
     const app = input.appId ? await deps.apps.get(input.appId) : undefined;
-    if (!app || app.deletedAtUs !== undefined) throw notFound('App not found');
+    // With an org as well (the console's org of the path), an app of another org is not found either.
+    if (!app || app.deletedAtUs !== undefined || (input.orgId !== undefined && app.orgId !== input.orgId)) throw notFound('App not found');
     orgId = app.orgId;
   }
   if (!orgId || !(await deps.orgs.get(orgId))) throw notFound('Org not found');
