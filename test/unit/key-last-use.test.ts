@@ -21,7 +21,14 @@ const POST_ROUTE = EXPORT_ROUTES.orgExportCreate;
 
 function request(keyId: string): AdmissionRequest {
   const grant = { keyClass: 'orgKey' as const, keyId, orgId: 'org-1', scopes: ['apps:read' as const, 'transcripts:read' as const] };
-  return { authorization: 'Bearer svc_org_x', authorizer: grantToContext(grant), userArn: undefined, clientIp: '203.0.113.9', path: {}, header: () => undefined };
+  return {
+    authorization: 'Bearer svc_org_x',
+    authorizer: grantToContext(grant),
+    userArn: undefined,
+    clientIp: '203.0.113.9',
+    path: {},
+    header: () => undefined,
+  };
 }
 
 function world(touch: (id: string, atUs: number) => Promise<boolean>) {

@@ -20,7 +20,11 @@ export const createHandler = (deps: AdminKeysDeps) =>
       createdBy: ADMIN_OPERATOR,
     });
     const after = adminCredential(issued.credential);
-    return { status: 201, body: { data: adminCredential(issued.credential, issued.key) }, audit: { resource: { type: 'key', id: issued.credential.id }, after } };
+    return {
+      status: 201,
+      body: { data: adminCredential(issued.credential, issued.key) },
+      audit: { resource: { type: 'key', id: issued.credential.id }, after },
+    };
   });
 
 export const handler = lambdaHandler(createHandler, adminKeysProductionDeps);

@@ -23,5 +23,9 @@ export async function createAppKey(deps: Parameters<typeof issueCredential>[0], 
     createdBy: ADMIN_OPERATOR,
   });
   const after = adminCredential(issued.credential);
-  return { status: 201, body: { data: adminCredential(issued.credential, issued.key) }, audit: { orgId: issued.credential.orgId, resource: { type: 'key', id: issued.credential.id }, after } };
+  return {
+    status: 201,
+    body: { data: adminCredential(issued.credential, issued.key) },
+    audit: { orgId: issued.credential.orgId, resource: { type: 'key', id: issued.credential.id }, after },
+  };
 }
