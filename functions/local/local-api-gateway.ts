@@ -47,4 +47,8 @@ export class LocalApiGateway implements ApiKeyRegistry, KeyCheck {
   async unregister(): Promise<void> {
     this.cache.clear();
   }
+
+  async forgetAuthorizations(): Promise<void> {
+    this.cache.clear();
+  }
 }

@@ -182,3 +182,18 @@ describe('ApiGatewayKeyRegistry.unregister, command by command', () => {
     expect(sent()).toEqual([FIND, ['DeleteApiKeyCommand', { apiKey: 'gw-mine' }]]);
   });
 });
+
+describe('ApiGatewayKeyRegistry.forgetAuthorizations, command by command', () => {
+  it('flushes all three stages in order and touches no API key (a rotated key keeps its usage-plan key through its grace period)', async () => {
+    gateway.on(FlushStageAuthorizersCacheCommand).resolves({});
+    await expect(keys().forgetAuthorizations()).resolves.toBeUndefined();
+    expect(sent()).toEqual(FLUSHES);
+  });
+
+  it('stops at a failed flush, for the caller to retry', async () => {
+    gateway.on(FlushStageAuthorizersCacheCommand).resolves({});
+    gateway.on(FlushStageAuthorizersCacheCommand, { restApiId: 'exp111' }).rejects(new TooManyRequestsException({ message: 'slow down', ...meta }));
+    await expect(keys().forgetAuthorizations()).rejects.toBeInstanceOf(TooManyRequestsException);
+    expect(sent()).toEqual(FLUSHES.slice(0, 1));
+  });
+});

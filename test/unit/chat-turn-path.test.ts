@@ -36,6 +36,7 @@ const PATH = [
   'kernel/wiring/kernel-wiring.ts',
   'kernel/adapters/aws-clients.ts',
   'tenancy/app/admit-request.ts',
+  'tenancy/app/record-last-use.ts',
   'kernel/adapters/dynamo-rate-counter.ts',
   'tenancy/adapters/dynamo-credential-store.ts',
   'tenancy/adapters/dynamo-org-store.ts',

@@ -46,6 +46,7 @@ describe('the key authorizers on the embedded DynamoDB', () => {
   const apiKeys: ApiKeyRegistry = {
     register: async (k) => void registered.push({ ...k }),
     unregister: async (k) => void unregistered.push(k.id),
+    forgetAuthorizations: async () => undefined,
   };
   let deps: Parameters<typeof issueCredential>[0] & AuthorizerDeps;
   let authorizer: Record<KeyClass, KeyAuthorizer>;

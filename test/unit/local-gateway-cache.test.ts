@@ -50,7 +50,7 @@ describe('LocalApiGateway', () => {
       credentials: new DynamoCredentialStore(t.db, t.table),
       ids: new CryptoIds(),
       clock,
-      apiKeys: { register: async () => undefined, unregister: async () => undefined },
+      apiKeys: { register: async () => undefined, unregister: async () => undefined, forgetAuthorizations: async () => undefined },
       logger: new Logger({ logLevel: 'SILENT' }),
     };
     const now = clock.nowUs();

@@ -1,4 +1,4 @@
-import { issueCredential } from '../../tenancy/app/issue-credential';
+import { ADMIN_OPERATOR, issueCredential } from '../../tenancy/app/issue-credential';
 import type { ORG_SCOPES } from '../../kernel/domain/scopes';
 import { adminCredential } from '../../tenancy/http/admin-presenters';
 import { httpRoute, lambdaHandler } from '../../kernel/http/kit';
@@ -17,6 +17,7 @@ export const createHandler = (deps: AdminKeysDeps) =>
       scopes: input.scopes as (typeof ORG_SCOPES)[number][],
       ...(input.expiresAt !== undefined ? { expiresAtUs: input.expiresAt } : {}),
       ...(input.name ? { name: input.name } : {}),
+      createdBy: ADMIN_OPERATOR,
     });
     const after = adminCredential(issued.credential);
     return {

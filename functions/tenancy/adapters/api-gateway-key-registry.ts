@@ -50,15 +50,19 @@ export class ApiGatewayKeyRegistry implements ApiKeyRegistry {
   }
 
   async unregister(key: { readonly id: string }): Promise<void> {
-    for (const stage of this.config.authorizerStages) {
-      await this.client.send(new FlushStageAuthorizersCacheCommand({ restApiId: stage.restApiId, stageName: stage.stageName }));
-    }
+    await this.forgetAuthorizations();
     const apiKeyId = await this.find(key.id);
     if (!apiKeyId) return;
     try {
       await this.client.send(new DeleteApiKeyCommand({ apiKey: apiKeyId }));
     } catch (err) {
       if (!(err instanceof NotFoundException)) throw err;
+    }
+  }
+
+  async forgetAuthorizations(): Promise<void> {
+    for (const stage of this.config.authorizerStages) {
+      await this.client.send(new FlushStageAuthorizersCacheCommand({ restApiId: stage.restApiId, stageName: stage.stageName }));
     }
   }
 

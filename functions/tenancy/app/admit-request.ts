@@ -16,9 +16,10 @@ import { orgPrincipal, requireScope, type OrgPrincipal } from './authenticate-or
 import type { App } from '../domain/app';
 import type { Org } from '../domain/org';
 import { microsToMs } from '../../kernel/domain/time';
-import type { Clock, RateCounter } from '../../kernel/app/kernel-ports';
+import type { Clock, RateCounter, Telemetry } from '../../kernel/app/kernel-ports';
 import type { AuditScope } from '../../kernel/app/audit-trail-ports';
 import type { ConsoleAdmission, ConsoleCaller, SignedInIdentity } from './admit-console-member';
+import { LastUseRecorder } from './record-last-use';
 
 /** What a handler reads of its caller (`req.grant`, `req.principal`, `req.chat`, `req.signingSecret`). */
 export interface KeyCaller {
@@ -34,12 +35,13 @@ export interface KeyCaller {
   readonly console?: ConsoleCaller;
 }
 
-export type AdmissionDeps = Pick<PlatformPorts, 'credentials' | 'orgs' | 'apps' | 'clock' | 'rateCounter'> & {
-  /** Locally the admin API checks this token; on AWS it is undefined and API Gateway enforces IAM. */
-  readonly adminToken?: string;
-  /** The console's sessions and memberships, in the functions that serve console routes. */
-  readonly consoleAdmission?: ConsoleAdmission;
-};
+export type AdmissionDeps = Pick<PlatformPorts, 'credentials' | 'orgs' | 'apps' | 'clock' | 'rateCounter'> &
+  Pick<Telemetry, 'logger'> & {
+    /** Locally the admin API checks this token; on AWS it is undefined and API Gateway enforces IAM. */
+    readonly adminToken?: string;
+    /** The console's sessions and memberships, in the functions that serve console routes. */
+    readonly consoleAdmission?: ConsoleAdmission;
+  };
 
 /** Who is calling, before the request is counted. */
 interface Identity {
@@ -139,21 +141,29 @@ interface AuditedCaller {
   readonly audit: AuditScope;
 }
 
-/** Identifies the caller, starts counting the request, then admits it; the verdict of the count travels with the caller. */
-export async function admitRequest(deps: AdmissionDeps, route: RouteDef, req: AdmissionRequest): Promise<Admitted<KeyCaller>> {
-  const identity = await IDENTIFY[route.auth](deps, req, route);
+/**
+ * Identifies the caller, starts counting the request and recording its key's last use, then admits
+ * it; the verdict of the count travels with the caller. The last use never delays an answer: a GET's
+ * `counted` waits for it too (the kit awaits that after the handler, which runs meanwhile); any other
+ * method waits for its count before its handler, so there the write is left to finish on its own.
+ */
+export async function admitRequest(deps: AdmissionDeps, route: RouteDef, req: AdmissionRequest, lastUse?: LastUseRecorder): Promise<Admitted<KeyCaller>> {
+  const identity: Identity = await IDENTIFY[route.auth](deps, req, route);
   const subject = RATE_SUBJECT[route.rateLimit](identity, req);
   const limit = route.rateLimit === 'none' ? undefined : RATE_LIMITS[route.rateLimit];
-  const counted = subject && limit ? enforceRateLimit(deps, { subject, limit }) : Promise.resolve();
+  const count = subject && limit ? enforceRateLimit(deps, { subject, limit }) : Promise.resolve();
+  const touched = identity.grant && lastUse ? lastUse.touchLastUsed(identity.grant.keyId) : undefined;
+  const counted = touched && route.method === 'GET' ? Promise.all([count, touched]).then(() => undefined) : count;
   counted.catch(() => undefined); // awaited by the kit; this only keeps an early failure from going unhandled
   const admitted = await ADMIT[route.auth](deps, route, req, identity, counted);
   if (isAudited(admitted)) return { caller: admitted.caller, counted, audit: admitted.audit };
   return { caller: admitted, counted };
 }
 
-/** The kit's admission port, answered by the keys of `deps`. */
+/** The kit's admission port, answered by the keys of `deps`; one per process, which remembers the keys it touched. */
 export function keyAdmission(deps: AdmissionDeps): Admission<KeyCaller> {
-  return { admit: (route, req) => admitRequest(deps, route, req) };
+  const lastUse = new LastUseRecorder(deps);
+  return { admit: (route, req) => admitRequest(deps, route, req, lastUse) };
 }
 
 /**

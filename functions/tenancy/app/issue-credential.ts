@@ -3,6 +3,7 @@ import { badRequest, notFound } from '../../kernel/domain/errors';
 import type { OrgScope } from '../../kernel/domain/scopes';
 import type { KeyClass } from '../../kernel/domain/auth-messages';
 import type { Micros } from '../../kernel/domain/time';
+import type { AuditActor } from '../domain/audit';
 import type { PlatformDeps } from './tenancy-ports';
 
 export interface IssuedCredential {
@@ -13,6 +14,21 @@ export interface IssuedCredential {
 
 const KEY_CLASS_OF_KIND: Record<CredentialKind, KeyClass> = { org: 'orgKey', chat: 'chatKey', acp: 'acpKey' };
 
+/** The admin API's caller, as a key's `createdBy` names it (the operator behind the admin token or IAM). */
+export const ADMIN_OPERATOR: AuditActor = { kind: 'operator', id: 'admin' };
+
+export interface IssueCredentialInput {
+  readonly kind: CredentialKind;
+  /** The org of an org key; for a chat or ACP key, optional, and then the app must be this org's. */
+  readonly orgId?: string;
+  readonly appId?: string;
+  readonly scopes?: readonly OrgScope[];
+  readonly expiresAtUs?: Micros;
+  readonly name?: string;
+  /** Who issues it, shown in the key list; keys issued without it list no creator. */
+  readonly createdBy?: AuditActor;
+}
+
 /**
  * Issues a credential of any kind for an org (and, for chat and ACP keys, one of its apps): CSPRNG
  * characters behind the kind's prefix, stored only as its SHA-256 hash (docs/design.md §4). Its usage-plan
@@ -21,13 +37,16 @@ const KEY_CLASS_OF_KIND: Record<CredentialKind, KeyClass> = { org: 'orgKey', cha
  */
 export async function issueCredential(
   deps: Pick<PlatformDeps, 'orgs' | 'apps' | 'credentials' | 'ids' | 'clock' | 'apiKeys'>,
-  input: { kind: CredentialKind; orgId?: string; appId?: string; scopes?: readonly OrgScope[]; expiresAtUs?: Micros; name?: string },
+  input: IssueCredentialInput,
+  /** A rotation's successor: the id it reserved beforehand and the key it replaces. */
+  rotation?: { readonly id: string; readonly fromId: string },
 ): Promise<IssuedCredential> {
   const now = deps.clock.nowUs();
   let orgId = input.orgId;
   if (input.kind !== 'org') {
     const app = input.appId ? await deps.apps.get(input.appId) : undefined;
-    if (!app || app.deletedAtUs !== undefined) throw notFound('App not found');
+    // With an org as well (the console's org of the path), an app of another org is not found either.
+    if (!app || app.deletedAtUs !== undefined || (input.orgId !== undefined && app.orgId !== input.orgId)) throw notFound('App not found');
     orgId = app.orgId;
   }
   if (!orgId || !(await deps.orgs.get(orgId))) throw notFound('Org not found');
@@ -36,7 +55,7 @@ export async function issueCredential(
   if (input.expiresAtUs !== undefined && input.expiresAtUs <= now) throw badRequest('Invalid expiresAt: must be in the future');
   const key = CREDENTIAL_PREFIX[input.kind] + deps.ids.secret(CREDENTIAL_RANDOM_LENGTH[input.kind]);
   const credential: StoredCredential = {
-    id: deps.ids.uuid(),
+    id: rotation?.id ?? deps.ids.uuid(),
     kind: input.kind,
     hash: hashCredential(key),
     orgId,
@@ -46,6 +65,8 @@ export async function issueCredential(
     displayPrefix: key.slice(0, CREDENTIAL_PREFIX[input.kind].length + 4),
     createdAtUs: now,
     ...(input.expiresAtUs !== undefined ? { expiresAtUs: input.expiresAtUs } : {}),
+    ...(input.createdBy ? { createdBy: { ...input.createdBy } } : {}),
+    ...(rotation ? { rotatedFromId: rotation.fromId } : {}),
   };
   await deps.apiKeys.register({ id: credential.id, keyClass: KEY_CLASS_OF_KIND[credential.kind] });
   await deps.credentials.create(credential);
@@ -55,9 +76,14 @@ export async function issueCredential(
 /**
  * Revokes a credential at once; revoking twice is harmless. The record is revoked first (every
  * uncached request is refused from then on), then the gateway forgets its cached authorizations and
- * the key's usage-plan key; if that step fails the call fails too, and a retry completes it.
+ * the key's usage-plan key; if that step fails the call fails too, and a retry completes it. With
+ * `orgId` (the console), a key of another org is not found.
  */
-export async function revokeCredential(deps: Pick<PlatformDeps, 'credentials' | 'clock' | 'apiKeys'>, input: { keyId: string }): Promise<StoredCredential> {
+export async function revokeCredential(
+  deps: Pick<PlatformDeps, 'credentials' | 'clock' | 'apiKeys'>,
+  input: { keyId: string; orgId?: string },
+): Promise<StoredCredential> {
+  if (input.orgId !== undefined && (await deps.credentials.getById(input.keyId))?.orgId !== input.orgId) throw notFound('Key not found');
   const revoked = await deps.credentials.revoke(input.keyId, deps.clock.nowUs());
   if (!revoked) throw notFound('Key not found');
   await deps.apiKeys.unregister({ id: revoked.id });

@@ -4,7 +4,7 @@
  */
 import type { App, AppSettings } from '../domain/app';
 import type { KeyClass } from '../../kernel/domain/auth-messages';
-import type { StoredCredential } from '../domain/credentials';
+import type { CredentialKind, ListedCredential, StoredCredential } from '../domain/credentials';
 import type { Org } from '../domain/org';
 import type { Micros } from '../../kernel/domain/time';
 import type { Clock, IdGenerator, JobQueue, PlatformSettings, RateCounter } from '../../kernel/app/kernel-ports';
@@ -21,6 +21,41 @@ export interface CredentialStore {
   getById(id: string): Promise<StoredCredential | undefined>;
   /** Idempotent: revoking twice keeps the first revocation time. */
   revoke(id: string, atUs: Micros): Promise<StoredCredential | undefined>;
+  /** The org's keys in every state, newest first (created_at, then id); `cursor` is the previous page's. */
+  listByOrg(orgId: string, filter: CredentialFilter, limit: number, cursor?: string): Promise<CredentialPage>;
+  /**
+   * Records a use of the key at `atUs` unless one later than `atUs - minIntervalUs` is recorded
+   * already (another process's): true when it wrote. An unknown id writes nothing.
+   */
+  touchLastUsed(id: string, atUs: Micros, minIntervalUs: Micros): Promise<boolean>;
+  /**
+   * A rotation's first write: names `successorId` the key's pending successor, if the key is neither
+   * revoked nor rotated (undefined otherwise). `displaced` is the pending successor of a rotation that
+   * never completed, whose secret nobody was shown.
+   */
+  beginRotation(id: string, successorId: string): Promise<{ readonly displaced?: string } | undefined>;
+  /**
+   * A rotation's last write: if `successorId` is still the key's pending successor, records it as the
+   * key's successor and revokes the key or moves its expiry; undefined when another rotation (or a
+   * revocation) came first.
+   */
+  completeRotation(
+    id: string,
+    successorId: string,
+    end: { readonly revokedAtUs: Micros } | { readonly expiresAtUs: Micros },
+  ): Promise<StoredCredential | undefined>;
+}
+
+/** Which of an org's keys a list shows: every one, or those of one app, of one kind, or both. */
+export interface CredentialFilter {
+  readonly appId?: string;
+  readonly kind?: CredentialKind;
+}
+
+export interface CredentialPage {
+  readonly credentials: ListedCredential[];
+  /** Present when more keys follow: passed back, it reads the next page. */
+  readonly cursor?: string;
 }
 
 export interface AppStore {
@@ -52,6 +87,11 @@ export interface ApiKeyRegistry {
    * usage-plan key. Idempotent: a key with no usage-plan key is fine.
    */
   unregister(key: { readonly id: string }): Promise<void>;
+  /**
+   * Forgets every cached authorization and keeps the usage-plan keys: a key whose expiry moved
+   * earlier (a rotation's grace period) is refused from its new expiry on, not from its cached one.
+   */
+  forgetAuthorizations(): Promise<void>;
 }
 
 /** The ports every function of the platform has: tenancy, credentials, limits, time and ids. */

@@ -5,6 +5,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { OrgScope } from '../../kernel/domain/scopes';
 import type { Micros } from '../../kernel/domain/time';
+import type { AuditActor } from './audit';
 
 export type CredentialKind = 'org' | 'chat' | 'acp';
 
@@ -39,6 +40,32 @@ export interface StoredCredential {
   readonly createdAtUs: Micros;
   readonly expiresAtUs?: Micros;
   readonly revokedAtUs?: Micros;
+  /** Who issued it; absent on keys issued before this was recorded. */
+  readonly createdBy?: AuditActor;
+  /** The key this one replaced, when a rotation issued it. */
+  readonly rotatedFromId?: string;
+  /** The key that replaced this one: set when its rotation completed, and a key is rotated only once. */
+  readonly rotatedToId?: string;
+}
+
+/** A credential as the key list shows it: its record and when a request last used it (to the minute). */
+export interface ListedCredential extends StoredCredential {
+  readonly lastUsedAtUs?: Micros;
+}
+
+/** A key's last use is written at most this often. */
+export const LAST_USED_INTERVAL_US: Micros = 60_000_000;
+
+/** The longest a rotated key may keep working beside its successor. */
+export const ROTATION_GRACE_MAX_SECONDS = 86_400;
+
+/**
+ * The expiry of a key rotated with a grace period: the grace period's end, unless the key expires
+ * sooner anyway (a rotation never lengthens a key's life).
+ */
+export function expiryAfterGrace(expiresAtUs: Micros | undefined, nowUs: Micros, graceSeconds: number): Micros {
+  const end = nowUs + graceSeconds * 1_000_000;
+  return expiresAtUs !== undefined && expiresAtUs < end ? expiresAtUs : end;
 }
 
 export type CredentialState = 'active' | 'revoked' | 'expired';

@@ -3,7 +3,7 @@
  * optional body (`name`, `expiresAt`; an empty body is allowed) and the same answer, the key shown
  * once. Only the key's kind differs.
  */
-import { issueCredential } from '../app/issue-credential';
+import { ADMIN_OPERATOR, issueCredential } from '../app/issue-credential';
 import type { CredentialKind } from '../domain/credentials';
 import { adminCredential } from './admin-presenters';
 
@@ -20,6 +20,7 @@ export async function createAppKey(deps: Parameters<typeof issueCredential>[0], 
     appId: path.appId,
     ...(body.expiresAt !== undefined ? { expiresAtUs: body.expiresAt } : {}),
     ...(body.name ? { name: body.name } : {}),
+    createdBy: ADMIN_OPERATOR,
   });
   const after = adminCredential(issued.credential);
   return {

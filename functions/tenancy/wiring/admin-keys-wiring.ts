@@ -12,6 +12,7 @@ export type AdminKeysDeps = AdminBaseDeps & { readonly apiKeys: ApiKeyRegistry }
 const NOT_GRANTED: ApiKeyRegistry = {
   register: () => Promise.reject(new Error('this function has no apiKeys:manage grant')),
   unregister: () => Promise.reject(new Error('this function has no apiKeys:manage grant')),
+  forgetAuthorizations: () => Promise.reject(new Error('this function has no apiKeys:manage grant')),
 };
 
 /** The local gateway when the local process passes one; API Gateway from the grant's variables otherwise. */
