@@ -29,40 +29,40 @@ describe('an org’s keys on the local platform', () => {
     const list = await keyList();
     expect(list.data.map((k) => k.kind)).toEqual(['chat', 'org']);
     for (const k of list.data) {
-      expect(k.created_by).toEqual({ kind: 'operator', id: 'admin', email: null });
-      expect(k.last_used_at).toBeNull();
+      expect(k.createdBy).toEqual({ kind: 'operator', id: 'admin', email: null });
+      expect(k.lastUsedAt).toBeNull();
       expect(k.revoked).toBe(false);
     }
     expect(JSON.stringify(list)).not.toContain(w.chatKey.slice(13));
     expect(Object.keys(list.data[0]!)).not.toContain('hash');
-    expect(list.next_cursor).toBeNull();
+    expect(list.nextCursor).toBeNull();
   });
 
-  it('lists a key issued without a creator (as before creators were recorded) with created_by null', async () => {
+  it('lists a key issued without a creator (as before creators were recorded) with createdBy null', async () => {
     const acp = await issueCredential(p.deps, { kind: 'acp', appId: w.appId });
     const list = await keyList({ kind: 'acp' });
-    expect(list.data).toEqual([expect.objectContaining({ id: acp.credential.id, created_by: null, app_id: w.appId, scopes: [], state: 'active' })]);
+    expect(list.data).toEqual([expect.objectContaining({ id: acp.credential.id, createdBy: null, appId: w.appId, scopes: [], state: 'active' })]);
     await revokeCredential(p.deps, { keyId: acp.credential.id, orgId: w.orgId });
     await expect(revokeCredential(p.deps, { keyId: acp.credential.id, orgId: 'org-else' })).rejects.toMatchObject({ code: 'not_found' });
     await expect(issueCredential(p.deps, { kind: 'chat', appId: w.appId, orgId: 'org-else' })).rejects.toMatchObject({ code: 'not_found' });
   });
 
-  it('shows last_used_at after a chat call, and after an org key’s GET', async () => {
+  it('shows lastUsedAt after a chat call, and after an org key’s GET', async () => {
     await turn(p, w, 'Hello');
     const afterChat = await keyList({ kind: 'chat' });
     expect(afterChat.data).toHaveLength(1);
     expect(afterChat.data[0]!.id).toBe(w.chatKeyId);
-    expect(afterChat.data[0]!.last_used_at).toMatch(/^2026-03-02T10:0\d:\d\d\.\d{3}Z$/);
-    expect((await keyList({ kind: 'org' })).data[0]!.last_used_at).toBeNull();
+    expect(afterChat.data[0]!.lastUsedAt).toMatch(/^2026-03-02T10:0\d:\d\d\.\d{3}Z$/);
+    expect((await keyList({ kind: 'org' })).data[0]!.lastUsedAt).toBeNull();
     const apps = await p.call('GET', '/api/v1/org/apps', { token: w.orgKey });
     expect(apps.status, apps.text).toBe(200);
-    expect((await keyList({ kind: 'org' })).data[0]!.last_used_at).not.toBeNull();
+    expect((await keyList({ kind: 'org' })).data[0]!.lastUsedAt).not.toBeNull();
   });
 
   it('rotates a chat key: the new key answers, the old one is refused at once', async () => {
     const rotated = rotatedKeyView(await rotateCredential(p.deps, { keyId: w.chatKeyId, orgId: w.orgId }), clock.nowUs());
-    expect(rotated.successor).toMatchObject({ kind: 'chat', app_id: w.appId, rotated_from_id: w.chatKeyId, key: expect.stringMatching(/^svc_chat_/) });
-    expect(rotated.previous).toMatchObject({ id: w.chatKeyId, revoked: true, state: 'revoked', rotated_to_id: rotated.successor.id });
+    expect(rotated.successor).toMatchObject({ kind: 'chat', appId: w.appId, rotatedFromId: w.chatKeyId, key: expect.stringMatching(/^svc_chat_/) });
+    expect(rotated.previous).toMatchObject({ id: w.chatKeyId, revoked: true, state: 'revoked', rotatedToId: rotated.successor.id });
     expect((await chat(p, w.chatKey, { model: w.appNameId, messages: [{ role: 'user', content: 'Hi' }] })).status).toBe(401);
     await turn(p, { ...w, chatKey: rotated.successor.key }, 'Hello again');
     const list = await keyList({ appId: w.appId, kind: 'chat' });

@@ -1,9 +1,7 @@
 import { badRequest } from '../../kernel/domain/errors';
 import type { CredentialKind } from '../domain/credentials';
 import type { CredentialPage, PlatformDeps } from './tenancy-ports';
-
-export const KEY_PAGE_DEFAULT = 50;
-export const KEY_PAGE_MAX = 100;
+import { KEY_PAGE_DEFAULT, KEY_PAGE_MAX } from '../domain/credentials';
 
 /**
  * A page of an org's keys of every kind and state (active, expired, revoked), newest first, optionally

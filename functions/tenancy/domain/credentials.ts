@@ -94,3 +94,7 @@ export function sameSecret(a: string, b: string): boolean {
   const hb = createHash('sha256').update(b).digest();
   return timingSafeEqual(ha, hb);
 }
+
+/** Keys per page of an org's key list: by default, and at most. */
+export const KEY_PAGE_DEFAULT = 50;
+export const KEY_PAGE_MAX = 100;

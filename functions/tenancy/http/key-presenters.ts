@@ -1,5 +1,5 @@
 /**
- * Wire shapes of an org's keys for the console (snake_case, ISO 8601 timestamps, unset fields as
+ * Wire shapes of an org's keys for the console (camelCase as the admin API's, ISO 8601 timestamps, unset fields as
  * null): the key list, and a key just issued or rotated, the one answer that carries its raw value.
  * The hash is never shown: it finds a key as well as the key does.
  */
@@ -24,24 +24,24 @@ export function keyView(cred: ListedCredential, nowUs: Micros) {
     prefix: cred.displayPrefix,
     name: cred.name ?? null,
     scopes: [...cred.scopes],
-    app_id: cred.appId ?? null,
-    created_at: microsToIso(cred.createdAtUs),
-    created_by: cred.createdBy ? actorView(cred.createdBy) : null,
-    expires_at: isoOrNull(cred.expiresAtUs),
-    last_used_at: isoOrNull(cred.lastUsedAtUs),
+    appId: cred.appId ?? null,
+    createdAt: microsToIso(cred.createdAtUs),
+    createdBy: cred.createdBy ? actorView(cred.createdBy) : null,
+    expiresAt: isoOrNull(cred.expiresAtUs),
+    lastUsedAt: isoOrNull(cred.lastUsedAtUs),
     revoked: cred.revokedAtUs !== undefined,
-    revoked_at: isoOrNull(cred.revokedAtUs),
+    revokedAt: isoOrNull(cred.revokedAtUs),
     state: credentialState(cred, nowUs),
-    rotated_from_id: cred.rotatedFromId ?? null,
-    rotated_to_id: cred.rotatedToId ?? null,
+    rotatedFromId: cred.rotatedFromId ?? null,
+    rotatedToId: cred.rotatedToId ?? null,
   };
 }
 
 export type KeyView = ReturnType<typeof keyView>;
 
-/** A page of the key list: `next_cursor` (null on the last page) reads the next one. */
+/** A page of the key list: `nextCursor` (null on the last page) reads the next one. */
 export function keyListView(page: CredentialPage, nowUs: Micros) {
-  return { data: page.credentials.map((c) => keyView(c, nowUs)), next_cursor: page.cursor ?? null, has_more: page.cursor !== undefined };
+  return { data: page.credentials.map((c) => keyView(c, nowUs)), nextCursor: page.cursor ?? null };
 }
 
 /** A key just issued: its list view and, this once, the raw `key`. */

@@ -1,0 +1,26 @@
+import { httpRoute, lambdaHandler } from '../../kernel/http/kit';
+import { readRequest, strictQuery } from '../../kernel/http/request-declaration';
+import { consoleOrgOf } from '../app/admit-console-member';
+import { CONSOLE_TENANCY_REQUESTS } from '../openapi/tenancy-console-requests';
+import { TENANCY_ROUTES } from '../tenancy-routes';
+import { consoleTenancyProductionDeps, type ConsoleTenancyDeps } from '../wiring/console-tenancy-wiring';
+import { issueConsoleKey } from './console-key-issue';
+
+/** POST /console/v1/orgs/{orgId}/apps/{appId}/chat-keys: a chat key (`svc_chat_…`) of the app, from its access settings; the key is shown once. */
+export const createHandler = (deps: ConsoleTenancyDeps) =>
+  httpRoute(TENANCY_ROUTES.consoleChatKeyCreate, deps, async (req) => {
+    const { path, body } = await readRequest(CONSOLE_TENANCY_REQUESTS.consoleChatKeyCreate, req, { queryPolicy: strictQuery });
+    const { orgId, caller } = consoleOrgOf(req);
+    return issueConsoleKey(
+      deps,
+      { ...caller, orgId },
+      {
+        kind: 'chat',
+        appId: path.appId,
+        ...(body?.expiresAt !== undefined ? { expiresAtUs: body.expiresAt } : {}),
+        ...(body?.name ? { name: body.name } : {}),
+      },
+    );
+  });
+
+export const handler = lambdaHandler(createHandler, consoleTenancyProductionDeps);
