@@ -96,6 +96,11 @@ export async function rollUpUsage(deps: UsageRollupDeps, input: { maxOrgs: numbe
   const failures: { orgId: string; error: unknown }[] = [];
   while (orgs < input.maxOrgs) {
     const page = await deps.orgs.list(Math.min(ORG_PAGE, input.maxOrgs - orgs), after);
+    // The run before stopped at the last org (a full page says there may be more): start over now.
+    if (page.orgs.length === 0 && orgs === 0 && after !== undefined) {
+      after = undefined;
+      continue;
+    }
     for (const org of page.orgs) {
       orgs++;
       try {
