@@ -46,7 +46,11 @@ const op = fc.oneof(
   },
   {
     weight: 2,
-    arbitrary: fc.record({ kind: fc.constant('run' as const), crashAt: fc.oneof(fc.constant(undefined), fc.integer({ min: 1, max: 4 })), budget: fc.constantFrom(2, 5, 50_000) }),
+    arbitrary: fc.record({
+      kind: fc.constant('run' as const),
+      crashAt: fc.oneof(fc.constant(undefined), fc.integer({ min: 1, max: 4 })),
+      budget: fc.constantFrom(2, 5, 50_000),
+    }),
   },
 );
 
