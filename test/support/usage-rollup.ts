@@ -7,7 +7,10 @@ import type { Micros } from '../../functions/kernel/domain/time';
 import { microsToIso } from '../../functions/kernel/domain/time';
 import { formatUsd } from '../../functions/tenancy/domain/pricing';
 
-/** Passes every call to `inner`, and throws instead of making write number `failAt` (1-based) and every write after it. */
+/**
+ * Passes every call to `inner`, and throws instead of making write number `failAt` (1-based) and every
+ * write after it; with `onlyOrg`, counts and fails only the writes of that org.
+ */
 export class CrashingRollupStore implements UsageRollupStore {
   private writes = 0;
   crashed = false;
@@ -15,9 +18,11 @@ export class CrashingRollupStore implements UsageRollupStore {
   constructor(
     private readonly inner: UsageRollupStore,
     private readonly failAt?: number,
+    private readonly onlyOrg?: string,
   ) {}
 
-  private async write(run: () => Promise<void>): Promise<void> {
+  private async write(run: () => Promise<void>, orgId?: string): Promise<void> {
+    if (this.onlyOrg !== undefined && orgId !== this.onlyOrg) return run();
     this.writes++;
     if (this.failAt !== undefined && this.writes >= this.failAt) {
       this.crashed = true;
@@ -30,19 +35,19 @@ export class CrashingRollupStore implements UsageRollupStore {
     return this.inner.progress(orgId);
   }
   saveProgress(orgId: string, progress: RollupProgress) {
-    return this.write(() => this.inner.saveProgress(orgId, progress));
+    return this.write(() => this.inner.saveProgress(orgId, progress), orgId);
   }
   usageRows(orgId: string, fromUs: Micros, toUs: Micros) {
     return this.inner.usageRows(orgId, fromUs, toUs);
   }
   putHourBucket(orgId: string, bucket: UsageBucket) {
-    return this.write(() => this.inner.putHourBucket(orgId, bucket));
+    return this.write(() => this.inner.putHourBucket(orgId, bucket), orgId);
   }
   deleteHourBucket(orgId: string, id: string) {
-    return this.write(() => this.inner.deleteHourBucket(orgId, id));
+    return this.write(() => this.inner.deleteHourBucket(orgId, id), orgId);
   }
   putDayBucket(orgId: string, bucket: UsageBucket) {
-    return this.write(() => this.inner.putDayBucket(orgId, bucket));
+    return this.write(() => this.inner.putDayBucket(orgId, bucket), orgId);
   }
   hourBuckets(orgId: string, fromDay: string, toDay: string) {
     return this.inner.hourBuckets(orgId, fromDay, toDay);

@@ -190,6 +190,24 @@ describe('usage rollup', () => {
     for (const id of ids) expect((await view(id, '2026-03-03', '2026-03-03')).totals).toMatchObject({ calls: 1, costUsd: '0.10' });
   });
 
+  it('rolls up the other orgs when one fails, then fails the run naming it', async () => {
+    const clock = new TestClock('2026-03-04T12:00:00.000Z', false);
+    const created = clock.nowUs();
+    const ids = ['org-fail-1', 'org-fail-2', 'org-fail-3'];
+    for (const id of ids) await orgs.create({ id, name: id, plan: 'free', createdAtUs: created, updatedAtUs: created });
+    for (const id of ids) await writeRow(clock, id, 'app-a', 'offline', 5, '0.25');
+    clock.advance(60_000);
+    await store.saveOrgCursor(undefined);
+    const failing = new CrashingRollupStore(store, 1, 'org-fail-2');
+    await expect(rollUpUsage(depsWith(clock, failing), { maxOrgs: 1000 })).rejects.toThrow(/org-fail-2/);
+    expect((await view('org-fail-1', '2026-03-04', '2026-03-04')).totals).toMatchObject({ calls: 1, costUsd: '0.25' });
+    expect((await view('org-fail-3', '2026-03-04', '2026-03-04')).totals).toMatchObject({ calls: 1, costUsd: '0.25' });
+    expect((await view('org-fail-2', '2026-03-04', '2026-03-04')).totals.calls).toBe(0);
+    // The next run (the schedule's retry) picks it up.
+    await rollUpUsage(depsWith(clock), { maxOrgs: 1000 });
+    expect((await view('org-fail-2', '2026-03-04', '2026-03-04')).totals).toMatchObject({ calls: 1, costUsd: '0.25' });
+  });
+
   it('answers a range with no rollup yet with zeros for every day and no asOf, and refuses bad ranges', async () => {
     const v = await view('org-none', '2026-03-01', '2026-03-03');
     expect(v.asOf).toBeNull();
