@@ -29,6 +29,7 @@ const RANK = {
   'file-cleanup': 2,
   'checkout-recovery': 3,
   'deletion-sweep': 4,
+  'usage-rollup': 5,
 } satisfies Record<JobName, number>;
 
 export const SCHEDULES: readonly ScheduleDef<JobName>[] = Object.values(SCHEDULES_BY_NAME).sort((a, b) => RANK[a.id] - RANK[b.id]);

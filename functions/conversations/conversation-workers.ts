@@ -1,6 +1,6 @@
 /**
  * The queue consumer and scheduled jobs of conversations: app deletions through the jobs queue, retention,
- * empty sessions and the deletion sweep. Joined by functions/workers.ts; synth loads this file, so it
+ * empty sessions, the deletion sweep and the usage rollup. Joined by functions/workers.ts; synth loads this file, so it
  * imports only types and leaf modules.
  */
 import { queueTable, scheduleTable } from '../kernel/route-vocabulary';
@@ -25,6 +25,12 @@ export const CONVERSATION_SCHEDULES = scheduleTable({
   'empty-session-cleanup': {
     handler: 'conversations/workers/empty-session-cleanup',
     expression: 'rate(1 hour)',
+    timeoutSeconds: 300,
+    grants: ['table:read', 'table:write'],
+  },
+  'usage-rollup': {
+    handler: 'conversations/workers/usage-rollup',
+    expression: 'rate(5 minutes)',
     timeoutSeconds: 300,
     grants: ['table:read', 'table:write'],
   },

@@ -9,6 +9,7 @@ import { apiKeyRegistryFrom } from '../tenancy/wiring/admin-keys-wiring';
 import { buildAcpPorts, buildCheckoutPorts, buildOrderEventLog, type AcpWiringOptions } from '../acp/acp-wiring';
 import { buildChatPorts, type ChatWiringOptions } from '../chat/wiring/chat-wiring';
 import { buildConversationPorts } from '../conversations/conversation-wiring';
+import { buildUsageRollupPorts } from '../conversations/usage-rollup-wiring';
 import { buildJobQueue } from '../kernel/wiring/job-queue-wiring';
 import { buildCoreDeps, onFirstUse, parseEnv, type CoreDeps } from '../tenancy/wiring/core-wiring';
 import { withAuditTrail } from '../tenancy/wiring/audit-wiring';
@@ -34,6 +35,7 @@ export function buildDeps(opts: WiringOptions): LocalDeps {
   return {
     ...withConsoleAdmission(withAuditTrail(opts, db, buildCoreDeps(opts, db)), consolePorts, consolePorts.members, opts),
     ...buildConversationPorts(db, table),
+    ...buildUsageRollupPorts(db, table),
     ...buildChatPorts(opts, db),
     ...buildFilePorts(opts),
     ...buildAcpPorts(db, table),

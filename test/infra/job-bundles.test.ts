@@ -26,6 +26,7 @@ const EXPECTED: Record<string, readonly Heavy[]> = {
   'functions/conversations/workers/retention-expiry.handler.ts': [],
   'functions/conversations/workers/empty-session-cleanup.handler.ts': [],
   'functions/conversations/workers/deletion-sweep.handler.ts': ['sqs'],
+  'functions/conversations/workers/usage-rollup.handler.ts': [],
   'functions/chat/workers/file-cleanup.handler.ts': ['s3'],
   // Stripe's key is read from Secrets Manager on the first charge; order events left behind are queued again.
   'functions/acp/workers/checkout-recovery.handler.ts': ['stripe', 'secretsManager', 'sqs'],

@@ -2,6 +2,7 @@ import { checkoutRecoveryJob } from '../../acp/app/recover-checkout-completions'
 import { fileCleanupJob } from '../../chat/app/manage-files';
 import { deletionSweepJob } from '../../conversations/app/process-app-deletion';
 import { emptySessionCleanupJob, retentionExpiryJob } from '../../conversations/app/run-retention-jobs';
+import { usageRollupJob } from '../../conversations/app/roll-up-usage';
 import { SCHEDULED_BATCH, type JobResult } from '../../kernel/app/scheduled-job';
 import type { JobName } from '../../workers';
 
@@ -18,6 +19,7 @@ export const JOBS = {
   'deletion-sweep': deletionSweepJob,
   'file-cleanup': fileCleanupJob,
   'checkout-recovery': checkoutRecoveryJob,
+  'usage-rollup': usageRollupJob,
 } satisfies Record<JobName, (deps: never, maxItems: number) => JobResult>;
 
 /** The deps of job `N`; for a union of names, what all of them need together (an intersection). */

@@ -42,7 +42,8 @@ export const TABLE_DESIGN = {
       name: 'gsi4',
       partitionKey: 'gsi4pk',
       sortKey: 'gsi4sk',
-      serves: 'sparse work queues for jobs: empty sessions by start, anonymous consumers by last activity, apps pending deletion',
+      serves:
+        'sparse work queues for jobs: empty sessions by start, anonymous consumers by last activity, apps pending deletion, every org by (created_at, id)',
     },
   ] as const satisfies readonly IndexDesign[],
 } as const;

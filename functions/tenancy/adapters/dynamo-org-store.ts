@@ -1,10 +1,18 @@
 /** The org item and the org's money (its credits, an attribute of that item, and its apps' monthly spend). */
-import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Org } from '../domain/org';
 import type { OrgStore, BillingStore } from '../app/tenancy-ports';
 import { GetItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+import { timeIdKey } from '../../kernel/adapters/dynamo-batch';
 
 const key = (id: string) => ({ pk: `ORG#${id}`, sk: 'ORG' });
+/** Every org sits in one partition of the jobs' index, by (created_at, id): the list the per-org jobs walk. */
+const ALL_ORGS = 'ORGS';
+
+const toOrg = (item: Record<string, unknown>): Org => {
+  const { id, name, plan, createdAtUs, updatedAtUs } = item as unknown as Org;
+  return { id, name, plan, createdAtUs, updatedAtUs };
+};
 
 export class DynamoOrgStore implements OrgStore {
   constructor(
@@ -16,7 +24,7 @@ export class DynamoOrgStore implements OrgStore {
     await this.db.send(
       new PutCommand({
         TableName: this.table,
-        Item: { ...key(org.id), type: 'org', ...org },
+        Item: { ...key(org.id), type: 'org', ...org, gsi4pk: ALL_ORGS, gsi4sk: timeIdKey(org.createdAtUs, org.id) },
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
     );
@@ -24,9 +32,22 @@ export class DynamoOrgStore implements OrgStore {
 
   async get(id: string): Promise<Org | undefined> {
     const res = await this.db.send(new GetCommand({ TableName: this.table, Key: key(id), ConsistentRead: true }));
-    if (!res.Item) return undefined;
-    const { id: orgId, name, plan, createdAtUs, updatedAtUs } = res.Item as Org;
-    return { id: orgId, name, plan, createdAtUs, updatedAtUs };
+    return res.Item ? toOrg(res.Item) : undefined;
+  }
+
+  async list(limit: number, after?: string): Promise<{ orgs: Org[]; next?: string }> {
+    const res = await this.db.send(
+      new QueryCommand({
+        TableName: this.table,
+        IndexName: 'gsi4',
+        KeyConditionExpression: after === undefined ? 'gsi4pk = :pk' : 'gsi4pk = :pk AND gsi4sk > :after',
+        ExpressionAttributeValues: { ':pk': ALL_ORGS, ...(after === undefined ? {} : { ':after': after }) },
+        Limit: limit,
+      }),
+    );
+    const items = res.Items ?? [];
+    const last = items[items.length - 1];
+    return { orgs: items.map(toOrg), ...(res.LastEvaluatedKey && last ? { next: String(last.gsi4sk) } : {}) };
   }
 }
 

@@ -12,6 +12,11 @@ import type { Clock, IdGenerator, JobQueue, PlatformSettings, RateCounter } from
 export interface OrgStore {
   create(org: Org): Promise<void>;
   get(id: string): Promise<Org | undefined>;
+  /**
+   * Up to `limit` orgs in creation order (created_at, then id), after position `after` (the `next` of
+   * the page before); `next` is absent on the last page. For jobs that visit every org.
+   */
+  list(limit: number, after?: string): Promise<{ readonly orgs: Org[]; readonly next?: string }>;
 }
 
 export interface CredentialStore {
