@@ -1,6 +1,5 @@
 import { httpRoute, lambdaHandler } from '../../kernel/http/kit';
 import { readRequest, strictQuery } from '../../kernel/http/request-declaration';
-import { consoleOrgOf } from '../app/admit-console-member';
 import { getOrgApp } from '../app/manage-apps';
 import { CONSOLE_TENANCY_REQUESTS } from '../openapi/tenancy-console-requests';
 import { TENANCY_ROUTES } from '../tenancy-routes';
