@@ -178,6 +178,8 @@ export const consoleApiRoute = (
   area: 'console',
   auth: 'consoleSession',
   rateLimit: 'consoleIp',
+  // Admitting a caller reads its session: its tokens are sealed, and an expired access token is refreshed at the issuer and sealed again.
+  grants: [...new Set<Grant>([...route.grants, 'table:read', 'table:write', 'secrets:seal', 'secrets:open', 'identity:read'])],
 });
 
 /** A route of the admin API: IAM on AWS (the admin token locally), errors in the admin shape, no rate limit. */

@@ -10,6 +10,7 @@ import type { OperationDoc } from '../kernel/openapi-kit';
 import { CONSOLE_OPERATIONS as SIGN_IN_OPERATIONS } from '../console/openapi/console-operations';
 import { TENANCY_CONSOLE_OPERATIONS } from '../tenancy/openapi/tenancy-console-operations';
 import { TENANCY_CONSOLE_KEY_OPERATIONS } from '../tenancy/openapi/tenancy-console-key-operations';
+import { USAGE_CONSOLE_OPERATIONS } from '../conversations/openapi/usage-console-operations';
 import { DOCUMENT_OWNER, operation } from './document';
 
 /** Every console route by id. */
@@ -17,6 +18,7 @@ export const CONSOLE_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
   ...SIGN_IN_OPERATIONS,
   ...TENANCY_CONSOLE_OPERATIONS,
   ...TENANCY_CONSOLE_KEY_OPERATIONS,
+  ...USAGE_CONSOLE_OPERATIONS,
 };
 
 /** The routes the console document covers: the `console` area's. */
