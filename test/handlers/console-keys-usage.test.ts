@@ -26,7 +26,13 @@ describe('console: keys and usage', () => {
     const dev = await demoMember(p, 'developer');
     const chatKey = await dev.call('POST', `${org()}/apps/${p.demo!.appId}/chat-keys`, { body: { name: 'web widget' } });
     expect(chatKey.status).toBe(201);
-    expect(chatKey.body.data).toMatchObject({ kind: 'chat', name: 'web widget', appId: p.demo!.appId, state: 'active', createdBy: { kind: 'member', email: 'developer@demo.local' } });
+    expect(chatKey.body.data).toMatchObject({
+      kind: 'chat',
+      name: 'web widget',
+      appId: p.demo!.appId,
+      state: 'active',
+      createdBy: { kind: 'member', email: 'developer@demo.local' },
+    });
     const raw: string = chatKey.body.data.key;
     expect(raw.startsWith(chatKey.body.data.prefix)).toBe(true);
     expect((await chat(raw)).status).toBe(200);
@@ -55,7 +61,9 @@ describe('console: keys and usage', () => {
     expect((await chat(rotated.body.data.successor.key)).status).toBe(401);
 
     const log = await admin.call('GET', `${org()}/audit-log?resourceType=key`);
-    expect(log.body.data.map((r: { action: string }) => r.action)).toEqual(expect.arrayContaining(['consoleChatKeyCreate', 'consoleKeyRotate', 'consoleKeyRevoke']));
+    expect(log.body.data.map((r: { action: string }) => r.action)).toEqual(
+      expect.arrayContaining(['consoleChatKeyCreate', 'consoleKeyRotate', 'consoleKeyRevoke']),
+    );
     expect(JSON.stringify(log.body)).not.toContain(raw);
   });
 

@@ -1,4 +1,5 @@
 /** The org list the per-org jobs walk: every org once, in creation order, page after page. */
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoOrgStore } from '../../functions/tenancy/adapters/dynamo-org-store';
 import { startTestTable, type TestTable } from '../support/dynamo';
@@ -42,5 +43,33 @@ describe('DynamoOrgStore.list', () => {
     expect(seen).toEqual(expected);
     expect(pages).toBeGreaterThanOrEqual(5);
     expect(await orgs.get('org-07')).toEqual(created.find((o) => o.id === 'org-07'));
+  });
+
+  it('puts orgs written before the list existed on it, a few pages per call, then stops scanning', async () => {
+    const older = Array.from({ length: 7 }, (_, i) => ({
+      id: `old-${i}`,
+      name: `Old ${i}`,
+      plan: 'free' as const,
+      createdAtUs: T0 - (i + 1) * 1_000_000,
+      updatedAtUs: T0,
+    }));
+    // As the store wrote them before: no list entry.
+    for (const org of older) await t.db.send(new PutCommand({ TableName: t.table, Item: { pk: `ORG#${org.id}`, sk: 'ORG', type: 'org', ...org } }));
+    const listed = async () => {
+      const ids: string[] = [];
+      let next: string | undefined;
+      do {
+        const page = await orgs.list(100, next);
+        ids.push(...page.orgs.map((o) => o.id));
+        next = page.next;
+      } while (next);
+      return ids;
+    };
+    expect((await listed()).filter((id) => id.startsWith('old-'))).toEqual([]);
+    let calls = 0;
+    while (!(await orgs.completeListing(1))) calls++;
+    expect(calls).toBeLessThan(10);
+    expect((await listed()).filter((id) => id.startsWith('old-'))).toEqual(older.map((o) => o.id).reverse());
+    expect(await orgs.completeListing(1)).toBe(true);
   });
 });

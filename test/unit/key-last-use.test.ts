@@ -51,7 +51,14 @@ function world(touch: (id: string, atUs: number) => Promise<boolean>) {
   const rateCounter: RateCounter = { hit: async (_s, _w, nowMs) => ({ count: 1, windowStartMs: nowMs }) };
   const logger = new Logger({ logLevel: 'SILENT' });
   const warn = vi.spyOn(logger, 'warn');
-  const deps: AdmissionDeps = { credentials, orgs: { create: unused, get: unused, list: unused }, apps: {} as AdmissionDeps['apps'], clock, rateCounter, logger };
+  const deps: AdmissionDeps = {
+    credentials,
+    orgs: { create: unused, get: unused, list: unused, completeListing: unused },
+    apps: {} as AdmissionDeps['apps'],
+    clock,
+    rateCounter,
+    logger,
+  };
   return { clock, writes, warn, deps, admission: keyAdmission(deps) };
 }
 

@@ -1,5 +1,5 @@
 /** The org item and the org's money (its credits, an attribute of that item, and its apps' monthly spend). */
-import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, ScanCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Org } from '../domain/org';
 import type { OrgStore, BillingStore } from '../app/tenancy-ports';
 import { GetItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
@@ -8,6 +8,8 @@ import { timeIdKey } from '../../kernel/adapters/dynamo-batch';
 const key = (id: string) => ({ pk: `ORG#${id}`, sk: 'ORG' });
 /** Every org sits in one partition of the jobs' index, by (created_at, id): the list the per-org jobs walk. */
 const ALL_ORGS = 'ORGS';
+/** Where putting older orgs on the list got to (`from`), or that it is done (`complete`). */
+const LISTING_KEY = { pk: 'ORGS', sk: 'LISTING' };
 
 const toOrg = (item: Record<string, unknown>): Org => {
   const { id, name, plan, createdAtUs, updatedAtUs } = item as unknown as Org;
@@ -48,6 +50,45 @@ export class DynamoOrgStore implements OrgStore {
     const items = res.Items ?? [];
     const last = items[items.length - 1];
     return { orgs: items.map(toOrg), ...(res.LastEvaluatedKey && last ? { next: String(last.gsi4sk) } : {}) };
+  }
+
+  /**
+   * Orgs written before the list existed have no list entry: a scan of the table, a few pages per call,
+   * adds theirs (conditional on the org still being there), and a marker item remembers where it got to.
+   */
+  async completeListing(maxPages: number): Promise<boolean> {
+    const marker = await this.db.send(new GetCommand({ TableName: this.table, Key: LISTING_KEY, ConsistentRead: true }));
+    if (marker.Item?.complete === true) return true;
+    let from = marker.Item?.from as Record<string, unknown> | undefined;
+    for (let page = 0; page < maxPages; page++) {
+      const res = await this.db.send(
+        new ScanCommand({
+          TableName: this.table,
+          FilterExpression: 'sk = :org AND begins_with(pk, :prefix) AND attribute_not_exists(gsi4pk)',
+          ExpressionAttributeValues: { ':org': 'ORG', ':prefix': 'ORG#' },
+          ...(from ? { ExclusiveStartKey: from } : {}),
+        }),
+      );
+      for (const item of res.Items ?? []) {
+        await this.db
+          .send(
+            new UpdateCommand({
+              TableName: this.table,
+              Key: { pk: item.pk, sk: item.sk },
+              UpdateExpression: 'SET gsi4pk = :all, gsi4sk = :pos',
+              ConditionExpression: 'attribute_exists(pk)',
+              ExpressionAttributeValues: { ':all': ALL_ORGS, ':pos': timeIdKey(Number(item.createdAtUs), String(item.id)) },
+            }),
+          )
+          .catch((err: unknown) => {
+            if ((err as Error).name !== 'ConditionalCheckFailedException') throw err;
+          });
+      }
+      from = res.LastEvaluatedKey;
+      if (!from) break;
+    }
+    await this.db.send(new PutCommand({ TableName: this.table, Item: { ...LISTING_KEY, type: 'org-listing', ...(from ? { from } : { complete: true }) } }));
+    return from === undefined;
   }
 }
 

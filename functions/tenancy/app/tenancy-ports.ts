@@ -17,6 +17,11 @@ export interface OrgStore {
    * the page before); `next` is absent on the last page. For jobs that visit every org.
    */
   list(limit: number, after?: string): Promise<{ readonly orgs: Org[]; readonly next?: string }>;
+  /**
+   * Puts orgs created before the list existed on it, up to `maxPages` pages of the table at a time,
+   * resuming where the last call stopped; true once every org is listed (then one read a call).
+   */
+  completeListing(maxPages: number): Promise<boolean>;
 }
 
 export interface CredentialStore {
