@@ -123,6 +123,12 @@ export const COMMANDS: Record<string, Record<string, Command>> = {
   org: {
     create: { routeId: 'adminOrgCreate', summary: 'create an org', required: ['name', 'plan'], body: (f) => ({ name: f.name, plan: f.plan }) },
     get: route('adminOrgGet', 'show an org', { orgId: 'org' }),
+    update: route(
+      'adminOrgUpdate',
+      'rename an org or change its plan (a first console sign-in creates a free-plan org; chat needs paid)',
+      { orgId: 'org' },
+      { optional: ['name', 'plan'], body: (f) => defined({ name: f.name, plan: f.plan }) },
+    ),
     credits: route(
       'adminOrgCreditsAdd',
       'add prepaid credits in USD (opens the prepaid account; chat answers 402 when it is used up)',

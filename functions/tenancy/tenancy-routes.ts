@@ -37,6 +37,14 @@ export const TENANCY_ROUTES = routeTable({
     body: 'none',
     grants: ['table:read'],
   }),
+  adminOrgUpdate: adminRoute({
+    method: 'PATCH',
+    path: `${ADMIN}/orgs/{orgId}`,
+    pathParams: { orgId: ORG_ID },
+    handler: 'tenancy/http/admin-org-update',
+    body: 'json',
+    grants: ['table:read', 'table:write'],
+  }),
   adminOrgCreditsAdd: adminRoute({
     method: 'POST',
     path: `${ADMIN}/orgs/{orgId}/credits`,
@@ -91,6 +99,13 @@ export const TENANCY_ROUTES = routeTable({
     pathParams: { orgId: ORG_ID },
     handler: 'tenancy/http/console-org-get',
     body: 'none',
+  }),
+  consoleOrgUpdate: tenancyConsole('org.settings.manage', {
+    method: 'PATCH',
+    path: ORG_PATH,
+    pathParams: { orgId: ORG_ID },
+    handler: 'tenancy/http/console-org-update',
+    body: 'json',
   }),
   consolePlanGet: tenancyConsole('plan.read', {
     method: 'GET',

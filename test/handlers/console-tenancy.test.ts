@@ -107,6 +107,20 @@ describe('console: org, members, invitations, apps, audit log', () => {
     expect(JSON.stringify(log.body)).not.toContain('s3cret');
   });
 
+  it('renames the org from the console; the plan is the operator’s to change, through the admin API', async () => {
+    const admin = await demoMember(p, 'admin');
+    const renamed = await admin.call('PATCH', org(), { body: { name: 'Demo, renamed' } });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body.data).toMatchObject({ name: 'Demo, renamed', plan: 'paid' });
+    expect((await admin.call('PATCH', org(), { body: { plan: 'free' } })).status).toBe(400);
+    const theirs = await outsider(p, 'free-rider');
+    const upgraded = await p.admin('PATCH', `/orgs/${theirs.orgId}`, { plan: 'free' });
+    expect(upgraded.body.data).toMatchObject({ id: theirs.orgId, plan: 'free' });
+    const log = await theirs.call('GET', `/console/v1/orgs/${theirs.orgId}/audit-log?action=adminOrgUpdate`);
+    expect(log.body.data[0]).toMatchObject({ before: { plan: 'paid' }, after: { plan: 'free' }, actor: { kind: 'operator' } });
+    expect((await p.admin('PATCH', `/orgs/${randomUUID()}`, { plan: 'paid' })).status).toBe(404);
+  });
+
   it('records the admin API’s changes as the operator’s, in the org they changed', async () => {
     const updated = await p.admin('PATCH', `/apps/${p.demo!.appId}`, { settings: { imageInput: { enabled: true, maxPerConversation: 4 } } });
     expect(updated.status).toBe(200);

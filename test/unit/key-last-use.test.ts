@@ -53,7 +53,7 @@ function world(touch: (id: string, atUs: number) => Promise<boolean>) {
   const warn = vi.spyOn(logger, 'warn');
   const deps: AdmissionDeps = {
     credentials,
-    orgs: { create: unused, get: unused, list: unused, completeListing: unused },
+    orgs: { create: unused, get: unused, update: unused, list: unused, completeListing: unused },
     apps: {} as AdmissionDeps['apps'],
     clock,
     rateCounter,

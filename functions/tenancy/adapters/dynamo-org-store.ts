@@ -1,6 +1,7 @@
 /** The org item and the org's money (its credits, an attribute of that item, and its apps' monthly spend). */
 import { GetCommand, PutCommand, QueryCommand, ScanCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { Org } from '../domain/org';
+import type { Org, Plan } from '../domain/org';
+import type { Micros } from '../../kernel/domain/time';
 import type { OrgStore, BillingStore } from '../app/tenancy-ports';
 import { GetItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { timeIdKey } from '../../kernel/adapters/dynamo-batch';
@@ -35,6 +36,31 @@ export class DynamoOrgStore implements OrgStore {
   async get(id: string): Promise<Org | undefined> {
     const res = await this.db.send(new GetCommand({ TableName: this.table, Key: key(id), ConsistentRead: true }));
     return res.Item ? toOrg(res.Item) : undefined;
+  }
+
+  async update(id: string, patch: { readonly name?: string; readonly plan?: Plan }, atUs: Micros): Promise<Org | undefined> {
+    const sets = ['updatedAtUs = :at', ...(patch.name !== undefined ? ['#name = :name'] : []), ...(patch.plan !== undefined ? ['#plan = :plan'] : [])];
+    try {
+      const res = await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: key(id),
+          UpdateExpression: `SET ${sets.join(', ')}`,
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeNames: { ...(patch.name !== undefined ? { '#name': 'name' } : {}), ...(patch.plan !== undefined ? { '#plan': 'plan' } : {}) },
+          ExpressionAttributeValues: {
+            ':at': atUs,
+            ...(patch.name !== undefined ? { ':name': patch.name } : {}),
+            ...(patch.plan !== undefined ? { ':plan': patch.plan } : {}),
+          },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return res.Attributes ? toOrg(res.Attributes) : undefined;
+    } catch (err) {
+      if ((err as Error).name === 'ConditionalCheckFailedException') return undefined;
+      throw err;
+    }
   }
 
   async list(limit: number, after?: string): Promise<{ orgs: Org[]; next?: string }> {

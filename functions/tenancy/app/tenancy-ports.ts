@@ -5,13 +5,15 @@
 import type { App, AppSettings } from '../domain/app';
 import type { KeyClass } from '../../kernel/domain/auth-messages';
 import type { CredentialKind, ListedCredential, StoredCredential } from '../domain/credentials';
-import type { Org } from '../domain/org';
+import type { Org, Plan } from '../domain/org';
 import type { Micros } from '../../kernel/domain/time';
 import type { Clock, IdGenerator, JobQueue, PlatformSettings, RateCounter } from '../../kernel/app/kernel-ports';
 
 export interface OrgStore {
   create(org: Org): Promise<void>;
   get(id: string): Promise<Org | undefined>;
+  /** Renames the org or changes its plan; undefined when there is no such org. */
+  update(id: string, patch: { readonly name?: string; readonly plan?: Plan }, atUs: Micros): Promise<Org | undefined>;
   /**
    * Up to `limit` orgs in creation order (created_at, then id), after position `after` (the `next` of
    * the page before); `next` is absent on the last page. For jobs that visit every org.

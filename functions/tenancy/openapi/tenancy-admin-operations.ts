@@ -27,6 +27,14 @@ export const TENANCY_ADMIN_OPERATIONS: Readonly<Record<string, OperationDoc>> = 
     ok: { status: 200, description: 'The org', content: json(adminData(adminOrg, 'AdminOrgAnswer')) },
     errors: [401, 404],
   },
+  adminOrgUpdate: {
+    tag: TAG,
+    summary: 'Rename an org or change its plan',
+    description: 'The plan decides what the org may do (chat turns need the paid plan); a builder’s first sign-in creates an org on the free plan.',
+    request: ADMIN_REQUESTS.adminOrgUpdate,
+    ok: { status: 200, description: 'The org', content: json(adminData(adminOrg, 'AdminOrgAnswer')) },
+    errors: [400, 401, 404],
+  },
   adminOrgCreditsAdd: {
     tag: TAG,
     summary: 'Add prepaid credits',

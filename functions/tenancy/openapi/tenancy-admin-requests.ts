@@ -54,6 +54,7 @@ export const appSettingsPatch = z.partial(
 const name = z.string().check(z.minLength(1), z.maxLength(200));
 
 export const orgCreateRequest = z.strictObject({ name, plan: z.enum(['free', 'paid']) });
+export const orgUpdateRequest = z.strictObject({ name: z.optional(name), plan: z.optional(z.enum(['free', 'paid'])) });
 export const appCreateRequest = z.strictObject({
   name,
   slug: z.optional(z.string().check(z.minLength(1), z.maxLength(48))),
@@ -67,6 +68,7 @@ const app = { appId: uuidPathId('appId') };
 
 export const ADMIN_REQUESTS = {
   adminOrgCreate: { body: zodBody(orgCreateRequest, { required: true }) },
+  adminOrgUpdate: { path: org, body: zodBody(orgUpdateRequest, { required: true }) },
   adminOrgCreditsAdd: { path: org, body: zodBody(creditsAddRequest, { required: true }) },
   adminAppCreate: { path: org, body: zodBody(appCreateRequest, { required: true }) },
   adminAppUpdate: { path: app, body: zodBody(appUpdateRequest, { required: true }) },

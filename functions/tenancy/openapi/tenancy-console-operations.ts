@@ -53,6 +53,14 @@ export const TENANCY_CONSOLE_OPERATIONS: Readonly<Record<string, OperationDoc>> 
     },
     errors: [...CONSOLE_ERRORS],
   },
+  consoleOrgUpdate: {
+    tag: TAG,
+    summary: 'Rename the org',
+    description: 'The plan is changed by the platform’s operator, not here.',
+    request: R.consoleOrgUpdate,
+    ok: { status: 200, description: 'The org', content: json(adminData(adminOrg, 'ConsoleOrgRenamed')) },
+    errors: [400, ...CONSOLE_ERRORS],
+  },
   consolePlanGet: {
     tag: TAG,
     summary: 'Read the plan and credits',

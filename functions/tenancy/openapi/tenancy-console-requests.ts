@@ -43,6 +43,7 @@ const word = (name: string, description: string) =>
 
 export const CONSOLE_TENANCY_REQUESTS = {
   consoleOrgGet: { path: org },
+  consoleOrgUpdate: { path: org, body: zodBody(z.strictObject({ name: z.string().check(z.minLength(1), z.maxLength(200)) }), { required: true }) },
   consolePlanGet: { path: org },
   consoleMembersList: { path: org },
   consoleMemberUpdate: { path: member, body: zodBody(z.strictObject({ role: z.enum(ROLES) }), { required: true }) },
