@@ -8,6 +8,7 @@ import { ROUTES } from '../functions/routes';
 import type { Area, RouteDef } from '../functions/kernel/route-vocabulary';
 import type { KeyClass } from '../functions/kernel/http/api-gateway-contract';
 import { AreaStack } from './area-stack';
+import type { FunctionContext } from './constructs/function-context';
 import { DataStack } from './data-stack';
 import { EdgeStack } from './edge-stack';
 import { frontDoorPatterns } from './front-door';
@@ -90,29 +91,30 @@ export function addPlatformStacks(app: App, { config, env, routes = ROUTES }: Pl
   // Routes served by the upload service have no API Gateway method (docs/adr/0016).
   const onApi = (r: RouteDef) => (r.origin ?? 'api') === 'api';
   const areas = new Map<Area, AreaStack>();
-  for (const [area, areaRoutes] of publicAreas) {
-    areas.set(
+  const areaStack = (area: Area, areaRoutes: readonly RouteDef[], gateway?: FunctionContext['gateway']) =>
+    new AreaStack(app, `${prefix}-${STACK_NAME[area]}`, {
+      env,
+      config,
+      data,
       area,
-      new AreaStack(app, `${prefix}-${STACK_NAME[area]}`, {
-        env,
-        config,
-        data,
-        area,
-        routes: areaRoutes.filter(onApi),
-        behindFrontDoor: true,
-        description: `Application Platform API (${config.stage}): area ${area} API and functions`,
-      }),
-    );
-  }
+      routes: areaRoutes.filter(onApi),
+      behindFrontDoor: true,
+      ...(gateway ? { gateway } : {}),
+      description: `Application Platform API (${config.stage}): area ${area} API and functions`,
+    });
+  // The areas whose callers hold keys come first: the console, like the admin API, issues and revokes keys.
+  for (const [area, areaRoutes] of publicAreas) if (area !== 'console') areas.set(area, areaStack(area, areaRoutes));
 
-  // The admin API creates and removes the usage-plan keys of the platform's keys and flushes the
-  // authorizer caches of the areas above, so it is built after them (and they never refer to it).
+  // The admin API and the console create and remove the usage-plan keys of the platform's keys and
+  // flush the authorizer caches of the areas above, so they are built after them (and they never refer to them).
   const usagePlans: Partial<Record<KeyClass, string>> = {};
   const authorizerStages: { restApiId: string; stageName: string }[] = [];
   for (const stack of areas.values()) {
     for (const [keyClass, plan] of Object.entries(stack.http.usagePlans)) usagePlans[keyClass as KeyClass] = plan!.usagePlanId;
     if (Object.keys(stack.http.authorizers).length) authorizerStages.push(stack.http.stageTarget);
   }
+  const consoleRoutes = publicAreas.get('console');
+  if (consoleRoutes) areas.set('console', areaStack('console', consoleRoutes, { usagePlans, authorizerStages }));
   const adminRoutes = inDeployedOrder(byArea.get('admin') ?? []);
   if (adminRoutes.length) {
     areas.set(

@@ -9,9 +9,6 @@ import { ENV } from '../kernel/env';
 import { buildCoreDeps, onFirstUse, type CoreDeps } from '../tenancy/wiring/core-wiring';
 import { DynamoUsageRollupStore } from './adapters/dynamo-usage-rollup-store';
 import type { UsageRollupPorts } from './app/usage-rollup-ports';
-import { buildAdminBaseDeps } from '../tenancy/wiring/admin-wiring';
-import { withConsoleCallers } from '../tenancy/wiring/console-tenancy-wiring';
-import type { ConsoleWiringOptions } from '../tenancy/wiring/console-identity-wiring';
 
 export function buildUsageRollupPorts(db: DynamoDBDocumentClient, table: string): UsageRollupPorts {
   return { usageRollups: new DynamoUsageRollupStore(db, table) };
@@ -21,10 +18,4 @@ export function buildUsageRollupPorts(db: DynamoDBDocumentClient, table: string)
 export const usageRollupProductionDeps = /* @__PURE__ */ onFirstUse((opts): CoreDeps & UsageRollupPorts => {
   const db = createDocumentClient(opts.aws ?? {});
   return { ...buildCoreDeps(opts, db), ...buildUsageRollupPorts(db, opts.env[ENV.tableName]) };
-});
-
-/** The console's usage view: the buckets, and the console admission over the admin functions' base. */
-export const consoleUsageProductionDeps = /* @__PURE__ */ onFirstUse((opts: ConsoleWiringOptions) => {
-  const db = createDocumentClient(opts.aws ?? {});
-  return withConsoleCallers(opts, db, { ...buildAdminBaseDeps(opts, db), ...buildUsageRollupPorts(db, opts.env[ENV.tableName]) });
 });

@@ -235,15 +235,21 @@ describe('area D: webhook secrets and the webhooks queue', () => {
 
   it('gives the KMS key to no other function', () => {
     const holders = Object.values(functions).filter((f) => ENV.webhookSecretsKeyArn in (f.Properties!.Environment.Variables as object));
-    expect(holders.map((f) => f.Properties!.Description).sort()).toEqual([
-      'http/admin-order-webhook-put',
-      'http/console-callback',
-      'http/console-logout',
-      'http/console-session',
-      'http/release-notes-subscription-create',
-      'workers/order-events-worker',
-      'workers/webhooks-worker',
-    ]);
+    // Every console API function opens its caller's sealed session (docs/adr/0045).
+    const consoleApi = ALL_ROUTES.filter((r) => r.auth === 'consoleSession').map((r) => functionDescription(r.handler));
+    expect(consoleApi.length).toBeGreaterThan(10);
+    expect(holders.map((f) => f.Properties!.Description).sort()).toEqual(
+      [
+        'http/admin-order-webhook-put',
+        'http/console-callback',
+        'http/console-logout',
+        'http/console-session',
+        'http/release-notes-subscription-create',
+        'workers/order-events-worker',
+        'workers/webhooks-worker',
+        ...consoleApi,
+      ].sort(),
+    );
   });
 
   it('runs a webhooks consumer on the webhooks queue that may send to it (retries, fan-out continuation)', () => {

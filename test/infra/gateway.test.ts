@@ -124,15 +124,20 @@ describe('key authorizers and usage plans', () => {
     }
   });
 
-  it('lets exactly the admin key routes manage API keys, usage-plan keys and the authorizer caches', () => {
-    const adminStack = areas.get('admin')!;
-    const admin = templateOf('admin');
+  it.each(['admin', 'console'] as const)('lets exactly the %s key routes manage API keys, usage-plan keys and the authorizer caches', (area) => {
+    const adminStack = areas.get(area)!;
+    const admin = templateOf(area);
     const functions = resourcesOfType(admin, 'AWS::Lambda::Function');
     const policies = Object.values(resourcesOfType(admin, 'AWS::IAM::Policy'));
-    const withGrant = ROUTES.filter((r) => r.grants.includes('apiKeys:manage'))
+    const withGrant = ROUTES.filter((r) => r.grants.includes('apiKeys:manage') && r.area === area)
       .map((r) => functionDescription(r.handler))
       .sort();
-    expect(withGrant).toEqual(['http/admin-acp-key-create', 'http/admin-chat-key-create', 'http/admin-key-revoke', 'http/admin-org-key-create']);
+    expect(withGrant).toEqual(
+      area === 'admin'
+        ? ['http/admin-acp-key-create', 'http/admin-chat-key-create', 'http/admin-key-revoke', 'http/admin-org-key-create']
+        : ['http/console-acp-key-create', 'http/console-chat-key-create', 'http/console-key-revoke', 'http/console-key-rotate', 'http/console-org-key-create'],
+    );
+    expect(ROUTES.filter((r) => r.grants.includes('apiKeys:manage') && r.area !== 'admin' && r.area !== 'console')).toEqual([]);
 
     // What the grant must name: each key class's usage plan, each key area's API stage.
     const apigw = (path: string) => `arn:aws:apigateway:${TEST_ENV.region}::${path}`;

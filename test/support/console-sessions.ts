@@ -6,6 +6,7 @@
 import { newConsoleSessionId } from '../../functions/tenancy/domain/console-session';
 import { userKeyOf } from '../../functions/tenancy/domain/members';
 import type { Role } from '../../functions/tenancy/domain/roles';
+import { CookieBrowser, formAction } from './cookie-browser';
 import type { TestPlatform, TestResponse } from './platform';
 
 export interface ConsoleCaller {
@@ -57,4 +58,30 @@ export async function outsider(p: TestPlatform, name = 'outsider'): Promise<Cons
   await p.deps.members.put({ orgId: org.body.data.id, userKey: caller.userKey, email: person.email, role: 'owner', joinedAtUs: Date.now() * 1000 });
   await p.deps.members.addOwner(org.body.data.id, caller.userKey);
   return { ...caller, orgId: org.body.data.id };
+}
+
+/**
+ * Signs a seeded user in the way a browser does: the platform's login redirect, the embedded issuer's
+ * own login page and form, the callback that sets the session cookie. Nothing of the project is stood in for.
+ */
+export async function signInThroughIssuer(p: TestPlatform, role: Role): Promise<ConsoleCaller & { browser: CookieBrowser }> {
+  const browser = new CookieBrowser();
+  const login = await browser.request(`${p.baseUrl}/console/auth/login`);
+  if (login.status !== 302) throw new Error(`login: ${login.status}`);
+  const page = await browser.follow(login.headers.get('location')!);
+  const user = p.consoleSignIn!.users.find((u) => u.role === role)!;
+  const back = await browser.follow(formAction(await page.res.text(), page.url), { method: 'POST', form: { email: user.email, password: user.password } });
+  const done = await browser.request(back.url);
+  if (done.status !== 302 || !browser.jar.has('__Host-console-session')) throw new Error(`callback: ${done.status}`);
+  const cookie = `__Host-console-session=${browser.jar.get('__Host-console-session')}`;
+  return {
+    browser,
+    cookie,
+    userKey: userKeyOf({ issuer: issuerOf(p), subject: `demo-${role}` }),
+    call: (method, path, init = {}) =>
+      p.call(method, path, {
+        ...(init.body !== undefined ? { body: init.body } : {}),
+        headers: { Cookie: cookie, ...(init.header === false ? {} : { 'X-Console-Request': '1' }), ...(init.headers ?? {}) },
+      }),
+  };
 }

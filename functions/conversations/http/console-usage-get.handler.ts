@@ -5,7 +5,7 @@ import { usageTotals } from '../app/usage-totals';
 import { DAY_US, dayOf } from '../domain/usage-buckets';
 import { USAGE_CONSOLE_REQUESTS } from '../openapi/usage-console-requests';
 import { CONVERSATION_ROUTES } from '../conversation-routes';
-import { consoleUsageProductionDeps } from '../usage-rollup-wiring';
+import { consoleUsageProductionDeps } from '../console-usage-wiring';
 
 type Deps = ReturnType<typeof consoleUsageProductionDeps>;
 
