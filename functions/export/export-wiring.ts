@@ -1,7 +1,8 @@
 /**
  * Area A's composition root. The list routes read the table only; the snapshot export's routes and
  * worker (docs/adr/0031) add the job store, the exports queue and the bucket. Each production deps is
- * a pure declaration, so a function's bundle keeps only the clients of the one it uses.
+ * a pure declaration, so a function's bundle keeps only the clients of the one it uses. The console's
+ * routes over the same reads take the admin base (the audit trail) and the console admission on top.
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient } from '../kernel/adapters/aws-clients';
@@ -11,26 +12,35 @@ import { ENV } from '../kernel/env';
 import type { ConversationPorts } from '../conversations/app/conversation-ports';
 import { buildConversationPorts } from '../conversations/conversation-wiring';
 import { buildCoreDeps, onFirstUse, type CoreDeps, type WiringOptions } from '../tenancy/wiring/core-wiring';
+import { buildAdminBaseDeps, type AdminBaseDeps } from '../tenancy/wiring/admin-wiring';
+import type { ConsoleWiringOptions } from '../tenancy/wiring/console-identity-wiring';
+import { withConsoleCallers, type ConsoleCallerPorts } from '../tenancy/wiring/console-tenancy-wiring';
 import { DynamoExportJobStore } from './adapters/dynamo-export-job-store';
 import { DynamoExportReader } from './adapters/dynamo-export-reader';
 import { DynamoKeyMaterial } from './adapters/dynamo-key-material';
 import { S3ExportObjects } from './adapters/s3-export-objects';
 import { SqsExportChunkQueue } from './adapters/sqs-export-chunk-queue';
 import type { ExportChunkMessage } from './domain/export-job';
-import type { ExportJobPorts, ExportPorts } from './app/export-ports';
+import type { ExportJobListPorts, ExportJobPorts, ExportPorts } from './app/export-ports';
 
 export type ExportFunctionDeps = CoreDeps & ConversationPorts & ExportPorts;
 export type ExportJobFunctionDeps = ExportFunctionDeps & ExportJobPorts;
+/** The console's list and transcript routes. */
+export type ConsoleExportDeps = AdminBaseDeps & ConversationPorts & ExportPorts & ConsoleCallerPorts;
+/** The console's bulk export routes. */
+export type ConsoleExportJobDeps = ConsoleExportDeps & ExportJobPorts & ExportJobListPorts;
 
 export function buildExportPorts(db: DynamoDBDocumentClient, table: string): ExportPorts {
   return { exportReader: new DynamoExportReader(db, table), keys: new DynamoKeyMaterial(db, table) };
 }
 
-export function buildExportJobPorts(opts: WiringOptions, db: DynamoDBDocumentClient, table: string): ExportJobPorts {
+export function buildExportJobPorts(opts: WiringOptions, db: DynamoDBDocumentClient, table: string): ExportJobPorts & ExportJobListPorts {
   const queueUrl = opts.env[ENV.exportsQueueUrl];
   const queue = queueUrl !== undefined ? new SqsExportChunkQueue(createSqsClient(opts.aws ?? {}), queueUrl) : undefined;
+  const jobs = new DynamoExportJobStore(db, table);
   return {
-    exportJobs: new DynamoExportJobStore(db, table),
+    exportJobs: jobs,
+    exportJobList: jobs,
     // Only a function with the `exports:send` grant has the queue's URL; the others never send.
     exportChunks: {
       send: (message: ExportChunkMessage) => {
@@ -54,5 +64,20 @@ export function buildExportJobDeps(opts: WiringOptions): ExportJobFunctionDeps {
   return { ...buildCoreDeps(opts, db), ...buildConversationPorts(db, table), ...buildExportPorts(db, table), ...buildExportJobPorts(opts, db, table) };
 }
 
+export function buildConsoleExportDeps(opts: ConsoleWiringOptions): ConsoleExportDeps {
+  const db = createDocumentClient(opts.aws ?? {});
+  const table = opts.env[ENV.tableName];
+  return withConsoleCallers(opts, db, { ...buildAdminBaseDeps(opts, db), ...buildConversationPorts(db, table), ...buildExportPorts(db, table) });
+}
+
+export function buildConsoleExportJobDeps(opts: ConsoleWiringOptions): ConsoleExportJobDeps {
+  const db = createDocumentClient(opts.aws ?? {});
+  const table = opts.env[ENV.tableName];
+  const base = { ...buildAdminBaseDeps(opts, db), ...buildConversationPorts(db, table), ...buildExportPorts(db, table) };
+  return withConsoleCallers(opts, db, { ...base, ...buildExportJobPorts(opts, db, table) });
+}
+
 export const exportProductionDeps = /* @__PURE__ */ onFirstUse(buildExportDeps);
+export const consoleExportProductionDeps = /* @__PURE__ */ onFirstUse(buildConsoleExportDeps);
+export const consoleExportJobProductionDeps = /* @__PURE__ */ onFirstUse(buildConsoleExportJobDeps);
 export const exportJobProductionDeps = /* @__PURE__ */ onFirstUse(buildExportJobDeps);
