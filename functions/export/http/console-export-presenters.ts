@@ -63,6 +63,11 @@ export function consoleExportJob(view: ExportJobView) {
   };
 }
 
+/** A job in a list: its state without files or links (reading the job gives them). */
+export function consoleExportJobSummary(job: ExportJob) {
+  return { ...consoleExportJob({ job, urls: [], urlsExpireAtUs: 0 }), files: [], urlsExpireAt: null };
+}
+
 /** The cursor of a page of jobs: the last job's creation time and id, in the caller's own org's partition. */
 export const exportJobCursor = (job: ExportJob) => Buffer.from(JSON.stringify([job.createdAtUs, job.id]), 'utf8').toString('base64url');
 

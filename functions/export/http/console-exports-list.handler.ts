@@ -6,7 +6,7 @@ import { DEFAULT_LIMIT } from '../domain/export-params';
 import { EXPORT_CONSOLE_REQUESTS } from '../openapi/export-console-requests';
 import { EXPORT_ROUTES } from '../export-routes';
 import { consoleExportJobProductionDeps, type ConsoleExportJobDeps } from '../export-wiring';
-import { consoleExportJob, exportJobCursor, exportJobPosition } from './console-export-presenters';
+import { consoleExportJobSummary, exportJobCursor, exportJobPosition } from './console-export-presenters';
 
 /** GET /console/v1/orgs/{orgId}/exports: the org's bulk exports (kept 7 days), newest first, without download links. */
 export const createHandler = (deps: ConsoleExportJobDeps) =>
@@ -18,7 +18,7 @@ export const createHandler = (deps: ConsoleExportJobDeps) =>
       ...(query.cursor !== undefined ? { after: exportJobPosition(query.cursor) } : {}),
     });
     const last = page.jobs.at(-1);
-    const data = page.jobs.map((job) => consoleExportJob({ job, urls: [], urlsExpireAtUs: 0 }));
+    const data = page.jobs.map(consoleExportJobSummary);
     return { status: 200, body: { data, nextCursor: page.hasMore && last ? exportJobCursor(last) : null } };
   });
 
