@@ -4,8 +4,7 @@
  * production deps of the slice's own functions (ADR 0014): the admin routes and the retention jobs use
  * the table only; the jobs worker and the deletion sweep add the jobs queue. Each production deps is a
  * pure declaration, so a function's bundle keeps only the clients of the one it uses: the retention
- * and empty-session jobs bundle neither SQS nor S3. The console's deletions are the admin routes' deps
- * with the console admission on top. Deleting a session removes its variables with it
+ * and empty-session jobs bundle neither SQS nor S3. Deleting a session removes its variables with it
  * (the session store), so no variable store is needed here.
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -15,8 +14,6 @@ import { ENV } from '../kernel/env';
 import type { JobQueue } from '../kernel/app/kernel-ports';
 import { buildAdminBaseDeps, type AdminBaseDeps } from '../tenancy/wiring/admin-wiring';
 import { onFirstUse, type CoreDeps, type WiringOptions } from '../tenancy/wiring/core-wiring';
-import type { ConsoleWiringOptions } from '../tenancy/wiring/console-identity-wiring';
-import { withConsoleCallers, type ConsoleCallerPorts } from '../tenancy/wiring/console-tenancy-wiring';
 import { buildJobQueue } from '../kernel/wiring/job-queue-wiring';
 import { DynamoConsumerStore } from './adapters/dynamo-consumer-store';
 import { DynamoFileStore } from './adapters/dynamo-file-store';
@@ -31,8 +28,6 @@ import type { ObjectStore } from './app/file-ports';
 type LifecycleDeps = CoreDeps & ConversationPorts;
 /** What the admin routes over conversations use: an admin route's deps and the stores. */
 export type ConversationAdminDeps = AdminBaseDeps & ConversationPorts;
-/** What the console routes over conversations use: the admin routes' deps and the console's callers. */
-export type ConsoleConversationDeps = ConversationAdminDeps & ConsoleCallerPorts;
 /** The lifecycle functions that queue app deletions. */
 export type LifecycleQueueDeps = LifecycleDeps & { readonly jobs: JobQueue };
 
@@ -61,11 +56,5 @@ export function conversationProductionDepsWith<E extends object>(extra: (opts: W
   return onFirstUse((opts) => ({ ...buildConversationDeps(opts), ...extra(opts) }));
 }
 
-export function buildConsoleConversationDeps(opts: ConsoleWiringOptions): ConsoleConversationDeps {
-  const db = createDocumentClient(opts.aws ?? {});
-  return withConsoleCallers(opts, db, buildConversationDeps(opts, db));
-}
-
 export const conversationProductionDeps = /* @__PURE__ */ onFirstUse((opts) => buildConversationDeps(opts));
-export const consoleConversationProductionDeps = /* @__PURE__ */ onFirstUse(buildConsoleConversationDeps);
 export const conversationQueueProductionDeps = /* @__PURE__ */ conversationProductionDepsWith((opts) => ({ jobs: buildJobQueue(opts) }));

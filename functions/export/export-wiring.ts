@@ -1,8 +1,7 @@
 /**
  * Area A's composition root. The list routes read the table only; the snapshot export's routes and
  * worker (docs/adr/0031) add the job store, the exports queue and the bucket. Each production deps is
- * a pure declaration, so a function's bundle keeps only the clients of the one it uses. The console's
- * routes over the same reads take the admin base (the audit trail) and the console admission on top.
+ * a pure declaration, so a function's bundle keeps only the clients of the one it uses.
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient } from '../kernel/adapters/aws-clients';
@@ -12,9 +11,6 @@ import { ENV } from '../kernel/env';
 import type { ConversationPorts } from '../conversations/app/conversation-ports';
 import { buildConversationPorts } from '../conversations/conversation-wiring';
 import { buildCoreDeps, onFirstUse, type CoreDeps, type WiringOptions } from '../tenancy/wiring/core-wiring';
-import { buildAdminBaseDeps, type AdminBaseDeps } from '../tenancy/wiring/admin-wiring';
-import type { ConsoleWiringOptions } from '../tenancy/wiring/console-identity-wiring';
-import { withConsoleCallers, type ConsoleCallerPorts } from '../tenancy/wiring/console-tenancy-wiring';
 import { DynamoExportJobStore } from './adapters/dynamo-export-job-store';
 import { DynamoExportReader } from './adapters/dynamo-export-reader';
 import { DynamoKeyMaterial } from './adapters/dynamo-key-material';
@@ -25,10 +21,6 @@ import type { ExportJobListPorts, ExportJobPorts, ExportPorts } from './app/expo
 
 export type ExportFunctionDeps = CoreDeps & ConversationPorts & ExportPorts;
 export type ExportJobFunctionDeps = ExportFunctionDeps & ExportJobPorts;
-/** The console's list and transcript routes. */
-export type ConsoleExportDeps = AdminBaseDeps & ConversationPorts & ExportPorts & ConsoleCallerPorts;
-/** The console's bulk export routes. */
-export type ConsoleExportJobDeps = ConsoleExportDeps & ExportJobPorts & ExportJobListPorts;
 
 export function buildExportPorts(db: DynamoDBDocumentClient, table: string): ExportPorts {
   return { exportReader: new DynamoExportReader(db, table), keys: new DynamoKeyMaterial(db, table) };
@@ -64,20 +56,5 @@ export function buildExportJobDeps(opts: WiringOptions): ExportJobFunctionDeps {
   return { ...buildCoreDeps(opts, db), ...buildConversationPorts(db, table), ...buildExportPorts(db, table), ...buildExportJobPorts(opts, db, table) };
 }
 
-export function buildConsoleExportDeps(opts: ConsoleWiringOptions): ConsoleExportDeps {
-  const db = createDocumentClient(opts.aws ?? {});
-  const table = opts.env[ENV.tableName];
-  return withConsoleCallers(opts, db, { ...buildAdminBaseDeps(opts, db), ...buildConversationPorts(db, table), ...buildExportPorts(db, table) });
-}
-
-export function buildConsoleExportJobDeps(opts: ConsoleWiringOptions): ConsoleExportJobDeps {
-  const db = createDocumentClient(opts.aws ?? {});
-  const table = opts.env[ENV.tableName];
-  const base = { ...buildAdminBaseDeps(opts, db), ...buildConversationPorts(db, table), ...buildExportPorts(db, table) };
-  return withConsoleCallers(opts, db, { ...base, ...buildExportJobPorts(opts, db, table) });
-}
-
 export const exportProductionDeps = /* @__PURE__ */ onFirstUse(buildExportDeps);
-export const consoleExportProductionDeps = /* @__PURE__ */ onFirstUse(buildConsoleExportDeps);
-export const consoleExportJobProductionDeps = /* @__PURE__ */ onFirstUse(buildConsoleExportJobDeps);
 export const exportJobProductionDeps = /* @__PURE__ */ onFirstUse(buildExportJobDeps);

@@ -4,7 +4,7 @@ import { consoleOrgOf } from '../../tenancy/app/admit-console-member';
 import { deleteConsumer } from '../app/delete-resources';
 import { CONVERSATION_CONSOLE_REQUESTS } from '../openapi/conversation-console-requests';
 import { CONVERSATION_ROUTES } from '../conversation-routes';
-import { consoleConversationProductionDeps, type ConsoleConversationDeps } from '../conversation-wiring';
+import { consoleConversationProductionDeps, type ConsoleConversationDeps } from '../console-conversation-wiring';
 import { adminTombstone } from './conversation-admin-presenters';
 
 /** DELETE /console/v1/orgs/{orgId}/consumers/{consumerId}: the admin consumer delete (the consumer and its sessions), within the caller's org. */

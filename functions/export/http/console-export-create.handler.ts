@@ -5,7 +5,7 @@ import { consoleOrgOf } from '../../tenancy/app/admit-console-member';
 import { createExportJob } from '../app/export-jobs';
 import { EXPORT_CONSOLE_REQUESTS } from '../openapi/export-console-requests';
 import { EXPORT_ROUTES } from '../export-routes';
-import { consoleExportJobProductionDeps, type ConsoleExportJobDeps } from '../export-wiring';
+import { consoleExportJobProductionDeps, type ConsoleExportJobDeps } from '../console-export-wiring';
 import { consoleExportJob } from './console-export-presenters';
 
 /**

@@ -5,7 +5,7 @@ import { listExportJobs } from '../app/export-jobs';
 import { DEFAULT_LIMIT } from '../domain/export-params';
 import { EXPORT_CONSOLE_REQUESTS } from '../openapi/export-console-requests';
 import { EXPORT_ROUTES } from '../export-routes';
-import { consoleExportJobProductionDeps, type ConsoleExportJobDeps } from '../export-wiring';
+import { consoleExportJobProductionDeps, type ConsoleExportJobDeps } from '../console-export-wiring';
 import { consoleExportJobSummary, exportJobCursor, exportJobPosition } from './console-export-presenters';
 
 /** GET /console/v1/orgs/{orgId}/exports: the org's bulk exports (kept 7 days), newest first, without download links. */

@@ -4,7 +4,7 @@ import { consoleOrgOf } from '../../tenancy/app/admit-console-member';
 import { getSessionTranscript } from '../app/export-lists';
 import { EXPORT_CONSOLE_REQUESTS } from '../openapi/export-console-requests';
 import { EXPORT_ROUTES } from '../export-routes';
-import { consoleExportProductionDeps, type ConsoleExportDeps } from '../export-wiring';
+import { consoleExportProductionDeps, type ConsoleExportDeps } from '../console-export-wiring';
 import { consoleTranscript } from './console-export-presenters';
 
 /**

@@ -6,7 +6,7 @@ import { listConsoleSessions } from '../app/console-session-list';
 import { DEFAULT_LIMIT } from '../domain/export-params';
 import { EXPORT_CONSOLE_REQUESTS } from '../openapi/export-console-requests';
 import { EXPORT_ROUTES } from '../export-routes';
-import { consoleExportProductionDeps, type ConsoleExportDeps } from '../export-wiring';
+import { consoleExportProductionDeps, type ConsoleExportDeps } from '../console-export-wiring';
 import { consoleSession } from './console-export-presenters';
 
 /**
