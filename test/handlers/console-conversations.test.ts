@@ -70,6 +70,7 @@ describe('the console API over conversations', () => {
     expect(listed.body.nextCursor).toBeNull();
 
     expect((await developer.call('GET', `${org()}/sessions`)).body.data[0].title).toBe('Where is my parcel?');
+    expect(ids(await viewer.call('GET', `${org()}/sessions?appId=${p.demo!.appId}&limit=1`))).toEqual([a.chatSessionId]);
 
     const transcript = await developer.call('GET', `${org()}/sessions/${a.chatSessionId}`);
     expect(transcript.status, transcript.text).toBe(200);
