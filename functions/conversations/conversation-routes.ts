@@ -1,6 +1,6 @@
 /**
  * The routes over conversations: the admin's (importing sessions, deleting a session or a consumer) and
- * the console's (usage and cost).
+ * the console's (usage and cost; deleting a session or a consumer).
  * Joined into the one route table by functions/routes.ts; synth loads this file, so it imports only types and leaf modules.
  */
 import { ADMIN_API_BASE as ADMIN } from '../kernel/domain/admin-api-base';
@@ -9,13 +9,16 @@ import { CONSOLE_API_BASE as CONSOLE } from '../kernel/domain/console-api-base';
 import { uuidPathParam } from '../kernel/domain/ids';
 
 const APP_ID = uuidPathParam('The app’s id (a UUID)');
+const ORG_ID = uuidPathParam('The org’s id (a UUID)');
+const SESSION_ID = uuidPathParam('The session’s id (a UUID)');
+const CONSUMER_ID = uuidPathParam('The consumer’s id (a UUID)');
 
 export const CONVERSATION_ROUTES = routeTable({
   consoleUsageGet: consoleApiRoute({
     permission: 'usage.read',
     method: 'GET',
     path: `${CONSOLE}/orgs/{orgId}/usage`,
-    pathParams: { orgId: uuidPathParam('The org’s id (a UUID)') },
+    pathParams: { orgId: ORG_ID },
     handler: 'conversations/http/console-usage-get',
     body: 'none',
     grants: ['table:read'],
@@ -32,7 +35,7 @@ export const CONVERSATION_ROUTES = routeTable({
   adminSessionDelete: adminRoute({
     method: 'DELETE',
     path: `${ADMIN}/sessions/{sessionId}`,
-    pathParams: { sessionId: uuidPathParam('The session’s id (a UUID)') },
+    pathParams: { sessionId: SESSION_ID },
     handler: 'conversations/http/admin-session-delete',
     body: 'none',
     grants: ['table:read', 'table:write'],
@@ -40,8 +43,28 @@ export const CONVERSATION_ROUTES = routeTable({
   adminConsumerDelete: adminRoute({
     method: 'DELETE',
     path: `${ADMIN}/consumers/{consumerId}`,
-    pathParams: { consumerId: uuidPathParam('The consumer’s id (a UUID)') },
+    pathParams: { consumerId: CONSUMER_ID },
     handler: 'conversations/http/admin-consumer-delete',
+    body: 'none',
+    grants: ['table:read', 'table:write'],
+    timeoutSeconds: 29,
+  }),
+  // The console's deletions: the same use cases as the admin routes above, within the caller's org.
+  consoleSessionDelete: consoleApiRoute({
+    permission: 'conversations.delete',
+    method: 'DELETE',
+    path: `${CONSOLE}/orgs/{orgId}/sessions/{sessionId}`,
+    pathParams: { orgId: ORG_ID, sessionId: SESSION_ID },
+    handler: 'conversations/http/console-session-delete',
+    body: 'none',
+    grants: ['table:read', 'table:write'],
+  }),
+  consoleConsumerDelete: consoleApiRoute({
+    permission: 'conversations.delete',
+    method: 'DELETE',
+    path: `${CONSOLE}/orgs/{orgId}/consumers/{consumerId}`,
+    pathParams: { orgId: ORG_ID, consumerId: CONSUMER_ID },
+    handler: 'conversations/http/console-consumer-delete',
     body: 'none',
     grants: ['table:read', 'table:write'],
     timeoutSeconds: 29,

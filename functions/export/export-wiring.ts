@@ -17,7 +17,7 @@ import { DynamoKeyMaterial } from './adapters/dynamo-key-material';
 import { S3ExportObjects } from './adapters/s3-export-objects';
 import { SqsExportChunkQueue } from './adapters/sqs-export-chunk-queue';
 import type { ExportChunkMessage } from './domain/export-job';
-import type { ExportJobPorts, ExportPorts } from './app/export-ports';
+import type { ExportJobListPorts, ExportJobPorts, ExportPorts } from './app/export-ports';
 
 export type ExportFunctionDeps = CoreDeps & ConversationPorts & ExportPorts;
 export type ExportJobFunctionDeps = ExportFunctionDeps & ExportJobPorts;
@@ -26,11 +26,13 @@ export function buildExportPorts(db: DynamoDBDocumentClient, table: string): Exp
   return { exportReader: new DynamoExportReader(db, table), keys: new DynamoKeyMaterial(db, table) };
 }
 
-export function buildExportJobPorts(opts: WiringOptions, db: DynamoDBDocumentClient, table: string): ExportJobPorts {
+export function buildExportJobPorts(opts: WiringOptions, db: DynamoDBDocumentClient, table: string): ExportJobPorts & ExportJobListPorts {
   const queueUrl = opts.env[ENV.exportsQueueUrl];
   const queue = queueUrl !== undefined ? new SqsExportChunkQueue(createSqsClient(opts.aws ?? {}), queueUrl) : undefined;
+  const jobs = new DynamoExportJobStore(db, table);
   return {
-    exportJobs: new DynamoExportJobStore(db, table),
+    exportJobs: jobs,
+    exportJobList: jobs,
     // Only a function with the `exports:send` grant has the queue's URL; the others never send.
     exportChunks: {
       send: (message: ExportChunkMessage) => {

@@ -8,7 +8,15 @@ import type { OrderEventDeliveryPorts } from '../acp/acp-wiring';
 import type { ChatDeps } from '../chat/app/chat-ports';
 import type { ConversationDeps } from '../conversations/app/conversation-ports';
 import type { UsageRollupPorts } from '../conversations/app/usage-rollup-ports';
-import type { ExportDeps, ExportJobPorts } from '../export/app/export-ports';
+import type { ExportDeps, ExportJobListPorts, ExportJobPorts } from '../export/app/export-ports';
 import type { ReleaseNotesDeps } from '../release-notes/app/release-notes-ports';
 
-export type Deps = ConversationDeps & UsageRollupPorts & ChatDeps & ExportDeps & ExportJobPorts & AcpDeps & ReleaseNotesDeps & OrderEventDeliveryPorts;
+export type Deps = ConversationDeps &
+  UsageRollupPorts &
+  ChatDeps &
+  ExportDeps &
+  ExportJobPorts &
+  ExportJobListPorts &
+  AcpDeps &
+  ReleaseNotesDeps &
+  OrderEventDeliveryPorts;

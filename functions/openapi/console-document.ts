@@ -11,6 +11,8 @@ import { CONSOLE_OPERATIONS as SIGN_IN_OPERATIONS } from '../console/openapi/con
 import { TENANCY_CONSOLE_OPERATIONS } from '../tenancy/openapi/tenancy-console-operations';
 import { TENANCY_CONSOLE_KEY_OPERATIONS } from '../tenancy/openapi/tenancy-console-key-operations';
 import { USAGE_CONSOLE_OPERATIONS } from '../conversations/openapi/usage-console-operations';
+import { CONVERSATION_CONSOLE_OPERATIONS } from '../conversations/openapi/conversation-console-operations';
+import { EXPORT_CONSOLE_OPERATIONS } from '../export/openapi/export-console-operations';
 import { DOCUMENT_OWNER, operation } from './document';
 
 /** Every console route by id. */
@@ -19,6 +21,8 @@ export const CONSOLE_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
   ...TENANCY_CONSOLE_OPERATIONS,
   ...TENANCY_CONSOLE_KEY_OPERATIONS,
   ...USAGE_CONSOLE_OPERATIONS,
+  ...CONVERSATION_CONSOLE_OPERATIONS,
+  ...EXPORT_CONSOLE_OPERATIONS,
 };
 
 /** The routes the console document covers: the `console` area's. */

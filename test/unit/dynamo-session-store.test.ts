@@ -1,4 +1,4 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoSessionStore } from '../../functions/conversations/adapters/dynamo-session-store';
 import { timeIdKey } from '../../functions/kernel/adapters/dynamo-batch';
@@ -115,5 +115,51 @@ describe('DynamoSessionStore.touch', () => {
     expect(await store.listMessages('s-rm')).toEqual([]);
     expect(await store.listByConsumer('c-1')).toEqual([]);
     expect(await store.listForRemovalByApp('app-1', 100).then((l) => l.map((s) => s.id))).not.toContain('s-rm');
+  });
+});
+
+describe('DynamoSessionStore external ids', () => {
+  let t: TestTable;
+  let store: DynamoSessionStore;
+  const lookupItem = async (orgId: string, externalId: string, id: string) =>
+    (await t.db.send(new GetCommand({ TableName: t.table, Key: { pk: `SESSEXT#${orgId}#${externalId}`, sk: `SESSION#${id}` }, ConsistentRead: true }))).Item;
+
+  beforeAll(async () => {
+    t = await startTestTable();
+    store = new DynamoSessionStore(t.db, t.table);
+  });
+  afterAll(() => t.stop());
+
+  it('finds an org’s sessions by external id, never another org’s, and forgets one once it is removed', async () => {
+    await store.create(session('ext-a', { externalId: 'web:42' }));
+    await store.create(session('ext-b', { externalId: 'web:42' }));
+    await store.create(session('ext-c', { externalId: 'web:43' }));
+    await store.create(session('ext-other-org', { orgId: 'org-2', externalId: 'web:42' }));
+    await store.create(session('ext-none'));
+
+    expect((await store.listByExternalId('org-1', 'web:42')).map((s) => s.id).sort()).toEqual(['ext-a', 'ext-b']);
+    expect((await store.listByExternalId('org-2', 'web:42')).map((s) => s.id)).toEqual(['ext-other-org']);
+    expect(await store.listByExternalId('org-1', 'web:4')).toEqual([]);
+
+    await store.remove('ext-a', T0 + 1);
+    expect(await lookupItem('org-1', 'web:42', 'ext-a')).toBeUndefined();
+    expect(await lookupItem('org-1', 'web:42', 'ext-b')).toBeDefined();
+    expect((await store.listByExternalId('org-1', 'web:42')).map((s) => s.id)).toEqual(['ext-b']);
+  });
+
+  it('lists a consumer’s live sessions only: one being removed is left out', async () => {
+    await store.create(session('cons-a', { consumerId: 'consumer-1' }));
+    await store.create(session('cons-b', { consumerId: 'consumer-1' }));
+    // A removal interrupted after its first step: hidden from reads, still in the consumer's index.
+    await t.db.send(
+      new UpdateCommand({
+        TableName: t.table,
+        Key: { pk: 'SESSION#cons-b', sk: 'SESSION' },
+        UpdateExpression: 'SET deletedAtUs = :at',
+        ExpressionAttributeValues: { ':at': T0 + 1 },
+      }),
+    );
+    expect((await store.listOfConsumer('consumer-1')).map((s) => s.id)).toEqual(['cons-a']);
+    expect((await store.listByConsumer('consumer-1')).map((s) => s.id).sort()).toEqual(['cons-a', 'cons-b']);
   });
 });

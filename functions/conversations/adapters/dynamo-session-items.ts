@@ -1,7 +1,9 @@
 /**
  * The items of a session's partition (`SESSION#<id>`): the session item with the keyset positions of
  * area A (gsi1 org and gsi2 app on (last_activity_at, id), gsi3 a consumer's sessions, the sparse gsi4
- * of sessions that never had a message), and its message items.
+ * of sessions that never had a message), and its message items. A session with an `external_id` also
+ * has a lookup item in its org's partition of that id (`SESSEXT#<org>#<external id>`, one item a session),
+ * written before the session and removed before it, so the external id finds its sessions by key.
  */
 import { lastActivityOf, type Message, type Session } from '../domain/session';
 import { timeIdKey } from '../../kernel/adapters/dynamo-batch';
@@ -10,6 +12,12 @@ export const sessionPk = (id: string) => `SESSION#${id}`;
 export const sessionKey = (id: string) => ({ pk: sessionPk(id), sk: 'SESSION' });
 export const EMPTY_SESSIONS = 'EMPTYSESS';
 export const appSessionsPartition = (appId: string) => `APPSESS#${appId}`;
+/** The lookup item of a session's external id; the org in the key keeps one org's ids from another's. */
+export const externalIdKey = (s: Pick<Session, 'id' | 'orgId'> & { readonly externalId: string }) => ({
+  pk: externalIdPartition(s.orgId, s.externalId),
+  sk: `SESSION#${s.id}`,
+});
+export const externalIdPartition = (orgId: string, externalId: string) => `SESSEXT#${orgId}#${externalId}`;
 
 const SESSION_FIELDS = [
   'id',

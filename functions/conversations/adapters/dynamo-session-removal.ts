@@ -8,7 +8,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Session } from '../domain/session';
 import { batchDelete, queryPages } from '../../kernel/adapters/dynamo-batch';
-import { appSessionsPartition, sessionFromItem, sessionKey, sessionPk } from './dynamo-session-items';
+import { appSessionsPartition, externalIdKey, sessionFromItem, sessionKey, sessionPk } from './dynamo-session-items';
 
 const removingPartition = (appId: string) => `APPSESSDEL#${appId}`;
 
@@ -49,6 +49,11 @@ export async function removeSession(db: DynamoDBDocumentClient, table: string, i
       table,
       dependents.map((i) => ({ pk: i.pk, sk: i.sk })),
     );
+  }
+  // The external id's lookup item before the session item: a retry after a crash still finds the session.
+  const externalId = res.Item.externalId;
+  if (typeof externalId === 'string') {
+    await db.send(new DeleteCommand({ TableName: table, Key: externalIdKey({ id, orgId: String(res.Item.orgId), externalId }) }));
   }
   await db.send(new DeleteCommand({ TableName: table, Key: sessionKey(id) }));
 }

@@ -16,7 +16,17 @@ import { microsToMs } from '../../kernel/domain/time';
 import type { SessionChanges, SessionStore, TurnLease } from '../app/conversation-ports';
 import { TABLE_DESIGN } from '../../kernel/adapters/table-design';
 import { queryAll, sendConditional, timeIdKey } from '../../kernel/adapters/dynamo-batch';
-import { EMPTY_SESSIONS, messageFromItem, messageItem, sessionFromItem, sessionItem, sessionKey, sessionPk } from './dynamo-session-items';
+import {
+  EMPTY_SESSIONS,
+  externalIdKey,
+  externalIdPartition,
+  messageFromItem,
+  messageItem,
+  sessionFromItem,
+  sessionItem,
+  sessionKey,
+  sessionPk,
+} from './dynamo-session-items';
 import { listSessionsForRemovalByApp, removeSession } from './dynamo-session-removal';
 
 /** A reservation outlives its lease by a day before TTL deletes it (nothing reads an expired one). */
@@ -30,6 +40,11 @@ export class DynamoSessionStore implements SessionStore {
   ) {}
 
   async create(s: Session, lease?: TurnLease): Promise<void> {
+    // The lookup item first: one left by a create that failed points at no session, and lists skip it.
+    if (s.externalId !== null) {
+      const ref = externalIdKey({ ...s, externalId: s.externalId });
+      await this.db.send(new PutCommand({ TableName: this.table, Item: { ...ref, type: 'session_external_id', sessionId: s.id } }));
+    }
     if (!lease) {
       await this.db.send(new PutCommand({ TableName: this.table, Item: sessionItem(s), ConditionExpression: 'attribute_not_exists(pk)' }));
       return;
@@ -226,6 +241,27 @@ export class DynamoSessionStore implements SessionStore {
 
   listForRemovalByApp(appId: string, limit: number): Promise<Session[]> {
     return listSessionsForRemovalByApp(this.db, this.table, appId, limit);
+  }
+
+  async listOfConsumer(consumerId: string): Promise<Session[]> {
+    const items = await queryAll(this.db, {
+      TableName: this.table,
+      IndexName: 'gsi3',
+      KeyConditionExpression: 'gsi3pk = :pk',
+      FilterExpression: 'attribute_not_exists(deletedAtUs)',
+      ExpressionAttributeValues: { ':pk': `CONSSESS#${consumerId}` },
+    });
+    return items.map(sessionFromItem);
+  }
+
+  async listByExternalId(orgId: string, externalId: string): Promise<Session[]> {
+    const refs = await queryAll(this.db, {
+      TableName: this.table,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': externalIdPartition(orgId, externalId) },
+    });
+    const found = await Promise.all(refs.map((ref) => this.get(String(ref.sessionId))));
+    return found.filter((s): s is Session => s !== undefined && s.orgId === orgId && s.externalId === externalId);
   }
 
   async listByConsumer(consumerId: string): Promise<Session[]> {

@@ -30,6 +30,13 @@ export interface SessionReader {
    * undefined when the session is gone (removed, or never written).
    */
   transcript(sessionId: string): Promise<{ readonly session: Session; readonly messages: Message[] } | undefined>;
+  /** The live sessions of one consumer, in no particular order (one index query of the consumer's sessions). */
+  listOfConsumer(consumerId: string): Promise<Session[]>;
+  /**
+   * The live sessions of the org that carry this `external_id`, in no particular order: one query of the
+   * external id's lookup items, then each session by key. Nothing of another org, however it is spelled.
+   */
+  listByExternalId(orgId: string, externalId: string): Promise<Session[]>;
 }
 
 /** What a chat turn (and an import) writes: the session, its turn lease, its messages (docs/adr/0022). */

@@ -75,16 +75,17 @@ export async function finishPendingRemovals(deps: DeletionDeps, input: { maxTomb
 /**
  * The product's "delete session" action: cause `consumer_deleted`. A session whose earlier removal was
  * interrupted is still found, so a retry finishes it (and returns the tombstone written the first time).
+ * With `orgId` (a caller bound to one org, the console), a session of another org is not found.
  */
-export async function deleteSession(deps: DeletionDeps, input: { sessionId: string }): Promise<Tombstone> {
+export async function deleteSession(deps: DeletionDeps, input: { sessionId: string; orgId?: string }): Promise<Tombstone> {
   const session = await deps.sessions.getForRemoval(input.sessionId);
-  if (!session) throw notFound('Session not found');
+  if (!session || (input.orgId !== undefined && session.orgId !== input.orgId)) throw notFound('Session not found');
   return removeSession(deps, session, 'consumer_deleted');
 }
 
-/** The product's "delete consumer" action: cause `consumer_deleted`. */
-export async function deleteConsumer(deps: DeletionDeps, input: { consumerId: string }): Promise<Tombstone> {
+/** The product's "delete consumer" action: cause `consumer_deleted`; with `orgId`, only a consumer of that org. */
+export async function deleteConsumer(deps: DeletionDeps, input: { consumerId: string; orgId?: string }): Promise<Tombstone> {
   const consumer = await deps.consumers.get(input.consumerId);
-  if (!consumer) throw notFound('Consumer not found');
+  if (!consumer || (input.orgId !== undefined && consumer.orgId !== input.orgId)) throw notFound('Consumer not found');
   return removeConsumer(deps, consumer, 'consumer_deleted');
 }

@@ -10,10 +10,9 @@ import { CONVERSATION_ROUTES } from '../conversation-routes';
 export const createHandler = (deps: ConversationAdminDeps) =>
   httpRoute(CONVERSATION_ROUTES.adminConsumerDelete, deps, async (req) => {
     const { path } = await readRequest(CONVERSATION_REQUESTS.adminConsumerDelete, req);
-    return {
-      status: 200,
-      body: { data: { tombstone: adminTombstone(await deleteConsumer(deps, { consumerId: path.consumerId })) } },
-    };
+    const tombstone = await deleteConsumer(deps, { consumerId: path.consumerId });
+    // The path names no org: the tombstone says whose audit log records the deletion.
+    return { status: 200, body: { data: { tombstone: adminTombstone(tombstone) } }, audit: { orgId: tombstone.orgId } };
   });
 
 export const handler = lambdaHandler(createHandler, conversationProductionDeps);

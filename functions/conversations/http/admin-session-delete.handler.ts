@@ -10,10 +10,9 @@ import { CONVERSATION_ROUTES } from '../conversation-routes';
 export const createHandler = (deps: ConversationAdminDeps) =>
   httpRoute(CONVERSATION_ROUTES.adminSessionDelete, deps, async (req) => {
     const { path } = await readRequest(CONVERSATION_REQUESTS.adminSessionDelete, req);
-    return {
-      status: 200,
-      body: { data: { tombstone: adminTombstone(await deleteSession(deps, { sessionId: path.sessionId })) } },
-    };
+    const tombstone = await deleteSession(deps, { sessionId: path.sessionId });
+    // The path names no org: the tombstone says whose audit log records the deletion.
+    return { status: 200, body: { data: { tombstone: adminTombstone(tombstone) } }, audit: { orgId: tombstone.orgId } };
   });
 
 export const handler = lambdaHandler(createHandler, conversationProductionDeps);

@@ -24,7 +24,7 @@ import {
 } from '../domain/export-job';
 import { exportApp, exportSessionWithMessages, exportTombstone, exportUsageRow } from '../domain/export-rows';
 import { EXPORT_RETENTION_DAYS } from '../domain/export-storage';
-import type { ExportDeps, ExportJobPorts, KeysetPage } from './export-ports';
+import type { ExportDeps, ExportJobListPorts, ExportJobPorts, KeysetPage } from './export-ports';
 import { transcriptBatches } from './session-transcripts';
 
 export type ExportJobDeps = Pick<ExportDeps, 'exportReader' | 'sessions' | 'apps' | 'clock' | 'settings' | 'ids'> & ExportJobPorts;
@@ -61,6 +61,18 @@ export async function getExportJob(deps: ExportJobDeps, input: { orgId: string; 
   if (job.status === 'running' && nowUs - job.updatedAtUs > STALLED_AFTER_US) job = await restart(deps, job, nowUs);
   const urls = job.status === 'completed' ? await Promise.all(job.files.map((f) => deps.exportObjects.downloadUrl(f.key, DOWNLOAD_URL_SECONDS))) : [];
   return { job, urls, urlsExpireAtUs: nowUs + DOWNLOAD_URL_SECONDS * 1_000_000 };
+}
+
+/**
+ * The org's jobs, newest first, `limit` a page, continuing strictly below `after` (the last job of the
+ * previous page). No download links: reading one job gives them.
+ */
+export async function listExportJobs(
+  deps: ExportJobListPorts,
+  input: { orgId: string; limit: number; after?: KeysetPosition },
+): Promise<{ jobs: ExportJob[]; hasMore: boolean }> {
+  const jobs = await deps.exportJobList.listByOrg(input.orgId, input.limit + 1, input.after);
+  return { jobs: jobs.slice(0, input.limit), hasMore: jobs.length > input.limit };
 }
 
 /** A running job nobody advanced for a while lost a message: the next chunk of each unfinished list is sent again. */

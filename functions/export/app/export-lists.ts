@@ -14,7 +14,7 @@ import type { SessionWithMessages } from '../domain/export-rows';
 import { transcriptBatches } from './session-transcripts';
 import type { KeysetPage, KeysetWindow } from './export-ports';
 
-type ExportListDeps = Pick<ExportDeps, 'exportReader' | 'keys' | 'clock' | 'settings'>;
+export type ExportListDeps = Pick<ExportDeps, 'exportReader' | 'keys' | 'clock' | 'settings'>;
 type SessionExportDeps = ExportListDeps & Pick<ExportDeps, 'apps'>;
 
 export interface ExportPage<T> {
@@ -27,15 +27,20 @@ export interface ExportPage<T> {
   cursorAfter(position: KeysetPosition): string;
 }
 
-async function listKeyset<T>(
+/**
+ * One keyset page of a list bound to `binding`: at or above `lowerUs`, at or below the visibility
+ * cutoff (and `upperUs`, when the caller bounds the list lower than that).
+ */
+export async function listKeyset<T>(
   deps: ExportListDeps,
   binding: CursorBinding,
-  input: { limit: number; cursor?: string; lowerUs?: Micros },
+  input: { limit: number; cursor?: string; lowerUs?: Micros; upperUs?: Micros },
   read: (window: KeysetWindow) => Promise<KeysetPage<T>>,
 ): Promise<ExportPage<T>> {
   const key = await deps.keys.cursorKey();
   const after: KeysetPosition | undefined = input.cursor !== undefined ? decodeCursor(key, input.cursor, binding) : undefined;
-  const upperUs = deps.clock.nowUs() - deps.settings.visibilityDelayMs * 1000;
+  const cutoffUs = deps.clock.nowUs() - deps.settings.visibilityDelayMs * 1000;
+  const upperUs = input.upperUs !== undefined ? Math.min(cutoffUs, input.upperUs) : cutoffUs;
   const page = await read({ upperUs, limit: input.limit, ...(input.lowerUs !== undefined ? { lowerUs: input.lowerUs } : {}), ...(after ? { after } : {}) });
   // An empty first page continues from the cutoff itself ('~' sorts above every id).
   const last = page.last ?? { sortUs: upperUs, id: '~' };

@@ -58,6 +58,15 @@ export interface ExportJobStore {
   replace(next: ExportJob, expectedVersion: number): Promise<boolean>;
 }
 
+/** An org's bulk snapshot jobs, by key: what the console lists. */
+export interface ExportJobList {
+  /**
+   * Up to `limit` jobs of the org, newest first, strictly below `after` (a job's creation time and id);
+   * expired jobs drop out.
+   */
+  listByOrg(orgId: string, limit: number, after?: KeysetPosition): Promise<ExportJob[]>;
+}
+
 /** The exports queue: one message per chunk to write. */
 export interface ExportChunkQueue {
   send(message: ExportChunkMessage): Promise<void>;
@@ -76,4 +85,9 @@ export interface ExportJobPorts {
   readonly exportJobs: ExportJobStore;
   readonly exportChunks: ExportChunkQueue;
   readonly exportObjects: ExportObjects;
+}
+
+/** What the console's list of an org's exports reads. */
+export interface ExportJobListPorts {
+  readonly exportJobList: ExportJobList;
 }

@@ -22,7 +22,7 @@ export const exportSessionSubset = z.object(sessionSubset).meta({ title: 'Sessio
 export const exportSession = z
   .object({ ...sessionSubset, ended_at: isoTime, last_activity_at: isoTime, last_message_at: z.nullable(isoTime) })
   .meta({ title: 'Session' });
-const toolMarker = z.object({
+export const toolMarker = z.object({
   id: z.optional(z.string()),
   name: z.optional(z.string()),
   type: z.optional(z.string()),
