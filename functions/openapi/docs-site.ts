@@ -74,7 +74,7 @@ let cached: Record<string, StaticFile> | undefined;
 /** The file for a GET of `path` (`/docs/` too), or undefined when it is not part of the reference. */
 export function docsFile(path: string): StaticFile | undefined {
   const key = path === `${DOCS_PATH}/` ? DOCS_PATH : path;
-  if (key !== OPENAPI_PATH && key !== DOCS_PATH && !key.startsWith(`${DOCS_PATH}/`)) return undefined;
+  if (key !== OPENAPI_PATH && key !== CONSOLE_OPENAPI_PATH && key !== DOCS_PATH && !key.startsWith(`${DOCS_PATH}/`)) return undefined;
   cached ??= docsFiles();
   return cached[key];
 }

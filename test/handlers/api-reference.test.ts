@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { buildAdminOpenApiDocument } from '../../functions/openapi/admin-document';
 import { PUBLIC_ROUTES, buildOpenApiDocument } from '../../functions/openapi/document';
+import { buildConsoleOpenApiDocument } from '../../functions/openapi/console-document';
 import { chromiumPath } from '../support/chromium';
 import { startTestPlatform, type TestPlatform } from '../support/platform';
 
@@ -27,6 +28,14 @@ describe('API reference', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('application/json');
     expect(res.body).toEqual(buildOpenApiDocument());
+  });
+
+  it('serves the console backend’s own document at /console/openapi.json, and the public one lists none of its routes', async () => {
+    const res = await p.call('GET', '/console/openapi.json');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual(buildConsoleOpenApiDocument());
+    expect(Object.keys(res.body.paths).every((path) => path.startsWith('/console/'))).toBe(true);
+    expect(Object.keys(buildOpenApiDocument().paths as object).some((path) => path.startsWith('/console/'))).toBe(false);
   });
 
   it('serves /docs and its assets from the platform itself, with a same-origin CSP', async () => {
@@ -62,7 +71,7 @@ describe('API reference', () => {
       { encoding: 'utf8' },
     );
     expect(run.status, run.stderr).toBe(0);
-    expect(run.stdout.trim()).toBe('5');
+    expect(run.stdout.trim()).toBe('6');
   });
 
   const executablePath = chromiumPath();
