@@ -1,15 +1,17 @@
 /**
  * Every OpenAPI document the project serves passes Spectral's `oas` ruleset (recommended) and Redocly's
  * `recommended` rules with no error and no warning: the public document (`/api/v1/openapi.json`, the
- * front door's file) and the admin document (`GET /admin/v1/openapi.json`).
+ * front door's file), the console backend's (`/console/openapi.json`, also a front-door file) and the admin
+ * document (`GET /admin/v1/openapi.json`).
  */
 import { describe, expect, it } from 'vitest';
 import { buildAdminOpenApiDocument } from '../../functions/openapi/admin-document';
-import { docsFiles, OPENAPI_PATH } from '../../functions/openapi/docs-site';
+import { CONSOLE_OPENAPI_PATH, docsFiles, OPENAPI_PATH } from '../../functions/openapi/docs-site';
 import { redoclyFindings, spectralFindings } from '../support/openapi-lint';
 
 const DOCUMENTS: Readonly<Record<string, () => Record<string, unknown>>> = {
   public: () => JSON.parse(docsFiles()[OPENAPI_PATH]!.body.toString()) as Record<string, unknown>,
+  console: () => JSON.parse(docsFiles()[CONSOLE_OPENAPI_PATH]!.body.toString()) as Record<string, unknown>,
   admin: () => buildAdminOpenApiDocument(),
 };
 

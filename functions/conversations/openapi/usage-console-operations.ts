@@ -32,6 +32,6 @@ export const USAGE_CONSOLE_OPERATIONS: Readonly<Record<string, OperationDoc>> = 
       'Tokens, calls and cost by UTC day, app and model over a range (default: the last 30 days), every day of the range listed. Computed every 5 minutes from the usage rows into hour and day totals, so a view reads a few hundred items however many rows the org has; `asOf` says how fresh it is.',
     request: USAGE_CONSOLE_REQUESTS.consoleUsageGet,
     ok: { status: 200, description: 'The totals', content: json(adminData(view, 'ConsoleUsageAnswer')) },
-    errors: [400, ...CONSOLE_ERRORS],
+    errors: [...CONSOLE_ERRORS],
   },
 };

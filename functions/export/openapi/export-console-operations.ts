@@ -66,7 +66,7 @@ export const EXPORT_CONSOLE_OPERATIONS: Readonly<Record<string, OperationDoc>> =
       description: 'A page of sessions',
       content: json(z.object({ data: z.array(session), nextCursor: z.nullable(z.string()) }).meta({ title: 'ConsoleSessionsPage' })),
     },
-    errors: [400, ...CONSOLE_ERRORS],
+    errors: [...CONSOLE_ERRORS],
   },
   consoleSessionGet: {
     tag: SESSIONS,
@@ -98,7 +98,7 @@ export const EXPORT_CONSOLE_OPERATIONS: Readonly<Record<string, OperationDoc>> =
       'The Org Export’s bulk snapshot, as an org key with every scope starts it: `lists` names some of apps, sessions (with their transcripts), usage and tombstones; an empty body exports every list. The files are written off the request path; read the export until it is `completed` for its download links.',
     request: R.consoleExportCreate,
     ok: { status: 201, description: 'The export, running', content: jobAnswer },
-    errors: [400, ...CONSOLE_ERRORS],
+    errors: [...CONSOLE_ERRORS],
   },
   consoleExportsList: {
     tag: EXPORTS,
@@ -110,7 +110,7 @@ export const EXPORT_CONSOLE_OPERATIONS: Readonly<Record<string, OperationDoc>> =
       description: 'A page of exports',
       content: json(z.object({ data: z.array(job), nextCursor: z.nullable(z.string()) }).meta({ title: 'ConsoleExportsPage' })),
     },
-    errors: [400, ...CONSOLE_ERRORS],
+    errors: [...CONSOLE_ERRORS],
   },
   consoleExportGet: {
     tag: EXPORTS,

@@ -37,7 +37,7 @@ const created = (summary: string, description: string, request: OperationDoc['re
   description,
   ...(request ? { request } : {}),
   ok: { status: 201, description: 'The key, shown once', content: json(adminData(issued, 'ConsoleIssuedKeyAnswer')) },
-  errors: [400, ...CONSOLE_ERRORS],
+  errors: [...CONSOLE_ERRORS],
 });
 
 export const TENANCY_CONSOLE_KEY_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
@@ -51,7 +51,7 @@ export const TENANCY_CONSOLE_KEY_OPERATIONS: Readonly<Record<string, OperationDo
       description: 'A page of keys',
       content: json(z.object({ data: z.array(key), nextCursor: z.nullable(z.string()) }).meta({ title: 'ConsoleKeysPage' })),
     },
-    errors: [400, ...CONSOLE_ERRORS],
+    errors: [...CONSOLE_ERRORS],
   },
   consoleOrgKeyCreate: created(
     'Create an org key',
@@ -79,6 +79,6 @@ export const TENANCY_CONSOLE_KEY_OPERATIONS: Readonly<Record<string, OperationDo
       description: 'The new key and the old one as it now stands',
       content: json(adminData(z.object({ successor: issued, previous: key }), 'ConsoleRotatedKeyAnswer')),
     },
-    errors: [400, ...CONSOLE_ERRORS, 409],
+    errors: [...CONSOLE_ERRORS, 409],
   },
 };

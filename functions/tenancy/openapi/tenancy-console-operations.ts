@@ -9,8 +9,11 @@ import { adminApp, adminData, adminOrg } from './admin-schemas';
 import { CONSOLE_TENANCY_REQUESTS as R } from './tenancy-console-requests';
 
 const TAG = 'Org';
-/** Every console route can answer these: no session (401), no custom header or a role that may not (403), an org the caller is not in (404), too many requests (429). */
-export const CONSOLE_ERRORS = [401, 403, 404, 429] as const;
+/**
+ * Every console route can answer these: a query parameter it does not declare (400), no session (401), no
+ * custom header or a role that may not (403), an org the caller is not in (404), too many requests (429).
+ */
+export const CONSOLE_ERRORS = [400, 401, 403, 404, 429] as const;
 
 const role = z.enum(ROLES);
 const member = z.object({ id: z.string(), email: z.string(), role, joinedAt: isoTime }).meta({ title: 'ConsoleMember' });
@@ -59,7 +62,7 @@ export const TENANCY_CONSOLE_OPERATIONS: Readonly<Record<string, OperationDoc>> 
     description: 'The plan is changed by the platform’s operator, not here.',
     request: R.consoleOrgUpdate,
     ok: { status: 200, description: 'The org', content: json(adminData(adminOrg, 'ConsoleOrgRenamed')) },
-    errors: [400, ...CONSOLE_ERRORS],
+    errors: [...CONSOLE_ERRORS],
   },
   consolePlanGet: {
     tag: TAG,
@@ -87,7 +90,7 @@ export const TENANCY_CONSOLE_OPERATIONS: Readonly<Record<string, OperationDoc>> 
     description: 'Only an owner grants, changes or removes the owner role; an org never loses its last owner (409).',
     request: R.consoleMemberUpdate,
     ok: { status: 200, description: 'The member', content: json(adminData(member, 'ConsoleMemberAnswer')) },
-    errors: [400, ...CONSOLE_ERRORS, 409],
+    errors: [...CONSOLE_ERRORS, 409],
   },
   consoleMemberRemove: {
     tag: TAG,
@@ -100,6 +103,7 @@ export const TENANCY_CONSOLE_OPERATIONS: Readonly<Record<string, OperationDoc>> 
   consoleInvitationsList: {
     tag: TAG,
     summary: 'List pending invitations',
+    description: 'The invitations not yet accepted, revoked or expired, newest first; never their tokens.',
     request: R.consoleInvitationsList,
     ok: { status: 200, description: 'The pending invitations, newest first', content: json(adminData(z.array(invitation), 'ConsoleInvitationsAnswer')) },
     errors: [...CONSOLE_ERRORS],
@@ -115,11 +119,12 @@ export const TENANCY_CONSOLE_OPERATIONS: Readonly<Record<string, OperationDoc>> 
       description: 'The invitation, with its token and link (shown once)',
       content: json(adminData(invitation.extend({ token: z.string(), link: z.string() }), 'ConsoleInvitationCreated')),
     },
-    errors: [400, ...CONSOLE_ERRORS, 409],
+    errors: [...CONSOLE_ERRORS, 409],
   },
   consoleInvitationRevoke: {
     tag: TAG,
     summary: 'Revoke an invitation',
+    description: 'Its link stops working at once; an invitation already accepted is a 409.',
     request: R.consoleInvitationRevoke,
     ok: { status: 200, description: 'The revoked invitation', content: json(adminData(invitation, 'ConsoleInvitationAnswer')) },
     errors: [...CONSOLE_ERRORS, 409],
@@ -143,7 +148,7 @@ export const TENANCY_CONSOLE_OPERATIONS: Readonly<Record<string, OperationDoc>> 
       description: 'A page of records',
       content: json(z.object({ data: z.array(auditRecord), nextCursor: z.nullable(z.string()) }).meta({ title: 'ConsoleAuditPage' })),
     },
-    errors: [400, ...CONSOLE_ERRORS],
+    errors: [...CONSOLE_ERRORS],
   },
   consoleAppsList: {
     tag: 'Apps',
@@ -159,11 +164,12 @@ export const TENANCY_CONSOLE_OPERATIONS: Readonly<Record<string, OperationDoc>> 
     description: 'An app with optional settings (defaults otherwise); its `appNameId` is the `model` chat clients send.',
     request: R.consoleAppCreate,
     ok: { status: 201, description: 'The app', content: json(adminData(adminApp, 'ConsoleAppAnswer')) },
-    errors: [400, ...CONSOLE_ERRORS, 409],
+    errors: [...CONSOLE_ERRORS, 409],
   },
   consoleAppGet: {
     tag: 'Apps',
     summary: 'Read an app',
+    description: 'One app of the org and its settings (MCP header values are write-only: only their names are shown).',
     request: R.consoleAppGet,
     ok: { status: 200, description: 'The app', content: json(adminData(adminApp, 'ConsoleAppAnswer')) },
     errors: [...CONSOLE_ERRORS],
@@ -175,7 +181,7 @@ export const TENANCY_CONSOLE_OPERATIONS: Readonly<Record<string, OperationDoc>> 
       'Model, image input and its limit, Zero Data Retention, the monthly usage cap, MCP connections (sent whole, header values included), ACP policy links and tax. The settings sent are merged over the current ones.',
     request: R.consoleAppUpdate,
     ok: { status: 200, description: 'The app', content: json(adminData(adminApp, 'ConsoleAppAnswer')) },
-    errors: [400, ...CONSOLE_ERRORS],
+    errors: [...CONSOLE_ERRORS],
   },
   consoleAppDelete: {
     tag: 'Apps',
