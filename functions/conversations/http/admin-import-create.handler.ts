@@ -14,7 +14,8 @@ export const createHandler = (deps: ConversationAdminDeps) =>
   httpRoute(CONVERSATION_ROUTES.adminImportCreate, deps, async (req) => {
     const { path, body: records } = await readRequest(IMPORT_REQUESTS.adminImportCreate, req);
     const result = await importSessions(deps, { appId: path.appId, records });
-    return { status: 201, body: { data: { imported: result.sessionIds.length, sessionIds: result.sessionIds } } };
+    const data = { imported: result.sessionIds.length, sessionIds: result.sessionIds };
+    return { status: 201, body: { data }, audit: { orgId: result.orgId, after: { imported: data.imported } } };
   });
 
 export const handler = lambdaHandler(createHandler, conversationProductionDeps);
