@@ -20,6 +20,9 @@ import { Construct } from 'constructs';
 import type { StageConfig } from '../stage-config';
 import { apiWidgets, functionWidgets, PERIOD, queueWidgets, serviceWidgets, tableWidget } from './monitoring-widgets';
 
+/** The most metrics one alarm's math expression may read. */
+const FUNCTIONS_PER_ALARM = 10;
+
 /** Something worth a line on a graph, with the name it is shown and alarmed under. */
 export interface Named<T> {
   readonly name: string;
@@ -90,11 +93,25 @@ export class Monitoring extends Construct {
         comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
       });
     }
-    for (const { name, resource } of props.functions) {
-      // Handlers map expected failures to responses, so any Lambda error is a crash or a timeout.
-      this.alarm(`${name}-errors`, {
-        alarmDescription: `Function ${name} failed (crash or timeout)`,
-        metric: resource.metricErrors({ period: PERIOD, statistic: 'Sum' }),
+    // Handlers map expected failures to responses, so any Lambda error is a crash or a timeout. One
+    // alarm watches up to ten functions (the most a metric-math alarm may read): a stack of fifty
+    // console routes stays well inside CloudFormation's resource limit; the dashboard names the function.
+    for (let i = 0; i < props.functions.length; i += FUNCTIONS_PER_ALARM) {
+      const group = props.functions.slice(i, i + FUNCTIONS_PER_ALARM);
+      const metrics = group.map(({ resource }) => resource.metricErrors({ period: PERIOD, statistic: 'Sum' }));
+      const names = group.map(({ name }) => name);
+      this.alarm(group.length === 1 ? `${names[0]}-errors` : `function-errors-${i / FUNCTIONS_PER_ALARM + 1}`, {
+        alarmDescription:
+          group.length === 1 ? `Function ${names[0]} failed (crash or timeout)` : `A function failed (crash or timeout): one of ${names.join(', ')}`,
+        metric:
+          group.length === 1
+            ? metrics[0]!
+            : new cloudwatch.MathExpression({
+                expression: metrics.map((_, k) => `e${k}`).join(' + '),
+                usingMetrics: Object.fromEntries(metrics.map((m, k) => [`e${k}`, m])),
+                period: PERIOD,
+                label: 'Errors',
+              }),
         threshold: 1,
         comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
       });

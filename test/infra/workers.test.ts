@@ -107,10 +107,16 @@ const resourceCount = (type: string) => Object.keys(apiTemplate.findResources(ty
 describe('operations', () => {
   it('alarms on every area API 5xx and on every function error', () => {
     expect(alarms.filter((a) => a.Namespace === 'AWS/ApiGateway' && a.MetricName === '5XXError')).toHaveLength(resourceCount('AWS::ApiGateway::RestApi'));
+    // An alarm watches one function's Errors, or up to ten functions' in a sum.
+    const errorMetricsOf = (a: Record<string, any>): Record<string, any>[] =>
+      a.MetricName === 'Errors'
+        ? [a]
+        : ((a.Metrics ?? []) as Record<string, any>[]).flatMap((m) => (m.MetricStat?.Metric?.MetricName === 'Errors' ? [m.MetricStat.Metric] : []));
     for (const fnId of Object.keys(functions)) {
-      const alarm = alarms.find((a) => a.MetricName === 'Errors' && a.Dimensions?.some((d: { Value: unknown }) => refId(d.Value) === fnId));
+      const alarm = alarms.find((a) => errorMetricsOf(a).some((m) => m.Dimensions?.some((d: { Value: unknown }) => refId(d.Value) === fnId)));
       expect(alarm, `error alarm for ${fnId}`).toBeDefined();
     }
+    for (const alarm of alarms) expect(errorMetricsOf(alarm).length).toBeLessThanOrEqual(10);
   });
 
   it('sends alarms to an encrypted topic that requires TLS, and has a dashboard in every stack with functions or a service', () => {
