@@ -12,7 +12,7 @@ export const createHandler = (deps: AdminOrdersDeps) =>
   httpRoute(ACP_ROUTES.adminOrderDeliver, deps, async (req) => {
     const { path } = await readRequest(ACP_ADMIN_READ_REQUESTS.adminOrderDeliver, req);
     const s = await deliverFulfillment(deps, { appId: path.appId, orderId: path.orderId, fulfillmentId: path.fulfillmentId });
-    return { status: 200, body: { data: adminOrderDetail(s, publicBaseUrl(deps, req)) } };
+    return { status: 200, body: { data: adminOrderDetail(s, publicBaseUrl(deps, req)) }, audit: { orgId: s.orgId } };
   });
 
 export const handler = lambdaHandler(createHandler, acpCheckoutProductionDeps);

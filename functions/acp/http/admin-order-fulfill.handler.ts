@@ -17,7 +17,7 @@ export const createHandler = (deps: AdminOrdersDeps) =>
       orderId: path.orderId,
       request: { ...b, status: b.status ?? (b.type === 'digital' ? 'delivered' : 'shipped') },
     });
-    return { status: 200, body: { data: adminOrderDetail(s, publicBaseUrl(deps, req)) } };
+    return { status: 200, body: { data: adminOrderDetail(s, publicBaseUrl(deps, req)) }, audit: { orgId: s.orgId } };
   });
 
 export const handler = lambdaHandler(createHandler, acpCheckoutProductionDeps);

@@ -13,7 +13,7 @@ export const createHandler = (deps: AdminOrdersDeps) =>
   httpRoute(ACP_ROUTES.adminOrderRefund, deps, async (req) => {
     const { path, body: b } = await readRequest(ACP_ADMIN_REQUESTS.adminOrderRefund, req);
     const s = await refundOrder(deps, { appId: path.appId, orderId: path.orderId, ...b });
-    return { status: 200, body: { data: adminOrderDetail(s, publicBaseUrl(deps, req)) } };
+    return { status: 200, body: { data: adminOrderDetail(s, publicBaseUrl(deps, req)) }, audit: { orgId: s.orgId } };
   });
 
 export const handler = lambdaHandler(createHandler, acpCheckoutProductionDeps);

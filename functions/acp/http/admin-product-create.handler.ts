@@ -21,7 +21,7 @@ export const createHandler = (deps: AdminProductsDeps) =>
         ...(input.imageUrl !== undefined ? { imageUrl: input.imageUrl } : {}),
       },
     });
-    return { status: 201, body: { data: adminProduct(product) } };
+    return { status: 201, body: { data: adminProduct(product) }, audit: { orgId: product.orgId, resource: { type: 'product', id: product.id } } };
   });
 
 export const handler = lambdaHandler(createHandler, acpProductionDeps);

@@ -15,7 +15,7 @@ export const createHandler = (deps: AdminProductsDeps) =>
     const patch = { ...rest, ...(price !== undefined ? { priceMinor: price } : {}) };
     if (Object.keys(patch).length === 0) throw badRequest('Nothing to change: send at least one field');
     const product = await updateProduct(deps, { productId: path.productId, patch });
-    return { status: 200, body: { data: adminProduct(product) } };
+    return { status: 200, body: { data: adminProduct(product) }, audit: { orgId: product.orgId } };
   });
 
 export const handler = lambdaHandler(createHandler, acpProductionDeps);
