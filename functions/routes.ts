@@ -9,6 +9,7 @@
 import { EXPORT_ROUTES } from './export/export-routes';
 import { CHAT_ROUTES } from './chat/chat-routes';
 import { ACP_ROUTES } from './acp/acp-routes';
+import { ACP_CONSOLE_ROUTES } from './acp/acp-console-routes';
 import { RELEASE_NOTES_ROUTES } from './release-notes/release-notes-routes';
 import { TENANCY_ROUTES } from './tenancy/tenancy-routes';
 import { CONSOLE_ROUTES } from './console/console-routes';
@@ -21,6 +22,7 @@ export const ROUTES: readonly RouteDef[] = [
   EXPORT_ROUTES,
   CHAT_ROUTES,
   ACP_ROUTES,
+  ACP_CONSOLE_ROUTES,
   RELEASE_NOTES_ROUTES,
   TENANCY_ROUTES,
   CONSOLE_ROUTES,

@@ -1,5 +1,6 @@
 /**
  * The routes of area C, the ACP checkout API (public discovery, checkout sessions under an ACP key), and its admin routes: ACP keys, the catalog and orders.
+ * Its console routes are acp-console-routes.ts (they take the path ids declared here).
  * Joined into the one route table by functions/routes.ts; synth loads this file, so it imports only types and leaf modules.
  */
 import { ADMIN_API_BASE as ADMIN } from '../kernel/domain/admin-api-base';
@@ -7,10 +8,10 @@ import { adminRoute, routeTable } from '../kernel/route-vocabulary';
 import { prefixedUuidPathParam, uuidPathParam } from '../kernel/domain/ids';
 import { FULFILLMENT_ID_PREFIX } from './domain/order-ids';
 
-const APP_ID = uuidPathParam('The app’s id (a UUID)');
-const PRODUCT_ID = uuidPathParam('The product’s id (a UUID)');
-const ORDER_ID = uuidPathParam('The order’s id (`order.id` of the completed checkout session, a UUID)');
-const FULFILLMENT_ID = prefixedUuidPathParam(
+export const APP_ID = uuidPathParam('The app’s id (a UUID)');
+export const PRODUCT_ID = uuidPathParam('The product’s id (a UUID)');
+export const ORDER_ID = uuidPathParam('The order’s id (`order.id` of the completed checkout session, a UUID)');
+export const FULFILLMENT_ID = prefixedUuidPathParam(
   FULFILLMENT_ID_PREFIX,
   'The fulfillment’s id (`ful_` and a UUID), as the fulfill answer lists it in `fulfillments[].id`',
 );

@@ -99,13 +99,14 @@ export function buildOrderEventDeliveryPorts(opts: AcpWiringOptions, db: DynamoD
   return { orderEventLog: buildOrderEventLog(db, table), ...buildWebhookSealing(opts), webhookSender: buildWebhookSender(opts) };
 }
 
-export function buildAcpDeps(opts: WiringOptions): AcpFunctionDeps & AdminProductsDeps {
-  const db = createDocumentClient(opts.aws ?? {});
+export function buildAcpDeps(opts: WiringOptions, db: DynamoDBDocumentClient = createDocumentClient(opts.aws ?? {})): AcpFunctionDeps & AdminProductsDeps {
   return { ...buildAdminBaseDeps(opts, db), ...buildAcpPorts(db, opts.env[ENV.tableName]) };
 }
 
-export function buildAcpCheckoutDeps(opts: AcpWiringOptions): AcpCheckoutDeps & AdminOrdersDeps {
-  const db = createDocumentClient(opts.aws ?? {});
+export function buildAcpCheckoutDeps(
+  opts: AcpWiringOptions,
+  db: DynamoDBDocumentClient = createDocumentClient(opts.aws ?? {}),
+): AcpCheckoutDeps & AdminOrdersDeps {
   const table = opts.env[ENV.tableName];
   return { ...buildAdminBaseDeps(opts, db), ...buildAcpPorts(db, table), ...buildCheckoutPorts(opts, db, table), orderEventLog: buildOrderEventLog(db, table) };
 }
@@ -121,9 +122,11 @@ export function buildOrderEventWorkerDeps(opts: AcpWiringOptions): OrderEventWor
   };
 }
 
+export function buildAdminOrderWebhookDeps(opts: AcpWiringOptions, db?: DynamoDBDocumentClient): AdminOrderWebhookDeps {
+  return { ...buildAcpCheckoutDeps(opts, db), ...buildWebhookSealing(opts) };
+}
+
 export const acpProductionDeps = /* @__PURE__ */ onFirstUse(buildAcpDeps);
 export const acpCheckoutProductionDeps = /* @__PURE__ */ onFirstUse(buildAcpCheckoutDeps);
-export const adminOrderWebhookProductionDeps = /* @__PURE__ */ onFirstUse(
-  (opts: AcpWiringOptions): AdminOrderWebhookDeps => ({ ...buildAcpCheckoutDeps(opts), ...buildWebhookSealing(opts) }),
-);
+export const adminOrderWebhookProductionDeps = /* @__PURE__ */ onFirstUse(buildAdminOrderWebhookDeps);
 export const orderEventWorkerProductionDeps = /* @__PURE__ */ onFirstUse(buildOrderEventWorkerDeps);

@@ -13,6 +13,7 @@ import { TENANCY_CONSOLE_KEY_OPERATIONS } from '../tenancy/openapi/tenancy-conso
 import { USAGE_CONSOLE_OPERATIONS } from '../conversations/openapi/usage-console-operations';
 import { CONVERSATION_CONSOLE_OPERATIONS } from '../conversations/openapi/conversation-console-operations';
 import { EXPORT_CONSOLE_OPERATIONS } from '../export/openapi/export-console-operations';
+import { ACP_CONSOLE_OPERATIONS } from '../acp/openapi/acp-console-operations';
 import { DOCUMENT_OWNER, operation } from './document';
 
 /** Every console route by id. */
@@ -23,6 +24,7 @@ export const CONSOLE_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
   ...USAGE_CONSOLE_OPERATIONS,
   ...CONVERSATION_CONSOLE_OPERATIONS,
   ...EXPORT_CONSOLE_OPERATIONS,
+  ...ACP_CONSOLE_OPERATIONS,
 };
 
 /** The routes the console document covers: the `console` area's. */

@@ -9,7 +9,9 @@ import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } fro
 import type { CheckoutSession } from '../domain/checkout';
 import { orderState, owedRestocks, pendingRefund } from '../domain/order';
 import type { PendingOrderEvent } from '../domain/order-event';
-import type { CheckoutStore } from '../app/acp-ports';
+import type { CheckoutStore, OrderPage } from '../app/acp-ports';
+import { badRequest } from '../../kernel/domain/errors';
+import { isUuid } from '../../kernel/domain/ids';
 import { sendConditional, timeIdKey } from '../../kernel/adapters/dynamo-batch';
 
 const key = (id: string) => ({ pk: `CHECKOUT#${id}`, sk: 'CHECKOUT' });
@@ -80,6 +82,20 @@ const itemOf = (s: CheckoutSession) => {
   };
 };
 
+/** A page's cursor: the last order's place in its app's list (order time, order id), opaque to callers. */
+const encodeOrderPosition = (s: CheckoutSession) => Buffer.from(JSON.stringify([s.order!.createdAtUs, s.order!.id]), 'utf8').toString('base64url');
+
+function decodeOrderPosition(cursor: string): string {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (Array.isArray(value) && value.length === 2 && Number.isSafeInteger(value[0]) && value[0] >= 0 && typeof value[1] === 'string' && isUuid(value[1]))
+      return timeIdKey(value[0], value[1]);
+  } catch {
+    // falls through to the refusal below
+  }
+  throw badRequest('Invalid cursor');
+}
+
 const orderKey = (orderId: string) => ({ pk: `ORDER#${orderId}`, sk: 'ORDER' });
 
 export class DynamoCheckoutStore implements CheckoutStore {
@@ -97,18 +113,21 @@ export class DynamoCheckoutStore implements CheckoutStore {
     return res.Item ? fromItem(res.Item) : undefined;
   }
 
-  async listCompletedByApp(appId: string, limit: number): Promise<CheckoutSession[]> {
+  async listCompletedByApp(appId: string, limit: number, cursor?: string): Promise<OrderPage> {
     const res = await this.db.send(
       new QueryCommand({
         TableName: this.table,
         IndexName: 'gsi2',
-        KeyConditionExpression: 'gsi2pk = :pk',
-        ExpressionAttributeValues: { ':pk': `APPORDERS#${appId}` },
+        KeyConditionExpression: cursor === undefined ? 'gsi2pk = :pk' : 'gsi2pk = :pk AND gsi2sk < :before',
+        ExpressionAttributeValues: { ':pk': `APPORDERS#${appId}`, ...(cursor === undefined ? {} : { ':before': decodeOrderPosition(cursor) }) },
         ScanIndexForward: false,
-        Limit: limit,
+        // One more than the page tells whether a next page exists.
+        Limit: limit + 1,
       }),
     );
-    return (res.Items ?? []).map(fromItem);
+    const sessions = (res.Items ?? []).map(fromItem);
+    const shown = sessions.slice(0, limit);
+    return { sessions: shown, ...(sessions.length > limit ? { cursor: encodeOrderPosition(shown[shown.length - 1]!) } : {}) };
   }
 
   async listOwingCompletion(limit: number): Promise<CheckoutSession[]> {

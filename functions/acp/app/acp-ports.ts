@@ -24,12 +24,21 @@ export interface AcpPorts {
   readonly products: ProductStore;
 }
 
+/** A page of orders; `cursor` is there when more remain. */
+export interface OrderPage {
+  readonly sessions: CheckoutSession[];
+  readonly cursor?: string;
+}
+
 /** Checkout sessions, written with optimistic concurrency on `version`. */
 export interface CheckoutStore {
   create(session: CheckoutSession): Promise<void>;
   get(id: string): Promise<CheckoutSession | undefined>;
-  /** The app's completed sessions (its orders), newest first. */
-  listCompletedByApp(appId: string, limit: number): Promise<CheckoutSession[]>;
+  /**
+   * A page of the app's completed sessions (its orders), newest first, after the position `cursor`
+   * names (a page's own `cursor`; one the store did not write is a 400).
+   */
+  listCompletedByApp(appId: string, limit: number, cursor?: string): Promise<OrderPage>;
   /**
    * Writes `next` (version = expected + 1) if the stored version is still `expectedVersion`; false
    * otherwise. One item write: an order change and its event (the session's outbox) land together.

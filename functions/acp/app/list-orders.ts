@@ -1,10 +1,9 @@
-import { liveApp } from './manage-products';
-import type { CheckoutSession } from '../domain/checkout';
-import type { CheckoutPorts } from './acp-ports';
+import { liveApp, type AppScope } from './manage-products';
+import type { CheckoutPorts, OrderPage } from './acp-ports';
 import type { AcpDeps } from './acp-ports';
 
-/** The app's orders (completed sessions), newest first, for the admin API. */
-export async function listOrders(deps: Pick<AcpDeps, 'apps'> & CheckoutPorts, input: { appId: string; limit: number }): Promise<CheckoutSession[]> {
-  const app = await liveApp(deps, input.appId);
-  return deps.checkouts.listCompletedByApp(app.id, input.limit);
+/** A page of the app's orders (completed sessions), newest first, for the admin and console APIs. */
+export async function listOrders(deps: Pick<AcpDeps, 'apps'> & CheckoutPorts, input: AppScope & { limit: number; cursor?: string }): Promise<OrderPage> {
+  const app = await liveApp(deps, input.appId, input.orgId);
+  return deps.checkouts.listCompletedByApp(app.id, input.limit, input.cursor);
 }

@@ -5,7 +5,7 @@
  * one, the platform makes one (`acpwhsec_` + 40 CSPRNG characters) and shows it once. It is stored sealed,
  * bound to the app, and never shown again.
  */
-import { liveApp } from './manage-products';
+import { liveApp, type AppScope } from './manage-products';
 import { orderWebhookSealContext } from './order-events';
 import { checkCallbackUrl } from '../../kernel/app/check-callback-url';
 import { badRequest, DomainError } from '../../kernel/domain/errors';
@@ -27,9 +27,9 @@ const REJECTION: Record<'invalid_url' | 'refused_address' | 'dns_not_found', str
 
 export async function setOrderWebhook(
   deps: OrderWebhookDeps,
-  input: { appId: string; url: string; secret?: string },
+  input: AppScope & { url: string; secret?: string },
 ): Promise<{ webhook: OrderWebhook; secret: string | null }> {
-  const app = await liveApp(deps, input.appId);
+  const app = await liveApp(deps, input.appId, input.orgId);
   if (input.secret !== undefined && !GIVEN_SECRET.test(input.secret)) throw badRequest('Invalid secret: 32 to 256 printable ASCII characters without spaces');
   const check = await checkCallbackUrl(deps, input.url);
   if (!check.ok) {
@@ -52,15 +52,16 @@ export async function setOrderWebhook(
   return { webhook, secret: generated };
 }
 
-export async function getOrderWebhook(deps: Pick<OrderWebhookDeps, 'apps' | 'orderWebhooks'>, input: { appId: string }): Promise<OrderWebhook> {
-  const app = await liveApp(deps, input.appId);
+export async function getOrderWebhook(deps: Pick<OrderWebhookDeps, 'apps' | 'orderWebhooks'>, input: AppScope): Promise<OrderWebhook> {
+  const app = await liveApp(deps, input.appId, input.orgId);
   const webhook = await deps.orderWebhooks.get(app.id);
   if (!webhook) throw new DomainError('not_found', 'The app has no order-event receiver', 'not_found');
   return webhook;
 }
 
-/** Removes the receiver: events already waiting are dropped when their turn comes (nothing takes them). */
-export async function removeOrderWebhook(deps: Pick<OrderWebhookDeps, 'apps' | 'orderWebhooks'>, input: { appId: string }): Promise<void> {
-  await getOrderWebhook(deps, input);
-  await deps.orderWebhooks.remove(input.appId);
+/** Removes the receiver (answered, for the audit log): events already waiting are dropped when their turn comes (nothing takes them). */
+export async function removeOrderWebhook(deps: Pick<OrderWebhookDeps, 'apps' | 'orderWebhooks'>, input: AppScope): Promise<OrderWebhook> {
+  const webhook = await getOrderWebhook(deps, input);
+  await deps.orderWebhooks.remove(webhook.appId);
+  return webhook;
 }

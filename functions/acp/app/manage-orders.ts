@@ -10,7 +10,7 @@
  *   → refund through the payment provider (the adjustment's id is the idempotency key)
  *   → write the outcome (the refund `completed` or `failed`: the change's one `order_update`).
  */
-import { liveApp } from './manage-products';
+import { liveApp, type AppScope } from './manage-products';
 import { appendOrderEvent, requestOrderDelivery } from './order-events';
 import { totalsOf, type CheckoutSession } from '../domain/checkout';
 import {
@@ -41,9 +41,12 @@ const MAX_ATTEMPTS = 5;
 const notFound = () => new DomainError('not_found', 'Order not found', 'not_found');
 const contended = () => new DomainError('conflict', 'The order changed while this request ran: retry', 'order_conflict');
 
+/** An order of an app (and of the org, on a console call). */
+type OrderRef = AppScope & { readonly orderId: string };
+
 /** The app's order (its session); another app's or an unknown id is 404. */
-export async function getOrder(deps: OrderDeps, input: { appId: string; orderId: string }): Promise<CheckoutSession> {
-  const app = await liveApp(deps, input.appId);
+export async function getOrder(deps: OrderDeps, input: OrderRef): Promise<CheckoutSession> {
+  const app = await liveApp(deps, input.appId, input.orgId);
   const s = await deps.checkouts.getByOrderId(input.orderId);
   if (!s?.order || s.appId !== app.id) throw notFound();
   return s;
@@ -56,7 +59,7 @@ const chargedOf = (s: CheckoutSession) => totalsOf(s).find((t) => t.type === 'to
  * Reads the order's session, applies `change` and writes it (with its event when the revision rose),
  * again on a version race. Answers the written session.
  */
-async function changeOrder(deps: OrderDeps, input: { appId: string; orderId: string }, change: (s: CheckoutSession) => OrderState): Promise<CheckoutSession> {
+async function changeOrder(deps: OrderDeps, input: OrderRef, change: (s: CheckoutSession) => OrderState): Promise<CheckoutSession> {
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const s = await getOrder(deps, input);
     const written = await writeOrder(deps, s, change(s));
@@ -77,18 +80,18 @@ export async function writeOrder(deps: OrderWriteDeps, s: CheckoutSession, order
 /** A fulfillment as the merchant asks for it (the platform names it and stamps its time). */
 export type FulfillRequest = Omit<FulfillInput, 'id' | 'atUs'>;
 
-export async function fulfillOrder(deps: OrderDeps, input: { appId: string; orderId: string; request: FulfillRequest }): Promise<CheckoutSession> {
+export async function fulfillOrder(deps: OrderDeps, input: OrderRef & { request: FulfillRequest }): Promise<CheckoutSession> {
   const id = fulfillmentId(deps.ids.uuid());
   return changeOrder(deps, input, (s) => fulfill(s, s.order!, { ...input.request, id, atUs: deps.clock.nowUs() }));
 }
 
-export async function deliverFulfillment(deps: OrderDeps, input: { appId: string; orderId: string; fulfillmentId: string }): Promise<CheckoutSession> {
+export async function deliverFulfillment(deps: OrderDeps, input: OrderRef & { fulfillmentId: string }): Promise<CheckoutSession> {
   return changeOrder(deps, input, (s) => markDelivered(s, s.order!, input.fulfillmentId, deps.clock.nowUs()));
 }
 
 export async function refundOrder(
   deps: OrderDeps,
-  input: { appId: string; orderId: string; amount: number; lines?: readonly LineUnits[]; reason?: string },
+  input: OrderRef & { amount: number; lines?: readonly LineUnits[]; reason?: string },
 ): Promise<CheckoutSession> {
   const id = adjustmentId(deps.ids.uuid());
   const written = await changeOrder(
@@ -99,7 +102,7 @@ export async function refundOrder(
   return settleOrder(deps, written);
 }
 
-export async function cancelOrder(deps: OrderDeps, input: { appId: string; orderId: string; refund: boolean; reason?: string }): Promise<CheckoutSession> {
+export async function cancelOrder(deps: OrderDeps, input: OrderRef & { refund: boolean; reason?: string }): Promise<CheckoutSession> {
   const cancellationId = adjustmentId(deps.ids.uuid());
   const refundId = adjustmentId(deps.ids.uuid());
   const written = await changeOrder(

@@ -82,3 +82,9 @@ export function adminOrderEvents(s: CheckoutSession, cursor: OrderEventCursor, a
 export function adminOrderWebhook(w: OrderWebhook) {
   return { appId: w.appId, url: w.url, createdAt: microsToIso(w.createdAtUs), updatedAt: microsToIso(w.updatedAtUs) };
 }
+
+/** What the audit log keeps of an order change: the order, and where its status and refunds stand after it. */
+export function orderChangeAudit(s: CheckoutSession) {
+  const order = orderState(s.order!);
+  return { resource: { type: 'order', id: order.id }, after: { status: order.status, refunded: refundedAmount(order) } };
+}

@@ -1,6 +1,6 @@
 import { cancelOrder } from '../app/manage-orders';
 
-import { adminOrderDetail } from './acp-admin-presenters';
+import { adminOrderDetail, orderChangeAudit } from './acp-admin-presenters';
 import { publicBaseUrl } from '../../kernel/http/base-url';
 import { acpCheckoutProductionDeps, type AdminOrdersDeps } from '../acp-wiring';
 import { httpRoute, lambdaHandler } from '../../kernel/http/kit';
@@ -13,7 +13,7 @@ export const createHandler = (deps: AdminOrdersDeps) =>
   httpRoute(ACP_ROUTES.adminOrderCancel, deps, async (req) => {
     const { path, body: b } = await readRequest(ACP_ADMIN_REQUESTS.adminOrderCancel, req);
     const s = await cancelOrder(deps, { appId: path.appId, orderId: path.orderId, refund: b.refund ?? true, reason: b.reason });
-    return { status: 200, body: { data: adminOrderDetail(s, publicBaseUrl(deps, req)) } };
+    return { status: 200, body: { data: adminOrderDetail(s, publicBaseUrl(deps, req)) }, audit: { orgId: s.orgId, ...orderChangeAudit(s) } };
   });
 
 export const handler = lambdaHandler(createHandler, acpCheckoutProductionDeps);

@@ -1,6 +1,6 @@
 import { fulfillOrder } from '../app/manage-orders';
 
-import { adminOrderDetail } from './acp-admin-presenters';
+import { adminOrderDetail, orderChangeAudit } from './acp-admin-presenters';
 import { publicBaseUrl } from '../../kernel/http/base-url';
 import { acpCheckoutProductionDeps, type AdminOrdersDeps } from '../acp-wiring';
 import { httpRoute, lambdaHandler } from '../../kernel/http/kit';
@@ -17,7 +17,7 @@ export const createHandler = (deps: AdminOrdersDeps) =>
       orderId: path.orderId,
       request: { ...b, status: b.status ?? (b.type === 'digital' ? 'delivered' : 'shipped') },
     });
-    return { status: 200, body: { data: adminOrderDetail(s, publicBaseUrl(deps, req)) } };
+    return { status: 200, body: { data: adminOrderDetail(s, publicBaseUrl(deps, req)) }, audit: { orgId: s.orgId, ...orderChangeAudit(s) } };
   });
 
 export const handler = lambdaHandler(createHandler, acpCheckoutProductionDeps);

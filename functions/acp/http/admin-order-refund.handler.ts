@@ -1,6 +1,6 @@
 import { refundOrder } from '../app/manage-orders';
 
-import { adminOrderDetail } from './acp-admin-presenters';
+import { adminOrderDetail, orderChangeAudit } from './acp-admin-presenters';
 import { publicBaseUrl } from '../../kernel/http/base-url';
 import { acpCheckoutProductionDeps, type AdminOrdersDeps } from '../acp-wiring';
 import { httpRoute, lambdaHandler } from '../../kernel/http/kit';
@@ -13,7 +13,7 @@ export const createHandler = (deps: AdminOrdersDeps) =>
   httpRoute(ACP_ROUTES.adminOrderRefund, deps, async (req) => {
     const { path, body: b } = await readRequest(ACP_ADMIN_REQUESTS.adminOrderRefund, req);
     const s = await refundOrder(deps, { appId: path.appId, orderId: path.orderId, ...b });
-    return { status: 200, body: { data: adminOrderDetail(s, publicBaseUrl(deps, req)) } };
+    return { status: 200, body: { data: adminOrderDetail(s, publicBaseUrl(deps, req)) }, audit: { orgId: s.orgId, ...orderChangeAudit(s) } };
   });
 
 export const handler = lambdaHandler(createHandler, acpCheckoutProductionDeps);

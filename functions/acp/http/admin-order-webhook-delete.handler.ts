@@ -9,8 +9,8 @@ import { ACP_ROUTES } from '../acp-routes';
 export const createHandler = (deps: AdminOrderWebhookDeps) =>
   httpRoute(ACP_ROUTES.adminOrderWebhookDelete, deps, async (req) => {
     const { path } = await readRequest(ACP_ADMIN_READ_REQUESTS.adminOrderWebhookDelete, req);
-    await removeOrderWebhook(deps, { appId: path.appId });
-    return { status: 204 };
+    const removed = await removeOrderWebhook(deps, { appId: path.appId });
+    return { status: 204, audit: { orgId: removed.orgId } };
   });
 
 export const handler = lambdaHandler(createHandler, adminOrderWebhookProductionDeps);

@@ -16,7 +16,7 @@ export const createHandler = (deps: AdminOrderWebhookDeps) =>
       url: b.url,
       ...(b.secret !== undefined ? { secret: b.secret } : {}),
     });
-    return { status: 200, body: { data: { ...adminOrderWebhook(webhook), ...(secret ? { secret } : {}) } } };
+    return { status: 200, body: { data: { ...adminOrderWebhook(webhook), ...(secret ? { secret } : {}) } }, audit: { orgId: webhook.orgId } };
   });
 
 export const handler = lambdaHandler(createHandler, adminOrderWebhookProductionDeps);

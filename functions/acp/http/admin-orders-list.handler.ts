@@ -10,8 +10,8 @@ import { ACP_ROUTES } from '../acp-routes';
 export const createHandler = (deps: AdminOrdersDeps) =>
   httpRoute(ACP_ROUTES.adminOrdersList, deps, async (req) => {
     const { path, query } = await readRequest(ACP_ADMIN_READ_REQUESTS.adminOrdersList, req);
-    const orders = await listOrders(deps, { appId: path.appId, limit: query.limit ?? 50 });
-    return { status: 200, body: { data: orders.map(adminOrder) } };
+    const page = await listOrders(deps, { appId: path.appId, limit: query.limit ?? 50 });
+    return { status: 200, body: { data: page.sessions.map(adminOrder) } };
   });
 
 export const handler = lambdaHandler(createHandler, acpCheckoutProductionDeps);

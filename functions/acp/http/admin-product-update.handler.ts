@@ -1,7 +1,7 @@
 import { updateProduct } from '../app/manage-products';
-import { badRequest } from '../../kernel/domain/errors';
 import { acpProductionDeps, type AdminProductsDeps } from '../acp-wiring';
 import { adminProduct } from './acp-admin-presenters';
+import { productPatchOf } from './acp-product-input';
 import { httpRoute, lambdaHandler } from '../../kernel/http/kit';
 import { readRequest } from '../../kernel/http/request-declaration';
 import { ACP_ADMIN_REQUESTS } from '../openapi/acp-admin-requests';
@@ -11,11 +11,8 @@ import { ACP_ROUTES } from '../acp-routes';
 export const createHandler = (deps: AdminProductsDeps) =>
   httpRoute(ACP_ROUTES.adminProductUpdate, deps, async (req) => {
     const { path, body } = await readRequest(ACP_ADMIN_REQUESTS.adminProductUpdate, req);
-    const { price, ...rest } = body;
-    const patch = { ...rest, ...(price !== undefined ? { priceMinor: price } : {}) };
-    if (Object.keys(patch).length === 0) throw badRequest('Nothing to change: send at least one field');
-    const product = await updateProduct(deps, { productId: path.productId, patch });
-    return { status: 200, body: { data: adminProduct(product) } };
+    const product = await updateProduct(deps, { productId: path.productId, patch: productPatchOf(body) });
+    return { status: 200, body: { data: adminProduct(product) }, audit: { orgId: product.orgId } };
   });
 
 export const handler = lambdaHandler(createHandler, acpProductionDeps);

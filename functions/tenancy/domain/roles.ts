@@ -36,7 +36,10 @@ export const PERMISSIONS = {
   'catalog.read': ['owner', 'admin', 'developer', 'viewer'],
   'catalog.manage': ['owner', 'admin', 'developer'],
   'orders.read': ['owner', 'admin', 'developer', 'viewer'],
-  /** Refund and cancel orders. */
+  /**
+   * Change an order after the sale (fulfil, deliver, refund, cancel: each is an event the buyer's agent
+   * platform receives) and set the app's receiver of those events.
+   */
   'orders.manage': ['owner', 'admin'],
   /** Bulk exports hold every transcript of the org. */
   'exports.manage': ['owner', 'admin'],

@@ -1,0 +1,24 @@
+import { fulfillOrder } from '../app/manage-orders';
+import { consoleOrdersProductionDeps, type ConsoleOrdersDeps } from '../acp-console-wiring';
+import { adminOrderDetail, orderChangeAudit } from './acp-admin-presenters';
+import { publicBaseUrl } from '../../kernel/http/base-url';
+import { httpRoute, lambdaHandler } from '../../kernel/http/kit';
+import { readRequest, strictQuery } from '../../kernel/http/request-declaration';
+import { consoleOrgOf } from '../../tenancy/app/admit-console-member';
+import { ACP_CONSOLE_REQUESTS } from '../openapi/acp-console-requests';
+import { ACP_CONSOLE_ROUTES } from '../acp-console-routes';
+
+/** POST /console/v1/orgs/{orgId}/apps/{appId}/orders/{orderId}/fulfillments: units sent (all still to send when `lines` is absent), with tracking for a shipment. */
+export const createHandler = (deps: ConsoleOrdersDeps) =>
+  httpRoute(ACP_CONSOLE_ROUTES.consoleOrderFulfill, deps, async (req) => {
+    const { path, body: b } = await readRequest(ACP_CONSOLE_REQUESTS.consoleOrderFulfill, req, { queryPolicy: strictQuery });
+    const s = await fulfillOrder(deps, {
+      appId: path.appId,
+      orgId: consoleOrgOf(req).orgId,
+      orderId: path.orderId,
+      request: { ...b, status: b.status ?? (b.type === 'digital' ? 'delivered' : 'shipped') },
+    });
+    return { status: 200, body: { data: adminOrderDetail(s, publicBaseUrl(deps, req)) }, audit: orderChangeAudit(s) };
+  });
+
+export const handler = lambdaHandler(createHandler, consoleOrdersProductionDeps);
