@@ -32,7 +32,10 @@ type ImportDeps = Pick<ConversationDeps, 'apps' | 'consumers' | 'tombstones' | '
  * its touch) is written before its messages, and touched again if the sequence took longer than half
  * the visibility delay. Re-importing a record with the same session id is idempotent.
  */
-export async function importSessions(deps: ImportDeps, input: { appId: string; records: readonly ImportRecord[] }): Promise<{ orgId: string; sessionIds: string[] }> {
+export async function importSessions(
+  deps: ImportDeps,
+  input: { appId: string; records: readonly ImportRecord[] },
+): Promise<{ orgId: string; sessionIds: string[] }> {
   const app = await deps.apps.get(input.appId);
   if (!app || app.deletedAtUs !== undefined) throw notFound('App not found');
   // A deleted session stays deleted: its tombstone was published and its id must not come back.
