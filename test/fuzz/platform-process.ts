@@ -1,12 +1,14 @@
 /**
- * Starts and stops the platform under fuzz as a child process (platform-child.ts), and says whether it
- * is still alive and what it last wrote to stderr when it is not.
+ * Starts and stops the platform under fuzz as a child process (platform-child.ts), says whether it
+ * is still alive and what it last wrote to stderr when it is not, and asks it for console sessions.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Role } from '../../functions/tenancy/domain/roles';
+import type { ConsoleMemberAsk, ConsoleMemberGrant } from './platform-child';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, '../..');
@@ -18,6 +20,8 @@ export interface FuzzPlatform {
   readonly port: number;
   readonly adminToken: string;
   readonly pid: number;
+  /** A new person with a console session, made a member of `orgId` with `role` when both are given. */
+  consoleMember(ask: { orgId?: string; role?: Role }): Promise<{ sessionId: string; memberId: string }>;
   /** Undefined while it runs; how it ended otherwise. */
   exit(): string | undefined;
   stderrTail(): string;
@@ -56,6 +60,17 @@ export async function startFuzzPlatform(startTimeoutMs = 90_000): Promise<FuzzPl
       fail(new Error(`the platform ${exited} before it started: ${stderr}`));
     });
   });
+  const asks = new Map<number, { done: (g: ConsoleMemberGrant) => void; fail: (e: Error) => void }>();
+  child.on('message', (m: ConsoleMemberGrant) => {
+    if (m?.kind !== 'consoleMember') return;
+    asks.get(m.id)?.done(m);
+    asks.delete(m.id);
+  });
+  void ended.then(() => {
+    for (const ask of asks.values()) ask.fail(new Error(`the platform ${exited} before it answered a console member request`));
+    asks.clear();
+  });
+  let lastAsk = 0;
   const url = new URL(ready.baseUrl);
   return {
     baseUrl: ready.baseUrl,
@@ -63,6 +78,15 @@ export async function startFuzzPlatform(startTimeoutMs = 90_000): Promise<FuzzPl
     port: Number(url.port),
     adminToken: ready.adminToken,
     pid: child.pid!,
+    async consoleMember(ask) {
+      const id = ++lastAsk;
+      const grant = await new Promise<ConsoleMemberGrant>((done, fail) => {
+        asks.set(id, { done, fail });
+        child.send({ kind: 'consoleMember', id, ...ask } satisfies ConsoleMemberAsk);
+      });
+      if ('error' in grant) throw new Error(`fuzz setup: console member for ${ask.orgId ?? 'no org'}: ${grant.error}`);
+      return { sessionId: grant.sessionId, memberId: grant.memberId };
+    },
     exit: () => exited,
     stderrTail: () => stderr,
     async stop() {
