@@ -5,6 +5,7 @@
  */
 import fc from 'fast-check';
 import { png } from '../support/file-fixtures';
+import { consoleHeaders, consolePathValue, consoleSessionOf, CONSOLE_REQUEST_HEADER, isConsole } from './console-tenant';
 import { CALLBACK_HOST, type Tenant } from './credentials';
 import type { BodySpec, HeaderLine, HostileClass, HostileRequest } from './hostile-request';
 import { validArb, type Hints, type Json } from './json-schema-arb';
@@ -30,6 +31,8 @@ export interface Base {
   readonly headers: Pairs;
   /** The bearer credential the base sends, if the operation needs one. */
   readonly credential?: string;
+  /** The console session its cookie names, on a console route (with the custom header). */
+  readonly session?: string;
   readonly body?: { readonly contentType: string; readonly json?: Json; readonly bytes: string };
 }
 
@@ -46,6 +49,8 @@ export const MULTIPART_END = `--${BOUNDARY}--\r\n`;
 const SPARE_APP_OPS = new Set(['adminAppGet', 'adminAppUpdate', 'adminAppDelete']);
 
 function pathValue(op: Operation, name: string, t: Tenant): string {
+  const spare = isConsole(op) ? consolePathValue(op, name, t.console) : undefined;
+  if (spare !== undefined) return spare;
   switch (name) {
     case 'appId':
       return SPARE_APP_OPS.has(op.id) ? t.spareAppId : t.appId;
@@ -63,7 +68,7 @@ function pathValue(op: Operation, name: string, t: Tenant): string {
     case 'checkoutSessionId':
       return t.checkoutSessions[op.id] ?? t.checkoutSessions.acpCheckoutGet!;
     case 'sessionId':
-      return op.id === 'adminSessionDelete' ? t.importedSessionId : t.chatSessionId;
+      return op.method === 'DELETE' ? t.importedSessionId : t.chatSessionId;
     case 'subscriptionId':
       return t.subscriptions[op.id === 'releaseNotesSubscriptionDelete' ? 1 : 0]!.id;
     default:
@@ -87,6 +92,7 @@ function credentialOf(ctx: FuzzContext, op: Operation, t: Tenant, k: number): st
       return t.acpKeys[k % t.acpKeys.length];
     case 'signingSecret':
       return t.subscriptions[op.id === 'releaseNotesSubscriptionDelete' ? 1 : 0]!.secret;
+    // consoleSession: no bearer at all; the console's cookie and custom header stand for it (consoleSessionOf).
     default:
       return undefined;
   }
@@ -123,9 +129,11 @@ function sometimes<T>(arb: fc.Arbitrary<T>): fc.Arbitrary<T | undefined> {
 }
 
 export function baseArb(ctx: FuzzContext, op: Operation): fc.Arbitrary<Base> {
+  // The console's custom header is sent with the cookie, never drawn (a documented one would be sent twice).
+  const ownHeaders = isConsole(op) ? op.headers.filter((p) => p.name.toLowerCase() !== CONSOLE_REQUEST_HEADER.toLowerCase()) : op.headers;
   const optionalQuery = op.query.map((p) => sometimes(validArb(p.schema).map((v) => [p.name, encodeURIComponent(String(v))] as const)));
   // A required header is always sent (a request without it is refused before anything else is judged).
-  const optionalHeaders = op.headers.map((p) => {
+  const optionalHeaders = ownHeaders.map((p) => {
     const value = (HEADER_HINTS[p.name] ?? validArb(p.schema)).map((v) => [p.name, String(v).replace(/[^\x20-\x7e]/g, '')] as const);
     return p.required ? value : sometimes(value);
   });
@@ -134,6 +142,7 @@ export function baseArb(ctx: FuzzContext, op: Operation): fc.Arbitrary<Base> {
     .chain(({ t, k, query, headers }) => {
       const tenant = ctx.tenants[t]!;
       const credential = credentialOf(ctx, op, tenant, k);
+      const session = consoleSessionOf(op, tenant.console);
       const common: Omit<Base, 'body'> = {
         op,
         tenant,
@@ -142,9 +151,11 @@ export function baseArb(ctx: FuzzContext, op: Operation): fc.Arbitrary<Base> {
         headers: [
           ['Host', ctx.hostHeader],
           ...(credential ? [['Authorization', `Bearer ${credential}`] as const] : []),
+          ...(session ? consoleHeaders(session) : []),
           ...headers.filter((h) => h !== undefined),
         ],
         ...(credential ? { credential } : {}),
+        ...(session ? { session } : {}),
       };
       if (!op.body) return fc.constant<Base>(common);
       if (op.body.contentType === 'multipart/form-data') {
@@ -201,4 +212,10 @@ export function render(base: Base, m: Mutation): HostileRequest {
 /** The base's headers with Content-Type (as `render` would add it), for mutations that rewrite headers. */
 export function headersWithType(base: Base): Pairs {
   return [...base.headers, ...(base.body ? [['Content-Type', base.body.contentType] as const] : [])];
+}
+
+/** `headers` without `name` (any case), then `name: value` at the end unless `value` is undefined. */
+export function replaceHeader(headers: Pairs, name: string, value: string | undefined): Pairs {
+  const out = headers.filter(([k]) => k.toLowerCase() !== name.toLowerCase());
+  return value === undefined ? out : [...out, [name, value]];
 }

@@ -6,6 +6,7 @@
  */
 
 import { ACP_VERSION } from '../../functions/acp/domain/discovery';
+import { createConsoleResources, type ConsoleApi, type ConsoleResources } from './console-tenant';
 
 /**
  * The only callback host that resolves in the fuzzed platform (platform-child.ts): to loopback, allowed
@@ -38,10 +39,11 @@ export interface Tenant {
   readonly fulfillmentId: string;
   /** An imported session, for the admin route that deletes a session. */
   readonly importedSessionId: string;
+  /** An owner's console session and the console's spare resources. */
+  readonly console: ConsoleResources;
 }
 
-interface Api {
-  readonly baseUrl: string;
+interface Api extends ConsoleApi {
   readonly adminToken: string;
 }
 
@@ -121,6 +123,7 @@ async function createTenant(api: Api, n: number): Promise<Tenant> {
     checkoutSessions,
     chatSessionId: turn.chatSessionId,
     subscriptions,
+    console: await createConsoleResources(api, org.id, n),
   };
 }
 

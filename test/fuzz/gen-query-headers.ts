@@ -2,10 +2,11 @@
  * Hostile query strings and headers: prototype-named and odd parameter names, duplicates, values of
  * the wrong type for each documented parameter's schema, percent garbage; prototype-named, duplicated,
  * oversized and malformed headers, request smuggling framing, wrong Content-Types and wrong
- * Authorization schemes or keys of another class.
+ * Authorization schemes or keys of another class (console routes: gen-console-auth.ts).
  */
 import fc from 'fast-check';
-import { credentialsOf, headersWithType, render, type Base, type FuzzContext, type Pairs } from './base-request';
+import { credentialsOf, headersWithType, render, replaceHeader, type Base, type FuzzContext, type Pairs } from './base-request';
+import { consoleAuthArb } from './gen-console-auth';
 import type { HostileRequest } from './hostile-request';
 import type { JsonSchema } from './openapi-model';
 
@@ -92,11 +93,6 @@ export function queryArbFor(base: Base): fc.Arbitrary<HostileRequest> {
   }
   return fc.oneof(...arbs);
 }
-
-const replaceHeader = (headers: Pairs, name: string, value: string | undefined): Pairs => {
-  const out = headers.filter(([k]) => k.toLowerCase() !== name.toLowerCase());
-  return value === undefined ? out : [...out, [name, value]];
-};
 
 function authArb(ctx: FuzzContext, base: Base): fc.Arbitrary<HostileRequest> {
   const cred = base.credential ?? 'svc_org_unknown';
@@ -272,7 +268,7 @@ export function headerArbFor(ctx: FuzzContext, base: Base): fc.Arbitrary<Hostile
   return fc.oneof(
     ...weighted,
     ...(base.body ? [{ weight: 3, arbitrary: contentTypeArb(base) }] : []),
-    { weight: 3, arbitrary: authArb(ctx, base) },
+    { weight: 3, arbitrary: base.session ? consoleAuthArb(ctx, base) : authArb(ctx, base) },
     { weight: 3, arbitrary: malformedArb(base) },
   );
 }

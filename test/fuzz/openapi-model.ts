@@ -1,15 +1,16 @@
 /**
- * The fuzz suite's view of the OpenAPI documents (the public one, functions/openapi/document.ts, and the
- * admin one, functions/openapi/admin-document.ts): every operation with
+ * The fuzz suite's view of the OpenAPI documents (the public one, functions/openapi/document.ts, the
+ * admin one, functions/openapi/admin-document.ts, and the console's, functions/openapi/console-document.ts): every operation with
  * its parameters and their schemas, its body schema, its documented statuses and response schemas; the
  * area a path belongs to; and which operations a path names. Generators and oracle read only this, so
  * a route added to the table is fuzzed without touching the suite.
  */
 import { buildAdminOpenApiDocument } from '../../functions/openapi/admin-document';
+import { buildConsoleOpenApiDocument } from '../../functions/openapi/console-document';
 import { buildOpenApiDocument } from '../../functions/openapi/document';
 
 export type JsonSchema = Readonly<Record<string, unknown>>;
-export type Area = 'export' | 'chat' | 'acp' | 'releaseNotes' | 'admin' | 'neutral';
+export type Area = 'export' | 'chat' | 'acp' | 'releaseNotes' | 'admin' | 'console' | 'neutral';
 
 export interface Param {
   readonly name: string;
@@ -26,7 +27,10 @@ export interface Operation {
   readonly pathParams: readonly string[];
   readonly query: readonly Param[];
   readonly headers: readonly Param[];
-  /** The security scheme (orgKey, chatKey, acpKey, signingSecret, adminToken), absent on public operations. */
+  /**
+   * The security scheme (orgKey, chatKey, acpKey, signingSecret, adminToken, consoleSession; the console's
+   * state-changing operations list consoleRequest beside it), absent on public operations.
+   */
   readonly security?: string;
   readonly body?: { readonly contentType: string; readonly schema: JsonSchema; readonly required: boolean };
   /** Documented statuses, each with its response media types and their schemas. */
@@ -45,6 +49,7 @@ const AREA_PREFIXES: readonly (readonly [string, Area])[] = [
   ['/api/v1/chat/', 'chat'],
   ['/api/v1/responses', 'chat'],
   ['/admin/v1/', 'admin'],
+  ['/console/', 'console'],
   ['/acp/', 'acp'],
 ];
 
@@ -54,7 +59,7 @@ export function areaOf(path: string): Area {
 
 /** The API reference's static files: out of scope except that they must never 5xx. */
 export function isReference(path: string): boolean {
-  return path === '/api/v1/openapi.json' || path === '/docs' || path.startsWith('/docs/');
+  return path === '/api/v1/openapi.json' || path === '/console/openapi.json' || path === '/docs' || path.startsWith('/docs/');
 }
 
 function templatePattern(template: string): RegExp {
@@ -73,7 +78,9 @@ interface DocOperation {
   responses: Record<string, { content?: Record<string, { schema: JsonSchema }> }>;
 }
 
-export function loadModel(docs: readonly Record<string, unknown>[] = [buildOpenApiDocument(), buildAdminOpenApiDocument()]): ApiModel {
+const DOCUMENTS = () => [buildOpenApiDocument(), buildAdminOpenApiDocument(), buildConsoleOpenApiDocument()];
+
+export function loadModel(docs: readonly Record<string, unknown>[] = DOCUMENTS()): ApiModel {
   const operations: Operation[] = [];
   const paths = docs.flatMap((doc) => Object.entries(doc.paths as Record<string, Record<string, DocOperation>>));
   for (const [template, methods] of paths) {
@@ -85,7 +92,9 @@ export function loadModel(docs: readonly Record<string, unknown>[] = [buildOpenA
       for (const [status, r] of Object.entries(op.responses)) {
         responses.set(Number(status), Object.fromEntries(Object.entries(r.content ?? {}).map(([type, media]) => [type, media.schema])));
       }
-      const security = op.security?.[0] ? Object.keys(op.security[0])[0] : undefined;
+      // The console's custom header (consoleRequest) goes with its session: the session names the operation's credential.
+      const schemes = Object.keys(op.security?.[0] ?? {});
+      const security = schemes.includes('consoleSession') ? 'consoleSession' : schemes[0];
       operations.push({
         id: op.operationId,
         method: method.toUpperCase(),
