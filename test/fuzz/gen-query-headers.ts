@@ -6,6 +6,7 @@
  */
 import fc from 'fast-check';
 import { credentialsOf, headersWithType, render, replaceHeader, type Base, type FuzzContext, type Pairs } from './base-request';
+import { consoleHeaders } from './console-tenant';
 import { consoleAuthArb } from './gen-console-auth';
 import type { HostileRequest } from './hostile-request';
 import type { JsonSchema } from './openapi-model';
@@ -125,6 +126,14 @@ function authArb(ctx: FuzzContext, base: Base): fc.Arbitrary<HostileRequest> {
       const extra = ['Authorization', second] as const;
       return render(base, { cls: 'header', variant: 'duplicate Authorization', headers: before ? [extra, ...headers] : [...headers, extra] });
     }),
+    // The console's credential where a key is due: a key route never reads the cookie.
+    fc.constant(
+      render(base, {
+        cls: 'header',
+        variant: 'console session instead of the key',
+        headers: [...replaceHeader(headersWithType(base), 'Authorization', undefined), ...consoleHeaders(base.tenant.console.sessionId)],
+      }),
+    ),
   );
 }
 
