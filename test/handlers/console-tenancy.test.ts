@@ -119,6 +119,8 @@ describe('console: org, members, invitations, apps, audit log', () => {
     const log = await theirs.call('GET', `/console/v1/orgs/${theirs.orgId}/audit-log?action=adminOrgUpdate`);
     expect(log.body.data[0]).toMatchObject({ before: { plan: 'paid' }, after: { plan: 'free' }, actor: { kind: 'operator' } });
     expect((await p.admin('PATCH', `/orgs/${randomUUID()}`, { plan: 'paid' })).status).toBe(404);
+    const unchanged = await p.admin('PATCH', `/orgs/${theirs.orgId}`, {});
+    expect([unchanged.status, unchanged.body.data?.plan]).toEqual([200, 'free']);
   });
 
   it('records the admin API’s changes as the operator’s, in the org they changed', async () => {

@@ -40,6 +40,7 @@ export class DynamoOrgStore implements OrgStore {
 
   async update(id: string, patch: { readonly name?: string; readonly plan?: Plan }, atUs: Micros): Promise<Org | undefined> {
     const sets = ['updatedAtUs = :at', ...(patch.name !== undefined ? ['#name = :name'] : []), ...(patch.plan !== undefined ? ['#plan = :plan'] : [])];
+    const names = { ...(patch.name !== undefined ? { '#name': 'name' } : {}), ...(patch.plan !== undefined ? { '#plan': 'plan' } : {}) };
     try {
       const res = await this.db.send(
         new UpdateCommand({
@@ -47,7 +48,8 @@ export class DynamoOrgStore implements OrgStore {
           Key: key(id),
           UpdateExpression: `SET ${sets.join(', ')}`,
           ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeNames: { ...(patch.name !== undefined ? { '#name': 'name' } : {}), ...(patch.plan !== undefined ? { '#plan': 'plan' } : {}) },
+          // DynamoDB refuses an empty map: an empty patch (`{}`) only touches updatedAtUs.
+          ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
           ExpressionAttributeValues: {
             ':at': atUs,
             ...(patch.name !== undefined ? { ':name': patch.name } : {}),
