@@ -49,7 +49,7 @@ export const MULTIPART_END = `--${BOUNDARY}--\r\n`;
 const SPARE_APP_OPS = new Set(['adminAppGet', 'adminAppUpdate', 'adminAppDelete']);
 
 function pathValue(op: Operation, name: string, t: Tenant): string {
-  const spare = isConsole(op) ? consolePathValue(op, name, t.console) : undefined;
+  const spare = isConsole(op) ? consolePathValue(op, name, t) : undefined;
   if (spare !== undefined) return spare;
   switch (name) {
     case 'appId':

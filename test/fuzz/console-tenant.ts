@@ -6,6 +6,7 @@
  * through the console API, as the dashboard would create them.
  */
 import type { Role } from '../../functions/tenancy/domain/roles';
+import type { Tenant } from './credentials';
 import type { Operation } from './openapi-model';
 
 export const CONSOLE_SESSION_COOKIE = '__Host-console-session';
@@ -21,7 +22,7 @@ export interface ConsoleResources {
   readonly removableMemberId: string;
   /** A pending invitation base requests revoke. */
   readonly invitationId: string;
-  /** Apps no key of the tenant belongs to: one base requests change, one they delete. */
+  /** Apps no key of the tenant belongs to: one base requests read and change, one they delete. */
   readonly appId: string;
   readonly deletableAppId: string;
   /** Org keys no base request authenticates with: one base requests rotate, one they revoke. */
@@ -77,12 +78,13 @@ export function consoleSessionOf(op: Operation, c: ConsoleResources): string | u
 
 /**
  * A console path's ids of the tenant's spare resources, by parameter name; undefined where the
- * tenant's own resource (or the generic fallback) is right. Changing or deleting an app is the op
- * whose path ends at the app; every other app route works on the tenant's own app.
+ * tenant's own resource (or the generic fallback) is right. Whatever the method, a path that ends at
+ * a resource names a spare: a method mutation turns a read of it into a delete.
  */
-export function consolePathValue(op: Operation, name: string, c: ConsoleResources): string | undefined {
+export function consolePathValue(op: Operation, name: string, t: Tenant): string | undefined {
+  const c = t.console;
   const deletes = op.method === 'DELETE';
-  const endsAt = op.pathParams.at(-1) === name && op.template.endsWith(`{${name}}`);
+  const endsAt = op.template.endsWith(`/{${name}}`);
   switch (name) {
     case 'memberId':
       return deletes ? c.removableMemberId : c.memberId;
@@ -91,7 +93,9 @@ export function consolePathValue(op: Operation, name: string, c: ConsoleResource
     case 'keyId':
       return deletes ? c.revocableKeyId : c.keyId;
     case 'appId':
-      return endsAt && op.method !== 'GET' ? (deletes ? c.deletableAppId : c.appId) : undefined;
+      return endsAt ? (deletes ? c.deletableAppId : c.appId) : undefined;
+    case 'sessionId':
+      return endsAt ? t.importedSessionId : undefined;
     default:
       return undefined;
   }
