@@ -55,7 +55,8 @@ function pathValue(op: Operation, name: string, t: Tenant): string {
     case 'appId':
       return SPARE_APP_OPS.has(op.id) ? t.spareAppId : t.appId;
     case 'orgId':
-      return t.orgId;
+      // The admin routes of the org itself may move it to the free plan, where its chat keys stop working.
+      return op.area === 'admin' && op.template.endsWith('/{orgId}') ? t.spareOrgId : t.orgId;
     case 'productId':
       return t.spareProductId;
     case 'orderId':

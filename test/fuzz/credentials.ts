@@ -30,6 +30,8 @@ export interface Tenant {
   readonly chatSessionId: string;
   /** [0] is listed and read, [1] may be deleted by a base request. */
   readonly subscriptions: readonly { readonly id: string; readonly secret: string }[];
+  /** An org of its own no key belongs to, for the admin routes that rename it or change its plan. */
+  readonly spareOrgId: string;
   /** An app of the org no key uses, for the admin routes that change or delete an app. */
   readonly spareAppId: string;
   /** A product no checkout names, for the admin route that changes a product. */
@@ -108,6 +110,7 @@ async function createTenant(api: Api, n: number): Promise<Tenant> {
   });
   if (imported.status !== 201) throw new Error(`fuzz setup: import answered ${imported.status}: ${await imported.text()}`);
   return {
+    spareOrgId: (await admin('POST', '/orgs', { name: `Fuzz spare org ${n}`, plan: 'paid' })).data.id,
     spareAppId: spareApp.id,
     spareProductId: spareProduct.id,
     orderId,
