@@ -15,6 +15,8 @@ export const CONSOLE_REQUEST_HEADER = 'X-Console-Request';
 export interface ConsoleResources {
   /** The owner's session: every console base request sends it. */
   readonly sessionId: string;
+  /** A session of another owner of the org whose access token expired: no issuer here renews it, so it is refused. */
+  readonly expiredSessionId: string;
   /** A session of a person in no org, for the sign-out route (which ends the session its cookie names). */
   readonly signOutSessionId: string;
   /** Members who are not the owner: one whose role base requests change, one they remove. */
@@ -32,7 +34,7 @@ export interface ConsoleResources {
 
 export interface ConsoleApi {
   readonly baseUrl: string;
-  consoleMember(ask: { orgId?: string; role?: Role }): Promise<{ sessionId: string; memberId: string }>;
+  consoleMember(ask: { orgId?: string; role?: Role; accessExpired?: boolean }): Promise<{ sessionId: string; memberId: string }>;
 }
 
 /** The headers of a signed-in console call (the custom header is what a cross-site form cannot send). */
@@ -57,6 +59,7 @@ export async function createConsoleResources(api: ConsoleApi, orgId: string, n: 
   };
   return {
     sessionId: owner.sessionId,
+    expiredSessionId: (await api.consoleMember({ orgId, role: 'owner', accessExpired: true })).sessionId,
     signOutSessionId: (await api.consoleMember({})).sessionId,
     memberId: (await api.consoleMember({ orgId, role: 'developer' })).memberId,
     removableMemberId: (await api.consoleMember({ orgId, role: 'viewer' })).memberId,

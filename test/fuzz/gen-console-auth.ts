@@ -1,7 +1,7 @@
 /**
  * The console's "key of another class": its credential is a session cookie plus a custom header on
- * state-changing calls, so the hostile versions are a missing, forged or malformed cookie, a session
- * of someone who is not a member of the org, a bearer key instead of the cookie, a missing custom
+ * state-changing calls, so the hostile versions are a missing, forged or malformed cookie, an expired
+ * session, a session of someone who is not a member of the org, a bearer key instead of the cookie, a missing custom
  * header and a foreign Origin. On the routes the console kit admits, the contract is exact: no
  * session is a 401, a forged call (no custom header) a 403 before any session is read, a stranger
  * a 404 as for an org that does not exist. The sign-in routes read the cookie themselves: there the
@@ -60,6 +60,7 @@ export function consoleAuthArb(ctx: FuzzContext, base: Base): fc.Arbitrary<Hosti
   const arbs: fc.Arbitrary<HostileRequest>[] = [
     fc.constant(withCookie('no session cookie', undefined, [401])),
     fc.constantFrom(...forgedCookies(session)).map((c) => withCookie('forged session cookie', c, [401])),
+    fc.constant(withCookie('session whose sign-in expired', `${CONSOLE_SESSION_COOKIE}=${base.tenant.console.expiredSessionId}`, [401])),
     fc.constantFrom(...crowdedCookies(session)).map((c) => withCookie('session cookie among others', c)),
     fc.constantFrom(...credentialsOf(base.tenant, ctx)).map((key) =>
       render(base, {

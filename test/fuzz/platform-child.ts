@@ -14,12 +14,16 @@ import type { Role } from '../../functions/tenancy/domain/roles';
 import { FakeResolver } from '../support/fake-resolver';
 import { CALLBACK_HOST, CALLBACK_HOST_ADDRESS } from './credentials';
 
-/** The parent asks for a person with a console session, a member of `orgId` with `role` if both are given. */
+/**
+ * The parent asks for a person with a console session, a member of `orgId` with `role` if both are
+ * given; with `accessExpired`, the session's access token has expired (and cannot be refreshed here).
+ */
 export interface ConsoleMemberAsk {
   readonly kind: 'consoleMember';
   readonly id: number;
   readonly orgId?: string;
   readonly role?: Role;
+  readonly accessExpired?: boolean;
 }
 
 /** The answer: the session's id (the cookie's value) and the person's member id, or what went wrong. */
@@ -44,8 +48,10 @@ async function grantConsoleMember(platform: RunningPlatform, ask: ConsoleMemberA
     if (ask.role === 'owner') await deps.members.addOwner(ask.orgId, memberId);
   }
   const sessionId = newConsoleSessionId();
-  const expiresAtS = Math.floor(Number(deps.clock.nowUs()) / 1_000_000) + SESSION_LIFE_S;
-  await deps.consoleSessions.create(sessionId, { person, tokens: { idToken: 'fuzz', accessToken: 'fuzz', expiresAtS }, expiresAtS });
+  const nowS = Math.floor(Number(deps.clock.nowUs()) / 1_000_000);
+  const expiresAtS = nowS + SESSION_LIFE_S;
+  const tokens = { idToken: 'fuzz', accessToken: 'fuzz', expiresAtS: ask.accessExpired ? nowS - 60 : expiresAtS };
+  await deps.consoleSessions.create(sessionId, { person, tokens, expiresAtS });
   return { sessionId, memberId };
 }
 

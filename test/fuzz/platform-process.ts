@@ -7,7 +7,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Role } from '../../functions/tenancy/domain/roles';
 import type { ConsoleMemberAsk, ConsoleMemberGrant } from './platform-child';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -20,8 +19,8 @@ export interface FuzzPlatform {
   readonly port: number;
   readonly adminToken: string;
   readonly pid: number;
-  /** A new person with a console session, made a member of `orgId` with `role` when both are given. */
-  consoleMember(ask: { orgId?: string; role?: Role }): Promise<{ sessionId: string; memberId: string }>;
+  /** A new person with a console session, made a member of `orgId` with `role` when both are given (platform-child.ts). */
+  consoleMember(ask: Omit<ConsoleMemberAsk, 'kind' | 'id'>): Promise<{ sessionId: string; memberId: string }>;
   /** Undefined while it runs; how it ended otherwise. */
   exit(): string | undefined;
   stderrTail(): string;
