@@ -114,6 +114,11 @@ function hintsOf(t: Tenant): Hints {
     'payment_data.instrument.type': 'card',
     'payment_data.instrument.credential.type': 'spt',
     'payment_data.instrument.credential.token': 'spt_test_ok',
+    // A product's price, currency and image, and an invitee, as the handlers read them (the schemas say less).
+    price: 1800,
+    currency: 'usd',
+    imageUrl: `https://${CALLBACK_HOST}/mug.png`,
+    email: `invitee-${t.orgId.slice(0, 8)}@fuzz.example`,
   };
 }
 
