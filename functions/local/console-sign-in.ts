@@ -57,13 +57,17 @@ export async function startConsoleSignIn(
   return startEmbeddedOidcProvider({ dataDir: ctx.dataDir, host: ctx.host, port: option.port, consoleBaseUrl: ctx.consoleBaseUrl });
 }
 
-/** Adds the issuer and the seeded people to `demo.json`, beside what seed.ts wrote. */
+/** Where a builder signs in to the console: its login, which sends them on to the console after the issuer's page. */
+export const consoleUrlOf = (baseUrl: string): string => `${baseUrl}/console/auth/login`;
+
+/** Adds the console's address, the issuer and the seeded people to `demo.json`, beside what seed.ts wrote. */
 export function recordConsoleSignIn(dataDir: string, signIn: RunningConsoleSignIn): void {
   const file = join(dataDir, 'demo.json');
   if (!existsSync(file)) return;
   const demo = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
   const consoleUsers = signIn.users.map(({ role, email, password }) => ({ role, email, password }));
-  writeFileSync(file, `${JSON.stringify({ ...demo, oidcIssuer: signIn.settings.issuer.issuer, consoleUsers }, null, 2)}\n`, { mode: 0o600 });
+  const consoleUrl = consoleUrlOf(String(demo.baseUrl));
+  writeFileSync(file, `${JSON.stringify({ ...demo, consoleUrl, oidcIssuer: signIn.settings.issuer.issuer, consoleUsers }, null, 2)}\n`, { mode: 0o600 });
 }
 
 /**

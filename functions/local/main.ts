@@ -5,12 +5,12 @@
 import { DataDirLockedError } from './lock';
 import { ConfigError, localPlatformOptions } from './main-options';
 import { startPlatform } from './local-platform';
-import type { RunningConsoleSignIn } from './console-sign-in';
+import { consoleUrlOf, type RunningConsoleSignIn } from './console-sign-in';
 
-function consoleSignInLines(signIn: RunningConsoleSignIn | undefined): string[] {
+function consoleSignInLines(baseUrl: string, signIn: RunningConsoleSignIn | undefined): string[] {
   if (!signIn) return [];
   const users = signIn.users.map((u, i) => `  ${(i === 0 ? 'console users' : '').padEnd(16)}${u.email.padEnd(22)} password ${u.password}`);
-  return ['', `  OpenID issuer   ${signIn.settings.issuer.issuer}   (console sign-in)`, ...users];
+  return ['', `  console         ${consoleUrlOf(baseUrl)}`, `  OpenID issuer   ${signIn.settings.issuer.issuer}   (console sign-in)`, ...users];
 }
 
 async function main(): Promise<void> {
@@ -35,7 +35,7 @@ async function main(): Promise<void> {
       `  chat API key    ${demo.chatKey}`,
       `  admin token     ${demo.adminToken}`,
       ...(options.openAiBaseUrl ? [`  model server    ${options.openAiBaseUrl}   (for apps whose model is openai:<name>)`] : []),
-      ...consoleSignInLines(platform.consoleSignIn),
+      ...consoleSignInLines(platform.baseUrl, platform.consoleSignIn),
       '',
       `  saved to ${process.env.DATA_DIR ?? '.data'}/demo.json; try:`,
       `  curl -H "Authorization: Bearer ${demo.orgKey}" ${platform.baseUrl}/api/v1/org/apps`,

@@ -4,6 +4,8 @@
  * fail: a forged or missing cookie, a replayed callback, a callback in another browser, a foreign return
  * URL, and a platform with no issuer configured.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { permissionsOf } from '../../functions/tenancy/domain/roles';
 import { TestClock } from '../support/clock';
@@ -60,6 +62,13 @@ describe('console sign-in routes', () => {
       });
     });
   }
+
+  it('saves where to sign in, the issuer and the seeded people in demo.json beside the keys', () => {
+    const demo = JSON.parse(readFileSync(join(p.dataDir, 'demo.json'), 'utf8'));
+    expect(demo.consoleUrl).toBe(`${p.baseUrl}/console/auth/login`);
+    expect(demo.oidcIssuer).toBe(p.consoleSignIn!.settings.issuer.issuer);
+    expect(demo.consoleUsers.map((u: { role: string }) => u.role).sort()).toEqual(['admin', 'developer', 'owner', 'viewer']);
+  });
 
   it('logs out only with the custom header; the session is gone afterwards', async () => {
     const { browser } = await signIn('developer');
