@@ -21,6 +21,16 @@ export const RELEASE_NOTES_ROUTES = routeTable({
     body: 'none',
     grants: ['table:read', 'table:write'],
   },
+  releaseNotesPage: {
+    method: 'GET',
+    path: '/release-notes',
+    handler: 'release-notes/http/release-notes-page',
+    area: 'releaseNotes',
+    auth: 'public',
+    rateLimit: 'releaseNotesIp',
+    body: 'none',
+    grants: ['table:read', 'table:write'],
+  },
   releaseNotesSubscriptionCreate: {
     method: 'POST',
     path: `${RELEASE_NOTES}/subscriptions`,

@@ -177,7 +177,7 @@ describe('one front door', () => {
         .map((b) => b.PathPattern)
         .filter((p) => !uploadPaths.has(p))
         .sort(),
-    ).toEqual(['/acp/*', '/api/v1/chat/*', '/api/v1/org/*', '/api/v1/release-notes/*', '/api/v1/responses', '/console/*']);
+    ).toEqual(['/acp/*', '/api/v1/chat/*', '/api/v1/org/*', '/api/v1/release-notes/*', '/api/v1/responses', '/console/*', '/release-notes']);
     const route = (area: Area, path: string): RouteDef => ({ ...ROUTES[0]!, area, path });
     expect(areaPrefix([route('acp', '/acp/{appId}/products'), route('acp', '/acp/{appId}/checkout_sessions')])).toBe('/acp');
     // An area whose routes share only a prefix another area lives under is split by the next segment.

@@ -39,6 +39,13 @@ export const AUTHORIZER_CACHE_TTL_SECONDS = 300;
  * shape an unknown path gets locally.
  */
 export function staticPrefixOf(paths: readonly string[]): string {
+  const prefix = sharedPrefixOf(paths);
+  if (prefix === undefined) throw new Error('the routes of an area need a static path prefix they all share');
+  return prefix;
+}
+
+/** The longest shared run of leading static segments, or undefined when the paths share none. */
+function sharedPrefixOf(paths: readonly string[]): string | undefined {
   const split = paths.map((p) => p.split('/').filter(Boolean));
   const prefix: string[] = [];
   for (let i = 0; ; i++) {
@@ -46,8 +53,18 @@ export function staticPrefixOf(paths: readonly string[]): string {
     if (seg === undefined || seg.startsWith('{') || !split.every((s) => s[i] === seg && s.length > i + 1)) break;
     prefix.push(seg);
   }
-  if (!prefix.length) throw new Error('the routes of an area need a static path prefix they all share');
-  return `/${prefix.join('/')}`;
+  return prefix.length ? `/${prefix.join('/')}` : undefined;
+}
+
+/** An area's paths as groups that each share a static prefix: one group, or one per first segment (area D's API and its `/release-notes` page). */
+function initialGroups<K extends string>(area: K, paths: readonly string[]): { area: K; paths: string[] }[] {
+  if (sharedPrefixOf(paths) !== undefined || paths.length <= 1) return [{ area, paths: [...paths] }];
+  const byFirst = new Map<string, string[]>();
+  for (const p of paths) {
+    const first = p.split('/').filter(Boolean)[0] ?? '';
+    byFirst.set(first, [...(byFirst.get(first) ?? []), p]);
+  }
+  return [...byFirst.values()].map((group) => ({ area, paths: group }));
 }
 
 /** Whether a path (a route's template or a request's) lies under a path pattern: `<prefix>/*`, or one exact path. */
@@ -63,12 +80,14 @@ export function underPattern(path: string, pattern: string): boolean {
  * and `/api/v1/responses` beside area A's `/api/v1/org/*`). Areas that cannot be told apart by path throw.
  */
 export function areaPathPatterns<K extends string>(byArea: ReadonlyMap<K, readonly string[]>): Map<K, string[]> {
-  let groups = [...byArea].map(([area, paths]) => ({ area, paths: [...new Set(paths)] }));
+  let groups = [...byArea].flatMap(([area, paths]) => initialGroups(area, [...new Set(paths)]));
   const claims = (area: K, pattern: string) => groups.some((o) => o.area !== area && o.paths.some((p) => underPattern(p, pattern)));
-  // A lone static route whose prefix another area lives under takes its exact path.
+  // A lone static route whose prefix another area lives under, or that has no prefix at all (`/release-notes`), takes its exact path.
   const patternOf = (g: { readonly area: K; readonly paths: readonly string[] }) => {
+    const lone = g.paths.length === 1 && !g.paths[0]!.includes('{');
+    if (lone && sharedPrefixOf(g.paths) === undefined) return g.paths[0]!;
     const wide = `${staticPrefixOf(g.paths)}/*`;
-    return g.paths.length === 1 && !g.paths[0]!.includes('{') && claims(g.area, wide) ? g.paths[0]! : wide;
+    return lone && claims(g.area, wide) ? g.paths[0]! : wide;
   };
   const claimsOther = (g: { area: K; paths: string[] }) => claims(g.area, patternOf(g));
   for (let at = groups.findIndex(claimsOther); at >= 0; at = groups.findIndex(claimsOther)) {

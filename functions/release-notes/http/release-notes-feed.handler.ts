@@ -8,11 +8,15 @@ import { RELEASE_NOTES_REQUESTS } from '../openapi/release-notes-requests';
 import { releaseNotesReadProductionDeps, type ReleaseNotesReadDeps } from '../release-notes-wiring';
 import { RELEASE_NOTES_ROUTES } from '../release-notes-routes';
 
-/** The feed's own URL under the platform's `{base_url}` (configuration, never the request's Host). */
+/**
+ * The feed's own URL under the platform's `{base_url}` (configuration, never the request's Host), and
+ * the public release-notes page its items link to.
+ */
 function servedUrl(deps: ReleaseNotesReadDeps, req: HttpRequest): { self: string; page: string } {
-  const page = `${publicBaseUrl(deps, req)}${req.event.path}`;
+  const base = publicBaseUrl(deps, req);
+  const feed = `${base}${req.event.path}`;
   const query = new URLSearchParams(Object.entries(req.query)).toString();
-  return { self: query ? `${page}?${query}` : page, page };
+  return { self: query ? `${feed}?${query}` : feed, page: `${base}${RELEASE_NOTES_ROUTES.releaseNotesPage.path}` };
 }
 
 /**

@@ -17,6 +17,14 @@ export const RELEASE_NOTES_OPERATIONS: Readonly<Record<string, OperationDoc>> = 
     ok: { status: 200, description: 'RSS 2.0', content: { 'application/rss+xml': s.rssFeed } },
     errors: [400, 429, 500],
   },
+  releaseNotesPage: {
+    tag: 'Release notes',
+    summary: 'Release-notes page',
+    description:
+      'The public release-notes page: every published period as HTML, newest first, each under an anchor named by its period id (the feed items’ `link`). Readable without JavaScript; query parameters are ignored. Public, rate-limited per client IP.',
+    ok: { status: 200, description: 'HTML', content: { 'text/html': s.releaseNotesPage } },
+    errors: [429, 500],
+  },
   releaseNotesSubscriptionCreate: {
     tag: 'Release notes',
     summary: 'Subscribe a webhook',

@@ -37,4 +37,5 @@ export const deliveriesList = z
     ),
   })
   .meta({ title: 'DeliveryList' });
+export const releaseNotesPage = z.string().meta({ title: 'ReleaseNotesPage', description: 'HTML5: one article per period, its id the period id' });
 export const rssFeed = z.string().meta({ title: 'RssFeed', description: 'RSS 2.0 with the Atom and content namespaces, newest period first' });
