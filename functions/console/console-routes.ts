@@ -24,20 +24,20 @@ export const CONSOLE_ROUTES = routeTable({
     method: 'GET',
     path: `${AUTH}/callback`,
     handler: 'console/http/console-callback',
-    grants: ['table:read', 'table:write', 'secrets:seal', 'identity:read'],
+    grants: ['table:read', 'table:write', 'sessions:seal', 'identity:read'],
   },
   consoleSession: {
     ...common,
     method: 'GET',
     path: `${AUTH}/session`,
     handler: 'console/http/console-session',
-    grants: ['table:read', 'table:write', 'secrets:seal', 'secrets:open', 'identity:read'],
+    grants: ['table:read', 'table:write', 'sessions:seal', 'sessions:open', 'identity:read'],
   },
   consoleLogout: {
     ...common,
     method: 'POST',
     path: `${AUTH}/logout`,
     handler: 'console/http/console-logout',
-    grants: ['table:read', 'table:write', 'secrets:open', 'identity:read'],
+    grants: ['table:read', 'table:write', 'sessions:open', 'identity:read'],
   },
 });

@@ -40,6 +40,10 @@ export type Grant =
   | 'secrets:seal'
   /** Decrypt them, for signing deliveries. */
   | 'secrets:open'
+  /** Encrypt a console session's tokens with the same key, under a purpose of their own (docs/adr/0041). */
+  | 'sessions:seal'
+  /** Decrypt them, to admit a console caller or refresh the session. */
+  | 'sessions:open'
   /**
    * Create and delete the API Gateway API key (usage-plan key) of a platform key, and flush the key
    * authorizers' caches when a key is revoked (functions/kernel/http/api-gateway-contract.ts).
@@ -179,7 +183,7 @@ export const consoleApiRoute = (
   auth: 'consoleSession',
   rateLimit: 'consoleIp',
   // Admitting a caller reads its session: its tokens are sealed, and an expired access token is refreshed at the issuer and sealed again.
-  grants: [...new Set<Grant>([...route.grants, 'table:read', 'table:write', 'secrets:seal', 'secrets:open', 'identity:read'])],
+  grants: [...new Set<Grant>([...route.grants, 'table:read', 'table:write', 'sessions:seal', 'sessions:open', 'identity:read'])],
 });
 
 /** A route of the admin API: IAM on AWS (the admin token locally), errors in the admin shape, no rate limit. */

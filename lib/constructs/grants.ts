@@ -15,6 +15,8 @@ export const SERVICE_NAME = 'platform-api';
 
 /** The purpose every webhook-secret ciphertext is bound to (functions/kernel/adapters/kms-secret-sealer.ts). */
 const WEBHOOK_SECRET_PURPOSE = 'webhook-signing-secret';
+/** The purpose a console session's sealed tokens are bound to (the same module's `SEAL_PURPOSES`). */
+const CONSOLE_SESSION_PURPOSE = 'console-session-tokens';
 
 const TABLE_READ = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'];
 const TABLE_WRITE = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
@@ -99,10 +101,16 @@ export class GrantPolicy {
         this.setEnv(ENV.webhooksQueueUrl, webhooksQueue.queueUrl);
         return;
       case 'secrets:seal':
-        this.allowWebhookSecrets('kms:Encrypt');
+        this.allowSealing('kms:Encrypt', WEBHOOK_SECRET_PURPOSE);
         return;
       case 'secrets:open':
-        this.allowWebhookSecrets('kms:Decrypt');
+        this.allowSealing('kms:Decrypt', WEBHOOK_SECRET_PURPOSE);
+        return;
+      case 'sessions:seal':
+        this.allowSealing('kms:Encrypt', CONSOLE_SESSION_PURPOSE);
+        return;
+      case 'sessions:open':
+        this.allowSealing('kms:Decrypt', CONSOLE_SESSION_PURPOSE);
         return;
       case 'model:invoke':
         this.allow(['bedrock:InvokeModel', 'bedrock:InvokeModelWithResponseStream'], this.bedrockModelArns());
@@ -222,14 +230,14 @@ export class GrantPolicy {
     this.setEnv(ENV.ocrRoleArn, ocr.publishRoleArn);
   }
 
-  /** One KMS action on the one key, and only for ciphertexts bound to the webhook-secret purpose. */
-  private allowWebhookSecrets(action: 'kms:Encrypt' | 'kms:Decrypt'): void {
+  /** One KMS action on the one key, and only for ciphertexts bound to one purpose. */
+  private allowSealing(action: 'kms:Encrypt' | 'kms:Decrypt', purpose: string): void {
     const key = this.context.webhookSecretsKey;
     this.role.addToPrincipalPolicy(
       new iam.PolicyStatement({
         actions: [action],
         resources: [key.keyArn],
-        conditions: { StringEquals: { 'kms:EncryptionContext:purpose': WEBHOOK_SECRET_PURPOSE } },
+        conditions: { StringEquals: { 'kms:EncryptionContext:purpose': purpose } },
       }),
     );
     this.setEnv(ENV.webhookSecretsKeyArn, key.keyArn);

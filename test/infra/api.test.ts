@@ -166,8 +166,8 @@ describe('grants become IAM permissions', () => {
     expect(actions.has('s3:GetObject')).toBe(route.grants.includes('bucket:read'));
     expect(actions.has('s3:PutObject')).toBe(route.grants.includes('bucket:write'));
     expect(actions.has('bedrock:InvokeModelWithResponseStream')).toBe(route.grants.includes('model:invoke'));
-    expect(actions.has('kms:Encrypt')).toBe(route.grants.includes('secrets:seal'));
-    expect(actions.has('kms:Decrypt')).toBe(route.grants.includes('secrets:open'));
+    expect(actions.has('kms:Encrypt')).toBe(route.grants.includes('secrets:seal') || route.grants.includes('sessions:seal'));
+    expect(actions.has('kms:Decrypt')).toBe(route.grants.includes('secrets:open') || route.grants.includes('sessions:open'));
     expect(actions.has('secretsmanager:GetSecretValue')).toBe(route.grants.includes('payments:charge') || route.grants.includes('identity:read'));
     expect([...actions].some((a) => a.endsWith('*'))).toBe(false);
   });
@@ -232,6 +232,19 @@ describe('area D: webhook secrets and the webhooks queue', () => {
     expect(kms[0]!.Condition).toEqual({ StringEquals: { 'kms:EncryptionContext:purpose': 'webhook-signing-secret' } });
     expect(importedId(fn.props.Environment.Variables[ENV.webhookSecretsKeyArn], dataTemplate)).toBe(keyId);
   });
+
+  it.each(['http/console-session', 'http/console-keys-list', 'http/console-callback'])(
+    '%s seals and opens console sessions only: both KMS actions bound to the session purpose, never the webhook secrets’',
+    (description) => {
+      const { statements } = statementsOf(description);
+      const kms = statements.filter((s) => [s.Action].flat().some((a) => a.startsWith('kms:')));
+      expect(kms.length).toBeGreaterThan(0);
+      for (const statement of kms) {
+        expect(importedId(statement.Resource, dataTemplate)).toBe(keyId);
+        expect(statement.Condition).toEqual({ StringEquals: { 'kms:EncryptionContext:purpose': 'console-session-tokens' } });
+      }
+    },
+  );
 
   it('gives the KMS key to no other function', () => {
     const holders = Object.values(functions).filter((f) => ENV.webhookSecretsKeyArn in (f.Properties!.Environment.Variables as object));

@@ -53,6 +53,18 @@ describe('DynamoConsoleSessionStore', () => {
     await expect(store.replaceTokens(id, fresh)).rejects.toThrow();
   });
 
+  it('reads a session whose tokens were sealed under another purpose or key as absent, not as an error', async () => {
+    const keyFile = join(mkdtempSync(join(tmpdir(), 'console-')), 'key');
+    const webhookPurpose = new DynamoConsoleSessionStore(t.db, t.table, new FileSecretSealer(keyFile, 'webhook-signing-secret'));
+    const sessionPurpose = new DynamoConsoleSessionStore(t.db, t.table, new FileSecretSealer(keyFile, 'console-session-tokens'));
+    const id = newConsoleSessionId();
+    await webhookPurpose.create(id, session);
+    expect(await sessionPurpose.get(id, NOW)).toBeUndefined();
+    await expect(
+      new DynamoConsoleSessionStore(t.db, t.table, { seal: async () => 'x', open: () => Promise.reject(new Error('KMS is down')) }).get(id, NOW),
+    ).rejects.toThrow('KMS is down');
+  });
+
   it('takes a login state once, and not after it expired', async () => {
     const login = { state: 's-1', codeVerifier: 'v', nonce: 'n', returnPath: '/console/apps', expiresAtS: NOW + 600 };
     await store.put(login);

@@ -7,7 +7,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { FileSecretSealer } from '../../functions/kernel/adapters/file-secret-sealer';
 import { encryptionContext, KmsSecretSealer, SEAL_PURPOSE } from '../../functions/kernel/adapters/kms-secret-sealer';
-import type { SealContext } from '../../functions/kernel/app/outbound-webhook-ports';
+import { SealedSecretRejected, type SealContext } from '../../functions/kernel/app/outbound-webhook-ports';
 
 const KEY_ARN = 'arn:aws:kms:eu-west-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab';
 const SECRET = 'whsec_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789AbCd';
@@ -42,9 +42,21 @@ describe('KmsSecretSealer', () => {
     });
   });
 
-  it('passes KMS refusals on (a context mismatch is InvalidCiphertextException)', async () => {
+  it('passes KMS refusals on as a rejected secret (a context mismatch is InvalidCiphertextException), and other failures as they are', async () => {
     kms.on(DecryptCommand).rejects(Object.assign(new Error('InvalidCiphertextException'), { name: 'InvalidCiphertextException' }));
-    await expect(sealer().open('kms1:AQID', { subscriptionId: 'other' })).rejects.toThrow(/InvalidCiphertext/);
+    await expect(sealer().open('kms1:AQID', { subscriptionId: 'other' })).rejects.toBeInstanceOf(SealedSecretRejected);
+    kms.reset();
+    kms.on(DecryptCommand).rejects(Object.assign(new Error('throttled'), { name: 'ThrottlingException' }));
+    const err = await sealer()
+      .open('kms1:AQID', { subscriptionId: 'sub-1' })
+      .catch((e: unknown) => e);
+    expect(err).not.toBeInstanceOf(SealedSecretRejected);
+  });
+
+  it('binds a console session’s tokens to a purpose of their own, which the webhook purpose’s grant does not allow', async () => {
+    kms.on(EncryptCommand).resolves({ CiphertextBlob: blob, KeyId: KEY_ARN, EncryptionAlgorithm: 'SYMMETRIC_DEFAULT' });
+    await new KmsSecretSealer(new KMSClient({ region: 'eu-west-1' }), KEY_ARN, 'console-session-tokens').seal('{}', { consoleSession: 'h' });
+    expect(kms.commandCalls(EncryptCommand)[0]!.args[0].input.EncryptionContext).toEqual({ purpose: 'console-session-tokens', consoleSession: 'h' });
   });
 
   it('fails clearly on a function without the grant, and on a value it did not seal', async () => {
@@ -78,7 +90,14 @@ describe('FileSecretSealer (local)', () => {
     expect(await sealer.seal(SECRET, { subscriptionId: 'sub-1' })).not.toBe(a);
     await expect(sealer.open(a, { subscriptionId: 'sub-2' })).rejects.toThrow();
     const tampered = `local1:${Buffer.from(Buffer.from(a.slice(7), 'base64').map((b, i) => (i === 40 ? b ^ 1 : b))).toString('base64')}`;
-    await expect(sealer.open(tampered, { subscriptionId: 'sub-1' })).rejects.toThrow();
+    await expect(sealer.open(tampered, { subscriptionId: 'sub-1' })).rejects.toBeInstanceOf(SealedSecretRejected);
+  });
+
+  it('opens a ciphertext only under the purpose it was sealed for: a session’s tokens are not a signing secret', async () => {
+    const sessions = new FileSecretSealer(keyFile, 'console-session-tokens');
+    const sealed = await sessions.seal('{"idToken":"x"}', { consoleSession: 'h' });
+    expect(await sessions.open(sealed, { consoleSession: 'h' })).toBe('{"idToken":"x"}');
+    await expect(new FileSecretSealer(keyFile).open(sealed, { consoleSession: 'h' })).rejects.toBeInstanceOf(SealedSecretRejected);
   });
 });
 

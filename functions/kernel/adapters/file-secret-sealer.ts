@@ -6,21 +6,24 @@
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
-import type { SealContext, SecretSealer } from '../app/outbound-webhook-ports';
-import { encryptionContext } from './kms-secret-sealer';
+import { SealedSecretRejected, type SealContext, type SecretSealer } from '../app/outbound-webhook-ports';
+import { encryptionContext, SEAL_PURPOSE, type SealPurpose } from './kms-secret-sealer';
 
 const PREFIX = 'local1:';
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
-function aad(context: SealContext): Buffer {
-  return Buffer.from(JSON.stringify(encryptionContext(context)), 'utf8');
+function aad(context: SealContext, purpose: SealPurpose): Buffer {
+  return Buffer.from(JSON.stringify(encryptionContext(context, purpose)), 'utf8');
 }
 
 export class FileSecretSealer implements SecretSealer {
   private key?: Buffer;
 
-  constructor(private readonly keyFile: string) {}
+  constructor(
+    private readonly keyFile: string,
+    private readonly purpose: SealPurpose = SEAL_PURPOSE,
+  ) {}
 
   /** Loads the key, creating it if absent; `wx` makes two first starts agree on one key. */
   private loadKey(): Buffer {
@@ -38,16 +41,21 @@ export class FileSecretSealer implements SecretSealer {
 
   async seal(plaintext: string, context: SealContext): Promise<string> {
     const iv = randomBytes(IV_BYTES);
-    const cipher = createCipheriv('aes-256-gcm', this.loadKey(), iv).setAAD(aad(context));
+    const cipher = createCipheriv('aes-256-gcm', this.loadKey(), iv).setAAD(aad(context, this.purpose));
     const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
     return PREFIX + Buffer.concat([iv, cipher.getAuthTag(), ciphertext]).toString('base64');
   }
 
   async open(sealed: string, context: SealContext): Promise<string> {
-    if (!sealed.startsWith(PREFIX)) throw new Error('not a locally sealed secret');
+    if (!sealed.startsWith(PREFIX)) throw new SealedSecretRejected('not a locally sealed secret');
     const raw = Buffer.from(sealed.slice(PREFIX.length), 'base64');
-    const decipher = createDecipheriv('aes-256-gcm', this.loadKey(), raw.subarray(0, IV_BYTES)).setAAD(aad(context));
-    decipher.setAuthTag(raw.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
-    return Buffer.concat([decipher.update(raw.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
+    const key = this.loadKey();
+    try {
+      const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, IV_BYTES)).setAAD(aad(context, this.purpose));
+      decipher.setAuthTag(raw.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
+      return Buffer.concat([decipher.update(raw.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
+    } catch (err) {
+      throw new SealedSecretRejected(`the sealed secret does not open under this binding: ${(err as Error).message}`);
+    }
   }
 }

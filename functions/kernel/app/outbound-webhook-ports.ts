@@ -17,7 +17,13 @@ export type SealContext = Readonly<Record<string, string>> & { readonly purpose?
 /** Encrypts webhook signing secrets at rest (docs/design.md §4): KMS on AWS, a key file in the data directory locally. */
 export interface SecretSealer {
   seal(plaintext: string, context: SealContext): Promise<string>;
+  /** Throws SealedSecretRejected for a ciphertext that does not open under this context and purpose; other errors are the key service's. */
   open(sealed: string, context: SealContext): Promise<string>;
+}
+
+/** A ciphertext that is not one of ours, was tampered with, or was sealed under another binding or purpose. */
+export class SealedSecretRejected extends Error {
+  override readonly name = 'SealedSecretRejected';
 }
 
 export type Resolution =

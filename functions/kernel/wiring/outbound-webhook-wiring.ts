@@ -8,7 +8,7 @@
 import { createKmsClient } from '../adapters/aws-queue-clients';
 import { DnsHostResolver } from '../adapters/dns-host-resolver';
 import { FileSecretSealer } from '../adapters/file-secret-sealer';
-import { KmsSecretSealer } from '../adapters/kms-secret-sealer';
+import { KmsSecretSealer, type SealPurpose } from '../adapters/kms-secret-sealer';
 import { NodeHttpsWebhookSender } from '../adapters/node-https-webhook-sender';
 import { ENV } from '../env';
 import type { CallbackCheckDeps, HostResolver, SecretSealer, WebhookNetworkPolicy, WebhookSender } from '../app/outbound-webhook-ports';
@@ -25,11 +25,16 @@ export interface OutboundWebhookWiringOptions extends KernelWiringOptions {
 }
 
 /** What registering a callback needs: the SSRF check and the sealer of its secret. */
+/** The stage's sealer for one purpose: the key file locally, KMS on AWS. */
+export function buildSecretSealer(opts: OutboundWebhookWiringOptions, purpose: SealPurpose): SecretSealer {
+  return opts.secretsKeyFile
+    ? new FileSecretSealer(opts.secretsKeyFile, purpose)
+    : new KmsSecretSealer(createKmsClient(opts.aws ?? {}), opts.env[ENV.webhookSecretsKeyArn], purpose);
+}
+
 export function buildWebhookSealing(opts: OutboundWebhookWiringOptions): CallbackCheckDeps & { readonly secrets: SecretSealer } {
   return {
-    secrets: opts.secretsKeyFile
-      ? new FileSecretSealer(opts.secretsKeyFile)
-      : new KmsSecretSealer(createKmsClient(opts.aws ?? {}), opts.env[ENV.webhookSecretsKeyArn]),
+    secrets: buildSecretSealer(opts, 'webhook-signing-secret'),
     resolver: opts.resolver ?? new DnsHostResolver(),
     webhookExceptions: opts.webhookNetwork?.allowAddresses ?? [],
   };

@@ -9,6 +9,7 @@ import type { SecretSealer } from '../../kernel/app/outbound-webhook-ports';
 import { TABLE_DESIGN } from '../../kernel/adapters/table-design';
 import type { ConsoleSession, ConsoleSessionStore, LoginState, LoginStateStore, TokenSet } from '../app/identity-ports';
 import { consoleSessionHash } from '../domain/console-session';
+import { SealedSecretRejected } from '../../kernel/app/outbound-webhook-ports';
 
 const TTL = TABLE_DESIGN.ttlAttribute;
 const sessionKey = (hash: string) => ({ pk: `CONSOLE_SESSION#${hash}`, sk: 'SESSION' });
@@ -47,7 +48,15 @@ export class DynamoConsoleSessionStore implements ConsoleSessionStore, LoginStat
     const res = await this.db.send(new GetCommand({ TableName: this.table, Key: sessionKey(hash), ConsistentRead: true }));
     const item = res.Item;
     if (!item || typeof item[TTL] !== 'number' || item[TTL] <= nowS) return undefined;
-    const tokens = JSON.parse(await this.sealer.open(item.sealedTokens as string, { consoleSession: hash })) as TokenSet;
+    let opened: string;
+    try {
+      opened = await this.sealer.open(item.sealedTokens as string, { consoleSession: hash });
+    } catch (err) {
+      // Tokens sealed under another key or purpose (an older release) are no session: sign in again.
+      if (err instanceof SealedSecretRejected) return undefined;
+      throw err;
+    }
+    const tokens = JSON.parse(opened) as TokenSet;
     return { person: item.person as ConsoleSession['person'], tokens, expiresAtS: item[TTL] };
   }
 

@@ -8,7 +8,7 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ENV } from '../../kernel/env';
-import { buildWebhookSealing, type OutboundWebhookWiringOptions } from '../../kernel/wiring/outbound-webhook-wiring';
+import { buildSecretSealer, type OutboundWebhookWiringOptions } from '../../kernel/wiring/outbound-webhook-wiring';
 import { DynamoConsoleSessionStore } from '../adapters/dynamo-console-session-store';
 import { JoseIdentityVerifier } from '../adapters/jose-identity-verifier';
 import { OidcCodeFlowClient } from '../adapters/oidc-code-flow-client';
@@ -95,7 +95,7 @@ function withCognitoLogout(client: SignInClient, authBaseUrl: string, clientId: 
 
 /** The console's session and login-state stores and its issuer. */
 export function buildConsoleIdentityPorts(opts: ConsoleWiringOptions, db: DynamoDBDocumentClient): ConsoleIdentityPorts {
-  const store = new DynamoConsoleSessionStore(db, opts.env[ENV.tableName], buildWebhookSealing(opts).secrets);
+  const store = new DynamoConsoleSessionStore(db, opts.env[ENV.tableName], buildSecretSealer(opts, 'console-session-tokens'));
   const local = opts.consoleIssuer ? consoleAuthFrom(opts.consoleIssuer) : undefined;
   return { consoleSessions: store, consoleLogins: store, consoleAuth: local ? async () => local : issuerFromEnvironment(opts) };
 }
