@@ -10,6 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { chromiumPath } from '../support/chromium';
 import { type GuardedPage, guardedPage } from '../support/guarded-page';
+import { userKeyOf } from '../../functions/tenancy/domain/members';
 import { type TestPlatform, usePlatform } from '../support/platform';
 
 const CHROMIUM = chromiumPath();
@@ -119,6 +120,24 @@ describe.skipIf(!CHROMIUM)('the web console in Chromium', () => {
     expect(new URL(page.url()).pathname).toBe('/console/members');
     await page.reload();
     await page.getByRole('heading', { level: 1, name: 'Members' }).waitFor();
+  });
+
+  it('switches between the orgs of someone who is a member of several', async () => {
+    const developer = user('developer');
+    const second = await p.admin('POST', '/orgs', { name: 'Second Org', plan: 'free' });
+    const secondId = second.body.data.id as string;
+    const userKey = userKeyOf({ issuer: p.consoleSignIn!.settings.issuer.issuer, subject: developer.subject });
+    await p.deps.members.put({ orgId: secondId, userKey, email: developer.email, role: 'admin', joinedAtUs: 1 });
+    const page = await signInAs('developer');
+    const switcher = page.getByRole('combobox', { name: 'Organisation' });
+    await switcher.selectOption({ label: 'Demo Org' });
+    await page.getByText('Your role (developer) cannot see the plan and credits').waitFor();
+    await switcher.selectOption({ label: 'Second Org' });
+    await page.getByText('(your role: admin)').waitFor();
+    await page
+      .getByRole('definition')
+      .filter({ hasText: /^free$/ })
+      .waitFor();
   });
 
   it('signs out: the session ends at the console and at the provider, then the sign-in page', async () => {
