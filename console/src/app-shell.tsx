@@ -20,6 +20,10 @@ export function AppShell({ session, onSignedOut }: Props) {
   const page = pageAt(pathname);
 
   useEffect(() => {
+    document.title = `${page?.title ?? 'Page not found'} - ${org?.name ?? 'Console'} - Application Platform`;
+  }, [page, org]);
+
+  useEffect(() => {
     const onPop = () => setPathname(location.pathname);
     addEventListener('popstate', onPop);
     return () => removeEventListener('popstate', onPop);

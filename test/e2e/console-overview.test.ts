@@ -118,6 +118,7 @@ describe.skipIf(!CHROMIUM)('the web console in Chromium', () => {
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { level: 1, name: 'Members' }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/console/members');
+    expect(await page.title()).toBe('Members - Demo Org - Application Platform');
     await page.reload();
     await page.getByRole('heading', { level: 1, name: 'Members' }).waitFor();
   });
