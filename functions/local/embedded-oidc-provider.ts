@@ -16,7 +16,7 @@ import { type ConsoleUser, loadConsoleUsers } from './console-accounts';
 import type { ConsoleSignInSettings } from './console-sign-in';
 import { ConfigError } from './main-options';
 import { fileAdapterFactory } from './oidc-file-adapter';
-import { handleInteraction, INTERACTION_PREFIX } from './oidc-login-page';
+import { handleInteraction, INTERACTION_PREFIX, providerPages } from './oidc-login-page';
 
 export const CONSOLE_CLIENT_ID = 'console';
 export const CONSOLE_RESOURCE = 'urn:platform:console';
@@ -109,10 +109,11 @@ export async function startEmbeddedOidcProvider(opts: {
       await grant.save();
       return grant;
     },
+    renderError: providerPages.renderError,
     interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `${INTERACTION_PREFIX}${interaction.uid}` },
     features: {
       devInteractions: { enabled: false },
-      rpInitiatedLogout: { enabled: true },
+      rpInitiatedLogout: { enabled: true, logoutSource: providerPages.logoutSource },
       resourceIndicators: {
         enabled: true,
         defaultResource: () => CONSOLE_RESOURCE,

@@ -30,6 +30,7 @@ import { ensureBucket, ensureQueues, ensureTable } from './bootstrap';
 import { DevWebhookListeners } from './dev-webhook-listeners';
 import { attachFrontDoor, frontDoorLog, frontDoorServer, requestListener } from '../server/http-server';
 import { withReference } from '../openapi/docs-site';
+import { withConsole } from './console-site';
 import { loadRoutes } from './load-routes';
 import { LocalApiGateway } from './local-api-gateway';
 import { acquireDataDirLock } from './lock';
@@ -206,9 +207,9 @@ export async function startPlatform(opts: PlatformOptions): Promise<RunningPlatf
     });
 
     await gateway.load(deps);
-    // The API reference (/docs, /api/v1/openapi.json) in front of the routes, as the front door's bucket is on AWS.
+    // The API reference (/docs, /api/v1/openapi.json) and the console's files in front of the routes, as the front door's bucket is on AWS.
     const compiled = await loadRoutes(deps);
-    const routes = withReference(requestListener(compiled, gateway, log));
+    const routes = withConsole(withReference(requestListener(compiled, gateway, log)));
     attachFrontDoor(server, compiled, devListeners ? devListeners.requestListener(routes) : routes, log);
 
     if (opts.timers) {

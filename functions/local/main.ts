@@ -6,6 +6,7 @@ import { DataDirLockedError } from './lock';
 import { ConfigError, localPlatformOptions } from './main-options';
 import { startPlatform } from './local-platform';
 import { consoleUrlOf, type RunningConsoleSignIn } from './console-sign-in';
+import { ensureConsoleBuilt } from './console-build';
 
 function consoleSignInLines(baseUrl: string, signIn: RunningConsoleSignIn | undefined): string[] {
   if (!signIn) return [];
@@ -19,6 +20,8 @@ async function main(): Promise<void> {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   process.env.POWERTOOLS_LOG_LEVEL ??= process.env.LOG_LEVEL ?? 'WARN';
   const options = localPlatformOptions(process.env);
+  const consoleBuild = await ensureConsoleBuilt();
+  if (consoleBuild.built) console.log(`console built in ${(consoleBuild.ms / 1000).toFixed(1)} s`);
   const platform = await startPlatform(options);
   const demo = platform.demo!;
   const devWebhooks = options.devWebhookListeners

@@ -1,0 +1,102 @@
+/**
+ * The signed-in console: a header (org, switcher when there are several, e-mail, sign out), the nav
+ * and the current page. Navigation keeps real links (keyboard, new tab) and moves focus to the heading.
+ */
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { callApi, type SessionView } from './api-client';
+import { OverviewPage } from './overview-page';
+import { hrefOf, PAGES, pageAt } from './pages';
+
+interface Props {
+  readonly session: SessionView;
+  readonly onSignedOut: () => void;
+}
+
+export function AppShell({ session, onSignedOut }: Props) {
+  const [pathname, setPathname] = useState(location.pathname);
+  const [orgId, setOrgId] = useState(session.orgs[0]?.orgId);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const org = session.orgs.find((o) => o.orgId === orgId);
+  const page = pageAt(pathname);
+
+  useEffect(() => {
+    document.title = `${page?.title ?? 'Page not found'} - ${org?.name ?? 'Console'} - Application Platform`;
+  }, [page, org]);
+
+  useEffect(() => {
+    const onPop = () => setPathname(location.pathname);
+    addEventListener('popstate', onPop);
+    return () => removeEventListener('popstate', onPop);
+  }, []);
+
+  const go = (event: MouseEvent, href: string) => {
+    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    event.preventDefault();
+    history.pushState(null, '', href);
+    setPathname(location.pathname);
+    queueMicrotask(() => heading.current?.focus());
+  };
+
+  const signOut = async () => {
+    const answer = await callApi<{ logoutUrl: string | null }>('/console/auth/logout', { method: 'POST' }).catch(() => ({ logoutUrl: null }));
+    if (answer.logoutUrl) location.assign(answer.logoutUrl);
+    else {
+      history.pushState(null, '', '/console/');
+      onSignedOut();
+    }
+  };
+
+  return (
+    <>
+      <a class="skip-link" href="#content">
+        Skip to content
+      </a>
+      <header class="top-bar">
+        <p class="brand">Application Platform</p>
+        {session.orgs.length > 1 ? (
+          <label class="org-switcher">
+            Organisation{' '}
+            <select value={orgId} onChange={(e) => setOrgId((e.currentTarget as HTMLSelectElement).value)}>
+              {session.orgs.map((o) => (
+                <option key={o.orgId} value={o.orgId}>
+                  {o.name}
+                </option>
+              ))}
+            </select>
+          </label>
+        ) : (
+          <p class="org-name">{org?.name ?? 'No organisation'}</p>
+        )}
+        <p class="person">{session.person.email ?? 'Signed in'}</p>
+        <button type="button" onClick={signOut}>
+          Sign out
+        </button>
+      </header>
+      <nav aria-label="Console" class="side-nav">
+        <ul>
+          {PAGES.map((p) => (
+            <li key={p.path}>
+              <a href={hrefOf(p)} aria-current={p === page ? 'page' : undefined} onClick={(e) => go(e, hrefOf(p))}>
+                {p.title}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <main id="content" class="content">
+        <h1 ref={heading} tabIndex={-1}>
+          {page?.title ?? 'Page not found'}
+        </h1>
+        {!org ? (
+          <p>You are not a member of any organisation yet. Ask an owner to invite you.</p>
+        ) : page?.path === '' ? (
+          <OverviewPage key={org.orgId} org={org} />
+        ) : page ? (
+          <p>This page is not built yet.</p>
+        ) : (
+          <p>There is no such page in the console.</p>
+        )}
+      </main>
+    </>
+  );
+}

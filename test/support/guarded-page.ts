@@ -1,0 +1,34 @@
+/**
+ * A browser page that records what a console page must never do: log an error, throw, ask an origin
+ * other than the allowed ones (the console's and, while signing in, its issuer's) or get a 5xx.
+ */
+import type { BrowserContext, Page } from 'playwright-core';
+
+export interface GuardedPage {
+  readonly page: Page;
+  /** Everything forbidden that happened so far (a test expects none). */
+  readonly problems: string[];
+}
+
+/** Chromium logs every failed fetch; the console's own session probe answers 401 when no one is signed in. */
+const isExpectedSignedOutProbe = (text: string, url: string) => /status of 401/.test(text) && new URL(url).pathname === '/console/auth/session';
+
+export async function guardedPage(context: BrowserContext, allowedOrigins: readonly string[]): Promise<GuardedPage> {
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('console', (msg) => {
+    if (msg.type() !== 'error') return;
+    const url = msg.location().url;
+    if (url && isExpectedSignedOutProbe(msg.text(), url)) return;
+    problems.push(`console error: ${msg.text()} (${url})`);
+  });
+  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+  page.on('request', (req) => {
+    const url = new URL(req.url());
+    if ((url.protocol === 'http:' || url.protocol === 'https:') && !allowedOrigins.includes(url.origin)) problems.push(`request to ${url.origin}`);
+  });
+  page.on('response', (res) => {
+    if (res.status() >= 500) problems.push(`${res.status()} from ${res.url()}`);
+  });
+  return { page, problems };
+}
