@@ -57,8 +57,8 @@ export async function startConsoleSignIn(
   return startEmbeddedOidcProvider({ dataDir: ctx.dataDir, host: ctx.host, port: option.port, consoleBaseUrl: ctx.consoleBaseUrl });
 }
 
-/** Where a builder signs in to the console: its login, which sends them on to the console after the issuer's page. */
-export const consoleUrlOf = (baseUrl: string): string => `${baseUrl}/console/auth/login`;
+/** The console's address: its pages offer sign-in to whoever is not signed in. */
+export const consoleUrlOf = (baseUrl: string): string => `${baseUrl}/console/`;
 
 /** Adds the console's address, the issuer and the seeded people to `demo.json`, beside what seed.ts wrote. */
 export function recordConsoleSignIn(dataDir: string, signIn: RunningConsoleSignIn): void {

@@ -65,7 +65,7 @@ describe('console sign-in routes', () => {
 
   it('saves where to sign in, the issuer and the seeded people in demo.json beside the keys', () => {
     const demo = JSON.parse(readFileSync(join(p.dataDir, 'demo.json'), 'utf8'));
-    expect(demo.consoleUrl).toBe(`${p.baseUrl}/console/auth/login`);
+    expect(demo.consoleUrl).toBe(`${p.baseUrl}/console/`);
     expect(demo.oidcIssuer).toBe(p.consoleSignIn!.settings.issuer.issuer);
     expect(demo.consoleUsers.map((u: { role: string }) => u.role).sort()).toEqual(['admin', 'developer', 'owner', 'viewer']);
   });
