@@ -16,6 +16,7 @@ export const CONSOLE_CSP =
 const PREFIX = '/console';
 const ASSETS = `${PREFIX}/assets/`;
 const API_PREFIXES = [`${PREFIX}/auth/`, `${PREFIX}/v1/`];
+const PAGE_PATH = /^\/console(?:\/(?:[A-Za-z0-9_-]+\/)*(?:[A-Za-z0-9_-]+)?)?$/;
 const API_PATHS = new Set([`${PREFIX}/auth`, `${PREFIX}/v1`, `${PREFIX}/openapi.json`]);
 const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
@@ -34,7 +35,8 @@ export function consoleFileFor(path: string): { readonly file: string; readonly 
     const name = path.slice(ASSETS.length);
     return /^[\w.-]+$/.test(name) && !name.startsWith('.') ? { file: join(CONSOLE_BUILD_DIR, 'assets', name), asset: true } : undefined;
   }
-  return { file: join(CONSOLE_BUILD_DIR, 'index.html'), asset: false };
+  // A page is a clean path: no empty, dot or encoded segment (`/console//v1/…` is not a page; the router answers it).
+  return PAGE_PATH.test(path) ? { file: join(CONSOLE_BUILD_DIR, 'index.html'), asset: false } : undefined;
 }
 
 type Listener = (req: IncomingMessage, res: ServerResponse) => Promise<void> | void;

@@ -56,4 +56,15 @@ describe('the web console on the local server', () => {
       expect(res.headers.get('content-type') ?? '').not.toContain('text/html');
     }
   });
+
+  it('serves the page only at clean paths: an empty, dot or encoded segment is the router’s to answer', async () => {
+    for (const path of ['/console/members', '/console/apps/123/', '/console'])
+      expect((await get(path)).headers.get('content-type'), path).toContain('text/html');
+    for (const path of ['/console//v1/orgs/x/usage', '/console/apps/%41', '/console/a b', '/console/apps/x.y']) {
+      const res = await fetch(p.baseUrl + path);
+      expect(res.headers.get('content-type') ?? '', path).not.toContain('text/html');
+      expect(res.status, path).toBeGreaterThanOrEqual(400);
+      expect(res.status, path).toBeLessThan(500);
+    }
+  });
 });
