@@ -8,6 +8,7 @@ import { SaxesParser } from 'saxes';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TestClock } from '../support/clock';
 import { startTestPlatform, type TestPlatform } from '../support/platform';
+import { publishMarkdown } from '../support/release-notes';
 
 const FEED = '/api/v1/release-notes/feed';
 // Frozen 17.25 s into a minute: a full window leaves 42.75 s, so Retry-After is 43.
@@ -24,15 +25,10 @@ function strictlyWellFormed(xml: string): void {
   if (error) throw error;
 }
 
-async function publishMarkdown(text: string) {
-  const res = await p.call('POST', '/admin/v1/release-notes/periods', { token: p.adminToken, body: text, headers: { 'Content-Type': 'text/markdown' } });
-  expect(res.status, res.text).toBe(201);
-  return res.body.data;
-}
-
 beforeAll(async () => {
   p = await startTestPlatform({ clock });
   await publishMarkdown(
+    p,
     [
       '---',
       'periodStart: 2026-10-01T00:00:00Z',
@@ -45,6 +41,7 @@ beforeAll(async () => {
     ].join('\n'),
   );
   await publishMarkdown(
+    p,
     [
       '---',
       'periodStart: 2026-11-01T00:00:00Z',
@@ -56,6 +53,7 @@ beforeAll(async () => {
     ].join('\n'),
   );
   await publishMarkdown(
+    p,
     ['---', 'periodStart: 2026-09-01T00:00:00Z', 'periodEnd: 2026-09-30T00:00:00Z', '---', 'Free-form notes about the new STREAMING limits.'].join('\n'),
   );
 });
@@ -106,6 +104,7 @@ describe('GET /feed', () => {
 
   it('shows a re-published period once, updated in place', async () => {
     await publishMarkdown(
+      p,
       [
         '---',
         'periodStart: 2026-11-01T00:00:00Z',

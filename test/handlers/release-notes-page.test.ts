@@ -8,15 +8,10 @@ import Parser from 'rss-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestClock } from '../support/clock';
 import { startTestPlatform, type TestPlatform } from '../support/platform';
+import { publishMarkdown } from '../support/release-notes';
 
 const FEED = '/api/v1/release-notes/feed';
 let p: TestPlatform;
-
-async function publishMarkdown(text: string) {
-  const res = await p.call('POST', '/admin/v1/release-notes/periods', { token: p.adminToken, body: text, headers: { 'Content-Type': 'text/markdown' } });
-  expect(res.status, res.text).toBe(201);
-  return res.body.data as { id: string };
-}
 
 beforeAll(async () => {
   p = await startTestPlatform({ clock: new TestClock('2026-11-22T10:00:00.000Z', false) });
@@ -32,6 +27,7 @@ describe('the public release-notes page', () => {
 
   it('holds every feed item’s link as an article anchor, newest first, with its categories and text', async () => {
     await publishMarkdown(
+      p,
       [
         '---',
         'periodStart: 2026-10-01T00:00:00Z',
@@ -44,6 +40,7 @@ describe('the public release-notes page', () => {
       ].join('\n'),
     );
     await publishMarkdown(
+      p,
       [
         '---',
         'periodStart: 2026-11-01T00:00:00Z',

@@ -2,7 +2,7 @@
  * Wire shapes of area A's console resources: camelCase in a `data` envelope, built from the export's own
  * rows (export/domain/export-rows.ts), so the console shows what an org key reads, field for field.
  */
-import { badRequest } from '../../kernel/domain/errors';
+import { decodePositionCursor, encodePositionCursor } from '../../kernel/domain/position-cursor';
 import type { Message, Session } from '../../conversations/domain/session';
 import type { KeysetPosition } from '../domain/cursor';
 import type { ExportJob } from '../domain/export-job';
@@ -69,23 +69,9 @@ export function consoleExportJobSummary(job: ExportJob) {
 }
 
 /** The cursor of a page of jobs: the last job's creation time and id, in the caller's own org's partition. */
-export const exportJobCursor = (job: ExportJob) => Buffer.from(JSON.stringify([job.createdAtUs, job.id]), 'utf8').toString('base64url');
+export const exportJobCursor = (job: ExportJob) => encodePositionCursor(job.createdAtUs, job.id);
 
 export function exportJobPosition(cursor: string): KeysetPosition {
-  try {
-    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (
-      Array.isArray(value) &&
-      value.length === 2 &&
-      Number.isSafeInteger(value[0]) &&
-      value[0] >= 0 &&
-      typeof value[1] === 'string' &&
-      value[1].length <= 64
-    ) {
-      return { sortUs: value[0], id: value[1] };
-    }
-  } catch {
-    // falls through to the refusal below
-  }
-  throw badRequest('Invalid cursor');
+  const { us, id } = decodePositionCursor(cursor, 64);
+  return { sortUs: us, id };
 }

@@ -9,9 +9,8 @@
 import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { auditExpiry, type AuditRecord } from '../domain/audit';
 import type { AuditFilter, AuditLog, AuditPage } from '../app/members-ports';
-import { badRequest } from '../../kernel/domain/errors';
-import { queryPages } from '../../kernel/adapters/dynamo-batch';
-import { timeIdKey } from '../../kernel/adapters/dynamo-batch';
+import { decodePositionCursor, encodePositionCursor } from '../../kernel/domain/position-cursor';
+import { definedFields, queryPages, timeIdKey } from '../../kernel/adapters/dynamo-batch';
 import { TABLE_DESIGN } from '../../kernel/adapters/table-design';
 
 const pk = (orgId: string) => `AUDIT#${orgId}`;
@@ -36,23 +35,13 @@ const matches = (r: AuditRecord, f: AuditFilter) =>
   (f.action === undefined || r.action === f.action) &&
   (f.resourceType === undefined || r.resource.type === f.resourceType);
 
-function toRecord(item: Record<string, unknown>): AuditRecord {
-  const out: Record<string, unknown> = {};
-  for (const f of FIELDS) if (item[f] !== undefined) out[f] = item[f];
-  return out as unknown as AuditRecord;
-}
+const toRecord = (item: Record<string, unknown>) => definedFields<AuditRecord>(item, FIELDS);
 
-const encodePosition = (r: AuditRecord) => Buffer.from(JSON.stringify([r.at, r.id]), 'utf8').toString('base64url');
+const encodePosition = (r: AuditRecord) => encodePositionCursor(r.at, r.id);
 
 function decodePosition(cursor: string): string {
-  try {
-    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(value) && value.length === 2 && Number.isSafeInteger(value[0]) && value[0] >= 0 && typeof value[1] === 'string')
-      return timeIdKey(value[0], value[1]);
-  } catch {
-    // falls through to the refusal below
-  }
-  throw badRequest('Invalid cursor');
+  const { us, id } = decodePositionCursor(cursor);
+  return timeIdKey(us, id);
 }
 
 export class DynamoAuditLog implements AuditLog {

@@ -8,7 +8,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ListedCredential, StoredCredential } from '../domain/credentials';
 import type { CredentialFilter, CredentialPage, CredentialStore } from '../app/tenancy-ports';
-import { badRequest } from '../../kernel/domain/errors';
+import { decodePositionCursor, encodePositionCursor } from '../../kernel/domain/position-cursor';
 import type { Micros } from '../../kernel/domain/time';
 import { definedFields, queryPages, sendConditional, timeIdKey, updateIfMatched } from '../../kernel/adapters/dynamo-batch';
 
@@ -37,17 +37,11 @@ const toCredential = (item: Record<string, unknown>) => definedFields<StoredCred
 
 const matches = (c: StoredCredential, f: CredentialFilter) => (f.appId === undefined || c.appId === f.appId) && (f.kind === undefined || c.kind === f.kind);
 
-const encodePosition = (c: StoredCredential) => Buffer.from(JSON.stringify([c.createdAtUs, c.id]), 'utf8').toString('base64url');
+const encodePosition = (c: StoredCredential) => encodePositionCursor(c.createdAtUs, c.id);
 
 function decodePosition(cursor: string): string {
-  try {
-    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(value) && value.length === 2 && Number.isSafeInteger(value[0]) && value[0] >= 0 && typeof value[1] === 'string')
-      return timeIdKey(value[0], value[1]);
-  } catch {
-    // falls through to the refusal below
-  }
-  throw badRequest('Invalid cursor');
+  const { us, id } = decodePositionCursor(cursor);
+  return timeIdKey(us, id);
 }
 
 export class DynamoCredentialStore implements CredentialStore {
