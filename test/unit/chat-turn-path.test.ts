@@ -111,6 +111,8 @@ const OFF_PATH = [
   'kernel/wiring/job-queue-wiring.ts',
   'tenancy/app/authenticate-org-key.ts',
   'tenancy/wiring/admin-wiring.ts',
+  // The key list's cursor, which the credential store reads for the console: a turn lists no keys.
+  'kernel/domain/position-cursor.ts',
   // The audit trail of the admin functions conversation-wiring also builds: a chat turn records no audit.
   'tenancy/wiring/audit-wiring.ts',
   'tenancy/adapters/dynamo-audit-log.ts',
