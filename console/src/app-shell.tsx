@@ -2,10 +2,10 @@
  * The signed-in console: a header (org, switcher when there are several, e-mail, sign out), the nav
  * and the current page. Navigation keeps real links (keyboard, new tab) and moves focus to the heading.
  */
+import type { ComponentType } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { callApi, type SessionView } from './api-client';
-import { OverviewPage } from './overview-page';
-import { hrefOf, PAGES, pageAt } from './pages';
+import { hrefOf, type Page, PAGES, type PageProps, pageAt } from './pages';
 
 interface Props {
   readonly session: SessionView;
@@ -17,7 +17,8 @@ export function AppShell({ session, onSignedOut }: Props) {
   const [orgId, setOrgId] = useState(session.orgs[0]?.orgId);
   const heading = useRef<HTMLHeadingElement>(null);
   const org = session.orgs.find((o) => o.orgId === orgId);
-  const page = pageAt(pathname);
+  const at = pageAt(pathname);
+  const page = at?.page;
 
   useEffect(() => {
     document.title = `${page?.title ?? 'Page not found'} - ${org?.name ?? 'Console'} - Application Platform`;
@@ -29,12 +30,15 @@ export function AppShell({ session, onSignedOut }: Props) {
     return () => removeEventListener('popstate', onPop);
   }, []);
 
-  const go = (event: MouseEvent, href: string) => {
-    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
-    event.preventDefault();
+  const navigate = (href: string) => {
     history.pushState(null, '', href);
     setPathname(location.pathname);
     queueMicrotask(() => heading.current?.focus());
+  };
+  const go = (event: MouseEvent, href: string) => {
+    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    event.preventDefault();
+    navigate(href);
   };
 
   const signOut = async () => {
@@ -89,14 +93,33 @@ export function AppShell({ session, onSignedOut }: Props) {
         </h1>
         {!org ? (
           <p>You are not a member of any organisation yet. Ask an owner to invite you.</p>
-        ) : page?.path === '' ? (
-          <OverviewPage key={org.orgId} org={org} />
-        ) : page ? (
-          <p>This page is not built yet.</p>
+        ) : at ? (
+          <LazyPage key={`${org.orgId} ${at.page.path}`} page={at.page} props={{ org, session, rest: at.rest, navigate }} />
         ) : (
           <p>There is no such page in the console.</p>
         )}
       </main>
     </>
   );
+}
+
+const loaded = new Map<Page, ComponentType<PageProps>>();
+
+/** A page's chunk, fetched on first use and kept; a failed fetch (a new deploy, offline) says to reload. */
+function LazyPage({ page, props }: { readonly page: Page; readonly props: PageProps }) {
+  const [component, setComponent] = useState<ComponentType<PageProps> | 'failed' | undefined>(() => loaded.get(page));
+  useEffect(() => {
+    if (loaded.has(page)) return;
+    page.load().then(
+      (c) => {
+        loaded.set(page, c);
+        setComponent(() => c);
+      },
+      () => setComponent('failed'),
+    );
+  }, [page]);
+  if (component === 'failed') return <p role="alert">This page could not be loaded. Reload the console to get its latest version.</p>;
+  if (!component) return <p role="status">Loading…</p>;
+  const Component = component;
+  return <Component {...props} />;
 }

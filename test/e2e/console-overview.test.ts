@@ -4,75 +4,24 @@
  * real redirects as the owner and as the viewer, the overview, the plan refused to the viewer, signing
  * out, and axe on the sign-in page and the overview. Every page is guarded (guarded-page.ts).
  */
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type Browser, chromium, type Page } from 'playwright-core';
-import { chromiumPath } from '../support/chromium';
-import { type GuardedPage, guardedPage } from '../support/guarded-page';
+import { describe, expect, it } from 'vitest';
 import { userKeyOf } from '../../functions/tenancy/domain/members';
-import { type TestPlatform, usePlatform } from '../support/platform';
-
-const CHROMIUM = chromiumPath();
-const FLAGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const SCREENSHOTS = 'test-results';
-
-/** axe's violations on the page as it is, as `rule: target` lines; the page's CSP stays on (evaluate is not a page script). */
-async function axeViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE_SOURCE);
-  const options = JSON.stringify({ runOnly: { type: 'tag', values: AXE_TAGS } });
-  return page.evaluate<string[]>(
-    `axe.run(document, ${options}).then((r) => r.violations.flatMap((v) => v.nodes.map((n) => v.id + ': ' + JSON.stringify(n.target))))`,
-  );
-}
+import { CHROMIUM, type ConsoleBrowser, useConsoleBrowser } from '../support/console-browser';
 
 describe.skipIf(!CHROMIUM)('the web console in Chromium', () => {
-  let p: TestPlatform;
-  let browser: Browser;
-  let guarded: GuardedPage | undefined;
-  usePlatform({ consoleSignIn: { kind: 'embedded', port: 0 }, seed: true }, (x) => {
-    p = x;
+  let b: ConsoleBrowser;
+  useConsoleBrowser((x) => {
+    b = x;
   });
+  const user = (role: 'owner' | 'viewer' | 'developer') => b.user(role);
+  const consoleUrl = () => `${b.platform.baseUrl}/console/`;
+  const openConsole = () => b.open();
 
-  beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM!, args: FLAGS });
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
-  afterEach(async () => {
-    const problems = guarded?.problems ?? [];
-    await guarded?.page.context().close();
-    guarded = undefined;
-    expect(problems).toEqual([]);
-  });
-
-  const user = (role: string) => p.consoleSignIn!.users.find((u) => u.role === role)!;
-  const consoleUrl = () => `${p.baseUrl}/console/`;
-
-  async function openConsole(): Promise<Page> {
-    const context = await browser.newContext();
-    guarded = await guardedPage(context, [new URL(p.baseUrl).origin, new URL(p.consoleSignIn!.settings.issuer.issuer).origin]);
-    await guarded.page.goto(consoleUrl());
-    return guarded.page;
-  }
-
-  async function signInAs(role: string): Promise<Page> {
+  /** Signs in through the provider's pages on a fresh page (not the kept browser state). */
+  async function signInAs(role: 'owner' | 'viewer' | 'developer') {
     const page = await openConsole();
     await page.getByRole('link', { name: 'Sign in' }).click();
-    await page.getByLabel('E-mail').fill(user(role).email);
-    await page.getByLabel('Password').fill(user(role).password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await b.signIn(page, user(role).email, user(role).password);
     await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
     return page;
   }
@@ -81,7 +30,7 @@ describe.skipIf(!CHROMIUM)('the web console in Chromium', () => {
     const page = await openConsole();
     await page.getByRole('link', { name: 'Sign in' }).waitFor();
     expect(await page.getByRole('link', { name: 'Sign in' }).getAttribute('href')).toBe('/console/auth/login?return=/console/');
-    expect(await axeViolations(page)).toEqual([]);
+    expect(await b.axe(page)).toEqual([]);
   });
 
   it('signs the owner in through the provider: the demo org, its plan and credits, the last 30 days of usage', async () => {
@@ -104,9 +53,8 @@ describe.skipIf(!CHROMIUM)('the web console in Chromium', () => {
         .getByRole('row')
         .count(),
     ).toBeGreaterThanOrEqual(31);
-    expect(await axeViolations(page)).toEqual([]);
-    mkdirSync(SCREENSHOTS, { recursive: true });
-    await page.screenshot({ path: `${SCREENSHOTS}/console-overview-owner.png`, fullPage: true });
+    expect(await b.axe(page)).toEqual([]);
+    await b.screenshot(page, 'console-overview-owner');
   });
 
   it('tells the viewer their role cannot see the plan, and moves between pages by keyboard', async () => {
@@ -125,10 +73,10 @@ describe.skipIf(!CHROMIUM)('the web console in Chromium', () => {
 
   it('switches between the orgs of someone who is a member of several', async () => {
     const developer = user('developer');
-    const second = await p.admin('POST', '/orgs', { name: 'Second Org', plan: 'free' });
+    const second = await b.platform.admin('POST', '/orgs', { name: 'Second Org', plan: 'free' });
     const secondId = second.body.data.id as string;
-    const userKey = userKeyOf({ issuer: p.consoleSignIn!.settings.issuer.issuer, subject: developer.subject });
-    await p.deps.members.put({ orgId: secondId, userKey, email: developer.email, role: 'admin', joinedAtUs: 1 });
+    const userKey = userKeyOf({ issuer: b.platform.consoleSignIn!.settings.issuer.issuer, subject: developer.subject });
+    await b.platform.deps.members.put({ orgId: secondId, userKey, email: developer.email, role: 'admin', joinedAtUs: 1 });
     const page = await signInAs('developer');
     const switcher = page.getByRole('combobox', { name: 'Organisation' });
     await switcher.selectOption({ label: 'Demo Org' });

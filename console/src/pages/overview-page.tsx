@@ -1,27 +1,14 @@
 /** The org at a glance: its plan and credits (roles with `plan.read`) and the last 30 days of usage. */
-import { useEffect, useState } from 'preact/hooks';
-import { callApi, type OrgMembership, orgPath, type PlanView, type UsageView } from './api-client';
-
-type Load<T> = { readonly kind: 'loading' } | { readonly kind: 'ready'; readonly value: T } | { readonly kind: 'failed'; readonly message: string };
-
-function useLoad<T>(path: string | undefined): Load<T> | undefined {
-  const [state, setState] = useState<Load<T>>({ kind: 'loading' });
-  useEffect(() => {
-    if (!path) return;
-    callApi<{ data: T }>(path).then(
-      (answer) => setState({ kind: 'ready', value: answer.data }),
-      (err: unknown) => setState({ kind: 'failed', message: (err as Error).message }),
-    );
-  }, [path]);
-  return path ? state : undefined;
-}
+import { orgPath, type PlanView, type UsageView } from '../api-client';
+import type { PageProps } from '../pages';
+import { useLoad } from '../use-load';
 
 const count = (n: number) => n.toLocaleString('en');
 
-export function OverviewPage({ org }: { readonly org: OrgMembership }) {
+export function OverviewPage({ org }: PageProps) {
   const canSeePlan = org.permissions.includes('plan.read');
-  const plan = useLoad<PlanView>(canSeePlan ? orgPath(org.orgId, 'plan') : undefined);
-  const usage = useLoad<UsageView>(orgPath(org.orgId, 'usage'));
+  const plan = useLoad<PlanView>(canSeePlan ? orgPath(org.orgId, 'plan') : undefined).state;
+  const usage = useLoad<UsageView>(orgPath(org.orgId, 'usage')).state;
   return (
     <>
       <p>

@@ -1,0 +1,35 @@
+/**
+ * A button the role may not use stays visible, disabled, with the reason beside it (the server refuses
+ * the call anyway). The reason is linked by `aria-describedby`, so a screen reader says why.
+ */
+import type { ComponentChildren } from 'preact';
+import { useId } from 'preact/hooks';
+import { can, type OrgMembership } from '../api-client';
+
+interface Props {
+  readonly org: OrgMembership;
+  readonly permission: string;
+  /** Why a role without the permission cannot, e.g. "Only owners and admins delete sessions". */
+  readonly reason: string;
+  readonly onClick: () => void;
+  readonly busy?: boolean;
+  readonly variant?: 'primary' | 'danger';
+  readonly children: ComponentChildren;
+}
+
+export function GuardedButton({ org, permission, reason, onClick, busy, variant, children }: Props) {
+  const id = useId();
+  const allowed = can(org, permission);
+  return (
+    <span class="guarded">
+      <button type="button" class={variant} disabled={!allowed || busy} aria-describedby={allowed ? undefined : id} onClick={onClick}>
+        {children}
+      </button>
+      {!allowed && (
+        <small id={id} class="muted">
+          {reason} (your role: {org.role}).
+        </small>
+      )}
+    </span>
+  );
+}

@@ -1,0 +1,5 @@
+import type { PageProps } from '../pages';
+
+export function KeysPage(_props: PageProps) {
+  return <p>This page is not built yet.</p>;
+}
