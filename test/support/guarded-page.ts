@@ -10,8 +10,16 @@ export interface GuardedPage {
   readonly problems: string[];
 }
 
-/** Chromium logs every failed fetch; the console's own session probe answers 401 when no one is signed in. */
-const isExpectedSignedOutProbe = (text: string, url: string) => /status of 401/.test(text) && new URL(url).pathname === '/console/auth/session';
+/**
+ * Chromium logs every failed fetch. Two reads answer a refusal that a page expects: the console's own
+ * session probe (401 when no one is signed in) and an app's order-event receiver (404 when it has none).
+ */
+const EXPECTED_REFUSALS: readonly { readonly status: number; readonly path: RegExp }[] = [
+  { status: 401, path: /^\/console\/auth\/session$/ },
+  { status: 404, path: /^\/console\/v1\/orgs\/[^/]+\/apps\/[^/]+\/acp\/order-webhook$/ },
+];
+const isExpectedRefusal = (text: string, url: string) =>
+  EXPECTED_REFUSALS.some((r) => text.includes(`status of ${r.status}`) && r.path.test(new URL(url).pathname));
 
 export async function guardedPage(context: BrowserContext, allowedOrigins: readonly string[]): Promise<GuardedPage> {
   const page = await context.newPage();
@@ -19,7 +27,7 @@ export async function guardedPage(context: BrowserContext, allowedOrigins: reado
   page.on('console', (msg) => {
     if (msg.type() !== 'error') return;
     const url = msg.location().url;
-    if (url && isExpectedSignedOutProbe(msg.text(), url)) return;
+    if (url && isExpectedRefusal(msg.text(), url)) return;
     problems.push(`console error: ${msg.text()} (${url})`);
   });
   page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
