@@ -58,6 +58,18 @@ describe.skipIf(!CHROMIUM)('the console’s catalog and orders in Chromium', () 
     const row = page.getByRole('table', { name: /Products of the app/ }).getByRole('row', { name: /Travel mug/ });
     await row.getByRole('cell', { name: '18.00 USD' }).waitFor();
     await row.getByRole('cell', { name: '10' }).waitFor();
+
+    await row.getByRole('button', { name: 'Edit Travel mug' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit Travel mug' });
+    await edit.getByLabel('Stock').fill('12');
+    await edit.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByRole('status').filter({ hasText: 'Travel mug is changed.' }).waitFor();
+    await row.getByRole('cell', { name: '12' }).waitFor();
+    await row.getByRole('button', { name: 'Take off sale Travel mug' }).click();
+    await page.getByRole('status').filter({ hasText: 'Travel mug is off sale' }).waitFor();
+    await row.getByRole('button', { name: 'Put on sale Travel mug' }).click();
+    await page.getByRole('status').filter({ hasText: 'Travel mug is on sale again.' }).waitFor();
+    expect(await b.axe(page)).toEqual([]);
   });
 
   it('sets the policies and tax, and the order-event receiver whose generated secret is shown once', async () => {
@@ -182,6 +194,8 @@ describe.skipIf(!CHROMIUM)('the console’s catalog and orders in Chromium', () 
     });
     expect(refused.status()).toBe(403);
     expect((await refused.json()).error.message).toMatch(/may not do this: orders\.manage$/);
+    expect(await b.axe(page)).toEqual([]);
+    await b.screenshot(page, 'console-order-viewer');
 
     await page.getByRole('link', { name: 'Back to the app’s catalog and orders' }).click();
     const add = page.getByRole('button', { name: 'Add a product' });

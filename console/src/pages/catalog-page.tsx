@@ -17,14 +17,19 @@ export function CatalogPage(props: PageProps) {
   const { org, rest, navigate } = props;
   const [appId, section, orderId, ...extra] = rest;
   const apps = useLoad<AppView[]>(orgPath(org.orgId, 'apps'));
-  if (appId && section === 'orders' && orderId && extra.length === 0) return <OrderPage {...props} appId={appId} orderId={orderId} />;
+  if (appId && section === 'orders' && orderId && extra.length === 0)
+    return (
+      <div class="catalog">
+        <OrderPage {...props} appId={appId} orderId={orderId} />
+      </div>
+    );
   const unknownPath = section !== undefined;
   return (
     <LoadView state={apps.state}>
       {(list) => {
         const app = list.find((a) => a.id === appId);
         return (
-          <>
+          <div class="catalog">
             <nav aria-labelledby="catalog-apps-heading" class="app-picker">
               <h2 id="catalog-apps-heading">Apps</h2>
               {list.length === 0 ? (
@@ -57,7 +62,7 @@ export function CatalogPage(props: PageProps) {
             ) : (
               <AppCatalog {...props} app={app} reloadApps={apps.reload} />
             )}
-          </>
+          </div>
         );
       }}
     </LoadView>

@@ -68,17 +68,27 @@ export function CatalogReceiver({ org, appId }: { readonly org: OrgMembership; r
       ) : (
         <p>No receiver: order changes are not sent to the buyer’s agent platform.</p>
       )}
-      <form onSubmit={save} class="receiver-form">
-        <Field label={current ? 'New receiver URL' : 'Receiver URL'} hint="The agent platform’s https address for order events.">
-          {({ id, describedBy }) => (
-            <input id={id} type="url" required aria-describedby={describedBy} value={url} onInput={(e) => setUrl(e.currentTarget.value)} />
-          )}
-        </Field>
-        <Field label="Secret (optional)" hint="The signing secret the agent platform gave you; leave empty and the platform makes one, shown once.">
-          {({ id, describedBy }) => (
-            <input id={id} type="password" autoComplete="off" aria-describedby={describedBy} value={secret} onInput={(e) => setSecret(e.currentTarget.value)} />
-          )}
-        </Field>
+      <form onSubmit={save}>
+        <fieldset disabled={!org.permissions.includes('orders.manage')} class="plain-fieldset">
+          <legend class="visually-hidden">Set the order-event receiver</legend>
+          <Field label={current ? 'New receiver URL' : 'Receiver URL'} hint="The agent platform’s https address for order events.">
+            {({ id, describedBy }) => (
+              <input id={id} type="url" required aria-describedby={describedBy} value={url} onInput={(e) => setUrl(e.currentTarget.value)} />
+            )}
+          </Field>
+          <Field label="Secret (optional)" hint="The signing secret the agent platform gave you; leave empty and the platform makes one, shown once.">
+            {({ id, describedBy }) => (
+              <input
+                id={id}
+                type="password"
+                autoComplete="off"
+                aria-describedby={describedBy}
+                value={secret}
+                onInput={(e) => setSecret(e.currentTarget.value)}
+              />
+            )}
+          </Field>
+        </fieldset>
         <SubmitGuarded org={org} busy={change.busy} label={current ? 'Replace the receiver' : 'Set the receiver'} />
       </form>
       {change.error && <p role="alert">{change.error}</p>}
