@@ -20,7 +20,7 @@ export function CatalogPage(props: PageProps) {
   if (appId && section === 'orders' && orderId && extra.length === 0)
     return (
       <div class="catalog">
-        <OrderPage {...props} appId={appId} orderId={orderId} />
+        <OrderPage key={`${appId}/${orderId}`} {...props} appId={appId} orderId={orderId} />
       </div>
     );
   const unknownPath = section !== undefined;
@@ -78,7 +78,7 @@ function AppCatalog(props: PageProps & { readonly app: AppView; readonly reloadA
       </p>
       <CatalogProducts org={org} appId={app.id} />
       <OrdersList org={org} appId={app.id} navigate={props.navigate} />
-      <CatalogKeys org={org} appId={app.id} />
+      <CatalogKeys org={org} appId={app.id} navigate={props.navigate} />
       <CatalogPolicies org={org} app={app} reloadApps={props.reloadApps} />
       <CatalogReceiver org={org} appId={app.id} />
     </div>

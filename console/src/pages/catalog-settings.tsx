@@ -10,13 +10,23 @@ import { LoadView } from '../components/load-view';
 import { CONSOLE_BASE } from '../pages';
 import { useAction, useLoadPage } from '../use-load';
 
-export function CatalogKeys({ org, appId }: { readonly org: OrgMembership; readonly appId: string }) {
+export function CatalogKeys({ org, appId, navigate }: { readonly org: OrgMembership; readonly appId: string; readonly navigate: (href: string) => void }) {
   const keys = useLoadPage<KeyView>(can(org, 'keys.read') ? orgPath(org.orgId, 'keys') : undefined, { appId, kind: 'acp', limit: 100 });
   return (
     <section aria-labelledby="acp-keys-heading">
       <h2 id="acp-keys-heading">ACP keys</h2>
       <p>
-        Agents call this app’s checkout with an ACP key. <a href={`${CONSOLE_BASE}keys`}>Create or revoke ACP keys on the Keys page</a>.
+        Agents call this app’s checkout with an ACP key.{' '}
+        <a
+          href={`${CONSOLE_BASE}keys`}
+          onClick={(e) => {
+            e.preventDefault();
+            navigate(`${CONSOLE_BASE}keys`);
+          }}
+        >
+          Create or revoke ACP keys on the Keys page
+        </a>
+        .
       </p>
       <LoadView state={keys.state} refused={`Your role (${org.role}) cannot see keys.`}>
         {({ items }) =>
