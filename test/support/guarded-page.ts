@@ -11,13 +11,10 @@ export interface GuardedPage {
 }
 
 /**
- * Chromium logs every failed fetch. Two reads answer a refusal that a page expects: the console's own
- * session probe (401 when no one is signed in) and an app's order-event receiver (404 when it has none).
+ * Chromium logs every failed fetch. One read answers a refusal that the console expects: its own
+ * session probe (401 when no one is signed in).
  */
-const EXPECTED_REFUSALS: readonly { readonly status: number; readonly path: RegExp }[] = [
-  { status: 401, path: /^\/console\/auth\/session$/ },
-  { status: 404, path: /^\/console\/v1\/orgs\/[^/]+\/apps\/[^/]+\/acp\/order-webhook$/ },
-];
+const EXPECTED_REFUSALS: readonly { readonly status: number; readonly path: RegExp }[] = [{ status: 401, path: /^\/console\/auth\/session$/ }];
 const isExpectedRefusal = (text: string, url: string) =>
   EXPECTED_REFUSALS.some((r) => text.includes(`status of ${r.status}`) && r.path.test(new URL(url).pathname));
 

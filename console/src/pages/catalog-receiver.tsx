@@ -16,16 +16,15 @@ const REASON = 'Only owners and admins change where order events go';
 
 export function CatalogReceiver({ org, appId }: { readonly org: OrgMembership; readonly appId: string }) {
   const path = appPath(org.orgId, appId, 'acp/order-webhook');
-  const receiver = useLoad<OrderWebhookView>(path);
+  const receiver = useLoad<OrderWebhookView | null>(path);
   const [url, setUrl] = useState('');
   const [secret, setSecret] = useState('');
   const [shown, setShown] = useState<string | undefined>();
   const [said, setSaid] = useState('');
   const change = useAction();
   const state = receiver.state;
-  // No receiver is a 404 of the read, not a failure of the page.
-  const current = state?.kind === 'ready' ? state.value : undefined;
-  const failed = state?.kind === 'failed' && !/no order-event receiver/i.test(state.message) ? state.message : undefined;
+  const current = state?.kind === 'ready' ? (state.value ?? undefined) : undefined;
+  const failed = state?.kind === 'failed' ? state.message : undefined;
 
   const save = async (e: Event) => {
     e.preventDefault();
