@@ -23,12 +23,15 @@ const LEFT = 64;
 const BOTTOM = 48;
 const TOP = 12;
 const MAX_LABELS = 10;
+/** A few bars stay bars, not slabs. */
+const MAX_BAR = 48;
 
 export function BarChart({ title, bars, format }: Props) {
   const titleId = useId();
   const max = Math.max(0, ...bars.map((b) => b.value));
   const plotHeight = HEIGHT - TOP - BOTTOM;
   const slot = (WIDTH - LEFT) / Math.max(1, bars.length);
+  const barWidth = Math.max(1, Math.min(MAX_BAR, slot * 0.7));
   const every = Math.ceil(bars.length / MAX_LABELS);
   const y = (v: number) => TOP + plotHeight - (max > 0 ? (v / max) * plotHeight : 0);
   return (
@@ -46,7 +49,7 @@ export function BarChart({ title, bars, format }: Props) {
         const top = y(b.value);
         return (
           <g key={b.label}>
-            <rect class="bar" x={x + slot * 0.15} width={Math.max(1, slot * 0.7)} y={top} height={TOP + plotHeight - top}>
+            <rect class="bar" x={x + (slot - barWidth) / 2} width={barWidth} y={top} height={TOP + plotHeight - top}>
               <title>{`${b.label}: ${format(b.value)}`}</title>
             </rect>
             {i % every === 0 && (

@@ -5,6 +5,7 @@
 import { orgPath, type PlanView } from '../api-client';
 import { LoadView } from '../components/load-view';
 import type { PageProps } from '../pages';
+import { utcTime } from '../sessions-views';
 import { useLoad } from '../use-load';
 import type { UsageDetail } from '../usage-views';
 import { ExpiringKeys, RecentActivity } from './overview-sections';
@@ -51,7 +52,7 @@ export function OverviewPage({ org, navigate }: PageProps) {
                 <dt>Cost</dt>
                 <dd>{u.totals.costUsd} USD</dd>
               </dl>
-              <p class="muted">{u.asOf ? `Counted up to ${u.asOf}.` : 'Not counted yet: usage is totalled every 5 minutes.'}</p>
+              <p class="muted">{u.asOf ? `Counted up to ${utcTime(u.asOf)}.` : 'Not counted yet: usage is totalled every 5 minutes.'}</p>
               <UsageBreakdown usage={u} appNames={names} />
             </>
           )}

@@ -93,7 +93,7 @@ export function UsageBreakdown({ usage, appNames }: Props) {
           <a class="button" href={csv} download={`usage-by-${by}-${usage.from}-to-${usage.to}.csv`}>
             Download CSV
           </a>{' '}
-          <span class="muted">(the table above, {groups.length} rows)</span>
+          <span class="muted">(the table above, {groups.length === 1 ? '1 row' : `${groups.length} rows`})</span>
         </p>
       )}
     </div>

@@ -6,6 +6,7 @@ import { useState } from 'preact/hooks';
 import { orgPath } from '../api-client';
 import { LoadView } from '../components/load-view';
 import type { PageProps } from '../pages';
+import { utcTime } from '../sessions-views';
 import { useLoad } from '../use-load';
 import type { UsageDetail } from '../usage-views';
 import { useAppNames } from './usage-app-names';
@@ -58,9 +59,9 @@ export function UsagePage({ org }: PageProps) {
         {(u) => (
           <>
             <p role="status">
-              {u.totals.calls.toLocaleString('en')} calls, {u.totals.costUsd} USD from {u.from} to {u.to}
+              {u.totals.calls.toLocaleString('en')} {u.totals.calls === 1 ? 'call' : 'calls'}, {u.totals.costUsd} USD from {u.from} to {u.to}
               {range.appId ? ` for ${names.get(range.appId) ?? 'one app'}` : ''}.{' '}
-              {u.asOf ? `Counted up to ${u.asOf}.` : 'Not counted yet: the first totals come within 5 minutes.'}
+              {u.asOf ? `Counted up to ${utcTime(u.asOf)}.` : 'Not counted yet: the first totals come within 5 minutes.'}
             </p>
             <UsageBreakdown usage={u} appNames={names} />
           </>
