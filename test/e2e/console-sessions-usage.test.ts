@@ -96,6 +96,7 @@ describe.skipIf(!CHROMIUM)('the console’s sessions and usage in Chromium', () 
     const dialog = page.getByRole('dialog', { name: 'Delete this consumer?' });
     await dialog.getByText('cause consumer_deleted', { exact: false }).waitFor();
     expect(await b.axe(page)).toEqual([]);
+    await b.screenshot(page, 'console-consumer-delete-dialog');
     const confirm = dialog.getByRole('button', { name: 'Delete the consumer' });
     expect(await confirm.isDisabled()).toBe(true);
     await dialog.getByLabel(`Type ${EMAIL} to confirm`).fill(EMAIL);
@@ -122,6 +123,7 @@ describe.skipIf(!CHROMIUM)('the console’s sessions and usage in Chromium', () 
     await page.getByText('Only owners and admins delete sessions and consumers (your role: developer).').waitFor();
     expect(await del.getAttribute('aria-describedby')).toBeTruthy();
     expect(await b.axe(page)).toEqual([]);
+    await b.screenshot(page, 'console-transcript-developer');
     const refused = await page.request.fetch(`${orgApi()}/sessions/${w.turnSessionId}`, { method: 'DELETE', headers: { 'X-Console-Request': '1' } });
     expect(refused.status()).toBe(403);
     expect(await refused.text()).toContain('conversations.delete');
@@ -137,6 +139,7 @@ describe.skipIf(!CHROMIUM)('the console’s sessions and usage in Chromium', () 
     expect(await page.getByText('Hello from a chat turn').count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Delete this session' }).isDisabled()).toBe(true);
     expect(await b.axe(page)).toEqual([]);
+    await b.screenshot(page, 'console-session-viewer');
     const refused = await page.request.fetch(`${orgApi()}/sessions/${w.turnSessionId}`);
     expect(refused.status()).toBe(403);
     expect(await refused.text()).not.toContain('Hello from a chat turn');

@@ -38,9 +38,11 @@ export function BarChart({ title, bars, format }: Props) {
     <svg class="bar-chart" role="img" aria-labelledby={titleId} viewBox={`0 0 ${WIDTH} ${HEIGHT}`} width="100%" preserveAspectRatio="xMinYMin meet">
       <title id={titleId}>{title}</title>
       <line class="axis" x1={LEFT} x2={WIDTH} y1={TOP + plotHeight} y2={TOP + plotHeight} />
-      <text class="tick" x={LEFT - 6} y={TOP + 4} text-anchor="end">
-        {format(max)}
-      </text>
+      {max > 0 && (
+        <text class="tick" x={LEFT - 6} y={TOP + 4} text-anchor="end">
+          {format(max)}
+        </text>
+      )}
       <text class="tick" x={LEFT - 6} y={TOP + plotHeight} text-anchor="end">
         {format(0)}
       </text>

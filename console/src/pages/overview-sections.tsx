@@ -96,7 +96,7 @@ export function RecentActivity({ org }: { readonly org: OrgMembership }) {
           ) : (
             <div class="table-scroll">
               <table>
-                <caption>The last {items.length} changes in the audit log</caption>
+                <caption>Latest changes in the audit log, newest first</caption>
                 <thead>
                   <tr>
                     <th scope="col">When</th>

@@ -1,15 +1,12 @@
 /**
- * The sessions list: newest activity first, one page as the API pages it (its default size, no extra
- * request per row: app names come from one read of the apps), filtered by app, a window of last
- * activity, an external id or a consumer's e-mail address.
+ * The sessions list's filters: by app, a window of last activity, an external id or a consumer's e-mail
+ * address, applied on submit; the table below reads one page of what they match.
  */
-import { useEffect, useState } from 'preact/hooks';
-import { can, orgPath } from '../api-client';
-import { LoadView } from '../components/load-view';
-import { Pager, usePager } from '../components/pager';
+import { useState } from 'preact/hooks';
+import { can } from '../api-client';
+import { usePager } from '../components/pager';
 import type { PageProps } from '../pages';
-import { type ConsoleSession, rememberSessions, sessionName, utcTime } from '../sessions-views';
-import { useLoadPage } from '../use-load';
+import { SessionsTable } from './sessions-table';
 import { useAppNames } from './usage-app-names';
 
 interface Filters {
@@ -27,15 +24,7 @@ export function SessionsList({ org, navigate, notice }: PageProps & { readonly n
   const [filters, setFilters] = useState<Filters>({});
   const pager = usePager();
   const { apps, names } = useAppNames(org.orgId);
-  const { state } = useLoadPage<ConsoleSession>(orgPath(org.orgId, 'sessions'), {
-    ...filters,
-    from: utcInstant(filters.from),
-    to: utcInstant(filters.to),
-    cursor: pager.cursor,
-  });
-  useEffect(() => {
-    if (state?.kind === 'ready') rememberSessions(state.value.items);
-  }, [state]);
+  const query = { ...filters, from: utcInstant(filters.from), to: utcInstant(filters.to), cursor: pager.cursor };
   const onSubmit = (e: Event) => {
     e.preventDefault();
     const form = new FormData(e.currentTarget as HTMLFormElement);
@@ -91,56 +80,7 @@ export function SessionsList({ org, navigate, notice }: PageProps & { readonly n
           </button>
         </div>
       </form>
-      <LoadView state={state}>
-        {({ items, nextCursor }) => (
-          <>
-            <div class="table-scroll">
-              <table class="sessions">
-                <caption>Sessions{filtered ? ' matching the filters' : ''}, newest activity first</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Session</th>
-                    <th scope="col">App</th>
-                    <th scope="col">Consumer</th>
-                    <th scope="col">External id</th>
-                    <th scope="col">Started</th>
-                    <th scope="col">Last activity</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {items.map((s) => (
-                    <tr key={s.id}>
-                      <th scope="row">
-                        <a
-                          href={`/console/sessions/${s.id}`}
-                          onClick={(e) => {
-                            if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
-                            e.preventDefault();
-                            navigate(`/console/sessions/${s.id}`);
-                          }}
-                        >
-                          {sessionName(s)}
-                        </a>
-                      </th>
-                      <td>{names.get(s.appId) ?? s.appId}</td>
-                      <td>{s.consumerEmail ?? (s.consumerId ? 'Anonymous consumer' : 'None')}</td>
-                      <td>{s.externalId ?? ''}</td>
-                      <td>
-                        <time dateTime={s.startedAt}>{utcTime(s.startedAt)}</time>
-                      </td>
-                      <td>
-                        <time dateTime={s.lastActivityAt}>{utcTime(s.lastActivityAt)}</time>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-            {items.length === 0 && <p>{filtered ? 'No session matches these filters.' : 'No sessions yet.'}</p>}
-            <Pager pager={pager} nextCursor={nextCursor} label="Sessions" />
-          </>
-        )}
-      </LoadView>
+      <SessionsTable key={JSON.stringify(query)} orgId={org.orgId} query={query} filtered={filtered} names={names} navigate={navigate} pager={pager} />
     </>
   );
 }

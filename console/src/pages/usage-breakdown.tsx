@@ -24,6 +24,8 @@ interface Props {
 }
 
 const count = (n: number) => n.toLocaleString('en');
+// Two decimals, or as many as a fraction of a cent needs to show two significant digits.
+const usd = (v: number) => `$${v.toFixed(v > 0 && v < 0.01 ? Math.min(10, 1 - Math.floor(Math.log10(v))) : 2)}`;
 
 export function UsageBreakdown({ usage, appNames }: Props) {
   const [by, setBy] = useState<UsageGrouping>('day');
@@ -34,7 +36,7 @@ export function UsageBreakdown({ usage, appNames }: Props) {
   const range = `${usage.from} to ${usage.to}`;
   const caption = `Usage per ${by}, ${range}`;
   const csv = useObjectUrl(useMemo(() => usageCsv(groupLabel, groups), [groupLabel, groups]));
-  const format = metric === 'cost' ? (v: number) => `$${v.toFixed(v > 0 && v < 1 ? 4 : 2)}` : count;
+  const format = metric === 'cost' ? usd : count;
   return (
     <div class="usage-breakdown">
       <div class="usage-controls">
@@ -63,7 +65,7 @@ export function UsageBreakdown({ usage, appNames }: Props) {
         format={format}
       />
       <div class="table-scroll">
-        <table>
+        <table class="usage-table">
           <caption>{caption}</caption>
           <thead>
             <tr>

@@ -21,7 +21,6 @@ type Range = {
 export function UsagePage({ org }: PageProps) {
   const [range, setRange] = useState<Range>({});
   const { apps, names } = useAppNames(org.orgId);
-  const usage = useLoad<UsageDetail>(orgPath(org.orgId, 'usage'), range).state;
   const onSubmit = (e: Event) => {
     e.preventDefault();
     const form = new FormData(e.currentTarget as HTMLFormElement);
@@ -55,18 +54,26 @@ export function UsagePage({ org }: PageProps) {
         </button>
       </form>
       <p class="muted">Without dates, the last 30 days up to today. Usage is totalled every 5 minutes.</p>
-      <LoadView state={usage}>
-        {(u) => (
-          <>
-            <p role="status">
-              {u.totals.calls.toLocaleString('en')} {u.totals.calls === 1 ? 'call' : 'calls'}, {u.totals.costUsd} USD from {u.from} to {u.to}
-              {range.appId ? ` for ${names.get(range.appId) ?? 'one app'}` : ''}.{' '}
-              {u.asOf ? `Counted up to ${utcTime(u.asOf)}.` : 'Not counted yet: the first totals come within 5 minutes.'}
-            </p>
-            <UsageBreakdown usage={u} appNames={names} />
-          </>
-        )}
-      </LoadView>
+      <UsageResults key={JSON.stringify(range)} orgId={org.orgId} range={range} names={names} />
     </>
+  );
+}
+
+/** The answer for one range: keyed by it, so a new range starts from "Loading…", never from the last answer. */
+function UsageResults({ orgId, range, names }: { readonly orgId: string; readonly range: Range; readonly names: ReadonlyMap<string, string> }) {
+  const usage = useLoad<UsageDetail>(orgPath(orgId, 'usage'), range).state;
+  return (
+    <LoadView state={usage}>
+      {(u) => (
+        <>
+          <p role="status">
+            {u.totals.calls.toLocaleString('en')} {u.totals.calls === 1 ? 'call' : 'calls'}, {u.totals.costUsd} USD from {u.from} to {u.to}
+            {range.appId ? ` for ${names.get(range.appId) ?? 'one app'}` : ''}.{' '}
+            {u.asOf ? `Counted up to ${utcTime(u.asOf)}.` : 'Not counted yet: the first totals come within 5 minutes.'}
+          </p>
+          <UsageBreakdown usage={u} appNames={names} />
+        </>
+      )}
+    </LoadView>
   );
 }
