@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createChatKey, turn } from '../support/chat';
+import { createChatKey, patchSettings, secondApp, turn } from '../support/chat';
 import { CHROMIUM, type ConsoleBrowser, useConsoleBrowser } from '../support/console-browser';
 
 const USER_TEXT = 'Can you send my parcel to the new address?';
@@ -23,7 +23,7 @@ describe.skipIf(!CHROMIUM)('the console’s sessions and usage in Chromium', () 
     },
     { visibilityDelayMs: 0 },
   );
-  const w = { appId: '', appNameId: '', chatKey: '', orgKey: '', turnSessionId: '', importedId: '' };
+  const w = { appId: '', appNameId: '', chatKey: '', orgKey: '', turnSessionId: '', importedId: '', zdrSessionId: '' };
   const orgApi = () => `${b.platform.baseUrl}/console/v1/orgs/${b.platform.demo!.orgId}`;
 
   beforeAll(async () => {
@@ -56,6 +56,9 @@ describe.skipIf(!CHROMIUM)('the console’s sessions and usage in Chromium', () 
     });
     expect(imported.status, imported.text).toBe(201);
     w.importedId = imported.body.data.sessionIds[0];
+    const zdr = await secondApp(p, p.demo!.orgId, 'Forgetful desk');
+    await patchSettings(p, zdr.appId, { zeroDataRetention: true });
+    w.zdrSessionId = (await turn(p, zdr, 'Please forget this')).chatSessionId;
     expect((await p.admin('POST', '/jobs/usage-rollup/runs')).status).toBe(200);
   });
 
@@ -112,6 +115,20 @@ describe.skipIf(!CHROMIUM)('the console’s sessions and usage in Chromium', () 
     expect(feed.status, feed.text).toBe(200);
     expect(feed.body.data).toContainEqual(expect.objectContaining({ resource_type: 'session', resource_id: w.importedId, cause: 'consumer_deleted' }));
     expect(feed.body.data).toContainEqual(expect.objectContaining({ resource_type: 'consumer', cause: 'consumer_deleted' }));
+  });
+
+  it('shows a Zero Data Retention session without messages, and deletes the session: its tombstone has cause consumer_deleted', async () => {
+    const page = await b.openAs('owner', `sessions/${w.zdrSessionId}`);
+    await page.getByText('This app keeps no messages (Zero Data Retention is on)', { exact: false }).waitFor();
+    await page.getByRole('definition').filter({ hasText: 'Forgetful desk' }).waitFor();
+    expect(await page.getByText('Please forget this').count()).toBe(0);
+    await page.getByRole('button', { name: 'Delete this session' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete this session?' });
+    await dialog.getByLabel('Type delete session to confirm').fill('delete session');
+    await dialog.getByRole('button', { name: 'Delete the session' }).click();
+    await page.getByRole('status').filter({ hasText: 'Deleted the session' }).waitFor();
+    const feed = await b.platform.call('GET', '/api/v1/org/tombstones?limit=100', { token: w.orgKey });
+    expect(feed.body.data).toContainEqual(expect.objectContaining({ resource_type: 'session', resource_id: w.zdrSessionId, cause: 'consumer_deleted' }));
   });
 
   it('lets a developer read a transcript but not delete: the buttons say why and the API answers 403', async () => {
