@@ -1,7 +1,8 @@
 /**
  * The web console in a real browser (Debian's Chromium driven by playwright-core) against the local
  * platform with its embedded OpenID provider and seeded demo org: signing in through the provider's
- * real redirects as the owner and as the viewer, the overview, the plan refused to the viewer, signing
+ * real redirects as the owner and as the viewer, the overview (its usage chart by day, app or model, the
+ * keys that expire soon, the latest audit records), the plan and audit log refused to the viewer, signing
  * out, and axe on the sign-in page and the overview. Every page is guarded (guarded-page.ts).
  */
 import { describe, expect, it } from 'vitest';
