@@ -17,6 +17,15 @@ export interface ConsoleSession {
   readonly lastMessageAt: string | null;
 }
 
+/** The list's filters as typed: `from` and `to` are datetime-local values, read as UTC. */
+export interface SessionFilters {
+  readonly appId?: string;
+  readonly from?: string;
+  readonly to?: string;
+  readonly externalId?: string;
+  readonly consumerEmail?: string;
+}
+
 export interface ToolMarker {
   readonly id?: string;
   readonly name?: string;

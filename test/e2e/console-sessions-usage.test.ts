@@ -141,6 +141,9 @@ describe.skipIf(!CHROMIUM)('the console’s sessions and usage in Chromium', () 
     expect(await del.getAttribute('aria-describedby')).toBeTruthy();
     expect(await b.axe(page)).toEqual([]);
     await b.screenshot(page, 'console-transcript-developer');
+    await page.getByRole('link', { name: '← All sessions' }).click();
+    await sessionsTable(page).getByRole('caption').filter({ hasText: 'matching the filters' }).waitFor();
+    expect(await page.getByLabel('App').inputValue()).toBe(w.appId);
     const refused = await page.request.fetch(`${orgApi()}/sessions/${w.turnSessionId}`, { method: 'DELETE', headers: { 'X-Console-Request': '1' } });
     expect(refused.status()).toBe(403);
     expect(await refused.text()).toContain('conversations.delete');

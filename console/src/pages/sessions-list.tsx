@@ -1,35 +1,33 @@
 /**
  * The sessions list's filters: by app, a window of last activity, an external id or a consumer's e-mail
- * address, applied on submit; the table below reads one page of what they match.
+ * address, applied on submit; the table below reads one page of what they match. The filters and the
+ * page are the sessions page's, so coming back from a transcript finds the list as it was left.
  */
-import { useState } from 'preact/hooks';
 import { can } from '../api-client';
-import { usePager } from '../components/pager';
+import type { usePager } from '../components/pager';
 import type { PageProps } from '../pages';
+import type { SessionFilters } from '../sessions-views';
 import { SessionsTable } from './sessions-table';
 import { useAppNames } from './usage-app-names';
 
-interface Filters {
-  readonly appId?: string;
-  readonly from?: string;
-  readonly to?: string;
-  readonly externalId?: string;
-  readonly consumerEmail?: string;
+interface Props extends PageProps {
+  readonly notice: string;
+  readonly filters: SessionFilters;
+  readonly onFilters: (filters: SessionFilters) => void;
+  readonly pager: ReturnType<typeof usePager>;
 }
 
 // A datetime-local value ("2026-11-29T01:00") read as UTC, as the labels say.
 const utcInstant = (value: string | undefined) => (value ? `${value}:00Z` : undefined);
 
-export function SessionsList({ org, navigate, notice }: PageProps & { readonly notice: string }) {
-  const [filters, setFilters] = useState<Filters>({});
-  const pager = usePager();
+export function SessionsList({ org, navigate, notice, filters, onFilters, pager }: Props) {
   const { apps, names } = useAppNames(org.orgId);
   const query = { ...filters, from: utcInstant(filters.from), to: utcInstant(filters.to), cursor: pager.cursor };
   const onSubmit = (e: Event) => {
     e.preventDefault();
     const form = new FormData(e.currentTarget as HTMLFormElement);
     const value = (name: string) => (form.get(name) as string | null)?.trim() || undefined;
-    setFilters({ appId: value('appId'), from: value('from'), to: value('to'), externalId: value('externalId'), consumerEmail: value('consumerEmail') });
+    onFilters({ appId: value('appId'), from: value('from'), to: value('to'), externalId: value('externalId'), consumerEmail: value('consumerEmail') });
     pager.reset();
   };
   const filtered = Object.values(filters).some(Boolean);
@@ -40,10 +38,10 @@ export function SessionsList({ org, navigate, notice }: PageProps & { readonly n
       <form class="filters" aria-label="Filter sessions" onSubmit={onSubmit}>
         <label class="field">
           App
-          <select name="appId" defaultValue="">
+          <select name="appId">
             <option value="">Every app</option>
             {apps.map((a) => (
-              <option key={a.id} value={a.id}>
+              <option key={a.id} value={a.id} selected={a.id === filters.appId}>
                 {a.name}
               </option>
             ))}
@@ -51,19 +49,19 @@ export function SessionsList({ org, navigate, notice }: PageProps & { readonly n
         </label>
         <label class="field">
           Active from (UTC)
-          <input type="datetime-local" name="from" />
+          <input type="datetime-local" name="from" defaultValue={filters.from} />
         </label>
         <label class="field">
           Active before (UTC)
-          <input type="datetime-local" name="to" />
+          <input type="datetime-local" name="to" defaultValue={filters.to} />
         </label>
         <label class="field">
           External id
-          <input name="externalId" maxLength={512} autoComplete="off" />
+          <input name="externalId" maxLength={512} autoComplete="off" defaultValue={filters.externalId} />
         </label>
         <label class="field">
           Consumer e-mail
-          <input type="email" name="consumerEmail" maxLength={320} autoComplete="off" />
+          <input type="email" name="consumerEmail" maxLength={320} autoComplete="off" defaultValue={filters.consumerEmail} />
         </label>
         <div class="filter-actions">
           <button type="submit" class="primary">
@@ -72,7 +70,7 @@ export function SessionsList({ org, navigate, notice }: PageProps & { readonly n
           <button
             type="reset"
             onClick={() => {
-              setFilters({});
+              onFilters({});
               pager.reset();
             }}
           >

@@ -1,14 +1,19 @@
 /**
  * The org's sessions: the filtered, paged list at /console/sessions and one session's transcript at
- * /console/sessions/<sessionId>. What a deletion did is said on the list it returns to.
+ * /console/sessions/<sessionId>. The list keeps its filters and page while a transcript is open; what a
+ * deletion did is said on the list it returns to.
  */
 import { useState } from 'preact/hooks';
+import { usePager } from '../components/pager';
 import type { PageProps } from '../pages';
+import type { SessionFilters } from '../sessions-views';
 import { SessionsList } from './sessions-list';
 import { SessionTranscript } from './sessions-transcript';
 
 export function SessionsPage(props: PageProps) {
   const [notice, setNotice] = useState('');
+  const [filters, setFilters] = useState<SessionFilters>({});
+  const pager = usePager();
   const [sessionId] = props.rest;
   if (sessionId)
     return (
@@ -21,5 +26,16 @@ export function SessionsPage(props: PageProps) {
         }}
       />
     );
-  return <SessionsList {...props} notice={notice} />;
+  return (
+    <SessionsList
+      {...props}
+      notice={notice}
+      filters={filters}
+      onFilters={(f) => {
+        setFilters(f);
+        setNotice('');
+      }}
+      pager={pager}
+    />
+  );
 }
