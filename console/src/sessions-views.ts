@@ -40,6 +40,8 @@ export interface ConsoleMessage {
   readonly content: string;
   readonly createdAt: string;
   readonly tools?: readonly ToolMarker[];
+  /** The files attached to a user message. */
+  readonly files?: readonly { readonly fileId: string; readonly fileName: string; readonly kind: 'image' | 'pdf' | 'docx' }[];
 }
 
 export interface Transcript {

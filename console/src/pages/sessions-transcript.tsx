@@ -130,9 +130,23 @@ function MessageItem({ message: m }: { readonly message: ConsoleMessage }) {
           ))}
         </ul>
       )}
+      {m.files && m.files.length > 0 && (
+        <ul class="attached-files" aria-label="Attached files">
+          {m.files.map((f) => (
+            <li key={f.fileId}>
+              {f.fileName}{' '}
+              <span class="muted">
+                ({FILE_KINDS[f.kind]}, {f.fileId})
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
     </li>
   );
 }
+
+const FILE_KINDS: Record<NonNullable<ConsoleMessage['files']>[number]['kind'], string> = { image: 'image', pdf: 'PDF', docx: 'Word document' };
 
 function toolText(t: ToolMarker): string {
   const what = t.type === 'custom_component' ? `Component ${t.component ?? t.name ?? ''}` : `Tool call ${t.name ?? t.id ?? ''}`;
