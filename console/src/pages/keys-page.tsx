@@ -1,5 +1,189 @@
+/**
+ * The org's keys of every kind by prefix, name, scopes or app, expiry, creator and last use (never a
+ * secret); creating one (its secret shown once), rotating and revoking.
+ */
+import { useState } from 'preact/hooks';
+import { orgPath } from '../api-client';
+import { type AppView, expiresSoon, type IssuedKeyView, KEY_KINDS, KEYS_MANAGE_REASON, type KeyKind, type KeyView, shortTime } from '../apps-views';
+import { Field } from '../components/field';
+import { GuardedButton } from '../components/guarded-button';
+import { LoadView } from '../components/load-view';
+import { Pager, usePager } from '../components/pager';
 import type { PageProps } from '../pages';
+import { useLoad, useLoadPage } from '../use-load';
+import { graceNote, RevokeKeyDialog, RotateKeyDialog } from './keys-change-dialogs';
+import { CreateKeyDialog } from './keys-create-dialog';
+import { SecretDialog } from './keys-secret-dialog';
 
-export function KeysPage(_props: PageProps) {
-  return <p>This page is not built yet.</p>;
+type Open =
+  | { readonly kind: 'create' }
+  | { readonly kind: 'secret'; readonly issued: IssuedKeyView; readonly note?: string }
+  | { readonly kind: 'revoke' | 'rotate'; readonly target: KeyView };
+
+export function KeysPage({ org }: PageProps) {
+  const [filter, setFilter] = useState<KeyKind | ''>('');
+  const pager = usePager();
+  const keys = useLoadPage<KeyView>(orgPath(org.orgId, 'keys'), { kind: filter || undefined, cursor: pager.cursor });
+  const apps = useLoad<AppView[]>(orgPath(org.orgId, 'apps'));
+  const appList = apps.state?.kind === 'ready' ? apps.state.value : [];
+  const appOf = (id: string | null) => appList.find((a) => a.id === id);
+  const appLabel = (id: string | null) => appOf(id)?.name ?? (apps.state?.kind === 'ready' ? 'a deleted app' : 'an app');
+  const [open, setOpen] = useState<Open | undefined>();
+  const [said, setSaid] = useState('');
+  const changed = (what: string, next?: Open) => {
+    setSaid(what);
+    setOpen(next);
+    keys.reload();
+  };
+
+  return (
+    <>
+      <p>
+        Org keys read the Org Export API; chat keys and ACP keys belong to one app. A key's secret is shown once, when it is made; after that only its prefix.
+      </p>
+      <GuardedButton org={org} permission="keys.manage" reason={KEYS_MANAGE_REASON} variant="primary" onClick={() => setOpen({ kind: 'create' })}>
+        Create a key…
+      </GuardedButton>
+      <p role="status">{said}</p>
+      <Field label="Show">
+        {({ id }) => (
+          <select
+            id={id}
+            class="narrow"
+            value={filter}
+            onChange={(e) => {
+              setFilter(e.currentTarget.value as KeyKind | '');
+              pager.reset();
+            }}
+          >
+            <option value="">Every kind</option>
+            {(Object.keys(KEY_KINDS) as KeyKind[]).map((k) => (
+              <option key={k} value={k}>
+                {KEY_KINDS[k]}s
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <LoadView state={keys.state}>
+        {(page) => (
+          <>
+            <div class="table-scroll">
+              <table class="list">
+                <caption>Keys of {org.name}, newest first</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Key</th>
+                    <th scope="col">Kind</th>
+                    <th scope="col">Scopes or app</th>
+                    <th scope="col">Expires</th>
+                    <th scope="col">Created</th>
+                    <th scope="col">Last used</th>
+                    <th scope="col">State</th>
+                    <th scope="col">Actions</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {page.items.length === 0 && (
+                    <tr>
+                      <td colSpan={8}>No keys{filter ? ' of this kind' : ''} yet.</td>
+                    </tr>
+                  )}
+                  {page.items.map((k) => (
+                    <KeyRow
+                      key={k.id}
+                      org={org}
+                      k={k}
+                      appLabel={appLabel(k.appId)}
+                      onRevoke={() => setOpen({ kind: 'revoke', target: k })}
+                      onRotate={() => setOpen({ kind: 'rotate', target: k })}
+                    />
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            <Pager pager={pager} nextCursor={page.nextCursor} label="Keys" />
+          </>
+        )}
+      </LoadView>
+      {open?.kind === 'create' && (
+        <CreateKeyDialog
+          orgId={org.orgId}
+          apps={appList}
+          onClose={() => setOpen(undefined)}
+          onCreated={(issued) => changed(`Created ${KEY_KINDS[issued.kind].toLowerCase()} ${issued.prefix}.`, { kind: 'secret', issued })}
+        />
+      )}
+      {open?.kind === 'secret' && <SecretDialog issued={open.issued} app={appOf(open.issued.appId)} note={open.note} onClose={() => setOpen(undefined)} />}
+      {open?.kind === 'revoke' && (
+        <RevokeKeyDialog
+          orgId={org.orgId}
+          target={open.target}
+          onClose={() => setOpen(undefined)}
+          onDone={(k) => changed(`Revoked ${k.prefix}: it is refused from now on.`)}
+        />
+      )}
+      {open?.kind === 'rotate' && (
+        <RotateKeyDialog
+          orgId={org.orgId}
+          target={open.target}
+          onClose={() => setOpen(undefined)}
+          onDone={(r) =>
+            changed(`Rotated ${r.previous.prefix} into ${r.successor.prefix}. ${graceNote(r.previous)}`, {
+              kind: 'secret',
+              issued: r.successor,
+              note: graceNote(r.previous),
+            })
+          }
+        />
+      )}
+    </>
+  );
+}
+
+interface RowProps {
+  readonly org: PageProps['org'];
+  readonly k: KeyView;
+  readonly appLabel: string;
+  readonly onRevoke: () => void;
+  readonly onRotate: () => void;
+}
+
+function KeyRow({ org, k, appLabel, onRevoke, onRotate }: RowProps) {
+  const soon = expiresSoon(k);
+  const creator = k.createdBy ? (k.createdBy.kind === 'operator' ? 'an operator' : (k.createdBy.email ?? 'a member')) : 'unknown';
+  return (
+    <tr>
+      <th scope="row">
+        <code>{k.prefix}</code>
+        {k.name && <span class="muted block">{k.name}</span>}
+      </th>
+      <td>{KEY_KINDS[k.kind]}</td>
+      <td>{k.kind === 'org' ? k.scopes.join(', ') : appLabel}</td>
+      <td>
+        {shortTime(k.expiresAt)}
+        {soon && <strong class="badge">expires soon</strong>}
+      </td>
+      <td>
+        {shortTime(k.createdAt)}
+        <span class="muted block">by {creator}</span>
+      </td>
+      <td>{shortTime(k.lastUsedAt)}</td>
+      <td>{k.state}</td>
+      <td class="row-actions">
+        {k.state === 'active' && (
+          <>
+            {!k.rotatedToId && (
+              <GuardedButton org={org} permission="keys.manage" reason={KEYS_MANAGE_REASON} onClick={onRotate}>
+                Rotate<span class="sr-only"> {k.prefix}</span>
+              </GuardedButton>
+            )}
+            <GuardedButton org={org} permission="keys.manage" reason={KEYS_MANAGE_REASON} variant="danger" onClick={onRevoke}>
+              Revoke<span class="sr-only"> {k.prefix}</span>
+            </GuardedButton>
+          </>
+        )}
+      </td>
+    </tr>
+  );
 }
