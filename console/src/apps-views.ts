@@ -72,6 +72,7 @@ export interface KeyView {
   readonly expiresAt: string | null;
   readonly lastUsedAt: string | null;
   readonly revoked: boolean;
+  readonly revokedAt: string | null;
   readonly state: 'active' | 'expired' | 'revoked';
   readonly rotatedToId: string | null;
 }

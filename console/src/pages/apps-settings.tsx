@@ -80,7 +80,10 @@ function AppDetail({ org, app, path, said, onSaved, onDeleted }: DetailProps) {
       <dl class="facts">
         <dt>App name id</dt>
         <dd>
-          <code>{app.appNameId}</code> <span class="muted">(the `model` chat clients send)</span>
+          <code>{app.appNameId}</code>{' '}
+          <span class="muted">
+            (the <code>model</code> chat clients send)
+          </span>
         </dd>
         <dt>App id</dt>
         <dd>

@@ -32,7 +32,9 @@ const EXPIRIES: readonly { readonly value: ExpiryChoice; readonly label: string 
 export function CreateKeyDialog({ orgId, apps, onCreated, onClose }: Props) {
   const [kind, setKind] = useState<KeyKind>('chat');
   const [name, setName] = useState('');
-  const [appId, setAppId] = useState(apps[0]?.id ?? '');
+  // The apps may arrive after the dialog opens (they are read again on opening, a new app included).
+  const [picked, setAppId] = useState('');
+  const appId = apps.some((a) => a.id === picked) ? picked : (apps[0]?.id ?? '');
   const [scopes, setScopes] = useState<readonly OrgKeyScope[]>([]);
   const [expiry, setExpiry] = useState<ExpiryChoice>('90');
   const [day, setDay] = useState('');

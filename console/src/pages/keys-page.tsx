@@ -2,8 +2,8 @@
  * The org's keys of every kind by prefix, name, scopes or app, expiry, creator and last use (never a
  * secret); creating one (its secret shown once), rotating and revoking.
  */
-import { useState } from 'preact/hooks';
-import { orgPath } from '../api-client';
+import { useId, useState } from 'preact/hooks';
+import { can, orgPath } from '../api-client';
 import { type AppView, expiresSoon, type IssuedKeyView, KEY_KINDS, KEYS_MANAGE_REASON, type KeyKind, type KeyView, shortTime } from '../apps-views';
 import { Field } from '../components/field';
 import { GuardedButton } from '../components/guarded-button';
@@ -30,6 +30,9 @@ export function KeysPage({ org }: PageProps) {
   const appLabel = (id: string | null) => appOf(id)?.name ?? (apps.state?.kind === 'ready' ? 'a deleted app' : 'an app');
   const [open, setOpen] = useState<Open | undefined>();
   const [said, setSaid] = useState('');
+  const captionId = useId();
+  const rowReasonId = useId();
+  const mayManage = can(org, 'keys.manage');
   const changed = (what: string, next?: Open) => {
     setSaid(what);
     setOpen(next);
@@ -41,7 +44,16 @@ export function KeysPage({ org }: PageProps) {
       <p>
         Org keys read the Org Export API; chat keys and ACP keys belong to one app. A key's secret is shown once, when it is made; after that only its prefix.
       </p>
-      <GuardedButton org={org} permission="keys.manage" reason={KEYS_MANAGE_REASON} variant="primary" onClick={() => setOpen({ kind: 'create' })}>
+      <GuardedButton
+        org={org}
+        permission="keys.manage"
+        reason={KEYS_MANAGE_REASON}
+        variant="primary"
+        onClick={() => {
+          apps.reload();
+          setOpen({ kind: 'create' });
+        }}
+      >
         Create a key…
       </GuardedButton>
       <p role="status">{said}</p>
@@ -65,28 +77,33 @@ export function KeysPage({ org }: PageProps) {
           </select>
         )}
       </Field>
+      {!mayManage && (
+        <p id={rowReasonId} class="muted">
+          Rotate and Revoke are off for your role ({org.role}): {KEYS_MANAGE_REASON}.
+        </p>
+      )}
       <LoadView state={keys.state}>
         {(page) => (
           <>
-            <div class="table-scroll">
+            {/* Focusable so a keyboard can scroll it when it is wider than the screen (a viewer's row has no enabled button). */}
+            {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus (WCAG 2.1.1) */}
+            <section class="table-scroll" aria-labelledby={captionId} tabIndex={0}>
               <table class="list">
-                <caption>Keys of {org.name}, newest first</caption>
+                <caption id={captionId}>Keys of {org.name}, newest first</caption>
                 <thead>
                   <tr>
                     <th scope="col">Key</th>
-                    <th scope="col">Kind</th>
                     <th scope="col">Scopes or app</th>
-                    <th scope="col">Expires</th>
-                    <th scope="col">Created</th>
-                    <th scope="col">Last used</th>
-                    <th scope="col">State</th>
+                    <th scope="col">Expires (UTC)</th>
+                    <th scope="col">Created (UTC)</th>
+                    <th scope="col">Last used (UTC)</th>
                     <th scope="col">Actions</th>
                   </tr>
                 </thead>
                 <tbody>
                   {page.items.length === 0 && (
                     <tr>
-                      <td colSpan={8}>No keys{filter ? ' of this kind' : ''} yet.</td>
+                      <td colSpan={6}>No keys{filter ? ' of this kind' : ''} yet.</td>
                     </tr>
                   )}
                   {page.items.map((k) => (
@@ -95,13 +112,14 @@ export function KeysPage({ org }: PageProps) {
                       org={org}
                       k={k}
                       appLabel={appLabel(k.appId)}
+                      reasonId={mayManage ? undefined : rowReasonId}
                       onRevoke={() => setOpen({ kind: 'revoke', target: k })}
                       onRotate={() => setOpen({ kind: 'rotate', target: k })}
                     />
                   ))}
                 </tbody>
               </table>
-            </div>
+            </section>
             <Pager pager={pager} nextCursor={page.nextCursor} label="Keys" />
           </>
         )}
@@ -145,40 +163,58 @@ interface RowProps {
   readonly org: PageProps['org'];
   readonly k: KeyView;
   readonly appLabel: string;
+  readonly reasonId: string | undefined;
   readonly onRevoke: () => void;
   readonly onRotate: () => void;
 }
 
-function KeyRow({ org, k, appLabel, onRevoke, onRotate }: RowProps) {
-  const soon = expiresSoon(k);
-  const creator = k.createdBy ? (k.createdBy.kind === 'operator' ? 'an operator' : (k.createdBy.email ?? 'a member')) : 'unknown';
+function KeyRow({ org, k, appLabel, reasonId, onRevoke, onRotate }: RowProps) {
+  const creator = k.createdBy ? (k.createdBy.kind === 'operator' ? 'an operator' : (k.createdBy.email ?? 'a member')) : 'no one recorded';
   return (
     <tr>
       <th scope="row">
         <code>{k.prefix}</code>
-        {k.name && <span class="muted block">{k.name}</span>}
+        <span class="block">{k.name ?? <span class="muted">No name</span>}</span>
+        <span class="muted block">{KEY_KINDS[k.kind]}</span>
       </th>
-      <td>{KEY_KINDS[k.kind]}</td>
-      <td>{k.kind === 'org' ? k.scopes.join(', ') : appLabel}</td>
       <td>
-        {shortTime(k.expiresAt)}
-        {soon && <strong class="badge">expires soon</strong>}
+        {k.kind === 'org'
+          ? k.scopes.map((s) => (
+              <span class="block" key={s}>
+                {s}
+              </span>
+            ))
+          : appLabel}
       </td>
       <td>
-        {shortTime(k.createdAt)}
+        {k.state === 'revoked' ? (
+          <>
+            <strong class="block">Revoked</strong>
+            {stamp(k.revokedAt)}
+          </>
+        ) : (
+          <>
+            {k.state === 'expired' && <strong class="block">Expired</strong>}
+            {k.state === 'active' && k.rotatedToId && <strong class="block">Rotated: works until</strong>}
+            {stamp(k.expiresAt)}
+            {expiresSoon(k) && <strong class="badge">expires soon</strong>}
+          </>
+        )}
+      </td>
+      <td>
+        {stamp(k.createdAt)}
         <span class="muted block">by {creator}</span>
       </td>
-      <td>{shortTime(k.lastUsedAt)}</td>
-      <td>{k.state}</td>
+      <td>{stamp(k.lastUsedAt)}</td>
       <td class="row-actions">
         {k.state === 'active' && (
           <>
             {!k.rotatedToId && (
-              <GuardedButton org={org} permission="keys.manage" reason={KEYS_MANAGE_REASON} onClick={onRotate}>
+              <GuardedButton org={org} permission="keys.manage" reason={KEYS_MANAGE_REASON} reasonShownAt={reasonId} onClick={onRotate}>
                 Rotate<span class="sr-only"> {k.prefix}</span>
               </GuardedButton>
             )}
-            <GuardedButton org={org} permission="keys.manage" reason={KEYS_MANAGE_REASON} variant="danger" onClick={onRevoke}>
+            <GuardedButton org={org} permission="keys.manage" reason={KEYS_MANAGE_REASON} reasonShownAt={reasonId} variant="danger" onClick={onRevoke}>
               Revoke<span class="sr-only"> {k.prefix}</span>
             </GuardedButton>
           </>
@@ -187,3 +223,6 @@ function KeyRow({ org, k, appLabel, onRevoke, onRotate }: RowProps) {
     </tr>
   );
 }
+
+/** A cell's timestamp to the minute; the column says UTC. */
+const stamp = (iso: string | null) => (iso ? shortTime(iso).replace(' UTC', '') : 'Never');
