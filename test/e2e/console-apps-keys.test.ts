@@ -51,6 +51,10 @@ describe.skipIf(!CHROMIUM)('the Apps and Keys pages of the web console', () => {
     await page.getByLabel('App name').fill('E2E settings bot');
     await page.getByRole('button', { name: 'Create app' }).click();
     await page.getByRole('heading', { level: 2, name: 'E2E settings bot' }).waitFor();
+    await page
+      .getByRole('status')
+      .getByText(/Created E2E settings bot: chat clients send model "e2e-settings-bot-\d+"/)
+      .waitFor();
     const appId = new URL(page.url()).pathname.split('/').pop()!;
 
     await page.getByLabel('Monthly usage cap (USD)').fill('250');
@@ -97,6 +101,8 @@ describe.skipIf(!CHROMIUM)('the Apps and Keys pages of the web console', () => {
     expect(new URL(page.url()).pathname).toBe('/console/apps');
     await page.getByRole('table', { name: /Apps of Demo Org/ }).waitFor();
     expect(await page.getByRole('link', { name: 'E2E settings bot' }).count()).toBe(0);
+    expect(await b.axe(page)).toEqual([]);
+    await b.screenshot(page, 'console-apps-list');
     expect((await b.platform.admin('GET', `/apps/${appId}`)).status).toBe(404);
   });
 
@@ -112,6 +118,7 @@ describe.skipIf(!CHROMIUM)('the Apps and Keys pages of the web console', () => {
     await create.getByLabel('App', { exact: true }).selectOption({ label: `E2E chat app (${app.appNameId})` });
     await create.getByLabel('Name').fill('e2e site');
     expect(await b.axe(page)).toEqual([]);
+    await b.screenshot(page, 'console-key-create');
     await create.getByRole('button', { name: 'Create key' }).click();
     const chatKey = await copySecretAndClose(page, async () => {
       const dialog = page.getByRole('dialog', { name: /Chat key .*copy it now/ });
@@ -119,6 +126,11 @@ describe.skipIf(!CHROMIUM)('the Apps and Keys pages of the web console', () => {
       await dialog.getByText(`model: '${app.appNameId}'`, { exact: false }).waitFor();
       expect(await b.axe(page)).toEqual([]);
       await b.screenshot(page, 'console-key-show-once');
+      await page.keyboard.press('Escape');
+      await dialog.getByText('Close? The secret will not be shown again.').waitFor();
+      expect(await b.axe(page)).toEqual([]);
+      await dialog.getByRole('button', { name: 'Back to the secret' }).click();
+      await dialog.getByLabel('The key').waitFor();
     });
     expect(chatKey).toMatch(/^svc_chat_/);
     const turn = await chat(chatKey, app.appNameId);

@@ -14,24 +14,32 @@ import { AppSettingsView } from './apps-settings';
 
 export function AppsPage(props: PageProps) {
   // The page stays mounted from an app's settings back to the list, so a deletion is said on the list.
-  const [notice, setNotice] = useState('');
+  const [said, setSaid] = useState({ text: '', at: '' });
   const appId = props.rest[0];
+  // A notice belongs to the view it was said for (the new app's settings, or the list after a deletion).
+  const notice = said.at === (appId ?? '') ? said.text : '';
+  const setNotice = (text: string, at = '') => setSaid({ text, at });
   if (appId) {
     const onDeleted = (name: string) => {
       setNotice(`Deleted ${name}. Its sessions are being deleted in the background, each with an app_deleted tombstone in the export.`);
       props.navigate('/console/apps');
     };
-    return <AppSettingsView {...props} appId={appId} onDeleted={onDeleted} />;
+    return <AppSettingsView {...props} appId={appId} notice={notice} onDeleted={onDeleted} />;
   }
-  return <AppsList {...props} notice={notice} />;
+  return <AppsList {...props} notice={notice} setNotice={setNotice} />;
 }
 
-function AppsList({ org, navigate, notice }: PageProps & { readonly notice: string }) {
+interface ListProps extends PageProps {
+  readonly notice: string;
+  readonly setNotice: (notice: string, at?: string) => void;
+}
+
+function AppsList({ org, navigate, notice, setNotice }: ListProps) {
   const apps = useLoad<AppView[]>(orgPath(org.orgId, 'apps'));
   return (
     <>
       <p role="status">{notice}</p>
-      <CreateApp org={org} navigate={navigate} />
+      <CreateApp org={org} navigate={navigate} setNotice={setNotice} />
       <LoadView state={apps.state}>
         {(list) =>
           list.length === 0 ? (
@@ -43,35 +51,39 @@ function AppsList({ org, navigate, notice }: PageProps & { readonly notice: stri
                 <thead>
                   <tr>
                     <th scope="col">Name</th>
-                    <th scope="col">App name id (the chat `model`)</th>
+                    <th scope="col">
+                      App name id (the chat <code>model</code>)
+                    </th>
                     <th scope="col">Model</th>
                     <th scope="col">Created</th>
                   </tr>
                 </thead>
                 <tbody>
-                  {list.map((app) => (
-                    <tr key={app.id}>
-                      <th scope="row">
-                        <a
-                          href={`/console/apps/${encodeURIComponent(app.id)}`}
-                          onClick={(e) => {
-                            if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
-                            e.preventDefault();
-                            navigate(`/console/apps/${encodeURIComponent(app.id)}`);
-                          }}
-                        >
-                          {app.name}
-                        </a>
-                      </th>
-                      <td>
-                        <code>{app.appNameId}</code>
-                      </td>
-                      <td>
-                        <code>{app.settings.model}</code>
-                      </td>
-                      <td>{shortTime(app.createdAt)}</td>
-                    </tr>
-                  ))}
+                  {[...list]
+                    .sort((x, y) => y.createdAt.localeCompare(x.createdAt))
+                    .map((app) => (
+                      <tr key={app.id}>
+                        <th scope="row">
+                          <a
+                            href={`/console/apps/${encodeURIComponent(app.id)}`}
+                            onClick={(e) => {
+                              if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+                              e.preventDefault();
+                              navigate(`/console/apps/${encodeURIComponent(app.id)}`);
+                            }}
+                          >
+                            {app.name}
+                          </a>
+                        </th>
+                        <td>
+                          <code>{app.appNameId}</code>
+                        </td>
+                        <td>
+                          <code>{app.settings.model}</code>
+                        </td>
+                        <td>{shortTime(app.createdAt)}</td>
+                      </tr>
+                    ))}
                 </tbody>
               </table>
             </div>
@@ -82,13 +94,18 @@ function AppsList({ org, navigate, notice }: PageProps & { readonly notice: stri
   );
 }
 
-function CreateApp({ org, navigate }: Pick<PageProps, 'org' | 'navigate'>) {
+function CreateApp({ org, navigate, setNotice }: Pick<ListProps, 'org' | 'navigate' | 'setNotice'>) {
   const [name, setName] = useState('');
   const action = useAction();
   const allowed = can(org, 'apps.manage');
   const create = async () => {
     const made = await action.run(() => callApi<{ data: AppView }>(orgPath(org.orgId, 'apps'), { method: 'POST', body: { name: name.trim() } }));
-    if (made) navigate(`/console/apps/${encodeURIComponent(made.data.id)}`);
+    if (!made) return;
+    setNotice(
+      `Created ${made.data.name}: chat clients send model "${made.data.appNameId}". Set it up below, then make it a chat key on the Keys page.`,
+      made.data.id,
+    );
+    navigate(`/console/apps/${encodeURIComponent(made.data.id)}`);
   };
   return (
     <section aria-labelledby="new-app-heading">

@@ -16,10 +16,12 @@ import { McpConnectionsForm } from './apps-mcp-form';
 
 interface Props extends PageProps {
   readonly appId: string;
+  /** Said until this view says something itself, e.g. that the app was just created. */
+  readonly notice: string;
   readonly onDeleted: (name: string) => void;
 }
 
-export function AppSettingsView({ org, appId, navigate, onDeleted }: Props) {
+export function AppSettingsView({ org, appId, navigate, notice, onDeleted }: Props) {
   const path = orgPath(org.orgId, `apps/${encodeURIComponent(appId)}`);
   const app = useLoad<AppView>(path);
   const [said, setSaid] = useState('');
@@ -47,7 +49,7 @@ export function AppSettingsView({ org, appId, navigate, onDeleted }: Props) {
             org={org}
             app={a}
             path={path}
-            said={said}
+            said={said || notice}
             onSaved={(what) => {
               setSaid(what);
               app.reload();

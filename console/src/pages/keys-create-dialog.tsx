@@ -72,7 +72,9 @@ export function CreateKeyDialog({ orgId, apps, onCreated, onClose }: Props) {
           {(Object.keys(KEY_KINDS) as KeyKind[]).map((k) => (
             <label class="check" key={k}>
               <input type="radio" name="kind" value={k} checked={kind === k} onChange={() => setKind(k)} />
-              {KEY_KINDS[k]}: <span class="muted">{KIND_HINTS[k]}</span>
+              <span>
+                {KEY_KINDS[k]}: <span class="muted">{KIND_HINTS[k]}</span>
+              </span>
             </label>
           ))}
         </fieldset>
@@ -87,7 +89,9 @@ export function CreateKeyDialog({ orgId, apps, onCreated, onClose }: Props) {
             {ORG_KEY_SCOPES.map((s) => (
               <label class="check" key={s.scope}>
                 <input type="checkbox" checked={scopes.includes(s.scope)} onChange={(e) => toggle(s.scope, e.currentTarget.checked)} />
-                <code>{s.scope}</code> <span class="muted">{s.label}</span>
+                <span>
+                  <code>{s.scope}</code> <span class="muted">{s.label}</span>
+                </span>
               </label>
             ))}
           </fieldset>
