@@ -151,6 +151,28 @@ describe.skipIf(!CHROMIUM)('the Apps and Keys pages of the web console', () => {
     const warehouseRow = page.getByRole('row', { name: /warehouse/ });
     await warehouseRow.getByText('usage:read').waitFor();
 
+    const lastDay = new Date(Date.now() + 45 * 86_400_000).toISOString().slice(0, 10);
+    await page.getByRole('button', { name: 'Create a key…' }).click();
+    await create.getByLabel(/ACP key/).check();
+    await create.getByLabel('Name').fill('agent checkout');
+    await create.getByLabel('Expires').selectOption({ label: 'On a day I pick' });
+    await create.getByLabel('Last day it works').fill(lastDay);
+    await create.getByRole('button', { name: 'Create key' }).click();
+    const acpKey = await copySecretAndClose(page, async () => {
+      await page
+        .getByRole('dialog', { name: /copy it now/ })
+        .getByText(`${b.platform.baseUrl}/acp/${app.id}/checkout_sessions`, { exact: false })
+        .waitFor();
+    });
+    expect(acpKey).toMatch(/^acp_/);
+    await page.getByLabel('Show').selectOption({ label: 'ACP keys' });
+    await page
+      .getByRole('row', { name: /agent checkout/ })
+      .getByText(`${lastDay} 23:59`)
+      .waitFor();
+    await expect.poll(() => page.getByRole('row', { name: /warehouse/ }).count()).toBe(0);
+    await page.getByLabel('Show').selectOption({ label: 'Every kind' });
+
     await page
       .getByRole('row', { name: /e2e site/ })
       .getByRole('button', { name: /^Rotate/ })
