@@ -34,11 +34,13 @@ export function McpConnectionsForm({ app, readOnlyReasonId, save, onSaved }: Pro
   );
   const [invalid, setInvalid] = useState('');
   const action = useAction();
+  const [said, setSaid] = useState('');
   const setRow = (i: number, change: Partial<ConnectionRow>) => setRows((all) => all.map((r, j) => (j === i ? { ...r, ...change } : r)));
   const setHeader = (i: number, h: number, change: Partial<HeaderRow>) =>
     setRows((all) => all.map((r, j) => (j === i ? { ...r, headers: r.headers.map((x, k) => (k === h ? { ...x, ...change } : x)) } : r)));
 
   const submit = async () => {
+    setSaid('');
     const bad = rows.flatMap((r) => r.headers).find((h) => !HEADER_NAME.test(h.name.trim()));
     const problem = bad ? `“${bad.name}” is not a header name: letters, digits and - _ . only, no spaces.` : '';
     setInvalid(problem);
@@ -48,7 +50,10 @@ export function McpConnectionsForm({ app, readOnlyReasonId, save, onSaved }: Pro
       url: r.url.trim(),
       headers: Object.fromEntries(r.headers.map((h) => [h.name.trim(), h.value])),
     }));
-    if ((await action.run(() => save({ settings: { mcpConnections: connections } }).then(() => true))) === true) onSaved();
+    if ((await action.run(() => save({ settings: { mcpConnections: connections } }).then(() => true))) === true) {
+      setSaid('MCP connections saved.');
+      onSaved();
+    }
   };
 
   return (
@@ -59,7 +64,7 @@ export function McpConnectionsForm({ app, readOnlyReasonId, save, onSaved }: Pro
         void submit();
       }}
     >
-      <h2 id="mcp-heading">MCP connections</h2>
+      <h3 id="mcp-heading">MCP connections</h3>
       <p class="muted">
         Tool servers the model may call. A header value may hold <code>{'{{session.<name>}}'}</code>, replaced by the chat request's variable of that name.
       </p>
@@ -123,6 +128,7 @@ export function McpConnectionsForm({ app, readOnlyReasonId, save, onSaved }: Pro
           </fieldset>
         ))}
         {(invalid || action.error) && <p role="alert">{invalid || action.error}</p>}
+        <p role="status">{said}</p>
         <div class="actions start">
           <button type="button" disabled={rows.length >= MAX_CONNECTIONS} onClick={() => setRows((all) => [...all, { name: '', url: '', headers: [] }])}>
             Add a connection

@@ -13,32 +13,31 @@ import { useAction, useLoad } from '../use-load';
 import { AppSettingsView } from './apps-settings';
 
 export function AppsPage(props: PageProps) {
-  // The page stays mounted from an app's settings back to the list, so a deletion is said on the list.
+  // The page stays mounted between the list and an app's settings, so this live region announces what
+  // was done on one view when the next one shows (a new app's settings, the list after a deletion).
   const [said, setSaid] = useState({ text: '', at: '' });
   const appId = props.rest[0];
-  // A notice belongs to the view it was said for (the new app's settings, or the list after a deletion).
-  const notice = said.at === (appId ?? '') ? said.text : '';
   const setNotice = (text: string, at = '') => setSaid({ text, at });
-  if (appId) {
-    const onDeleted = (name: string) => {
-      setNotice(`Deleted ${name}. Its sessions are being deleted in the background, each with an app_deleted tombstone in the export.`);
-      props.navigate('/console/apps');
-    };
-    return <AppSettingsView {...props} appId={appId} notice={notice} onDeleted={onDeleted} />;
-  }
-  return <AppsList {...props} notice={notice} setNotice={setNotice} />;
+  const onDeleted = (name: string) => {
+    setNotice(`Deleted ${name}. Its sessions are being deleted in the background, each with an app_deleted tombstone in the export.`);
+    props.navigate('/console/apps');
+  };
+  return (
+    <>
+      <p role="status">{said.at === (appId ?? '') ? said.text : ''}</p>
+      {appId ? <AppSettingsView {...props} appId={appId} onDeleted={onDeleted} /> : <AppsList {...props} setNotice={setNotice} />}
+    </>
+  );
 }
 
 interface ListProps extends PageProps {
-  readonly notice: string;
   readonly setNotice: (notice: string, at?: string) => void;
 }
 
-function AppsList({ org, navigate, notice, setNotice }: ListProps) {
+function AppsList({ org, navigate, setNotice }: ListProps) {
   const apps = useLoad<AppView[]>(orgPath(org.orgId, 'apps'));
   return (
     <>
-      <p role="status">{notice}</p>
       <CreateApp org={org} navigate={navigate} setNotice={setNotice} />
       <LoadView state={apps.state}>
         {(list) =>

@@ -38,8 +38,10 @@ export function AppSettingsForm({ app, readOnlyReasonId, save, onSaved }: Props)
   const [tax, setTax] = useState(String(s.acp.taxRateBps / 100));
   const [invalid, setInvalid] = useState('');
   const action = useAction();
+  const [said, setSaid] = useState('');
 
   const submit = async () => {
+    setSaid('');
     const limit = Number(imageLimit);
     const bps = bpsOf(tax);
     const problem =
@@ -59,7 +61,10 @@ export function AppSettingsForm({ app, readOnlyReasonId, save, onSaved }: Props)
         acp: { termsOfUseUrl: orNull(terms), privacyPolicyUrl: orNull(privacy), returnPolicyUrl: orNull(returns), taxRateBps: bps },
       },
     };
-    if ((await action.run(() => save(body).then(() => true))) === true) onSaved();
+    if ((await action.run(() => save(body).then(() => true))) === true) {
+      setSaid('Settings saved.');
+      onSaved();
+    }
   };
 
   return (
@@ -70,7 +75,7 @@ export function AppSettingsForm({ app, readOnlyReasonId, save, onSaved }: Props)
         void submit();
       }}
     >
-      <h2 id="settings-heading">Settings</h2>
+      <h3 id="settings-heading">Settings</h3>
       <fieldset class="plain-group" disabled={readOnlyReasonId !== undefined} aria-describedby={readOnlyReasonId}>
         <Field label="Name">{({ id }) => <input id={id} value={name} required maxLength={200} onInput={(e) => setName(e.currentTarget.value)} />}</Field>
         <Field label="Model" hint="offline (the built-in model for trying things out), bedrock:<model id> or openai:<model>.">
@@ -135,6 +140,7 @@ export function AppSettingsForm({ app, readOnlyReasonId, save, onSaved }: Props)
           </Field>
         </fieldset>
         {(invalid || action.error) && <p role="alert">{invalid || action.error}</p>}
+        <p role="status">{said}</p>
         <div class="actions start">
           <button type="submit" class="primary" disabled={action.busy}>
             {action.busy ? 'Saving…' : 'Save settings'}

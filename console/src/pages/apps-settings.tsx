@@ -16,15 +16,12 @@ import { McpConnectionsForm } from './apps-mcp-form';
 
 interface Props extends PageProps {
   readonly appId: string;
-  /** Said until this view says something itself, e.g. that the app was just created. */
-  readonly notice: string;
   readonly onDeleted: (name: string) => void;
 }
 
-export function AppSettingsView({ org, appId, navigate, notice, onDeleted }: Props) {
+export function AppSettingsView({ org, appId, navigate, onDeleted }: Props) {
   const path = orgPath(org.orgId, `apps/${encodeURIComponent(appId)}`);
   const app = useLoad<AppView>(path);
-  const [said, setSaid] = useState('');
   const back = (
     <p>
       <a
@@ -42,22 +39,7 @@ export function AppSettingsView({ org, appId, navigate, notice, onDeleted }: Pro
   return (
     <>
       {back}
-      <LoadView state={app.state}>
-        {(a) => (
-          <AppDetail
-            key={a.updatedAt}
-            org={org}
-            app={a}
-            path={path}
-            said={said || notice}
-            onSaved={(what) => {
-              setSaid(what);
-              app.reload();
-            }}
-            onDeleted={onDeleted}
-          />
-        )}
-      </LoadView>
+      <LoadView state={app.state}>{(a) => <AppDetail org={org} app={a} path={path} onSaved={app.reload} onDeleted={onDeleted} />}</LoadView>
     </>
   );
 }
@@ -66,12 +48,12 @@ interface DetailProps {
   readonly org: PageProps['org'];
   readonly app: AppView;
   readonly path: string;
-  readonly said: string;
-  readonly onSaved: (what: string) => void;
+  /** Reads the app again after a change (the forms keep what was typed, which is what was saved). */
+  readonly onSaved: () => void;
   readonly onDeleted: (name: string) => void;
 }
 
-function AppDetail({ org, app, path, said, onSaved, onDeleted }: DetailProps) {
+function AppDetail({ org, app, path, onSaved, onDeleted }: DetailProps) {
   const reasonId = useId();
   const allowed = can(org, 'apps.manage');
   const readOnly = allowed ? undefined : { id: reasonId, text: `${APPS_MANAGE_REASON} (your role: ${org.role}). The settings are shown read-only.` };
@@ -101,9 +83,8 @@ function AppDetail({ org, app, path, said, onSaved, onDeleted }: DetailProps) {
           {readOnly.text}
         </p>
       )}
-      <p role="status">{said}</p>
-      <AppSettingsForm app={app} readOnlyReasonId={readOnly?.id} save={save} onSaved={() => onSaved('Settings saved.')} />
-      <McpConnectionsForm app={app} readOnlyReasonId={readOnly?.id} save={save} onSaved={() => onSaved('MCP connections saved.')} />
+      <AppSettingsForm app={app} readOnlyReasonId={readOnly?.id} save={save} onSaved={onSaved} />
+      <McpConnectionsForm app={app} readOnlyReasonId={readOnly?.id} save={save} onSaved={onSaved} />
       <DeleteApp org={org} app={app} path={path} onDeleted={onDeleted} />
     </>
   );
@@ -118,7 +99,7 @@ function DeleteApp({ org, app, path, onDeleted }: Pick<DetailProps, 'org' | 'app
   };
   return (
     <section aria-labelledby="delete-app-heading" class="danger-zone">
-      <h2 id="delete-app-heading">Delete this app</h2>
+      <h3 id="delete-app-heading">Delete this app</h3>
       <p>Its chat and ACP requests stop at once, and its sessions, messages and consumers are deleted.</p>
       <GuardedButton org={org} permission="apps.manage" reason={APPS_MANAGE_REASON} variant="danger" onClick={() => setOpen(true)}>
         Delete app…
