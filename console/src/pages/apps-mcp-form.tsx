@@ -98,11 +98,10 @@ export function McpConnectionsForm({ app, readOnlyReasonId, save, onSaved }: Pro
                 <Field label={`Header ${k + 1} name`}>
                   {({ id }) => <input id={id} value={h.name} required spellcheck={false} onInput={(e) => setHeader(i, k, { name: e.currentTarget.value })} />}
                 </Field>
-                <Field label={`Header ${k + 1} value`} hint="Write-only: type it again to keep it.">
-                  {({ id, describedBy }) => (
+                <Field label={`Header ${k + 1} value (write-only)`}>
+                  {({ id }) => (
                     <input
                       id={id}
-                      aria-describedby={describedBy}
                       type="password"
                       autoComplete="off"
                       value={h.value}
