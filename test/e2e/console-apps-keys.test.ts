@@ -239,7 +239,9 @@ describe.skipIf(!CHROMIUM)('the Apps and Keys pages of the web console', () => {
     const headers = { 'X-Console-Request': '1', Origin: new URL(b.platform.baseUrl).origin };
     const refused = await page.request.post(`${b.platform.baseUrl}/console/v1/orgs/${orgId}/keys`, { headers, data: { scopes: ['apps:read'] } });
     expect(refused.status()).toBe(403);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toBe('Your role (viewer) may not do this: keys.manage');
     const refusedDelete = await page.request.delete(`${b.platform.baseUrl}/console/v1/orgs/${orgId}/apps/${app.id}`, { headers });
     expect(refusedDelete.status()).toBe(403);
+    expect((await b.platform.admin('GET', `/apps/${app.id}`)).status).toBe(200);
   });
 });
