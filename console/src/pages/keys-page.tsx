@@ -36,6 +36,8 @@ export function KeysPage({ org }: PageProps) {
   const changed = (what: string, next?: Open) => {
     setSaid(what);
     setOpen(next);
+    // The list is newest first: a new key (made or rotated) is on the first page.
+    if (next?.kind === 'secret') pager.reset();
     keys.reload();
   };
 
