@@ -65,11 +65,11 @@ export function CatalogProducts({ org, appId }: Props) {
                       <td>{p.active ? 'Yes' : 'No'}</td>
                       <td class="row-actions">
                         <GuardedButton org={org} permission="catalog.manage" reason={REASON} onClick={() => setEditing(p)}>
-                          Edit<span class="visually-hidden"> {p.title}</span>
+                          Edit<span class="sr-only"> {p.title}</span>
                         </GuardedButton>
                         <GuardedButton org={org} permission="catalog.manage" reason={REASON} busy={toggle.busy} onClick={() => setActive(p, !p.active)}>
                           {p.active ? 'Take off sale' : 'Put on sale'}
-                          <span class="visually-hidden"> {p.title}</span>
+                          <span class="sr-only"> {p.title}</span>
                         </GuardedButton>
                       </td>
                     </tr>

@@ -69,7 +69,7 @@ export function CatalogReceiver({ org, appId }: { readonly org: OrgMembership; r
       )}
       <form onSubmit={save}>
         <fieldset disabled={!org.permissions.includes('orders.manage')} class="plain-fieldset">
-          <legend class="visually-hidden">Set the order-event receiver</legend>
+          <legend class="sr-only">Set the order-event receiver</legend>
           <Field label={current ? 'New receiver URL' : 'Receiver URL'} hint="The agent platform’s https address for order events.">
             {({ id, describedBy }) => (
               <input id={id} type="url" required aria-describedby={describedBy} value={url} onInput={(e) => setUrl(e.currentTarget.value)} />

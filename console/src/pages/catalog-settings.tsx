@@ -105,7 +105,7 @@ export function CatalogPolicies({ org, app, reloadApps }: { readonly org: OrgMem
       <p class="muted">Every checkout session shows these links to the buyer and adds the tax on top of the prices.</p>
       <form onSubmit={submit}>
         <fieldset disabled={!allowed} class="plain-fieldset">
-          <legend class="visually-hidden">Policy links and tax rate</legend>
+          <legend class="sr-only">Policy links and tax rate</legend>
           {LINKS.map(([key, label]) => (
             <Field key={key} label={`${label} URL`} hint="An https address, or empty for none.">
               {({ id, describedBy }) => (

@@ -125,7 +125,7 @@ export function OrderPage({ org, navigate, appId, orderId }: PageProps & { reado
                             {f.status}
                             {f.status === 'shipped' && (
                               <GuardedButton org={org} permission="orders.manage" reason={ORDER_REASON} busy={deliver.busy} onClick={() => markDelivered(f.id)}>
-                                Mark delivered<span class="visually-hidden"> (fulfilment {i + 1})</span>
+                                Mark delivered<span class="sr-only"> (fulfilment {i + 1})</span>
                               </GuardedButton>
                             )}
                           </td>

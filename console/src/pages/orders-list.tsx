@@ -51,7 +51,7 @@ export function OrdersList({ org, appId, navigate }: Props) {
                               }}
                             >
                               {when(o.createdAt)}
-                              <span class="visually-hidden"> order {o.id}</span>
+                              <span class="sr-only"> order {o.id}</span>
                             </a>
                           </th>
                           <td>{o.lines.map((l) => `${l.quantity} × ${l.title}`).join(', ')}</td>
