@@ -29,7 +29,7 @@ export function SessionsTable({ orgId, query, filtered, names, navigate, pager }
       {({ items, nextCursor }) => (
         <>
           <div class="table-scroll">
-            <table class="sessions">
+            <table class="list sessions">
               <caption>Sessions{filtered ? ' matching the filters' : ''}, newest activity first</caption>
               <thead>
                 <tr>
