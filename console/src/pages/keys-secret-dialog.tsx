@@ -6,6 +6,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { type AppView, type IssuedKeyView, KEY_KINDS, ORG_KEY_SCOPES } from '../apps-views';
 import { CopyButton } from '../components/copy-button';
 import { Dialog } from '../components/dialog';
+import { ACP_VERSION, CHAT_API_BASE, ORG_EXPORT_BASE } from '../api-addresses';
 
 interface Props {
   readonly issued: IssuedKeyView;
@@ -14,11 +15,6 @@ interface Props {
   readonly note?: string;
   readonly onClose: () => void;
 }
-
-/** The chat API's address under the platform's origin; the `openai` client adds `/chat/completions`. */
-const CHAT_API_BASE = '/api/v1';
-const ORG_EXPORT_BASE = '/api/v1/org';
-const ACP_VERSION = '2026-04-17';
 
 interface Snippet {
   readonly label: string;
