@@ -11,15 +11,18 @@ interface Props {
   readonly permission: string;
   /** Why a role without the permission cannot, e.g. "Only owners and admins delete sessions". */
   readonly reason: string;
+  /** A refusal beyond the permission, said as it is (e.g. an admin facing an owner's membership). */
+  readonly refused?: string;
   readonly onClick: () => void;
   readonly busy?: boolean;
   readonly variant?: 'primary' | 'danger';
   readonly children: ComponentChildren;
 }
 
-export function GuardedButton({ org, permission, reason, onClick, busy, variant, children }: Props) {
+export function GuardedButton({ org, permission, reason, refused, onClick, busy, variant, children }: Props) {
   const id = useId();
-  const allowed = can(org, permission);
+  const permitted = can(org, permission);
+  const allowed = permitted && !refused;
   return (
     <span class="guarded">
       <button type="button" class={variant} disabled={!allowed || busy} aria-describedby={allowed ? undefined : id} onClick={onClick}>
@@ -27,7 +30,7 @@ export function GuardedButton({ org, permission, reason, onClick, busy, variant,
       </button>
       {!allowed && (
         <small id={id} class="muted">
-          {reason} (your role: {org.role}).
+          {permitted ? refused : `${reason} (your role: ${org.role}).`}
         </small>
       )}
     </span>
