@@ -8,6 +8,8 @@ export interface GuardedPage {
   readonly page: Page;
   /** Everything forbidden that happened so far (a test expects none). */
   readonly problems: string[];
+  /** Refusals the test provokes on purpose (path and status), whose console line Chromium logs as an error. */
+  readonly expectedRefusals: { readonly path: string; readonly status: number }[];
 }
 
 /** Chromium logs every failed fetch; the console's own session probe answers 401 when no one is signed in. */
@@ -16,10 +18,13 @@ const isExpectedSignedOutProbe = (text: string, url: string) => /status of 401/.
 export async function guardedPage(context: BrowserContext, allowedOrigins: readonly string[]): Promise<GuardedPage> {
   const page = await context.newPage();
   const problems: string[] = [];
+  const expectedRefusals: GuardedPage['expectedRefusals'] = [];
+  const isExpectedRefusal = (text: string, url: string) =>
+    expectedRefusals.some((r) => text.includes(`status of ${r.status} `) && new URL(url).pathname === r.path);
   page.on('console', (msg) => {
     if (msg.type() !== 'error') return;
     const url = msg.location().url;
-    if (url && isExpectedSignedOutProbe(msg.text(), url)) return;
+    if (url && (isExpectedSignedOutProbe(msg.text(), url) || isExpectedRefusal(msg.text(), url))) return;
     problems.push(`console error: ${msg.text()} (${url})`);
   });
   page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
@@ -30,5 +35,5 @@ export async function guardedPage(context: BrowserContext, allowedOrigins: reado
   page.on('response', (res) => {
     if (res.status() >= 500) problems.push(`${res.status()} from ${res.url()}`);
   });
-  return { page, problems };
+  return { page, problems, expectedRefusals };
 }

@@ -19,7 +19,9 @@ export function AuditTable({ records, filtered }: { readonly records: readonly A
         <tbody>
           {records.map((r) => (
             <tr key={r.id}>
-              <th scope="row">{at(r.at)}</th>
+              <th scope="row" class="nowrap">
+                {at(r.at)}
+              </th>
               <td>
                 {r.actor.email ?? r.actor.id}
                 {r.actor.kind === 'operator' && <span class="muted"> (platform operator)</span>}
@@ -28,7 +30,8 @@ export function AuditTable({ records, filtered }: { readonly records: readonly A
                 <code>{r.action}</code>
               </td>
               <td>
-                {r.resource.type} <code class="id">{r.resource.id}</code>
+                {r.resource.type}
+                <code class="id">{r.resource.id}</code>
               </td>
               <td>{r.ip}</td>
               <td>
@@ -40,7 +43,7 @@ export function AuditTable({ records, filtered }: { readonly records: readonly A
                       of {r.action} at {at(r.at)}
                     </span>
                   </summary>
-                  <dl class="facts">
+                  <dl class="change">
                     <dt>User agent</dt>
                     <dd>{r.userAgent || 'none'}</dd>
                     <dt>Before</dt>

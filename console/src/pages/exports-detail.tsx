@@ -81,9 +81,12 @@ function JobView({ job }: { readonly job: ExportJob }) {
 function Files({ job }: { readonly job: ExportJob }) {
   if (job.files.length === 0) return <p>This export wrote no file.</p>;
   return (
-    <div class="table-scroll">
+    <div class="table-scroll files">
       <table>
-        <caption>Files{job.urlsExpireAt && `: the links work until ${when(job.urlsExpireAt)}; reload the page for new ones`}</caption>
+        <caption>
+          Files to download
+          {job.urlsExpireAt && <span class="muted"> (the links work until {when(job.urlsExpireAt)}; reload the page for new ones)</span>}
+        </caption>
         <thead>
           <tr>
             <th scope="col">List</th>

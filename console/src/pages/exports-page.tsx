@@ -38,7 +38,7 @@ function ExportList({ org, open }: { readonly org: PageProps['org']; readonly op
             ) : (
               <>
                 <div class="table-scroll">
-                  <table>
+                  <table class="text">
                     <caption>Exports of the last 7 days, newest first</caption>
                     <thead>
                       <tr>
@@ -51,7 +51,9 @@ function ExportList({ org, open }: { readonly org: PageProps['org']; readonly op
                     <tbody>
                       {page.items.map((job) => (
                         <tr key={job.id}>
-                          <th scope="row">{when(job.createdAt)}</th>
+                          <th scope="row" class="nowrap">
+                            {when(job.createdAt)}
+                          </th>
                           <td>{job.lists.map((l) => LIST_LABELS[l]).join(', ')}</td>
                           <td>{STATUS_LABELS[job.status]}</td>
                           <td>

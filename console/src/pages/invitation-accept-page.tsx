@@ -3,7 +3,7 @@
  * not they are in an org yet: the invitation names their verified address; accepting makes them a
  * member with its role, then the console opens that org.
  */
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { ApiError, callApi, type SessionView } from '../api-client';
 import { CHOSEN_ORG_KEY, type OrgFreePageProps } from '../pages';
 import { useAction } from '../use-load';
@@ -16,10 +16,20 @@ interface Membership {
 }
 
 export function InvitationAcceptPage({ session }: OrgFreePageProps) {
-  const [token] = useState(invitationToken);
+  const [token, setToken] = useState(invitationToken);
   const [joined, setJoined] = useState<{ readonly orgId: string; readonly name: string; readonly role: string } | undefined>();
   const [refusal, setRefusal] = useState<string | undefined>();
   const { busy, run } = useAction();
+  // Another link opened in this tab changes only the fragment: no new page load.
+  useEffect(() => {
+    const onLink = () => {
+      setToken(invitationToken());
+      setRefusal(undefined);
+      setJoined(undefined);
+    };
+    addEventListener('hashchange', onLink);
+    return () => removeEventListener('hashchange', onLink);
+  }, []);
 
   const accept = () =>
     run(async () => {
@@ -76,13 +86,14 @@ export function InvitationAcceptPage({ session }: OrgFreePageProps) {
 /** The accept route's refusals, each with what to do about it (its 401 may be the invitation's expiry, not the session's). */
 function invitationAdvice(err: unknown): string {
   if (!(err instanceof ApiError)) return 'Something went wrong in the page. Reload it and try again.';
-  const said = `${err.message}.`;
-  if (err.status === 401 && /expired/i.test(err.message)) return `${said} Ask the person who invited you to send a new invitation.`;
+  const said = err.message;
+  if (err.status === 401 && /expired/i.test(err.message)) return `${said}. Ask the person who invited you to send a new invitation.`;
   if (err.status === 401) return 'Your session has ended. Reload the page and sign in again: the invitation waits in this tab.';
   if (err.status === 403)
-    return `${said} Sign out, then sign in with the e-mail address the invitation was sent to, or ask for an invitation to the address you use.`;
-  if (err.status === 404) return `${said} Check that you opened the whole link, or ask the person who invited you to send a new invitation.`;
+    return `${said}. Sign out, then sign in with the e-mail address the invitation was sent to, or ask for an invitation to the address you use.`;
+  if (err.status === 404)
+    return `${said}: the link is incomplete, or the invitation was revoked. Check that you opened the whole link, or ask the person who invited you for a new invitation.`;
   if (err.status === 409)
-    return `${said} Ask the person who invited you for a new invitation if you still need one; if you are a member already, open the console.`;
+    return `${said}. Ask the person who invited you for a new invitation if you still need one; if you are a member already, open the console.`;
   return err.advice;
 }

@@ -25,7 +25,7 @@ export function PendingInvitations({ org, invitations, onChanged }: Props) {
 
   return (
     <div class="table-scroll">
-      <table>
+      <table class="text">
         <caption>Pending invitations</caption>
         <thead>
           <tr>
@@ -40,7 +40,7 @@ export function PendingInvitations({ org, invitations, onChanged }: Props) {
             <tr key={inv.id}>
               <th scope="row">{inv.email}</th>
               <td>{inv.role}</td>
-              <td>{shortDate(inv.expiresAt)}</td>
+              <td class="nowrap">{shortDate(inv.expiresAt)}</td>
               <td>
                 <GuardedButton
                   org={org}

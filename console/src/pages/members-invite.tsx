@@ -83,7 +83,7 @@ export function InviteForm({ org, onInvited }: Props) {
           )}
         </Field>
         {error && <p role="alert">{error}</p>}
-        <div class="actions">
+        <div class="actions start">
           <button type="submit" class="primary">
             {busy ? 'Inviting…' : 'Invite'}
           </button>

@@ -27,7 +27,7 @@ export function MembersTable({ org, me, members, onChanged }: Props) {
         </p>
       )}
       <div class="table-scroll">
-        <table>
+        <table class="text">
           <caption>Members of {org.name}</caption>
           <thead>
             <tr>
@@ -38,7 +38,7 @@ export function MembersTable({ org, me, members, onChanged }: Props) {
             </tr>
           </thead>
           <tbody>
-            {members.map((m) => (
+            {[...members].sort(byRoleThenEmail).map((m) => (
               <MemberRow
                 key={`${m.id} ${m.role}`}
                 org={org}
@@ -55,6 +55,9 @@ export function MembersTable({ org, me, members, onChanged }: Props) {
     </>
   );
 }
+
+/** Owners first, down to viewers; by e-mail within a role. */
+const byRoleThenEmail = (a: Member, b: Member): number => ROLES.indexOf(a.role) - ROLES.indexOf(b.role) || a.email.localeCompare(b.email);
 
 interface RowProps {
   readonly org: OrgMembership;
@@ -125,7 +128,7 @@ function MemberRow({ org, member, isMe, refusal, denialId, onChanged }: RowProps
         )}
         {save.error && <p role="alert">{save.error}</p>}
       </td>
-      <td>{shortDate(member.joinedAt)}</td>
+      <td class="nowrap">{shortDate(member.joinedAt)}</td>
       <td>
         <button type="button" class="danger" disabled={disabled} aria-describedby={describedBy} onClick={() => setRemoving(true)}>
           Remove<span class="visually-hidden"> {member.email}</span>
