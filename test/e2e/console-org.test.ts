@@ -1,13 +1,17 @@
 /**
- * The console's org pages in Chromium: the owner invites a newcomer (the link shown once), the
- * newcomer opens it signed out, signs in through the provider and joins as developer, whose members
- * page then shows every change disabled with its reason (and the server refuses it); an admin cannot
- * touch the owner, and another person's invitation says whom it is for; the owner exports the org,
+ * The console's org pages in Chromium: the owner invites a newcomer (the link shown once) and revokes
+ * a second invitation; the newcomer opens a link signed out, signs in through the provider, is told
+ * what to do about the revoked and an expired invitation, then joins as developer, whose members page
+ * shows every change disabled with its reason (and the server refuses it); an admin cannot touch the
+ * owner, and another person's invitation says whom it is for; the owner exports the org,
  * follows it to completion and downloads a file; the audit log shows the invitation and its
  * acceptance, filtered by action. axe on every page and open dialog.
  */
+import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { hashCredential } from '../../functions/tenancy/domain/credentials';
+import { DAY_US } from '../../functions/tenancy/domain/invitations';
 import { userKeyOf } from '../../functions/tenancy/domain/members';
 import { CHROMIUM, type ConsoleBrowser, useConsoleBrowser } from '../support/console-browser';
 
@@ -23,6 +27,22 @@ describe.skipIf(!CHROMIUM)('the console’s members, invitations, exports and au
     page.request.fetch(orgApi(rest), { method, headers: { 'X-Console-Request': '1' }, ...(data === undefined ? {} : { data }) });
   /** The owner's member id: their user key. */
   const ownerId = () => userKeyOf({ issuer: b.platform.consoleSignIn!.settings.issuer.issuer, subject: b.user('owner').subject });
+  /** An invitation of the newcomer whose week ran out (its token): no test waits a week. */
+  async function expiredInvitation(): Promise<string> {
+    const token = `inv_${'e'.repeat(40)}`;
+    const now = b.platform.deps.clock.nowUs();
+    await b.platform.deps.invitations.create({
+      id: randomUUID(),
+      orgId: b.platform.demo!.orgId,
+      email: newcomer().email,
+      role: 'admin',
+      tokenHash: hashCredential(token),
+      invitedBy: ownerId(),
+      createdAtUs: now - 8 * DAY_US,
+      expiresAtUs: now - DAY_US,
+    });
+    return token;
+  }
   let link = '';
   let revokedLink = '';
   const tokenPath = (url: string) => `invitations${new URL(url).hash}`;
@@ -108,11 +128,14 @@ describe.skipIf(!CHROMIUM)('the console’s members, invitations, exports and au
     expect(await page.getByRole('combobox', { name: 'Role of viewer@demo.local' }).isEnabled()).toBe(true);
     expect((await apiAs(page, 'DELETE', `members/${ownerId()}`)).status()).toBe(403);
     expect(await b.axe(page)).toEqual([]);
+    await b.screenshot(page, 'console-members-admin');
   });
 
-  it('lets the newcomer open the link signed out, sign in through the provider, accept, and land in Demo Org as developer', async () => {
+  it('lets the newcomer open a link signed out and sign in through the provider; a revoked or expired invitation says what to do, the pending one makes them developer of Demo Org', async () => {
+    const expiredToken = await expiredInvitation();
     const page = await b.open(tokenPath(revokedLink));
     b.expectRefusal(page, '/console/v1/invitations/accept', 404);
+    b.expectRefusal(page, '/console/v1/invitations/accept', 401);
     await page.getByRole('heading', { level: 1, name: 'Join an organisation' }).waitFor();
     expect(await b.axe(page)).toEqual([]);
     await b.screenshot(page, 'console-invitation-signed-out');
@@ -124,7 +147,10 @@ describe.skipIf(!CHROMIUM)('the console’s members, invitations, exports and au
     await page.getByRole('button', { name: 'Accept the invitation' }).click();
     await page.getByRole('alert').filter({ hasText: 'Invitation not found: the link is incomplete, or the invitation was revoked.' }).waitFor();
 
-    // The invitation still pending, opened in the same tab, now signed in.
+    // Other links opened in the same tab, now signed in: one expired, then the one still pending.
+    await page.goto(`${b.platform.baseUrl}/console/invitations#token=${expiredToken}`);
+    await page.getByRole('button', { name: 'Accept the invitation' }).click();
+    await page.getByRole('alert').filter({ hasText: 'This invitation has expired: ask for a new one. The person who invited you' }).waitFor();
     await page.goto(link);
     await page.getByRole('button', { name: 'Accept the invitation' }).click();
     await page.getByRole('status').filter({ hasText: 'You joined Demo Org as developer.' }).waitFor();

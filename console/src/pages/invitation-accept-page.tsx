@@ -87,7 +87,7 @@ export function InvitationAcceptPage({ session }: OrgFreePageProps) {
 function invitationAdvice(err: unknown): string {
   if (!(err instanceof ApiError)) return 'Something went wrong in the page. Reload it and try again.';
   const said = err.message;
-  if (err.status === 401 && /expired/i.test(err.message)) return `${said}. Ask the person who invited you to send a new invitation.`;
+  if (err.status === 401 && /expired/i.test(err.message)) return `${said}. The person who invited you can invite you again from the console's Members page.`;
   if (err.status === 401) return 'Your session has ended. Reload the page and sign in again: the invitation waits in this tab.';
   if (err.status === 403)
     return `${said}. Sign out, then sign in with the e-mail address the invitation was sent to, or ask for an invitation to the address you use.`;
