@@ -182,9 +182,11 @@ describe.skipIf(!CHROMIUM)('the console’s members, invitations, exports and au
     await page.getByText('Your role (developer) cannot see exports').waitFor();
     expect(await page.getByRole('button', { name: 'Start the export' }).isDisabled()).toBe(true);
     expect((await apiAs(page, 'POST', 'exports', {})).status()).toBe(403);
+    expect(await b.axe(page)).toEqual([]);
     await page.getByRole('link', { name: 'Audit log' }).click();
     await page.getByText('Your role (developer) cannot read the audit log').waitFor();
     expect((await apiAs(page, 'GET', 'audit-log')).status()).toBe(403);
+    expect(await b.axe(page)).toEqual([]);
   });
 
   it('lets the owner export the org, follow it until completed, and download a file', async () => {

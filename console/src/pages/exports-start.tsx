@@ -34,7 +34,6 @@ export function StartExport({ org, onStarted }: Props) {
         ))}
       </fieldset>
       <p class="muted">A snapshot of everything visible now, as gzipped NDJSON files in the Org Export’s row shapes. Files stay downloadable for 7 days.</p>
-      {chosen.length === 0 && <p role="alert">Choose at least one list.</p>}
       {error && <p role="alert">{error}</p>}
       <div class="actions start">
         <GuardedButton
