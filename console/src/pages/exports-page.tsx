@@ -11,6 +11,9 @@ import { ExportDetail } from './exports-detail';
 import { StartExport } from './exports-start';
 import { type ExportJob, LIST_LABELS, STATUS_LABELS, when } from './exports-views';
 
+/** What the export's own page offers, by its state. */
+const LINK_LABELS: Readonly<Record<ExportJob['status'], string>> = { running: 'Progress', completed: 'Files', failed: 'What failed' };
+
 const exportsPage = PAGES.find((p) => p.path === 'exports')!;
 
 export function ExportsPage({ org, rest, navigate }: PageProps) {
@@ -64,7 +67,7 @@ function ExportList({ org, open }: { readonly org: PageProps['org']; readonly op
                                 open(job.id);
                               }}
                             >
-                              {job.status === 'completed' ? 'Download' : 'Progress'}
+                              {LINK_LABELS[job.status]}
                               <span class="visually-hidden"> of the export started {when(job.createdAt)}</span>
                             </a>
                           </td>
