@@ -29,23 +29,29 @@ export function useLoadPage<T>(path: string | undefined, query?: Query): Loaded<
   return useRead<{ data: T[]; nextCursor?: string | null }, ListPage<T>>(path, query, (a) => ({ items: a.data, nextCursor: a.nextCursor ?? null }));
 }
 
+/**
+ * The answer is kept with the path and query it answers: a new path or query shows "Loading…" rather
+ * than the last answer under the new filters, while `reload` (same key) keeps the rows on screen.
+ */
 function useRead<A, T>(path: string | undefined, query: Query | undefined, select: (answer: A) => T): Loaded<T> {
-  const [state, setState] = useState<Load<T>>({ kind: 'loading' });
-  const [generation, setGeneration] = useState(0);
   const queryKey = JSON.stringify(query ?? {});
+  const key = `${path} ${queryKey}`;
+  const [answered, setAnswered] = useState<{ readonly key: string; readonly state: Load<T> } | undefined>();
+  const [generation, setGeneration] = useState(0);
   useEffect(() => {
     if (!path) return;
     let current = true;
     callApi<A>(path, { query }).then(
-      (answer) => current && setState({ kind: 'ready', value: select(answer) }),
-      (err: unknown) => current && setState({ kind: 'failed', message: adviceOf(err) }),
+      (answer) => current && setAnswered({ key, state: { kind: 'ready', value: select(answer) } }),
+      (err: unknown) => current && setAnswered({ key, state: { kind: 'failed', message: adviceOf(err) } }),
     );
     return () => {
       current = false;
     };
     // The query is compared by value (queryKey); `select` is fixed per caller.
-  }, [path, queryKey, generation]);
+  }, [key, generation]);
   const reload = useCallback(() => setGeneration((g) => g + 1), []);
+  const state: Load<T> = answered?.key === key ? answered.state : { kind: 'loading' };
   return { state: path ? state : undefined, reload };
 }
 

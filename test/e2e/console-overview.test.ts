@@ -1,7 +1,8 @@
 /**
  * The web console in a real browser (Debian's Chromium driven by playwright-core) against the local
  * platform with its embedded OpenID provider and seeded demo org: signing in through the provider's
- * real redirects as the owner and as the viewer, the overview, the plan refused to the viewer, signing
+ * real redirects as the owner and as the viewer, the overview (its usage chart by day, app or model, the
+ * keys that expire soon, the latest audit records), the plan and audit log refused to the viewer, signing
  * out, and axe on the sign-in page and the overview. Every page is guarded (guarded-page.ts).
  */
 import { describe, expect, it } from 'vitest';
@@ -57,10 +58,29 @@ describe.skipIf(!CHROMIUM)('the web console in Chromium', () => {
     await b.screenshot(page, 'console-overview-owner');
   });
 
+  it('charts usage by day, app or model, lists the keys that expire within 14 days and the latest audit records', async () => {
+    const expiresAt = new Date(Date.now() + 3 * 24 * 3600 * 1000).toISOString();
+    const key = await b.platform.admin('POST', `/orgs/${b.platform.demo!.orgId}/keys`, { scopes: ['usage:read'], name: 'nightly sync', expiresAt });
+    expect(key.status, key.text).toBe(201);
+    const page = await b.openAs('owner');
+    await page.getByRole('img', { name: /^Calls per day/ }).waitFor();
+    await page.getByRole('radio', { name: 'Model' }).check();
+    await page.getByRole('table', { name: /^Usage per model/ }).waitFor();
+    await page.getByLabel('Chart shows').selectOption({ label: 'Cost (USD)' });
+    await page.getByRole('img', { name: /^Cost \(USD\) per model/ }).waitFor();
+    const expiring = page.getByRole('table', { name: 'Keys that expire within 14 days, soonest first' });
+    await expiring.getByRole('rowheader', { name: /nightly sync/ }).waitFor();
+    const activity = page.getByRole('table', { name: 'Latest changes in the audit log, newest first' });
+    expect(await activity.getByRole('row').count()).toBeGreaterThanOrEqual(2);
+    expect(await b.axe(page)).toEqual([]);
+    await b.screenshot(page, 'console-overview-sections');
+  });
+
   it('tells the viewer their role cannot see the plan, and moves between pages by keyboard', async () => {
     const page = await signInAs('viewer');
     await page.getByRole('banner').getByText('Demo Org').waitFor();
     await page.getByText('Your role (viewer) cannot see the plan and credits').waitFor();
+    await page.getByText('Your role (viewer) cannot see the audit log; owners and admins can.').waitFor();
     await page.getByRole('table', { name: /Usage per day/ }).waitFor();
     await page.getByRole('link', { name: 'Members' }).focus();
     await page.keyboard.press('Enter');

@@ -7,6 +7,8 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { patchSettings, secondApp, turn } from '../support/chat';
 import { demoMember, outsider } from '../support/console-sessions';
+import { png } from '../support/file-fixtures';
+import { uploaded } from '../support/uploads';
 import { type TestPlatform, usePlatform } from '../support/platform';
 
 interface Line {
@@ -83,6 +85,16 @@ describe('the console API over conversations', () => {
     const refused = await viewer.call('GET', `${org()}/sessions/${a.chatSessionId}`);
     expect(refused.status).toBe(403);
     expect(refused.body).toEqual({ error: { code: 'forbidden', message: 'Your role (viewer) may not do this: transcripts.read' } });
+  });
+
+  it('names the files attached to a user message, by name and kind', async () => {
+    const file = await uploaded(p, p.demo!.chatKey, 'label.png', png(4, 4));
+    const a = await turn(p, demoApp(), 'What does this label say?', { files: [{ fileId: file.fileId, fileName: 'label.png' }] });
+    const developer = await demoMember(p, 'developer');
+    const t = await developer.call('GET', `${org()}/sessions/${a.chatSessionId}`);
+    expect(t.status, t.text).toBe(200);
+    expect(t.body.data.messages[0].files).toEqual([{ fileId: file.fileId, fileName: 'label.png', kind: 'image' }]);
+    expect(t.body.data.messages[1]).not.toHaveProperty('files');
   });
 
   it('shows tool markers in order, and no messages for an app under Zero Data Retention', async () => {

@@ -12,19 +12,23 @@ export interface GuardedPage {
   readonly expectedRefusals: { readonly path: string; readonly status: number }[];
 }
 
-/** Chromium logs every failed fetch; the console's own session probe answers 401 when no one is signed in. */
-const isExpectedSignedOutProbe = (text: string, url: string) => /status of 401/.test(text) && new URL(url).pathname === '/console/auth/session';
+/**
+ * Chromium logs every failed fetch. One read answers a refusal that the console expects: its own
+ * session probe (401 when no one is signed in).
+ */
+const EXPECTED_REFUSALS: readonly { readonly status: number; readonly path: RegExp }[] = [{ status: 401, path: /^\/console\/auth\/session$/ }];
+const isRefusalOf = (text: string, url: string, r: { readonly status: number; readonly path: RegExp | string }) =>
+  text.includes(`status of ${r.status} `) && (typeof r.path === 'string' ? new URL(url).pathname === r.path : r.path.test(new URL(url).pathname));
 
 export async function guardedPage(context: BrowserContext, allowedOrigins: readonly string[]): Promise<GuardedPage> {
   const page = await context.newPage();
   const problems: string[] = [];
   const expectedRefusals: GuardedPage['expectedRefusals'] = [];
-  const isExpectedRefusal = (text: string, url: string) =>
-    expectedRefusals.some((r) => text.includes(`status of ${r.status} `) && new URL(url).pathname === r.path);
+  const isExpectedRefusal = (text: string, url: string) => [...EXPECTED_REFUSALS, ...expectedRefusals].some((r) => isRefusalOf(text, url, r));
   page.on('console', (msg) => {
     if (msg.type() !== 'error') return;
     const url = msg.location().url;
-    if (url && (isExpectedSignedOutProbe(msg.text(), url) || isExpectedRefusal(msg.text(), url))) return;
+    if (url && isExpectedRefusal(msg.text(), url)) return;
     problems.push(`console error: ${msg.text()} (${url})`);
   });
   page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));

@@ -32,7 +32,9 @@ export function ConfirmDialog({ title, confirmText, actionLabel, busy, error, on
       >
         {children}
         <label class="field">
-          Type <strong>{confirmText}</strong> to confirm
+          <span>
+            Type <strong>{confirmText}</strong> to confirm
+          </span>
           <input value={typed} autoComplete="off" spellcheck={false} onInput={(e) => setTyped(e.currentTarget.value)} />
         </label>
         {error && <p role="alert">{error}</p>}

@@ -17,18 +17,24 @@ interface Props {
   readonly busy?: boolean;
   readonly variant?: 'primary' | 'danger';
   readonly children: ComponentChildren;
+  /**
+   * The id of this reason shown once elsewhere on the page (above a table whose every row has the
+   * button): the button points to it instead of repeating it on each row.
+   */
+  readonly reasonShownAt?: string;
 }
 
-export function GuardedButton({ org, permission, reason, refused, onClick, busy, variant, children }: Props) {
+export function GuardedButton({ org, permission, reason, refused, onClick, busy, variant, children, reasonShownAt }: Props) {
   const id = useId();
   const permitted = can(org, permission);
   const allowed = permitted && !refused;
+  const shownAt = permitted ? undefined : reasonShownAt;
   return (
     <span class="guarded">
-      <button type="button" class={variant} disabled={!allowed || busy} aria-describedby={allowed ? undefined : id} onClick={onClick}>
+      <button type="button" class={variant} disabled={!allowed || busy} aria-describedby={allowed ? undefined : (shownAt ?? id)} onClick={onClick}>
         {children}
       </button>
-      {!allowed && (
+      {!allowed && !shownAt && (
         <small id={id} class="muted">
           {permitted ? refused : `${reason} (your role: ${org.role}).`}
         </small>

@@ -10,7 +10,7 @@ const COLUMNS = 5;
 export function AuditTable({ records, filtered }: { readonly records: readonly AuditRecord[]; readonly filtered: boolean }) {
   return (
     <div class="table-scroll">
-      <table class="audit">
+      <table class="list audit">
         <caption>Audit records{filtered ? ' matching the filters' : ''}, newest first</caption>
         <thead>
           <tr>
@@ -46,7 +46,7 @@ export function AuditTable({ records, filtered }: { readonly records: readonly A
                   <details>
                     <summary>
                       Details
-                      <span class="visually-hidden">
+                      <span class="sr-only">
                         {' '}
                         of {r.action} at {at(r.at)}
                       </span>

@@ -103,7 +103,7 @@ function Files({ job }: { readonly job: ExportJob }) {
               <td>{sizeOf(f.bytes)}</td>
               <td>
                 <a href={f.url} download>
-                  Download<span class="visually-hidden"> {`${f.list} file ${i + 1}`}</span>
+                  Download<span class="sr-only"> {`${f.list} file ${i + 1}`}</span>
                 </a>
               </td>
             </tr>

@@ -41,7 +41,7 @@ function ExportList({ org, open }: { readonly org: PageProps['org']; readonly op
             ) : (
               <>
                 <div class="table-scroll">
-                  <table class="text">
+                  <table class="list">
                     <caption>Exports of the last 7 days, newest first</caption>
                     <thead>
                       <tr>
@@ -68,7 +68,7 @@ function ExportList({ org, open }: { readonly org: PageProps['org']; readonly op
                               }}
                             >
                               {LINK_LABELS[job.status]}
-                              <span class="visually-hidden"> of the export started {when(job.createdAt)}</span>
+                              <span class="sr-only"> of the export started {when(job.createdAt)}</span>
                             </a>
                           </td>
                         </tr>

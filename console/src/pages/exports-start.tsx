@@ -25,7 +25,7 @@ export function StartExport({ org, onStarted }: Props) {
         void start();
       }}
     >
-      <fieldset class="export-lists">
+      <fieldset>
         <legend>Lists to export</legend>
         {EXPORT_LISTS.map((list) => (
           <label key={list} class="check">

@@ -25,7 +25,7 @@ export function PendingInvitations({ org, invitations, onChanged }: Props) {
 
   return (
     <div class="table-scroll">
-      <table class="text">
+      <table class="list">
         <caption>Pending invitations</caption>
         <thead>
           <tr>
@@ -50,7 +50,7 @@ export function PendingInvitations({ org, invitations, onChanged }: Props) {
                   variant="danger"
                   onClick={() => setRevoking(inv)}
                 >
-                  Revoke<span class="visually-hidden"> the invitation of {inv.email}</span>
+                  Revoke<span class="sr-only"> the invitation of {inv.email}</span>
                 </GuardedButton>
               </td>
             </tr>

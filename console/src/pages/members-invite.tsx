@@ -42,8 +42,8 @@ export function InviteForm({ org, onInvited }: Props) {
           Only owners and admins invite people (your role: {org.role}).
         </p>
       )}
-      <fieldset disabled={!permitted || busy}>
-        <legend class="visually-hidden">Invitation</legend>
+      <fieldset class="plain-group" disabled={!permitted || busy}>
+        <legend class="sr-only">Invitation</legend>
         <Field label="E-mail address" hint="They sign in with this address to accept.">
           {({ id, describedBy }) => (
             <input

@@ -27,7 +27,7 @@ export function MembersTable({ org, me, members, onChanged }: Props) {
         </p>
       )}
       <div class="table-scroll">
-        <table class="text">
+        <table class="list">
           <caption>Members of {org.name}</caption>
           <thead>
             <tr>
@@ -118,7 +118,7 @@ function MemberRow({ org, member, isMe, refusal, denialId, onChanged }: RowProps
           </select>
           <button type="button" disabled={disabled || role === member.role || save.busy} aria-describedby={describedBy} onClick={saveRole}>
             {save.busy ? 'Saving…' : 'Save'}
-            <span class="visually-hidden"> role of {member.email}</span>
+            <span class="sr-only"> role of {member.email}</span>
           </button>
         </div>
         {refusal && (
@@ -131,7 +131,7 @@ function MemberRow({ org, member, isMe, refusal, denialId, onChanged }: RowProps
       <td class="nowrap">{shortDate(member.joinedAt)}</td>
       <td>
         <button type="button" class="danger" disabled={disabled} aria-describedby={describedBy} onClick={() => setRemoving(true)}>
-          Remove<span class="visually-hidden"> {member.email}</span>
+          Remove<span class="sr-only"> {member.email}</span>
         </button>
         {removing && (
           <ConfirmDialog

@@ -1,5 +1,41 @@
+/**
+ * The org's sessions: the filtered, paged list at /console/sessions and one session's transcript at
+ * /console/sessions/<sessionId>. The list keeps its filters and page while a transcript is open; what a
+ * deletion did is said on the list it returns to.
+ */
+import { useState } from 'preact/hooks';
+import { usePager } from '../components/pager';
 import type { PageProps } from '../pages';
+import type { SessionFilters } from '../sessions-views';
+import { SessionsList } from './sessions-list';
+import { SessionTranscript } from './sessions-transcript';
 
-export function SessionsPage(_props: PageProps) {
-  return <p>This page is not built yet.</p>;
+export function SessionsPage(props: PageProps) {
+  const [notice, setNotice] = useState('');
+  const [filters, setFilters] = useState<SessionFilters>({});
+  const pager = usePager();
+  const [sessionId] = props.rest;
+  if (sessionId)
+    return (
+      <SessionTranscript
+        {...props}
+        sessionId={sessionId}
+        onDeleted={(said) => {
+          setNotice(said);
+          props.navigate('/console/sessions');
+        }}
+      />
+    );
+  return (
+    <SessionsList
+      {...props}
+      notice={notice}
+      filters={filters}
+      onFilters={(f) => {
+        setFilters(f);
+        setNotice('');
+      }}
+      pager={pager}
+    />
+  );
 }

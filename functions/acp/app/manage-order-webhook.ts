@@ -53,10 +53,15 @@ export async function setOrderWebhook(
 }
 
 export async function getOrderWebhook(deps: Pick<OrderWebhookDeps, 'apps' | 'orderWebhooks'>, input: AppScope): Promise<OrderWebhook> {
-  const app = await liveApp(deps, input.appId, input.orgId);
-  const webhook = await deps.orderWebhooks.get(app.id);
+  const webhook = await findOrderWebhook(deps, input);
   if (!webhook) throw new DomainError('not_found', 'The app has no order-event receiver', 'not_found');
   return webhook;
+}
+
+/** The app's receiver, or undefined when it has none (the app itself must be the org's and live). */
+export async function findOrderWebhook(deps: Pick<OrderWebhookDeps, 'apps' | 'orderWebhooks'>, input: AppScope): Promise<OrderWebhook | undefined> {
+  const app = await liveApp(deps, input.appId, input.orgId);
+  return deps.orderWebhooks.get(app.id);
 }
 
 /** Removes the receiver (answered, for the audit log): events already waiting are dropped when their turn comes (nothing takes them). */

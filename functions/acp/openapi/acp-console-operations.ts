@@ -119,11 +119,11 @@ export const ACP_CONSOLE_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
   consoleOrderWebhookGet: {
     tag: TAG,
     summary: 'Read the order-event receiver',
-    description: 'The agent platform’s receiver of the app’s order events: its URL, never its secret; 404 when the app has none.',
+    description: 'The agent platform’s receiver of the app’s order events: its URL, never its secret; `data` is null when the app has none.',
     request: READ.consoleOrderWebhookGet,
-    ok: { status: 200, description: 'The receiver', content: receiver },
+    ok: { status: 200, description: 'The receiver, or null', content: json(adminData(z.nullable(adminOrderWebhook), 'ConsoleOrderWebhookRead')) },
     errors: [...CONSOLE_ERRORS],
-    errorDescriptions: { 404: `${APP_404[404]}; or the app has no receiver` },
+    errorDescriptions: APP_404,
   },
   consoleOrderWebhookPut: {
     tag: TAG,

@@ -31,10 +31,11 @@ export function consoleSession(s: Session, showTitle: boolean) {
   };
 }
 
-/** A message as the export's messages list shows it with `include=tool_details`. */
+/** A message as the export's messages list shows it with `include=tool_details`, and the files attached to it. */
 export function consoleMessage(m: Message) {
   const { created_at: createdAt, ...rest } = exportMessage(m, true);
-  return { ...rest, createdAt };
+  const files = m.files?.map((f) => ({ fileId: f.fileId, fileName: f.fileName, kind: f.kind }));
+  return { ...rest, createdAt, ...(files?.length ? { files } : {}) };
 }
 
 /** A transcript: the session with its query parameters, its messages in order, and whether the app keeps none (ZDR). */

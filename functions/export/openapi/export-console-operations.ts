@@ -33,6 +33,11 @@ const message = z
     content: z.string().meta({ description: 'Empty on a `tool` message: tool inputs and outputs are not kept in transcripts' }),
     createdAt: isoTime,
     tools: z.optional(z.array(toolMarker)),
+    files: z.optional(
+      z.array(z.object({ fileId: z.string(), fileName: z.string(), kind: z.enum(['image', 'pdf', 'docx']) })).meta({
+        description: 'The files attached to a user message (chat `files`), by name and kind',
+      }),
+    ),
   })
   .meta({ title: 'ConsoleMessage' });
 const list = z.enum(['apps', 'sessions', 'usage', 'tombstones']);
