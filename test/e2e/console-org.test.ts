@@ -195,7 +195,8 @@ describe.skipIf(!CHROMIUM)('the console’s members, invitations, exports and au
     await page.getByRole('checkbox', { name: 'Tombstones (the deletion feed)' }).uncheck();
     expect(await b.axe(page)).toEqual([]);
     await page.getByRole('button', { name: 'Start the export' }).click();
-    // The export's chunks run on the platform's queue workers, which the local platform runs itself (no timers needed).
+    // The export's chunks run on the exports queue, whose runner the test platform starts (`queueRunners`, on by
+    // default); `timers: false` stops only the scheduled jobs. The page polls until the job is completed.
     await page
       .getByRole('status')
       .filter({ hasText: /^Completed at / })
