@@ -40,6 +40,8 @@ export function InvitationAcceptPage({ session }: OrgFreePageProps) {
         const now = await callApi<SessionView>('/console/auth/session').catch(() => undefined);
         setJoined({ orgId: member.orgId, role: member.role, name: now?.orgs.find((o) => o.orgId === member.orgId)?.name ?? 'the organisation' });
       } catch (err) {
+        // An invitation gone for good (unknown, expired, used or revoked) is not kept for a later try in this tab.
+        if (err instanceof ApiError && (err.status === 404 || err.status === 409 || /expired/i.test(err.message))) forgetInvitationToken();
         setRefusal(invitationAdvice(err));
       }
     });
