@@ -4,8 +4,8 @@
  */
 import type { ComponentType } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { callApi, type SessionView } from './api-client';
-import { hrefOf, type Page, PAGES, type PageProps, pageAt } from './pages';
+import { callApi, type OrgMembership, type SessionView } from './api-client';
+import { CHOSEN_ORG_KEY, hrefOf, type Page, PAGES, type PageProps, pageAt } from './pages';
 
 interface Props {
   readonly session: SessionView;
@@ -14,7 +14,7 @@ interface Props {
 
 export function AppShell({ session, onSignedOut }: Props) {
   const [pathname, setPathname] = useState(location.pathname);
-  const [orgId, setOrgId] = useState(session.orgs[0]?.orgId);
+  const [orgId, setOrgId] = useState(() => takeChosenOrg(session) ?? session.orgs[0]?.orgId);
   const heading = useRef<HTMLHeadingElement>(null);
   const org = session.orgs.find((o) => o.orgId === orgId);
   const at = pageAt(pathname);
@@ -78,7 +78,7 @@ export function AppShell({ session, onSignedOut }: Props) {
       </header>
       <nav aria-label="Console" class="side-nav">
         <ul>
-          {PAGES.map((p) => (
+          {PAGES.filter((p) => !p.hidden).map((p) => (
             <li key={p.path}>
               <a href={hrefOf(p)} aria-current={p === page ? 'page' : undefined} onClick={(e) => go(e, hrefOf(p))}>
                 {p.title}
@@ -91,16 +91,23 @@ export function AppShell({ session, onSignedOut }: Props) {
         <h1 ref={heading} tabIndex={-1}>
           {page?.title ?? 'Page not found'}
         </h1>
-        {!org ? (
+        {at && (org || at.page.orgFree) ? (
+          // An orgFree page takes OrgFreePageProps: it is the one page given no org.
+          <LazyPage key={`${org?.orgId} ${at.page.path}`} page={at.page} props={{ org: org as OrgMembership, session, rest: at.rest, navigate }} />
+        ) : !org ? (
           <p>You are not a member of any organisation yet. Ask an owner to invite you.</p>
-        ) : at ? (
-          <LazyPage key={`${org.orgId} ${at.page.path}`} page={at.page} props={{ org, session, rest: at.rest, navigate }} />
         ) : (
           <p>There is no such page in the console.</p>
         )}
       </main>
     </>
   );
+}
+
+function takeChosenOrg(session: SessionView): string | undefined {
+  const chosen = sessionStorage.getItem(CHOSEN_ORG_KEY);
+  sessionStorage.removeItem(CHOSEN_ORG_KEY);
+  return session.orgs.find((o) => o.orgId === chosen)?.orgId;
 }
 
 const loaded = new Map<Page, ComponentType<PageProps>>();

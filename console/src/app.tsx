@@ -5,6 +5,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, callApi, type SessionView } from './api-client';
 import { AppShell } from './app-shell';
+import { InvitationSignIn } from './pages/invitation-sign-in';
+import { INVITATION_PATH } from './pages/invitation-token';
 import { SignInPage } from './sign-in-page';
 
 type SessionState =
@@ -29,7 +31,7 @@ export function App() {
         </main>
       );
     case 'signed-out':
-      return <SignInPage />;
+      return location.pathname === INVITATION_PATH ? <InvitationSignIn /> : <SignInPage />;
     case 'failed':
       return (
         <main class="centred">

@@ -15,15 +15,24 @@ export interface PageProps {
   readonly navigate: (href: string) => void;
 }
 
+/** The props of a page shown to someone in no org too (`orgFree`): `org` is then undefined. */
+export type OrgFreePageProps = Omit<PageProps, 'org'> & { readonly org: OrgMembership | undefined };
+
 export interface Page {
   readonly path: string;
   readonly title: string;
+  /** An `orgFree` page's component takes `OrgFreePageProps`. */
   readonly load: () => Promise<ComponentType<PageProps>>;
   /** Left out of the navigation (a page reached by a link, such as accepting an invitation). */
   readonly hidden?: boolean;
+  /** Shown to a signed-in person who is in no org yet (accepting an invitation is how they join one). */
+  readonly orgFree?: boolean;
 }
 
 export const CONSOLE_BASE = '/console/';
+
+/** The org a page chose for the shell's next start (accepting an invitation opens the org joined), read once. */
+export const CHOSEN_ORG_KEY = 'console.chosenOrg';
 
 export const PAGES: readonly Page[] = [
   { path: '', title: 'Overview', load: () => import('./pages/overview-page').then((m) => m.OverviewPage) },
@@ -35,6 +44,13 @@ export const PAGES: readonly Page[] = [
   { path: 'exports', title: 'Exports', load: () => import('./pages/exports-page').then((m) => m.ExportsPage) },
   { path: 'members', title: 'Members', load: () => import('./pages/members-page').then((m) => m.MembersPage) },
   { path: 'audit-log', title: 'Audit log', load: () => import('./pages/audit-log-page').then((m) => m.AuditLogPage) },
+  {
+    path: 'invitations',
+    title: 'Accept an invitation',
+    hidden: true,
+    orgFree: true,
+    load: () => import('./pages/invitation-accept-page').then((m) => m.InvitationAcceptPage),
+  },
 ];
 
 export const hrefOf = (page: Page, ...rest: string[]): string => `${CONSOLE_BASE}${[page.path, ...rest.map(encodeURIComponent)].filter(Boolean).join('/')}`;

@@ -71,12 +71,13 @@ export function recordConsoleSignIn(dataDir: string, signIn: RunningConsoleSignI
 }
 
 /**
- * Makes the issuer's seeded people members of the demo org with their role, so each signs in to it.
- * Idempotent: every start writes the same items.
+ * Makes the issuer's seeded people members of the demo org with their role, so each signs in to it
+ * (the newcomer stays in no org, to be invited). Idempotent: every start writes the same items.
  */
 export async function seedConsoleMembers(deps: Pick<MembersDeps, 'members' | 'clock'>, orgId: string, signIn: RunningConsoleSignIn): Promise<void> {
   const issuer = signIn.settings.issuer.issuer;
   for (const user of signIn.users) {
+    if (!user.role) continue;
     const userKey = userKeyOf({ issuer, subject: user.subject });
     if (await deps.members.get(orgId, userKey)) continue;
     await deps.members.put({ orgId, userKey, email: normaliseEmail(user.email), role: user.role, joinedAtUs: deps.clock.nowUs() });

@@ -10,7 +10,8 @@ import { ensureConsoleBuilt } from './console-build';
 
 function consoleSignInLines(baseUrl: string, signIn: RunningConsoleSignIn | undefined): string[] {
   if (!signIn) return [];
-  const users = signIn.users.map((u, i) => `  ${(i === 0 ? 'console users' : '').padEnd(16)}${u.email.padEnd(22)} password ${u.password}`);
+  const note = (u: RunningConsoleSignIn['users'][number]) => (u.role ? '' : '   (in no org: invite them before they first sign in)');
+  const users = signIn.users.map((u, i) => `  ${(i === 0 ? 'console users' : '').padEnd(16)}${u.email.padEnd(22)} password ${u.password}${note(u)}`);
   return ['', `  console         ${consoleUrlOf(baseUrl)}`, `  OpenID issuer   ${signIn.settings.issuer.issuer}   (console sign-in)`, ...users];
 }
 

@@ -67,7 +67,8 @@ describe('console sign-in routes', () => {
     const demo = JSON.parse(readFileSync(join(p.dataDir, 'demo.json'), 'utf8'));
     expect(demo.consoleUrl).toBe(`${p.baseUrl}/console/`);
     expect(demo.oidcIssuer).toBe(p.consoleSignIn!.settings.issuer.issuer);
-    expect(demo.consoleUsers.map((u: { role: string }) => u.role).sort()).toEqual(['admin', 'developer', 'owner', 'viewer']);
+    expect(demo.consoleUsers.map((u: { role: string | null }) => u.role)).toEqual(['owner', 'admin', 'developer', 'viewer', null]);
+    expect(demo.consoleUsers.at(-1).email).toBe('newcomer@demo.local');
   });
 
   it('logs out only with the custom header; the session is gone afterwards', async () => {

@@ -42,6 +42,11 @@ export interface ConsoleBrowser {
   openAs(role: Role, path?: string, allowedOrigins?: readonly string[]): Promise<Page>;
   /** Signs in on a page showing the provider's login form (after a click on "Sign in"). */
   signIn(page: Page, email: string, password: string): Promise<void>;
+  /**
+   * Lets `page` get `status` from `path` without failing the test: a refusal the test provokes on
+   * purpose, which the page shows as advice but Chromium logs as a console error.
+   */
+  expectRefusal(page: Page, path: string, status: number): void;
   /** axe's violations as `rule: target` lines (the page's CSP stays on: evaluate is not a page script). */
   axe(page: Page): Promise<string[]>;
   /** A full-page screenshot into test-results/ (gitignored), to look at. */
@@ -110,6 +115,11 @@ export function useConsoleBrowser(bind: (b: ConsoleBrowser) => void, opts: Parti
       return page;
     },
     signIn,
+    expectRefusal(page, path, status) {
+      const g = guarded.find((x) => x.page === page);
+      if (!g) throw new Error('expectRefusal: not a guarded page of this test');
+      g.expectedRefusals.push({ path, status });
+    },
     async axe(page) {
       await page.evaluate(AXE_SOURCE);
       const options = JSON.stringify({ runOnly: { type: 'tag', values: AXE_TAGS } });

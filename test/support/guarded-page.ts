@@ -8,6 +8,8 @@ export interface GuardedPage {
   readonly page: Page;
   /** Everything forbidden that happened so far (a test expects none). */
   readonly problems: string[];
+  /** Refusals the test provokes on purpose (path and status), whose console line Chromium logs as an error. */
+  readonly expectedRefusals: { readonly path: string; readonly status: number }[];
 }
 
 /**
@@ -15,12 +17,14 @@ export interface GuardedPage {
  * session probe (401 when no one is signed in).
  */
 const EXPECTED_REFUSALS: readonly { readonly status: number; readonly path: RegExp }[] = [{ status: 401, path: /^\/console\/auth\/session$/ }];
-const isExpectedRefusal = (text: string, url: string) =>
-  EXPECTED_REFUSALS.some((r) => text.includes(`status of ${r.status}`) && r.path.test(new URL(url).pathname));
+const isRefusalOf = (text: string, url: string, r: { readonly status: number; readonly path: RegExp | string }) =>
+  text.includes(`status of ${r.status} `) && (typeof r.path === 'string' ? new URL(url).pathname === r.path : r.path.test(new URL(url).pathname));
 
 export async function guardedPage(context: BrowserContext, allowedOrigins: readonly string[]): Promise<GuardedPage> {
   const page = await context.newPage();
   const problems: string[] = [];
+  const expectedRefusals: GuardedPage['expectedRefusals'] = [];
+  const isExpectedRefusal = (text: string, url: string) => [...EXPECTED_REFUSALS, ...expectedRefusals].some((r) => isRefusalOf(text, url, r));
   page.on('console', (msg) => {
     if (msg.type() !== 'error') return;
     const url = msg.location().url;
@@ -35,5 +39,5 @@ export async function guardedPage(context: BrowserContext, allowedOrigins: reado
   page.on('response', (res) => {
     if (res.status() >= 500) problems.push(`${res.status()} from ${res.url()}`);
   });
-  return { page, problems };
+  return { page, problems, expectedRefusals };
 }

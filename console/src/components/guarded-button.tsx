@@ -11,6 +11,8 @@ interface Props {
   readonly permission: string;
   /** Why a role without the permission cannot, e.g. "Only owners and admins delete sessions". */
   readonly reason: string;
+  /** A refusal beyond the permission, said as it is (e.g. an admin facing an owner's membership). */
+  readonly refused?: string;
   readonly onClick: () => void;
   readonly busy?: boolean;
   readonly variant?: 'primary' | 'danger';
@@ -22,17 +24,19 @@ interface Props {
   readonly reasonShownAt?: string;
 }
 
-export function GuardedButton({ org, permission, reason, onClick, busy, variant, children, reasonShownAt }: Props) {
+export function GuardedButton({ org, permission, reason, refused, onClick, busy, variant, children, reasonShownAt }: Props) {
   const id = useId();
-  const allowed = can(org, permission);
+  const permitted = can(org, permission);
+  const allowed = permitted && !refused;
+  const shownAt = permitted ? undefined : reasonShownAt;
   return (
     <span class="guarded">
-      <button type="button" class={variant} disabled={!allowed || busy} aria-describedby={allowed ? undefined : (reasonShownAt ?? id)} onClick={onClick}>
+      <button type="button" class={variant} disabled={!allowed || busy} aria-describedby={allowed ? undefined : (shownAt ?? id)} onClick={onClick}>
         {children}
       </button>
-      {!allowed && !reasonShownAt && (
+      {!allowed && !shownAt && (
         <small id={id} class="muted">
-          {reason} (your role: {org.role}).
+          {permitted ? refused : `${reason} (your role: ${org.role}).`}
         </small>
       )}
     </span>
