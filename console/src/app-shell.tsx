@@ -86,6 +86,14 @@ export function AppShell({ session, onSignedOut }: Props) {
             </li>
           ))}
         </ul>
+        <ul class="outside-links" aria-label="Elsewhere">
+          <li>
+            <a href="/docs">API reference</a>
+          </li>
+          <li>
+            <a href="/release-notes">Release notes</a>
+          </li>
+        </ul>
       </nav>
       <main id="content" class="content">
         <h1 ref={heading} tabIndex={-1}>

@@ -89,6 +89,10 @@ describe.skipIf(!CHROMIUM)('the web console in Chromium', () => {
     expect(await page.title()).toBe('Members - Demo Org - Application Platform');
     await page.reload();
     await page.getByRole('heading', { level: 1, name: 'Members' }).waitFor();
+    const elsewhere = page.getByRole('list', { name: 'Elsewhere' });
+    expect(await elsewhere.getByRole('link', { name: 'API reference' }).getAttribute('href')).toBe('/docs');
+    await elsewhere.getByRole('link', { name: 'Release notes' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Platform release notes' }).waitFor();
   });
 
   it('switches between the orgs of someone who is a member of several', async () => {

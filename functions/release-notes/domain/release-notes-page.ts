@@ -53,6 +53,7 @@ export function renderReleaseNotesPage(input: { readonly feedUrl: string }, peri
     '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     `<title>${PAGE_TITLE}</title>`,
+    '<link rel="icon" href="data:,">',
     `<link rel="alternate" type="application/rss+xml" title="${PAGE_TITLE}" href="${feed}">`,
     `<style>${PAGE_STYLE}</style>`,
     '</head>',
