@@ -36,6 +36,7 @@ export const CONSOLE_CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.png': 'image/png',
   '.woff2': 'font/woff2',
   '.json': 'application/json',
+  '.html': 'text/html; charset=utf-8',
 };
 
 export type ConsoleTarget = 'page' | 'asset';
