@@ -88,7 +88,8 @@ function activityRank(i: number): number {
   return i;
 }
 
-function sessionsFor(orgId: string, appId: string, count: number, newestUs: number): Session[] {
+/** `count` sessions of one app, the newest last active at `newestUs` (the console bench seeds them too). */
+export function sessionsFor(orgId: string, appId: string, count: number, newestUs: number): Session[] {
   const out: Session[] = [];
   for (let i = 0; i < count; i++) {
     const activityUs = newestUs - activityRank(i) * 997_003;

@@ -6,6 +6,7 @@ import { benchAcp } from './acp.bench';
 import { benchBundles } from './bundles.bench';
 import { benchChatLoad } from './chat-load.bench';
 import { benchChatTurns } from './chat-turns.bench';
+import { benchConsole } from './console.bench';
 import { benchExportClientMemory } from './export-client-memory.bench';
 import { benchExportScale } from './export-scale.bench';
 import { benchFiles } from './files.bench';
@@ -29,6 +30,7 @@ const suites: Record<string, () => Promise<void>> = {
   files: benchFiles,
   acp: benchAcp,
   'chat-load': benchChatLoad,
+  console: benchConsole,
 };
 if (only && !(only in suites)) throw new Error(`unknown suite ${only}: one of ${Object.keys(suites).join(', ')}`);
 

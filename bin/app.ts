@@ -4,6 +4,7 @@
  */
 import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
+import { ensureConsoleBuilt } from '../functions/local/console-build';
 import { addPlatformStacks } from '../lib/platform';
 import { stageConfig } from '../lib/stage-config';
 
@@ -19,6 +20,8 @@ const env = {
   region: process.env.CDK_DEFAULT_REGION ?? 'eu-west-1',
 };
 
+// The front door ships the console's build; sources unchanged since the last build cost only a digest.
+await ensureConsoleBuilt();
 addPlatformStacks(app, {
   config: stageConfig(stage, { ...(alarmEmail ? { alarmEmail } : {}), ...(openAiBaseUrl ? { openAiBaseUrl } : {}) }),
   env,

@@ -4,19 +4,22 @@
  * cached (every answer depends on the caller's key); CloudFront adds the origin header the area WAFs
  * require, so the APIs serve nothing that bypassed it.
  */
-import { CfnOutput, Duration, RemovalPolicy, SecretValue, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { Annotations, CfnOutput, Duration, RemovalPolicy, SecretValue, Validations, type StackProps } from 'aws-cdk-lib';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
 import type * as elbv2 from 'aws-cdk-lib/aws-elasticloadbalancingv2';
 import type { Construct } from 'constructs';
+import { CONSOLE_PREFIX } from '../functions/console/console-site-paths';
 import { CONSOLE_OPENAPI_PATH, DOCS_CSP, DOCS_PATH, OPENAPI_PATH, docsFiles } from '../functions/openapi/docs-site';
 import type { Area } from '../functions/kernel/route-vocabulary';
 import type { AreaStack } from './area-stack';
 import { CONSOLE_PATH, ConsoleClient } from './constructs/console-identity';
+import { ConsoleSite } from './constructs/console-site';
+import { acknowledgeBucketDeploymentHandler } from './constructs/bucket-deployment-findings';
 import { DataUserStack, type DataStack } from './data-stack';
-import { ORIGIN_VERIFY_HEADER, VIEWER_HOST_HEADER, VIEWER_IP_HEADER } from './front-door';
+import { ORIGIN_VERIFY_HEADER, VIEWER_HOST_HEADER, VIEWER_IP_HEADER, viewerHeaderCode } from './front-door';
 import type { StageConfig } from './stage-config';
 
 export interface EdgeStackProps extends StackProps {
@@ -26,7 +29,12 @@ export interface EdgeStackProps extends StackProps {
   readonly areas: readonly { readonly stack: AreaStack; readonly pattern: string }[];
   /** The upload service's internal balancer and the exact paths it serves, ahead of the area patterns. */
   readonly uploads?: { readonly loadBalancer: elbv2.IApplicationLoadBalancer; readonly paths: readonly string[] };
+  /** The console's build, shipped to the console site's bucket when the console area is served. */
+  readonly consoleBuildDir: string;
 }
+
+/** The console API's origin, named so the console site's function can send requests to it. */
+export const CONSOLE_API_ORIGIN_ID = 'ConsoleApi';
 
 export class EdgeStack extends DataUserStack {
   public readonly distribution: cloudfront.Distribution;
@@ -37,6 +45,8 @@ export class EdgeStack extends DataUserStack {
   public readonly uploadPaths: readonly string[];
   /** The console's app client, whose URLs are this distribution's (docs/adr/0042). */
   public readonly consoleClient: ConsoleClient;
+  /** The console's files, when the console area is served. */
+  public readonly consoleSite?: ConsoleSite;
 
   constructor(scope: Construct, id: string, props: EdgeStackProps) {
     super(scope, id, props);
@@ -46,13 +56,16 @@ export class EdgeStack extends DataUserStack {
       runtime: cloudfront.FunctionRuntime.JS_2_0,
       code: cloudfront.FunctionCode.fromInline(viewerIpFunctionCode()),
     });
-    const behavior = (stack: AreaStack): cloudfront.BehaviorOptions => ({
-      origin: new origins.RestApiOrigin(stack.http.api, {
+    const apiOrigin = (stack: AreaStack, originId?: string) =>
+      new origins.RestApiOrigin(stack.http.api, {
         customHeaders: { [ORIGIN_VERIFY_HEADER]: verify },
         // The longest wait without a quota increase: a streamed chat turn sends chunks well within it;
         // a buffered one past it needs the origin-timeout quota raised (docs/adr/0013).
         readTimeout: Duration.seconds(60),
-      }),
+        ...(originId ? { originId } : {}),
+      });
+    const behaviorVia = (origin: cloudfront.IOrigin): cloudfront.BehaviorOptions => ({
+      origin,
       viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.HTTPS_ONLY,
       allowedMethods: cloudfront.AllowedMethods.ALLOW_ALL,
       cachePolicy: cloudfront.CachePolicy.CACHING_DISABLED,
@@ -62,6 +75,7 @@ export class EdgeStack extends DataUserStack {
       compress: false,
       functionAssociations: [{ function: this.viewerIp, eventType: cloudfront.FunctionEventType.VIEWER_REQUEST }],
     });
+    const behavior = (stack: AreaStack) => behaviorVia(apiOrigin(stack));
     // The upload service: no cache, every method, the whole body forwarded; CloudFront lists no request
     // body limit, so 20 MiB uploads reach the container (docs/adr/0016).
     const uploadBehaviors: Record<string, cloudfront.BehaviorOptions> = {};
@@ -88,12 +102,29 @@ export class EdgeStack extends DataUserStack {
     const [first] = props.areas;
     if (!first) throw new Error('the front door needs at least one area');
     this.patterns = new Map(props.areas.map((a) => [a.pattern, a.stack.area]));
+    // The console area's paths are shared with the console's files (docs/adr/0047).
+    const consoleArea = props.areas.find((a) => a.stack.area === 'console');
+    if (consoleArea && consoleArea.pattern !== `${CONSOLE_PREFIX}/*`)
+      throw new Error(`the console area must live under ${CONSOLE_PREFIX}/*, not ${consoleArea.pattern}`);
+    this.consoleSite = consoleArea
+      ? new ConsoleSite(this, 'ConsoleSite', {
+          buildDir: props.consoleBuildDir,
+          accessLogsBucket: props.data.accessLogsBucket,
+          apiOrigin: apiOrigin(consoleArea.stack, CONSOLE_API_ORIGIN_ID),
+          apiOriginId: CONSOLE_API_ORIGIN_ID,
+          apiBehavior: behaviorVia,
+          viewerHeaderCode: viewerHeaderCode(),
+        })
+      : undefined;
+    const areaBehaviors = props.areas.flatMap((a) =>
+      a === consoleArea && this.consoleSite ? Object.entries(this.consoleSite.behaviors) : [[a.pattern, behavior(a.stack)] as const],
+    );
     this.distribution = new cloudfront.Distribution(this, 'FrontDoor', {
       comment: `platform-${props.config.stage}: one base URL for every area of the spec`,
       // Paths of no area reach the first area's API, which answers its documented 404.
       defaultBehavior: behavior(first.stack),
       // Exact upload paths first: CloudFront matches behaviors in this order.
-      additionalBehaviors: { ...uploadBehaviors, ...referenceBehaviors, ...Object.fromEntries(props.areas.map((a) => [a.pattern, behavior(a.stack)])) },
+      additionalBehaviors: { ...uploadBehaviors, ...referenceBehaviors, ...Object.fromEntries(areaBehaviors) },
       priceClass: cloudfront.PriceClass.PRICE_CLASS_100,
       // Standard logs (viewer address, edge result, time to first byte) beside the area APIs' own access
       // logs: what CloudFront refuses or fails on (malformed requests, origin timeouts) never reaches those.
@@ -101,6 +132,12 @@ export class EdgeStack extends DataUserStack {
       logFilePrefix: 'cloudfront/',
       httpVersion: cloudfront.HttpVersion.HTTP2_AND_3,
     });
+    if (this.consoleSite) {
+      Annotations.of(this.distribution).acknowledgeWarning(
+        '@aws-cdk/aws-cloudfront-origins:listBucketSecurityRisk',
+        "The console site's function sends its bucket only /console/index.html and /console/assets/<name>, never a listing request.",
+      );
+    }
     Validations.of(this.distribution).acknowledge({
       id: 'AwsSolutions-CFR1',
       reason: 'The APIs serve every country; geo restriction is not a product rule.',
@@ -161,28 +198,7 @@ export class EdgeStack extends DataUserStack {
     for (const [contentType, sources] of byType) {
       new s3deploy.BucketDeployment(this, `ApiReferenceFiles${++n}`, { destinationBucket: bucket, sources, contentType, prune: false, memoryLimit: 256 });
     }
-    // The deployments' shared handler is CDK's own singleton, created beside them at stack level.
-    const { account, region, partition } = Stack.of(this);
-    const bucketId = this.getLogicalId(bucket.node.defaultChild as s3.CfnBucket);
-    for (const child of this.node.children.filter((c) => c.node.id.startsWith('Custom::CDKBucketDeployment'))) {
-      Validations.of(child).acknowledge(
-        {
-          id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
-          reason: "CDK's BucketDeployment handler uses the AWS managed basic execution role (its own log group only).",
-        },
-        ...['s3:GetBucket*', 's3:GetObject*', 's3:List*', 's3:Abort*', 's3:DeleteObject*'].map((action) => ({
-          id: `AwsSolutions-IAM5[Action::${action}]`,
-          reason:
-            "CDK's BucketDeployment handler copies the synthesized reference files from the CDK asset bucket into the reference bucket; CDK grants it these action groups on those two buckets only.",
-        })),
-        {
-          id: `AwsSolutions-IAM5[Resource::arn:${partition === 'aws' || !partition ? 'aws' : partition}:s3:::cdk-hnb659fds-assets-${account}-${region}/*]`,
-          reason: 'The objects of the CDK asset bucket the reference files are staged in.',
-        },
-        { id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/*]`, reason: 'The objects of the reference bucket the handler writes.' },
-        { id: 'AwsSolutions-L1', reason: "The runtime of CDK's BucketDeployment handler is chosen by aws-cdk-lib and moves with it." },
-      );
-    }
+    acknowledgeBucketDeploymentHandler(bucket, 'the synthesized reference files');
     const headers = new cloudfront.ResponseHeadersPolicy(this, 'ApiReferenceHeaders', {
       securityHeadersBehavior: {
         contentSecurityPolicy: { contentSecurityPolicy: DOCS_CSP, override: true },
@@ -203,13 +219,7 @@ export class EdgeStack extends DataUserStack {
   }
 }
 
-/** CloudFront Functions code (cloudfront-js-2.0): header names in the event object are lower case. */
+/** CloudFront Functions code (cloudfront-js-2.0). */
 function viewerIpFunctionCode(): string {
-  return [
-    'function handler(event) {',
-    `  event.request.headers[${JSON.stringify(VIEWER_IP_HEADER.toLowerCase())}] = { value: event.viewer.ip };`,
-    `  event.request.headers[${JSON.stringify(VIEWER_HOST_HEADER.toLowerCase())}] = { value: event.request.headers.host ? event.request.headers.host.value : '' };`,
-    '  return event.request;',
-    '}',
-  ].join('\n');
+  return ['function handler(event) {', ...viewerHeaderCode().map((line) => `  ${line}`), '  return event.request;', '}'].join('\n');
 }

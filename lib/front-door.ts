@@ -18,3 +18,11 @@ export const areaPrefix = (routes: readonly RouteDef[]): string => staticPrefixO
 export function frontDoorPatterns(byArea: ReadonlyMap<Area, readonly RouteDef[]>): Map<Area, string[]> {
   return areaPathPatterns(new Map([...byArea].map(([area, routes]) => [area, routes.map((r) => r.path)])));
 }
+
+/** cloudfront-js-2.0 lines that set both viewer headers on `event.request` from what CloudFront saw (header names lower case). */
+export function viewerHeaderCode(): string[] {
+  return [
+    `event.request.headers[${JSON.stringify(VIEWER_IP_HEADER.toLowerCase())}] = { value: event.viewer.ip };`,
+    `event.request.headers[${JSON.stringify(VIEWER_HOST_HEADER.toLowerCase())}] = { value: event.request.headers.host ? event.request.headers.host.value : '' };`,
+  ];
+}

@@ -3,6 +3,7 @@
  * (docs/adr/0013): the data stack; one stack per API area of the route table, the spec's areas behind
  * one CloudFront front door and the admin API beside it; the workers; the front door itself.
  */
+import { fileURLToPath } from 'node:url';
 import { Tags, type App, type Environment } from 'aws-cdk-lib';
 import { ROUTES } from '../functions/routes';
 import type { Area, RouteDef } from '../functions/kernel/route-vocabulary';
@@ -22,7 +23,14 @@ export interface PlatformOptions {
   readonly env: Required<Pick<Environment, 'account' | 'region'>>;
   /** @default ROUTES of functions/routes.ts */
   readonly routes?: readonly RouteDef[];
+  /**
+   * The console's build, which bin/app.ts makes before synth (functions/local/console-build.ts).
+   * @default console/dist of this checkout
+   */
+  readonly consoleBuildDir?: string;
 }
+
+const CONSOLE_BUILD_DIR = fileURLToPath(new URL('../console/dist', import.meta.url));
 
 export interface PlatformStacks {
   readonly data: DataStack;
@@ -74,7 +82,7 @@ function inDeployedOrder(routes: readonly RouteDef[]): RouteDef[] {
 
 const STACK_NAME: Record<Area, string> = { export: 'Export', chat: 'Chat', acp: 'Acp', releaseNotes: 'ReleaseNotes', console: 'Console', admin: 'Admin' };
 
-export function addPlatformStacks(app: App, { config, env, routes = ROUTES }: PlatformOptions): PlatformStacks {
+export function addPlatformStacks(app: App, { config, env, routes = ROUTES, consoleBuildDir = CONSOLE_BUILD_DIR }: PlatformOptions): PlatformStacks {
   const prefix = `Platform-${config.stage}`;
   const data = new DataStack(app, `${prefix}-Data`, {
     env,
@@ -153,6 +161,7 @@ export function addPlatformStacks(app: App, { config, env, routes = ROUTES }: Pl
     config,
     data,
     ...(uploads ? { uploads: { loadBalancer: uploads.loadBalancer, paths: uploadRoutes.map((r) => r.path) } } : {}),
+    consoleBuildDir,
     areas: [...publicAreas.keys()].flatMap((area) => patterns.get(area)!.map((pattern) => ({ stack: areas.get(area)!, pattern }))),
     description: `Application Platform API (${config.stage}): the CloudFront front door of every area`,
   });

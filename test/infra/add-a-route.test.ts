@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONSOLE_BUILD_DIR } from '../../functions/local/console-build';
 import { ROUTES } from '../../functions/routes';
 import { newTestApp, resourcesOfType, TEST_ENV } from './platform-fixture';
 
@@ -86,7 +87,8 @@ describe('a route added from one area’s files alone', () => {
   it('gets its API Gateway method and its function in the area’s stack', async () => {
     const { addPlatformStacks } = (await import(join(copy, 'lib/platform.ts'))) as typeof import('../../lib/platform');
     const { stageConfig } = (await import(join(copy, 'lib/stage-config.ts'))) as typeof import('../../lib/stage-config');
-    const stacks = addPlatformStacks(newTestApp(), { config: stageConfig('dev'), env: TEST_ENV });
+    // The copy holds no console: its front door ships the repository's build.
+    const stacks = addPlatformStacks(newTestApp(), { config: stageConfig('dev'), env: TEST_ENV, consoleBuildDir: CONSOLE_BUILD_DIR });
     const template = Template.fromStack(stacks.areas.get('releaseNotes')!);
     const resources = Object.entries(resourcesOfType(template, 'AWS::ApiGateway::Resource'));
     const ping = resources.find(([, r]) => r.Properties!.PathPart === 'ping');

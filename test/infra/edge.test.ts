@@ -40,10 +40,11 @@ describe('one front door', () => {
     ViewerProtocolPolicy: string;
     FunctionAssociations?: { EventType: string; FunctionARN: unknown }[];
   };
-  // The API reference's behaviors (a cached bucket) are checked on their own below.
+  // The API reference's behaviors (a cached bucket) are checked on their own below, the console's files in console-site.test.ts.
   const referencePaths = new Set<string>([OPENAPI_PATH, CONSOLE_OPENAPI_PATH, DOCS_PATH, `${DOCS_PATH}/*`]);
+  const consoleFilePaths = new Set(['/console/assets/*', '/console', '/console/*']);
   const referenceBehaviors = (distribution.CacheBehaviors as Behavior[]).filter((b) => referencePaths.has(b.PathPattern));
-  const behaviors = (distribution.CacheBehaviors as Behavior[]).filter((b) => !referencePaths.has(b.PathPattern));
+  const behaviors = (distribution.CacheBehaviors as Behavior[]).filter((b) => !referencePaths.has(b.PathPattern) && !consoleFilePaths.has(b.PathPattern));
   /** Every behavior, the default one (paths of no area) included. */
   const allBehaviors = [...behaviors, distribution.DefaultCacheBehavior as Behavior];
   const uploadPaths = new Set<string>(ROUTES.filter((r) => r.origin === 'uploadService').map((r) => r.path));
@@ -115,7 +116,10 @@ describe('one front door', () => {
   });
 
   it('counts requests per viewer by an address CloudFront writes, never one the client wrote', () => {
-    const functions = Object.entries(resourcesOfType(templates.get(edge.stackName)!, 'AWS::CloudFront::Function'));
+    // The console site's function sets the same headers (console-site.test.ts).
+    const functions = Object.entries(resourcesOfType(templates.get(edge.stackName)!, 'AWS::CloudFront::Function')).filter(
+      ([, f]) => !String(f.Properties!.FunctionCode).startsWith("import cf from 'cloudfront';"),
+    );
     expect(functions).toHaveLength(1);
     const [functionId, fn] = functions[0]!;
     for (const b of allBehaviors) {
@@ -153,8 +157,9 @@ describe('one front door', () => {
   it('serves the API reference from a private bucket through origin access control, cached, GET/HEAD only, with a same-origin CSP', () => {
     expect(referenceBehaviors.map((b) => b.PathPattern).sort()).toEqual([...referencePaths].sort());
     const template = templates.get(edge.stackName)!;
+    // One for the reference's bucket, one for the console's.
     const oac = Object.keys(resourcesOfType(template, 'AWS::CloudFront::OriginAccessControl'));
-    expect(oac).toHaveLength(1);
+    expect(oac).toHaveLength(2);
     const policies = Object.values(resourcesOfType(template, 'AWS::CloudFront::ResponseHeadersPolicy'));
     expect(JSON.stringify(policies)).toContain("script-src 'self'");
     for (const b of referenceBehaviors as (Behavior & { AllowedMethods?: string[] })[]) {
@@ -177,7 +182,18 @@ describe('one front door', () => {
         .map((b) => b.PathPattern)
         .filter((p) => !uploadPaths.has(p))
         .sort(),
-    ).toEqual(['/acp/*', '/api/v1/chat/*', '/api/v1/org/*', '/api/v1/release-notes/*', '/api/v1/responses', '/console/*', '/release-notes']);
+    ).toEqual([
+      '/acp/*',
+      '/api/v1/chat/*',
+      '/api/v1/org/*',
+      '/api/v1/release-notes/*',
+      '/api/v1/responses',
+      '/console/auth/*',
+      '/console/v1/*',
+      '/release-notes',
+    ]);
+    // The console area lives under /console/*, where the console's files are served beside its API.
+    expect(edge.patterns.get('/console/*')).toBe('console');
     const route = (area: Area, path: string): RouteDef => ({ ...ROUTES[0]!, area, path });
     expect(areaPrefix([route('acp', '/acp/{appId}/products'), route('acp', '/acp/{appId}/checkout_sessions')])).toBe('/acp');
     // An area whose routes share only a prefix another area lives under is split by the next segment.

@@ -13,3 +13,14 @@ export function chromiumPath(): string | undefined {
   if (!found) console.warn('Browser tests skipped: no Chromium found (sudo apt-get install chromium, or set CHROMIUM_PATH)');
   return found;
 }
+
+/** Launch flags that work here as root; without the background-networking ones Chromium floods a closed network with refused connections. */
+export const CHROMIUM_FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];

@@ -9,20 +9,11 @@ import { createRequire } from 'node:module';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { PlatformOptions } from '../../functions/local/local-platform';
-import { chromiumPath } from './chromium';
+import { CHROMIUM_FLAGS, chromiumPath } from './chromium';
 import { type GuardedPage, guardedPage } from './guarded-page';
 import { type TestPlatform, usePlatform } from './platform';
 
 export const CHROMIUM = chromiumPath();
-const FLAGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 export const SCREENSHOTS = 'test-results';
@@ -63,7 +54,7 @@ export function useConsoleBrowser(bind: (b: ConsoleBrowser) => void, opts: Parti
     p = x;
   });
   beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM!, args: FLAGS });
+    browser = await chromium.launch({ executablePath: CHROMIUM!, args: CHROMIUM_FLAGS });
     bind(handle);
   });
   afterAll(async () => {
