@@ -5,15 +5,24 @@
  * keys that expire soon, the latest audit records), the plan and audit log refused to the viewer, signing
  * out, and axe on the sign-in page and the overview. Every page is guarded (guarded-page.ts).
  */
+import { copyFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { userKeyOf } from '../../functions/tenancy/domain/members';
-import { CHROMIUM, type ConsoleBrowser, useConsoleBrowser } from '../support/console-browser';
+import { secondApp, turn } from '../support/chat';
+import { CHROMIUM, type ConsoleBrowser, SCREENSHOTS, useConsoleBrowser } from '../support/console-browser';
+
+/** The README's picture of the console: written by this tier when README_SCREENSHOT=1. */
+const README_SCREENSHOT = 'docs/console-overview.png';
 
 describe.skipIf(!CHROMIUM)('the web console in Chromium', () => {
   let b: ConsoleBrowser;
-  useConsoleBrowser((x) => {
-    b = x;
-  });
+  // Usage is counted once it is older than the visibility delay: none here, so a turn shows at once.
+  useConsoleBrowser(
+    (x) => {
+      b = x;
+    },
+    { visibilityDelayMs: 0 },
+  );
   const user = (role: 'owner' | 'viewer' | 'developer') => b.user(role);
   const consoleUrl = () => `${b.platform.baseUrl}/console/`;
   const openConsole = () => b.open();
@@ -62,8 +71,26 @@ describe.skipIf(!CHROMIUM)('the web console in Chromium', () => {
     const expiresAt = new Date(Date.now() + 3 * 24 * 3600 * 1000).toISOString();
     const key = await b.platform.admin('POST', `/orgs/${b.platform.demo!.orgId}/keys`, { scopes: ['usage:read'], name: 'nightly sync', expiresAt });
     expect(key.status, key.text).toBe(201);
+    const p = b.platform;
+    const demoApp = { chatKey: p.demo!.chatKey, appNameId: p.demo!.appNameId };
+    const shop = await secondApp(p, p.demo!.orgId, 'Shop assistant');
+    for (const [w, n] of [
+      [demoApp, 3],
+      [shop, 5],
+    ] as const)
+      for (let i = 0; i < n; i++) await turn(p, w, `Question ${i} for the overview`);
+    expect((await p.admin('POST', '/jobs/usage-rollup/runs')).status).toBe(200);
     const page = await b.openAs('owner');
     await page.getByRole('img', { name: /^Calls per day/ }).waitFor();
+    await page.getByRole('radio', { name: 'App' }).check();
+    await page
+      .getByRole('table', { name: /^Usage per app/ })
+      .getByRole('rowheader', { name: 'Shop assistant' })
+      .waitFor();
+    await page.getByRole('img', { name: /^Calls per app/ }).waitFor();
+    await page.setViewportSize({ width: 1280, height: 1180 });
+    await page.screenshot({ path: `${SCREENSHOTS}/console-overview-by-app.png` });
+    if (process.env.README_SCREENSHOT === '1') copyFileSync(`${SCREENSHOTS}/console-overview-by-app.png`, README_SCREENSHOT);
     await page.getByRole('radio', { name: 'Model' }).check();
     await page.getByRole('table', { name: /^Usage per model/ }).waitFor();
     await page.getByLabel('Chart shows').selectOption({ label: 'Cost (USD)' });
