@@ -31,8 +31,7 @@ interface Run {
  */
 function cli(args: string[], env: NodeJS.ProcessEnv = {}, onStdout?: (text: string, kill: (s: NodeJS.Signals) => void) => void): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const [command, prefix] = onStdout ? [process.execPath, ['--import', 'tsx']] : ['npx', ['tsx']];
-    const child = spawn(command, [...prefix, 'functions/cli/export-sync.ts', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'functions/cli/export-sync.ts', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     const out = { stdout: '', stderr: '' };
     child.stdout.on('data', (d: Buffer) => {
       out.stdout += d.toString();
@@ -153,7 +152,8 @@ describe('npm run export-sync', () => {
     instance.closeSync();
   });
 
-  it.each([
+  // Each case is its own process, and none shares state with another: they run at once.
+  it.concurrent.each([
     [['--every', '30'], /a bare number has no unit: write 30s, 30m or 30h/],
     [['--every', '5x'], /is not a duration/],
     [['--every', '1m', '--once'], /--once and --every contradict each other/],
