@@ -31,7 +31,10 @@ interface Run {
  */
 function cli(args: string[], env: NodeJS.ProcessEnv = {}, onStdout?: (text: string, kill: (s: NodeJS.Signals) => void) => void): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'functions/cli/export-sync.ts', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'functions/cli/export-sync.ts', ...args], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const out = { stdout: '', stderr: '' };
     child.stdout.on('data', (d: Buffer) => {
       out.stdout += d.toString();
