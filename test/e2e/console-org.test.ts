@@ -73,12 +73,14 @@ describe.skipIf(!CHROMIUM)('the console’s members, invitations, exports and au
     expect(await b.axe(page)).toEqual([]);
     await b.screenshot(page, 'console-members-invitation-link');
 
-    // The link is not shown again: closing asks first, and a refusal keeps the dialog open.
-    page.once('dialog', (d) => d.dismiss());
-    await dialog.getByRole('button', { name: 'Close' }).click();
-    await dialog.waitFor();
-    page.once('dialog', (d) => d.accept());
+    // The link is not shown again: closing asks first, inside the dialog, and Back keeps it open.
+    await dialog.getByRole('button', { name: 'Close', exact: true }).click();
+    await dialog.getByText('Close the invitation link? It is not shown again', { exact: false }).waitFor();
+    expect(await b.axe(page)).toEqual([]);
+    await dialog.getByRole('button', { name: 'Back to the link' }).click();
+    await dialog.getByText(/\/console\/invitations#token=/).waitFor();
     await page.keyboard.press('Escape');
+    await dialog.getByRole('button', { name: 'Close, I have sent it' }).click();
     await dialog.waitFor({ state: 'detached' });
     await page.getByRole('status').filter({ hasText: 'newcomer@demo.local was invited as developer.' }).waitFor();
     await page
@@ -89,8 +91,8 @@ describe.skipIf(!CHROMIUM)('the console’s members, invitations, exports and au
 
     // A second invitation, revoked: its link then says so.
     revokedLink = await invite(page, newcomer().email, 'viewer');
-    page.once('dialog', (d) => d.accept());
-    await page.getByRole('dialog', { name: 'Invitation link' }).getByRole('button', { name: 'Close' }).click();
+    await page.getByRole('dialog', { name: 'Invitation link' }).getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('dialog', { name: 'Invitation link' }).getByRole('button', { name: 'Close, I have sent it' }).click();
     const viewerInvitation = page.getByRole('table', { name: 'Pending invitations' }).getByRole('row', { name: /newcomer@demo\.local viewer/ });
     await viewerInvitation.getByRole('button', { name: /^Revoke/ }).click();
     const revoke = page.getByRole('dialog', { name: 'Revoke the invitation of newcomer@demo.local' });

@@ -7,7 +7,7 @@ import { useState } from 'preact/hooks';
 import { callApi, type OrgMembership } from '../api-client';
 import { appPath, type OrderWebhookView, when } from '../catalog-views';
 import { CopyButton } from '../components/copy-button';
-import { Dialog } from '../components/dialog';
+import { ShownOnceDialog } from '../components/shown-once-dialog';
 import { Field } from '../components/field';
 import { GuardedButton } from '../components/guarded-button';
 import { useAction, useLoad } from '../use-load';
@@ -116,17 +116,19 @@ function SubmitGuarded({ org, busy, label }: { readonly org: OrgMembership; read
 
 function SecretDialog({ secret, onClose }: { readonly secret: string; readonly onClose: () => void }) {
   return (
-    <Dialog title="The receiver’s signing secret" onClose={onClose} guardClose={() => window.confirm('The secret is not shown again. Close anyway?')}>
+    <ShownOnceDialog
+      title="The receiver’s signing secret"
+      warning={<strong>Close? The secret will not be shown again: a lost one is replaced by setting the receiver again.</strong>}
+      backLabel="Back to the secret"
+      closeLabel="Close, I have kept it"
+      doneLabel="I have kept it"
+      onClose={onClose}
+    >
       <p>Give this secret to the agent platform: it checks the signature of every order event with it. It is shown only now.</p>
       <pre>
         <code>{secret}</code>
       </pre>
       <CopyButton text={secret} label="Copy the secret" />
-      <div class="actions">
-        <button type="button" class="primary" onClick={onClose}>
-          I have kept it
-        </button>
-      </div>
-    </Dialog>
+    </ShownOnceDialog>
   );
 }

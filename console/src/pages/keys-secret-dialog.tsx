@@ -2,10 +2,9 @@
  * A new key's secret, shown this once: copy it, or copy a snippet that already uses it against the
  * right endpoint. Closing asks first, inside the dialog, because the secret cannot be shown again.
  */
-import { useEffect, useRef, useState } from 'preact/hooks';
 import { type AppView, type IssuedKeyView, KEY_KINDS, ORG_KEY_SCOPES } from '../apps-views';
 import { CopyButton } from '../components/copy-button';
-import { Dialog } from '../components/dialog';
+import { ShownOnceDialog } from '../components/shown-once-dialog';
 import { ACP_VERSION, CHAT_API_BASE, ORG_EXPORT_BASE } from '../api-addresses';
 
 interface Props {
@@ -71,59 +70,37 @@ export function snippetsOf(issued: IssuedKeyView, app: AppView | undefined, orig
 }
 
 export function SecretDialog({ issued, app, note, onClose }: Props) {
-  const [confirming, setConfirming] = useState(false);
-  const back = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    if (confirming) back.current?.focus();
-  }, [confirming]);
-  const guardClose = () => {
-    if (confirming) return true;
-    setConfirming(true);
-    return false;
-  };
   const what = `${KEY_KINDS[issued.kind]}${issued.name ? ` “${issued.name}”` : ''}`;
   return (
-    <Dialog title={`${what}: copy it now`} onClose={onClose} guardClose={guardClose}>
-      {confirming ? (
-        <div class="confirm-step">
-          <p role="alert">
-            <strong>Close? The secret will not be shown again.</strong> Only its prefix <code>{issued.prefix}</code> stays visible; a lost key is revoked and
-            replaced.
-          </p>
-          <div class="actions">
-            <button type="button" ref={back} onClick={() => setConfirming(false)}>
-              Back to the secret
-            </button>
-            <button type="button" class="primary" onClick={onClose}>
-              Close, I have saved it
-            </button>
-          </div>
-        </div>
-      ) : (
+    <ShownOnceDialog
+      title={`${what}: copy it now`}
+      warning={
         <>
-          <p>This is the only time the key is shown. Store it in your secret manager now.</p>
-          {note && <p class="notice">{note}</p>}
-          <label class="field">
-            The key
-            <input class="secret" readOnly value={issued.key} spellcheck={false} onFocus={(e) => e.currentTarget.select()} />
-          </label>
-          <CopyButton text={issued.key} label="Copy the key" />
-          {snippetsOf(issued, app, location.origin).map((s) => (
-            <section key={s.label} class="snippet" aria-label={s.label}>
-              <h3>{s.label}</h3>
-              <pre>
-                <code>{s.text}</code>
-              </pre>
-              <CopyButton text={s.text} label={s.copy} />
-            </section>
-          ))}
-          <div class="actions">
-            <button type="button" class="primary" onClick={() => guardClose()}>
-              Done
-            </button>
-          </div>
+          <strong>Close? The secret will not be shown again.</strong> Only its prefix <code>{issued.prefix}</code> stays visible; a lost key is revoked and
+          replaced.
         </>
-      )}
-    </Dialog>
+      }
+      backLabel="Back to the secret"
+      closeLabel="Close, I have saved it"
+      doneLabel="Done"
+      onClose={onClose}
+    >
+      <p>This is the only time the key is shown. Store it in your secret manager now.</p>
+      {note && <p class="notice">{note}</p>}
+      <label class="field">
+        The key
+        <input class="secret" readOnly value={issued.key} spellcheck={false} onFocus={(e) => e.currentTarget.select()} />
+      </label>
+      <CopyButton text={issued.key} label="Copy the key" />
+      {snippetsOf(issued, app, location.origin).map((s) => (
+        <section key={s.label} class="snippet" aria-label={s.label}>
+          <h3>{s.label}</h3>
+          <pre>
+            <code>{s.text}</code>
+          </pre>
+          <CopyButton text={s.text} label={s.copy} />
+        </section>
+      ))}
+    </ShownOnceDialog>
   );
 }

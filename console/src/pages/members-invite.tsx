@@ -5,7 +5,7 @@
 import { useId, useState } from 'preact/hooks';
 import { callApi, can, type OrgMembership, orgPath } from '../api-client';
 import { CopyButton } from '../components/copy-button';
-import { Dialog } from '../components/dialog';
+import { ShownOnceDialog } from '../components/shown-once-dialog';
 import { Field } from '../components/field';
 import { useAction } from '../use-load';
 import { grantableRoles, type IssuedInvitation, type Role, shortDate } from './members-views';
@@ -96,10 +96,13 @@ export function InviteForm({ org, onInvited }: Props) {
 
 function InvitationLinkDialog({ invitation, onClose }: { readonly invitation: IssuedInvitation; readonly onClose: () => void }) {
   return (
-    <Dialog
+    <ShownOnceDialog
       title="Invitation link"
+      warning={<strong>Close the invitation link? It is not shown again: if it is lost, revoke the invitation and invite again.</strong>}
+      backLabel="Back to the link"
+      closeLabel="Close, I have sent it"
+      doneLabel="Done"
       onClose={onClose}
-      guardClose={() => confirm('Close the invitation link? It is not shown again: if it is lost, revoke the invitation and invite again.')}
     >
       <p>
         Send this link to <strong>{invitation.email}</strong>. It is shown only now. Whoever signs in with that address and opens it joins as {invitation.role},
@@ -111,6 +114,6 @@ function InvitationLinkDialog({ invitation, onClose }: { readonly invitation: Is
       <div class="actions">
         <CopyButton text={invitation.link} label="Copy the link" />
       </div>
-    </Dialog>
+    </ShownOnceDialog>
   );
 }
