@@ -26,6 +26,21 @@ export interface SessionFilters {
   readonly consumerEmail?: string;
 }
 
+const FILTER_NAMES = ['appId', 'from', 'to', 'externalId', 'consumerEmail'] as const;
+
+/** The filters a list address carries (`/console/sessions?appId=…`), so a reload or a shared link shows the same list. */
+export function filtersOf(search: string): SessionFilters {
+  const params = new URLSearchParams(search);
+  return Object.fromEntries(FILTER_NAMES.flatMap((n) => (params.get(n) ? [[n, params.get(n)!]] : [])));
+}
+
+/** The query string that carries `filters` (empty when there are none). */
+export function searchOf(filters: SessionFilters): string {
+  const params = new URLSearchParams(FILTER_NAMES.flatMap((n) => (filters[n] ? [[n, filters[n]!]] : [])));
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
 export interface ToolMarker {
   readonly id?: string;
   readonly name?: string;

@@ -144,6 +144,11 @@ describe.skipIf(!CHROMIUM)('the console’s sessions and usage in Chromium', () 
     await page.getByRole('link', { name: '← All sessions' }).click();
     await sessionsTable(page).getByRole('caption').filter({ hasText: 'matching the filters' }).waitFor();
     expect(await page.getByLabel('App').inputValue()).toBe(w.appId);
+    // The filters are in the list's address: a reload (or the link, shared) shows the same list.
+    expect(new URL(page.url()).search).toBe(`?appId=${w.appId}`);
+    await page.reload();
+    await sessionsTable(page).getByRole('caption').filter({ hasText: 'matching the filters' }).waitFor();
+    expect(await page.getByLabel('App').inputValue()).toBe(w.appId);
     const refused = await page.request.fetch(`${orgApi()}/sessions/${w.turnSessionId}`, { method: 'DELETE', headers: { 'X-Console-Request': '1' } });
     expect(refused.status()).toBe(403);
     expect(await refused.text()).toContain('conversations.delete');

@@ -1,20 +1,24 @@
 /**
  * The org's sessions: the filtered, paged list at /console/sessions and one session's transcript at
- * /console/sessions/<sessionId>. The list keeps its filters and page while a transcript is open; what a
- * deletion did is said on the list it returns to.
+ * /console/sessions/<sessionId>. The list keeps its filters and page while a transcript is open, and its
+ * filters in its address (a reload or a shared link shows the same list); what a deletion did is said on
+ * the list it returns to.
  */
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { usePager } from '../components/pager';
 import type { PageProps } from '../pages';
-import type { SessionFilters } from '../sessions-views';
+import { filtersOf, type SessionFilters, searchOf } from '../sessions-views';
 import { SessionsList } from './sessions-list';
 import { SessionTranscript } from './sessions-transcript';
 
 export function SessionsPage(props: PageProps) {
   const [notice, setNotice] = useState('');
-  const [filters, setFilters] = useState<SessionFilters>({});
+  const [filters, setFilters] = useState<SessionFilters>(() => filtersOf(location.search));
   const pager = usePager();
   const [sessionId] = props.rest;
+  useEffect(() => {
+    if (!sessionId) history.replaceState(history.state, '', `/console/sessions${searchOf(filters)}`);
+  }, [sessionId, filters]);
   if (sessionId)
     return (
       <SessionTranscript
