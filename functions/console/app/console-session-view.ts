@@ -30,7 +30,10 @@ export async function endConsoleSession(deps: ConsoleDeps, sessionId: string | u
   const auth = await requireConsoleAuth(deps);
   const session = sessionId ? await deps.consoleSessions.get(sessionId, nowS(deps)) : undefined;
   if (!sessionId || !session) return { logoutUrl: null };
+  const tokens = await session.tokens().catch(() => undefined);
   await deps.consoleSessions.delete(sessionId);
-  const logoutUrl = await auth.client.logoutUrl({ idTokenHint: session.tokens.idToken, postLogoutRedirectUri: auth.postLogoutRedirectUri }).catch(() => null);
+  const logoutUrl = tokens
+    ? await auth.client.logoutUrl({ idTokenHint: tokens.idToken, postLogoutRedirectUri: auth.postLogoutRedirectUri }).catch(() => null)
+    : null;
   return { logoutUrl };
 }

@@ -2,12 +2,14 @@
  * Console sessions and login states in the platform's one table. Keys: `CONSOLE_SESSION#<sha256 of
  * the id>` / `SESSION` and `CONSOLE_LOGIN#<state>` / `LOGIN`; both carry the table's TTL attribute
  * (`expiresAt`, epoch seconds) and are checked against it on read, since TTL deletes late (and dynalite
- * never). The tokens are sealed with the secret sealer, bound to the session's hash.
+ * never). The tokens are sealed with the secret sealer, bound to the session's hash, and opened only when
+ * asked for; the access token's expiry (`accessExpiresAt`, no secret) is kept beside them in the clear.
+ * An item written before that attribute existed reads as expiring at 0: its first use refreshes it.
  */
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { SecretSealer } from '../../kernel/app/outbound-webhook-ports';
 import { TABLE_DESIGN } from '../../kernel/adapters/table-design';
-import type { ConsoleSession, ConsoleSessionStore, LoginState, LoginStateStore, TokenSet } from '../app/identity-ports';
+import type { ConsoleSession, ConsoleSessionStore, LoginState, LoginStateStore, NewConsoleSession, TokenSet } from '../app/identity-ports';
 import { consoleSessionHash } from '../domain/console-session';
 import { SealedSecretRejected } from '../../kernel/app/outbound-webhook-ports';
 
@@ -26,7 +28,7 @@ export class DynamoConsoleSessionStore implements ConsoleSessionStore, LoginStat
     return this.sealer.seal(JSON.stringify(tokens), { consoleSession: hash });
   }
 
-  async create(sessionId: string, session: ConsoleSession): Promise<void> {
+  async create(sessionId: string, session: NewConsoleSession): Promise<void> {
     const hash = consoleSessionHash(sessionId);
     await this.db.send(
       new PutCommand({
@@ -36,6 +38,7 @@ export class DynamoConsoleSessionStore implements ConsoleSessionStore, LoginStat
           type: 'console-session',
           person: session.person,
           sealedTokens: await this.seal(hash, session.tokens),
+          accessExpiresAt: session.tokens.expiresAtS,
           [TTL]: session.expiresAtS,
         },
         ConditionExpression: 'attribute_not_exists(pk)',
@@ -48,16 +51,23 @@ export class DynamoConsoleSessionStore implements ConsoleSessionStore, LoginStat
     const res = await this.db.send(new GetCommand({ TableName: this.table, Key: sessionKey(hash), ConsistentRead: true }));
     const item = res.Item;
     if (!item || typeof item[TTL] !== 'number' || item[TTL] <= nowS) return undefined;
-    let opened: string;
+    const sealed = item.sealedTokens as string;
+    return {
+      person: item.person as ConsoleSession['person'],
+      accessExpiresAtS: typeof item.accessExpiresAt === 'number' ? item.accessExpiresAt : 0,
+      expiresAtS: item[TTL],
+      tokens: () => this.open(hash, sealed),
+    };
+  }
+
+  private async open(hash: string, sealed: string): Promise<TokenSet | undefined> {
     try {
-      opened = await this.sealer.open(item.sealedTokens as string, { consoleSession: hash });
+      return JSON.parse(await this.sealer.open(sealed, { consoleSession: hash })) as TokenSet;
     } catch (err) {
-      // Tokens sealed under another key or purpose (an older release) are no session: sign in again.
+      // Tokens sealed under another key or purpose (an older release) cannot be used: the session ends at its next refresh.
       if (err instanceof SealedSecretRejected) return undefined;
       throw err;
     }
-    const tokens = JSON.parse(opened) as TokenSet;
-    return { person: item.person as ConsoleSession['person'], tokens, expiresAtS: item[TTL] };
   }
 
   async replaceTokens(sessionId: string, tokens: TokenSet): Promise<void> {
@@ -66,9 +76,9 @@ export class DynamoConsoleSessionStore implements ConsoleSessionStore, LoginStat
       new UpdateCommand({
         TableName: this.table,
         Key: sessionKey(hash),
-        UpdateExpression: 'SET sealedTokens = :t',
+        UpdateExpression: 'SET sealedTokens = :t, accessExpiresAt = :e',
         ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':t': await this.seal(hash, tokens) },
+        ExpressionAttributeValues: { ':t': await this.seal(hash, tokens), ':e': tokens.expiresAtS },
       }),
     );
   }

@@ -6,7 +6,7 @@
  */
 import { DomainError } from '../../kernel/domain/errors';
 import type { Clock } from '../../kernel/app/kernel-ports';
-import type { ConsoleAuth, ConsoleIdentityPorts, ConsoleSession } from './identity-ports';
+import type { ConsoleAuth, ConsoleIdentityPorts, ConsoleSession, TokenSet } from './identity-ports';
 
 export type ConsoleSessionDeps = ConsoleIdentityPorts & { readonly clock: Clock };
 
@@ -24,19 +24,19 @@ export const notSignedIn = () => new DomainError('unauthorized', 'Not signed in 
 export async function requireConsoleSession(deps: ConsoleSessionDeps, sessionId: string | undefined): Promise<ConsoleSession> {
   const session = sessionId ? await deps.consoleSessions.get(sessionId, nowS(deps)) : undefined;
   if (!sessionId || !session) throw notSignedIn();
-  if (session.tokens.expiresAtS > nowS(deps)) return session;
+  if (session.accessExpiresAtS > nowS(deps)) return session;
   const tokens = await refreshed(deps, session);
   if (!tokens) {
     await deps.consoleSessions.delete(sessionId);
     throw notSignedIn();
   }
   await deps.consoleSessions.replaceTokens(sessionId, tokens);
-  return { ...session, tokens };
+  return { ...session, accessExpiresAtS: tokens.expiresAtS, tokens: async () => tokens };
 }
 
-async function refreshed(deps: ConsoleSessionDeps, session: ConsoleSession): Promise<ConsoleSession['tokens'] | undefined> {
+async function refreshed(deps: ConsoleSessionDeps, session: ConsoleSession): Promise<TokenSet | undefined> {
   const auth = await deps.consoleAuth();
-  const refreshToken = session.tokens.refreshToken;
+  const refreshToken = (await session.tokens())?.refreshToken;
   if (!auth || !refreshToken) return undefined;
   try {
     const tokens = await auth.client.refresh(refreshToken);

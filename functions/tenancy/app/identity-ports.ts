@@ -71,7 +71,8 @@ export interface SignInClient {
   logoutUrl(opts: { readonly idTokenHint: string; readonly postLogoutRedirectUri: string }): Promise<string>;
 }
 
-export interface ConsoleSession {
+/** A session as the sign-in creates it. */
+export interface NewConsoleSession {
   readonly person: VerifiedPerson;
   readonly tokens: TokenSet;
   /** Epoch seconds; the item's TTL attribute too. */
@@ -79,11 +80,25 @@ export interface ConsoleSession {
 }
 
 /**
+ * A session as a console call reads it: who, until when, and its tokens unsealed only when they are
+ * needed (a refresh, a sign-out), so a call within the access token's lifetime opens no sealed secret.
+ */
+export interface ConsoleSession {
+  readonly person: VerifiedPerson;
+  /** When the access token expires (epoch seconds): past it, the session is refreshed before it is used. */
+  readonly accessExpiresAtS: number;
+  /** Epoch seconds; the item's TTL attribute too. */
+  readonly expiresAtS: number;
+  /** The tokens, unsealed now; undefined when they cannot be (sealed under another key or purpose). */
+  readonly tokens: () => Promise<TokenSet | undefined>;
+}
+
+/**
  * Sessions keyed by the SHA-256 of the random id the cookie holds: the raw id never reaches storage,
  * and the tokens are stored sealed. A session past its expiry reads as absent even before TTL removes it.
  */
 export interface ConsoleSessionStore {
-  create(sessionId: string, session: ConsoleSession): Promise<void>;
+  create(sessionId: string, session: NewConsoleSession): Promise<void>;
   get(sessionId: string, nowS: number): Promise<ConsoleSession | undefined>;
   replaceTokens(sessionId: string, tokens: TokenSet): Promise<void>;
   delete(sessionId: string): Promise<void>;
