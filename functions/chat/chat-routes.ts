@@ -24,6 +24,11 @@ const TURN_ROUTE = {
   stream: true,
   maxBodyBytes: MAX_CHAT_REQUEST_BYTES,
 } as const;
+/**
+ * The key's app as an OpenAI model, for clients that list models before their first turn. Reads only (no audit, no
+ * usage); `table:write` is the per-key rate counter's and the key's last use.
+ */
+const MODEL_READ_ROUTE = { ...CHAT_KEY_ROUTE, method: 'GET', body: 'none', grants: ['table:read', 'table:write'], memoryMb: 256 } as const;
 
 export const CHAT_ROUTES = routeTable({
   chatCompletionsCreate: { ...TURN_ROUTE, path: `${CHAT}/completions`, handler: 'chat/http/chat-completions-create' },
@@ -39,6 +44,8 @@ export const CHAT_ROUTES = routeTable({
     memoryMb: 1024,
     origin: 'uploadService',
   },
+  modelsList: { ...MODEL_READ_ROUTE, path: '/api/v1/models', handler: 'chat/http/models-list' },
+  modelGet: { ...MODEL_READ_ROUTE, path: '/api/v1/models/{model}', handler: 'chat/http/model-get' },
   adminChatKeyCreate: adminRoute({
     method: 'POST',
     path: `${ADMIN}/apps/{appId}/chat-keys`,

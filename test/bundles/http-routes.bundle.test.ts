@@ -35,6 +35,7 @@ const ROUTES = [
   'orgSessionMessages',
   'chatCompletionsCreate',
   'responsesCreate',
+  'modelGet',
   'acpProductsList',
   'acpDiscovery',
   'acpCheckoutCreate',
@@ -126,6 +127,8 @@ const CASES: readonly Case[] = [
       body: { model: w.appNameId, input: 'hi', text: { format: { type: 'json_schema', name: 'x', schema: { type: 'banana' } } } },
     }),
   },
+  { name: "model get, the key's app", route: 'modelGet', request: (w) => ({ target: `/api/v1/models/${w.appNameId}`, token: w.chatKey }) },
+  { name: 'model get, another name', route: 'modelGet', request: (w) => ({ target: '/api/v1/models/no-such-app-1', token: w.chatKey }) },
   { name: 'acp products list', route: 'acpProductsList', request: (w) => ({ target: `/acp/${w.appId}/products` }) },
   { name: 'acp discovery', route: 'acpDiscovery', request: (w) => ({ target: `/acp/${w.appId}/.well-known/acp.json` }) },
   {

@@ -63,6 +63,9 @@ function pathValue(op: Operation, name: string, t: Tenant): string {
       return t.orderId;
     case 'fulfillmentId':
       return t.fulfillmentId;
+    case 'model':
+      // The chat keys' app: the one name GET /api/v1/models/{model} answers 200.
+      return t.appNameId;
     case 'jobName':
       // A job with nothing to do in a fresh platform (no session is old enough), so a run answers at once.
       return 'retention-expiry';

@@ -35,6 +35,9 @@ describe('oracle', () => {
     expect(judge(model, req('GET', '/nothing'), answer(404, { error: { code: 'not_found', message: 'x' } }))).toBeUndefined();
     expect(judge(model, req('DELETE', '/api/v1/org/apps'), answer(405, exportError, [['Allow', 'GET']]))).toBeUndefined();
     expect(judge(model, req('POST', '/api/v1/chat/files'), answer(503, { error: 'busy' }))).toBeUndefined();
+    expect(judge(model, req('GET', '/api/v1/models/x'), answer(404, { error: 'Model not found: x' }))).toBeUndefined();
+    expect(judge(model, req('GET', '/api/v1/models/x/y'), answer(404, { error: 'No such route' }))).toBeUndefined();
+    expect(judge(model, req('GET', '/api/v1/models/x'), answer(404, exportError))?.rule).toBe('body');
   });
 
   it('fails a 5xx, an undocumented status, a wrong shape, a non-JSON error and a 405 without Allow', () => {

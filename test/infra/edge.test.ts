@@ -185,6 +185,8 @@ describe('one front door', () => {
     ).toEqual([
       '/acp/*',
       '/api/v1/chat/*',
+      '/api/v1/models',
+      '/api/v1/models/*',
       '/api/v1/org/*',
       '/api/v1/release-notes/*',
       '/api/v1/responses',
@@ -208,6 +210,20 @@ describe('one front door', () => {
       new Map([
         ['export', ['/api/v1/org/*']],
         ['chat', ['/api/v1/chat/*', '/api/v1/responses']],
+      ]),
+    );
+    // A path that ends where its group is split (a collection beside its items) takes its exact path.
+    expect(
+      frontDoorPatterns(
+        new Map([
+          ['export', [route('export', '/api/v1/org/apps')]],
+          ['chat', [route('chat', '/api/v1/models'), route('chat', '/api/v1/models/{model}')]],
+        ]),
+      ),
+    ).toEqual(
+      new Map([
+        ['export', ['/api/v1/org/*']],
+        ['chat', ['/api/v1/models', '/api/v1/models/*']],
       ]),
     );
     expect(() =>

@@ -53,13 +53,18 @@ export function requestSchema(title: string, fields: Fields, required: readonly 
   };
 }
 
+/** A `model` (a turn's, or the one GET /models/{model} names) other than the key's app's `appNameId` is a 404. */
+export function requireKeyModel(model: string, appNameId: string): void {
+  if (model !== appNameId) throw notFound(`Model not found: ${model.slice(0, 200)}`);
+}
+
 /**
  * After the fields that come first (the model and the messages or input): a `model` naming no app of
  * the key is a 404, then every name outside the table is a 400 naming them (no parameter is ignored
  * silently).
  */
 export function requireAppAndKnownFields(body: Record<string, unknown>, fields: Readonly<Record<string, unknown>>, model: string, appNameId: string): void {
-  if (model !== appNameId) throw notFound(`Model not found: ${model.slice(0, 200)}`);
+  requireKeyModel(model, appNameId);
   const unknown = Object.keys(body).filter((k) => !Object.hasOwn(fields, k));
   if (unknown.length) throw badRequest(`Unsupported parameter${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`);
 }

@@ -6,6 +6,7 @@ import { json, type OperationDoc } from '../../kernel/openapi-kit';
 import * as s from './chat-schemas';
 import { CHAT_REQUESTS } from './chat-requests';
 import { FILE_REQUESTS } from './file-requests';
+import { MODEL_REQUESTS } from './model-requests';
 
 const TURN_ERRORS = [400, 401, 402, 403, 404, 409, 413, 422, 429, 500, 503];
 
@@ -34,5 +35,21 @@ export const CHAT_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     request: FILE_REQUESTS.chatFilesCreate,
     ok: { status: 201, description: 'The stored file', content: json(s.uploadedFile) },
     errors: [400, 401, 403, 404, 409, 413, 422, 429, 500, 503],
+  },
+  modelsList: {
+    tag: 'Chat',
+    summary: 'List the models the key may use',
+    description:
+      "OpenAI's model list: the key's app, its `appNameId` as the id (the `model` of a chat turn), created at the app's creation, owned by `platform`.",
+    ok: { status: 200, description: 'The key’s app as the one model', content: json(s.modelList) },
+    errors: [401, 403, 429, 500, 503],
+  },
+  modelGet: {
+    tag: 'Chat',
+    summary: 'Get a model',
+    description: "The key's app as an OpenAI model when `{model}` is its `appNameId`; any other name is the 404 a chat turn with that `model` gets.",
+    request: MODEL_REQUESTS.modelGet,
+    ok: { status: 200, description: 'The model', content: json(s.model) },
+    errors: [401, 403, 404, 429, 500, 503],
   },
 };

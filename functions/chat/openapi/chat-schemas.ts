@@ -1,7 +1,7 @@
 /**
  * Area B's wire shapes for the OpenAPI document: the chat-completion answer and stream (its request
  * comes from the rules that read it, chat/domain/chat-request.ts), the
- * file upload, and the area's own error body (document.ts answers chat routes' errors in it).
+ * file upload, the key's app as an OpenAI model, and the area's own error body (document.ts answers chat routes' errors in it).
  */
 import * as z from 'zod';
 import { uuid } from '../../kernel/openapi-kit';
@@ -33,6 +33,15 @@ export const chatStream = z.string().meta({
   title: 'ChatCompletionChunks',
   description: 'Server-Sent Events: `data: {chat.completion.chunk with chatSessionId}` events, then `data: [DONE]`',
 });
+export const model = z
+  .object({
+    id: z.string().meta({ description: "The app's `appNameId`: what chat turns send as `model`" }),
+    object: z.literal('model'),
+    created: z.int().meta({ description: "The app's creation time, Unix seconds" }),
+    owned_by: z.literal('platform'),
+  })
+  .meta({ title: 'Model' });
+export const modelList = z.object({ object: z.literal('list'), data: z.array(model) }).meta({ title: 'ModelList' });
 export const uploadedFile = z.object({ fileId: uuid, fileName: z.string(), mimeType: z.string(), size: z.int() }).meta({ title: 'UploadedFile' });
 
 const responseItem = z.union([

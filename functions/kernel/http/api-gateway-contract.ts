@@ -76,8 +76,8 @@ export function underPattern(path: string, pattern: string): boolean {
  * Where each area lives under the one base URL: its path patterns, `<static prefix>/*` for a group of
  * routes, or the exact path of a lone static route whose prefix another area lives under. An area
  * starts as one group; a group whose pattern
- * would claim another area's route is split by its next path segment (the chat area's `/api/v1/chat/*`
- * and `/api/v1/responses` beside area A's `/api/v1/org/*`). Areas that cannot be told apart by path throw.
+ * would claim another area's route is split by its next path segment (the chat area's `/api/v1/chat/*`,
+ * `/api/v1/responses`, `/api/v1/models` and `/api/v1/models/*` beside area A's `/api/v1/org/*`). Areas that cannot be told apart by path throw.
  */
 export function areaPathPatterns<K extends string>(byArea: ReadonlyMap<K, readonly string[]>): Map<K, string[]> {
   let groups = [...byArea].flatMap(([area, paths]) => initialGroups(area, [...new Set(paths)]));
@@ -95,7 +95,9 @@ export function areaPathPatterns<K extends string>(byArea: ReadonlyMap<K, readon
     const depth = staticPrefixOf(g.paths).split('/').filter(Boolean).length;
     const byNext = new Map<string, string[]>();
     for (const p of g.paths) {
-      const next = p.split('/').filter(Boolean)[depth] ?? '';
+      const segments = p.split('/').filter(Boolean);
+      // A path that ends at the next segment (`/api/v1/models` beside `/api/v1/models/{model}`) is a group of its own: its exact path.
+      const next = `${segments[depth] ?? ''}${segments.length === depth + 1 ? '$' : ''}`;
       byNext.set(next, [...(byNext.get(next) ?? []), p]);
     }
     if (byNext.size === 1 || [...byNext.keys()].some((k) => k.startsWith('{'))) {
