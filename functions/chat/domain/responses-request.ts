@@ -48,6 +48,8 @@ export interface ResponsesRequest {
     readonly parallelToolCalls: boolean;
     readonly metadata: Readonly<Record<string, string>>;
     readonly store: boolean;
+    readonly safetyIdentifier: string | null;
+    readonly promptCacheKey: string | null;
   };
 }
 
@@ -271,6 +273,8 @@ export function parseResponsesRequest(body: Record<string, unknown>, appNameId: 
       parallelToolCalls,
       metadata,
       store: body.store !== false,
+      safetyIdentifier: typeof body.safety_identifier === 'string' ? body.safety_identifier : null,
+      promptCacheKey: typeof body.prompt_cache_key === 'string' ? body.prompt_cache_key : null,
     },
   };
 }

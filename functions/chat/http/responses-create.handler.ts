@@ -16,7 +16,8 @@ export const createHandler = (deps: ChatFunctionDeps) =>
   httpRoute(CHAT_ROUTES.responsesCreate, deps, async (req) => {
     const { headers, body } = await readRequest(CHAT_REQUESTS.responsesCreate, req);
     const request = await responseTurnRequest(deps, req.chat!.app.id, body.parsed);
-    return runTurnRoute(deps, req, { routeId: 'responsesCreate', headers, request, fingerprint: body.raw, presenter: responsePresenter(body.parsed) });
+    const presenter = responsePresenter(body.parsed, deps.clock);
+    return runTurnRoute(deps, req, { routeId: 'responsesCreate', headers, request, fingerprint: body.raw, presenter });
   });
 
 export const handler = lambdaStreamHandler(createHandler, chatProductionDeps);

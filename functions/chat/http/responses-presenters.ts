@@ -3,6 +3,8 @@
  * platform's `chatSessionId`, for a chat turn run from a Responses request.
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
+import type { Clock } from '../../kernel/app/kernel-ports';
+import { microsToMs } from '../../kernel/domain/time';
 import type { PreparedTurn } from '../app/prepare-chat-turn';
 import type { TurnEvent, TurnResult } from '../app/run-chat-turn';
 import type { ResponsesRequest } from '../domain/responses-request';
@@ -57,10 +59,26 @@ function outputOf(turn: PreparedTurn, result: TurnResult): OutputItem[] {
   return [...message, ...calls];
 }
 
+/** A function tool as the response echoes it: every field present, `strict` false unless asked (as OpenAI does). */
+function toolEcho(raw: unknown) {
+  const t = raw as { name: string; description?: string | null; parameters?: Record<string, unknown> | null; strict?: boolean | null };
+  return { type: 'function' as const, name: t.name, description: t.description ?? null, parameters: t.parameters ?? null, strict: t.strict ?? false };
+}
+
+/**
+ * `text` as the response echoes it. A json_schema format is echoed without its schema (null, as the
+ * Open Responses document requires) but with every other field present.
+ */
+function textEcho(text: unknown) {
+  const format = (text as { format: { type: string; name?: string; description?: string | null; strict?: boolean | null } }).format;
+  if (format.type !== 'json_schema') return { format: { type: format.type } };
+  return { format: { type: 'json_schema', name: format.name, description: format.description ?? null, schema: null, strict: format.strict ?? false } };
+}
+
 function responseObject(
   turn: PreparedTurn,
   parsed: ResponsesRequest,
-  state: { status: Status; result?: TurnResult; error?: { code: string; message: string } },
+  state: { status: Status; result?: TurnResult; error?: { code: string; message: string }; completedAt?: number },
 ) {
   const { echo } = parsed;
   const result = state.result;
@@ -69,6 +87,7 @@ function responseObject(
     id: responseId({ sessionId: turn.session.id, messageId: turn.answerId }),
     object: 'response' as const,
     created_at: turn.createdUnix,
+    completed_at: state.status === 'completed' && !reason ? (state.completedAt ?? null) : null,
     status: state.status === 'completed' && reason ? ('incomplete' as const) : state.status,
     error: state.error ?? null,
     incomplete_details: state.status === 'completed' && reason ? { reason } : null,
@@ -80,11 +99,20 @@ function responseObject(
     previous_response_id: echo.previousResponseId,
     reasoning: { effort: null, summary: null },
     store: echo.store,
-    temperature: echo.temperature,
-    text: echo.text,
+    // The platform's defaults where the request set nothing: a strict client needs a number.
+    temperature: echo.temperature ?? 1,
+    text: textEcho(echo.text),
     tool_choice: echo.toolChoice,
-    tools: echo.tools,
-    top_p: echo.topP,
+    tools: echo.tools.map(toolEcho),
+    top_p: echo.topP ?? 1,
+    presence_penalty: 0,
+    frequency_penalty: 0,
+    top_logprobs: 0,
+    max_tool_calls: null,
+    background: false,
+    service_tier: 'default',
+    safety_identifier: echo.safetyIdentifier,
+    prompt_cache_key: echo.promptCacheKey,
     truncation: 'disabled',
     usage: result
       ? {
@@ -99,6 +127,8 @@ function responseObject(
     chatSessionId: turn.session.id,
   };
 }
+
+const unixNow = (clock: Clock) => Math.floor(microsToMs(clock.nowUs()) / 1000);
 
 /** Server-Sent Events with an `event:` line and a `sequence_number`, as OpenAI sends them. */
 function eventWriter() {
@@ -116,6 +146,7 @@ async function* responseStream(
   parsed: ResponsesRequest,
   run: AsyncGenerator<TurnEvent, TurnResult>,
   logger: Logger,
+  clock: Clock,
 ): AsyncIterable<string> {
   const event = eventWriter();
   const ref = { sessionId: turn.session.id, messageId: turn.answerId };
@@ -158,7 +189,7 @@ async function* responseStream(
       yield event('response.output_item.done', { output_index: index, item });
       index++;
     }
-    const done = responseObject(turn, parsed, { status: 'completed', result });
+    const done = responseObject(turn, parsed, { status: 'completed', result, completedAt: unixNow(clock) });
     yield event(done.status === 'incomplete' ? 'response.incomplete' : 'response.completed', { response: done });
   } catch (err) {
     finished = true;
@@ -173,7 +204,7 @@ async function* responseStream(
 /** A completed response replayed (an Idempotency-Key's stored answer) as the events a stream would have sent. */
 async function* replayedResponseStream(stored: ResponseObject): AsyncIterable<string> {
   const event = eventWriter();
-  const started = { ...stored, status: 'in_progress', output: [], usage: null, incomplete_details: null };
+  const started = { ...stored, status: 'in_progress', completed_at: null, output: [], usage: null, incomplete_details: null };
   yield event('response.created', { response: started });
   yield event('response.in_progress', { response: started });
   for (const [index, item] of stored.output.entries()) {
@@ -194,10 +225,10 @@ async function* replayedResponseStream(stored: ResponseObject): AsyncIterable<st
   yield event(stored.status === 'incomplete' ? 'response.incomplete' : 'response.completed', { response: stored });
 }
 
-export function responsePresenter(parsed: ResponsesRequest): TurnPresenter<ResponseObject> {
+export function responsePresenter(parsed: ResponsesRequest, clock: Clock): TurnPresenter<ResponseObject> {
   return {
-    answer: (turn, result) => responseObject(turn, parsed, { status: 'completed', result }),
-    stream: (turn, run, logger) => responseStream(turn, parsed, run, logger),
+    answer: (turn, result) => responseObject(turn, parsed, { status: 'completed', result, completedAt: unixNow(clock) }),
+    stream: (turn, run, logger) => responseStream(turn, parsed, run, logger, clock),
     replayStream: replayedResponseStream,
     sessionOf: (stored) => stored.chatSessionId,
   };
