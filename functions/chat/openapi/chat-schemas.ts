@@ -71,6 +71,31 @@ export const response = z
       output_tokens_details: z.object({ reasoning_tokens: z.int() }),
       total_tokens: z.int(),
     }),
+    completed_at: z.nullable(z.int()).meta({ description: 'Unix seconds when the response completed; null unless its status is completed' }),
+    temperature: z.number().meta({ description: "The request's temperature, else 1" }),
+    top_p: z.number().meta({ description: "The request's top_p, else 1" }),
+    presence_penalty: z.number().meta({ description: 'Always 0' }),
+    frequency_penalty: z.number().meta({ description: 'Always 0' }),
+    top_logprobs: z.int().meta({ description: 'Always 0: no log probabilities are returned' }),
+    max_tool_calls: z.null(),
+    background: z.literal(false),
+    service_tier: z.literal('default'),
+    safety_identifier: z.nullable(z.string()).meta({ description: "The request's safety_identifier, else null" }),
+    prompt_cache_key: z.nullable(z.string()).meta({ description: "The request's prompt_cache_key, else null" }),
+    tools: z
+      .array(
+        z.object({
+          type: z.literal('function'),
+          name: z.string(),
+          description: z.nullable(z.string()),
+          parameters: z.nullable(z.looseObject({})),
+          strict: z.boolean().meta({ description: "The request's strict, else false" }),
+        }),
+      )
+      .meta({ description: 'The function tools of the request, every field present' }),
+    text: z
+      .object({ format: z.looseObject({ type: z.enum(['text', 'json_object', 'json_schema']) }) })
+      .meta({ description: 'The output format of the request; a json_schema format is echoed with its schema null' }),
     chatSessionId: uuid,
   })
   .meta({ title: 'Response' });
