@@ -251,7 +251,7 @@ const TRANSPORT = new Set(['connection', 'content-length', 'date', 'keep-alive',
 /**
  * An answer with what legitimately differs between two runs of the same request replaced, and nothing
  * else: the `{base_url}` (the local server's own http address; https and the viewer's host behind the
- * front door), ISO timestamps and the chat completion's `created` second, and ids minted per request
+ * front door), ISO timestamps and the `created`, `created_at` and `completed_at` seconds, and ids minted per request
  * (UUIDs other than the fixture's, `chatcmpl-…`, `li_…`), each numbered by first appearance so an id
  * repeated within an answer (the chat session in header and body) must still repeat. Headers are
  * compared by lower-case name; the body as JSON when it is JSON, else as text.
@@ -280,7 +280,7 @@ function normalized(a: BundleAnswer): unknown {
     .replaceAll(p.baseUrl, '{base_url}')
     .replaceAll(`https://${viewerHost}`, '{base_url}')
     .replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z/g, '<time>')
-    .replace(/"created(_at)?":\d+/g, '"created$1":"<second>"')
+    .replace(/"(created(?:_at)?|completed_at)":\d+/g, '"$1":"<second>"')
     // A Responses id and its items name the session and the answer: 64 hex digits after the prefix.
     .replace(/\b(resp|msg|fc)_[0-9a-f]{64}/g, (_, kind: string) => `${kind}_<answer>`)
     .replace(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b|\bchatcmpl-[0-9a-f]{32}\b|\bli_[A-Za-z0-9]{16}\b/g, mint);
