@@ -8,7 +8,7 @@ import { SaxesParser } from 'saxes';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TestClock } from '../support/clock';
 import { startTestPlatform, type TestPlatform } from '../support/platform';
-import { publishMarkdown } from '../support/release-notes';
+import { OCTOBER_PERIOD, publishMarkdown } from '../support/release-notes';
 
 const FEED = '/api/v1/release-notes/feed';
 // Frozen 17.25 s into a minute: a full window leaves 42.75 s, so Retry-After is 43.
@@ -27,19 +27,7 @@ function strictlyWellFormed(xml: string): void {
 
 beforeAll(async () => {
   p = await startTestPlatform({ clock });
-  await publishMarkdown(
-    p,
-    [
-      '---',
-      'periodStart: 2026-10-01T00:00:00Z',
-      'periodEnd: 2026-10-15T00:00:00Z',
-      '---',
-      '## Features',
-      '- **Streaming chat**: SSE responses',
-      '## Fixes',
-      '- **Export cursor**: ties',
-    ].join('\n'),
-  );
+  await publishMarkdown(p, OCTOBER_PERIOD);
   await publishMarkdown(
     p,
     [

@@ -8,7 +8,7 @@ import Parser from 'rss-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestClock } from '../support/clock';
 import { startTestPlatform, type TestPlatform } from '../support/platform';
-import { publishMarkdown } from '../support/release-notes';
+import { OCTOBER_PERIOD, publishMarkdown } from '../support/release-notes';
 
 const FEED = '/api/v1/release-notes/feed';
 let p: TestPlatform;
@@ -26,19 +26,7 @@ describe('the public release-notes page', () => {
   });
 
   it('holds every feed item’s link as an article anchor, newest first, with its categories and text', async () => {
-    await publishMarkdown(
-      p,
-      [
-        '---',
-        'periodStart: 2026-10-01T00:00:00Z',
-        'periodEnd: 2026-10-15T00:00:00Z',
-        '---',
-        '## Features',
-        '- **Streaming chat**: SSE responses',
-        '## Fixes',
-        '- **Export cursor**: ties',
-      ].join('\n'),
-    );
+    await publishMarkdown(p, OCTOBER_PERIOD);
     await publishMarkdown(
       p,
       [

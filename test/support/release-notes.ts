@@ -8,3 +8,15 @@ export async function publishMarkdown(p: TestPlatform, text: string): Promise<{ 
   expect(res.status, res.text).toBe(201);
   return res.body.data;
 }
+
+/** A first half of October with a feature and a fix: the period the area D tests publish first. */
+export const OCTOBER_PERIOD = [
+  '---',
+  'periodStart: 2026-10-01T00:00:00Z',
+  'periodEnd: 2026-10-15T00:00:00Z',
+  '---',
+  '## Features',
+  '- **Streaming chat**: SSE responses',
+  '## Fixes',
+  '- **Export cursor**: ties',
+].join('\n');

@@ -13,7 +13,9 @@ interface Props {
   readonly reason: string;
   /** A refusal beyond the permission, said as it is (e.g. an admin facing an owner's membership). */
   readonly refused?: string;
-  readonly onClick: () => void;
+  /** A submit button sends its form; a plain button calls `onClick`. */
+  readonly type?: 'button' | 'submit';
+  readonly onClick?: () => void;
   readonly busy?: boolean;
   readonly variant?: 'primary' | 'danger';
   readonly children: ComponentChildren;
@@ -24,14 +26,14 @@ interface Props {
   readonly reasonShownAt?: string;
 }
 
-export function GuardedButton({ org, permission, reason, refused, onClick, busy, variant, children, reasonShownAt }: Props) {
+export function GuardedButton({ org, permission, reason, refused, type = 'button', onClick, busy, variant, children, reasonShownAt }: Props) {
   const id = useId();
   const permitted = can(org, permission);
   const allowed = permitted && !refused;
   const shownAt = permitted ? undefined : reasonShownAt;
   return (
     <span class="guarded">
-      <button type="button" class={variant} disabled={!allowed || busy} aria-describedby={allowed ? undefined : (shownAt ?? id)} onClick={onClick}>
+      <button type={type} class={variant} disabled={!allowed || busy} aria-describedby={allowed ? undefined : (shownAt ?? id)} onClick={onClick}>
         {children}
       </button>
       {!allowed && !shownAt && (

@@ -4,7 +4,7 @@
  * shows it once, in a dialog that asks before it closes.
  */
 import { useState } from 'preact/hooks';
-import { callApi, type OrgMembership } from '../api-client';
+import { callApi, can, type OrgMembership } from '../api-client';
 import { appPath, type OrderWebhookView, when } from '../catalog-views';
 import { CopyButton } from '../components/copy-button';
 import { ShownOnceDialog } from '../components/shown-once-dialog';
@@ -68,7 +68,7 @@ export function CatalogReceiver({ org, appId }: { readonly org: OrgMembership; r
         <p>No receiver: order changes are not sent to the buyer’s agent platform.</p>
       )}
       <form onSubmit={save}>
-        <fieldset disabled={!org.permissions.includes('orders.manage')} class="plain-fieldset">
+        <fieldset disabled={!can(org, 'orders.manage')} class="plain-fieldset">
           <legend class="sr-only">Set the order-event receiver</legend>
           <Field label={current ? 'New receiver URL' : 'Receiver URL'} hint="The agent platform’s https address for order events.">
             {({ id, describedBy }) => (
@@ -88,29 +88,14 @@ export function CatalogReceiver({ org, appId }: { readonly org: OrgMembership; r
             )}
           </Field>
         </fieldset>
-        <SubmitGuarded org={org} busy={change.busy} label={current ? 'Replace the receiver' : 'Set the receiver'} />
+        <GuardedButton org={org} permission="orders.manage" reason={REASON} type="submit" variant="primary" busy={change.busy}>
+          {change.busy ? 'Saving…' : current ? 'Replace the receiver' : 'Set the receiver'}
+        </GuardedButton>
       </form>
       {change.error && <p role="alert">{change.error}</p>}
       <p role="status">{said}</p>
       {shown && <SecretDialog secret={shown} onClose={() => setShown(undefined)} />}
     </section>
-  );
-}
-
-/** A submit button the role may not use: disabled, with the reason beside it. */
-function SubmitGuarded({ org, busy, label }: { readonly org: OrgMembership; readonly busy: boolean; readonly label: string }) {
-  const allowed = org.permissions.includes('orders.manage');
-  return (
-    <span class="guarded">
-      <button type="submit" class="primary" disabled={!allowed || busy} aria-describedby={allowed ? undefined : 'receiver-refused'}>
-        {busy ? 'Saving…' : label}
-      </button>
-      {!allowed && (
-        <small id="receiver-refused" class="muted">
-          {REASON} (your role: {org.role}).
-        </small>
-      )}
-    </span>
   );
 }
 

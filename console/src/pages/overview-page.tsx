@@ -2,7 +2,7 @@
  * The org at a glance: its plan and credits (roles with `plan.read`), the last 30 days of usage with a
  * chart by day, app or model, the keys that expire soon and the latest audit records (`audit.read`).
  */
-import { orgPath, type PlanView } from '../api-client';
+import { can, orgPath, type PlanView } from '../api-client';
 import { LoadView } from '../components/load-view';
 import type { PageProps } from '../pages';
 import { utcTime } from '../sessions-views';
@@ -15,7 +15,7 @@ import { UsageBreakdown } from './usage-breakdown';
 const count = (n: number) => n.toLocaleString('en');
 
 export function OverviewPage({ org, navigate }: PageProps) {
-  const canSeePlan = org.permissions.includes('plan.read');
+  const canSeePlan = can(org, 'plan.read');
   const plan = useLoad<PlanView>(canSeePlan ? orgPath(org.orgId, 'plan') : undefined).state;
   const usage = useLoad<UsageDetail>(orgPath(org.orgId, 'usage')).state;
   const { names } = useAppNames(org.orgId);
