@@ -60,7 +60,9 @@ const OFF_PATH = [
   'chat/domain/request-fields.ts',
   'chat/domain/response-ids.ts',
   'chat/domain/responses-input.ts',
+  'chat/domain/responses-options.ts',
   'chat/domain/responses-request.ts',
+  'chat/domain/responses-tools.ts',
   'chat/domain/structured-output.ts',
   'chat/domain/turn-fields.ts',
   'conversations/domain/file.ts',
@@ -79,6 +81,7 @@ const OFF_PATH = [
   'kernel/domain/scopes.ts',
   'kernel/domain/time.ts',
   'kernel/domain/utf8.ts',
+  'kernel/domain/webhook-callback.ts',
   'kernel/env.ts',
   'kernel/http/api-gateway-contract.ts',
   'kernel/route-vocabulary.ts',
@@ -96,6 +99,8 @@ const OFF_PATH = [
   'kernel/adapters/system-clock.ts',
   // Imported for what a plain turn does not do: an Idempotency-Key, files, variables, a consumer, MCP tools, org keys, the admin and job wiring a shared wiring module also builds.
   'chat/adapters/mcp-tool-provider.ts',
+  // The resolver of the SSRF check of the MCP servers a Responses request names.
+  'kernel/adapters/dns-host-resolver.ts',
   'chat/app/chat-attachments.ts',
   'conversations/adapters/dynamo-consumer-store.ts',
   'conversations/adapters/dynamo-file-store.ts',

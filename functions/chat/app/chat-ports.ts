@@ -1,3 +1,4 @@
+import type { CallbackCheckDeps } from '../../kernel/app/outbound-webhook-ports';
 import type { McpConnection } from '../../tenancy/domain/app';
 import type { BillingStore } from '../../tenancy/app/tenancy-ports';
 import type { ConversationDeps, SessionVariableStore, TurnSessionStore } from '../../conversations/app/conversation-ports';
@@ -51,6 +52,8 @@ export interface ChatPorts {
   readonly tools: ToolProvider;
   readonly variables: SessionVariableStore;
   readonly billing: BillingStore;
+  /** The SSRF check of the MCP servers a request names (a webhook callback's rules and resolver). */
+  readonly network: CallbackCheckDeps;
 }
 
 /** Everything a use case of area B may pick its deps from. */

@@ -27,6 +27,7 @@ export async function responseTurnRequest(deps: Pick<ChatDeps, 'sessions'>, appI
       messages.push(item.message);
       continue;
     }
+    if (item.kind === 'reasoning') continue;
     // The same answer for an id that is no id of this platform, another app's, or a removed one.
     const missing = badRequest(`input[${i}].id: no output item ${item.id.slice(0, 256)} of this app is stored (an app with Zero Data Retention keeps none)`);
     const target = itemIdTarget(item.id);

@@ -12,7 +12,11 @@ import { onlyKeys } from './request-fields';
 import { boundedText as bounded } from './turn-fields';
 
 /** An input item: a message, a tool call or result, or a reference to an earlier response's output item. */
-export type ResponseInputItem = { readonly kind: 'message'; readonly message: ChatMessageInput } | { readonly kind: 'reference'; readonly id: string };
+export type ResponseInputItem =
+  | { readonly kind: 'message'; readonly message: ChatMessageInput }
+  | { readonly kind: 'reference'; readonly id: string }
+  /** A reasoning item sent back: accepted and not passed on (the platform's models get no reasoning blocks back). */
+  | { readonly kind: 'reasoning' };
 
 export const MAX_ITEMS = 2048;
 const MAX_CALL_ID = 256;
@@ -69,8 +73,15 @@ function parseItem(item: unknown, i: number): ResponseInputItem {
       if (typeof item.id !== 'string' || item.id.length === 0 || item.id.length > MAX_CALL_ID) throw badRequest(`${where}.id must be an item id`);
       return { kind: 'reference', id: item.id };
     }
+    case 'reasoning': {
+      onlyKeys(item, ['type', 'id', 'summary', 'content', 'encrypted_content', 'status'], where);
+      if (!Array.isArray(item.summary ?? [])) throw badRequest(`${where}.summary must be an array`);
+      if (item.encrypted_content !== undefined && item.encrypted_content !== null && typeof item.encrypted_content !== 'string')
+        throw badRequest(`${where}.encrypted_content must be a string`);
+      return { kind: 'reasoning' };
+    }
     default:
-      throw badRequest(`${where}.type must be one of message, function_call, function_call_output, item_reference`);
+      throw badRequest(`${where}.type must be one of message, function_call, function_call_output, item_reference, reasoning`);
   }
 }
 
@@ -156,6 +167,21 @@ export const INPUT_ITEM: JsonSchema = {
       required: ['type', 'id'],
       additionalProperties: false,
       description: "An output item of an earlier response of this app (its message's text or its function call)",
+    },
+    {
+      type: 'object',
+      title: 'Reasoning',
+      properties: {
+        type: { const: 'reasoning' },
+        id: { type: 'string' },
+        summary: { type: 'array', items: { type: 'object' } },
+        content: { type: ['array', 'null'], items: { type: 'object' } },
+        encrypted_content: { type: ['string', 'null'] },
+        status: { type: 'string' },
+      },
+      required: ['type'],
+      additionalProperties: false,
+      description: 'Accepted and not passed on to the model',
     },
   ],
 };

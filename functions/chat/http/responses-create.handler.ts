@@ -1,4 +1,5 @@
 import { responseTurnRequest } from '../app/resolve-response-input';
+import { checkRequestMcpServers } from '../app/request-mcp-servers';
 import { responsePresenter } from './responses-presenters';
 import { runTurnRoute } from './chat-turn-route';
 import { CHAT_REQUESTS } from '../openapi/chat-requests';
@@ -16,6 +17,7 @@ export const createHandler = (deps: ChatFunctionDeps) =>
   httpRoute(CHAT_ROUTES.responsesCreate, deps, async (req) => {
     const { headers, body } = await readRequest(CHAT_REQUESTS.responsesCreate, req);
     const request = await responseTurnRequest(deps, req.chat!.app.id, body.parsed);
+    await checkRequestMcpServers(deps, request.mcpServers ?? []);
     const presenter = responsePresenter(body.parsed, deps.clock);
     return runTurnRoute(deps, req, { routeId: 'responsesCreate', headers, request, fingerprint: body.raw, presenter });
   });

@@ -10,6 +10,8 @@ import type { TurnEvent, TurnResult } from '../app/run-chat-turn';
 import type { ResponsesRequest } from '../domain/responses-request';
 import { functionCallItemId, messageItemId, responseId } from '../domain/response-ids';
 import type { StopReason } from '../domain/model';
+import type { ClientTool } from '../domain/client-tools';
+import type { ReasoningEffort } from '../domain/responses-options';
 import { drainTurn, type TurnPresenter } from './chat-turn-route';
 
 type Status = 'in_progress' | 'completed' | 'incomplete' | 'failed';
@@ -60,9 +62,14 @@ function outputOf(turn: PreparedTurn, result: TurnResult): OutputItem[] {
 }
 
 /** A function tool as the response echoes it: every field present, `strict` false unless asked (as OpenAI does). */
-function toolEcho(raw: unknown) {
-  const t = raw as { name: string; description?: string | null; parameters?: Record<string, unknown> | null; strict?: boolean | null };
-  return { type: 'function' as const, name: t.name, description: t.description ?? null, parameters: t.parameters ?? null, strict: t.strict ?? false };
+function toolEcho(t: ClientTool) {
+  return { type: 'function' as const, name: t.name, description: t.description || null, parameters: t.parameters, strict: t.strict ?? false };
+}
+
+/** The effort as the Open Responses document names it: `minimal` (passed on as given) is its `low`, `max` its `xhigh`. */
+function effortEcho(effort: ReasoningEffort | null) {
+  if (effort === 'minimal') return 'low';
+  return effort === 'max' ? 'xhigh' : effort;
 }
 
 /**
@@ -97,7 +104,7 @@ function responseObject(
     output: result ? outputOf(turn, result) : [],
     parallel_tool_calls: echo.parallelToolCalls,
     previous_response_id: echo.previousResponseId,
-    reasoning: { effort: null, summary: null },
+    reasoning: { effort: effortEcho(echo.reasoning.effort), summary: echo.reasoning.summary },
     store: echo.store,
     // The platform's defaults where the request set nothing: a strict client needs a number.
     temperature: echo.temperature ?? 1,
@@ -107,8 +114,8 @@ function responseObject(
     top_p: echo.topP ?? 1,
     presence_penalty: 0,
     frequency_penalty: 0,
-    top_logprobs: 0,
-    max_tool_calls: null,
+    top_logprobs: echo.topLogprobs,
+    max_tool_calls: echo.maxToolCalls,
     background: false,
     service_tier: 'default',
     safety_identifier: echo.safetyIdentifier,
@@ -117,9 +124,9 @@ function responseObject(
     usage: result
       ? {
           input_tokens: result.promptTokens,
-          input_tokens_details: { cached_tokens: 0 },
+          input_tokens_details: { cached_tokens: result.cachedTokens },
           output_tokens: result.completionTokens,
-          output_tokens_details: { reasoning_tokens: 0 },
+          output_tokens_details: { reasoning_tokens: result.reasoningTokens },
           total_tokens: result.promptTokens + result.completionTokens,
         }
       : null,

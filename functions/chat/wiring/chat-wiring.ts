@@ -5,6 +5,8 @@ import { DynamoBillingStore } from '../../tenancy/adapters/dynamo-org-store';
 import { DynamoIdempotencyStore } from '../../kernel/adapters/dynamo-idempotency-store';
 import { DynamoSessionVariableStore } from '../../conversations/adapters/dynamo-session-variable-store';
 import { McpToolProvider } from '../adapters/mcp-tool-provider';
+import { DnsHostResolver } from '../../kernel/adapters/dns-host-resolver';
+import type { HostResolver, WebhookNetworkPolicy } from '../../kernel/app/outbound-webhook-ports';
 import { ConfiguredModelCatalog } from '../adapters/model-catalog';
 import { ENV } from '../../kernel/env';
 import type { ChatPorts, ToolProvider } from '../app/chat-ports';
@@ -19,6 +21,10 @@ import type { FileWiringOptions } from './ocr-wiring';
 export interface ChatWiringOptions extends FileWiringOptions {
   /** Tests may swap the MCP client's transport-level behaviour; production uses McpToolProvider. */
   readonly tools?: ToolProvider;
+  /** Tests answer DNS for the MCP servers a request names; production resolves with node:dns. */
+  readonly resolver?: HostResolver;
+  /** Exceptions to the SSRF policy (a loopback server in a test): test wiring only, as for webhooks. */
+  readonly webhookNetwork?: WebhookNetworkPolicy;
 }
 
 /** Chat turns keep their Idempotency-Key answers in the same store as area C's POSTs. */
@@ -37,6 +43,7 @@ export function buildChatPorts(opts: ChatWiringOptions, db = createDocumentClien
     tools: opts.tools ?? new McpToolProvider(),
     variables: new DynamoSessionVariableStore(db, table),
     billing: new DynamoBillingStore(db, table),
+    network: { resolver: opts.resolver ?? new DnsHostResolver(), webhookExceptions: opts.webhookNetwork?.allowAddresses ?? [] },
   };
 }
 
