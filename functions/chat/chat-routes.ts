@@ -30,6 +30,10 @@ const TURN_ROUTE = {
  */
 const MODEL_READ_ROUTE = { ...CHAT_KEY_ROUTE, method: 'GET', body: 'none', grants: ['table:read', 'table:write'], memoryMb: 256 } as const;
 
+/** A stored response of the Responses API: read or removed by the key of its app. */
+const RESPONSE_ROUTE = { ...CHAT_KEY_ROUTE, body: 'none', grants: ['table:read', 'table:write'], memoryMb: 256 } as const;
+const RESPONSE = '/api/v1/responses/{response_id}';
+
 export const CHAT_ROUTES = routeTable({
   chatCompletionsCreate: { ...TURN_ROUTE, path: `${CHAT}/completions`, handler: 'chat/http/chat-completions-create' },
   responsesCreate: { ...TURN_ROUTE, path: '/api/v1/responses', handler: 'chat/http/responses-create' },
@@ -44,6 +48,9 @@ export const CHAT_ROUTES = routeTable({
     memoryMb: 1024,
     origin: 'uploadService',
   },
+  // `stream=true` replays the stored response as its events.
+  responsesGet: { ...RESPONSE_ROUTE, method: 'GET', path: RESPONSE, handler: 'chat/http/responses-get', stream: true },
+  responsesDelete: { ...RESPONSE_ROUTE, method: 'DELETE', path: RESPONSE, handler: 'chat/http/responses-delete' },
   modelsList: { ...MODEL_READ_ROUTE, path: '/api/v1/models', handler: 'chat/http/models-list' },
   modelGet: { ...MODEL_READ_ROUTE, path: '/api/v1/models/{model}', handler: 'chat/http/model-get' },
   adminChatKeyCreate: adminRoute({

@@ -99,8 +99,9 @@ const OFF_PATH = [
   'kernel/adapters/system-clock.ts',
   // Imported for what a plain turn does not do: an Idempotency-Key, files, variables, a consumer, MCP tools, org keys, the admin and job wiring a shared wiring module also builds.
   'chat/adapters/mcp-tool-provider.ts',
-  // The resolver of the SSRF check of the MCP servers a Responses request names.
+  // The resolver of the SSRF check of the MCP servers a Responses request names, and the store of its responses.
   'kernel/adapters/dns-host-resolver.ts',
+  'chat/adapters/dynamo-response-store.ts',
   'chat/app/chat-attachments.ts',
   'conversations/adapters/dynamo-consumer-store.ts',
   'conversations/adapters/dynamo-file-store.ts',

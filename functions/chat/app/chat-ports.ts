@@ -46,6 +46,27 @@ export interface ToolProvider {
   ): Promise<ToolCallResult>;
 }
 
+/**
+ * A Responses API response as stored for `GET /responses/{id}`: the object as answered, in its
+ * session's partition (removed with the session), and the turn whose other messages were its input.
+ */
+export interface StoredResponse {
+  readonly sessionId: string;
+  readonly answerId: string;
+  readonly appId: string;
+  readonly turnId: string;
+  readonly createdAtUs: number;
+  /** The response object as the client received it (JSON). */
+  readonly body: Readonly<Record<string, unknown>>;
+}
+
+export interface ResponseStore {
+  put(response: StoredResponse): Promise<void>;
+  get(sessionId: string, answerId: string): Promise<StoredResponse | undefined>;
+  /** False when there was nothing to remove. */
+  remove(sessionId: string, answerId: string): Promise<boolean>;
+}
+
 /** What a chat turn needs beyond the conversation stores: models, MCP tools, variables and billing. */
 export interface ChatPorts {
   readonly models: ModelCatalog;
@@ -54,6 +75,7 @@ export interface ChatPorts {
   readonly billing: BillingStore;
   /** The SSRF check of the MCP servers a request names (a webhook callback's rules and resolver). */
   readonly network: CallbackCheckDeps;
+  readonly responses: ResponseStore;
 }
 
 /** Everything a use case of area B may pick its deps from. */

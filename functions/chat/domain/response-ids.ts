@@ -23,10 +23,15 @@ function refOf(hex: string): AnswerRef | undefined {
   return HEX.test(session) && HEX.test(message) ? { sessionId: uuidOf(session), messageId: uuidOf(message) } : undefined;
 }
 
+/** The session and answer a response id names; undefined when it is no id of this platform. */
+export function responseIdRef(id: string): AnswerRef | undefined {
+  const m = /^resp_([0-9a-f]{64})$/.exec(id);
+  return m ? refOf(m[1]!) : undefined;
+}
+
 /** The session a response id names; undefined when it is no id of this platform. */
 export function responseIdSession(id: string): string | undefined {
-  const m = /^resp_([0-9a-f]{64})$/.exec(id);
-  return m ? refOf(m[1]!)?.sessionId : undefined;
+  return responseIdRef(id)?.sessionId;
 }
 
 /** What an output item id names: an answer's text (`msg_`) or one of its function calls (`fc_`). */

@@ -18,7 +18,10 @@ export const createHandler = (deps: ChatFunctionDeps) =>
     const { headers, body } = await readRequest(CHAT_REQUESTS.responsesCreate, req);
     const request = await responseTurnRequest(deps, req.chat!.app.id, body.parsed);
     await checkRequestMcpServers(deps, request.mcpServers ?? []);
-    const presenter = responsePresenter(body.parsed, deps.clock);
+    const app = req.chat!.app;
+    // What OpenAI stores unless told not to; an app with Zero Data Retention keeps nothing of it.
+    const store = body.parsed.echo.store && !app.settings.zeroDataRetention;
+    const presenter = responsePresenter(body.parsed, deps, { store, appId: app.id });
     return runTurnRoute(deps, req, { routeId: 'responsesCreate', headers, request, fingerprint: body.raw, presenter });
   });
 

@@ -4,6 +4,7 @@
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { Clock } from '../../kernel/app/kernel-ports';
+import type { ResponseStore } from '../app/chat-ports';
 import { microsToMs } from '../../kernel/domain/time';
 import type { PreparedTurn } from '../app/prepare-chat-turn';
 import type { TurnEvent, TurnResult } from '../app/run-chat-turn';
@@ -137,10 +138,16 @@ function responseObject(
 
 const unixNow = (clock: Clock) => Math.floor(microsToMs(clock.nowUs()) / 1000);
 
-/** Server-Sent Events with an `event:` line and a `sequence_number`, as OpenAI sends them. */
-function eventWriter() {
+/**
+ * Server-Sent Events with an `event:` line and a `sequence_number`, as OpenAI sends them. Events up to
+ * `skipThrough` are counted and not written (a resumed stream).
+ */
+function eventWriter(skipThrough = -1) {
   let sequence = 0;
-  return (type: string, body: Record<string, unknown>) => `event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: sequence++, ...body })}\n\n`;
+  return (type: string, body: Record<string, unknown>) => {
+    const n = sequence++;
+    return n <= skipThrough ? '' : `event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: n, ...body })}\n\n`;
+  };
 }
 
 /**
@@ -208,9 +215,15 @@ async function* responseStream(
   }
 }
 
-/** A completed response replayed (an Idempotency-Key's stored answer) as the events a stream would have sent. */
-async function* replayedResponseStream(stored: ResponseObject): AsyncIterable<string> {
-  const event = eventWriter();
+/**
+ * A completed response sent again as the events of its stream (an Idempotency-Key's stored answer, or
+ * `GET /responses/{id}?stream=true`), one text delta per message: from after `startingAfter` when given.
+ */
+export async function* replayedResponseStream(stored: ResponseObject, startingAfter = -1): AsyncIterable<string> {
+  for (const piece of replayedEvents(stored, eventWriter(startingAfter))) if (piece) yield piece;
+}
+
+function* replayedEvents(stored: ResponseObject, event: ReturnType<typeof eventWriter>): Iterable<string> {
   const started = { ...stored, status: 'in_progress', completed_at: null, output: [], usage: null, incomplete_details: null };
   yield event('response.created', { response: started });
   yield event('response.in_progress', { response: started });
@@ -232,11 +245,28 @@ async function* replayedResponseStream(stored: ResponseObject): AsyncIterable<st
   yield event(stored.status === 'incomplete' ? 'response.incomplete' : 'response.completed', { response: stored });
 }
 
-export function responsePresenter(parsed: ResponsesRequest, clock: Clock): TurnPresenter<ResponseObject> {
+/**
+ * The Responses wire shapes of a turn. `keep` (the request's `store`, and an app that retains data):
+ * the completed response is stored for `GET /responses/{id}`. A failure to store it is logged and not
+ * the client's: the turn is recorded and billed, and its session goes on with `previous_response_id`.
+ */
+export function responsePresenter(
+  parsed: ResponsesRequest,
+  deps: { readonly clock: Clock; readonly responses: ResponseStore; readonly logger: Logger },
+  keep: { readonly store: boolean; readonly appId: string },
+): TurnPresenter<ResponseObject> {
+  const { clock } = deps;
   return {
     answer: (turn, result) => responseObject(turn, parsed, { status: 'completed', result, completedAt: unixNow(clock) }),
     stream: (turn, run, logger) => responseStream(turn, parsed, run, logger, clock),
     replayStream: replayedResponseStream,
     sessionOf: (stored) => stored.chatSessionId,
+    completed: async (turn, result) => {
+      if (!keep.store) return;
+      const body = responseObject(turn, parsed, { status: 'completed', result, completedAt: unixNow(clock) });
+      await deps.responses
+        .put({ sessionId: turn.session.id, answerId: turn.answerId, appId: keep.appId, turnId: turn.completionId, createdAtUs: clock.nowUs(), body })
+        .catch((err: unknown) => deps.logger.error('a completed response could not be stored', err as Error));
+    },
   };
 }

@@ -114,3 +114,5 @@ export const responseStream = z.string().meta({
   description:
     'Server-Sent Events (`event:` and `data:` lines, each with sequence_number): response.created, response.in_progress, response.output_item.added, response.content_part.added, response.output_text.delta, response.output_text.done, response.content_part.done, response.function_call_arguments.delta/.done, response.output_item.done, then response.completed or response.incomplete; response.failed on a failure after the first byte',
 });
+
+export const responseDeleted = z.object({ id: z.string(), object: z.literal('response'), deleted: z.literal(true) });

@@ -5,6 +5,7 @@ import { DynamoBillingStore } from '../../tenancy/adapters/dynamo-org-store';
 import { DynamoIdempotencyStore } from '../../kernel/adapters/dynamo-idempotency-store';
 import { DynamoSessionVariableStore } from '../../conversations/adapters/dynamo-session-variable-store';
 import { McpToolProvider } from '../adapters/mcp-tool-provider';
+import { DynamoResponseStore } from '../adapters/dynamo-response-store';
 import { DnsHostResolver } from '../../kernel/adapters/dns-host-resolver';
 import type { HostResolver, WebhookNetworkPolicy } from '../../kernel/app/outbound-webhook-ports';
 import { ConfiguredModelCatalog } from '../adapters/model-catalog';
@@ -43,6 +44,7 @@ export function buildChatPorts(opts: ChatWiringOptions, db = createDocumentClien
     tools: opts.tools ?? new McpToolProvider(),
     variables: new DynamoSessionVariableStore(db, table),
     billing: new DynamoBillingStore(db, table),
+    responses: new DynamoResponseStore(db, table),
     network: { resolver: opts.resolver ?? new DnsHostResolver(), webhookExceptions: opts.webhookNetwork?.allowAddresses ?? [] },
   };
 }
