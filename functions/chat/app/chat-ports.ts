@@ -1,6 +1,6 @@
 import type { McpConnection } from '../../tenancy/domain/app';
 import type { BillingStore } from '../../tenancy/app/tenancy-ports';
-import type { ConversationDeps, SessionVariableStore, TurnSessionStore } from '../../conversations/app/conversation-ports';
+import type { ConversationDeps, ConversationMetadataStore, SessionVariableStore, TurnSessionStore } from '../../conversations/app/conversation-ports';
 import type { ModelRequest, ModelResponse, ModelSelection, ModelStreamEvent, ModelToolSpec } from '../domain/model';
 
 /** One model provider behind the platform (docs/design.md §1: Bedrock on AWS, offline locally, or any OpenAI-compatible server). */
@@ -51,6 +51,8 @@ export interface ChatPorts {
   readonly tools: ToolProvider;
   readonly variables: SessionVariableStore;
   readonly billing: BillingStore;
+  /** The Conversations API's metadata of a session (never exported). */
+  readonly conversationMetadata: ConversationMetadataStore;
 }
 
 /** Everything a use case of area B may pick its deps from. */

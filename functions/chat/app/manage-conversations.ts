@@ -5,7 +5,7 @@
  * first, so the export re-reads the transcript; it never calls the model and bills nothing.
  */
 import { deleteSession } from '../../conversations/app/delete-resources';
-import type { ConversationDeps, ConversationMetadataStore, SessionStore } from '../../conversations/app/conversation-ports';
+import type { ConversationDeps, ConversationMetadataStore, SessionReader, SessionStore } from '../../conversations/app/conversation-ports';
 import type { Message, Session } from '../../conversations/domain/session';
 import type { Tombstone } from '../../conversations/domain/tombstone';
 import { badRequest, notFound } from '../../kernel/domain/errors';
@@ -29,7 +29,7 @@ export interface Conversation {
 const NOT_FOUND = 'Conversation not found';
 
 /** The session a conversation id names, of this app; anything else (another app's, removed, no id of ours) is the same 404. */
-export async function requireConversation(deps: Pick<ConversationApiDeps, 'sessions'>, appId: string, conversationId: string): Promise<Session> {
+export async function requireConversation(deps: { readonly sessions: Pick<SessionReader, 'get'> }, appId: string, conversationId: string): Promise<Session> {
   const sessionId = conversationSession(conversationId);
   const session = sessionId ? await deps.sessions.get(sessionId) : undefined;
   if (!session || session.appId !== appId) throw notFound(NOT_FOUND);

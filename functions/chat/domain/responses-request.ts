@@ -51,6 +51,8 @@ export interface ResponsesRequest {
     readonly safetyIdentifier: string | null;
     readonly promptCacheKey: string | null;
   };
+  /** The `conversation` the turn continues, as sent (app/resolve-response-input.ts finds its session). */
+  readonly conversationId?: string;
 }
 
 /** Responses `tools`: function tools in the Responses (flat) shape. */
@@ -207,6 +209,18 @@ const FIELDS = {
     if (present(v) && !(Array.isArray(v) && v.length === 0)) throw badRequest('include: no extra output can be included here (send [] or leave it out)');
     return undefined;
   }),
+  conversation: field(
+    {
+      anyOf: [{ type: 'string' }, { type: 'object', properties: { id: { type: 'string' } }, required: ['id'], additionalProperties: false }, { type: 'null' }],
+      description: "conv_…: continues that conversation (a chat session of the key's app); the turn's input and answer become its items",
+    },
+    (v): string | undefined => {
+      if (!present(v)) return undefined;
+      const id = typeof v === 'string' ? v : isRecord(v) && typeof v.id === 'string' && Object.keys(v).length === 1 ? v.id : undefined;
+      if (id === undefined) throw badRequest('conversation must be a conversation id or { id }');
+      return id;
+    },
+  ),
 };
 
 /** The JSON Schema of the request body, from the same field table the rules read (for the OpenAPI document). */
@@ -244,6 +258,9 @@ export function parseResponsesRequest(body: Record<string, unknown>, appNameId: 
   read('prompt_cache_key');
   read('truncation');
   read('include');
+  const conversationId = read('conversation');
+  if (conversationId !== undefined && previousResponseId !== undefined)
+    throw badRequest("Mutually exclusive parameters: Ensure you are only providing one of: 'previous_response_id' or 'conversation'.");
   return {
     turn: {
       model,
@@ -276,5 +293,6 @@ export function parseResponsesRequest(body: Record<string, unknown>, appNameId: 
       safetyIdentifier: typeof body.safety_identifier === 'string' ? body.safety_identifier : null,
       promptCacheKey: typeof body.prompt_cache_key === 'string' ? body.prompt_cache_key : null,
     },
+    ...(conversationId !== undefined ? { conversationId } : {}),
   };
 }

@@ -124,6 +124,7 @@ function responseObject(
         }
       : null,
     metadata: echo.metadata,
+    conversation: parsed.conversationId !== undefined ? { id: parsed.conversationId } : null,
     chatSessionId: turn.session.id,
   };
 }
