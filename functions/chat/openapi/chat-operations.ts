@@ -7,6 +7,7 @@ import * as s from './chat-schemas';
 import { CHAT_REQUESTS } from './chat-requests';
 import { FILE_REQUESTS } from './file-requests';
 import { MODEL_REQUESTS } from './model-requests';
+import { CONVERSATION_OPERATIONS } from './conversation-operations';
 
 const TURN_ERRORS = [400, 401, 402, 403, 404, 409, 413, 422, 429, 500, 503];
 
@@ -23,7 +24,7 @@ export const CHAT_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     tag: 'Chat',
     summary: 'Run a chat turn (Responses API)',
     description:
-      "OpenAI's Responses shape plus `chatSessionId`, over the same sessions, usage, files and tools as chat completions. `previous_response_id` continues that response's session; `instructions` hold for this response only. With `stream: true` the answer is the Responses semantic events.",
+      "OpenAI's Responses shape plus `chatSessionId`, over the same sessions, usage, files and tools as chat completions. `previous_response_id` continues that response's session, `conversation` that conversation (never both); `instructions` hold for this response only. With `stream: true` the answer is the Responses semantic events.",
     request: CHAT_REQUESTS.responsesCreate,
     ok: { status: 200, description: 'The response', content: { 'application/json': s.response, 'text/event-stream': s.responseStream } },
     errors: TURN_ERRORS,
@@ -52,4 +53,5 @@ export const CHAT_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     ok: { status: 200, description: 'The model', content: json(s.model) },
     errors: [401, 403, 404, 429, 500, 503],
   },
+  ...CONVERSATION_OPERATIONS,
 };
