@@ -136,6 +136,19 @@ describe('the Conversations API', () => {
     expectChatError(await call('DELETE', `/${id}/items/${added.body.data[0].id}`), 404, /^Item not found$/);
   });
 
+  it('adds items one turn at a time: a session whose turn is running answers 409 with Retry-After, having written nothing', async () => {
+    const created = await call('POST', '', { items: [{ role: 'user', content: 'busy' }] });
+    const id = created.body.id as string;
+    const now = p.deps.clock.nowUs();
+    expect(await p.deps.sessions.acquireTurnLease(sessionOf(id), 'a-running-turn', now, now + 60_000_000)).toBe(true);
+    const res = await call('POST', `/${id}/items`, { items: [{ role: 'user', content: 'while busy' }] });
+    expectChatError(res, 409, /Session busy/);
+    expect(res.headers.get('retry-after')).toBe('1');
+    await p.deps.sessions.releaseTurnLease(sessionOf(id), 'a-running-turn');
+    expect((await call('GET', `/${id}/items`)).body.data).toHaveLength(1);
+    expect((await call('POST', `/${id}/items`, { items: [{ role: 'user', content: 'now' }] })).status).toBe(200);
+  });
+
   it('updates the metadata, and deletes the conversation as the session delete does', async () => {
     const created = await call('POST', '', { items: [{ role: 'user', content: 'bye soon' }], metadata: { a: '1' } });
     const id = created.body.id as string;
