@@ -51,7 +51,10 @@ export interface ChatPorts {
   readonly tools: ToolProvider;
   readonly variables: SessionVariableStore;
   readonly billing: BillingStore;
-  /** The Conversations API's metadata of a session (never exported). */
+}
+
+/** What the Conversations API needs beyond the conversation stores: the conversations' metadata (never exported). */
+export interface ConversationApiPorts {
   readonly conversationMetadata: ConversationMetadataStore;
 }
 

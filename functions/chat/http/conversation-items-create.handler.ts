@@ -1,7 +1,7 @@
 import { httpRoute, lambdaHandler } from '../../kernel/http/kit';
 import { readRequest } from '../../kernel/http/request-declaration';
-import { CONVERSATION_REQUESTS } from '../openapi/conversation-requests';
-import { conversationApiProductionDeps, type ConversationFunctionDeps } from '../wiring/conversation-wiring';
+import { CONVERSATION_REQUESTS } from '../openapi/conversation-api-requests';
+import { conversationApiProductionDeps, type ConversationFunctionDeps } from '../wiring/conversation-api-wiring';
 import { CHAT_ROUTES } from '../chat-routes';
 import { addConversationItems } from '../app/manage-conversations';
 import { itemListView } from './conversation-presenters';

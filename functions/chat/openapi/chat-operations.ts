@@ -7,7 +7,7 @@ import * as s from './chat-schemas';
 import { CHAT_REQUESTS } from './chat-requests';
 import { FILE_REQUESTS } from './file-requests';
 import { MODEL_REQUESTS } from './model-requests';
-import { CONVERSATION_OPERATIONS } from './conversation-operations';
+import { CONVERSATION_OPERATIONS } from './conversation-api-operations';
 
 const TURN_ERRORS = [400, 401, 402, 403, 404, 409, 413, 422, 429, 500, 503];
 

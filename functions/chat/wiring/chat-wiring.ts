@@ -4,7 +4,6 @@ import { createDocumentClient } from '../../kernel/adapters/aws-clients';
 import { DynamoBillingStore } from '../../tenancy/adapters/dynamo-org-store';
 import { DynamoIdempotencyStore } from '../../kernel/adapters/dynamo-idempotency-store';
 import { DynamoSessionVariableStore } from '../../conversations/adapters/dynamo-session-variable-store';
-import { DynamoConversationMetadataStore } from '../../conversations/adapters/dynamo-conversation-metadata-store';
 import { McpToolProvider } from '../adapters/mcp-tool-provider';
 import { ConfiguredModelCatalog } from '../adapters/model-catalog';
 import { ENV } from '../../kernel/env';
@@ -38,7 +37,6 @@ export function buildChatPorts(opts: ChatWiringOptions, db = createDocumentClien
     tools: opts.tools ?? new McpToolProvider(),
     variables: new DynamoSessionVariableStore(db, table),
     billing: new DynamoBillingStore(db, table),
-    conversationMetadata: new DynamoConversationMetadataStore(db, table),
   };
 }
 

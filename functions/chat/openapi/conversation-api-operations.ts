@@ -1,7 +1,7 @@
 /** The Conversations API's part of area B's OpenAPI entries (chat/chat-routes.ts), joined in chat-operations.ts. */
 import { json, type OperationDoc } from '../../kernel/openapi-kit';
-import { CONVERSATION_REQUESTS as R } from './conversation-requests';
-import * as s from './conversation-schemas';
+import { CONVERSATION_REQUESTS as R } from './conversation-api-requests';
+import * as s from './conversation-api-schemas';
 
 const READ_ERRORS = [400, 401, 403, 404, 429, 500, 503];
 const WRITE_ERRORS = [400, 401, 403, 404, 409, 413, 429, 500, 503];
