@@ -24,7 +24,7 @@ export const CHAT_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     tag: 'Chat',
     summary: 'Run a chat turn (Responses API)',
     description:
-      "OpenAI's Responses shape plus `chatSessionId`, over the same sessions, usage, files and tools as chat completions. `previous_response_id` continues that response's session, `conversation` that conversation (never both); `instructions` hold for this response only. With `stream: true` the answer is the Responses semantic events.",
+      "OpenAI's Responses shape plus `chatSessionId`, over the same sessions, usage, files and tools as chat completions. `previous_response_id` continues that response's session; `instructions` hold for this response only. With `stream: true` the answer is the Responses semantic events.",
     request: CHAT_REQUESTS.responsesCreate,
     ok: { status: 200, description: 'The response', content: { 'application/json': s.response, 'text/event-stream': s.responseStream } },
     errors: TURN_ERRORS,
