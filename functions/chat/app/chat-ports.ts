@@ -1,7 +1,7 @@
 import type { CallbackCheckDeps } from '../../kernel/app/outbound-webhook-ports';
 import type { McpConnection } from '../../tenancy/domain/app';
 import type { BillingStore } from '../../tenancy/app/tenancy-ports';
-import type { ConversationDeps, SessionVariableStore, TurnSessionStore } from '../../conversations/app/conversation-ports';
+import type { ConversationDeps, ConversationMetadataStore, SessionVariableStore, TurnSessionStore } from '../../conversations/app/conversation-ports';
 import type { ModelRequest, ModelResponse, ModelSelection, ModelStreamEvent, ModelToolSpec } from '../domain/model';
 
 /** One model provider behind the platform (docs/design.md §1: Bedrock on AWS, offline locally, or any OpenAI-compatible server). */
@@ -76,6 +76,11 @@ export interface ChatPorts {
   /** The SSRF check of the MCP servers a request names (a webhook callback's rules and resolver). */
   readonly network: CallbackCheckDeps;
   readonly responses: ResponseStore;
+}
+
+/** What the Conversations API needs beyond the conversation stores: the conversations' metadata (never exported). */
+export interface ConversationApiPorts {
+  readonly conversationMetadata: ConversationMetadataStore;
 }
 
 /** Everything a use case of area B may pick its deps from. */

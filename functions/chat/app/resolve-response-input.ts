@@ -1,6 +1,6 @@
 /**
  * A Responses API request as the chat turn it is: its `item_reference`s read from the stored answers
- * they name (of this app only), `previous_response_id` as the session to continue.
+ * they name (of this app only), `previous_response_id` or `conversation` as the session to continue.
  */
 import { badRequest } from '../../kernel/domain/errors';
 import type { Message } from '../../conversations/domain/session';
@@ -9,6 +9,7 @@ import { itemIdTarget } from '../domain/response-ids';
 import { joinToolCalls } from '../domain/responses-input';
 import type { ResponsesRequest } from '../domain/responses-request';
 import type { ChatDeps } from './chat-ports';
+import { requireConversation } from './manage-conversations';
 
 export async function responseTurnRequest(deps: Pick<ChatDeps, 'sessions'>, appId: string, parsed: ResponsesRequest): Promise<ChatRequest> {
   const transcripts = new Map<string, Promise<Message[] | undefined>>();
@@ -45,7 +46,11 @@ export async function responseTurnRequest(deps: Pick<ChatDeps, 'sessions'>, appI
   if (previousSessionId !== undefined && turn.chatSessionId !== undefined && turn.chatSessionId !== previousSessionId) {
     throw badRequest('previous_response_id and chatSessionId name different sessions');
   }
-  const chatSessionId = previousSessionId ?? turn.chatSessionId;
+  const conversationSessionId = parsed.conversationId !== undefined ? (await requireConversation(deps, appId, parsed.conversationId)).id : undefined;
+  if (conversationSessionId !== undefined && turn.chatSessionId !== undefined && turn.chatSessionId !== conversationSessionId) {
+    throw badRequest('conversation and chatSessionId name different sessions');
+  }
+  const chatSessionId = previousSessionId ?? conversationSessionId ?? turn.chatSessionId;
   return {
     ...turn,
     messages: joinToolCalls(messages),

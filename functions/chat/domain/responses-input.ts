@@ -42,8 +42,8 @@ function callId(v: unknown, where: string): string {
   return v;
 }
 
-function parseItem(item: unknown, i: number): ResponseInputItem {
-  const where = `input[${i}]`;
+function parseItem(item: unknown, i: number, list = 'input'): ResponseInputItem {
+  const where = `${list}[${i}]`;
   if (!isRecord(item)) throw badRequest(`${where} must be an object`);
   const type = item.type ?? (item.role !== undefined ? 'message' : undefined);
   switch (type) {
@@ -90,7 +90,13 @@ export function parseInput(raw: unknown): ResponseInputItem[] {
   if (typeof raw === 'string') return [{ kind: 'message', message: { role: 'user', content: bounded(raw, 'input') } }];
   if (!Array.isArray(raw) || raw.length === 0) throw badRequest('input must be a string or a non-empty array of items');
   if (raw.length > MAX_ITEMS) throw badRequest(`input: at most ${MAX_ITEMS} items`);
-  return raw.map(parseItem);
+  return raw.map((item, i) => parseItem(item, i));
+}
+
+/** Items sent in a member of another name (a conversation's `items`): at most `max`, each read as an input item. */
+export function parseItemList(raw: unknown, list: string, max: number): ResponseInputItem[] {
+  if (!Array.isArray(raw) || raw.length > max) throw badRequest(`${list} must be an array of at most ${max} items`);
+  return raw.map((item, i) => parseItem(item, i, list));
 }
 
 /**

@@ -48,6 +48,8 @@ export interface ResponsesRequest {
     readonly safetyIdentifier: string | null;
     readonly promptCacheKey: string | null;
   };
+  /** The `conversation` the turn continues, as sent (app/resolve-response-input.ts finds its session). */
+  readonly conversationId?: string;
 }
 
 /** `text.format`: the Responses spelling of `response_format` (the schema's fields sit on the format itself). */
@@ -182,6 +184,18 @@ const FIELDS = {
     if (v !== null && !SERVICE_TIERS.includes(v as string)) throw badRequest(`service_tier must be one of ${SERVICE_TIERS.join(', ')}`);
   }),
   ...OPTIONAL_FIELDS,
+  conversation: field(
+    {
+      anyOf: [{ type: 'string' }, { type: 'object', properties: { id: { type: 'string' } }, required: ['id'], additionalProperties: false }, { type: 'null' }],
+      description: "conv_…: continues that conversation (a chat session of the key's app); the turn's input and answer become its items",
+    },
+    (v): string | undefined => {
+      if (!present(v)) return undefined;
+      const id = typeof v === 'string' ? v : isRecord(v) && typeof v.id === 'string' && Object.keys(v).length === 1 ? v.id : undefined;
+      if (id === undefined) throw badRequest('conversation must be a conversation id or { id }');
+      return id;
+    },
+  ),
 };
 
 /** The JSON Schema of the request body, from the same field table the rules read (for the OpenAPI document). */
@@ -225,6 +239,9 @@ export function parseResponsesRequest(body: Record<string, unknown>, appNameId: 
   read('service_tier');
   for (const name of Object.keys(OPTIONAL_FIELDS) as (keyof typeof OPTIONAL_FIELDS)[]) read(name);
   const offered = toolChoice.choice.type === 'none' ? { functions: [], mcpServers: [] } : toolChoice.tools;
+  const conversationId = read('conversation');
+  if (conversationId !== undefined && previousResponseId !== undefined)
+    throw badRequest("Mutually exclusive parameters: Ensure you are only providing one of: 'previous_response_id' or 'conversation'.");
   return {
     turn: {
       model,
@@ -263,5 +280,6 @@ export function parseResponsesRequest(body: Record<string, unknown>, appNameId: 
       safetyIdentifier: typeof body.safety_identifier === 'string' ? body.safety_identifier : null,
       promptCacheKey: typeof body.prompt_cache_key === 'string' ? body.prompt_cache_key : null,
     },
+    ...(conversationId !== undefined ? { conversationId } : {}),
   };
 }

@@ -132,6 +132,7 @@ function responseObject(
         }
       : null,
     metadata: echo.metadata,
+    conversation: parsed.conversationId !== undefined ? { id: parsed.conversationId } : null,
     chatSessionId: turn.session.id,
   };
 }

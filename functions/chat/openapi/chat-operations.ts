@@ -8,6 +8,7 @@ import { CHAT_REQUESTS } from './chat-requests';
 import { FILE_REQUESTS } from './file-requests';
 import { MODEL_REQUESTS } from './model-requests';
 import { RESPONSE_REQUESTS } from './response-requests';
+import { CONVERSATION_OPERATIONS } from './conversation-api-operations';
 
 const TURN_ERRORS = [400, 401, 402, 403, 404, 409, 413, 422, 429, 500, 503];
 
@@ -70,4 +71,5 @@ export const CHAT_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     ok: { status: 200, description: 'The model', content: json(s.model) },
     errors: [401, 403, 404, 429, 500, 503],
   },
+  ...CONVERSATION_OPERATIONS,
 };

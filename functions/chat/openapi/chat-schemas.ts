@@ -106,6 +106,7 @@ export const response = z
     text: z
       .object({ format: z.looseObject({ type: z.enum(['text', 'json_object', 'json_schema']) }) })
       .meta({ description: 'The output format of the request; a json_schema format is echoed with its schema null' }),
+    conversation: z.nullable(z.object({ id: z.string() })).meta({ description: 'The conversation the request continued, else null' }),
     chatSessionId: uuid,
   })
   .meta({ title: 'Response' });
