@@ -61,6 +61,7 @@ export const CHAT_ROUTES = routeTable({
   // `stream=true` replays the stored response as its events.
   responsesGet: { ...RESPONSE_ROUTE, method: 'GET', path: RESPONSE, handler: 'chat/http/responses-get', stream: true },
   responsesDelete: { ...RESPONSE_ROUTE, method: 'DELETE', path: RESPONSE, handler: 'chat/http/responses-delete' },
+  responsesInputItems: { ...RESPONSE_ROUTE, method: 'GET', path: `${RESPONSE}/input_items`, handler: 'chat/http/responses-input-items' },
   modelsList: { ...MODEL_READ_ROUTE, path: '/api/v1/models', handler: 'chat/http/models-list' },
   modelGet: { ...MODEL_READ_ROUTE, path: '/api/v1/models/{model}', handler: 'chat/http/model-get' },
   conversationsCreate: { ...CONVERSATION_WRITE, path: CONVERSATIONS, handler: 'chat/http/conversations-create' },

@@ -62,6 +62,32 @@ describe('stored responses', () => {
     expect(stored.output_text).toBe('Offline reply #1: Streamed');
   });
 
+  it('lists a response’s input items, newest first unless asked otherwise, in cursor pages', async () => {
+    const r = await client.responses.create({
+      model: w.appNameId,
+      input: [
+        { role: 'developer', content: 'Be brief.' },
+        { role: 'user', content: 'First question' },
+        { role: 'assistant', content: 'An answer I was given' },
+        { role: 'user', content: 'Second question' },
+      ],
+    });
+    const texts = (items: { type: string; content?: { text: string }[] }[]) => items.map((i) => i.content?.[0]?.text);
+    const all = [];
+    for await (const item of client.responses.inputItems.list(r.id, { limit: 2 })) all.push(item);
+    expect(texts(all as never)).toEqual(['Second question', 'An answer I was given', 'First question', 'Be brief.']);
+    const asc = await client.responses.inputItems.list(r.id, { order: 'asc', limit: 3 });
+    expect(texts(asc.data as never)).toEqual(['Be brief.', 'First question', 'An answer I was given']);
+    expect(asc.has_more).toBe(true);
+    // A continued response lists its own input only.
+    const next = await client.responses.create({ model: w.appNameId, input: 'Third question', previous_response_id: r.id });
+    const own = await client.responses.inputItems.list(next.id);
+    expect(own.data).toEqual([expect.objectContaining({ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Third question' }] })]);
+    const other = await chatWorld(p);
+    expect((await p.call('GET', `${RESPONSES}/${r.id}/input_items`, { token: other.chatKey })).status).toBe(404);
+    expect((await p.call('GET', `${RESPONSES}/${r.id}/input_items?limit=0`, { token: w.chatKey })).status).toBe(400);
+  });
+
   it('deletes a response from these routes only: its session goes on, and the export still has the turn', async () => {
     const r = await client.responses.create({ model: w.appNameId, input: 'Delete me later' });
     const deleted = await p.call('DELETE', `${RESPONSES}/${r.id}`, { token: w.chatKey });

@@ -5,6 +5,7 @@
  */
 import { notFound } from '../../kernel/domain/errors';
 import { responseIdRef } from '../domain/response-ids';
+import type { Message } from '../../conversations/domain/session';
 import type { ChatDeps, StoredResponse } from './chat-ports';
 
 type Deps = Pick<ChatDeps, 'responses' | 'sessions'>;
@@ -23,4 +24,11 @@ export async function findStoredResponse(deps: Deps, appId: string, id: string):
 export async function deleteStoredResponse(deps: Deps, appId: string, id: string): Promise<void> {
   const stored = await findStoredResponse(deps, appId, id);
   if (!(await deps.responses.remove(stored.sessionId, stored.answerId))) throw notFound(NOT_FOUND);
+}
+
+/** The messages a response's turn added before its answer: what its request gave as input. */
+export async function storedResponseInput(deps: Deps, appId: string, id: string): Promise<Message[]> {
+  const stored = await findStoredResponse(deps, appId, id);
+  const messages = await deps.sessions.listMessages(stored.sessionId);
+  return messages.filter((m) => m.turnId === stored.turnId && m.id !== stored.answerId);
 }

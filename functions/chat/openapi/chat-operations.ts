@@ -8,6 +8,7 @@ import { CHAT_REQUESTS } from './chat-requests';
 import { FILE_REQUESTS } from './file-requests';
 import { MODEL_REQUESTS } from './model-requests';
 import { RESPONSE_REQUESTS } from './response-requests';
+import { conversationItemList } from './conversation-api-schemas';
 import { CONVERSATION_OPERATIONS } from './conversation-api-operations';
 
 const TURN_ERRORS = [400, 401, 402, 403, 404, 409, 413, 422, 429, 500, 503];
@@ -45,6 +46,15 @@ export const CHAT_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     description: 'The response leaves these routes; its session, messages and the org export stay as the deletion rules of sessions keep them.',
     request: RESPONSE_REQUESTS.responsesDelete,
     ok: { status: 200, description: 'Deleted', content: json(s.responseDeleted) },
+    errors: [400, 401, 403, 404, 429, 500, 503],
+  },
+  responsesInputItems: {
+    tag: 'Chat',
+    summary: 'List a stored response’s input items',
+    description:
+      'The items the response’s request added to its session (a continued response lists only its own), shown as a conversation’s items are, in a cursor list: `after` an item id, `limit` 1 to 100 (20), `order` desc (the default) or asc.',
+    request: RESPONSE_REQUESTS.responsesInputItems,
+    ok: { status: 200, description: 'A page of items', content: json(conversationItemList) },
     errors: [400, 401, 403, 404, 429, 500, 503],
   },
   chatFilesCreate: {

@@ -6,6 +6,10 @@
 import { badRequest } from '../../kernel/domain/errors';
 import { param, textParam, type QueryPolicy } from '../../kernel/http/request-declaration';
 import { INCLUDABLE } from '../domain/responses-options';
+import { CONVERSATION_REQUESTS } from './conversation-api-requests';
+
+const { after, limit, order } = CONVERSATION_REQUESTS.conversationItemsList.query;
+const ITEM_PAGE = { after, limit, order };
 
 const RESPONSE_ID = { response_id: textParam({ description: 'A response id (`resp_…`) of the key’s app' }) };
 
@@ -54,4 +58,9 @@ export const RESPONSE_REQUESTS = {
     },
   },
   responsesDelete: { path: RESPONSE_ID },
+  responsesInputItems: {
+    path: RESPONSE_ID,
+    // The cursor of a conversation's items: after, limit (1 to 100, 20), order (desc unless asc).
+    query: { ...ITEM_PAGE, 'include[]': includeList('include[]'), include: includeList('include') },
+  },
 };
