@@ -35,6 +35,8 @@ export class DataStack extends Stack {
   public readonly jobs: QueuePair;
   public readonly webhooks: QueuePair;
   public readonly exports: QueuePair;
+  /** Background runs of the Responses API, one message a response. */
+  public readonly responses: QueuePair;
   /** Area C's order events, delivered to each app's agent-platform receiver. */
   public readonly orderEvents: QueuePair;
   /** Textract's completion notices (SNS, raw delivery) for the OCR worker. */
@@ -77,6 +79,7 @@ export class DataStack extends Stack {
     this.jobs = addQueuePair(this, 'Jobs', queueDef('jobs'), removalPolicy);
     this.webhooks = addQueuePair(this, 'Webhooks', queueDef('webhooks'), removalPolicy);
     this.exports = addQueuePair(this, 'Exports', queueDef('exports'), removalPolicy);
+    this.responses = addQueuePair(this, 'Responses', queueDef('responses'), removalPolicy);
     this.orderEvents = addQueuePair(this, 'OrderEvents', queueDef('order-events'), removalPolicy);
 
     // OCR (docs/adr/0015): Textract -> SNS -> the OCR queue -> the OCR worker. The topic uses the AWS
@@ -152,6 +155,7 @@ export class DataStack extends Stack {
       { name: 'webhooks', ...this.webhooks },
       { name: 'ocr', ...this.ocrQueue },
       { name: 'exports', ...this.exports },
+      { name: 'responses', ...this.responses },
       { name: 'order-events', ...this.orderEvents },
     ];
   }

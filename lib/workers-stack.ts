@@ -39,6 +39,7 @@ export class WorkersStack extends DataUserStack {
         webhooks: data.webhooks.queue,
         ocr: data.ocrQueue.queue,
         exports: data.exports.queue,
+        responses: data.responses.queue,
         'order-events': data.orderEvents.queue,
       },
       jobsDeadLetterQueue: data.scheduledJobsDeadLetterQueue,

@@ -46,7 +46,8 @@ const CONVERSATION_DELETE = { ...CONVERSATION_ROUTE, method: 'DELETE', body: 'no
 
 export const CHAT_ROUTES = routeTable({
   chatCompletionsCreate: { ...TURN_ROUTE, path: `${CHAT}/completions`, handler: 'chat/http/chat-completions-create' },
-  responsesCreate: { ...TURN_ROUTE, path: '/api/v1/responses', handler: 'chat/http/responses-create' },
+  // `responses:send`: a background response's run is queued.
+  responsesCreate: { ...TURN_ROUTE, path: '/api/v1/responses', handler: 'chat/http/responses-create', grants: [...TURN_ROUTE.grants, 'responses:send'] },
   chatFilesCreate: {
     ...CHAT_KEY_ROUTE,
     method: 'POST',
@@ -61,6 +62,7 @@ export const CHAT_ROUTES = routeTable({
   // `stream=true` replays the stored response as its events.
   responsesGet: { ...RESPONSE_ROUTE, method: 'GET', path: RESPONSE, handler: 'chat/http/responses-get', stream: true },
   responsesDelete: { ...RESPONSE_ROUTE, method: 'DELETE', path: RESPONSE, handler: 'chat/http/responses-delete' },
+  responsesCancel: { ...RESPONSE_ROUTE, method: 'POST', path: `${RESPONSE}/cancel`, handler: 'chat/http/responses-cancel' },
   responsesInputItems: { ...RESPONSE_ROUTE, method: 'GET', path: `${RESPONSE}/input_items`, handler: 'chat/http/responses-input-items' },
   modelsList: { ...MODEL_READ_ROUTE, path: '/api/v1/models', handler: 'chat/http/models-list' },
   modelGet: { ...MODEL_READ_ROUTE, path: '/api/v1/models/{model}', handler: 'chat/http/model-get' },

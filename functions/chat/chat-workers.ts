@@ -5,6 +5,14 @@
 import { queueTable, scheduleTable } from '../kernel/route-vocabulary';
 
 export const CHAT_QUEUES = queueTable({
+  // Background runs of the Responses API: one response a message, run as a chat turn (docs/adr/0051).
+  responses: {
+    handler: 'chat/workers/response-runner',
+    batchSize: 1,
+    timeoutSeconds: 300,
+    maxReceiveCount: 3,
+    grants: ['table:read', 'table:write', 'model:invoke', 'bucket:read'],
+  },
   // Textract completions (SNS -> SQS): fetch the text and store it. Locally the tesseract engine posts the same notice.
   ocr: {
     handler: 'chat/workers/ocr-worker',

@@ -13,6 +13,7 @@ export const ENV = {
   /** Set only on functions granted `webhooks:send`. */
   webhooksQueueUrl: 'WEBHOOKS_QUEUE_URL',
   exportsQueueUrl: 'EXPORTS_QUEUE_URL',
+  responsesQueueUrl: 'RESPONSES_QUEUE_URL',
   /** Set only on functions granted `order-events:send`. */
   orderEventsQueueUrl: 'ORDER_EVENTS_QUEUE_URL',
   /** Set only on functions granted `secrets:seal` or `secrets:open`. */
@@ -63,6 +64,7 @@ export interface EnvVars {
   readonly JOBS_QUEUE_URL: string;
   readonly WEBHOOKS_QUEUE_URL?: string;
   readonly EXPORTS_QUEUE_URL?: string;
+  readonly RESPONSES_QUEUE_URL?: string;
   readonly ORDER_EVENTS_QUEUE_URL?: string;
   readonly WEBHOOK_SECRETS_KEY_ARN?: string;
   readonly VISIBILITY_DELAY_MS: number;
@@ -160,6 +162,7 @@ export function parseEnvVars(source: Readonly<Record<string, string | undefined>
     [ENV.jobsQueueUrl]: required(ENV.jobsQueueUrl, isUrl),
     ...optional(ENV.webhooksQueueUrl, text(ENV.webhooksQueueUrl, isUrl)),
     ...optional(ENV.exportsQueueUrl, text(ENV.exportsQueueUrl, isUrl)),
+    ...optional(ENV.responsesQueueUrl, text(ENV.responsesQueueUrl, isUrl)),
     ...optional(ENV.orderEventsQueueUrl, text(ENV.orderEventsQueueUrl, isUrl)),
     ...optional(
       ENV.webhookSecretsKeyArn,
@@ -204,6 +207,7 @@ export function parseEnvVars(source: Readonly<Record<string, string | undefined>
 export const GRANT_SCOPED_ENV: readonly string[] = [
   ENV.webhooksQueueUrl,
   ENV.exportsQueueUrl,
+  ENV.responsesQueueUrl,
   ENV.orderEventsQueueUrl,
   ENV.webhookSecretsKeyArn,
   ENV.gatewayUsagePlans,

@@ -33,6 +33,7 @@ export type Grant =
   | 'webhooks:send'
   /** Send to the exports queue: the chunks of a bulk snapshot export (docs/adr/0031). */
   | 'exports:send'
+  | 'responses:send'
   /** Send to the order-events queue: deliver an order's events to the agent platform (area C). */
   | 'order-events:send'
   | 'model:invoke'

@@ -152,6 +152,7 @@ export async function startPlatform(opts: PlatformOptions): Promise<RunningPlatf
       [ENV.jobsQueueUrl]: queueUrls.jobs!,
       [ENV.webhooksQueueUrl]: queueUrls.webhooks!,
       [ENV.exportsQueueUrl]: queueUrls.exports!,
+      [ENV.responsesQueueUrl]: queueUrls.responses!,
       [ENV.orderEventsQueueUrl]: queueUrls['order-events']!,
       [ENV.visibilityDelayMs]: opts.visibilityDelayMs ?? ENV_DEFAULTS.visibilityDelayMsLocal,
       [ENV.anonRetentionDays]: opts.anonRetentionDays ?? ENV_DEFAULTS.anonRetentionDays,

@@ -20,6 +20,7 @@ export interface FunctionContext {
   readonly webhooksQueue: sqs.IQueue;
   /** The chunks of bulk snapshot exports. */
   readonly exportsQueue: sqs.IQueue;
+  readonly responsesQueue: sqs.IQueue;
   /** Area C's order events to the agent platforms. */
   readonly orderEventsQueue: sqs.IQueue;
   /** Encrypts webhook signing secrets; reached only through the `secrets:*` grants. */
@@ -52,6 +53,7 @@ export function functionContextOf(
     readonly jobs: { readonly queue: sqs.IQueue };
     readonly webhooks: { readonly queue: sqs.IQueue };
     readonly exports: { readonly queue: sqs.IQueue };
+    readonly responses: { readonly queue: sqs.IQueue };
     readonly orderEvents: { readonly queue: sqs.IQueue };
   },
   extras: Pick<FunctionContext, 'trustViewerAddress' | 'gateway'> = {},
@@ -63,6 +65,7 @@ export function functionContextOf(
     jobsQueue: data.jobs.queue,
     webhooksQueue: data.webhooks.queue,
     exportsQueue: data.exports.queue,
+    responsesQueue: data.responses.queue,
     orderEventsQueue: data.orderEvents.queue,
     webhookSecretsKey: data.webhookSecretsKey,
     ...(data.ocr ? { ocr: data.ocr } : {}),

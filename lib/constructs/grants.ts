@@ -24,6 +24,7 @@ const TABLE_WRITE = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:Delete
 type GrantScoped =
   | typeof ENV.webhooksQueueUrl
   | typeof ENV.exportsQueueUrl
+  | typeof ENV.responsesQueueUrl
   | typeof ENV.orderEventsQueueUrl
   | typeof ENV.webhookSecretsKeyArn
   | typeof ENV.gatewayUsagePlans
@@ -68,7 +69,7 @@ export class GrantPolicy {
 
   /** Turns one route grant into the narrowest IAM statement that serves it (and env where needed). */
   public grant(grant: Grant): void {
-    const { table, jobsQueue, webhooksQueue, exportsQueue, orderEventsQueue } = this.context;
+    const { table, jobsQueue, webhooksQueue, exportsQueue, responsesQueue, orderEventsQueue } = this.context;
     switch (grant) {
       case 'table:read':
         // Exact index ARNs instead of `index/*`: the table design names every index.
@@ -91,6 +92,10 @@ export class GrantPolicy {
       case 'exports:send':
         this.allow(['sqs:SendMessage'], [exportsQueue.queueArn]);
         this.setEnv(ENV.exportsQueueUrl, exportsQueue.queueUrl);
+        return;
+      case 'responses:send':
+        this.allow(['sqs:SendMessage'], [responsesQueue.queueArn]);
+        this.setEnv(ENV.responsesQueueUrl, responsesQueue.queueUrl);
         return;
       case 'order-events:send':
         this.allow(['sqs:SendMessage'], [orderEventsQueue.queueArn]);

@@ -166,10 +166,6 @@ describe('the Responses API', () => {
       status: 400,
       body: { error: 'reasoning.effort must be one of none, minimal, low, medium, high, xhigh, max' },
     });
-    expect(await bad({ input: 'x', background: true })).toEqual({
-      status: 400,
-      body: { error: 'background: background runs are not available here yet; send the request without it' },
-    });
     expect(await bad({ input: [{ type: 'item_reference', id: `msg_${'0'.repeat(64)}` }] })).toEqual({
       status: 400,
       body: { error: `input[0].id: no output item msg_${'0'.repeat(64)} of this app is stored (an app with Zero Data Retention keeps none)` },

@@ -161,7 +161,7 @@ describe('grants become IAM permissions', () => {
     expect(actions.has('dynamodb:Query')).toBe(route.grants.includes('table:read'));
     expect(actions.has('dynamodb:PutItem')).toBe(route.grants.includes('table:write'));
     expect(actions.has('sqs:SendMessage')).toBe(
-      route.grants.some((g) => g === 'jobs:send' || g === 'webhooks:send' || g === 'exports:send' || g === 'order-events:send'),
+      route.grants.some((g) => g === 'jobs:send' || g === 'webhooks:send' || g === 'exports:send' || g === 'responses:send' || g === 'order-events:send'),
     );
     expect(actions.has('s3:GetObject')).toBe(route.grants.includes('bucket:read'));
     expect(actions.has('s3:PutObject')).toBe(route.grants.includes('bucket:write'));

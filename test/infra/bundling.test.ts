@@ -33,6 +33,7 @@ describe(`real bundle of ${route.handler}`, () => {
         table: TableV2.fromTableName(stack, 'Table', 'table'),
         uploadsBucketName: 'uploads',
         jobsQueue: Queue.fromQueueArn(stack, 'Jobs', queueArn('jobs')),
+        responsesQueue: Queue.fromQueueArn(stack, 'Responses', queueArn('responses')),
         webhooksQueue: Queue.fromQueueArn(stack, 'Webhooks', queueArn('webhooks')),
         exportsQueue: Queue.fromQueueArn(stack, 'Exports', queueArn('exports')),
         orderEventsQueue: Queue.fromQueueArn(stack, 'OrderEvents', queueArn('order-events')),

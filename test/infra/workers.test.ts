@@ -59,7 +59,14 @@ describe('queues and dead-letter queues', () => {
   });
 
   it.each(QUEUES.map((q) => [q.id, q] as const))('%s: maxReceiveCount and visibility >= 6x the consumer timeout', (_, def) => {
-    const pair = { jobs: data.jobs, webhooks: data.webhooks, ocr: data.ocrQueue, exports: data.exports, 'order-events': data.orderEvents }[def.id];
+    const pair = {
+      jobs: data.jobs,
+      webhooks: data.webhooks,
+      ocr: data.ocrQueue,
+      exports: data.exports,
+      responses: data.responses,
+      'order-events': data.orderEvents,
+    }[def.id];
     const queueId = data.getLogicalId(pair.queue.node.defaultChild as CfnQueue);
     const queue = queues[queueId]!.Properties!;
     const consumer = functions[functionIdFor(functionDescription(def.handler))]!.Properties!;

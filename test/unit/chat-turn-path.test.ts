@@ -102,6 +102,7 @@ const OFF_PATH = [
   // The resolver of the SSRF check of the MCP servers a Responses request names, and the store of its responses.
   'kernel/adapters/dns-host-resolver.ts',
   'chat/adapters/dynamo-response-store.ts',
+  'chat/adapters/sqs-response-run-queue.ts',
   'chat/app/chat-attachments.ts',
   'conversations/adapters/dynamo-consumer-store.ts',
   'conversations/adapters/dynamo-file-store.ts',

@@ -54,10 +54,28 @@ export interface StoredResponse {
   readonly sessionId: string;
   readonly answerId: string;
   readonly appId: string;
-  readonly turnId: string;
+  /** The turn whose other messages were the response's input; a background response's is known once it ran. */
+  readonly turnId: string | null;
   readonly createdAtUs: number;
-  /** The response object as the client received it (JSON). */
+  readonly status: ResponseStatus;
+  /** The response object as the client receives it (JSON). */
   readonly body: Readonly<Record<string, unknown>>;
+  /** A background response's request, kept until its run ends. */
+  readonly job?: unknown;
+  /** While a background run is `in_progress`: until when its worker holds it. */
+  readonly runUntilUs?: number;
+}
+
+import type { ResponseStatus } from '../domain/response-object';
+
+/** What a status change writes. */
+export interface ResponseChange {
+  readonly status: ResponseStatus;
+  readonly body: Readonly<Record<string, unknown>>;
+  readonly turnId?: string;
+  readonly runUntilUs?: number;
+  /** The run is over: its request is no longer kept. */
+  readonly dropJob?: boolean;
 }
 
 export interface ResponseStore {
@@ -65,6 +83,19 @@ export interface ResponseStore {
   get(sessionId: string, answerId: string): Promise<StoredResponse | undefined>;
   /** False when there was nothing to remove. */
   remove(sessionId: string, answerId: string): Promise<boolean>;
+  /** Writes `change` only when the stored status is one of `from` (false otherwise, also for none stored). */
+  transition(sessionId: string, answerId: string, from: readonly ResponseStatus[], change: ResponseChange): Promise<boolean>;
+}
+
+/** The queue of background runs (SQS; the local queue locally): one message a response. */
+export interface ResponseRunQueue {
+  send(message: ResponseRunMessage): Promise<void>;
+}
+
+export interface ResponseRunMessage {
+  readonly sessionId: string;
+  readonly answerId: string;
+  readonly queuedAtUs: number;
 }
 
 /** What a chat turn needs beyond the conversation stores: models, MCP tools, variables and billing. */
@@ -76,6 +107,7 @@ export interface ChatPorts {
   /** The SSRF check of the MCP servers a request names (a webhook callback's rules and resolver). */
   readonly network: CallbackCheckDeps;
   readonly responses: ResponseStore;
+  readonly responseRuns: ResponseRunQueue;
 }
 
 /** What the Conversations API needs beyond the conversation stores: the conversations' metadata (never exported). */

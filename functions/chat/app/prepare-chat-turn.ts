@@ -71,6 +71,12 @@ export interface PreparedTurn {
   readonly documentTools: readonly ModelToolSpec[];
 }
 
+/** Ids a turn takes instead of new ones: a background response names its session (when new) and answer before it runs. */
+export interface FixedIds {
+  readonly sessionId: string;
+  readonly answerId: string;
+}
+
 /** The billing month (`YYYY-MM`, UTC) of an instant. */
 export function billingMonth(nowUs: number): string {
   return new Date(microsToMs(nowUs)).toISOString().slice(0, 7);
@@ -83,7 +89,7 @@ export function billingMonth(nowUs: number): string {
  */
 export async function prepareChatTurn(
   deps: ChatTurnDeps,
-  input: { principal: ChatPrincipal; request: ChatRequest; headerSessionId?: string },
+  input: { principal: ChatPrincipal; request: ChatRequest; headerSessionId?: string; fixedIds?: FixedIds },
 ): Promise<PreparedTurn> {
   const { principal, request } = input;
   // A model naming no app is 404; a key only reaches its own app, so any other model name is unknown.
@@ -116,7 +122,12 @@ export async function acquireTurnLease(deps: Pick<ChatTurnDeps, 'sessions' | 'id
 
 async function prepareWithSession(
   deps: ChatTurnDeps,
-  input: { principal: ChatPrincipal; request: ChatRequest; continued: { readonly sessionId: string; readonly leaseId: string } | undefined },
+  input: {
+    principal: ChatPrincipal;
+    request: ChatRequest;
+    continued: { readonly sessionId: string; readonly leaseId: string } | undefined;
+    fixedIds?: FixedIds;
+  },
 ): Promise<PreparedTurn> {
   const { principal, request } = input;
   const app = principal.app;
@@ -165,7 +176,12 @@ async function prepareWithSession(
   else {
     const firstUser = request.messages.find((m) => m.role === 'user')?.content ?? '';
     // The title would be message text: a Zero Data Retention app keeps none.
-    session = await newSession(deps, { appId: app.id, title: zdr ? '' : firstUser.slice(0, 80), source: SESSION_SOURCE });
+    session = await newSession(deps, {
+      appId: app.id,
+      title: zdr ? '' : firstUser.slice(0, 80),
+      source: SESSION_SOURCE,
+      ...(input.fixedIds ? { id: input.fixedIds.sessionId } : {}),
+    });
     created = true;
   }
   const variables = created ? { ...request.variables } : await deps.variables.merge(session.id, request.variables);
@@ -187,7 +203,7 @@ async function prepareWithSession(
     session,
     created,
     completionId: `chatcmpl-${deps.ids.uuid().replace(/-/g, '')}`,
-    answerId: deps.ids.uuid(),
+    answerId: input.fixedIds?.answerId ?? deps.ids.uuid(),
     createdUnix: Math.floor(microsToMs(deps.clock.nowUs()) / 1000),
     model,
     modelId: selection.modelId,

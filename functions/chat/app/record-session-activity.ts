@@ -43,7 +43,16 @@ export async function requireChatSessionOfApp(deps: Pick<ChatDeps, 'sessions'>, 
 /** A new session of an app (for an anonymous consumer, a known one by id, or none), not written yet. */
 export async function newSession(
   deps: ActivityDeps,
-  input: { appId: string; consumerId?: string | null; title?: string; source?: string; externalId?: string | null; queryParams?: readonly QueryParam[] },
+  input: {
+    appId: string;
+    /** Chosen before the session exists (a background response names it at once). */
+    id?: string;
+    consumerId?: string | null;
+    title?: string;
+    source?: string;
+    externalId?: string | null;
+    queryParams?: readonly QueryParam[];
+  },
 ): Promise<Session> {
   const app = await deps.apps.get(input.appId);
   if (!app || app.deletedAtUs !== undefined) throw notFound('App not found');
@@ -51,7 +60,7 @@ export async function newSession(
   if (input.consumerId && (!consumer || consumer.appId !== app.id)) throw notFound('Consumer not found');
   const now = deps.clock.nowUs();
   return {
-    id: deps.ids.uuid(),
+    id: input.id ?? deps.ids.uuid(),
     orgId: app.orgId,
     appId: app.id,
     consumerId: consumer?.id ?? null,

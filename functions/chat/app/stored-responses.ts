@@ -16,7 +16,9 @@ export async function findStoredResponse(deps: Deps, appId: string, id: string):
   const ref = responseIdRef(id);
   if (!ref) throw notFound(NOT_FOUND);
   const [stored, session] = await Promise.all([deps.responses.get(ref.sessionId, ref.messageId), deps.sessions.get(ref.sessionId)]);
-  if (!stored || stored.appId !== appId || !session || session.appId !== appId) throw notFound(NOT_FOUND);
+  // A response whose turn was recorded lives as long as its session; a background one that has not run yet has none to check.
+  const sessionGone = stored?.turnId !== null && (!session || session.appId !== appId);
+  if (!stored || stored.appId !== appId || sessionGone) throw notFound(NOT_FOUND);
   return stored;
 }
 

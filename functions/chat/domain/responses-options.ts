@@ -67,10 +67,13 @@ const anyObject = (name: string, description: string) =>
 
 /** Fields of the current OpenAI request that clients send and the platform accepts, each checked for its type. */
 export const OPTIONAL_FIELDS = {
-  background: field({ type: ['boolean', 'null'], const: false, description: 'Background runs are not available: only false' }, (v) => {
-    if (present(v) && v !== false) throw badRequest('background: background runs are not available here yet; send the request without it');
-    return false;
-  }),
+  background: field(
+    { type: ['boolean', 'null'], description: 'true: answered at once with status queued; the turn runs on a worker (poll GET /responses/{id}, or stream)' },
+    (v) => {
+      if (present(v) && typeof v !== 'boolean') throw badRequest('background must be a boolean');
+      return v === true;
+    },
+  ),
   client_metadata: anyObject('client_metadata', 'what an agent CLI says about itself'),
   prompt_cache_retention: ignored({ enum: ['in_memory', 'in-memory', '24h', null], description: 'the platform keeps no prompt cache of its own' }, (v) => {
     if (v !== 'in_memory' && v !== 'in-memory' && v !== '24h') throw badRequest('prompt_cache_retention must be in_memory or 24h');
@@ -83,5 +86,5 @@ export const OPTIONAL_FIELDS = {
     },
   ),
   moderation: anyObject('moderation', 'no moderation step runs here'),
-  background_options: anyObject('background_options', 'background runs are not available'),
+  background_options: anyObject('background_options', 'a background run takes no options here'),
 };

@@ -22,6 +22,8 @@ export interface ResponsesRequest {
   /** The turn, its messages still to be completed by the input's references (app/resolve-response-input.ts). */
   readonly turn: Omit<ChatRequest, 'messages'>;
   readonly input: readonly ResponseInputItem[];
+  /** Run on a worker: answered at once with status `queued`. */
+  readonly background: boolean;
   /** What `include` asked for. */
   readonly include: readonly string[];
   /** A system instruction for this response only (not stored, not carried to the next). */
@@ -237,7 +239,10 @@ export function parseResponsesRequest(body: Record<string, unknown>, appNameId: 
   const maxToolCalls = read('max_tool_calls');
   read('top_logprobs');
   read('service_tier');
-  for (const name of Object.keys(OPTIONAL_FIELDS) as (keyof typeof OPTIONAL_FIELDS)[]) read(name);
+  const background = read('background');
+  for (const name of Object.keys(OPTIONAL_FIELDS) as (keyof typeof OPTIONAL_FIELDS)[]) if (name !== 'background') read(name);
+  // As OpenAI: a background response is polled for, so it must be stored.
+  if (background && body.store === false) throw badRequest('background: a background response must be stored (store: true)');
   const offered = toolChoice.choice.type === 'none' ? { functions: [], mcpServers: [] } : toolChoice.tools;
   const conversationId = read('conversation');
   if (conversationId !== undefined && previousResponseId !== undefined)
@@ -259,6 +264,7 @@ export function parseResponsesRequest(body: Record<string, unknown>, appNameId: 
       ...(maxToolCalls !== undefined ? { maxToolCalls } : {}),
     },
     include,
+    background,
     input,
     ...(instructions !== undefined ? { instructions } : {}),
     ...(previousSessionId !== undefined ? { previousSessionId } : {}),

@@ -2,6 +2,7 @@ import { responseTurnRequest } from '../app/resolve-response-input';
 import { checkRequestMcpServers } from '../app/request-mcp-servers';
 import { responsePresenter } from './responses-presenters';
 import { runTurnRoute } from './chat-turn-route';
+import { runBackgroundRoute } from './responses-background-route';
 import { CHAT_REQUESTS } from '../openapi/chat-requests';
 import { httpRoute, lambdaStreamHandler } from '../../kernel/http/kit';
 import { readRequest } from '../../kernel/http/request-declaration';
@@ -18,6 +19,7 @@ export const createHandler = (deps: ChatFunctionDeps) =>
     const { headers, body } = await readRequest(CHAT_REQUESTS.responsesCreate, req);
     const request = await responseTurnRequest(deps, req.chat!.app.id, body.parsed);
     await checkRequestMcpServers(deps, request.mcpServers ?? []);
+    if (body.parsed.background) return runBackgroundRoute(deps, req, { headers, parsed: body.parsed, request, fingerprint: body.raw });
     const app = req.chat!.app;
     // What OpenAI stores unless told not to; an app with Zero Data Retention keeps nothing of it.
     const store = body.parsed.echo.store && !app.settings.zeroDataRetention;

@@ -1,5 +1,6 @@
 import { findStoredResponse } from '../app/stored-responses';
-import { replayedResponseStream, type ResponseObject } from './responses-presenters';
+import { backgroundResponseStream, replayedResponseStream } from './responses-presenters';
+import type { ResponseObject } from '../domain/response-object';
 import { RESPONSE_REQUESTS, responsesQuery } from '../openapi/response-requests';
 import { httpRoute, lambdaStreamHandler } from '../../kernel/http/kit';
 import { readRequest } from '../../kernel/http/request-declaration';
@@ -17,7 +18,13 @@ export const createHandler = (deps: ChatFunctionDeps) =>
     const { path, query } = await readRequest(RESPONSE_REQUESTS.responsesGet, req, { queryPolicy: responsesQuery(['include[]']) });
     const stored = await findStoredResponse(deps, req.chat!.app.id, path.response_id);
     const body = stored.body as unknown as ResponseObject;
-    if (query.stream) return { status: 200, headers: SSE_HEADERS, stream: replayedResponseStream(body, query.starting_after ?? -1) };
+    if (query.stream) {
+      const after = query.starting_after ?? -1;
+      // A background response streams as its run goes; another is replayed as it was answered.
+      const load = async () => (await deps.responses.get(stored.sessionId, stored.answerId))?.body as ResponseObject | undefined;
+      const stream = body.background ? backgroundResponseStream(body, load, after) : replayedResponseStream(body, after);
+      return { status: 200, headers: SSE_HEADERS, stream };
+    }
     return { status: 200, body };
   });
 

@@ -14,7 +14,11 @@ export const createHandler = (deps: ChatFunctionDeps) =>
   httpRoute(CHAT_ROUTES.responsesInputItems, deps, async (req) => {
     const { path, query } = await readRequest(RESPONSE_REQUESTS.responsesInputItems, req, { queryPolicy: responsesQuery(['include[]']) });
     const input = await storedResponseInput(deps, req.chat!.app.id, path.response_id);
-    const page = itemsPage(itemsOf(input), { limit: query.limit ?? 20, order: query.order ?? 'desc', ...(query.after !== undefined ? { after: query.after } : {}) });
+    const page = itemsPage(itemsOf(input), {
+      limit: query.limit ?? 20,
+      order: query.order ?? 'desc',
+      ...(query.after !== undefined ? { after: query.after } : {}),
+    });
     return { status: 200, body: page };
   });
 

@@ -1,6 +1,6 @@
 /**
- * The Responses API wire shapes (OpenAI's `response` object and its semantic stream events), plus the
- * platform's `chatSessionId`, for a chat turn run from a Responses request.
+ * The Responses API's semantic stream events for a chat turn run from a Responses request, and the
+ * presenter of its response object (domain/response-object.ts).
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { Clock } from '../../kernel/app/kernel-ports';
@@ -9,133 +9,9 @@ import { microsToMs } from '../../kernel/domain/time';
 import type { PreparedTurn } from '../app/prepare-chat-turn';
 import type { TurnEvent, TurnResult } from '../app/run-chat-turn';
 import type { ResponsesRequest } from '../domain/responses-request';
-import { functionCallItemId, messageItemId, responseId } from '../domain/response-ids';
-import type { StopReason } from '../domain/model';
-import type { ClientTool } from '../domain/client-tools';
-import type { ReasoningEffort } from '../domain/responses-options';
+import { messageItemId } from '../domain/response-ids';
+import { outputOf, outputText, responseObject, type ResponseObject } from '../domain/response-object';
 import { drainTurn, type TurnPresenter } from './chat-turn-route';
-
-type Status = 'in_progress' | 'completed' | 'incomplete' | 'failed';
-
-interface OutputText {
-  readonly type: 'output_text';
-  readonly text: string;
-  readonly annotations: readonly never[];
-  readonly logprobs: readonly never[];
-}
-type OutputItem =
-  | { readonly type: 'message'; readonly id: string; readonly status: Status; readonly role: 'assistant'; readonly content: readonly OutputText[] }
-  | {
-      readonly type: 'function_call';
-      readonly id: string;
-      readonly status: Status;
-      readonly call_id: string;
-      readonly name: string;
-      readonly arguments: string;
-    };
-
-export type ResponseObject = ReturnType<typeof responseObject>;
-
-const outputText = (text: string): OutputText => ({ type: 'output_text', text, annotations: [], logprobs: [] });
-
-function incompleteReason(stop: StopReason): string | undefined {
-  if (stop === 'max_tokens') return 'max_output_tokens';
-  if (stop === 'content_filtered') return 'content_filter';
-  return undefined;
-}
-
-/** The answer's output items: its text (when there is any, or no call), then each function call. */
-function outputOf(turn: PreparedTurn, result: TurnResult): OutputItem[] {
-  const ref = { sessionId: turn.session.id, messageId: turn.answerId };
-  const message: OutputItem[] =
-    result.text || result.toolCalls.length === 0
-      ? [{ type: 'message', id: messageItemId(ref), status: 'completed', role: 'assistant', content: [outputText(result.text)] }]
-      : [];
-  const calls: OutputItem[] = result.toolCalls.map((c, i) => ({
-    type: 'function_call',
-    id: functionCallItemId(ref, i),
-    status: 'completed',
-    call_id: c.id,
-    name: c.name,
-    arguments: c.arguments,
-  }));
-  return [...message, ...calls];
-}
-
-/** A function tool as the response echoes it: every field present, `strict` false unless asked (as OpenAI does). */
-function toolEcho(t: ClientTool) {
-  return { type: 'function' as const, name: t.name, description: t.description || null, parameters: t.parameters, strict: t.strict ?? false };
-}
-
-/** The effort as the Open Responses document names it: `minimal` (passed on as given) is its `low`, `max` its `xhigh`. */
-function effortEcho(effort: ReasoningEffort | null) {
-  if (effort === 'minimal') return 'low';
-  return effort === 'max' ? 'xhigh' : effort;
-}
-
-/**
- * `text` as the response echoes it. A json_schema format is echoed without its schema (null, as the
- * Open Responses document requires) but with every other field present.
- */
-function textEcho(text: unknown) {
-  const format = (text as { format: { type: string; name?: string; description?: string | null; strict?: boolean | null } }).format;
-  if (format.type !== 'json_schema') return { format: { type: format.type } };
-  return { format: { type: 'json_schema', name: format.name, description: format.description ?? null, schema: null, strict: format.strict ?? false } };
-}
-
-function responseObject(
-  turn: PreparedTurn,
-  parsed: ResponsesRequest,
-  state: { status: Status; result?: TurnResult; error?: { code: string; message: string }; completedAt?: number },
-) {
-  const { echo } = parsed;
-  const result = state.result;
-  const reason = result ? incompleteReason(result.stopReason) : undefined;
-  return {
-    id: responseId({ sessionId: turn.session.id, messageId: turn.answerId }),
-    object: 'response' as const,
-    created_at: turn.createdUnix,
-    completed_at: state.status === 'completed' && !reason ? (state.completedAt ?? null) : null,
-    status: state.status === 'completed' && reason ? ('incomplete' as const) : state.status,
-    error: state.error ?? null,
-    incomplete_details: state.status === 'completed' && reason ? { reason } : null,
-    instructions: echo.instructions,
-    max_output_tokens: echo.maxOutputTokens,
-    model: parsed.turn.model,
-    output: result ? outputOf(turn, result) : [],
-    parallel_tool_calls: echo.parallelToolCalls,
-    previous_response_id: echo.previousResponseId,
-    reasoning: { effort: effortEcho(echo.reasoning.effort), summary: echo.reasoning.summary },
-    store: echo.store,
-    // The platform's defaults where the request set nothing: a strict client needs a number.
-    temperature: echo.temperature ?? 1,
-    text: textEcho(echo.text),
-    tool_choice: echo.toolChoice,
-    tools: echo.tools.map(toolEcho),
-    top_p: echo.topP ?? 1,
-    presence_penalty: 0,
-    frequency_penalty: 0,
-    top_logprobs: echo.topLogprobs,
-    max_tool_calls: echo.maxToolCalls,
-    background: false,
-    service_tier: 'default',
-    safety_identifier: echo.safetyIdentifier,
-    prompt_cache_key: echo.promptCacheKey,
-    truncation: 'disabled',
-    usage: result
-      ? {
-          input_tokens: result.promptTokens,
-          input_tokens_details: { cached_tokens: result.cachedTokens },
-          output_tokens: result.completionTokens,
-          output_tokens_details: { reasoning_tokens: result.reasoningTokens },
-          total_tokens: result.promptTokens + result.completionTokens,
-        }
-      : null,
-    metadata: echo.metadata,
-    conversation: parsed.conversationId !== undefined ? { id: parsed.conversationId } : null,
-    chatSessionId: turn.session.id,
-  };
-}
 
 const unixNow = (clock: Clock) => Math.floor(microsToMs(clock.nowUs()) / 1000);
 
@@ -221,12 +97,23 @@ async function* responseStream(
  * `GET /responses/{id}?stream=true`), one text delta per message: from after `startingAfter` when given.
  */
 export async function* replayedResponseStream(stored: ResponseObject, startingAfter = -1): AsyncIterable<string> {
-  for (const piece of replayedEvents(stored, eventWriter(startingAfter))) if (piece) yield piece;
+  for (const piece of replayedEvents(stored, eventWriter(startingAfter), true)) if (piece) yield piece;
 }
 
-function* replayedEvents(stored: ResponseObject, event: ReturnType<typeof eventWriter>): Iterable<string> {
-  const started = { ...stored, status: 'in_progress', completed_at: null, output: [], usage: null, incomplete_details: null };
-  yield event('response.created', { response: started });
+/** The response before it had output, in a status. */
+const snapshot = (stored: ResponseObject, status: string) => ({
+  ...stored,
+  status,
+  completed_at: null,
+  output: [],
+  usage: null,
+  incomplete_details: null,
+  error: null,
+});
+
+function* replayedEvents(stored: ResponseObject, event: ReturnType<typeof eventWriter>, created: boolean): Iterable<string> {
+  const started = snapshot(stored, 'in_progress');
+  if (created) yield event('response.created', { response: started });
   yield event('response.in_progress', { response: started });
   for (const [index, item] of stored.output.entries()) {
     if (item.type === 'message') {
@@ -243,8 +130,43 @@ function* replayedEvents(stored: ResponseObject, event: ReturnType<typeof eventW
     }
     yield event('response.output_item.done', { output_index: index, item });
   }
-  yield event(stored.status === 'incomplete' ? 'response.incomplete' : 'response.completed', { response: stored });
+  yield event(finalEventOf(stored.status), { response: stored });
 }
+
+function finalEventOf(status: string): string {
+  if (status === 'completed') return 'response.completed';
+  return status === 'incomplete' ? 'response.incomplete' : 'response.failed';
+}
+
+/** How often a background response's stream looks for its end, and for how long (a Lambda runs 300 s at most). */
+const BACKGROUND_POLL_MS = 250;
+const BACKGROUND_STREAM_MS = 280_000;
+
+/**
+ * A background response as a stream (its POST with `stream: true`, or `GET ?stream=true`): created and
+ * queued at once, then, when the run has ended, the events of its answer. The events are the same
+ * whenever the stream is read, so `starting_after` resumes one that was cut; a stream that reaches its
+ * time limit first ends, and is resumed the same way.
+ */
+export async function* backgroundResponseStream(
+  first: ResponseObject,
+  load: () => Promise<ResponseObject | undefined>,
+  startingAfter = -1,
+): AsyncIterable<string> {
+  const event = eventWriter(startingAfter);
+  const queued = snapshot(first, 'queued');
+  for (const piece of [event('response.created', { response: queued }), event('response.queued', { response: queued })]) if (piece) yield piece;
+  const deadline = Date.now() + BACKGROUND_STREAM_MS;
+  let current: ResponseObject | undefined = first;
+  while (current && !TERMINAL_STATUSES.includes(current.status) && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, BACKGROUND_POLL_MS));
+    current = await load();
+  }
+  if (!current || !TERMINAL_STATUSES.includes(current.status)) return;
+  for (const piece of replayedEvents(current, event, false)) if (piece) yield piece;
+}
+
+const TERMINAL_STATUSES: readonly string[] = ['completed', 'incomplete', 'failed', 'cancelled'];
 
 /**
  * The Responses wire shapes of a turn. `keep` (the request's `store`, and an app that retains data):
@@ -266,7 +188,15 @@ export function responsePresenter(
       if (!keep.store) return;
       const body = responseObject(turn, parsed, { status: 'completed', result, completedAt: unixNow(clock) });
       await deps.responses
-        .put({ sessionId: turn.session.id, answerId: turn.answerId, appId: keep.appId, turnId: turn.completionId, createdAtUs: clock.nowUs(), body })
+        .put({
+          sessionId: turn.session.id,
+          answerId: turn.answerId,
+          appId: keep.appId,
+          turnId: turn.completionId,
+          createdAtUs: clock.nowUs(),
+          status: body.status,
+          body,
+        })
         .catch((err: unknown) => deps.logger.error('a completed response could not be stored', err as Error));
     },
   };

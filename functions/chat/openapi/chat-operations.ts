@@ -48,6 +48,15 @@ export const CHAT_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     ok: { status: 200, description: 'Deleted', content: json(s.responseDeleted) },
     errors: [400, 401, 403, 404, 429, 500, 503],
   },
+  responsesCancel: {
+    tag: 'Chat',
+    summary: 'Cancel a background response',
+    description:
+      'A background response that has not finished becomes `cancelled` (a run already under way still records and bills its turn); one that has finished is answered as it is. Any other response is a 400.',
+    request: RESPONSE_REQUESTS.responsesCancel,
+    ok: { status: 200, description: 'The response', content: json(s.response) },
+    errors: [400, 401, 403, 404, 429, 500, 503],
+  },
   responsesInputItems: {
     tag: 'Chat',
     summary: 'List a stored response’s input items',

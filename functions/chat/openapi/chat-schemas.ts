@@ -65,18 +65,24 @@ export const response = z
     id: z.string().meta({ description: 'resp_…: names the session; a later request continues it with previous_response_id' }),
     object: z.literal('response'),
     created_at: z.int(),
-    status: z.enum(['completed', 'incomplete']),
-    error: z.null(),
+    status: z
+      .enum(['queued', 'in_progress', 'completed', 'incomplete', 'failed', 'cancelled'])
+      .meta({ description: 'A turn run in the request is completed or incomplete; a background one goes from queued to its end' }),
+    error: z.nullable(z.object({ code: z.string(), message: z.string() })),
     incomplete_details: z.nullable(z.object({ reason: z.string() })),
     model: z.string(),
     output: z.array(responseItem),
-    usage: z.object({
-      input_tokens: z.int(),
-      input_tokens_details: z.object({ cached_tokens: z.int() }),
-      output_tokens: z.int(),
-      output_tokens_details: z.object({ reasoning_tokens: z.int() }),
-      total_tokens: z.int(),
-    }),
+    usage: z
+      .nullable(
+        z.object({
+          input_tokens: z.int(),
+          input_tokens_details: z.object({ cached_tokens: z.int() }),
+          output_tokens: z.int(),
+          output_tokens_details: z.object({ reasoning_tokens: z.int() }),
+          total_tokens: z.int(),
+        }),
+      )
+      .meta({ description: 'null until a background response has run' }),
     completed_at: z.nullable(z.int()).meta({ description: 'Unix seconds when the response completed; null unless its status is completed' }),
     temperature: z.number().meta({ description: "The request's temperature, else 1" }),
     top_p: z.number().meta({ description: "The request's top_p, else 1" }),
@@ -88,7 +94,7 @@ export const response = z
       effort: z.nullable(z.enum(['none', 'low', 'medium', 'high', 'xhigh'])).meta({ description: "The request's effort (minimal reads as low, max as xhigh)" }),
       summary: z.nullable(z.enum(['auto', 'concise', 'detailed'])),
     }),
-    background: z.literal(false),
+    background: z.boolean(),
     service_tier: z.literal('default'),
     safety_identifier: z.nullable(z.string()).meta({ description: "The request's safety_identifier, else null" }),
     prompt_cache_key: z.nullable(z.string()).meta({ description: "The request's prompt_cache_key, else null" }),

@@ -58,6 +58,7 @@ export const RESPONSE_REQUESTS = {
     },
   },
   responsesDelete: { path: RESPONSE_ID },
+  responsesCancel: { path: RESPONSE_ID },
   responsesInputItems: {
     path: RESPONSE_ID,
     // The cursor of a conversation's items: after, limit (1 to 100, 20), order (desc unless asc).

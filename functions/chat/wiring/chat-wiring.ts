@@ -10,7 +10,9 @@ import { DnsHostResolver } from '../../kernel/adapters/dns-host-resolver';
 import type { HostResolver, WebhookNetworkPolicy } from '../../kernel/app/outbound-webhook-ports';
 import { ConfiguredModelCatalog } from '../adapters/model-catalog';
 import { ENV } from '../../kernel/env';
-import type { ChatPorts, ToolProvider } from '../app/chat-ports';
+import type { ChatPorts, ResponseRunQueue, ToolProvider } from '../app/chat-ports';
+import { SqsResponseRunQueue } from '../adapters/sqs-response-run-queue';
+import { createSqsClient } from '../../kernel/adapters/aws-queue-clients';
 import type { ConversationPorts } from '../../conversations/app/conversation-ports';
 import type { FilePorts } from '../../conversations/app/file-ports';
 import type { IdempotencyStore } from '../../kernel/app/kernel-ports';
@@ -31,6 +33,18 @@ export interface ChatWiringOptions extends FileWiringOptions {
 /** Chat turns keep their Idempotency-Key answers in the same store as area C's POSTs. */
 export type ChatFunctionDeps = CoreDeps & ConversationPorts & ChatPorts & Pick<FilePorts, 'objects'> & { readonly idempotency: IdempotencyStore };
 
+/** Only a function with the `responses:send` grant has the queue's URL; the others never send. */
+function responseRunQueue(opts: ChatWiringOptions): ResponseRunQueue {
+  const url = opts.env[ENV.responsesQueueUrl];
+  const queue = url !== undefined ? new SqsResponseRunQueue(createSqsClient(opts.aws ?? {}), url) : undefined;
+  return {
+    send: (message) => {
+      if (!queue) throw new Error(`${ENV.responsesQueueUrl} is not set: this function has no responses:send grant`);
+      return queue.send(message);
+    },
+  };
+}
+
 export function buildChatPorts(opts: ChatWiringOptions, db = createDocumentClient(opts.aws ?? {})): ChatPorts {
   const env = opts.env;
   const table = env[ENV.tableName];
@@ -45,6 +59,7 @@ export function buildChatPorts(opts: ChatWiringOptions, db = createDocumentClien
     variables: new DynamoSessionVariableStore(db, table),
     billing: new DynamoBillingStore(db, table),
     responses: new DynamoResponseStore(db, table),
+    responseRuns: responseRunQueue(opts),
     network: { resolver: opts.resolver ?? new DnsHostResolver(), webhookExceptions: opts.webhookNetwork?.allowAddresses ?? [] },
   };
 }
