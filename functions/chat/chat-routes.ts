@@ -32,7 +32,13 @@ const MODEL_READ_ROUTE = { ...CHAT_KEY_ROUTE, method: 'GET', body: 'none', grant
 
 export const CHAT_ROUTES = routeTable({
   chatCompletionsCreate: { ...TURN_ROUTE, path: `${CHAT}/completions`, handler: 'chat/http/chat-completions-create' },
-  responsesCreate: { ...TURN_ROUTE, path: '/api/v1/responses', handler: 'chat/http/responses-create' },
+  // Its input_image / input_file parts store inline and fetched files as an upload does (ADR 0048).
+  responsesCreate: {
+    ...TURN_ROUTE,
+    path: '/api/v1/responses',
+    handler: 'chat/http/responses-create',
+    grants: [...TURN_ROUTE.grants, 'bucket:write', 'ocr:start'],
+  },
   chatFilesCreate: {
     ...CHAT_KEY_ROUTE,
     method: 'POST',

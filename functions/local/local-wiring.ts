@@ -15,6 +15,7 @@ import { buildCoreDeps, onFirstUse, parseEnv, type CoreDeps } from '../tenancy/w
 import { withAuditTrail } from '../tenancy/wiring/audit-wiring';
 import { buildExportJobPorts, buildExportPorts } from '../export/export-wiring';
 import { buildFilePorts } from '../chat/wiring/file-wiring';
+import { buildUrlFetcher } from '../chat/wiring/responses-wiring';
 import { buildConsolePorts } from '../console/console-wiring';
 import { withConsoleAdmission, type ConsoleWiringOptions } from '../tenancy/wiring/console-identity-wiring';
 import type { ConsoleDeps } from '../console/app/console-ports';
@@ -38,6 +39,7 @@ export function buildDeps(opts: WiringOptions): LocalDeps {
     ...buildUsageRollupPorts(db, table),
     ...buildChatPorts(opts, db),
     ...buildFilePorts(opts),
+    urls: buildUrlFetcher(opts),
     ...buildAcpPorts(db, table),
     ...buildCheckoutPorts(opts, db, table),
     ...buildReleaseNotesPorts(opts, db),

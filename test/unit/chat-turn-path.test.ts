@@ -59,6 +59,7 @@ const OFF_PATH = [
   'chat/domain/model.ts',
   'chat/domain/request-fields.ts',
   'chat/domain/response-ids.ts',
+  'chat/domain/responses-file-parts.ts',
   'chat/domain/responses-input.ts',
   'chat/domain/responses-request.ts',
   'chat/domain/structured-output.ts',

@@ -4,20 +4,26 @@ import { runTurnRoute } from './chat-turn-route';
 import { CHAT_REQUESTS } from '../openapi/chat-requests';
 import { httpRoute, lambdaStreamHandler } from '../../kernel/http/kit';
 import { readRequest } from '../../kernel/http/request-declaration';
-import { chatProductionDeps, type ChatFunctionDeps } from '../wiring/chat-wiring';
+import { responsesProductionDeps, type ResponsesFunctionDeps } from '../wiring/responses-wiring';
 import { CHAT_ROUTES } from '../chat-routes';
 
 /**
  * POST /api/v1/responses: one chat turn in OpenAI's Responses shape, over the same sessions, usage,
  * billing, files, tools, limits and errors as chat completions. With `stream: true` the answer is the
- * Responses API's semantic events (`response.output_text.delta`, `response.completed`, …).
+ * Responses API's semantic events (`response.output_text.delta`, `response.completed`, …). Files in
+ * `input_image` / `input_file` parts are stored (or checked, by id) before the turn, as `files` (ADR 0048).
  */
-export const createHandler = (deps: ChatFunctionDeps) =>
+export const createHandler = (deps: ResponsesFunctionDeps) =>
   httpRoute(CHAT_ROUTES.responsesCreate, deps, async (req) => {
     const { headers, body } = await readRequest(CHAT_REQUESTS.responsesCreate, req);
-    const request = await responseTurnRequest(deps, req.chat!.app.id, body.parsed);
+    const headerSessionId = headers['X-Chat-Session-ID'];
+    const request = await responseTurnRequest(deps, {
+      principal: req.chat!,
+      parsed: body.parsed,
+      ...(headerSessionId !== undefined ? { headerSessionId } : {}),
+    });
     const presenter = responsePresenter(body.parsed, deps.clock);
     return runTurnRoute(deps, req, { routeId: 'responsesCreate', headers, request, fingerprint: body.raw, presenter });
   });
 
-export const handler = lambdaStreamHandler(createHandler, chatProductionDeps);
+export const handler = lambdaStreamHandler(createHandler, responsesProductionDeps);

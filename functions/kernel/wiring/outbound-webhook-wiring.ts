@@ -32,12 +32,13 @@ export function buildSecretSealer(opts: OutboundWebhookWiringOptions, purpose: S
     : new KmsSecretSealer(createKmsClient(opts.aws ?? {}), opts.env[ENV.webhookSecretsKeyArn], purpose);
 }
 
+/** The SSRF check of every URL a client gives (callbacks, the Responses API's file URLs): node:dns, and no exception but a test's. */
+export function buildCallbackCheck(opts: OutboundWebhookWiringOptions): CallbackCheckDeps {
+  return { resolver: opts.resolver ?? new DnsHostResolver(), webhookExceptions: opts.webhookNetwork?.allowAddresses ?? [] };
+}
+
 export function buildWebhookSealing(opts: OutboundWebhookWiringOptions): CallbackCheckDeps & { readonly secrets: SecretSealer } {
-  return {
-    secrets: buildSecretSealer(opts, 'webhook-signing-secret'),
-    resolver: opts.resolver ?? new DnsHostResolver(),
-    webhookExceptions: opts.webhookNetwork?.allowAddresses ?? [],
-  };
+  return { secrets: buildSecretSealer(opts, 'webhook-signing-secret'), ...buildCallbackCheck(opts) };
 }
 
 /** The sender of the workers that deliver: pinned to the checked addresses, trusting the test CA only where a test passed one. */

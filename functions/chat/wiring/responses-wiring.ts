@@ -1,0 +1,29 @@
+/**
+ * The Responses API's function: a chat turn's deps, plus what its `input_image` / `input_file` parts
+ * need (ADR 0048): the upload pipeline (file-type, the document parser, the OCR engine) to store inline
+ * and fetched files, and the URL fetcher behind the webhook SSRF guard.
+ */
+import { NodeHttpsUrlFetcher } from '../adapters/node-https-url-fetcher';
+import type { UrlFetcher } from '../app/chat-ports';
+import type { FilePorts } from '../../conversations/app/file-ports';
+import type { CallbackCheckDeps } from '../../kernel/app/outbound-webhook-ports';
+import { buildCallbackCheck, type OutboundWebhookWiringOptions } from '../../kernel/wiring/outbound-webhook-wiring';
+import { onFirstUse } from '../../tenancy/wiring/core-wiring';
+import { buildChatDeps, type ChatFunctionDeps, type ChatWiringOptions } from './chat-wiring';
+import { buildFilePorts } from './file-wiring';
+
+export type ResponsesWiringOptions = ChatWiringOptions & OutboundWebhookWiringOptions;
+
+export type ResponsesFunctionDeps = ChatFunctionDeps & FilePorts & CallbackCheckDeps & { readonly urls: UrlFetcher };
+
+/** Only test wiring passes a network policy (a loopback server with a test CA); the Lambda never does. */
+export function buildUrlFetcher(opts: OutboundWebhookWiringOptions): UrlFetcher {
+  const ca = opts.webhookNetwork?.trustedCaPem;
+  return new NodeHttpsUrlFetcher(ca ? { trustedCaPem: ca } : {});
+}
+
+export function buildResponsesDeps(opts: ResponsesWiringOptions): ResponsesFunctionDeps {
+  return { ...buildFilePorts(opts), ...buildChatDeps(opts), ...buildCallbackCheck(opts), urls: buildUrlFetcher(opts) };
+}
+
+export const responsesProductionDeps = onFirstUse(buildResponsesDeps);
