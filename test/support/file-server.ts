@@ -45,7 +45,7 @@ export class FileServer {
   }
 
   private answer(path: string, res: import('node:http').ServerResponse): void {
-    const served = this.files.get(path) ?? { status: 404, body: Buffer.from('not found') };
+    const served: Served = this.files.get(path) ?? { status: 404, body: Buffer.from('not found') };
     if (served === 'hang') return;
     const sent = { bytes: 0, closedEarly: false };
     this.sent.set(path, sent);
