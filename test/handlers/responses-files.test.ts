@@ -14,7 +14,7 @@ import { corruptDocx, docx, jpeg, png, textPdf } from '../support/file-fixtures'
 import { FileServer } from '../support/file-server';
 import { startTestPlatform, type TestPlatform } from '../support/platform';
 import { uploaded } from '../support/uploads';
-import { RECEIVER_HOST } from '../support/webhook-receiver';
+import { RECEIVER_HOST, waitFor } from '../support/webhook-receiver';
 
 const RESPONSES = '/api/v1/responses';
 const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
@@ -157,7 +157,7 @@ describe('input_image and input_file parts on /responses', () => {
         new RegExp(`^input\\[0\\]\\.content\\[1\\]\\.image_url: the URL could not be fetched: the body is over the ${MAX_UPLOAD_BYTES} bytes allowed$`),
       );
       const sent = files.sent.get('/huge.png')!;
-      expect(sent.closedEarly).toBe(true);
+      await waitFor(() => sent.closedEarly, 5_000, 'the file server to see the connection closed');
       // Read no further than the limit and what was in flight: far below what the server would send.
       expect(sent.bytes).toBeLessThan(MAX_UPLOAD_BYTES + 8 * 1024 * 1024);
     });
