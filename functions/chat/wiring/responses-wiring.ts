@@ -7,7 +7,7 @@ import { NodeHttpsUrlFetcher } from '../adapters/node-https-url-fetcher';
 import type { UrlFetcher } from '../app/chat-ports';
 import type { FilePorts } from '../../conversations/app/file-ports';
 import type { CallbackCheckDeps } from '../../kernel/app/outbound-webhook-ports';
-import { buildCallbackCheck, type OutboundWebhookWiringOptions } from '../../kernel/wiring/outbound-webhook-wiring';
+import { buildCallbackCheck, extraTrust, type OutboundWebhookWiringOptions } from '../../kernel/wiring/outbound-webhook-wiring';
 import { onFirstUse } from '../../tenancy/wiring/core-wiring';
 import { buildChatDeps, type ChatFunctionDeps, type ChatWiringOptions } from './chat-wiring';
 import { buildFilePorts } from './file-wiring';
@@ -16,10 +16,9 @@ export type ResponsesWiringOptions = ChatWiringOptions & OutboundWebhookWiringOp
 
 export type ResponsesFunctionDeps = ChatFunctionDeps & FilePorts & CallbackCheckDeps & { readonly urls: UrlFetcher };
 
-/** Only test wiring passes a network policy (a loopback server with a test CA); the Lambda never does. */
+/** Pinned as webhooks are; only test wiring adds a CA (a loopback server's), the Lambda never does. */
 export function buildUrlFetcher(opts: OutboundWebhookWiringOptions): UrlFetcher {
-  const ca = opts.webhookNetwork?.trustedCaPem;
-  return new NodeHttpsUrlFetcher(ca ? { trustedCaPem: ca } : {});
+  return new NodeHttpsUrlFetcher(extraTrust(opts));
 }
 
 export function buildResponsesDeps(opts: ResponsesWiringOptions): ResponsesFunctionDeps {

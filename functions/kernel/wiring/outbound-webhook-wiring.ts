@@ -41,7 +41,12 @@ export function buildWebhookSealing(opts: OutboundWebhookWiringOptions): Callbac
   return { secrets: buildSecretSealer(opts, 'webhook-signing-secret'), ...buildCallbackCheck(opts) };
 }
 
+/** The CA an outbound HTTPS client trusts beside the system's: a test's, where a test passed one; none otherwise. */
+export function extraTrust(opts: OutboundWebhookWiringOptions): { readonly trustedCaPem?: string } {
+  return opts.webhookNetwork?.trustedCaPem ? { trustedCaPem: opts.webhookNetwork.trustedCaPem } : {};
+}
+
 /** The sender of the workers that deliver: pinned to the checked addresses, trusting the test CA only where a test passed one. */
 export function buildWebhookSender(opts: OutboundWebhookWiringOptions): WebhookSender {
-  return new NodeHttpsWebhookSender(opts.webhookNetwork?.trustedCaPem ? { trustedCaPem: opts.webhookNetwork.trustedCaPem } : {});
+  return new NodeHttpsWebhookSender(extraTrust(opts));
 }
