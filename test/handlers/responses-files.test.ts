@@ -90,6 +90,15 @@ describe('input_image and input_file parts on /responses', () => {
       expect(files.sent.get('/docs/manual.pdf')?.closedEarly).toBe(false);
     });
 
+    it('parts and the files field attach together, an upload named twice counting once', async () => {
+      const pdf = await uploaded(p, w.chatKey, 'notes.pdf', textPdf('Meeting notes'));
+      const res = await respond([{ type: 'input_file', file_id: pdf.fileId }], w.chatKey, {
+        files: [{ fileId: pdf.fileId, fileName: 'notes.pdf' }],
+      });
+      expect(res.status, res.text).toBe(200);
+      expect(res.body.output.at(-1).content[0].text).toBe('Offline reply #1: I see 1 attached file. notes.pdf: "Meeting notes"');
+    });
+
     it("a stored image counts toward the app's image limit in its session, and image input can be switched off", async () => {
       const app = await secondApp(p, w.orgId, 'Vision App');
       await patchSettings(p, app.appId, { imageInput: { enabled: true, maxPerConversation: 1 } });
@@ -116,6 +125,10 @@ describe('input_image and input_file parts on /responses', () => {
       const sibling = await secondApp(p, w.orgId);
       const theirs = await uploaded(p, sibling.chatKey, 'theirs.png', png(2, 2));
       expectChatError(await respond([{ type: 'input_image', file_id: theirs.fileId }]), 404, /^input\[0\]\.content\[1\]\.file_id: File not found: /);
+    });
+
+    it('an id that names no upload is a 404 naming the part', async () => {
+      expectChatError(await respond([{ type: 'input_file', file_id: 'not-a-file' }]), 404, /^input\[0\]\.content\[1\]\.file_id: File not found: not-a-file$/);
     });
 
     it('bytes that are not their declared type are a 400 with the upload text', async () => {
