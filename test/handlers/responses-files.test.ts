@@ -90,6 +90,23 @@ describe('input_image and input_file parts on /responses', () => {
       expect(files.sent.get('/docs/manual.pdf')?.closedEarly).toBe(false);
     });
 
+    it('a retry with the same Idempotency-Key gets the first answer and fetches nothing again', async () => {
+      files.serve('/once.png', { body: png(3, 3), contentType: 'image/png' });
+      const send = () =>
+        p.call('POST', RESPONSES, {
+          token: w.chatKey,
+          headers: { 'Idempotency-Key': 'files-once-1' },
+          body: { model: w.appNameId, input: [{ role: 'user', content: [{ type: 'input_image', image_url: files.url('/once.png') }] }] },
+        });
+      const first = await send();
+      expect(first.status, first.text).toBe(200);
+      const again = await send();
+      expect(again.status, again.text).toBe(200);
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+      expect(again.body).toEqual(first.body);
+      expect(files.hits.get('/once.png')).toBe(1);
+    });
+
     it('parts and the files field attach together, an upload named twice counting once', async () => {
       const pdf = await uploaded(p, w.chatKey, 'notes.pdf', textPdf('Meeting notes'));
       const res = await respond([{ type: 'input_file', file_id: pdf.fileId }], w.chatKey, {

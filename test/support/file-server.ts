@@ -16,8 +16,10 @@ export type Served =
 
 export class FileServer {
   private readonly files = new Map<string, Served>();
-  /** Bytes of body written per path, and whether the client closed the connection before the end. */
+  /** Bytes of body written per path (its last request), and whether the client closed the connection before the end. */
   readonly sent = new Map<string, { bytes: number; closedEarly: boolean }>();
+  /** Requests per path. */
+  readonly hits = new Map<string, number>();
 
   private constructor(
     private readonly server: Server,
@@ -45,6 +47,7 @@ export class FileServer {
   }
 
   private answer(path: string, res: import('node:http').ServerResponse): void {
+    this.hits.set(path, (this.hits.get(path) ?? 0) + 1);
     const served: Served = this.files.get(path) ?? { status: 404, body: Buffer.from('not found') };
     if (served === 'hang') return;
     const sent = { bytes: 0, closedEarly: false };

@@ -10,7 +10,8 @@ import { isUuid } from '../../kernel/domain/ids';
 import { MAX_UPLOAD_BYTES, acceptedTypeOf } from '../../conversations/domain/file';
 import type { ChatPrincipal } from '../../tenancy/app/admit-request';
 import { fileNameOfMediaType, type FilePart } from '../domain/responses-file-parts';
-import type { FileReference } from '../domain/turn-fields';
+import type { ChatRequest } from '../domain/chat-request';
+import { MAX_FILE_REFERENCES, type FileReference } from '../domain/turn-fields';
 import { checkCallbackUrl, type CallbackCheck } from '../../kernel/app/check-callback-url';
 import type { CallbackCheckDeps } from '../../kernel/app/outbound-webhook-ports';
 import type { FetchedUrl, UrlFetcher } from './chat-ports';
@@ -129,4 +130,22 @@ export async function resolveInputFiles(
     }
   }
   return refs;
+}
+
+/**
+ * The turn's request with its parts' files after its own `files` (at most 100 in all). Runs once the
+ * request holds its Idempotency-Key: a replay stores and fetches nothing again. The session is the one
+ * the turn continues (`previous_response_id`, `chatSessionId` or the `X-Chat-Session-ID` header).
+ */
+export async function attachInputFiles(
+  deps: InputFileDeps,
+  input: { readonly principal: ChatPrincipal; readonly request: ChatRequest; readonly parts: readonly FilePart[]; readonly headerSessionId?: string },
+): Promise<ChatRequest> {
+  const { request, parts } = input;
+  if (request.files.length + parts.length > MAX_FILE_REFERENCES) {
+    throw badRequest(`files and the input's file parts: at most ${MAX_FILE_REFERENCES} files per request`);
+  }
+  const sessionId = request.chatSessionId ?? input.headerSessionId;
+  const files = await resolveInputFiles(deps, { principal: input.principal, parts, ...(sessionId !== undefined ? { sessionId } : {}) });
+  return { ...request, files: [...request.files, ...files] };
 }

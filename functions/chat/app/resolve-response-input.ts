@@ -1,25 +1,18 @@
 /**
  * A Responses API request as the chat turn it is: its `item_reference`s read from the stored answers
- * they name (of this app only), `previous_response_id` as the session to continue, and the files of its
- * `input_image` / `input_file` parts added to the turn's `files` (app/resolve-input-files.ts).
+ * they name (of this app only), `previous_response_id` as the session to continue. The files of its
+ * `input_image` / `input_file` parts are added later, once the request holds its Idempotency-Key
+ * (app/resolve-input-files.ts).
  */
 import { badRequest } from '../../kernel/domain/errors';
 import type { Message } from '../../conversations/domain/session';
 import type { ChatMessageInput, ChatRequest } from '../domain/chat-request';
 import { itemIdTarget } from '../domain/response-ids';
-import type { FilePart } from '../domain/responses-file-parts';
 import { joinToolCalls } from '../domain/responses-input';
 import type { ResponsesRequest } from '../domain/responses-request';
-import { MAX_FILE_REFERENCES } from '../domain/turn-fields';
-import type { ChatPrincipal } from '../../tenancy/app/admit-request';
-import { resolveInputFiles, type InputFileDeps } from './resolve-input-files';
+import type { ChatDeps } from './chat-ports';
 
-export async function responseTurnRequest(
-  deps: InputFileDeps,
-  input: { readonly principal: ChatPrincipal; readonly parsed: ResponsesRequest; readonly headerSessionId?: string },
-): Promise<ChatRequest> {
-  const { parsed } = input;
-  const appId = input.principal.app.id;
+export async function responseTurnRequest(deps: Pick<ChatDeps, 'sessions'>, appId: string, parsed: ResponsesRequest): Promise<ChatRequest> {
   const transcripts = new Map<string, Promise<Message[] | undefined>>();
   const transcript = (sessionId: string) => {
     if (!transcripts.has(sessionId)) {
@@ -31,11 +24,9 @@ export async function responseTurnRequest(
     return transcripts.get(sessionId)!;
   };
   const messages: ChatMessageInput[] = [];
-  const parts: FilePart[] = [];
   for (const [i, item] of parsed.input.entries()) {
     if (item.kind === 'message') {
       messages.push(item.message);
-      parts.push(...(item.files ?? []));
       continue;
     }
     // The same answer for an id that is no id of this platform, another app's, or a removed one.
@@ -56,14 +47,8 @@ export async function responseTurnRequest(
     throw badRequest('previous_response_id and chatSessionId name different sessions');
   }
   const chatSessionId = previousSessionId ?? turn.chatSessionId;
-  if (turn.files.length + parts.length > MAX_FILE_REFERENCES) {
-    throw badRequest(`files and the input's file parts: at most ${MAX_FILE_REFERENCES} files per request`);
-  }
-  const sessionId = chatSessionId ?? input.headerSessionId;
-  const partFiles = parts.length ? await resolveInputFiles(deps, { principal: input.principal, parts, ...(sessionId !== undefined ? { sessionId } : {}) }) : [];
   return {
     ...turn,
-    files: [...turn.files, ...partFiles],
     messages: joinToolCalls(messages),
     ...(chatSessionId !== undefined ? { chatSessionId } : {}),
     ...(parsed.instructions !== undefined ? { instructions: parsed.instructions } : {}),

@@ -100,6 +100,11 @@ export function parseInput(raw: unknown): ResponseInputItem[] {
   return raw.map(parseItem);
 }
 
+/** The file parts of every message, in order. */
+export function filePartsOf(items: readonly ResponseInputItem[]): FilePart[] {
+  return items.flatMap((item) => (item.kind === 'message' ? (item.files ?? []) : []));
+}
+
 /**
  * The items as chat messages: an assistant's text followed by its function calls, or consecutive
  * function calls, are one assistant message with those tool calls, as a model makes them.

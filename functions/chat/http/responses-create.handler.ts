@@ -1,4 +1,7 @@
+import { attachInputFiles } from '../app/resolve-input-files';
 import { responseTurnRequest } from '../app/resolve-response-input';
+import type { ChatRequest } from '../domain/chat-request';
+import { filePartsOf } from '../domain/responses-input';
 import { responsePresenter } from './responses-presenters';
 import { runTurnRoute } from './chat-turn-route';
 import { CHAT_REQUESTS } from '../openapi/chat-requests';
@@ -11,19 +14,26 @@ import { CHAT_ROUTES } from '../chat-routes';
  * POST /api/v1/responses: one chat turn in OpenAI's Responses shape, over the same sessions, usage,
  * billing, files, tools, limits and errors as chat completions. With `stream: true` the answer is the
  * Responses API's semantic events (`response.output_text.delta`, `response.completed`, …). Files in
- * `input_image` / `input_file` parts are stored (or checked, by id) before the turn, as `files` (ADR 0048).
+ * `input_image` / `input_file` parts are stored (or checked, by id) once the request holds its
+ * Idempotency-Key, and attach as `files` do (ADR 0048).
  */
 export const createHandler = (deps: ResponsesFunctionDeps) =>
   httpRoute(CHAT_ROUTES.responsesCreate, deps, async (req) => {
     const { headers, body } = await readRequest(CHAT_REQUESTS.responsesCreate, req);
-    const headerSessionId = headers['X-Chat-Session-ID'];
-    const request = await responseTurnRequest(deps, {
-      principal: req.chat!,
-      parsed: body.parsed,
-      ...(headerSessionId !== undefined ? { headerSessionId } : {}),
-    });
+    const request = await responseTurnRequest(deps, req.chat!.app.id, body.parsed);
     const presenter = responsePresenter(body.parsed, deps.clock);
-    return runTurnRoute(deps, req, { routeId: 'responsesCreate', headers, request, fingerprint: body.raw, presenter });
+    const parts = filePartsOf(body.parsed.input);
+    const headerSessionId = headers['X-Chat-Session-ID'];
+    const complete = (r: ChatRequest) =>
+      attachInputFiles(deps, { principal: req.chat!, request: r, parts, ...(headerSessionId !== undefined ? { headerSessionId } : {}) });
+    return runTurnRoute(deps, req, {
+      routeId: 'responsesCreate',
+      headers,
+      request,
+      ...(parts.length ? { complete } : {}),
+      fingerprint: body.raw,
+      presenter,
+    });
   });
 
 export const handler = lambdaStreamHandler(createHandler, responsesProductionDeps);
