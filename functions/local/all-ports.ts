@@ -5,7 +5,7 @@
  */
 import type { AcpDeps } from '../acp/app/acp-ports';
 import type { OrderEventDeliveryPorts } from '../acp/acp-wiring';
-import type { ChatDeps, UrlFetcher } from '../chat/app/chat-ports';
+import type { ChatDeps, ConversationApiPorts, UrlFetcher } from '../chat/app/chat-ports';
 import type { ConversationDeps } from '../conversations/app/conversation-ports';
 import type { UsageRollupPorts } from '../conversations/app/usage-rollup-ports';
 import type { ExportDeps, ExportJobListPorts, ExportJobPorts } from '../export/app/export-ports';
@@ -14,6 +14,7 @@ import type { ReleaseNotesDeps } from '../release-notes/app/release-notes-ports'
 export type Deps = ConversationDeps &
   UsageRollupPorts &
   ChatDeps &
+  ConversationApiPorts &
   ExportDeps &
   ExportJobPorts &
   ExportJobListPorts &

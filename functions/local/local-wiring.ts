@@ -8,6 +8,7 @@ import type { Deps } from './all-ports';
 import { apiKeyRegistryFrom } from '../tenancy/wiring/admin-keys-wiring';
 import { buildAcpPorts, buildCheckoutPorts, buildOrderEventLog, type AcpWiringOptions } from '../acp/acp-wiring';
 import { buildChatPorts, type ChatWiringOptions } from '../chat/wiring/chat-wiring';
+import { buildConversationApiPorts } from '../chat/wiring/conversation-api-wiring';
 import { buildConversationPorts } from '../conversations/conversation-wiring';
 import { buildUsageRollupPorts } from '../conversations/usage-rollup-wiring';
 import { buildJobQueue } from '../kernel/wiring/job-queue-wiring';
@@ -38,6 +39,7 @@ export function buildDeps(opts: WiringOptions): LocalDeps {
     ...buildConversationPorts(db, table),
     ...buildUsageRollupPorts(db, table),
     ...buildChatPorts(opts, db),
+    ...buildConversationApiPorts(db, table),
     ...buildFilePorts(opts),
     urls: buildUrlFetcher(opts),
     ...buildAcpPorts(db, table),

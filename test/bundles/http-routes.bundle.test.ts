@@ -36,6 +36,8 @@ const ROUTES = [
   'chatCompletionsCreate',
   'responsesCreate',
   'modelGet',
+  'conversationsCreate',
+  'conversationGet',
   'acpProductsList',
   'acpDiscovery',
   'acpCheckoutCreate',
@@ -129,6 +131,21 @@ const CASES: readonly Case[] = [
   },
   { name: "model get, the key's app", route: 'modelGet', request: (w) => ({ target: `/api/v1/models/${w.appNameId}`, token: w.chatKey }) },
   { name: 'model get, another name', route: 'modelGet', request: (w) => ({ target: '/api/v1/models/no-such-app-1', token: w.chatKey }) },
+  {
+    name: 'conversation create with an item and metadata',
+    route: 'conversationsCreate',
+    request: (w) => ({ target: '/api/v1/conversations', token: w.chatKey, body: { items: [{ role: 'user', content: 'hello bundle' }], metadata: { k: 'v' } } }),
+  },
+  {
+    name: 'conversation create with an item_reference',
+    route: 'conversationsCreate',
+    request: (w) => ({ target: '/api/v1/conversations', token: w.chatKey, body: { items: [{ type: 'item_reference', id: 'msg_x' }] } }),
+  },
+  {
+    name: 'conversation get, no such id',
+    route: 'conversationGet',
+    request: (w) => ({ target: `/api/v1/conversations/conv_${'0'.repeat(32)}`, token: w.chatKey }),
+  },
   { name: 'acp products list', route: 'acpProductsList', request: (w) => ({ target: `/acp/${w.appId}/products` }) },
   { name: 'acp discovery', route: 'acpDiscovery', request: (w) => ({ target: `/acp/${w.appId}/.well-known/acp.json` }) },
   {
@@ -283,6 +300,8 @@ function normalized(a: BundleAnswer): unknown {
     .replace(/"(created(?:_at)?|completed_at)":\d+/g, '"$1":"<second>"')
     // A Responses id and its items name the session and the answer: 64 hex digits after the prefix.
     .replace(/\b(resp|msg|fc)_[0-9a-f]{64}/g, (_, kind: string) => `${kind}_<answer>`)
+    // A conversation id names the session: 32 hex digits after the prefix.
+    .replace(/\bconv_[0-9a-f]{32}\b/g, 'conv_<session>')
     .replace(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b|\bchatcmpl-[0-9a-f]{32}\b|\bli_[A-Za-z0-9]{16}\b/g, mint);
   return JSON.parse(text);
 }

@@ -360,8 +360,14 @@ describe('POST /api/v1/chat/completions', () => {
       expect(body.model).toBe(w.appNameId);
       expect(body.choices).toEqual([{ index: 0, message: { role: 'assistant', content: 'Offline reply #1: Hello' }, finish_reason: 'stop' }]);
       // The offline model counts ceil(characters / 4): 'Hello' + '[]' (no tools) in, the reply out.
-      expect(body.usage).toEqual({ prompt_tokens: 2, completion_tokens: 6, total_tokens: 8 });
-      for (const v of Object.values(body.usage)) expect(Number.isInteger(v)).toBe(true);
+      expect(body.usage).toEqual({
+        prompt_tokens: 2,
+        completion_tokens: 6,
+        total_tokens: 8,
+        prompt_tokens_details: { cached_tokens: 0 },
+        completion_tokens_details: { reasoning_tokens: 0 },
+      });
+      for (const v of [body.usage.prompt_tokens, body.usage.completion_tokens, body.usage.total_tokens]) expect(Number.isInteger(v)).toBe(true);
       expect(res.headers.get('content-type')).toMatch(/^application\/json/);
       expect(res.headers.get('x-chat-session-id')).toBe(body.chatSessionId);
       expect(res.headers.get('x-correlation-id')).toBe('corr-ok');

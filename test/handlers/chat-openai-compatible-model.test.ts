@@ -4,7 +4,7 @@ import { startFakeOpenAiServer, type FakeOpenAiServer } from '../support/fake-op
 import { startTestPlatform, type TestPlatform } from '../support/platform';
 import { MAX_ANSWER_BYTES } from '../../functions/chat/domain/answer-limit';
 
-const answer = (content: string | null, extra: Record<string, unknown> = {}, usage = { prompt_tokens: 11, completion_tokens: 4 }) => ({
+const answer = (content: string | null, extra: Record<string, unknown> = {}, usage: Record<string, unknown> = { prompt_tokens: 11, completion_tokens: 4 }) => ({
   id: 'chatcmpl-up',
   object: 'chat.completion',
   created: 1,
@@ -69,7 +69,13 @@ describe('an app whose model is openai:<model>, end to end', () => {
     });
     // The platform's own shape: the app's appNameId as model, the platform's session and usage.
     expect(a.choices).toEqual([{ index: 0, message: { role: 'assistant', content: 'Hi from upstream' }, finish_reason: 'stop' }]);
-    expect(a.usage).toEqual({ prompt_tokens: 11, completion_tokens: 4, total_tokens: 15 });
+    expect(a.usage).toEqual({
+      prompt_tokens: 11,
+      completion_tokens: 4,
+      total_tokens: 15,
+      prompt_tokens_details: { cached_tokens: 0 },
+      completion_tokens_details: { reasoning_tokens: 0 },
+    });
     expect(await usage(a.chatSessionId)).toEqual([expect.objectContaining({ model: 'test-model', input_tokens: 11, output_tokens: 4, cost_usd: '0.00' })]);
 
     // A continued session sends the stored history upstream.
@@ -108,7 +114,13 @@ describe('an app whose model is openai:<model>, end to end', () => {
     const data = sseData(await res.text());
     const chunks = data.slice(0, -1).map((d) => JSON.parse(d));
     expect(chunks.map((c) => c.choices[0]?.delta.content ?? '').join('')).toBe('Upstream');
-    expect(chunks.at(-1).usage).toEqual({ prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 });
+    expect(chunks.at(-1).usage).toEqual({
+      prompt_tokens: 5,
+      completion_tokens: 2,
+      total_tokens: 7,
+      prompt_tokens_details: { cached_tokens: 0 },
+      completion_tokens_details: { reasoning_tokens: 0 },
+    });
     expect(upstream.requests[0]!.body).toMatchObject({ model: 'test-model', stream: true, stream_options: { include_usage: true } });
   });
 
@@ -121,7 +133,7 @@ describe('an app whose model is openai:<model>, end to end', () => {
         body: answer(
           null,
           { tool_calls: [{ id: 'call_up_1', type: 'function', function: { name: 'lookup_order', arguments: '{"orderId":"42"}' } }] },
-          { prompt_tokens: 20, completion_tokens: 5 },
+          { prompt_tokens: 20, completion_tokens: 5, prompt_tokens_details: { cached_tokens: 6 }, completion_tokens_details: { reasoning_tokens: 2 } },
         ),
       },
       { kind: 'json', body: answer('Order 42 has shipped.', {}, { prompt_tokens: 30, completion_tokens: 6 }) },
@@ -129,7 +141,13 @@ describe('an app whose model is openai:<model>, end to end', () => {
     const res = await chat(p, t.chatKey, { model: t.appNameId, messages: [{ role: 'user', content: 'Where is order 42?' }] });
     expect(res.status, res.text).toBe(200);
     expect(res.body.choices[0].message.content).toBe('Order 42 has shipped.');
-    expect(res.body.usage).toEqual({ prompt_tokens: 50, completion_tokens: 11, total_tokens: 61 });
+    expect(res.body.usage).toEqual({
+      prompt_tokens: 50,
+      completion_tokens: 11,
+      total_tokens: 61,
+      prompt_tokens_details: { cached_tokens: 6 },
+      completion_tokens_details: { reasoning_tokens: 2 },
+    });
     expect(upstream.requests).toHaveLength(2);
     expect(upstream.requests[0]!.body.tools.map((x: { function: { name: string } }) => x.function.name)).toEqual(['lookup_order', 'broken_tool']);
     expect(upstream.requests[1]!.body.messages.slice(1)).toEqual([
@@ -143,7 +161,11 @@ describe('an app whose model is openai:<model>, end to end', () => {
     const messages = await p.call('GET', `/api/v1/org/sessions/${res.body.chatSessionId}/messages?include=tool_details`, { token: t.orgKey });
     expect(messages.body.data.messages[1].tools).toEqual([{ id: 'call_up_1', name: 'lookup_order', type: 'tool', success: true }]);
     const rows = (await p.call('GET', '/api/v1/org/usage', { token: t.orgKey })).body.data;
-    expect(rows.map((r: { input_tokens: number }) => r.input_tokens).sort()).toEqual([20, 30]);
+    // The cached part of the first call's prompt is its own column.
+    expect(rows.map((r: { input_tokens: number; cache_read_input_tokens: number }) => [r.input_tokens, r.cache_read_input_tokens]).sort()).toEqual([
+      [14, 6],
+      [30, 0],
+    ]);
   });
 
   it('answers a generic 500 when the upstream fails, without its details', async () => {
@@ -245,7 +267,13 @@ describe('an app whose model is openai:<model>, end to end', () => {
       expect(bytes(content)).toBe(MAX_ANSWER_BYTES - 2);
       expect(content).toBe(`ab${'😀'.repeat((MAX_ANSWER_BYTES - 4) / 4)}`);
       expect(chunks.flatMap((c) => c.choices.map((x: { finish_reason: string | null }) => x.finish_reason)).filter(Boolean)).toEqual(['length']);
-      expect(chunks.at(-1).usage).toEqual({ prompt_tokens: 9, completion_tokens: 98_000, total_tokens: 98_009 });
+      expect(chunks.at(-1).usage).toEqual({
+        prompt_tokens: 9,
+        completion_tokens: 98_000,
+        total_tokens: 98_009,
+        prompt_tokens_details: { cached_tokens: 0 },
+        completion_tokens_details: { reasoning_tokens: 0 },
+      });
       expect(upstream.requests).toHaveLength(1);
       const sessionId = res.headers.get('x-chat-session-id')!;
       const messages = await p.call('GET', `/api/v1/org/sessions/${sessionId}/messages?include=tool_details`, { token: t.orgKey });

@@ -106,7 +106,13 @@ describe('the official openai SDK against the local server', () => {
     expect(text).toBe('Offline reply #1: count me');
     const last = chunks.at(-1)!;
     expect(last.choices).toEqual([]);
-    expect(last.usage).toEqual({ prompt_tokens: 3, completion_tokens: 7, total_tokens: 10 });
+    expect(last.usage).toEqual({
+      prompt_tokens: 3,
+      completion_tokens: 7,
+      total_tokens: 10,
+      prompt_tokens_details: { cached_tokens: 0 },
+      completion_tokens_details: { reasoning_tokens: 0 },
+    });
     expect(chunks.slice(0, -1).every((c) => c.usage === undefined)).toBe(true);
   });
 

@@ -306,7 +306,13 @@ describe('structured output and client tools with an OpenAI-compatible upstream'
       const res = await ok(fresh, { messages: [{ role: 'user', content: 'Verdict?' }], response_format: SIMPLE_FORMAT });
       expect(res.choices[0]!.message.content).toBe(valid);
       expect(res.choices[0]!.finish_reason).toBe('stop');
-      expect(res.usage).toEqual({ prompt_tokens: 31, completion_tokens: 9, total_tokens: 40 });
+      expect(res.usage).toEqual({
+        prompt_tokens: 31,
+        completion_tokens: 9,
+        total_tokens: 40,
+        prompt_tokens_details: { cached_tokens: 0 },
+        completion_tokens_details: { reasoning_tokens: 0 },
+      });
 
       expect(upstream.requests).toHaveLength(2);
       const repair = sent(1);
@@ -442,7 +448,13 @@ describe('structured output and client tools with an OpenAI-compatible upstream'
       const first = await ok(w, { messages: [{ role: 'user', content: 'Weather in Rome?' }], tools: [WEATHER] });
       expect(first.choices[0]!.finish_reason).toBe('tool_calls');
       expect(first.choices[0]!.message.tool_calls).toEqual([upCall('call_up_7', 'get_weather', '{"city":"Rome"}')]);
-      expect(first.usage).toEqual({ prompt_tokens: 15, completion_tokens: 3, total_tokens: 18 });
+      expect(first.usage).toEqual({
+        prompt_tokens: 15,
+        completion_tokens: 3,
+        total_tokens: 18,
+        prompt_tokens_details: { cached_tokens: 0 },
+        completion_tokens_details: { reasoning_tokens: 0 },
+      });
       expect(upstream.requests).toHaveLength(1);
 
       upstream.reply(answer('It is 25 C in Rome.'));

@@ -155,11 +155,21 @@ describe('the Responses API', () => {
       status: 400,
       body: { error: 'input[0].content[0] must be a text part: files go in the input_image and input_file parts of a user, system or developer message' },
     });
-    expect(await bad({ input: 'x', tools: [{ type: 'web_search' }] })).toEqual({
+    expect(await bad({ input: 'x', tools: [{ type: 'teleport' }] })).toEqual({
       status: 400,
-      body: { error: 'tools[0] must be { type: "function", name, parameters }: only function tools are supported' },
+      body: {
+        error:
+          'tools[0].type must be function, namespace, mcp, or a hosted tool (web_search, file_search, code_interpreter, image_generation, computer_use_preview, local_shell, shell, custom, apply_patch)',
+      },
     });
-    expect(await bad({ input: 'x', reasoning: { effort: 'low' } })).toEqual({ status: 400, body: { error: 'Unsupported parameter: reasoning' } });
+    expect(await bad({ input: 'x', reasoning: { effort: 'extreme' } })).toEqual({
+      status: 400,
+      body: { error: 'reasoning.effort must be one of none, minimal, low, medium, high, xhigh, max' },
+    });
+    expect(await bad({ input: 'x', background: true })).toEqual({
+      status: 400,
+      body: { error: 'background: background runs are not available here yet; send the request without it' },
+    });
     expect(await bad({ input: [{ type: 'item_reference', id: `msg_${'0'.repeat(64)}` }] })).toEqual({
       status: 400,
       body: { error: `input[0].id: no output item msg_${'0'.repeat(64)} of this app is stored (an app with Zero Data Retention keeps none)` },
@@ -170,9 +180,7 @@ describe('the Responses API', () => {
     });
     const wrongModel = await p.call('POST', RESPONSES, { token: w.chatKey, body: { model: 'appname-0', input: 'x' } });
     expect(wrongModel.status).toBe(404);
-    await expect(client.responses.create({ model: w.appNameId, input: 'x', include: ['message.output_text.logprobs'] })).rejects.toBeInstanceOf(
-      BadRequestError,
-    );
+    await expect(client.responses.create({ model: w.appNameId, input: 'x', include: ['everything' as never] })).rejects.toBeInstanceOf(BadRequestError);
   });
 
   it('reads an item_reference from a stored answer of the app', async () => {

@@ -158,7 +158,7 @@ describe('the Responses API against the Open Responses document', () => {
         expectEcho(second, c);
       }
     }
-  }, 20_000);
+  }, 60_000);
 
   it('replays a stream for a repeated Idempotency-Key, and fails a stream after its first byte, validly', async () => {
     const body = { model: w.appNameId, input: 'Once only', tools: [weather(undefined)] };

@@ -185,6 +185,8 @@ describe('one front door', () => {
     ).toEqual([
       '/acp/*',
       '/api/v1/chat/*',
+      '/api/v1/conversations',
+      '/api/v1/conversations/*',
       '/api/v1/models',
       '/api/v1/models/*',
       '/api/v1/org/*',

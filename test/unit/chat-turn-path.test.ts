@@ -61,7 +61,9 @@ const OFF_PATH = [
   'chat/domain/response-ids.ts',
   'chat/domain/responses-file-parts.ts',
   'chat/domain/responses-input.ts',
+  'chat/domain/responses-options.ts',
   'chat/domain/responses-request.ts',
+  'chat/domain/responses-tools.ts',
   'chat/domain/structured-output.ts',
   'chat/domain/turn-fields.ts',
   'conversations/domain/file.ts',
@@ -80,6 +82,7 @@ const OFF_PATH = [
   'kernel/domain/scopes.ts',
   'kernel/domain/time.ts',
   'kernel/domain/utf8.ts',
+  'kernel/domain/webhook-callback.ts',
   'kernel/env.ts',
   'kernel/http/api-gateway-contract.ts',
   'kernel/route-vocabulary.ts',
@@ -97,6 +100,10 @@ const OFF_PATH = [
   'kernel/adapters/system-clock.ts',
   // Imported for what a plain turn does not do: an Idempotency-Key, files, variables, a consumer, MCP tools, org keys, the admin and job wiring a shared wiring module also builds.
   'chat/adapters/mcp-tool-provider.ts',
+  // The SSRF check of the MCP servers a Responses request names (its resolver and wiring), and the store of its responses.
+  'kernel/adapters/dns-host-resolver.ts',
+  'kernel/wiring/outbound-network-wiring.ts',
+  'chat/adapters/dynamo-response-store.ts',
   'chat/app/chat-attachments.ts',
   'conversations/adapters/dynamo-consumer-store.ts',
   'conversations/adapters/dynamo-file-store.ts',

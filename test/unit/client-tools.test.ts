@@ -60,7 +60,7 @@ describe('parseTools', () => {
         tool('strict_null', { strict: null }),
       ]),
     ).toEqual([
-      { name: 'get_weather', description: 'Weather of a city', parameters: WEATHER_PARAMETERS },
+      { name: 'get_weather', description: 'Weather of a city', parameters: WEATHER_PARAMETERS, strict: true },
       { name: 'no-params_2', description: '', parameters: { type: 'object', properties: {} } },
       { name: 'strict_null', description: '', parameters: { type: 'object', properties: {} } },
     ]);

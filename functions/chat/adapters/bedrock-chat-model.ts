@@ -49,10 +49,12 @@ export function toConverseInput(request: ModelRequest): ConverseCommandInput {
   const format = request.responseFormat ? formatInstruction(request.responseFormat) : undefined;
   const system = format ? [...request.system, format] : request.system;
   const { temperature, topP, maxTokens, stop } = request.options;
+  const budget = thinkingBudget(request);
+  // Extended thinking takes neither temperature nor top_p (Anthropic's models on Bedrock refuse them).
   const inference = {
     ...(maxTokens !== undefined ? { maxTokens } : {}),
-    ...(temperature !== undefined ? { temperature } : {}),
-    ...(topP !== undefined ? { topP } : {}),
+    ...(temperature !== undefined && !budget ? { temperature } : {}),
+    ...(topP !== undefined && !budget ? { topP } : {}),
     ...(stop ? { stopSequences: [...stop] } : {}),
   };
   return {
@@ -60,6 +62,7 @@ export function toConverseInput(request: ModelRequest): ConverseCommandInput {
     messages,
     ...(system.length ? { system: system.map((text) => ({ text })) } : {}),
     ...(Object.keys(inference).length ? { inferenceConfig: inference } : {}),
+    ...(budget ? { additionalModelRequestFields: { thinking: { type: 'enabled', budget_tokens: budget } } } : {}),
     ...(request.tools.length
       ? {
           toolConfig: {
@@ -72,6 +75,27 @@ export function toConverseInput(request: ModelRequest): ConverseCommandInput {
         }
       : {}),
   };
+}
+
+/** Anthropic's models on Bedrock that think with a token budget (extended thinking). */
+const THINKING_MODELS = /anthropic\.claude-(3-7-sonnet|sonnet-4|opus-4|haiku-4-5)/;
+/** The budget for each effort; Anthropic's minimum is 1,024 tokens. */
+const THINKING_BUDGETS: Readonly<Record<string, number>> = { minimal: 1024, low: 2048, medium: 8192, high: 16_384, xhigh: 32_768, max: 32_768 };
+const MIN_THINKING_BUDGET = 1024;
+
+/**
+ * The thinking budget of a request, or undefined when it asks for none or cannot have one: a model
+ * without extended thinking, `effort: none`, a call that offers tools (a tool loop with thinking must
+ * send each round's thinking blocks back, which the platform's transcript does not keep), or a
+ * `max_tokens` that leaves no room for the minimum budget (it must exceed the budget).
+ */
+export function thinkingBudget(request: ModelRequest): number | undefined {
+  const effort = request.options.reasoningEffort;
+  if (effort === undefined || effort === 'none' || request.tools.length > 0 || !THINKING_MODELS.test(request.modelId)) return undefined;
+  const wanted = THINKING_BUDGETS[effort] ?? THINKING_BUDGETS.medium!;
+  const cap = request.options.maxTokens !== undefined ? request.options.maxTokens - 1 : wanted;
+  const budget = Math.min(wanted, cap);
+  return budget >= MIN_THINKING_BUDGET ? budget : undefined;
 }
 
 /** `required` is Converse's `any`; a named tool its `tool`; `auto` is the default and not sent. */

@@ -85,11 +85,17 @@ interface WireUsage {
   prompt_tokens?: number;
   completion_tokens?: number;
   prompt_tokens_details?: { cached_tokens?: number };
+  completion_tokens_details?: { reasoning_tokens?: number };
 }
 
 function usageOf(u: WireUsage | undefined) {
   const cached = u?.prompt_tokens_details?.cached_tokens ?? 0;
   return { inputTokens: (u?.prompt_tokens ?? 0) - cached, outputTokens: u?.completion_tokens ?? 0, cacheReadInputTokens: cached, cacheCreationInputTokens: 0 };
+}
+
+function reasoningOf(u: WireUsage | undefined): { reasoningTokens?: number } {
+  const n = u?.completion_tokens_details?.reasoning_tokens;
+  return typeof n === 'number' ? { reasoningTokens: n } : {};
 }
 
 export class OpenAiCompatibleChatModel implements ChatModel {
@@ -117,6 +123,7 @@ export class OpenAiCompatibleChatModel implements ChatModel {
       ...(request.options.seed !== undefined ? { seed: request.options.seed } : {}),
       ...(request.options.presencePenalty !== undefined ? { presence_penalty: request.options.presencePenalty } : {}),
       ...(request.options.frequencyPenalty !== undefined ? { frequency_penalty: request.options.frequencyPenalty } : {}),
+      ...(request.options.reasoningEffort !== undefined ? { reasoning_effort: request.options.reasoningEffort } : {}),
       ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}),
     });
   }
@@ -150,6 +157,7 @@ export class OpenAiCompatibleChatModel implements ChatModel {
       toolCalls,
       stopReason: toolCalls.length ? 'tool_use' : stopReasonOf(choice?.finish_reason),
       usage: usageOf(body.usage),
+      ...reasoningOf(body.usage),
     };
   }
 
@@ -193,6 +201,9 @@ export class OpenAiCompatibleChatModel implements ChatModel {
       }
     }
     const toolCalls = [...calls.entries()].map(([i, c]) => ({ id: c.id ?? `call_${i}`, name: c.name, input: parseArguments(c.args), inputText: c.args }));
-    yield { type: 'done', response: { text, toolCalls, stopReason: toolCalls.length ? 'tool_use' : stopReasonOf(finish), usage: usageOf(usage) } };
+    yield {
+      type: 'done',
+      response: { text, toolCalls, stopReason: toolCalls.length ? 'tool_use' : stopReasonOf(finish), usage: usageOf(usage), ...reasoningOf(usage) },
+    };
   }
 }

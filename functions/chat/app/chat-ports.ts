@@ -1,6 +1,7 @@
+import type { CallbackCheckDeps } from '../../kernel/app/outbound-webhook-ports';
 import type { McpConnection } from '../../tenancy/domain/app';
 import type { BillingStore } from '../../tenancy/app/tenancy-ports';
-import type { ConversationDeps, SessionVariableStore, TurnSessionStore } from '../../conversations/app/conversation-ports';
+import type { ConversationDeps, ConversationMetadataStore, SessionVariableStore, TurnSessionStore } from '../../conversations/app/conversation-ports';
 import type { ModelRequest, ModelResponse, ModelSelection, ModelStreamEvent, ModelToolSpec } from '../domain/model';
 
 /** One model provider behind the platform (docs/design.md §1: Bedrock on AWS, offline locally, or any OpenAI-compatible server). */
@@ -45,12 +46,41 @@ export interface ToolProvider {
   ): Promise<ToolCallResult>;
 }
 
+/**
+ * A Responses API response as stored for `GET /responses/{id}`: the object as answered, in its
+ * session's partition (removed with the session), and the turn whose other messages were its input.
+ */
+export interface StoredResponse {
+  readonly sessionId: string;
+  readonly answerId: string;
+  readonly appId: string;
+  readonly turnId: string;
+  readonly createdAtUs: number;
+  /** The response object as the client received it (JSON). */
+  readonly body: Readonly<Record<string, unknown>>;
+}
+
+export interface ResponseStore {
+  put(response: StoredResponse): Promise<void>;
+  get(sessionId: string, answerId: string): Promise<StoredResponse | undefined>;
+  /** False when there was nothing to remove. */
+  remove(sessionId: string, answerId: string): Promise<boolean>;
+}
+
 /** What a chat turn needs beyond the conversation stores: models, MCP tools, variables and billing. */
 export interface ChatPorts {
   readonly models: ModelCatalog;
   readonly tools: ToolProvider;
   readonly variables: SessionVariableStore;
   readonly billing: BillingStore;
+  /** The SSRF check of the MCP servers a request names (a webhook callback's rules and resolver). */
+  readonly network: CallbackCheckDeps;
+  readonly responses: ResponseStore;
+}
+
+/** What the Conversations API needs beyond the conversation stores: the conversations' metadata (never exported). */
+export interface ConversationApiPorts {
+  readonly conversationMetadata: ConversationMetadataStore;
 }
 
 /** Everything a use case of area B may pick its deps from. */

@@ -103,7 +103,7 @@ export async function prepareChatTurn(
 }
 
 /** Waits up to TURN_LEASE_WAIT_MS for the session's lease; a session still busy then is a 409 with Retry-After. */
-async function acquireTurnLease(deps: ChatTurnDeps, sessionId: string): Promise<string> {
+export async function acquireTurnLease(deps: Pick<ChatTurnDeps, 'sessions' | 'ids' | 'clock'>, sessionId: string): Promise<string> {
   const leaseId = deps.ids.uuid();
   const deadline = Date.now() + TURN_LEASE_WAIT_MS;
   for (let wait = 25; ; wait = Math.min(wait * 2, 400)) {

@@ -166,6 +166,14 @@ export async function editMessage(deps: ActivityDeps, input: { sessionId: string
   return edited;
 }
 
+/** Replaces one stored message with a changed copy of it (same id and creation time), touch first. */
+export async function rewriteMessage(deps: ActivityDeps, message: Message): Promise<void> {
+  const stamp = deps.clock.nowUs();
+  if (!(await deps.sessions.touch(message.sessionId, stamp))) throw notFound('Session not found');
+  await deps.sessions.putMessage(message);
+  await retouchIfSlow(deps, message.sessionId, stamp);
+}
+
 /** Deletes one message; `last_message_at` stays the raw metadata it was. */
 export async function deleteMessage(deps: ActivityDeps, input: { sessionId: string; messageId: string }): Promise<void> {
   await liveSession(deps, input.sessionId);

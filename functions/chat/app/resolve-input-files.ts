@@ -13,15 +13,15 @@ import { fileNameOfMediaType, type FilePart } from '../domain/responses-file-par
 import type { ChatRequest } from '../domain/chat-request';
 import { MAX_FILE_REFERENCES, type FileReference } from '../domain/turn-fields';
 import { checkCallbackUrl, type CallbackCheck } from '../../kernel/app/check-callback-url';
-import type { CallbackCheckDeps } from '../../kernel/app/outbound-webhook-ports';
-import type { FetchedUrl, UrlFetcher } from './chat-ports';
+import type { ChatPorts, FetchedUrl, UrlFetcher } from './chat-ports';
 import { requireChatSessionOfApp } from './record-session-activity';
 import { uploadFile, type UploadDeps } from './upload-file';
 
 /** How long the whole fetch of one URL may take. */
 export const URL_FETCH_TIMEOUT_MS = 10_000;
 
-export type InputFileDeps = UploadDeps & CallbackCheckDeps & { readonly urls: UrlFetcher };
+/** `network`: the webhooks' SSRF check (its exceptions are test wiring's only), as for a request's MCP servers. */
+export type InputFileDeps = UploadDeps & Pick<ChatPorts, 'network'> & { readonly urls: UrlFetcher };
 
 /** Why the SSRF check refused a URL, for the client whose URL it is (a range, never a resolved address). */
 function refusalReason(check: Extract<CallbackCheck, { ok: false }>): string {
@@ -40,7 +40,7 @@ function refusalReason(check: Extract<CallbackCheck, { ok: false }>): string {
 /** The body of an https URL, through the webhooks' SSRF check: every address its host resolves to must be public. */
 async function fetched(deps: InputFileDeps, url: string): Promise<FetchedUrl> {
   // The fragment never leaves the client: it is dropped rather than refused.
-  const check = await checkCallbackUrl(deps, url.split('#')[0]!);
+  const check = await checkCallbackUrl(deps.network, url.split('#')[0]!);
   if (!check.ok) return { ok: false, reason: refusalReason(check) };
   return deps.urls.fetch(check, { maxBytes: MAX_UPLOAD_BYTES, timeoutMs: URL_FETCH_TIMEOUT_MS });
 }

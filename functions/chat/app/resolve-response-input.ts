@@ -1,8 +1,8 @@
 /**
  * A Responses API request as the chat turn it is: its `item_reference`s read from the stored answers
- * they name (of this app only), `previous_response_id` as the session to continue. The files of its
- * `input_image` / `input_file` parts are added later, once the request holds its Idempotency-Key
- * (app/resolve-input-files.ts).
+ * they name (of this app only), `previous_response_id` or `conversation` as the session to continue. The
+ * files of its `input_image` / `input_file` parts are added later, once the request holds its
+ * Idempotency-Key (app/resolve-input-files.ts).
  */
 import { badRequest } from '../../kernel/domain/errors';
 import type { Message } from '../../conversations/domain/session';
@@ -11,6 +11,7 @@ import { itemIdTarget } from '../domain/response-ids';
 import { joinToolCalls } from '../domain/responses-input';
 import type { ResponsesRequest } from '../domain/responses-request';
 import type { ChatDeps } from './chat-ports';
+import { requireConversation } from './manage-conversations';
 
 export async function responseTurnRequest(deps: Pick<ChatDeps, 'sessions'>, appId: string, parsed: ResponsesRequest): Promise<ChatRequest> {
   const transcripts = new Map<string, Promise<Message[] | undefined>>();
@@ -29,6 +30,7 @@ export async function responseTurnRequest(deps: Pick<ChatDeps, 'sessions'>, appI
       messages.push(item.message);
       continue;
     }
+    if (item.kind === 'reasoning') continue;
     // The same answer for an id that is no id of this platform, another app's, or a removed one.
     const missing = badRequest(`input[${i}].id: no output item ${item.id.slice(0, 256)} of this app is stored (an app with Zero Data Retention keeps none)`);
     const target = itemIdTarget(item.id);
@@ -46,7 +48,11 @@ export async function responseTurnRequest(deps: Pick<ChatDeps, 'sessions'>, appI
   if (previousSessionId !== undefined && turn.chatSessionId !== undefined && turn.chatSessionId !== previousSessionId) {
     throw badRequest('previous_response_id and chatSessionId name different sessions');
   }
-  const chatSessionId = previousSessionId ?? turn.chatSessionId;
+  const conversationSessionId = parsed.conversationId !== undefined ? (await requireConversation(deps, appId, parsed.conversationId)).id : undefined;
+  if (conversationSessionId !== undefined && turn.chatSessionId !== undefined && turn.chatSessionId !== conversationSessionId) {
+    throw badRequest('conversation and chatSessionId name different sessions');
+  }
+  const chatSessionId = previousSessionId ?? conversationSessionId ?? turn.chatSessionId;
   return {
     ...turn,
     messages: joinToolCalls(messages),

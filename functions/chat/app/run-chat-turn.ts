@@ -6,6 +6,7 @@
 import type { McpConnection } from '../../tenancy/domain/app';
 import { AnswerLimit } from '../domain/answer-limit';
 import type { ChatRequest } from '../domain/chat-request';
+import type { RequestMcpServer } from '../domain/responses-tools';
 import type { ModelMessage, ModelRequest, ModelResponse, ModelToolCall, StopReason } from '../domain/model';
 import { functionToolMarkers } from '../domain/client-tools';
 import { answerProblems, conformingText, repairRequest } from '../domain/structured-output';
@@ -30,8 +31,13 @@ export interface TurnResult {
   /** Calls of the client's function tools, handed back to it (stopReason `tool_use`). */
   readonly toolCalls: readonly ToolCall[];
   readonly stopReason: StopReason;
+  /** Every input token, those read from the model's prompt cache included. */
   readonly promptTokens: number;
   readonly completionTokens: number;
+  /** Of promptTokens, those the model read from its prompt cache. */
+  readonly cachedTokens: number;
+  /** Of completionTokens, those the model spent reasoning, where it reports them. */
+  readonly reasoningTokens: number;
 }
 
 /**
@@ -67,23 +73,30 @@ async function* runTurn(
   written: { session: boolean },
 ): AsyncGenerator<TurnEvent, TurnResult> {
   const { app } = input.principal;
+  const { request } = input;
+  // The app's connections, then the servers the request names (checked before the turn: chat/app/request-mcp-servers.ts).
+  const requested = request.mcpServers ?? [];
+  const connections: McpConnection[] = [...app.settings.mcpConnections, ...requested.map(requestConnection)];
   // A tool connection that is down, too slow or failing is unavailable for this turn (a marker with
   // success: false says so in the export); the model answers with what is left.
-  const listed: ListedTools = app.settings.mcpConnections.length
-    ? await deps.tools.listTools(app.settings.mcpConnections, turn.variables)
-    : { tools: [], unavailable: [] };
+  const listed: ListedTools = connections.length ? await deps.tools.listTools(connections, turn.variables) : { tools: [], unavailable: [] };
   // The built-in document tools take precedence over an MCP tool of the same name, and a client's
   // function tool over an MCP tool of its name (the client asked for it in this very request).
-  const { request } = input;
   const clientTools = request.toolChoice.type === 'none' ? [] : request.tools;
   const isClientCall = (call: ModelToolCall) => clientTools.some((t) => t.name === call.name);
-  const tools = listed.tools.filter((t) => !turn.documentTools.some((d) => d.name === t.spec.name) && !clientTools.some((c) => c.name === t.spec.name));
+  const tools = listed.tools.filter(
+    (t) => !turn.documentTools.some((d) => d.name === t.spec.name) && !clientTools.some((c) => c.name === t.spec.name) && allowedByRequest(requested, t),
+  );
   // The client's tools first: `tool_choice: "required"` is the client's request for one of them.
-  const toolSpecs = [
-    ...clientTools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.parameters })),
-    ...turn.documentTools,
-    ...tools.map((t) => t.spec),
-  ];
+  const clientSpecs = clientTools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.parameters }));
+  const toolSpecs = [...clientSpecs, ...turn.documentTools, ...tools.map((t) => t.spec)];
+  // `max_tool_calls`: the platform runs at most this many of its tools' calls; then only the client's tools are offered.
+  let platformCallsLeft = request.maxToolCalls ?? Number.POSITIVE_INFINITY;
+  // A forced tool that no connection offered (an mcp tool_choice by name) leaves the choice to the model.
+  const firstChoice =
+    request.toolChoice.type === 'tool' && !toolSpecs.some((t) => t.name === (request.toolChoice as { name: string }).name)
+      ? { type: 'auto' as const }
+      : request.toolChoice;
   const messages: ModelMessage[] = [...turn.context];
   const markers: ToolMarker[] = listed.unavailable.map((u, i) => ({
     id: `mcp_unavailable_${i + 1}`,
@@ -100,8 +113,11 @@ async function* runTurn(
   let text = '';
   let response: ModelResponse | undefined;
   let handedBack: readonly ModelToolCall[] = [];
-  const record = (r: ModelResponse) =>
+  let reasoningTokens = 0;
+  const record = (r: ModelResponse) => {
+    reasoningTokens += r.reasoningTokens ?? 0;
     usage.push({ model: turn.modelId, source: USAGE_SOURCE, ...r.usage, costUsd: formatUsd(costPicoUsd(turn.modelId, r.usage)) });
+  };
   try {
     for (let call = 0; call < MAX_MODEL_CALLS; call++) {
       const last = call === MAX_MODEL_CALLS - 1;
@@ -109,10 +125,10 @@ async function* runTurn(
         modelId: turn.modelId,
         system: turn.system,
         messages,
-        tools: last ? [] : toolSpecs,
+        tools: last ? [] : platformCallsLeft > 0 ? toolSpecs : clientSpecs,
         options: request.options,
         // A forced choice holds for the first call; once a tool ran the model may answer.
-        toolChoice: call === 0 && request.toolChoice.type !== 'none' ? request.toolChoice : { type: 'auto' },
+        toolChoice: call === 0 && firstChoice.type !== 'none' ? firstChoice : { type: 'auto' },
         parallelToolCalls: request.parallelToolCalls,
         responseFormat: request.responseFormat,
       };
@@ -138,7 +154,10 @@ async function* runTurn(
       const calls = request.parallelToolCalls ? r.toolCalls : r.toolCalls.slice(0, 1);
       messages.push({ role: 'assistant', content: r.text, toolCalls: calls });
       for (const toolCall of calls.filter((c) => !isClientCall(c))) {
-        const result = await callTurnTool(deps, turn, { tools, connections: app.settings.mcpConnections }, toolCall);
+        const result =
+          platformCallsLeft-- > 0
+            ? await callTurnTool(deps, turn, { tools, connections }, toolCall)
+            : { content: 'Not run: the request allows no more tool calls (max_tool_calls)', isError: true };
         markers.push({ id: toolCall.id, name: toolCall.name, type: 'tool', success: !result.isError });
         messages.push({ role: 'tool', toolCallId: toolCall.id, content: result.content, isError: result.isError });
       }
@@ -192,8 +211,9 @@ async function* runTurn(
   await charge(deps, input.principal, usage);
   const promptTokens = usage.reduce((s, u) => s + u.inputTokens + u.cacheReadInputTokens + u.cacheCreationInputTokens, 0);
   const completionTokens = usage.reduce((s, u) => s + u.outputTokens, 0);
+  const cachedTokens = usage.reduce((s, u) => s + u.cacheReadInputTokens, 0);
   const stopReason = toolCalls.length ? 'tool_use' : limit.reached ? 'max_tokens' : final.stopReason === 'tool_use' ? 'end_turn' : final.stopReason;
-  return { text, toolCalls, stopReason, promptTokens, completionTokens };
+  return { text, toolCalls, stopReason, promptTokens, completionTokens, cachedTokens, reasoningTokens };
 }
 
 /**
@@ -228,6 +248,17 @@ async function* checkedAnswer(
   text = conformingText(format, text);
   if (input.request.stream && text) yield { type: 'text', delta: text };
   return text;
+}
+
+/** A server a request names, as a connection (its name apart from the app's connections'). */
+function requestConnection(server: RequestMcpServer): McpConnection {
+  return { name: `mcp:${server.label}`, url: server.url, headers: server.headers };
+}
+
+/** A request server's `allowed_tools` keeps only those of its tools. */
+function allowedByRequest(requested: readonly RequestMcpServer[], tool: ConnectedTool): boolean {
+  const server = requested.find((s) => `mcp:${s.label}` === tool.connection);
+  return !server?.allowedTools || server.allowedTools.includes(tool.spec.name);
 }
 
 /** One tool call of the model: a built-in document tool or the app's MCP tool; a failure is the model's to read. */

@@ -6,6 +6,8 @@
  * (FIELDS): the rule that reads it and the JSON Schema the OpenAPI document shows for it.
  */
 import { badRequest } from '../../kernel/domain/errors';
+import type { RequestMcpServer } from './responses-tools';
+import { REASONING_EFFORTS } from './responses-options';
 import type { ToolCall } from '../../conversations/domain/session';
 import type { JsonSchema } from '../../kernel/domain/json-schema';
 import { isRecord } from '../../kernel/domain/request-rule';
@@ -60,6 +62,10 @@ export interface ChatRequest {
   readonly responseFormat: ResponseFormat;
   /** A system instruction for this turn only, never stored (the Responses API's `instructions`). */
   readonly instructions?: string;
+  /** Remote MCP servers the request names (Responses `mcp` tools), listed and called like the app's connections. */
+  readonly mcpServers?: readonly RequestMcpServer[];
+  /** At most this many calls of the tools the platform runs in this turn (Responses `max_tool_calls`). */
+  readonly maxToolCalls?: number;
 }
 
 const ROLES: readonly string[] = ['user', 'assistant', 'system', 'developer', 'tool'];
@@ -75,6 +81,11 @@ function contentText(content: unknown, i: number): string {
     return content.map((p) => (p as { text: string }).text).join('');
   }
   throw badRequest(`messages[${i}].content ${CONTENT_REFUSED}`);
+}
+
+function oneOfEfforts(v: unknown): string {
+  if (!(REASONING_EFFORTS as readonly unknown[]).includes(v)) throw badRequest(`reasoning_effort must be one of ${REASONING_EFFORTS.join(', ')}`);
+  return v as string;
 }
 
 /** The fields each role may carry; `refusal` is what the openai package hands back on an assistant message. */
@@ -203,6 +214,10 @@ const FIELDS = {
   tool_choice: field(TOOL_CHOICE_SCHEMA, (v, body) => parseToolChoice(v, parseTools(body.tools))),
   parallel_tool_calls: TURN_FIELDS.parallel_tool_calls,
   response_format: field(RESPONSE_FORMAT_SCHEMA, (v) => parseResponseFormat(v)),
+  reasoning_effort: field(
+    { enum: [...REASONING_EFFORTS, null], description: 'Passed to models that reason (an OpenAI-compatible upstream; Bedrock models with a reasoning budget)' },
+    (v) => (present(v) ? oneOfEfforts(v) : undefined),
+  ),
   logprobs: field({ type: 'boolean', const: false, description: 'Log probabilities are not available: only false' }, (v) => {
     if (present(v) && v !== false) throw badRequest('logprobs is not supported: send false or leave it out');
     return undefined;
@@ -238,6 +253,7 @@ export function parseChatRequest(body: Record<string, unknown>, appNameId: strin
   const seed = read('seed');
   const presencePenalty = read('presence_penalty');
   const frequencyPenalty = read('frequency_penalty');
+  const reasoningEffort = read('reasoning_effort');
   read('user');
   read('metadata');
   read('store');
@@ -255,7 +271,7 @@ export function parseChatRequest(body: Record<string, unknown>, appNameId: strin
     ...(chatSessionId !== undefined ? { chatSessionId } : {}),
     variables,
     files,
-    options: generationOptions({ temperature, topP, maxTokens, stop, seed, presencePenalty, frequencyPenalty }),
+    options: generationOptions({ temperature, topP, maxTokens, stop, seed, presencePenalty, frequencyPenalty, reasoningEffort }),
     tools,
     toolChoice,
     parallelToolCalls,

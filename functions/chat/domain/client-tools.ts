@@ -18,6 +18,8 @@ export interface ClientTool {
   readonly description: string;
   /** JSON Schema of the arguments (an empty object schema when the client gave none). */
   readonly parameters: Record<string, unknown>;
+  /** What the client asked for as `strict` (echoed by a response; the platform checks arguments either way). */
+  readonly strict?: boolean;
 }
 
 /** Which tools the model may or must call: OpenAI's `tool_choice`. */
@@ -110,6 +112,7 @@ export function functionToolOf(f: Record<string, unknown>, at: string, opts: { r
     name: f.name,
     description: typeof f.description === 'string' ? f.description : '',
     parameters: isRecord(f.parameters) ? f.parameters : EMPTY_PARAMETERS,
+    ...(typeof f.strict === 'boolean' ? { strict: f.strict } : {}),
   };
 }
 

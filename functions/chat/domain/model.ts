@@ -57,6 +57,8 @@ export interface ModelResponse {
   readonly toolCalls: readonly ModelToolCall[];
   readonly stopReason: StopReason;
   readonly usage: TokenCounts;
+  /** Of the output tokens, those spent reasoning, where the provider reports them (billed as output either way). */
+  readonly reasoningTokens?: number;
 }
 
 /** A streamed call: text deltas as they come, then the complete response. */

@@ -18,17 +18,27 @@ import { boundedText as bounded } from './turn-fields';
  */
 export type ResponseInputItem =
   | { readonly kind: 'message'; readonly message: ChatMessageInput; readonly files?: readonly FilePart[] }
-  | { readonly kind: 'reference'; readonly id: string };
+  | { readonly kind: 'reference'; readonly id: string }
+  /** A reasoning item sent back: accepted and not passed on (the platform's models get no reasoning blocks back). */
+  | { readonly kind: 'reasoning' };
 
 export const MAX_ITEMS = 2048;
 const MAX_CALL_ID = 256;
 const TEXT_ONLY = 'must be a text part: files go in the input_image and input_file parts of a user, system or developer message';
+/** A conversation's items are stored as they are: a file part would have no upload to stand for. */
+const ITEM_TEXT_ONLY = 'must be text: input_image and input_file parts are taken in the input of POST /responses only';
 
 /**
  * A message's content: a string, or text parts (`input_text`, and `output_text` on an assistant's)
  * joined; with `withFiles`, also `input_image` / `input_file` parts, returned apart.
  */
-function messageContent(content: unknown, where: string, partType: 'input_text' | 'output_text', withFiles: boolean): { text: string; files: FilePart[] } {
+function messageContent(
+  content: unknown,
+  where: string,
+  partType: 'input_text' | 'output_text',
+  withFiles: boolean,
+  refusal = TEXT_ONLY,
+): { text: string; files: FilePart[] } {
   if (typeof content === 'string') return { text: bounded(content, `${where}.content`), files: [] };
   if (!Array.isArray(content) || content.length === 0) throw badRequest(`${where}.content must be a string or a non-empty array of ${partType} parts`);
   const texts: string[] = [];
@@ -39,7 +49,7 @@ function messageContent(content: unknown, where: string, partType: 'input_text' 
       files.push(parseFilePart(p, at));
       continue;
     }
-    if (!isRecord(p) || (p.type !== partType && p.type !== 'input_text' && p.type !== 'output_text')) throw badRequest(`${at} ${TEXT_ONLY}`);
+    if (!isRecord(p) || (p.type !== partType && p.type !== 'input_text' && p.type !== 'output_text')) throw badRequest(`${at} ${refusal}`);
     onlyKeys(p, ['type', 'text', 'annotations', 'logprobs'], at);
     if (typeof p.text !== 'string') throw badRequest(`${at}.text must be a string`);
     texts.push(p.text);
@@ -55,8 +65,8 @@ function callId(v: unknown, where: string): string {
   return v;
 }
 
-function parseItem(item: unknown, i: number): ResponseInputItem {
-  const where = `input[${i}]`;
+function parseItem(item: unknown, i: number, list = 'input'): ResponseInputItem {
+  const where = `${list}[${i}]`;
   if (!isRecord(item)) throw badRequest(`${where} must be an object`);
   const type = item.type ?? (item.role !== undefined ? 'message' : undefined);
   switch (type) {
@@ -65,7 +75,8 @@ function parseItem(item: unknown, i: number): ResponseInputItem {
       const role = item.role;
       if (role === 'assistant') return { kind: 'message', message: { role: 'assistant', content: contentText(item.content, where, 'output_text') } };
       if (role === 'user' || role === 'system' || role === 'developer') {
-        const { text, files } = messageContent(item.content, where, 'input_text', true);
+        const { text, files } =
+          list === 'input' ? messageContent(item.content, where, 'input_text', true) : messageContent(item.content, where, 'input_text', false, ITEM_TEXT_ONLY);
         return { kind: 'message', message: { role: role === 'user' ? 'user' : 'system', content: text }, ...(files.length ? { files } : {}) };
       }
       throw badRequest(`${where}.role must be one of user, assistant, system, developer`);
@@ -87,8 +98,15 @@ function parseItem(item: unknown, i: number): ResponseInputItem {
       if (typeof item.id !== 'string' || item.id.length === 0 || item.id.length > MAX_CALL_ID) throw badRequest(`${where}.id must be an item id`);
       return { kind: 'reference', id: item.id };
     }
+    case 'reasoning': {
+      onlyKeys(item, ['type', 'id', 'summary', 'content', 'encrypted_content', 'status'], where);
+      if (!Array.isArray(item.summary ?? [])) throw badRequest(`${where}.summary must be an array`);
+      if (item.encrypted_content !== undefined && item.encrypted_content !== null && typeof item.encrypted_content !== 'string')
+        throw badRequest(`${where}.encrypted_content must be a string`);
+      return { kind: 'reasoning' };
+    }
     default:
-      throw badRequest(`${where}.type must be one of message, function_call, function_call_output, item_reference`);
+      throw badRequest(`${where}.type must be one of message, function_call, function_call_output, item_reference, reasoning`);
   }
 }
 
@@ -97,7 +115,13 @@ export function parseInput(raw: unknown): ResponseInputItem[] {
   if (typeof raw === 'string') return [{ kind: 'message', message: { role: 'user', content: bounded(raw, 'input') } }];
   if (!Array.isArray(raw) || raw.length === 0) throw badRequest('input must be a string or a non-empty array of items');
   if (raw.length > MAX_ITEMS) throw badRequest(`input: at most ${MAX_ITEMS} items`);
-  return raw.map(parseItem);
+  return raw.map((item, i) => parseItem(item, i));
+}
+
+/** Items sent in a member of another name (a conversation's `items`): at most `max`, each read as an input item. */
+export function parseItemList(raw: unknown, list: string, max: number): ResponseInputItem[] {
+  if (!Array.isArray(raw) || raw.length > max) throw badRequest(`${list} must be an array of at most ${max} items`);
+  return raw.map((item, i) => parseItem(item, i, list));
 }
 
 /** The file parts of every message, in order. */
@@ -181,6 +205,21 @@ export const INPUT_ITEM: JsonSchema = {
       required: ['type', 'id'],
       additionalProperties: false,
       description: "An output item of an earlier response of this app (its message's text or its function call)",
+    },
+    {
+      type: 'object',
+      title: 'Reasoning',
+      properties: {
+        type: { const: 'reasoning' },
+        id: { type: 'string' },
+        summary: { type: 'array', items: { type: 'object' } },
+        content: { type: ['array', 'null'], items: { type: 'object' } },
+        encrypted_content: { type: ['string', 'null'] },
+        status: { type: 'string' },
+      },
+      required: ['type'],
+      additionalProperties: false,
+      description: 'Accepted and not passed on to the model',
     },
   ],
 };

@@ -10,27 +10,20 @@ import { badRequest, notFound } from '../../kernel/domain/errors';
 import type { JsonSchema } from '../../kernel/domain/json-schema';
 import { isRecord } from '../../kernel/domain/request-rule';
 import type { ChatRequest } from './chat-request';
-import {
-  functionToolOf,
-  jsonSchemaFormatOf,
-  keywordToolChoice,
-  MAX_TOOLS,
-  namedToolChoice,
-  TOOL_NAME_PATTERN,
-  uniqueNames,
-  type ClientTool,
-  type ResponseFormat,
-  type ToolChoice,
-} from './client-tools';
+import { jsonSchemaFormatOf, TOOL_NAME_PATTERN, type ClientTool, type ResponseFormat } from './client-tools';
 import { field, fieldReader, ignored, onlyKeys, present, requestSchema, requireAppAndKnownFields } from './request-fields';
-import { boundedText as bounded, generationOptions, TOKEN_LIMIT_SCHEMA, tokenLimit, TURN_FIELDS } from './turn-fields';
+import { boundedText as bounded, generationOptions, numberIn, TOKEN_LIMIT_SCHEMA, tokenLimit, TURN_FIELDS } from './turn-fields';
 import { responseIdSession } from './response-ids';
 import { INPUT_ITEM, MAX_ITEMS, parseInput, type ResponseInputItem } from './responses-input';
+import { parseResponsesToolChoice, parseResponsesTools, RESPONSES_TOOL_CHOICE_SCHEMA, RESPONSES_TOOLS_SCHEMA } from './responses-tools';
+import { INCLUDABLE, OPTIONAL_FIELDS, parseReasoning, REASONING_SCHEMA, SERVICE_TIERS, type ReasoningSetting } from './responses-options';
 
 export interface ResponsesRequest {
   /** The turn, its messages still to be completed by the input's references (app/resolve-response-input.ts). */
   readonly turn: Omit<ChatRequest, 'messages'>;
   readonly input: readonly ResponseInputItem[];
+  /** What `include` asked for. */
+  readonly include: readonly string[];
   /** A system instruction for this response only (not stored, not carried to the next). */
   readonly instructions?: string;
   /** The session `previous_response_id` names. */
@@ -43,7 +36,11 @@ export interface ResponsesRequest {
     readonly temperature: number | null;
     readonly topP: number | null;
     readonly toolChoice: unknown;
-    readonly tools: readonly unknown[];
+    /** The function tools offered (a namespace's members included), as the Open Responses document's FunctionTool. */
+    readonly tools: readonly ClientTool[];
+    readonly reasoning: ReasoningSetting;
+    readonly maxToolCalls: number | null;
+    readonly topLogprobs: number;
     readonly text: unknown;
     readonly parallelToolCalls: boolean;
     readonly metadata: Readonly<Record<string, string>>;
@@ -51,30 +48,8 @@ export interface ResponsesRequest {
     readonly safetyIdentifier: string | null;
     readonly promptCacheKey: string | null;
   };
-}
-
-/** Responses `tools`: function tools in the Responses (flat) shape. */
-function parseTools(raw: unknown): ClientTool[] {
-  if (raw === undefined || raw === null) return [];
-  if (!Array.isArray(raw) || raw.length > MAX_TOOLS) throw badRequest(`tools must be an array of at most ${MAX_TOOLS} function tools`);
-  return uniqueNames(
-    raw.map((t, i): ClientTool => {
-      const at = `tools[${i}]`;
-      if (!isRecord(t) || t.type !== 'function') throw badRequest(`${at} must be { type: "function", name, parameters }: only function tools are supported`);
-      onlyKeys(t, ['type', 'name', 'description', 'parameters', 'strict'], at);
-      return functionToolOf(t, at, { nulls: true });
-    }),
-  );
-}
-
-function parseToolChoice(raw: unknown, tools: readonly ClientTool[]): ToolChoice {
-  const keyword = keywordToolChoice(raw, tools);
-  if (keyword) return keyword;
-  if (isRecord(raw) && raw.type === 'function' && typeof raw.name === 'string') {
-    onlyKeys(raw, ['type', 'name'], 'tool_choice');
-    return namedToolChoice(raw.name, tools);
-  }
-  throw badRequest('tool_choice must be "none", "auto", "required" or { type: "function", name }');
+  /** The `conversation` the turn continues, as sent (app/resolve-response-input.ts finds its session). */
+  readonly conversationId?: string;
 }
 
 /** `text.format`: the Responses spelling of `response_format` (the schema's fields sit on the format itself). */
@@ -131,35 +106,8 @@ const FIELDS = {
   temperature: TURN_FIELDS.temperature,
   top_p: TURN_FIELDS.top_p,
   max_output_tokens: field(TOKEN_LIMIT_SCHEMA, (v) => tokenLimit(v, 'max_output_tokens')),
-  tools: field(
-    {
-      type: 'array',
-      maxItems: MAX_TOOLS,
-      items: {
-        type: 'object',
-        properties: {
-          type: { const: 'function' },
-          name: { type: 'string', pattern: TOOL_NAME_PATTERN.source },
-          description: { type: ['string', 'null'] },
-          parameters: { type: ['object', 'null'] },
-          strict: { type: ['boolean', 'null'] },
-        },
-        required: ['type', 'name'],
-        additionalProperties: false,
-      },
-      description: 'Function tools; a call to one ends the response with a function_call item for the client to run',
-    },
-    parseTools,
-  ),
-  tool_choice: field(
-    {
-      anyOf: [
-        { enum: ['none', 'auto', 'required'] },
-        { type: 'object', properties: { type: { const: 'function' }, name: { type: 'string' } }, required: ['type', 'name'], additionalProperties: false },
-      ],
-    },
-    (v, body) => parseToolChoice(v, parseTools(body.tools)),
-  ),
+  tools: field(RESPONSES_TOOLS_SCHEMA, parseResponsesTools),
+  tool_choice: field(RESPONSES_TOOL_CHOICE_SCHEMA, (v, body) => parseResponsesToolChoice(v, parseResponsesTools(body.tools))),
   parallel_tool_calls: TURN_FIELDS.parallel_tool_calls,
   text: field(
     {
@@ -200,13 +148,54 @@ const FIELDS = {
   prompt_cache_key: ignored({ type: 'string', maxLength: 256 }, (v) => {
     if (typeof v !== 'string' || v.length > 256) throw badRequest('prompt_cache_key must be a string of at most 256 characters');
   }),
-  truncation: ignored({ enum: ['auto', 'disabled'], description: 'a turn over the model’s context fails rather than dropping history' }, (v) => {
-    if (v !== 'auto' && v !== 'disabled') throw badRequest('truncation must be auto or disabled');
+  truncation: ignored({ enum: ['auto', 'disabled', null], description: 'a turn over the model’s context fails rather than dropping history' }, (v) => {
+    if (v !== null && v !== 'auto' && v !== 'disabled') throw badRequest('truncation must be auto or disabled');
   }),
-  include: field({ type: 'array', items: { type: 'string' }, maxItems: 0, description: 'Nothing extra can be included: only an empty array' }, (v) => {
-    if (present(v) && !(Array.isArray(v) && v.length === 0)) throw badRequest('include: no extra output can be included here (send [] or leave it out)');
-    return undefined;
+  include: field(
+    {
+      type: ['array', 'null'],
+      items: { enum: INCLUDABLE },
+      description: 'reasoning.encrypted_content returns the reasoning items the model gave; the others add nothing here',
+    },
+    (v): readonly string[] => {
+      if (!present(v)) return [];
+      if (!Array.isArray(v) || v.length > 16 || !v.every((x) => INCLUDABLE.includes(x as string)))
+        throw badRequest(`include must be an array of: ${INCLUDABLE.join(', ')}`);
+      return v as string[];
+    },
+  ),
+  reasoning: field(REASONING_SCHEMA, parseReasoning),
+  max_tool_calls: field(
+    {
+      type: ['integer', 'null'],
+      minimum: 1,
+      maximum: 1024,
+      description: 'At most this many calls of the tools the platform runs (MCP, documents) in the response',
+    },
+    (v) => numberIn(v, 'max_tool_calls', 1, 1024, true),
+  ),
+  top_logprobs: ignored(
+    { type: ['integer', 'null'], minimum: 0, maximum: 20, description: 'log probabilities are not available: every logprobs list is empty' },
+    (v) => {
+      numberIn(v, 'top_logprobs', 0, 20, true);
+    },
+  ),
+  service_tier: ignored({ enum: [...SERVICE_TIERS, null], description: 'every response runs at the default tier' }, (v) => {
+    if (v !== null && !SERVICE_TIERS.includes(v as string)) throw badRequest(`service_tier must be one of ${SERVICE_TIERS.join(', ')}`);
   }),
+  ...OPTIONAL_FIELDS,
+  conversation: field(
+    {
+      anyOf: [{ type: 'string' }, { type: 'object', properties: { id: { type: 'string' } }, required: ['id'], additionalProperties: false }, { type: 'null' }],
+      description: "conv_…: continues that conversation (a chat session of the key's app); the turn's input and answer become its items",
+    },
+    (v): string | undefined => {
+      if (!present(v)) return undefined;
+      const id = typeof v === 'string' ? v : isRecord(v) && typeof v.id === 'string' && Object.keys(v).length === 1 ? v.id : undefined;
+      if (id === undefined) throw badRequest('conversation must be a conversation id or { id }');
+      return id;
+    },
+  ),
 };
 
 /** The JSON Schema of the request body, from the same field table the rules read (for the OpenAPI document). */
@@ -234,7 +223,7 @@ export function parseResponsesRequest(body: Record<string, unknown>, appNameId: 
   const maxTokens = read('max_output_tokens');
   const tools = read('tools');
   // The tools as read once: their schemas are checked once.
-  const toolChoice = parseToolChoice(body.tool_choice, tools);
+  const toolChoice = parseResponsesToolChoice(body.tool_choice, tools);
   const parallelToolCalls = read('parallel_tool_calls');
   const responseFormat = read('text');
   read('store');
@@ -243,7 +232,16 @@ export function parseResponsesRequest(body: Record<string, unknown>, appNameId: 
   read('safety_identifier');
   read('prompt_cache_key');
   read('truncation');
-  read('include');
+  const include = read('include');
+  const reasoning = read('reasoning');
+  const maxToolCalls = read('max_tool_calls');
+  read('top_logprobs');
+  read('service_tier');
+  for (const name of Object.keys(OPTIONAL_FIELDS) as (keyof typeof OPTIONAL_FIELDS)[]) read(name);
+  const offered = toolChoice.choice.type === 'none' ? { functions: [], mcpServers: [] } : toolChoice.tools;
+  const conversationId = read('conversation');
+  if (conversationId !== undefined && previousResponseId !== undefined)
+    throw badRequest("Mutually exclusive parameters: Ensure you are only providing one of: 'previous_response_id' or 'conversation'.");
   return {
     turn: {
       model,
@@ -252,12 +250,15 @@ export function parseResponsesRequest(body: Record<string, unknown>, appNameId: 
       ...(chatSessionId !== undefined ? { chatSessionId } : {}),
       variables,
       files,
-      options: generationOptions({ temperature, topP, maxTokens }),
-      tools,
-      toolChoice,
+      options: generationOptions({ temperature, topP, maxTokens, reasoningEffort: reasoning.effort ?? undefined }),
+      tools: toolChoice.tools.functions,
+      toolChoice: toolChoice.choice,
       parallelToolCalls,
       responseFormat,
+      mcpServers: offered.mcpServers,
+      ...(maxToolCalls !== undefined ? { maxToolCalls } : {}),
     },
+    include,
     input,
     ...(instructions !== undefined ? { instructions } : {}),
     ...(previousSessionId !== undefined ? { previousSessionId } : {}),
@@ -267,8 +268,11 @@ export function parseResponsesRequest(body: Record<string, unknown>, appNameId: 
       previousResponseId: previousResponseId ?? null,
       temperature: temperature ?? null,
       topP: topP ?? null,
-      toolChoice: body.tool_choice ?? 'auto',
-      tools: (body.tools as unknown[] | undefined) ?? [],
+      toolChoice: toolChoice.echo,
+      tools: toolChoice.tools.functions,
+      reasoning,
+      maxToolCalls: maxToolCalls ?? null,
+      topLogprobs: typeof body.top_logprobs === 'number' ? body.top_logprobs : 0,
       text: { format: body.text && isRecord(body.text) && body.text.format ? body.text.format : { type: 'text' } },
       parallelToolCalls,
       metadata,
@@ -276,5 +280,6 @@ export function parseResponsesRequest(body: Record<string, unknown>, appNameId: 
       safetyIdentifier: typeof body.safety_identifier === 'string' ? body.safety_identifier : null,
       promptCacheKey: typeof body.prompt_cache_key === 'string' ? body.prompt_cache_key : null,
     },
+    ...(conversationId !== undefined ? { conversationId } : {}),
   };
 }

@@ -23,6 +23,8 @@ export interface GenerationOptions {
   readonly seed?: number;
   readonly presencePenalty?: number;
   readonly frequencyPenalty?: number;
+  /** OpenAI's reasoning effort (`reasoning.effort`, `reasoning_effort`): passed on as given to models that reason. */
+  readonly reasoningEffort?: string;
 }
 
 /** The options a request gave, without those it left out. */

@@ -13,7 +13,13 @@ function wireToolCalls(calls: readonly ToolCall[], indexed: boolean) {
 }
 
 function usageOf(result: TurnResult) {
-  return { prompt_tokens: result.promptTokens, completion_tokens: result.completionTokens, total_tokens: result.promptTokens + result.completionTokens };
+  return {
+    prompt_tokens: result.promptTokens,
+    completion_tokens: result.completionTokens,
+    total_tokens: result.promptTokens + result.completionTokens,
+    prompt_tokens_details: { cached_tokens: result.cachedTokens },
+    completion_tokens_details: { reasoning_tokens: result.reasoningTokens },
+  };
 }
 
 export function chatCompletion(turn: PreparedTurn, request: ChatRequest, result: TurnResult) {

@@ -53,6 +53,8 @@ export interface TurnPresenter<Answer> {
   /** A stored answer sent again as the stream it would have been. */
   replayStream(stored: Answer): AsyncIterable<string>;
   sessionOf(stored: Answer): string;
+  /** Once, when the turn has completed and been recorded: what the route keeps of it beyond the session (a stored response). */
+  completed?(turn: PreparedTurn, result: TurnResult): Promise<void>;
 }
 
 /** The headers a chat turn reads (chat/openapi/chat-requests.ts), as sent. */
@@ -94,7 +96,14 @@ export async function runTurnRoute<Answer>(
   try {
     const turnInput = { principal: req.chat!, request: input.complete ? await input.complete(request) : request };
     const turn = await prepareChatTurn(deps, { ...turnInput, ...(headerSessionId !== undefined ? { headerSessionId } : {}) });
-    const run = remembered(runChatTurn(deps, turn, turnInput), (result) => claim.remember(200, presenter.answer(turn, result)), claim.forget);
+    const run = remembered(
+      runChatTurn(deps, turn, turnInput),
+      async (result) => {
+        await presenter.completed?.(turn, result);
+        await claim.remember(200, presenter.answer(turn, result));
+      },
+      claim.forget,
+    );
     const sessionHeader = { 'X-Chat-Session-ID': turn.session.id };
     if (request.stream) return { status: 200, headers: { ...sessionHeader, ...SSE_HEADERS }, stream: presenter.stream(turn, run, deps.logger) };
     let step = await run.next();

@@ -1,5 +1,6 @@
 import { attachInputFiles } from '../app/resolve-input-files';
 import { responseTurnRequest } from '../app/resolve-response-input';
+import { checkRequestMcpServers } from '../app/request-mcp-servers';
 import type { ChatRequest } from '../domain/chat-request';
 import { filePartsOf } from '../domain/responses-input';
 import { responsePresenter } from './responses-presenters';
@@ -21,19 +22,17 @@ export const createHandler = (deps: ResponsesFunctionDeps) =>
   httpRoute(CHAT_ROUTES.responsesCreate, deps, async (req) => {
     const { headers, body } = await readRequest(CHAT_REQUESTS.responsesCreate, req);
     const request = await responseTurnRequest(deps, req.chat!.app.id, body.parsed);
-    const presenter = responsePresenter(body.parsed, deps.clock);
+    await checkRequestMcpServers(deps, request.mcpServers ?? []);
+    const app = req.chat!.app;
+    // What OpenAI stores unless told not to; an app with Zero Data Retention keeps nothing of it.
+    const store = body.parsed.echo.store && !app.settings.zeroDataRetention;
+    const presenter = responsePresenter(body.parsed, deps, { store, appId: app.id });
     const parts = filePartsOf(body.parsed.input);
     const headerSessionId = headers['X-Chat-Session-ID'];
     const complete = (r: ChatRequest) =>
       attachInputFiles(deps, { principal: req.chat!, request: r, parts, ...(headerSessionId !== undefined ? { headerSessionId } : {}) });
-    return runTurnRoute(deps, req, {
-      routeId: 'responsesCreate',
-      headers,
-      request,
-      ...(parts.length ? { complete } : {}),
-      fingerprint: body.raw,
-      presenter,
-    });
+    const files = parts.length ? { complete } : {};
+    return runTurnRoute(deps, req, { routeId: 'responsesCreate', headers, request, ...files, fingerprint: body.raw, presenter });
   });
 
 export const handler = lambdaStreamHandler(createHandler, responsesProductionDeps);

@@ -4,12 +4,15 @@
  */
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { Clock } from '../../kernel/app/kernel-ports';
+import type { ResponseStore } from '../app/chat-ports';
 import { microsToMs } from '../../kernel/domain/time';
 import type { PreparedTurn } from '../app/prepare-chat-turn';
 import type { TurnEvent, TurnResult } from '../app/run-chat-turn';
 import type { ResponsesRequest } from '../domain/responses-request';
 import { functionCallItemId, messageItemId, responseId } from '../domain/response-ids';
 import type { StopReason } from '../domain/model';
+import type { ClientTool } from '../domain/client-tools';
+import type { ReasoningEffort } from '../domain/responses-options';
 import { drainTurn, type TurnPresenter } from './chat-turn-route';
 
 type Status = 'in_progress' | 'completed' | 'incomplete' | 'failed';
@@ -60,9 +63,14 @@ function outputOf(turn: PreparedTurn, result: TurnResult): OutputItem[] {
 }
 
 /** A function tool as the response echoes it: every field present, `strict` false unless asked (as OpenAI does). */
-function toolEcho(raw: unknown) {
-  const t = raw as { name: string; description?: string | null; parameters?: Record<string, unknown> | null; strict?: boolean | null };
-  return { type: 'function' as const, name: t.name, description: t.description ?? null, parameters: t.parameters ?? null, strict: t.strict ?? false };
+function toolEcho(t: ClientTool) {
+  return { type: 'function' as const, name: t.name, description: t.description || null, parameters: t.parameters, strict: t.strict ?? false };
+}
+
+/** The effort as the Open Responses document names it: `minimal` (passed on as given) is its `low`, `max` its `xhigh`. */
+function effortEcho(effort: ReasoningEffort | null) {
+  if (effort === 'minimal') return 'low';
+  return effort === 'max' ? 'xhigh' : effort;
 }
 
 /**
@@ -97,7 +105,7 @@ function responseObject(
     output: result ? outputOf(turn, result) : [],
     parallel_tool_calls: echo.parallelToolCalls,
     previous_response_id: echo.previousResponseId,
-    reasoning: { effort: null, summary: null },
+    reasoning: { effort: effortEcho(echo.reasoning.effort), summary: echo.reasoning.summary },
     store: echo.store,
     // The platform's defaults where the request set nothing: a strict client needs a number.
     temperature: echo.temperature ?? 1,
@@ -107,8 +115,8 @@ function responseObject(
     top_p: echo.topP ?? 1,
     presence_penalty: 0,
     frequency_penalty: 0,
-    top_logprobs: 0,
-    max_tool_calls: null,
+    top_logprobs: echo.topLogprobs,
+    max_tool_calls: echo.maxToolCalls,
     background: false,
     service_tier: 'default',
     safety_identifier: echo.safetyIdentifier,
@@ -117,23 +125,30 @@ function responseObject(
     usage: result
       ? {
           input_tokens: result.promptTokens,
-          input_tokens_details: { cached_tokens: 0 },
+          input_tokens_details: { cached_tokens: result.cachedTokens },
           output_tokens: result.completionTokens,
-          output_tokens_details: { reasoning_tokens: 0 },
+          output_tokens_details: { reasoning_tokens: result.reasoningTokens },
           total_tokens: result.promptTokens + result.completionTokens,
         }
       : null,
     metadata: echo.metadata,
+    conversation: parsed.conversationId !== undefined ? { id: parsed.conversationId } : null,
     chatSessionId: turn.session.id,
   };
 }
 
 const unixNow = (clock: Clock) => Math.floor(microsToMs(clock.nowUs()) / 1000);
 
-/** Server-Sent Events with an `event:` line and a `sequence_number`, as OpenAI sends them. */
-function eventWriter() {
+/**
+ * Server-Sent Events with an `event:` line and a `sequence_number`, as OpenAI sends them. Events up to
+ * `skipThrough` are counted and not written (a resumed stream).
+ */
+function eventWriter(skipThrough = -1) {
   let sequence = 0;
-  return (type: string, body: Record<string, unknown>) => `event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: sequence++, ...body })}\n\n`;
+  return (type: string, body: Record<string, unknown>) => {
+    const n = sequence++;
+    return n <= skipThrough ? '' : `event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: n, ...body })}\n\n`;
+  };
 }
 
 /**
@@ -201,9 +216,15 @@ async function* responseStream(
   }
 }
 
-/** A completed response replayed (an Idempotency-Key's stored answer) as the events a stream would have sent. */
-async function* replayedResponseStream(stored: ResponseObject): AsyncIterable<string> {
-  const event = eventWriter();
+/**
+ * A completed response sent again as the events of its stream (an Idempotency-Key's stored answer, or
+ * `GET /responses/{id}?stream=true`), one text delta per message: from after `startingAfter` when given.
+ */
+export async function* replayedResponseStream(stored: ResponseObject, startingAfter = -1): AsyncIterable<string> {
+  for (const piece of replayedEvents(stored, eventWriter(startingAfter))) if (piece) yield piece;
+}
+
+function* replayedEvents(stored: ResponseObject, event: ReturnType<typeof eventWriter>): Iterable<string> {
   const started = { ...stored, status: 'in_progress', completed_at: null, output: [], usage: null, incomplete_details: null };
   yield event('response.created', { response: started });
   yield event('response.in_progress', { response: started });
@@ -225,11 +246,28 @@ async function* replayedResponseStream(stored: ResponseObject): AsyncIterable<st
   yield event(stored.status === 'incomplete' ? 'response.incomplete' : 'response.completed', { response: stored });
 }
 
-export function responsePresenter(parsed: ResponsesRequest, clock: Clock): TurnPresenter<ResponseObject> {
+/**
+ * The Responses wire shapes of a turn. `keep` (the request's `store`, and an app that retains data):
+ * the completed response is stored for `GET /responses/{id}`. A failure to store it is logged and not
+ * the client's: the turn is recorded and billed, and its session goes on with `previous_response_id`.
+ */
+export function responsePresenter(
+  parsed: ResponsesRequest,
+  deps: { readonly clock: Clock; readonly responses: ResponseStore; readonly logger: Logger },
+  keep: { readonly store: boolean; readonly appId: string },
+): TurnPresenter<ResponseObject> {
+  const { clock } = deps;
   return {
     answer: (turn, result) => responseObject(turn, parsed, { status: 'completed', result, completedAt: unixNow(clock) }),
     stream: (turn, run, logger) => responseStream(turn, parsed, run, logger, clock),
     replayStream: replayedResponseStream,
     sessionOf: (stored) => stored.chatSessionId,
+    completed: async (turn, result) => {
+      if (!keep.store) return;
+      const body = responseObject(turn, parsed, { status: 'completed', result, completedAt: unixNow(clock) });
+      await deps.responses
+        .put({ sessionId: turn.session.id, answerId: turn.answerId, appId: keep.appId, turnId: turn.completionId, createdAtUs: clock.nowUs(), body })
+        .catch((err: unknown) => deps.logger.error('a completed response could not be stored', err as Error));
+    },
   };
 }

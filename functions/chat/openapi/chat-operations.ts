@@ -7,6 +7,9 @@ import * as s from './chat-schemas';
 import { CHAT_REQUESTS } from './chat-requests';
 import { FILE_REQUESTS } from './file-requests';
 import { MODEL_REQUESTS } from './model-requests';
+import { RESPONSE_REQUESTS } from './response-requests';
+import { conversationItemList } from './conversation-api-schemas';
+import { CONVERSATION_OPERATIONS } from './conversation-api-operations';
 
 const TURN_ERRORS = [400, 401, 402, 403, 404, 409, 413, 422, 429, 500, 503];
 
@@ -27,6 +30,32 @@ export const CHAT_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     request: CHAT_REQUESTS.responsesCreate,
     ok: { status: 200, description: 'The response', content: { 'application/json': s.response, 'text/event-stream': s.responseStream } },
     errors: TURN_ERRORS,
+  },
+  responsesGet: {
+    tag: 'Chat',
+    summary: 'Get a stored response',
+    description:
+      'A response of the key’s app as it was answered, while its session exists (a request with `store: false`, or an app with Zero Data Retention, stores none). With `stream=true` it is sent again as the events of its stream (one text delta per message), from after `starting_after` when given.',
+    request: RESPONSE_REQUESTS.responsesGet,
+    ok: { status: 200, description: 'The response', content: { 'application/json': s.response, 'text/event-stream': s.responseStream } },
+    errors: [400, 401, 403, 404, 429, 500, 503],
+  },
+  responsesDelete: {
+    tag: 'Chat',
+    summary: 'Delete a stored response',
+    description: 'The response leaves these routes; its session, messages and the org export stay as the deletion rules of sessions keep them.',
+    request: RESPONSE_REQUESTS.responsesDelete,
+    ok: { status: 200, description: 'Deleted', content: json(s.responseDeleted) },
+    errors: [400, 401, 403, 404, 429, 500, 503],
+  },
+  responsesInputItems: {
+    tag: 'Chat',
+    summary: 'List a stored response’s input items',
+    description:
+      'The items the response’s request added to its session (a continued response lists only its own), shown as a conversation’s items are, in a cursor list: `after` an item id, `limit` 1 to 100 (20), `order` desc (the default) or asc.',
+    request: RESPONSE_REQUESTS.responsesInputItems,
+    ok: { status: 200, description: 'A page of items', content: json(conversationItemList) },
+    errors: [400, 401, 403, 404, 429, 500, 503],
   },
   chatFilesCreate: {
     tag: 'Chat',
@@ -52,4 +81,5 @@ export const CHAT_OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     ok: { status: 200, description: 'The model', content: json(s.model) },
     errors: [401, 403, 404, 429, 500, 503],
   },
+  ...CONVERSATION_OPERATIONS,
 };

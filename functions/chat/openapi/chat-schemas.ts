@@ -10,7 +10,13 @@ export const chatError = z
   .union([z.object({ error: z.string() }), z.object({ error: z.string(), message: z.string() })])
   .meta({ title: 'ChatError', description: 'Area B: `{ error: message }`, or `{ error: CODE, message }` for the 422 image codes' });
 
-const usage = z.object({ prompt_tokens: z.int(), completion_tokens: z.int(), total_tokens: z.int() });
+const usage = z.object({
+  prompt_tokens: z.int().meta({ description: 'Every input token, those read from the prompt cache included' }),
+  completion_tokens: z.int(),
+  total_tokens: z.int(),
+  prompt_tokens_details: z.object({ cached_tokens: z.int().meta({ description: 'Read from the model’s prompt cache, where it reports them' }) }),
+  completion_tokens_details: z.object({ reasoning_tokens: z.int().meta({ description: 'Spent reasoning, where the model reports them' }) }),
+});
 const toolCall = z.object({ id: z.string(), type: z.literal('function'), function: z.object({ name: z.string(), arguments: z.string() }) });
 export const chatCompletion = z
   .object({
@@ -76,8 +82,12 @@ export const response = z
     top_p: z.number().meta({ description: "The request's top_p, else 1" }),
     presence_penalty: z.number().meta({ description: 'Always 0' }),
     frequency_penalty: z.number().meta({ description: 'Always 0' }),
-    top_logprobs: z.int().meta({ description: 'Always 0: no log probabilities are returned' }),
-    max_tool_calls: z.null(),
+    top_logprobs: z.int().meta({ description: "The request's top_logprobs, else 0: no log probabilities are returned" }),
+    max_tool_calls: z.nullable(z.int()).meta({ description: "The request's max_tool_calls, else null" }),
+    reasoning: z.object({
+      effort: z.nullable(z.enum(['none', 'low', 'medium', 'high', 'xhigh'])).meta({ description: "The request's effort (minimal reads as low, max as xhigh)" }),
+      summary: z.nullable(z.enum(['auto', 'concise', 'detailed'])),
+    }),
     background: z.literal(false),
     service_tier: z.literal('default'),
     safety_identifier: z.nullable(z.string()).meta({ description: "The request's safety_identifier, else null" }),
@@ -92,10 +102,11 @@ export const response = z
           strict: z.boolean().meta({ description: "The request's strict, else false" }),
         }),
       )
-      .meta({ description: 'The function tools of the request, every field present' }),
+      .meta({ description: "The function tools offered (a namespace's members included), every field present; mcp and hosted tools are not echoed" }),
     text: z
       .object({ format: z.looseObject({ type: z.enum(['text', 'json_object', 'json_schema']) }) })
       .meta({ description: 'The output format of the request; a json_schema format is echoed with its schema null' }),
+    conversation: z.nullable(z.object({ id: z.string() })).meta({ description: 'The conversation the request continued, else null' }),
     chatSessionId: uuid,
   })
   .meta({ title: 'Response' });
@@ -104,3 +115,5 @@ export const responseStream = z.string().meta({
   description:
     'Server-Sent Events (`event:` and `data:` lines, each with sequence_number): response.created, response.in_progress, response.output_item.added, response.content_part.added, response.output_text.delta, response.output_text.done, response.content_part.done, response.function_call_arguments.delta/.done, response.output_item.done, then response.completed or response.incomplete; response.failed on a failure after the first byte',
 });
+
+export const responseDeleted = z.object({ id: z.string(), object: z.literal('response'), deleted: z.literal(true) });

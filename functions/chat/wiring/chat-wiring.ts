@@ -5,6 +5,8 @@ import { DynamoBillingStore } from '../../tenancy/adapters/dynamo-org-store';
 import { DynamoIdempotencyStore } from '../../kernel/adapters/dynamo-idempotency-store';
 import { DynamoSessionVariableStore } from '../../conversations/adapters/dynamo-session-variable-store';
 import { McpToolProvider } from '../adapters/mcp-tool-provider';
+import { DynamoResponseStore } from '../adapters/dynamo-response-store';
+import { buildCallbackCheck, type OutboundNetworkWiringOptions } from '../../kernel/wiring/outbound-network-wiring';
 import { ConfiguredModelCatalog } from '../adapters/model-catalog';
 import { ENV } from '../../kernel/env';
 import type { ChatPorts, ToolProvider } from '../app/chat-ports';
@@ -15,8 +17,11 @@ import { buildConversationPorts, buildObjectStore } from '../../conversations/co
 import { buildCoreDeps, onFirstUse, type CoreDeps } from '../../tenancy/wiring/core-wiring';
 import type { FileWiringOptions } from './ocr-wiring';
 
-/** Area B's wiring seams: the MCP client, and the file pipeline's. */
-export interface ChatWiringOptions extends FileWiringOptions {
+/**
+ * Area B's wiring seams: the MCP client, the file pipeline's, and the outbound SSRF check's (DNS answers
+ * and exceptions for the MCP servers and file URLs a request names: test wiring only, as for webhooks).
+ */
+export interface ChatWiringOptions extends FileWiringOptions, OutboundNetworkWiringOptions {
   /** Tests may swap the MCP client's transport-level behaviour; production uses McpToolProvider. */
   readonly tools?: ToolProvider;
 }
@@ -37,6 +42,8 @@ export function buildChatPorts(opts: ChatWiringOptions, db = createDocumentClien
     tools: opts.tools ?? new McpToolProvider(),
     variables: new DynamoSessionVariableStore(db, table),
     billing: new DynamoBillingStore(db, table),
+    responses: new DynamoResponseStore(db, table),
+    network: buildCallbackCheck(opts),
   };
 }
 

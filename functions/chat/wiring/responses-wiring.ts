@@ -6,23 +6,20 @@
 import { NodeHttpsUrlFetcher } from '../adapters/node-https-url-fetcher';
 import type { UrlFetcher } from '../app/chat-ports';
 import type { FilePorts } from '../../conversations/app/file-ports';
-import type { CallbackCheckDeps } from '../../kernel/app/outbound-webhook-ports';
-import { buildCallbackCheck, extraTrust, type OutboundWebhookWiringOptions } from '../../kernel/wiring/outbound-webhook-wiring';
+import { extraTrust, type OutboundNetworkWiringOptions } from '../../kernel/wiring/outbound-network-wiring';
 import { onFirstUse } from '../../tenancy/wiring/core-wiring';
 import { buildChatDeps, type ChatFunctionDeps, type ChatWiringOptions } from './chat-wiring';
 import { buildFilePorts } from './file-wiring';
 
-export type ResponsesWiringOptions = ChatWiringOptions & OutboundWebhookWiringOptions;
-
-export type ResponsesFunctionDeps = ChatFunctionDeps & FilePorts & CallbackCheckDeps & { readonly urls: UrlFetcher };
+export type ResponsesFunctionDeps = ChatFunctionDeps & FilePorts & { readonly urls: UrlFetcher };
 
 /** Pinned as webhooks are; only test wiring adds a CA (a loopback server's), the Lambda never does. */
-export function buildUrlFetcher(opts: OutboundWebhookWiringOptions): UrlFetcher {
+export function buildUrlFetcher(opts: OutboundNetworkWiringOptions): UrlFetcher {
   return new NodeHttpsUrlFetcher(extraTrust(opts));
 }
 
-export function buildResponsesDeps(opts: ResponsesWiringOptions): ResponsesFunctionDeps {
-  return { ...buildFilePorts(opts), ...buildChatDeps(opts), ...buildCallbackCheck(opts), urls: buildUrlFetcher(opts) };
+export function buildResponsesDeps(opts: ChatWiringOptions): ResponsesFunctionDeps {
+  return { ...buildFilePorts(opts), ...buildChatDeps(opts), urls: buildUrlFetcher(opts) };
 }
 
 export const responsesProductionDeps = onFirstUse(buildResponsesDeps);

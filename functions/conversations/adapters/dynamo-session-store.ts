@@ -195,15 +195,18 @@ export class DynamoSessionStore implements SessionStore {
     );
   }
 
-  /** The partition in one pass: the messages (`MSG#…`) and, after them, the session item with its open turn. */
+  /**
+   * The partition in one pass: the messages (`MSG#…`) and, after them, the session item with its open
+   * turn; nothing sorted outside that range (file links, variables, stored responses) is read.
+   */
   private async partition(sessionId: string): Promise<{ messages: Message[]; openTurnId: string | undefined; session: Session | undefined }> {
     const messages: Message[] = [];
     let openTurnId: string | undefined;
     let session: Session | undefined;
     const items = await queryAll(this.db, {
       TableName: this.table,
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': sessionPk(sessionId) },
+      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :first AND :last',
+      ExpressionAttributeValues: { ':pk': sessionPk(sessionId), ':first': 'MSG#', ':last': 'SESSION' },
       ConsistentRead: true,
     });
     for (const item of items) {

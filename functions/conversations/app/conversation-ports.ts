@@ -156,5 +156,15 @@ export interface SessionVariableStore {
   merge(sessionId: string, variables: Readonly<Record<string, string>>): Promise<Record<string, string>>;
 }
 
+/**
+ * The metadata of a session used as a Conversations API conversation: stored with the session and
+ * removed with it, never exported (area A's shapes do not carry it).
+ */
+export interface ConversationMetadataStore {
+  get(sessionId: string): Promise<Record<string, string>>;
+  /** Replaces the metadata. */
+  put(sessionId: string, metadata: Readonly<Record<string, string>>): Promise<void>;
+}
+
 /** Everything a use case over conversations (and the areas built on them) may pick its deps from. */
 export type ConversationDeps = PlatformDeps & ConversationPorts & FilePorts;

@@ -21,7 +21,10 @@ import type { IdempotencyStore } from '../app/kernel-ports';
 export interface ParamRule<Out> extends Rule<string, Out> {
   /** The document marks it required; the area refuses a request without it, in its own words. @default false */
   readonly required?: boolean;
-  /** A list header (RFC 9110 §5.3): its repeated field lines are read as one, joined by commas. @default false */
+  /**
+   * A list: a header's repeated field lines (RFC 9110 §5.3), or a query parameter's repeated values,
+   * are read as one, joined by commas. @default false
+   */
   readonly list?: boolean;
 }
 
@@ -162,7 +165,11 @@ export function readParameters<D extends RequestDeclaration>(decl: D, req: HttpR
   const path: Record<string, unknown> = {};
   for (const [name, rule] of Object.entries(decl.path ?? {})) path[name] = rule.read(Object.hasOwn(req.path, name) ? req.path[name]! : '');
   const answerHeaders = options.queryPolicy?.(req, Object.keys(decl.query ?? {})) ?? {};
-  const query = readParams(decl.query, (name) => (Object.hasOwn(req.query, name) ? req.query[name] : undefined));
+  const query = readParams(decl.query, (name, rule) => {
+    const values = rule.list ? req.event.multiValueQueryStringParameters?.[name] : undefined;
+    if (values?.length) return values.join(',');
+    return Object.hasOwn(req.query, name) ? req.query[name] : undefined;
+  });
   const headers = readParams(decl.headers, (name, rule) => (rule.list ? listHeader(req, name) : req.header(name)));
   return { path, query, headers, answerHeaders } as unknown as RequestParams<D>;
 }
