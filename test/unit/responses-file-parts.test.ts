@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseFilePart } from '../../functions/chat/domain/responses-file-parts';
-import { parseInput } from '../../functions/chat/domain/responses-input';
+import { parseInput, parseItemList } from '../../functions/chat/domain/responses-input';
 import { rejection } from '../support/domain-error';
 
 function expectBadRequest(fn: () => unknown, message: unknown): void {
@@ -87,6 +87,13 @@ describe('parseInput with file parts', () => {
     expectBadRequest(
       () => parseInput([{ role: 'assistant', content: [{ type: 'input_image', file_id: 'a' }] }]),
       'input[0].content[0] must be a text part: files go in the input_image and input_file parts of a user, system or developer message',
+    );
+  });
+
+  it("refuses file parts in a conversation's items: they are taken in a response's input only", () => {
+    expectBadRequest(
+      () => parseItemList([{ role: 'user', content: [{ type: 'input_image', file_id: 'a' }] }], 'items', 20),
+      'items[0].content[0] must be text: input_image and input_file parts are taken in the input of POST /responses only',
     );
   });
 });
