@@ -48,6 +48,7 @@ const AREA_PREFIXES: readonly (readonly [string, Area])[] = [
   ['/api/v1/org/', 'export'],
   ['/api/v1/chat/', 'chat'],
   ['/api/v1/responses', 'chat'],
+  ['/api/v1/responses/', 'chat'],
   ['/api/v1/conversations', 'chat'],
   ['/api/v1/conversations/', 'chat'],
   ['/api/v1/models', 'chat'],
