@@ -68,7 +68,7 @@ describe('REST API from the route table', () => {
         expect(JSON.stringify(method.Integration.Uri)).toContain('2015-03-31/functions/');
       }
     }
-    expect(ROUTES.filter((r) => r.stream).map((r) => r.id)).toEqual(['chatCompletionsCreate', 'responsesCreate']);
+    expect(ROUTES.filter((r) => r.stream).map((r) => r.id)).toEqual(['chatCompletionsCreate', 'responsesCreate', 'responsesGet']);
   });
 
   it('gives every route a function of its own', () => {

@@ -192,6 +192,7 @@ describe('one front door', () => {
       '/api/v1/org/*',
       '/api/v1/release-notes/*',
       '/api/v1/responses',
+      '/api/v1/responses/*',
       '/console/auth/*',
       '/console/v1/*',
       '/release-notes',
