@@ -46,8 +46,14 @@ const CONVERSATION_DELETE = { ...CONVERSATION_ROUTE, method: 'DELETE', body: 'no
 
 export const CHAT_ROUTES = routeTable({
   chatCompletionsCreate: { ...TURN_ROUTE, path: `${CHAT}/completions`, handler: 'chat/http/chat-completions-create' },
-  // `responses:send`: a background response's run is queued.
-  responsesCreate: { ...TURN_ROUTE, path: '/api/v1/responses', handler: 'chat/http/responses-create', grants: [...TURN_ROUTE.grants, 'responses:send'] },
+  // Its input_image / input_file parts store inline and fetched files as an upload does (ADR 0048); a
+  // background response's run is queued (ADR 0051).
+  responsesCreate: {
+    ...TURN_ROUTE,
+    path: '/api/v1/responses',
+    handler: 'chat/http/responses-create',
+    grants: [...TURN_ROUTE.grants, 'bucket:write', 'ocr:start', 'responses:send'],
+  },
   chatFilesCreate: {
     ...CHAT_KEY_ROUTE,
     method: 'POST',

@@ -5,7 +5,7 @@
  */
 import type { AcpDeps } from '../acp/app/acp-ports';
 import type { OrderEventDeliveryPorts } from '../acp/acp-wiring';
-import type { ChatDeps, ConversationApiPorts } from '../chat/app/chat-ports';
+import type { ChatDeps, ConversationApiPorts, UrlFetcher } from '../chat/app/chat-ports';
 import type { ConversationDeps } from '../conversations/app/conversation-ports';
 import type { UsageRollupPorts } from '../conversations/app/usage-rollup-ports';
 import type { ExportDeps, ExportJobListPorts, ExportJobPorts } from '../export/app/export-ports';
@@ -20,4 +20,4 @@ export type Deps = ConversationDeps &
   ExportJobListPorts &
   AcpDeps &
   ReleaseNotesDeps &
-  OrderEventDeliveryPorts;
+  OrderEventDeliveryPorts & { readonly urls: UrlFetcher };

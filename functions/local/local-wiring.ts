@@ -16,6 +16,7 @@ import { buildCoreDeps, onFirstUse, parseEnv, type CoreDeps } from '../tenancy/w
 import { withAuditTrail } from '../tenancy/wiring/audit-wiring';
 import { buildExportJobPorts, buildExportPorts } from '../export/export-wiring';
 import { buildFilePorts } from '../chat/wiring/file-wiring';
+import { buildUrlFetcher } from '../chat/wiring/responses-wiring';
 import { buildConsolePorts } from '../console/console-wiring';
 import { withConsoleAdmission, type ConsoleWiringOptions } from '../tenancy/wiring/console-identity-wiring';
 import type { ConsoleDeps } from '../console/app/console-ports';
@@ -40,6 +41,7 @@ export function buildDeps(opts: WiringOptions): LocalDeps {
     ...buildChatPorts(opts, db),
     ...buildConversationApiPorts(db, table),
     ...buildFilePorts(opts),
+    urls: buildUrlFetcher(opts),
     ...buildAcpPorts(db, table),
     ...buildCheckoutPorts(opts, db, table),
     ...buildReleaseNotesPorts(opts, db),

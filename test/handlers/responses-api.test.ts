@@ -151,9 +151,9 @@ describe('the Responses API', () => {
       return { status: res.status, body: res.body };
     };
     expect(await bad({ input: [] })).toEqual({ status: 400, body: { error: 'input must be a string or a non-empty array of items' } });
-    expect(await bad({ input: [{ role: 'user', content: [{ type: 'input_image', image_url: 'https://x' }] }] })).toEqual({
+    expect(await bad({ input: [{ role: 'user', content: [{ type: 'input_audio', input_audio: { data: 'AA==', format: 'wav' } }] }] })).toEqual({
       status: 400,
-      body: { error: 'input[0].content[0] must be text: input_image and input_file parts are not supported (upload files through /chat/files and send files)' },
+      body: { error: 'input[0].content[0] must be a text part: files go in the input_image and input_file parts of a user, system or developer message' },
     });
     expect(await bad({ input: 'x', tools: [{ type: 'teleport' }] })).toEqual({
       status: 400,

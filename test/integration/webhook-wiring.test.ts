@@ -193,7 +193,7 @@ describe('the Lambda wiring', () => {
     expect(importers).toEqual(['functions/cli/dev-listener.ts', 'functions/local/local-platform.ts']);
     // Exceptions are assigned in two places: the composition root (from its options) and the listeners' worker deps.
     const assigning = all.filter((f) => /(?<!readonly )webhookExceptions:/.test(readFileSync(join(root, f), 'utf8'))).sort();
-    expect(assigning).toEqual(['functions/kernel/wiring/outbound-webhook-wiring.ts', 'functions/local/dev-webhook-listeners.ts']);
+    expect(assigning).toEqual(['functions/kernel/wiring/outbound-network-wiring.ts', 'functions/local/dev-webhook-listeners.ts']);
     // The switch is read from the environment in one place, the options of `npm start`.
     const readers = all.filter((f) =>
       /PLATFORM_DEV_WEBHOOKS'\)|env\.PLATFORM_DEV_WEBHOOKS|\[['"]PLATFORM_DEV_WEBHOOKS/.test(readFileSync(join(root, f), 'utf8')),
@@ -211,9 +211,10 @@ describe('the Lambda wiring', () => {
       .filter((f) => /webhookNetwork\b/.test(readFileSync(f, 'utf8')))
       .map((f) => f.slice(root.length + 1))
       .sort();
-    // The platform's outbound-webhook wiring takes it from its options (every area that sends webhooks
-    // builds its ports there); local-platform.ts passes its own options through. Nothing reads env for it.
-    expect(users).toEqual(['kernel/wiring/outbound-webhook-wiring.ts', 'local/local-platform.ts']);
+    // The platform's outbound-network wiring takes it from its options (every area that sends webhooks,
+    // and a chat turn's MCP servers and file URLs, build their SSRF check there); local-platform.ts passes
+    // its own options through. Nothing reads env for it.
+    expect(users).toEqual(['kernel/wiring/outbound-network-wiring.ts', 'local/local-platform.ts']);
     for (const f of users) expect(readFileSync(join(root, f), 'utf8')).not.toMatch(/process\.env[^\n]*webhookNetwork|webhookNetwork[^\n]*process\.env/);
   });
 });

@@ -188,6 +188,12 @@ export function lambdaEnvironment(template: Template, description: string, local
 /** The timeout of the platform function `description`, in milliseconds. */
 /** A key ARN for the variable the template sets: the KMS client is built from it but never called in these tests. */
 const UNUSED_KEY_ARN = 'arn:aws:kms:eu-west-1:123456789012:key/00000000-0000-0000-0000-000000000000';
+/**
+ * SNS and Textract have no local twin: the Responses function (which may start OCR for a scanned PDF in
+ * an input part) builds its Textract engine from these, and no request of these tests starts OCR.
+ */
+const UNUSED_OCR_TOPIC_ARN = 'arn:aws:sns:eu-west-1:123456789012:unused-ocr';
+const UNUSED_OCR_ROLE_ARN = 'arn:aws:iam::123456789012:role/unused-textract';
 
 /** The environment of the function described `description`, with its resources pointed at the local backends. */
 export function localFunctionEnvironment(template: Template, description: string, local: LocalResources): Record<string, string> {
@@ -198,6 +204,8 @@ export function localFunctionEnvironment(template: Template, description: string
       JOBS_QUEUE_URL: local.jobsQueueUrl,
       WEBHOOKS_QUEUE_URL: local.webhooksQueueUrl,
       WEBHOOK_SECRETS_KEY_ARN: UNUSED_KEY_ARN,
+      OCR_TOPIC_ARN: UNUSED_OCR_TOPIC_ARN,
+      OCR_ROLE_ARN: UNUSED_OCR_ROLE_ARN,
     }),
     ...local.awsEnv,
   };

@@ -25,7 +25,8 @@ export interface ReceivedRequest {
   readonly at: number;
 }
 
-function makeCertificates(): { caPem: string; key: string; cert: string } {
+/** A test CA and a server certificate for `RECEIVER_HOST` and 127.0.0.1: any loopback https server of a test may use them. */
+export function makeCertificates(): { caPem: string; key: string; cert: string } {
   const dir = mkdtempSync(join(tmpdir(), 'webhook-ca-'));
   const run = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
   try {

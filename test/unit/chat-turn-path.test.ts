@@ -59,6 +59,7 @@ const OFF_PATH = [
   'chat/domain/model.ts',
   'chat/domain/request-fields.ts',
   'chat/domain/response-ids.ts',
+  'chat/domain/responses-file-parts.ts',
   'chat/domain/responses-input.ts',
   'chat/domain/responses-options.ts',
   'chat/domain/responses-request.ts',
@@ -99,8 +100,9 @@ const OFF_PATH = [
   'kernel/adapters/system-clock.ts',
   // Imported for what a plain turn does not do: an Idempotency-Key, files, variables, a consumer, MCP tools, org keys, the admin and job wiring a shared wiring module also builds.
   'chat/adapters/mcp-tool-provider.ts',
-  // The resolver of the SSRF check of the MCP servers a Responses request names, and the store of its responses.
+  // The SSRF check of the MCP servers a Responses request names (its resolver and wiring), and the store of its responses.
   'kernel/adapters/dns-host-resolver.ts',
+  'kernel/wiring/outbound-network-wiring.ts',
   'chat/adapters/dynamo-response-store.ts',
   'chat/adapters/sqs-response-run-queue.ts',
   'chat/app/chat-attachments.ts',

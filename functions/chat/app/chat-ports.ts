@@ -117,3 +117,23 @@ export interface ConversationApiPorts {
 
 /** Everything a use case of area B may pick its deps from. */
 export type ChatDeps = Omit<ConversationDeps, 'sessions'> & ChatPorts & { readonly sessions: TurnSessionStore };
+
+/** A fetched body and its declared type, or why it was not fetched, in words for the client whose URL it is. */
+export type FetchedUrl = { readonly ok: true; readonly bytes: Buffer; readonly contentType?: string } | { readonly ok: false; readonly reason: string };
+
+/** A URL the SSRF check accepted (kernel/app/check-callback-url.ts): the connection may go to `addresses` only. */
+export interface CheckedUrl {
+  readonly url: string;
+  readonly hostname: string;
+  readonly addresses: readonly string[];
+}
+
+/**
+ * GETs a file from a client's https URL for a Responses API input part, as webhooks are sent: once,
+ * pinned to the checked addresses, no redirect followed, cut off as soon as the body passes
+ * `maxBytes`, and given up after `timeoutMs` in all. Every failure of the URL's server is a result,
+ * never a throw.
+ */
+export interface UrlFetcher {
+  fetch(target: CheckedUrl, limits: { readonly maxBytes: number; readonly timeoutMs: number }): Promise<FetchedUrl>;
+}

@@ -1,6 +1,8 @@
 /**
  * A Responses API request as the chat turn it is: its `item_reference`s read from the stored answers
- * they name (of this app only), `previous_response_id` or `conversation` as the session to continue.
+ * they name (of this app only), `previous_response_id` or `conversation` as the session to continue. The
+ * files of its `input_image` / `input_file` parts are added later, once the request holds its
+ * Idempotency-Key (app/resolve-input-files.ts).
  */
 import { badRequest } from '../../kernel/domain/errors';
 import type { Message } from '../../conversations/domain/session';

@@ -22,7 +22,7 @@ import type { Telemetry } from '../../kernel/app/kernel-ports';
 import type { ChatPrincipal } from '../../tenancy/app/admit-request';
 import { requireChatSessionOfApp } from './record-session-activity';
 
-type UploadDeps = Pick<ChatDeps, 'files' | 'sessions' | 'clock' | 'ids'> & FilePorts & Telemetry;
+export type UploadDeps = Pick<ChatDeps, 'files' | 'sessions' | 'clock' | 'ids'> & FilePorts & Telemetry;
 
 /** Seconds a client should wait before retrying an upload refused because storage is down. */
 export const STORAGE_RETRY_AFTER_SECONDS = 5;

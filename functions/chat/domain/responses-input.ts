@@ -9,32 +9,55 @@ import { isRecord } from '../../kernel/domain/request-rule';
 import type { ToolCall } from '../../conversations/domain/session';
 import type { ChatMessageInput } from './chat-request';
 import { onlyKeys } from './request-fields';
+import { FILE_PART, IMAGE_PART, isFilePart, parseFilePart, type FilePart } from './responses-file-parts';
 import { boundedText as bounded } from './turn-fields';
 
-/** An input item: a message, a tool call or result, or a reference to an earlier response's output item. */
+/**
+ * An input item: a message (with the files of its `input_image` / `input_file` parts, which go to the
+ * model as the turn's `files` do), a tool call or result, or a reference to an earlier response's output item.
+ */
 export type ResponseInputItem =
-  | { readonly kind: 'message'; readonly message: ChatMessageInput }
+  | { readonly kind: 'message'; readonly message: ChatMessageInput; readonly files?: readonly FilePart[] }
   | { readonly kind: 'reference'; readonly id: string }
   /** A reasoning item sent back: accepted and not passed on (the platform's models get no reasoning blocks back). */
   | { readonly kind: 'reasoning' };
 
 export const MAX_ITEMS = 2048;
 const MAX_CALL_ID = 256;
-const REFUSED_PART = 'must be text: input_image and input_file parts are not supported (upload files through /chat/files and send files)';
+const TEXT_ONLY = 'must be a text part: files go in the input_image and input_file parts of a user, system or developer message';
+/** A conversation's items are stored as they are: a file part would have no upload to stand for. */
+const ITEM_TEXT_ONLY = 'must be text: input_image and input_file parts are taken in the input of POST /responses only';
 
-/** A message's content: a string, or text parts (`input_text`, and `output_text` on an assistant's) joined. */
-function contentText(content: unknown, where: string, partType: 'input_text' | 'output_text'): string {
-  if (typeof content === 'string') return bounded(content, `${where}.content`);
+/**
+ * A message's content: a string, or text parts (`input_text`, and `output_text` on an assistant's)
+ * joined; with `withFiles`, also `input_image` / `input_file` parts, returned apart.
+ */
+function messageContent(
+  content: unknown,
+  where: string,
+  partType: 'input_text' | 'output_text',
+  withFiles: boolean,
+  refusal = TEXT_ONLY,
+): { text: string; files: FilePart[] } {
+  if (typeof content === 'string') return { text: bounded(content, `${where}.content`), files: [] };
   if (!Array.isArray(content) || content.length === 0) throw badRequest(`${where}.content must be a string or a non-empty array of ${partType} parts`);
-  const texts = content.map((p, j) => {
+  const texts: string[] = [];
+  const files: FilePart[] = [];
+  for (const [j, p] of content.entries()) {
     const at = `${where}.content[${j}]`;
-    if (!isRecord(p) || (p.type !== partType && p.type !== 'input_text' && p.type !== 'output_text')) throw badRequest(`${at} ${REFUSED_PART}`);
+    if (withFiles && isFilePart(p)) {
+      files.push(parseFilePart(p, at));
+      continue;
+    }
+    if (!isRecord(p) || (p.type !== partType && p.type !== 'input_text' && p.type !== 'output_text')) throw badRequest(`${at} ${refusal}`);
     onlyKeys(p, ['type', 'text', 'annotations', 'logprobs'], at);
     if (typeof p.text !== 'string') throw badRequest(`${at}.text must be a string`);
-    return p.text;
-  });
-  return bounded(texts.join(''), `${where}.content`);
+    texts.push(p.text);
+  }
+  return { text: bounded(texts.join(''), `${where}.content`), files };
 }
+
+const contentText = (content: unknown, where: string, partType: 'input_text' | 'output_text') => messageContent(content, where, partType, false).text;
 
 function callId(v: unknown, where: string): string {
   if (typeof v !== 'string' || v.length === 0 || v.length > MAX_CALL_ID)
@@ -52,7 +75,9 @@ function parseItem(item: unknown, i: number, list = 'input'): ResponseInputItem 
       const role = item.role;
       if (role === 'assistant') return { kind: 'message', message: { role: 'assistant', content: contentText(item.content, where, 'output_text') } };
       if (role === 'user' || role === 'system' || role === 'developer') {
-        return { kind: 'message', message: { role: role === 'user' ? 'user' : 'system', content: contentText(item.content, where, 'input_text') } };
+        const { text, files } =
+          list === 'input' ? messageContent(item.content, where, 'input_text', true) : messageContent(item.content, where, 'input_text', false, ITEM_TEXT_ONLY);
+        return { kind: 'message', message: { role: role === 'user' ? 'user' : 'system', content: text }, ...(files.length ? { files } : {}) };
       }
       throw badRequest(`${where}.role must be one of user, assistant, system, developer`);
     }
@@ -99,6 +124,11 @@ export function parseItemList(raw: unknown, list: string, max: number): Response
   return raw.map((item, i) => parseItem(item, i, list));
 }
 
+/** The file parts of every message, in order. */
+export function filePartsOf(items: readonly ResponseInputItem[]): FilePart[] {
+  return items.flatMap((item) => (item.kind === 'message' ? (item.files ?? []) : []));
+}
+
 /**
  * The items as chat messages: an assistant's text followed by its function calls, or consecutive
  * function calls, are one assistant message with those tool calls, as a model makes them.
@@ -123,6 +153,8 @@ const TEXT_PART = {
   additionalProperties: false,
 };
 const CONTENT = { anyOf: [{ type: 'string' }, { type: 'array', minItems: 1, items: TEXT_PART }] };
+/** A user, system or developer message's content may carry files too. */
+const INPUT_CONTENT = { anyOf: [{ type: 'string' }, { type: 'array', minItems: 1, items: { anyOf: [TEXT_PART, IMAGE_PART, FILE_PART] } }] };
 export const INPUT_ITEM: JsonSchema = {
   anyOf: [
     {
@@ -131,7 +163,7 @@ export const INPUT_ITEM: JsonSchema = {
       properties: {
         type: { const: 'message' },
         role: { enum: ['user', 'assistant', 'system', 'developer'] },
-        content: CONTENT,
+        content: INPUT_CONTENT,
         id: { type: 'string' },
         status: { type: 'string' },
         phase: { type: 'string' },

@@ -72,6 +72,8 @@ export async function runTurnRoute<Answer>(
     readonly routeId: string;
     readonly headers: TurnHeaders;
     readonly request: ChatRequest;
+    /** What completes the request and must not run again for a replay (storing a Responses request's input files). */
+    readonly complete?: (request: ChatRequest) => Promise<ChatRequest>;
     readonly fingerprint: unknown;
     readonly presenter: TurnPresenter<Answer>;
   },
@@ -92,7 +94,7 @@ export async function runTurnRoute<Answer>(
     return { status: claim.status, headers, body: stored };
   }
   try {
-    const turnInput = { principal: req.chat!, request };
+    const turnInput = { principal: req.chat!, request: input.complete ? await input.complete(request) : request };
     const turn = await prepareChatTurn(deps, { ...turnInput, ...(headerSessionId !== undefined ? { headerSessionId } : {}) });
     const run = remembered(
       runChatTurn(deps, turn, turnInput),

@@ -23,7 +23,14 @@ const BACKGROUND_IN_FLIGHT_MS = 30_000;
 export async function runBackgroundRoute(
   deps: ChatFunctionDeps,
   req: HttpRequest<KeyCaller>,
-  input: { readonly headers: TurnHeaders; readonly parsed: ResponsesRequest; readonly request: ChatRequest; readonly fingerprint: unknown },
+  input: {
+    readonly headers: TurnHeaders;
+    readonly parsed: ResponsesRequest;
+    readonly request: ChatRequest;
+    readonly fingerprint: unknown;
+    /** Stores the request's input files, once it holds its Idempotency-Key (as a turn's). */
+    readonly complete?: (request: ChatRequest) => Promise<ChatRequest>;
+  },
 ) {
   const app = req.chat!.app;
   if (app.settings.zeroDataRetention) throw badRequest('background: an app with Zero Data Retention stores no response, so none can run in the background');
@@ -41,7 +48,7 @@ export async function runBackgroundRoute(
       body = (await startBackgroundResponse(deps, {
         principal: req.chat!,
         parsed: input.parsed,
-        request: input.request,
+        request: input.complete ? await input.complete(input.request) : input.request,
         ...(headerSessionId !== undefined ? { headerSessionId } : {}),
       })) as ResponseObject;
     } catch (err) {

@@ -6,8 +6,7 @@ import { DynamoIdempotencyStore } from '../../kernel/adapters/dynamo-idempotency
 import { DynamoSessionVariableStore } from '../../conversations/adapters/dynamo-session-variable-store';
 import { McpToolProvider } from '../adapters/mcp-tool-provider';
 import { DynamoResponseStore } from '../adapters/dynamo-response-store';
-import { DnsHostResolver } from '../../kernel/adapters/dns-host-resolver';
-import type { HostResolver, WebhookNetworkPolicy } from '../../kernel/app/outbound-webhook-ports';
+import { buildCallbackCheck, type OutboundNetworkWiringOptions } from '../../kernel/wiring/outbound-network-wiring';
 import { ConfiguredModelCatalog } from '../adapters/model-catalog';
 import { ENV } from '../../kernel/env';
 import type { ChatPorts, ResponseRunQueue, ToolProvider } from '../app/chat-ports';
@@ -20,14 +19,13 @@ import { buildConversationPorts, buildObjectStore } from '../../conversations/co
 import { buildCoreDeps, onFirstUse, type CoreDeps } from '../../tenancy/wiring/core-wiring';
 import type { FileWiringOptions } from './ocr-wiring';
 
-/** Area B's wiring seams: the MCP client, and the file pipeline's. */
-export interface ChatWiringOptions extends FileWiringOptions {
+/**
+ * Area B's wiring seams: the MCP client, the file pipeline's, and the outbound SSRF check's (DNS answers
+ * and exceptions for the MCP servers and file URLs a request names: test wiring only, as for webhooks).
+ */
+export interface ChatWiringOptions extends FileWiringOptions, OutboundNetworkWiringOptions {
   /** Tests may swap the MCP client's transport-level behaviour; production uses McpToolProvider. */
   readonly tools?: ToolProvider;
-  /** Tests answer DNS for the MCP servers a request names; production resolves with node:dns. */
-  readonly resolver?: HostResolver;
-  /** Exceptions to the SSRF policy (a loopback server in a test): test wiring only, as for webhooks. */
-  readonly webhookNetwork?: WebhookNetworkPolicy;
 }
 
 /** Chat turns keep their Idempotency-Key answers in the same store as area C's POSTs. */
@@ -60,7 +58,7 @@ export function buildChatPorts(opts: ChatWiringOptions, db = createDocumentClien
     billing: new DynamoBillingStore(db, table),
     responses: new DynamoResponseStore(db, table),
     responseRuns: responseRunQueue(opts),
-    network: { resolver: opts.resolver ?? new DnsHostResolver(), webhookExceptions: opts.webhookNetwork?.allowAddresses ?? [] },
+    network: buildCallbackCheck(opts),
   };
 }
 

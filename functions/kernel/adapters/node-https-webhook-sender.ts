@@ -6,27 +6,15 @@
  * `lookup` (Node connects to them directly); the check has accepted them already. `node:https` follows
  * no redirect: a 3xx is returned as a status. ADR 0011 says why this is not undici (bundle size).
  */
-import type { LookupAddress } from 'node:dns';
 import type { IncomingMessage } from 'node:http';
 import { request } from 'node:https';
-import { isIP, type LookupFunction } from 'node:net';
 import { rootCertificates } from 'node:tls';
-import type { AttemptResult, DeliveryErrorClass } from '../domain/outbound-webhook';
+import type { AttemptResult } from '../domain/outbound-webhook';
 import type { WebhookRequest, WebhookSender } from '../app/outbound-webhook-ports';
+import { failureClassOf, pinnedLookup, serverNameOf } from './pinned-https';
 
 /** At most this much of a response body is read (and thrown away). */
 const MAX_RESPONSE_BYTES = 64 * 1024;
-
-const TLS_CODES = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_MISMATCH)/;
-
-/** The class of a failed attempt, from the error and its causes. */
-function errorClassOf(err: unknown): DeliveryErrorClass {
-  for (let e = err as { name?: string; code?: string; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
-    if (e.name === 'TimeoutError' || e.code === 'ETIMEDOUT') return 'timeout';
-    if (TLS_CODES.test(e.code ?? '')) return 'tls';
-  }
-  return 'network';
-}
 
 export class NodeHttpsWebhookSender implements WebhookSender {
   private readonly ca?: string[];
@@ -42,12 +30,6 @@ export class NodeHttpsWebhookSender implements WebhookSender {
    * and thrown away. The socket is destroyed when the attempt ends.
    */
   send(req: WebhookRequest): Promise<AttemptResult> {
-    const pinned: LookupAddress[] = req.addresses.map((address) => ({ address, family: isIP(address) }));
-    const lookup: LookupFunction = (_hostname, options, callback) => {
-      if (pinned.length === 0) return callback(Object.assign(new Error('no checked address'), { code: 'ENOTFOUND' }), []);
-      if (options.all) return callback(null, pinned);
-      return callback(null, pinned[0]!.address, pinned[0]!.family);
-    };
     const signal = AbortSignal.timeout(req.timeoutMs);
     const body = Buffer.from(req.body);
     return new Promise<AttemptResult>((resolve) => {
@@ -58,9 +40,9 @@ export class NodeHttpsWebhookSender implements WebhookSender {
           method: 'POST',
           headers: { ...req.headers, 'Content-Length': String(body.length) },
           agent: false,
-          lookup,
+          lookup: pinnedLookup(req.addresses),
           // SNI and the certificate check use the hostname; an IP literal is checked against the certificate's IP entries.
-          servername: isIP(req.hostname) ? '' : req.hostname,
+          servername: serverNameOf(req.hostname),
           signal,
           ...(this.ca ? { ca: this.ca } : {}),
         },
@@ -78,7 +60,7 @@ export class NodeHttpsWebhookSender implements WebhookSender {
       const finish = (err?: unknown) => {
         outgoing.destroy();
         if (status !== undefined) resolve({ status });
-        else resolve({ error: signal.aborted ? 'timeout' : errorClassOf(err) });
+        else resolve({ error: signal.aborted ? 'timeout' : failureClassOf(err) });
       };
       outgoing.on('error', finish);
       outgoing.end(body);
