@@ -1,19 +1,37 @@
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
+
+const shared: NonNullable<TestProjectInlineConfiguration['test']> = {
+  globalSetup: ['test/support/console-build-setup.ts'],
+  pool: 'forks',
+  testTimeout: 30_000,
+  hookTimeout: 60_000,
+  env: {
+    POWERTOOLS_LOG_LEVEL: 'SILENT',
+    POWERTOOLS_METRICS_DISABLED: 'true',
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    CDK_DISABLE_VERSION_CHECK: '1',
+    CDK_DISABLE_CLI_TELEMETRY: 'true',
+  },
+};
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    globalSetup: ['test/support/console-build-setup.ts'],
-    pool: 'forks',
     maxWorkers: 2,
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
-    env: {
-      POWERTOOLS_LOG_LEVEL: 'SILENT',
-      POWERTOOLS_METRICS_DISABLED: 'true',
-      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-      CDK_DISABLE_VERSION_CHECK: '1',
-      CDK_DISABLE_CLI_TELEMETRY: 'true',
-    },
+    projects: [
+      {
+        // Unit tests leave nothing behind between files (no module mock outlives its test, no stubbed
+        // global or environment variable, no platform): one process and module graph per worker spares
+        // each file a fork and a fresh import of the domain code, about a second a file.
+        test: { ...shared, name: 'unit', include: ['test/unit/**/*.test.ts'], isolate: false },
+      },
+      {
+        // The infra tests read synthesized templates and never change them or the process: in one module
+        // graph per worker they import aws-cdk-lib once and share each stage's synthesis (platform-fixture.ts).
+        test: { ...shared, name: 'infra', include: ['test/infra/**/*.test.ts'], isolate: false },
+      },
+      {
+        test: { ...shared, name: 'platform', include: ['test/**/*.test.ts'], exclude: ['test/unit/**', 'test/infra/**'] },
+      },
+    ],
   },
 });
