@@ -30,7 +30,15 @@ export default defineConfig({
         test: { ...shared, name: 'infra', include: ['test/infra/**/*.test.ts'], isolate: false },
       },
       {
-        test: { ...shared, name: 'platform', include: ['test/**/*.test.ts'], exclude: ['test/unit/**', 'test/infra/**'] },
+        // Each handler file starts its own local platform (its own backends, clock and deps) and stops it;
+        // none mocks a module or changes the process. Sharing a worker's module graph spares each file the
+        // import of the whole platform (about 3 s) and the first start's warm-up.
+        test: { ...shared, name: 'handlers', include: ['test/handlers/**/*.test.ts'], isolate: false },
+      },
+      {
+        // Integration, bundle, browser and fuzz files spawn, kill and crash processes and servers: a fresh
+        // fork each.
+        test: { ...shared, name: 'platform', include: ['test/**/*.test.ts'], exclude: ['test/unit/**', 'test/infra/**', 'test/handlers/**'] },
       },
     ],
   },
