@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 
 const shared: NonNullable<TestProjectInlineConfiguration['test']> = {
@@ -13,6 +14,25 @@ const shared: NonNullable<TestProjectInlineConfiguration['test']> = {
     CDK_DISABLE_CLI_TELEMETRY: 'true',
   },
 };
+
+/**
+ * Integration files that start, signal or kill child processes (CLIs, crash children, listeners) or
+ * stub the environment keep a fork of their own; a new file that does any of that belongs here.
+ */
+const OWN_PROCESS_INTEGRATION = [
+  'test/integration/admin-order-delivery.test.ts',
+  'test/integration/export-convergence.test.ts',
+  'test/integration/export-sync-cli.test.ts',
+  'test/integration/model-server-recipe.test.ts',
+  'test/integration/order-events-listen.test.ts',
+  'test/integration/webhook-wiring.test.ts',
+  'test/integration/webhooks-listen.test.ts',
+];
+
+const SHARED_INTEGRATION = readdirSync(new URL('test/integration', import.meta.url))
+  .filter((name) => name.endsWith('.test.ts'))
+  .map((name) => `test/integration/${name}`)
+  .filter((path) => !OWN_PROCESS_INTEGRATION.includes(path));
 
 export default defineConfig({
   test: {
@@ -36,9 +56,17 @@ export default defineConfig({
         test: { ...shared, name: 'handlers', include: ['test/handlers/**/*.test.ts'], isolate: false },
       },
       {
-        // Integration, bundle, browser and fuzz files spawn, kill and crash processes and servers: a fresh
-        // fork each.
-        test: { ...shared, name: 'platform', include: ['test/**/*.test.ts'], exclude: ['test/unit/**', 'test/infra/**', 'test/handlers/**'] },
+        // The integration files that run everything in this process, like the handler files.
+        test: { ...shared, name: 'integration', include: SHARED_INTEGRATION, isolate: false },
+      },
+      {
+        // Everything else (bundle, browser and fuzz files, and the integration files above): a fresh fork each.
+        test: {
+          ...shared,
+          name: 'platform',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/unit/**', 'test/infra/**', 'test/handlers/**', ...SHARED_INTEGRATION],
+        },
       },
     ],
   },
