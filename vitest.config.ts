@@ -60,12 +60,16 @@ export default defineConfig({
         test: { ...shared, name: 'integration', include: SHARED_INTEGRATION, isolate: false },
       },
       {
-        // Everything else (bundle, browser and fuzz files, and the integration files above): a fresh fork each.
+        // The browser files: a platform and a Chromium each, both closed in afterAll.
+        test: { ...shared, name: 'e2e', include: ['test/e2e/**/*.test.ts'], isolate: false },
+      },
+      {
+        // Everything else (bundle and fuzz files, and the integration files above): a fresh fork each.
         test: {
           ...shared,
           name: 'platform',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/unit/**', 'test/infra/**', 'test/handlers/**', ...SHARED_INTEGRATION],
+          exclude: ['test/unit/**', 'test/infra/**', 'test/handlers/**', 'test/e2e/**', ...SHARED_INTEGRATION],
         },
       },
     ],
