@@ -60,16 +60,21 @@ export default defineConfig({
         test: { ...shared, name: 'integration', include: SHARED_INTEGRATION, isolate: false },
       },
       {
+        // The deployment bundle files: their platform stopped in afterAll, the bundles run in child processes
+        // that end with each invocation; they share the infra files' one synthesis per stage.
+        test: { ...shared, name: 'bundles', include: ['test/bundles/**/*.test.ts'], isolate: false },
+      },
+      {
         // The browser files: a platform and a Chromium each, both closed in afterAll.
         test: { ...shared, name: 'e2e', include: ['test/e2e/**/*.test.ts'], isolate: false },
       },
       {
-        // Everything else (bundle and fuzz files, and the integration files above): a fresh fork each.
+        // Everything else (the fuzz files and the integration files above): a fresh fork each.
         test: {
           ...shared,
           name: 'platform',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/unit/**', 'test/infra/**', 'test/handlers/**', 'test/e2e/**', ...SHARED_INTEGRATION],
+          exclude: ['test/unit/**', 'test/infra/**', 'test/handlers/**', 'test/e2e/**', 'test/bundles/**', ...SHARED_INTEGRATION],
         },
       },
     ],

@@ -36,9 +36,10 @@ export interface SynthesizedPlatform extends PlatformStacks {
 const shared = new Map<string, SynthesizedPlatform>();
 
 /**
- * The platform of `stage`, synthesized once per process when no app is given: the infra tests share
- * one module graph per worker (vitest.config.ts) and only read what it holds, so each synthesis (the
- * costliest step of those files) is done once. A test that adds to the app passes its own.
+ * The platform of `stage`, synthesized once per process when no app is given: the infra files, and
+ * the bundle files, share a module graph per worker (vitest.config.ts) and only read what it holds,
+ * so each synthesis (the costliest step of those files) is done once. A test that adds to the app
+ * passes its own.
  */
 export function synthPlatform(stage = 'prod', app?: App): SynthesizedPlatform {
   if (app) return synthesize(stage, app);
