@@ -37,6 +37,9 @@ const SHARED_INTEGRATION = readdirSync(new URL('test/integration', import.meta.u
 export default defineConfig({
   test: {
     maxWorkers: 2,
+    // Vitest queues the files project after project (by name; the slowest first within each, from its
+    // cache of earlier runs), and a worker keeps its process for the next file of the same project only,
+    // so the shared module graphs pay off; the many short unit files come last and even out the end.
     projects: [
       {
         // Unit tests leave nothing behind between files (no module mock outlives its test, no stubbed
@@ -61,7 +64,7 @@ export default defineConfig({
       },
       {
         // The deployment bundle files: their platform stopped in afterAll, the bundles run in child processes
-        // that end with each invocation; they share the infra files' one synthesis per stage.
+        // that end with each invocation; they too share one synthesis per stage (platform-fixture.ts).
         test: { ...shared, name: 'bundles', include: ['test/bundles/**/*.test.ts'], isolate: false },
       },
       {
