@@ -77,6 +77,11 @@ export interface PlatformOptions {
   readonly timers?: boolean;
   /** Consume the queues (default). The fan-out benchmark turns it off to drive the worker itself. */
   readonly queueRunners?: boolean;
+  /**
+   * How long a message whose batch item failed stays hidden before its next receive (2 s). Tests that
+   * wait for a redrive to the dead-letter queue set 0; `npm start` never sets it.
+   */
+  readonly retryVisibilitySeconds?: number;
   readonly seed?: boolean;
   /** The console's OpenID issuer: the embedded provider on a port of its own, or another issuer (docs/adr/0041). Off unless set. */
   readonly consoleSignIn?: ConsoleSignInOption;
@@ -201,8 +206,9 @@ export async function startPlatform(opts: PlatformOptions): Promise<RunningPlatf
     const devListeners = opts.devWebhookListeners ? new DevWebhookListeners(deps, adminToken) : undefined;
 
     const runners: QueueRunner[] = [];
+    const runnerOptions = opts.retryVisibilitySeconds !== undefined ? { retryVisibilitySeconds: opts.retryVisibilitySeconds } : {};
     const workerDeps = devListeners?.workerDeps ?? deps;
-    if (opts.queueRunners ?? true) for (const q of QUEUES) runners.push(await startQueueRunner(sqs, workerDeps, q, queueUrls[q.id]!, log));
+    if (opts.queueRunners ?? true) for (const q of QUEUES) runners.push(await startQueueRunner(sqs, workerDeps, q, queueUrls[q.id]!, log, runnerOptions));
     cleanups.push(async () => {
       for (const r of runners) await r.stop();
     });

@@ -26,9 +26,21 @@ export interface QueueRunner {
   drain(): Promise<void>;
 }
 
-export async function startQueueRunner(sqs: SQSClient, deps: LocalDeps, queue: QueueDef, queueUrl: string, log: (line: object) => void): Promise<QueueRunner> {
+export interface QueueRunnerOptions {
+  /** How long a failed message stays hidden before it is received again (2 s). */
+  readonly retryVisibilitySeconds?: number;
+}
+
+export async function startQueueRunner(
+  sqs: SQSClient,
+  deps: LocalDeps,
+  queue: QueueDef,
+  queueUrl: string,
+  log: (line: object) => void,
+  opts: QueueRunnerOptions = {},
+): Promise<QueueRunner> {
   const mod = await importEntry<{ createHandler: (d: LocalDeps) => QueueHandler }>(queue.handler);
-  return consumeQueue(sqs, mod.createHandler(deps), queue, queueUrl, log);
+  return consumeQueue(sqs, mod.createHandler(deps), queue, queueUrl, log, opts);
 }
 
 /**
@@ -44,8 +56,16 @@ export function failedMessageIds(messages: readonly Message[], response: Partial
 }
 
 /** Polls `queueUrl` with `handler` (a queue module's handler, or a test's) until stopped. */
-export function consumeQueue(sqs: SQSClient, handler: QueueHandler, queue: QueueDef, queueUrl: string, log: (line: object) => void): QueueRunner {
+export function consumeQueue(
+  sqs: SQSClient,
+  handler: QueueHandler,
+  queue: QueueDef,
+  queueUrl: string,
+  log: (line: object) => void,
+  opts: QueueRunnerOptions = {},
+): QueueRunner {
   const abort = new AbortController();
+  const retryVisibilitySeconds = opts.retryVisibilitySeconds ?? RETRY_VISIBILITY_SECONDS;
 
   const pollOnce = async (waitSeconds: number): Promise<number> => {
     const res = await sqs.send(
@@ -82,9 +102,7 @@ export function consumeQueue(sqs: SQSClient, handler: QueueHandler, queue: Queue
     }
     for (const m of messages) {
       if (failed.has(m.MessageId!)) {
-        await sqs.send(
-          new ChangeMessageVisibilityCommand({ QueueUrl: queueUrl, ReceiptHandle: m.ReceiptHandle!, VisibilityTimeout: RETRY_VISIBILITY_SECONDS }),
-        );
+        await sqs.send(new ChangeMessageVisibilityCommand({ QueueUrl: queueUrl, ReceiptHandle: m.ReceiptHandle!, VisibilityTimeout: retryVisibilitySeconds }));
       } else {
         await sqs.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: m.ReceiptHandle! }));
       }

@@ -33,7 +33,25 @@ export interface SynthesizedPlatform extends PlatformStacks {
   readonly templates: ReadonlyMap<string, Template>;
 }
 
-export function synthPlatform(stage = 'prod', app: App = newTestApp()): SynthesizedPlatform {
+const shared = new Map<string, SynthesizedPlatform>();
+
+/**
+ * The platform of `stage`, synthesized once per process when no app is given: the infra files, and
+ * the bundle files, share a module graph per worker (vitest.config.ts) and only read what it holds,
+ * so each synthesis (the costliest step of those files) is done once. A test that adds to the app
+ * passes its own.
+ */
+export function synthPlatform(stage = 'prod', app?: App): SynthesizedPlatform {
+  if (app) return synthesize(stage, app);
+  let platform = shared.get(stage);
+  if (!platform) {
+    platform = synthesize(stage, newTestApp());
+    shared.set(stage, platform);
+  }
+  return platform;
+}
+
+function synthesize(stage: string, app: App): SynthesizedPlatform {
   const stacks = addPlatformStacks(app, { config: stageConfig(stage), env: TEST_ENV });
   const all: Stack[] = [stacks.data, ...stacks.areas.values(), stacks.workers, ...(stacks.uploads ? [stacks.uploads] : []), stacks.edge];
   const templates = new Map(all.map((st) => [st.stackName, Template.fromStack(st)]));

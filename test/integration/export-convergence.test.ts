@@ -32,7 +32,7 @@ import { startTestPlatform, type TestPlatform } from '../support/platform';
 import { itemsUnder, tableOf, tombstonesOf, type PlatformTable } from '../support/store';
 
 const VISIBILITY_DELAY_MS = 1500;
-const WRITERS_RUN_MS = 10_000;
+const DOOMED_SESSIONS = 100;
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
@@ -141,7 +141,7 @@ describe.each(STORES)('the reference export sync client (%s store)', (kind) => {
 
   beforeAll(async () => {
     clock = new TestClock();
-    p = await startTestPlatform({ clock, visibilityDelayMs: VISIBILITY_DELAY_MS, appDeletionBatchSize: 25 });
+    p = await startTestPlatform({ clock, visibilityDelayMs: VISIBILITY_DELAY_MS, appDeletionBatchSize: 10 });
     t = tableOf(p);
   });
   afterAll(async () => {
@@ -247,11 +247,12 @@ describe.each(STORES)('the reference export sync client (%s store)', (kind) => {
     const checkKeys = allKeys.slice(11);
     const zdrApp = (await p.admin('POST', `/orgs/${f.orgId}/apps`, { name: 'Private App', settings: { zeroDataRetention: true } })).body.data.id as string;
     const doomedApp = (await p.admin('POST', `/orgs/${f.orgId}/apps`, { name: 'Doomed App' })).body.data.id as string;
-    // 300 sessions in the app that will be deleted: some of known consumers, some anonymous, some with messages.
+    // 100 sessions in the app that will be deleted, ten batches of its deletion: some of known consumers,
+    // some anonymous, some with messages.
     const doomedIds = await seedSessions(
       p,
       doomedApp,
-      Array.from({ length: 300 }, (_, i) => ({
+      Array.from({ length: DOOMED_SESSIONS }, (_, i) => ({
         ...(i % 10 === 0 ? { email: `doomed${i % 30}@example.com` } : i % 10 === 1 ? { email: null } : {}),
         messages: i % 4 === 3 ? ['2026-01-01T00:00:01Z'] : [],
       })),
@@ -299,7 +300,7 @@ describe.each(STORES)('the reference export sync client (%s store)', (kind) => {
     };
     clock.advance(VISIBILITY_DELAY_MS + 100);
     const baseline = await syncOnce(deps);
-    expect(baseline.copy.sessions).toBe(338);
+    expect(baseline.copy.sessions).toBe(DOOMED_SESSIONS + 38);
     expect(baseline.copy.apps).toBe(3);
 
     // Slow writers: some session creates, messages, usage rows, tombstones and renames commit late:
@@ -344,9 +345,10 @@ describe.each(STORES)('the reference export sync client (%s store)', (kind) => {
     const slowDeletes: Promise<void>[] = [];
     const random = rng(42);
     const pick = () => live[Math.floor(random() * live.length)]!;
-    const deadline = Date.now() + WRITERS_RUN_MS;
-    const writer = async (name: string, pauseMs: number, op: (n: number) => Promise<void>) => {
-      for (let n = 0; Date.now() < deadline; n++) {
+    // Each writer makes a fixed number of changes: a loaded machine makes the run longer, not thinner, so
+    // every check below always has the same amount of work to look at.
+    const writer = async (name: string, pauseMs: number, count: number, op: (n: number) => Promise<void>) => {
+      for (let n = 0; n < count; n++) {
         try {
           await op(n);
         } catch (err) {
@@ -362,7 +364,7 @@ describe.each(STORES)('the reference export sync client (%s store)', (kind) => {
 
     await Promise.all([
       ...[0, 1].map((w) =>
-        writer(`create${w}`, 100, async (n) => {
+        writer(`create${w}`, 100, 5, async (n) => {
           const k = n * 2 + w;
           const s = await startSession(p.deps, {
             appId: k % 5 === 4 ? zdrApp : f.appId,
@@ -382,16 +384,18 @@ describe.each(STORES)('the reference export sync client (%s store)', (kind) => {
       writer(
         'start',
         250,
+        10,
         async (n) => void live.push((await startSession(p.deps, { appId: f.appId, title: `empty ${n}`, externalId: `whatsapp:+1555${n}` })).id),
       ),
       ...[0, 1, 2].map((w) =>
         writer(
           `append${w}`,
           80,
+          7,
           async (n) => void (await appendToSession(p.deps, { sessionId: pick(), messages: turn(n).slice(0, 1 + (n % 2)), usage: [usageOf(n)] })),
         ),
       ),
-      writer('edit', 100, async (n) => {
+      writer('edit', 100, 16, async (n) => {
         const sessionId = pick();
         const messages = await p.deps.sessions.listMessages(sessionId);
         const m = messages[Math.floor(random() * messages.length)];
@@ -399,13 +403,13 @@ describe.each(STORES)('the reference export sync client (%s store)', (kind) => {
         if (n % 3 === 2) await deleteMessage(p.deps, { sessionId, messageId: m.id });
         else await editMessage(p.deps, { sessionId, messageId: m.id, content: `edited ${n}` });
       }),
-      writer('rename', 120, (n) => renameSession(p.deps, { sessionId: n % 2 ? renameOnly[(n >> 1) % renameOnly.length]! : pick(), title: `renamed ${n}` })),
-      writer('delete', 400, async () => {
+      writer('rename', 120, 9, (n) => renameSession(p.deps, { sessionId: n % 2 ? renameOnly[(n >> 1) % renameOnly.length]! : pick(), title: `renamed ${n}` })),
+      writer('delete', 400, 6, async () => {
         const [sessionId] = live.splice(Math.floor(random() * live.length), 1);
         if (sessionId) await adminOk('DELETE', `/sessions/${sessionId}`, [200, 404]);
       }),
       // Slow removals, each with activity on the session after its tombstone and before it is hidden.
-      writer('delete-slow', 600, async (n) => {
+      writer('delete-slow', 300, 8, async (n) => {
         const [sessionId] = live.splice(Math.floor(random() * live.length), 1);
         if (!sessionId) return;
         slowHides.add(sessionId);
@@ -413,10 +417,9 @@ describe.each(STORES)('the reference export sync client (%s store)', (kind) => {
         await sleep(300);
         await appendToSession(p.deps, { sessionId, messages: turn(n).slice(0, 1), usage: [usageOf(n)] });
       }),
-      // Up to six of the eight consumers go, one a second, while sessions keep being started for them
+      // Six of the eight consumers go, one every half second, while sessions keep being started for them
       // and single deletes hit their sessions.
-      writer('consumers', 1000, async (n) => {
-        if (n >= 6) return;
+      writer('consumers', 500, 6, async (n) => {
         await adminOk('DELETE', `/consumers/${consumerIds[n]}`, [200]);
         deletedConsumers.push(consumerIds[n]!);
       }),
@@ -424,6 +427,7 @@ describe.each(STORES)('the reference export sync client (%s store)', (kind) => {
       writer(
         'doomed',
         150,
+        8,
         async (n) =>
           void (await appendToSession(p.deps, {
             sessionId: doomedIds[Math.floor(random() * doomedIds.length)]!,
@@ -483,7 +487,7 @@ describe.each(STORES)('the reference export sync client (%s store)', (kind) => {
     expect(summaries.slice(1).every((s) => s.snapshot === null)).toBe(true);
     expect(delayed).toBeGreaterThanOrEqual(20);
     expect(total((s) => s.sessions.skipped_tombstoned)).toBeGreaterThan(0);
-    expect(tombstones.filter((x) => x.cause === 'app_deleted' && x.resourceType === 'session')).toHaveLength(300);
+    expect(tombstones.filter((x) => x.cause === 'app_deleted' && x.resourceType === 'session')).toHaveLength(DOOMED_SESSIONS);
     expect(deletedConsumers.length).toBeGreaterThanOrEqual(3);
     expect(deletedConsumers.filter((id) => !tombstones.some((x) => x.resourceType === 'consumer' && x.resourceId === id))).toEqual([]);
     expect(Object.values(truth.sessions).some((s) => s.zdr)).toBe(true);

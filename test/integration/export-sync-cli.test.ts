@@ -186,17 +186,20 @@ describe('npm run export-sync', () => {
     expect(flag.code).toBe(0);
     expect(flag.stderr).toContain('--key shows the key in the process list');
 
-    const both = await cli([...target(), '--key', f.orgKey, '--key-file', keyFile], { EXPORT_SYNC_KEY: '' });
-    expect(both.code).toBe(2);
-    expect(jsonLines(both.stdout)).toEqual([{ ok: false, error: { code: 'cli_error', message: '--key and --key-file name two keys: give one' } }]);
+    // The refusals read no target and share nothing: their processes run at once.
     const emptyFile = join(dir, 'empty');
     writeFileSync(emptyFile, '\n');
-    const empty = await cli([...target(), '--key-file', emptyFile], { EXPORT_SYNC_KEY: '' });
+    const [both, empty, missing, none] = await Promise.all([
+      cli([...target(), '--key', f.orgKey, '--key-file', keyFile], { EXPORT_SYNC_KEY: '' }),
+      cli([...target(), '--key-file', emptyFile], { EXPORT_SYNC_KEY: '' }),
+      cli([...target(), '--key-file', join(dir, 'nope')], { EXPORT_SYNC_KEY: '' }),
+      cli(target(), { EXPORT_SYNC_KEY: '' }),
+    ]);
+    expect(both.code).toBe(2);
+    expect(jsonLines(both.stdout)).toEqual([{ ok: false, error: { code: 'cli_error', message: '--key and --key-file name two keys: give one' } }]);
     expect(empty.code).toBe(2);
     expect(jsonLines(empty.stdout)[0]!.error.message).toMatch(/is empty: put the key on its first line/);
-    const missing = await cli([...target(), '--key-file', join(dir, 'nope')], { EXPORT_SYNC_KEY: '' });
     expect(jsonLines(missing.stdout)[0]!.error.message).toMatch(/cannot read --key-file .*ENOENT/);
-    const none = await cli(target(), { EXPORT_SYNC_KEY: '' });
     expect(none.code).toBe(2);
     expect(jsonLines(none.stdout)[0]!.error.message).toBe('a key is required: EXPORT_SYNC_KEY, --key-file <file> or --key');
   });

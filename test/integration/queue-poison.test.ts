@@ -20,7 +20,8 @@ let p: TestPlatform;
 let sqs: SQSClient;
 
 beforeAll(async () => {
-  p = await startTestPlatform({ logger });
+  // A failed message comes back at once: the receives it takes, not their spacing, are under test.
+  p = await startTestPlatform({ logger, retryVisibilitySeconds: 0 });
   const { awsEnv } = await localResources(p);
   sqs = new SQSClient({
     region: awsEnv.AWS_REGION,
@@ -55,7 +56,7 @@ describe('a poison job on the local platform', () => {
     await sqs.send(new SendMessageCommand({ QueueUrl: jobsQueueUrl, MessageBody: JSON.stringify({ type: 'app-deletion', appId: app.id }) }));
 
     await waitFor('the valid job', async () => !(await p.deps.apps.listPendingDeletion(100)).some((a) => a.id === app.id), 10_000);
-    // maxReceiveCount receives, 2 s apart locally, then the redrive on the next receive.
+    // maxReceiveCount receives, back to back (no retry visibility timeout here), then the redrive on the next receive.
     let dead: Message[] = [];
     await waitFor(
       'the poison message in the jobs DLQ',

@@ -108,7 +108,8 @@ describe('the local queue runner', () => {
       for (const r of event.Records) receives.set(r.body, (receives.get(r.body) ?? 0) + 1);
       return { batchItemFailures: event.Records.filter((r) => r.body === 'poison').map((r) => ({ itemIdentifier: r.messageId })) };
     };
-    runner = consumeQueue(sqs, handler, DEF, url, () => undefined);
+    // The failed record comes back at once (the first case waits out the default retry visibility).
+    runner = consumeQueue(sqs, handler, DEF, url, () => undefined, { retryVisibilitySeconds: 0 });
     let dead: Message[] = [];
     await waitFor('the poison message in the DLQ', async () => (dead = await receiveAll(dlq)).length > 0, 20_000);
     await runner.stop();
