@@ -1,0 +1,373 @@
+/**
+ * Agent clients, unmodified, against the Responses API of the local platform (and the OpenAI Agents SDK on
+ * chat completions too): the OpenAI Agents SDK runs function tools and a structured output type, plain and
+ * streamed, and continues a run; the AI SDK's default OpenAI provider (which speaks the Responses API)
+ * passes its provider options through; the `openai` package's stored-response and conversation flows.
+ *
+ * Against the offline model the answers follow its documented rules (offline-chat-model.ts): `use <tool>`
+ * in the last user message calls that tool, with the first JSON object of the message as arguments when it
+ * is valid against the tool's schema; after tool results it answers from them; a JSON Schema answer is a
+ * value built from the schema. Against a loopback OpenAI-compatible upstream (an app whose model is
+ * `openai:test-model`) the test asserts what the upstream received. Every exchange goes through a recording
+ * fetch, so a failure shows the raw requests and responses.
+ */
+import { createOpenAI } from '@ai-sdk/openai';
+import {
+  Agent,
+  OpenAIChatCompletionsModel,
+  OpenAIResponsesModel,
+  run,
+  setDefaultOpenAIClient,
+  setTracingDisabled,
+  tool as agentTool,
+  type AgentInputItem,
+} from '@openai/agents';
+import { generateText, streamText } from 'ai';
+import OpenAI from 'openai';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import * as z from 'zod';
+import { chatWorld, patchSettings, type ChatWorld } from '../support/chat';
+import { startFakeOpenAiServer, type FakeOpenAiServer } from '../support/fake-openai-server';
+import { startTestPlatform, type TestPlatform } from '../support/platform';
+
+/** One HTTP exchange as the client library made it. */
+interface Exchange {
+  readonly method: string;
+  readonly url: string;
+  readonly request: any;
+  readonly status: number;
+  /** The whole response body, once the client has read it (a stream included). */
+  readonly body: Promise<string>;
+}
+
+/** A fetch for the libraries' `fetch` option that records every request and response. */
+class Wire {
+  readonly exchanges: Exchange[] = [];
+
+  readonly fetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    const method = init?.method ?? (input instanceof Request ? input.method : 'GET');
+    const raw = typeof init?.body === 'string' ? init.body : undefined;
+    const res = await fetch(input, init);
+    let request: unknown = raw;
+    try {
+      request = raw === undefined ? undefined : JSON.parse(raw);
+    } catch {
+      // not JSON: kept as the text
+    }
+    this.exchanges.push({ method, url, request, status: res.status, body: res.clone().text() });
+    return res;
+  };
+
+  /** The request bodies POSTed to a path ending with `suffix`, in order. */
+  requests(suffix: string): any[] {
+    return this.exchanges.filter((e) => e.method === 'POST' && new URL(e.url).pathname.endsWith(suffix)).map((e) => e.request);
+  }
+
+  async dump(): Promise<string> {
+    const parts = await Promise.all(
+      this.exchanges.map(
+        async (e, i) => `#${i + 1} ${e.method} ${e.url}\n>>> ${JSON.stringify(e.request)}\n<<< ${e.status} ${(await e.body.catch(String)).slice(0, 4000)}`,
+      ),
+    );
+    return parts.join('\n\n') || '(no request was made)';
+  }
+}
+
+/** A test body given a fresh Wire; a failure carries the raw exchanges in its message. */
+function traced(body: (wire: Wire) => Promise<void>): () => Promise<void> {
+  return async () => {
+    const wire = new Wire();
+    try {
+      await body(wire);
+    } catch (err) {
+      const e = err instanceof Error ? err : new Error(String(err));
+      e.message = `${e.message}\n\n--- raw exchanges ---\n${await wire.dump()}`;
+      throw e;
+    }
+  };
+}
+
+const weatherInput = z.object({
+  city: z.string().describe('City name'),
+  unit: z.enum(['celsius', 'fahrenheit']).describe('Temperature unit'),
+});
+type WeatherInput = z.infer<typeof weatherInput>;
+const weatherOf = (input: WeatherInput) => ({ city: input.city, temperature: input.unit === 'celsius' ? 21 : 70, unit: input.unit });
+const PARIS = { city: 'Paris', unit: 'celsius' } as const;
+const PARIS_PROMPT = `use get_weather for Paris ${JSON.stringify(PARIS)}`;
+
+const report = z.object({ city: z.string(), temperatureC: z.number(), advice: z.string() });
+
+/** An agent whose tool records the inputs it ran with. */
+function weatherAgent(model: string | OpenAIResponsesModel | OpenAIChatCompletionsModel, seen: WeatherInput[], extra: { reasoning?: boolean } = {}) {
+  return new Agent({
+    name: 'Weather reporter',
+    instructions: 'Report the weather with the get_weather tool.',
+    model,
+    tools: [
+      agentTool({
+        name: 'get_weather',
+        description: 'The current weather of a city',
+        parameters: weatherInput,
+        execute: async (input) => {
+          seen.push(input);
+          return weatherOf(input);
+        },
+      }),
+    ],
+    outputType: report,
+    ...(extra.reasoning ? { modelSettings: { reasoning: { effort: 'low' as const } } } : {}),
+  });
+}
+
+describe('agent clients on the Responses API', () => {
+  let upstream: FakeOpenAiServer;
+  let p: TestPlatform;
+  /** An app on the offline model. */
+  let w: ChatWorld;
+  /** An app whose model is openai:test-model, served by the loopback upstream. */
+  let u: ChatWorld;
+  let apiBase: string;
+  beforeAll(async () => {
+    setTracingDisabled(true);
+    upstream = await startFakeOpenAiServer();
+    p = await startTestPlatform({ visibilityDelayMs: 0, openAiBaseUrl: upstream.baseUrl, openAiApiKey: 'sk-upstream' });
+    apiBase = `${p.baseUrl}/api/v1`;
+    [w, u] = await Promise.all([chatWorld(p), chatWorld(p)]);
+    await patchSettings(p, u.appId, { model: 'openai:test-model' });
+  });
+  afterAll(async () => {
+    await p?.stop();
+    await upstream?.close();
+  });
+  beforeEach(() => {
+    upstream.requests.length = 0;
+  });
+
+  const client = (wire: Wire, world: ChatWorld = w) => new OpenAI({ baseURL: apiBase, apiKey: world.chatKey, fetch: wire.fetch, maxRetries: 0 });
+  const exported = async (sessionId: string) => {
+    const res = await p.call('GET', `/api/v1/org/sessions/${sessionId}/messages`, { token: w.orgKey });
+    expect(res.status, res.text).toBe(200);
+    return (res.body.data.messages as { role: string; content: string }[]).map((m) => [m.role, m.content]);
+  };
+  /** The chatSessionId of each response the platform answered on /responses, in order. */
+  const sessions = async (wire: Wire) =>
+    Promise.all(
+      wire.exchanges
+        .filter((e) => e.method === 'POST' && e.url.endsWith('/responses'))
+        .map(async (e) => {
+          const text = await e.body;
+          if (text.startsWith('{')) return JSON.parse(text).chatSessionId as string;
+          const events = text
+            .split('\n')
+            .filter((l) => l.startsWith('data: {'))
+            .map((l) => JSON.parse(l.slice(6)));
+          return events.find((ev) => ev.type === 'response.completed')?.response.chatSessionId as string;
+        }),
+    );
+
+  /**
+   * Within a run the SDK sends the whole history again after a tool round (no previous_response_id), so
+   * that request opens a session holding it; the run continued with previousResponseId joins that session.
+   */
+  const expectContinued = async (wire: Wire) => {
+    const ids = await sessions(wire);
+    expect(ids).toHaveLength(3);
+    expect(ids[2], JSON.stringify(ids)).toBe(ids[1]);
+    const messages = await exported(ids[2]!);
+    expect(messages.filter(([role]) => role === 'user').map(([, c]) => c)).toEqual([PARIS_PROMPT, 'And tomorrow?']);
+    expect(messages.map(([role]) => role)).toEqual(['user', 'assistant', 'tool', 'assistant', 'user', 'assistant']);
+  };
+
+  describe('the OpenAI Agents SDK', () => {
+    it(
+      'on the Responses API (the default model): runs the tool, parses the output type, and continues with previousResponseId in one session',
+      traced(async (wire) => {
+        setDefaultOpenAIClient(client(wire));
+        const seen: WeatherInput[] = [];
+        const agent = weatherAgent(w.appNameId, seen);
+        const first = await run(agent, PARIS_PROMPT);
+        expect(seen).toEqual([PARIS]);
+        expect(report.parse(first.finalOutput)).toEqual(first.finalOutput);
+        expect(first.lastResponseId).toMatch(/^resp_/);
+        const [call, answer] = wire.requests('/responses');
+        expect(call.text?.format).toMatchObject({ type: 'json_schema' });
+        expect(answer.previous_response_id ?? answer.input).toBeDefined();
+
+        const second = await run(agent, 'And tomorrow?', { previousResponseId: first.lastResponseId });
+        expect(report.parse(second.finalOutput)).toEqual(second.finalOutput);
+        expect(wire.requests('/responses').at(-1).previous_response_id).toBe(first.lastResponseId);
+        await expectContinued(wire);
+      }),
+    );
+
+    it(
+      'on the Responses API streamed: the text stream carries the structured answer; a streamed continuation stays in the session',
+      traced(async (wire) => {
+        const seen: WeatherInput[] = [];
+        const agent = weatherAgent(new OpenAIResponsesModel(client(wire), w.appNameId), seen);
+        const first = await run(agent, PARIS_PROMPT, { stream: true });
+        let text = '';
+        for await (const delta of first.toTextStream()) text += delta;
+        await first.completed;
+        expect(seen).toEqual([PARIS]);
+        expect(report.parse(JSON.parse(text))).toEqual(first.finalOutput);
+        expect(wire.requests('/responses').every((r) => r.stream === true)).toBe(true);
+
+        const second = await run(agent, 'And tomorrow?', { stream: true, previousResponseId: first.lastResponseId });
+        for await (const _ of second) {
+          // drained: the run completes only once its events are read
+        }
+        await second.completed;
+        expect(report.parse(second.finalOutput)).toEqual(second.finalOutput);
+        await expectContinued(wire);
+      }),
+    );
+
+    it.each([false, true])('on chat completions (stream: %s): runs the tool, parses the output type, and continues from the first run’s history', (stream) =>
+      traced(async (wire) => {
+        const seen: WeatherInput[] = [];
+        const agent = weatherAgent(new OpenAIChatCompletionsModel(client(wire), w.appNameId), seen);
+        const drain = async (input: string | AgentInputItem[]) => {
+          if (!stream) return run(agent, input);
+          const result = await run(agent, input, { stream: true });
+          let text = '';
+          for await (const delta of result.toTextStream()) text += delta;
+          await result.completed;
+          expect(report.parse(JSON.parse(text))).toEqual(result.finalOutput);
+          return result;
+        };
+        const first = await drain(PARIS_PROMPT);
+        expect(seen).toEqual([PARIS]);
+        expect(report.parse(first.finalOutput)).toEqual(first.finalOutput);
+        const [call] = wire.requests('/chat/completions');
+        expect(call.response_format).toMatchObject({ type: 'json_schema' });
+        expect(call.stream ?? false).toBe(stream);
+
+        const second = await drain([...first.history, { role: 'user', content: 'And tomorrow?' }]);
+        expect(report.parse(second.finalOutput)).toEqual(second.finalOutput);
+        const last = wire.requests('/chat/completions').at(-1);
+        expect(last.messages.filter((m: { role: string }) => m.role === 'user').map((m: { content: unknown }) => m.content)).toEqual([
+          PARIS_PROMPT,
+          'And tomorrow?',
+        ]);
+        expect(last.messages.some((m: { role: string }) => m.role === 'tool')).toBe(true);
+      })(),
+    );
+  });
+
+  describe('against an OpenAI-compatible upstream (openai:test-model)', () => {
+    const completion = (message: Record<string, unknown>, finish: string) => ({
+      id: 'chatcmpl-up',
+      object: 'chat.completion',
+      created: 1,
+      model: 'test-model',
+      choices: [{ index: 0, message: { role: 'assistant', ...message }, finish_reason: finish }],
+      usage: { prompt_tokens: 10, completion_tokens: 5 },
+    });
+    const OSLO = { city: 'Oslo', unit: 'celsius' } as const;
+    const OSLO_REPORT = { city: 'Oslo', temperatureC: 21, advice: 'Bring sunglasses.' };
+
+    it(
+      'the Agents SDK with reasoning effort low: the upstream gets reasoning_effort, the tool runs, the scripted JSON answer parses',
+      traced(async (wire) => {
+        upstream.reply(
+          {
+            kind: 'json',
+            body: completion(
+              { content: null, tool_calls: [{ id: 'call_up_1', type: 'function', function: { name: 'get_weather', arguments: JSON.stringify(OSLO) } }] },
+              'tool_calls',
+            ),
+          },
+          { kind: 'json', body: completion({ content: JSON.stringify(OSLO_REPORT) }, 'stop') },
+        );
+        const seen: WeatherInput[] = [];
+        const result = await run(weatherAgent(new OpenAIResponsesModel(client(wire, u), u.appNameId), seen, { reasoning: true }), 'Weather in Oslo?');
+        expect(seen).toEqual([OSLO]);
+        expect(result.finalOutput).toEqual(OSLO_REPORT);
+        expect(wire.requests('/responses').map((r) => r.reasoning)).toEqual([{ effort: 'low' }, { effort: 'low' }]);
+        expect(upstream.requests.map((r) => r.body.reasoning_effort)).toEqual(['low', 'low']);
+        const [first, second] = upstream.requests;
+        expect(first!.body.model).toBe('test-model');
+        expect(first!.body.tools).toEqual([expect.objectContaining({ type: 'function', function: expect.objectContaining({ name: 'get_weather' }) })]);
+        expect(first!.body.response_format).toMatchObject({ type: 'json_schema' });
+        expect(second!.body.messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'call_up_1', content: JSON.stringify(weatherOf(OSLO)) });
+      }),
+    );
+
+    it(
+      'the AI SDK default provider: generateText with reasoningEffort and store reaches the upstream as reasoning_effort',
+      traced(async (wire) => {
+        upstream.reply({ kind: 'json', body: completion({ content: 'Sunny in Oslo.' }, 'stop') });
+        const result = await generateText({
+          model: createOpenAI({ baseURL: apiBase, apiKey: u.chatKey, fetch: wire.fetch })(u.appNameId),
+          prompt: 'Weather in Oslo?',
+          // The provider sends reasoning only for model ids it knows to reason; an app's id is its own name.
+          providerOptions: { openai: { reasoningEffort: 'low', store: true, forceReasoning: true } },
+          maxRetries: 0,
+        });
+        expect(result.text).toBe('Sunny in Oslo.');
+        expect(wire.requests('/responses')[0]).toMatchObject({ reasoning: { effort: 'low' }, store: true });
+        expect(upstream.requests).toHaveLength(1);
+        expect(upstream.requests[0]!.body.reasoning_effort).toBe('low');
+      }),
+    );
+  });
+
+  it(
+    'the AI SDK default provider: streamText on the offline model streams the reply over the Responses API',
+    traced(async (wire) => {
+      const result = streamText({
+        model: createOpenAI({ baseURL: apiBase, apiKey: w.chatKey, fetch: wire.fetch })(w.appNameId),
+        prompt: 'Stream a reply',
+        maxRetries: 0,
+      });
+      const deltas: string[] = [];
+      for await (const delta of result.textStream) deltas.push(delta);
+      expect(deltas.length).toBeGreaterThan(1);
+      expect(deltas.join('')).toBe('Offline reply #1: Stream a reply');
+      expect(await result.finishReason).toBe('stop');
+      expect(wire.requests('/responses')).toEqual([expect.objectContaining({ stream: true })]);
+    }),
+  );
+
+  describe('the openai package', () => {
+    it(
+      'responses.stream, then retrieve, inputItems.list and delete of the streamed response',
+      traced(async (wire) => {
+        const c = client(wire);
+        const stream = c.responses.stream({ model: w.appNameId, input: 'Keep this stream' });
+        let text = '';
+        for await (const event of stream) if (event.type === 'response.output_text.delta') text += event.delta;
+        const final = await stream.finalResponse();
+        expect(text).toBe('Offline reply #1: Keep this stream');
+        // The stream helper adds `parsed` to the parts it hands back: the stored response is compared without it.
+        expect(await c.responses.retrieve(final.id)).toMatchObject({ id: final.id, status: 'completed', output_text: text, usage: final.usage });
+        const items = [];
+        for await (const item of c.responses.inputItems.list(final.id)) items.push(item);
+        expect(items).toEqual([expect.objectContaining({ type: 'message', role: 'user', content: [expect.objectContaining({ text: 'Keep this stream' })] })]);
+        const deleted = await c.responses.delete(final.id);
+        expect(deleted).toMatchObject({ id: final.id, deleted: true });
+        await expect(c.responses.retrieve(final.id)).rejects.toBeInstanceOf(OpenAI.NotFoundError);
+      }),
+    );
+
+    it(
+      'conversations.create, responses.create({ conversation }) twice, conversations.items.list',
+      traced(async (wire) => {
+        const c = client(wire);
+        const conversation = await c.conversations.create({ metadata: { topic: 'weather' } });
+        expect(conversation.id).toMatch(/^conv_/);
+        const first = await c.responses.create({ model: w.appNameId, input: 'First', conversation: conversation.id });
+        const second = await c.responses.create({ model: w.appNameId, input: 'Second', conversation: { id: conversation.id } });
+        expect(second.output_text).toBe('Offline reply #2: Second');
+        expect(first.conversation).toEqual({ id: conversation.id });
+        const items = [];
+        for await (const item of c.conversations.items.list(conversation.id, { order: 'asc' })) items.push(item);
+        const texts = items.map((i) => (i as { role?: string; content?: { text: string }[] }).content?.map((part) => part.text).join(''));
+        expect(texts).toEqual(['First', 'Offline reply #1: First', 'Second', 'Offline reply #2: Second']);
+      }),
+    );
+  });
+});
