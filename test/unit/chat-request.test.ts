@@ -104,6 +104,12 @@ describe('parseChatRequest: validation order', () => {
       'bad_request',
       'messages[0].content parts have unsupported fields: cache_control',
     );
+    // What the OpenAI Agents SDK echoes on a part is taken with the values it sends, no other.
+    rejects(
+      { model: APP, messages: [{ role: 'assistant', content: [{ type: 'text', text: 'a', role: 'user', annotations: {} }] }] },
+      'bad_request',
+      'messages[0].content parts have unsupported fields: role, annotations',
+    );
     rejects({ model: APP, messages: [{ role: 'user', content: 'hi', name: 7 }] }, 'bad_request', 'messages[0].name must be a string of at most 64 characters');
     rejects(
       { model: APP, messages: [{ role: 'user', content: 'hi', name: 'n'.repeat(65) }] },
@@ -111,6 +117,27 @@ describe('parseChatRequest: validation order', () => {
       'messages[0].name must be a string of at most 64 characters',
     );
     rejects({ model: APP, messages: [{ role: 'user', content: 'hi', tool_calls: [] }] }, 'bad_request', 'messages[0] has unsupported fields: tool_calls');
+  });
+
+  it('takes the fields the OpenAI Agents SDK echoes on an answer sent back as a text part, and ignores them', () => {
+    const r = parseChatRequest(
+      {
+        model: APP,
+        messages: [
+          { role: 'user', content: 'hi' },
+          { role: 'assistant', content: [{ type: 'text', text: 'Hello', role: 'assistant' }] },
+          { role: 'assistant', content: [{ type: 'text', text: ' again', annotations: [] }] },
+          { role: 'user', content: 'and?' },
+        ],
+      },
+      APP,
+    );
+    expect(r.messages).toEqual([
+      { role: 'user', content: 'hi' },
+      { role: 'assistant', content: 'Hello' },
+      { role: 'assistant', content: ' again' },
+      { role: 'user', content: 'and?' },
+    ]);
   });
 
   it('takes developer as a system instruction, text parts joined, and name (ignored)', () => {

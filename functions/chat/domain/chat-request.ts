@@ -72,11 +72,24 @@ const ROLES: readonly string[] = ['user', 'assistant', 'system', 'developer', 't
 /** The text a content part array may hold: `{type: "text", text}` parts; other parts are rule 8's refusal. */
 const CONTENT_REFUSED = 'must be a string or an array of text parts (remote URLs, base64 and multipart content are not supported)';
 
+/**
+ * What a text part may carry besides its text, accepted and ignored: the OpenAI Agents SDK sends an answer
+ * back as a part holding the fields of the message it came in (`role`) or of its stream (`annotations`).
+ */
+const PART_ECHOES: Readonly<Record<string, (v: unknown) => boolean>> = {
+  role: (v) => v === 'assistant',
+  annotations: Array.isArray,
+};
+
+function partProblems(p: Record<string, unknown>): string[] {
+  return Object.keys(p).filter((k) => k !== 'type' && k !== 'text' && !PART_ECHOES[k]?.(p[k]));
+}
+
 /** A message's text: a string, or an array of text parts joined (what the AI SDK sends for a multi-part message). */
 function contentText(content: unknown, i: number): string {
   if (typeof content === 'string') return content;
   if (Array.isArray(content) && content.length > 0 && content.every((p) => isRecord(p) && p.type === 'text' && typeof p.text === 'string')) {
-    const extra = content.flatMap((p) => Object.keys(p as Record<string, unknown>).filter((k) => k !== 'type' && k !== 'text'));
+    const extra = content.flatMap((p) => partProblems(p as Record<string, unknown>));
     if (extra.length) throw badRequest(`messages[${i}].content parts have unsupported fields: ${[...new Set(extra)].join(', ')}`);
     return content.map((p) => (p as { text: string }).text).join('');
   }
@@ -150,7 +163,12 @@ const FIELDS = {
                 minItems: 1,
                 items: {
                   type: 'object',
-                  properties: { type: { const: 'text' }, text: { type: 'string' } },
+                  properties: {
+                    type: { const: 'text' },
+                    text: { type: 'string' },
+                    role: { const: 'assistant', description: 'Accepted and ignored (the OpenAI Agents SDK echoes an answer’s message fields)' },
+                    annotations: { type: 'array', items: {}, description: 'Accepted and ignored (the OpenAI Agents SDK echoes an answer’s stream fields)' },
+                  },
                   required: ['type', 'text'],
                   additionalProperties: false,
                 },
