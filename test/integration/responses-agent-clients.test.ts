@@ -252,7 +252,11 @@ describe('agent clients on the Responses API', () => {
           PARIS_PROMPT,
           'And tomorrow?',
         ]);
-        expect(last.messages.some((m: { role: string }) => m.role === 'tool')).toBe(true);
+        // Chat completions carry no link between calls: the continuation is a new session holding the history it was sent.
+        const answered = await wire.exchanges.at(-1)!.body;
+        const sessionId = /"chatSessionId":"([^"]+)"/.exec(answered)?.[1];
+        expect(sessionId).not.toBe(/"chatSessionId":"([^"]+)"/.exec(await wire.exchanges[0]!.body)?.[1]);
+        expect((await exported(sessionId!)).map(([role]) => role)).toEqual(['system', 'user', 'assistant', 'tool', 'assistant', 'user', 'assistant']);
       })(),
     );
   });
@@ -269,31 +273,36 @@ describe('agent clients on the Responses API', () => {
     const OSLO = { city: 'Oslo', unit: 'celsius' } as const;
     const OSLO_REPORT = { city: 'Oslo', temperatureC: 21, advice: 'Bring sunglasses.' };
 
-    it(
-      'the Agents SDK with reasoning effort low: the upstream gets reasoning_effort, the tool runs, the scripted JSON answer parses',
-      traced(async (wire) => {
-        upstream.reply(
-          {
-            kind: 'json',
-            body: completion(
-              { content: null, tool_calls: [{ id: 'call_up_1', type: 'function', function: { name: 'get_weather', arguments: JSON.stringify(OSLO) } }] },
-              'tool_calls',
-            ),
-          },
-          { kind: 'json', body: completion({ content: JSON.stringify(OSLO_REPORT) }, 'stop') },
-        );
-        const seen: WeatherInput[] = [];
-        const result = await run(weatherAgent(new OpenAIResponsesModel(client(wire, u), u.appNameId), seen, { reasoning: true }), 'Weather in Oslo?');
-        expect(seen).toEqual([OSLO]);
-        expect(result.finalOutput).toEqual(OSLO_REPORT);
-        expect(wire.requests('/responses').map((r) => r.reasoning)).toEqual([{ effort: 'low' }, { effort: 'low' }]);
-        expect(upstream.requests.map((r) => r.body.reasoning_effort)).toEqual(['low', 'low']);
-        const [first, second] = upstream.requests;
-        expect(first!.body.model).toBe('test-model');
-        expect(first!.body.tools).toEqual([expect.objectContaining({ type: 'function', function: expect.objectContaining({ name: 'get_weather' }) })]);
-        expect(first!.body.response_format).toMatchObject({ type: 'json_schema' });
-        expect(second!.body.messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'call_up_1', content: JSON.stringify(weatherOf(OSLO)) });
-      }),
+    it.each(['responses', 'chat_completions'] as const)(
+      'the Agents SDK (%s) with reasoning effort low: the upstream gets reasoning_effort, the tool runs, the scripted JSON answer parses',
+      (api) =>
+        traced(async (wire) => {
+          upstream.reply(
+            {
+              kind: 'json',
+              body: completion(
+                { content: null, tool_calls: [{ id: 'call_up_1', type: 'function', function: { name: 'get_weather', arguments: JSON.stringify(OSLO) } }] },
+                'tool_calls',
+              ),
+            },
+            { kind: 'json', body: completion({ content: JSON.stringify(OSLO_REPORT) }, 'stop') },
+          );
+          const seen: WeatherInput[] = [];
+          const model =
+            api === 'responses' ? new OpenAIResponsesModel(client(wire, u), u.appNameId) : new OpenAIChatCompletionsModel(client(wire, u), u.appNameId);
+          const result = await run(weatherAgent(model, seen, { reasoning: true }), 'Weather in Oslo?');
+          expect(seen).toEqual([OSLO]);
+          expect(result.finalOutput).toEqual(OSLO_REPORT);
+          const sent =
+            api === 'responses' ? wire.requests('/responses').map((r) => r.reasoning) : wire.requests('/chat/completions').map((r) => r.reasoning_effort);
+          expect(sent).toEqual(api === 'responses' ? [{ effort: 'low' }, { effort: 'low' }] : ['low', 'low']);
+          expect(upstream.requests.map((r) => r.body.reasoning_effort)).toEqual(['low', 'low']);
+          const [first, second] = upstream.requests;
+          expect(first!.body.model).toBe('test-model');
+          expect(first!.body.tools).toEqual([expect.objectContaining({ type: 'function', function: expect.objectContaining({ name: 'get_weather' }) })]);
+          expect(first!.body.response_format).toMatchObject({ type: 'json_schema' });
+          expect(second!.body.messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'call_up_1', content: JSON.stringify(weatherOf(OSLO)) });
+        })(),
     );
 
     it(
