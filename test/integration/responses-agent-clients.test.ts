@@ -1,7 +1,8 @@
 /**
  * Agent clients, unmodified, against the Responses API of the local platform (and the OpenAI Agents SDK on
  * chat completions too): the OpenAI Agents SDK runs function tools and a structured output type, plain and
- * streamed, and continues a run; the AI SDK's default OpenAI provider (which speaks the Responses API)
+ * streamed, and continues a run (previousResponseId, a conversationId, a conversations session as memory,
+ * or the history on chat completions); the AI SDK's default OpenAI provider (which speaks the Responses API)
  * passes its provider options through; the `openai` package's stored-response and conversation flows.
  *
  * Against the offline model the answers follow its documented rules (offline-chat-model.ts): `use <tool>`
@@ -15,6 +16,7 @@ import { createOpenAI } from '@ai-sdk/openai';
 import {
   Agent,
   OpenAIChatCompletionsModel,
+  OpenAIConversationsSession,
   OpenAIResponsesModel,
   run,
   setDefaultOpenAIClient,
@@ -222,6 +224,53 @@ describe('agent clients on the Responses API', () => {
         await second.completed;
         expect(report.parse(second.finalOutput)).toEqual(second.finalOutput);
         await expectContinued(wire);
+      }),
+    );
+
+    it(
+      'on the Responses API with a conversationId: both runs land in the conversation, the tool round included',
+      traced(async (wire) => {
+        const c = client(wire);
+        const conversation = await c.conversations.create({});
+        const seen: WeatherInput[] = [];
+        const agent = weatherAgent(new OpenAIResponsesModel(c, w.appNameId), seen);
+        const first = await run(agent, PARIS_PROMPT, { conversationId: conversation.id });
+        expect(seen).toEqual([PARIS]);
+        expect(report.parse(first.finalOutput)).toEqual(first.finalOutput);
+        const second = await run(agent, 'And tomorrow?', { conversationId: conversation.id });
+        expect(report.parse(second.finalOutput)).toEqual(second.finalOutput);
+        expect(wire.requests('/responses').map((r) => r.conversation)).toEqual([conversation.id, conversation.id, conversation.id]);
+        const items = [];
+        for await (const item of c.conversations.items.list(conversation.id, { order: 'asc' })) items.push(item.type);
+        expect(items).toEqual(['message', 'function_call', 'function_call_output', 'message', 'message', 'message']);
+      }),
+    );
+
+    it(
+      'with an OpenAIConversationsSession as memory: the session keeps the runs in a conversation of the platform',
+      traced(async (wire) => {
+        const c = client(wire);
+        const session = new OpenAIConversationsSession({ client: c });
+        const seen: WeatherInput[] = [];
+        const agent = weatherAgent(new OpenAIResponsesModel(c, w.appNameId), seen);
+        const first = await run(agent, PARIS_PROMPT, { session });
+        expect(seen).toEqual([PARIS]);
+        expect(report.parse(first.finalOutput)).toEqual(first.finalOutput);
+        const second = await run(agent, 'And tomorrow?', { session });
+        expect(report.parse(second.finalOutput)).toEqual(second.finalOutput);
+        const conversationId = await session.getSessionId();
+        expect(conversationId).toMatch(/^conv_/);
+        // The SDK adds each run's new items to the conversation and reads them back as the next run's input.
+        const items = await session.getItems();
+        expect(items.map((i) => [i.type, 'role' in i ? i.role : undefined])).toEqual([
+          ['message', 'user'],
+          ['function_call', undefined],
+          ['function_call_result', undefined],
+          ['message', 'assistant'],
+          ['message', 'user'],
+          ['message', 'assistant'],
+        ]);
+        expect(wire.requests(`/conversations/${conversationId}/items`)).toHaveLength(2);
       }),
     );
 
