@@ -184,6 +184,20 @@ describe('parseChatRequest: validation order', () => {
     expect(parseChatRequest({ model: APP, messages: USER, n: null, seed: null, logprobs: null }, APP).options).toEqual({});
   });
 
+  it('accepts and ignores the prompt cache and verbosity settings the OpenAI Agents SDK sends, each checked', () => {
+    const r = parseChatRequest(
+      { model: APP, messages: USER, prompt_cache_retention: '24h', prompt_cache_options: { mode: 'implicit' }, verbosity: 'low' },
+      APP,
+    );
+    expect(r.options).toEqual({});
+    expect(parseChatRequest({ model: APP, messages: USER, prompt_cache_retention: null, prompt_cache_options: null, verbosity: null }, APP).options).toEqual(
+      {},
+    );
+    rejects({ model: APP, messages: USER, verbosity: 'terse' }, 'bad_request', 'verbosity must be low, medium or high');
+    rejects({ model: APP, messages: USER, prompt_cache_retention: '1h' }, 'bad_request', 'prompt_cache_retention must be in_memory or 24h');
+    rejects({ model: APP, messages: USER, prompt_cache_options: 'implicit' }, 'bad_request', 'prompt_cache_options must be an object');
+  });
+
   it('refuses what those parameters cannot be, naming each', () => {
     rejects({ model: APP, messages: USER, n: 2 }, 'bad_request', 'n must be 1: a turn has one answer (send the turn again for another)');
     rejects({ model: APP, messages: USER, n: '1' }, 'bad_request', /^n must be 1/);

@@ -7,7 +7,7 @@
  */
 import { badRequest } from '../../kernel/domain/errors';
 import type { RequestMcpServer } from './responses-tools';
-import { REASONING_EFFORTS } from './responses-options';
+import { OPTIONAL_FIELDS, REASONING_EFFORTS } from './responses-options';
 import type { ToolCall } from '../../conversations/domain/session';
 import type { JsonSchema } from '../../kernel/domain/json-schema';
 import { isRecord } from '../../kernel/domain/request-rule';
@@ -228,6 +228,12 @@ const FIELDS = {
   store: ignored({ type: 'boolean', description: 'a session is stored as its app’s settings say (Zero Data Retention)' }, (v) => {
     if (typeof v !== 'boolean') throw badRequest('store must be a boolean');
   }),
+  // What the OpenAI Agents SDK sends from its model settings (promptCacheRetention, promptCacheOptions, text.verbosity).
+  prompt_cache_retention: OPTIONAL_FIELDS.prompt_cache_retention,
+  prompt_cache_options: OPTIONAL_FIELDS.prompt_cache_options,
+  verbosity: ignored({ enum: ['low', 'medium', 'high', null], description: 'the models are not asked for a length' }, (v) => {
+    if (v !== 'low' && v !== 'medium' && v !== 'high') throw badRequest('verbosity must be low, medium or high');
+  }),
   tools: field(TOOLS_SCHEMA, (v) => parseTools(v)),
   tool_choice: field(TOOL_CHOICE_SCHEMA, (v, body) => parseToolChoice(v, parseTools(body.tools))),
   parallel_tool_calls: TURN_FIELDS.parallel_tool_calls,
@@ -275,6 +281,9 @@ export function parseChatRequest(body: Record<string, unknown>, appNameId: strin
   read('user');
   read('metadata');
   read('store');
+  read('prompt_cache_retention');
+  read('prompt_cache_options');
+  read('verbosity');
   read('logprobs');
   const tools = read('tools');
   // The tools as read once: their schemas are checked once.
