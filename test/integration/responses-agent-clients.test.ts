@@ -274,6 +274,45 @@ describe('agent clients on the Responses API', () => {
       }),
     );
 
+    it.each(['responses', 'chat_completions'] as const)(
+      'on %s with the model settings agents set (a forced tool choice among them): the forced call, then the answer',
+      (api) =>
+        traced(async (wire) => {
+          const c = client(wire);
+          const seen: WeatherInput[] = [];
+          const model = api === 'responses' ? new OpenAIResponsesModel(c, w.appNameId) : new OpenAIChatCompletionsModel(c, w.appNameId);
+          const agent = weatherAgent(model, seen).clone({
+            modelSettings: {
+              temperature: 0.2,
+              topP: 0.9,
+              frequencyPenalty: 0,
+              presencePenalty: 0,
+              toolChoice: 'get_weather',
+              parallelToolCalls: false,
+              truncation: 'auto',
+              maxTokens: 500,
+              store: true,
+              promptCacheRetention: '24h',
+              promptCacheOptions: { mode: 'implicit' },
+              contextManagement: [{ type: 'compaction', compactThreshold: 100_000 }],
+              reasoning: { effort: 'low', summary: 'auto' },
+              text: { verbosity: 'low' },
+            },
+          });
+          const result = await run(agent, 'How warm is it in Paris?');
+          expect(seen).toHaveLength(1);
+          expect(weatherInput.safeParse(seen[0]).success).toBe(true);
+          expect(report.parse(result.finalOutput)).toEqual(result.finalOutput);
+          // The SDK frees the choice after the forced call, so the second request gets the answer.
+          const sent = wire.requests(api === 'responses' ? '/responses' : '/chat/completions');
+          expect(sent).toHaveLength(2);
+          expect(sent[0].tool_choice).toEqual(
+            api === 'responses' ? { type: 'function', name: 'get_weather' } : { type: 'function', function: { name: 'get_weather' } },
+          );
+          expect(sent[1].tool_choice ?? 'auto').toBe('auto');
+        })(),
+    );
+
     it.each([false, true])('on chat completions (stream: %s): runs the tool, parses the output type, and continues from the first run’s history', (stream) =>
       traced(async (wire) => {
         const seen: WeatherInput[] = [];
