@@ -24,7 +24,7 @@ import {
   tool as agentTool,
   type AgentInputItem,
 } from '@openai/agents';
-import { generateText, streamText } from 'ai';
+import { generateText, Output, streamText, tool as aiTool } from 'ai';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import * as z from 'zod';
@@ -426,6 +426,77 @@ describe('agent clients on the Responses API', () => {
       expect(deltas.join('')).toBe('Offline reply #1: Stream a reply');
       expect(await result.finishReason).toBe('stop');
       expect(wire.requests('/responses')).toEqual([expect.objectContaining({ stream: true })]);
+    }),
+  );
+
+  it(
+    'the AI SDK default provider: generateText with its Responses provider options, a tool and an output schema; previousResponseId continues the session',
+    traced(async (wire) => {
+      const model = createOpenAI({ baseURL: apiBase, apiKey: w.chatKey, fetch: wire.fetch })(w.appNameId);
+      const seen: WeatherInput[] = [];
+      const first = await generateText({
+        model,
+        tools: {
+          get_weather: aiTool({
+            description: 'The current weather of a city',
+            inputSchema: weatherInput,
+            execute: async (input) => {
+              seen.push(input);
+              return weatherOf(input);
+            },
+          }),
+        },
+        prompt: PARIS_PROMPT,
+        maxRetries: 0,
+        providerOptions: {
+          openai: {
+            instructions: 'Be brief.',
+            maxToolCalls: 3,
+            metadata: { run: 'ai-sdk' },
+            parallelToolCalls: false,
+            promptCacheKey: 'weather',
+            promptCacheRetention: '24h',
+            safetyIdentifier: 'user-1',
+            serviceTier: 'auto',
+            store: true,
+            strictJsonSchema: true,
+            textVerbosity: 'low',
+            truncation: 'auto',
+            user: 'user-1',
+            include: ['reasoning.encrypted_content'],
+          },
+        },
+      });
+      expect(seen).toEqual([PARIS]);
+      expect(first.finishReason).toBe('tool-calls');
+      expect(wire.requests('/responses')[0]).toMatchObject({
+        instructions: 'Be brief.',
+        max_tool_calls: 3,
+        metadata: { run: 'ai-sdk' },
+        parallel_tool_calls: false,
+        prompt_cache_key: 'weather',
+        prompt_cache_retention: '24h',
+        safety_identifier: 'user-1',
+        service_tier: 'auto',
+        store: true,
+        text: { verbosity: 'low' },
+        truncation: 'auto',
+        user: 'user-1',
+        include: ['reasoning.encrypted_content'],
+      });
+      const callResponseId = first.providerMetadata?.openai?.responseId as string;
+      expect(callResponseId).toMatch(/^resp_/);
+      const second = await generateText({
+        model,
+        output: Output.object({ schema: report }),
+        prompt: 'And the report?',
+        maxRetries: 0,
+        providerOptions: { openai: { previousResponseId: callResponseId, store: true } },
+      });
+      expect(report.parse(second.output)).toEqual(second.output);
+      const ids = await sessions(wire);
+      expect(ids).toHaveLength(2);
+      expect(ids[1]).toBe(ids[0]);
     }),
   );
 
