@@ -23,6 +23,7 @@ import {
   setTracingDisabled,
   tool as agentTool,
   type AgentInputItem,
+  webSearchTool,
 } from '@openai/agents';
 import { generateText, Output, streamText, tool as aiTool } from 'ai';
 import OpenAI from 'openai';
@@ -271,6 +272,22 @@ describe('agent clients on the Responses API', () => {
           ['message', 'assistant'],
         ]);
         expect(wire.requests(`/conversations/${conversationId}/items`)).toHaveLength(2);
+      }),
+    );
+
+    it(
+      'a handoff: the triage agent’s transfer call hands the run to the weather agent, whose output type ends it; a hosted tool is accepted alongside',
+      traced(async (wire) => {
+        const model = new OpenAIResponsesModel(client(wire), w.appNameId);
+        const reporter = weatherAgent(model, []);
+        const triage = new Agent({ name: 'Triage', instructions: 'Hand weather questions over.', model, handoffs: [reporter], tools: [webSearchTool()] });
+        const result = await run(triage, 'use transfer_to_weather_reporter');
+        expect(result.lastAgent).toBe(reporter);
+        expect(report.parse(result.finalOutput)).toEqual(result.finalOutput);
+        const [handoff, answer] = wire.requests('/responses');
+        expect(handoff.tools.map((t: { type: string; name?: string }) => t.name ?? t.type)).toEqual(['web_search', 'transfer_to_Weather_reporter']);
+        expect(answer.instructions).toBe(reporter.instructions);
+        expect(answer.input.at(-1)).toMatchObject({ type: 'function_call_output' });
       }),
     );
 
