@@ -411,6 +411,36 @@ describe('agent clients on the Responses API', () => {
     );
 
     it(
+      'the Agents SDK streamed on the Responses API: the platform asks the upstream without a stream (an answer with a schema is checked whole) and streams the result',
+      traced(async (wire) => {
+        upstream.reply(
+          {
+            kind: 'json',
+            body: completion(
+              { content: null, tool_calls: [{ id: 'call_up_1', type: 'function', function: { name: 'get_weather', arguments: JSON.stringify(OSLO) } }] },
+              'tool_calls',
+            ),
+          },
+          { kind: 'json', body: completion({ content: JSON.stringify(OSLO_REPORT) }, 'stop') },
+        );
+        const seen: WeatherInput[] = [];
+        const agent = weatherAgent(new OpenAIResponsesModel(client(wire, u), u.appNameId), seen, { reasoning: true });
+        const result = await run(agent, 'Weather in Oslo?', { stream: true });
+        let text = '';
+        for await (const delta of result.toTextStream()) text += delta;
+        await result.completed;
+        expect(seen).toEqual([OSLO]);
+        expect(JSON.parse(text)).toEqual(OSLO_REPORT);
+        expect(result.finalOutput).toEqual(OSLO_REPORT);
+        expect(wire.requests('/responses').map((r) => r.stream)).toEqual([true, true]);
+        expect(upstream.requests.map((r) => [r.body.stream ?? false, r.body.reasoning_effort])).toEqual([
+          [false, 'low'],
+          [false, 'low'],
+        ]);
+      }),
+    );
+
+    it(
       'the AI SDK default provider: generateText with reasoningEffort and store reaches the upstream as reasoning_effort',
       traced(async (wire) => {
         upstream.reply({ kind: 'json', body: completion({ content: 'Sunny in Oslo.' }, 'stop') });
