@@ -25,7 +25,7 @@ import {
   type AgentInputItem,
   webSearchTool,
 } from '@openai/agents';
-import { generateText, Output, streamText, tool as aiTool } from 'ai';
+import { generateText, Output, stepCountIs, streamText, tool as aiTool } from 'ai';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import * as z from 'zod';
@@ -473,6 +473,29 @@ describe('agent clients on the Responses API', () => {
       expect(deltas.join('')).toBe('Offline reply #1: Stream a reply');
       expect(await result.finishReason).toBe('stop');
       expect(wire.requests('/responses')).toEqual([expect.objectContaining({ stream: true })]);
+
+      // A streamed tool round: the provider sends the call back with the tool's output.
+      const seen: WeatherInput[] = [];
+      const round = streamText({
+        model: createOpenAI({ baseURL: apiBase, apiKey: w.chatKey, fetch: wire.fetch })(w.appNameId),
+        tools: {
+          get_weather: aiTool({
+            description: 'The current weather of a city',
+            inputSchema: weatherInput,
+            execute: async (input) => {
+              seen.push(input);
+              return weatherOf(input);
+            },
+          }),
+        },
+        stopWhen: stepCountIs(3),
+        prompt: PARIS_PROMPT,
+        maxRetries: 0,
+      });
+      expect(await round.text).toBe(`Tool result: ${JSON.stringify(weatherOf(PARIS))}`);
+      expect(seen).toEqual([PARIS]);
+      const [, , second] = wire.requests('/responses');
+      expect(second.input.map((i: { type?: string; role?: string }) => i.type ?? i.role)).toEqual(['user', 'function_call', 'function_call_output']);
     }),
   );
 
