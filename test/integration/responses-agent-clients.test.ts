@@ -102,6 +102,17 @@ const PARIS_PROMPT = `use get_weather for Paris ${JSON.stringify(PARIS)}`;
 
 const report = z.object({ city: z.string(), temperatureC: z.number(), advice: z.string() });
 
+/** The AI SDK's tool of the same weather, recording the inputs it ran with. */
+const aiWeatherTool = (seen: WeatherInput[]) =>
+  aiTool({
+    description: 'The current weather of a city',
+    inputSchema: weatherInput,
+    execute: async (input) => {
+      seen.push(input);
+      return weatherOf(input);
+    },
+  });
+
 /** An agent whose tool records the inputs it ran with. */
 function weatherAgent(model: string | OpenAIResponsesModel | OpenAIChatCompletionsModel, seen: WeatherInput[], extra: { reasoning?: boolean } = {}) {
   return new Agent({
@@ -460,7 +471,7 @@ describe('agent clients on the Responses API', () => {
   });
 
   it(
-    'the AI SDK default provider: streamText on the offline model streams the reply over the Responses API',
+    'the AI SDK default provider: streamText on the offline model streams a reply, and a tool round, over the Responses API',
     traced(async (wire) => {
       const result = streamText({
         model: createOpenAI({ baseURL: apiBase, apiKey: w.chatKey, fetch: wire.fetch })(w.appNameId),
@@ -479,14 +490,7 @@ describe('agent clients on the Responses API', () => {
       const round = streamText({
         model: createOpenAI({ baseURL: apiBase, apiKey: w.chatKey, fetch: wire.fetch })(w.appNameId),
         tools: {
-          get_weather: aiTool({
-            description: 'The current weather of a city',
-            inputSchema: weatherInput,
-            execute: async (input) => {
-              seen.push(input);
-              return weatherOf(input);
-            },
-          }),
+          get_weather: aiWeatherTool(seen),
         },
         stopWhen: stepCountIs(3),
         prompt: PARIS_PROMPT,
@@ -507,14 +511,7 @@ describe('agent clients on the Responses API', () => {
       const first = await generateText({
         model,
         tools: {
-          get_weather: aiTool({
-            description: 'The current weather of a city',
-            inputSchema: weatherInput,
-            execute: async (input) => {
-              seen.push(input);
-              return weatherOf(input);
-            },
-          }),
+          get_weather: aiWeatherTool(seen),
         },
         prompt: PARIS_PROMPT,
         maxRetries: 0,
