@@ -303,6 +303,42 @@ describe('agent clients on the Responses API', () => {
     );
 
     it.each(['responses', 'chat_completions'] as const)(
+      'on %s, richer schemas (nested objects, arrays, enums, nullable, a union): the tool gets valid arguments, the output is valid',
+      (api) =>
+        traced(async (wire) => {
+          const forecast = z.object({
+            city: z.string().min(2),
+            days: z.array(z.object({ day: z.number().int().min(1).max(7), sky: z.enum(['sunny', 'cloudy', 'rain']), highC: z.number() })).min(1),
+            alert: z.string().nullable(),
+            source: z.union([z.object({ kind: z.literal('station'), id: z.string() }), z.object({ kind: z.literal('model'), name: z.string() })]),
+          });
+          const c = client(wire);
+          const model = api === 'responses' ? new OpenAIResponsesModel(c, w.appNameId) : new OpenAIChatCompletionsModel(c, w.appNameId);
+          const trip = z.object({
+            stops: z.array(z.object({ city: z.string(), nights: z.number().int().min(1) })).min(1),
+            travel: z.enum(['train', 'car']),
+            budget: z.number().nullable(),
+            traveller: z.union([z.object({ adult: z.literal(true) }), z.object({ adult: z.literal(false), age: z.number().int() })]),
+          });
+          const planned: unknown[] = [];
+          const planTrip = agentTool({
+            name: 'plan_trip',
+            description: 'Plans a trip',
+            parameters: trip,
+            execute: async (input) => {
+              planned.push(input);
+              return 'planned';
+            },
+          });
+          const agent = new Agent({ name: 'Forecaster', instructions: 'Forecast.', model, tools: [planTrip], outputType: forecast });
+          const result = await run(agent, 'use plan_trip, then a forecast for Lyon');
+          expect(planned).toHaveLength(1);
+          expect(trip.parse(planned[0])).toEqual(planned[0]);
+          expect(forecast.parse(result.finalOutput)).toEqual(result.finalOutput);
+        })(),
+    );
+
+    it.each(['responses', 'chat_completions'] as const)(
       'on %s with the model settings agents set (a forced tool choice among them): the forced call, then the answer',
       (api) =>
         traced(async (wire) => {
