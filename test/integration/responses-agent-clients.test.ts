@@ -487,6 +487,47 @@ describe('agent clients on the Responses API', () => {
       }),
     );
 
+    it.each(['responses', 'chat_completions'] as const)(
+      'a text agent streamed on %s: the upstream streams the call in pieces and the answer in deltas, the SDK assembles both',
+      (api) =>
+        traced(async (wire) => {
+          const chunk = (delta: unknown, finish: string | null = null) => ({
+            id: 'chatcmpl-up',
+            object: 'chat.completion.chunk',
+            created: 1,
+            model: 'test-model',
+            choices: [{ index: 0, delta, finish_reason: finish }],
+          });
+          upstream.reply(
+            {
+              kind: 'sse',
+              events: [
+                chunk({ role: 'assistant', content: null }),
+                chunk({ tool_calls: [{ index: 0, id: 'call_up_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Os' } }] }),
+                chunk({ tool_calls: [{ index: 0, function: { arguments: 'lo","unit":"celsius"}' } }] }),
+                chunk({}, 'tool_calls'),
+              ],
+            },
+            {
+              kind: 'sse',
+              events: [chunk({ role: 'assistant', content: '' }), chunk({ content: 'Oslo: 21 °C, ' }), chunk({ content: 'sunny.' }), chunk({}, 'stop')],
+            },
+          );
+          const seen: WeatherInput[] = [];
+          const c = client(wire, u);
+          const model = api === 'responses' ? new OpenAIResponsesModel(c, u.appNameId) : new OpenAIChatCompletionsModel(c, u.appNameId);
+          const agent = new Agent({ name: 'Weather', instructions: 'Use get_weather.', model, tools: weatherAgent(model, seen).tools });
+          const result = await run(agent, 'Weather in Oslo?', { stream: true });
+          const deltas: string[] = [];
+          for await (const delta of result.toTextStream()) deltas.push(delta);
+          await result.completed;
+          expect(seen).toEqual([OSLO]);
+          expect(deltas).toEqual(['Oslo: 21 °C, ', 'sunny.']);
+          expect(result.finalOutput).toBe('Oslo: 21 °C, sunny.');
+          expect(upstream.requests.map((r) => r.body.stream)).toEqual([true, true]);
+        })(),
+    );
+
     it(
       'the AI SDK default provider: generateText with reasoningEffort and store reaches the upstream as reasoning_effort',
       traced(async (wire) => {
