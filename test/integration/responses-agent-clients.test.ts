@@ -242,6 +242,27 @@ describe('agent clients on the Responses API', () => {
     );
 
     it(
+      'a run continued by previousResponseId chains its own tool round by previous_response_id too: one session throughout',
+      traced(async (wire) => {
+        const seen: WeatherInput[] = [];
+        const agent = weatherAgent(new OpenAIResponsesModel(client(wire), w.appNameId), seen);
+        const first = await run(agent, 'Hello');
+        const OSLO = { city: 'Oslo', unit: 'fahrenheit' } as const;
+        const second = await run(agent, `use get_weather for Oslo ${JSON.stringify(OSLO)}`, { previousResponseId: first.lastResponseId });
+        expect(seen).toEqual([OSLO]);
+        expect(report.parse(second.finalOutput)).toEqual(second.finalOutput);
+        const sent = wire.requests('/responses');
+        expect(sent).toHaveLength(3);
+        expect(sent[2].input).toEqual([expect.objectContaining({ type: 'function_call_output', output: JSON.stringify(weatherOf(OSLO)) })]);
+        expect(sent[2].previous_response_id).toMatch(/^resp_/);
+        expect(sent[2].previous_response_id).not.toBe(first.lastResponseId);
+        const ids = await sessions(wire);
+        expect(new Set(ids).size, JSON.stringify(ids)).toBe(1);
+        expect((await exported(ids[0]!)).map(([role]) => role)).toEqual(['user', 'assistant', 'user', 'assistant', 'tool', 'assistant']);
+      }),
+    );
+
+    it(
       'on the Responses API with a conversationId: both runs land in the conversation, the tool round included',
       traced(async (wire) => {
         const c = client(wire);
