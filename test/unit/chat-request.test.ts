@@ -104,6 +104,12 @@ describe('parseChatRequest: validation order', () => {
       'bad_request',
       'messages[0].content parts have unsupported fields: cache_control',
     );
+    // What the OpenAI Agents SDK echoes on a part is taken with the values it sends, no other.
+    rejects(
+      { model: APP, messages: [{ role: 'assistant', content: [{ type: 'text', text: 'a', role: 'user', annotations: {} }] }] },
+      'bad_request',
+      'messages[0].content parts have unsupported fields: role, annotations',
+    );
     rejects({ model: APP, messages: [{ role: 'user', content: 'hi', name: 7 }] }, 'bad_request', 'messages[0].name must be a string of at most 64 characters');
     rejects(
       { model: APP, messages: [{ role: 'user', content: 'hi', name: 'n'.repeat(65) }] },
@@ -111,6 +117,27 @@ describe('parseChatRequest: validation order', () => {
       'messages[0].name must be a string of at most 64 characters',
     );
     rejects({ model: APP, messages: [{ role: 'user', content: 'hi', tool_calls: [] }] }, 'bad_request', 'messages[0] has unsupported fields: tool_calls');
+  });
+
+  it('takes the fields the OpenAI Agents SDK echoes on an answer sent back as a text part, and ignores them', () => {
+    const r = parseChatRequest(
+      {
+        model: APP,
+        messages: [
+          { role: 'user', content: 'hi' },
+          { role: 'assistant', content: [{ type: 'text', text: 'Hello', role: 'assistant' }] },
+          { role: 'assistant', content: [{ type: 'text', text: ' again', annotations: [] }] },
+          { role: 'user', content: 'and?' },
+        ],
+      },
+      APP,
+    );
+    expect(r.messages).toEqual([
+      { role: 'user', content: 'hi' },
+      { role: 'assistant', content: 'Hello' },
+      { role: 'assistant', content: ' again' },
+      { role: 'user', content: 'and?' },
+    ]);
   });
 
   it('takes developer as a system instruction, text parts joined, and name (ignored)', () => {
@@ -155,6 +182,20 @@ describe('parseChatRequest: validation order', () => {
     );
     expect(r.options).toEqual({ seed: 42, presencePenalty: 0.5, frequencyPenalty: -1 });
     expect(parseChatRequest({ model: APP, messages: USER, n: null, seed: null, logprobs: null }, APP).options).toEqual({});
+  });
+
+  it('accepts and ignores the prompt cache and verbosity settings the OpenAI Agents SDK sends, each checked', () => {
+    const r = parseChatRequest(
+      { model: APP, messages: USER, prompt_cache_retention: '24h', prompt_cache_options: { mode: 'implicit' }, verbosity: 'low' },
+      APP,
+    );
+    expect(r.options).toEqual({});
+    expect(parseChatRequest({ model: APP, messages: USER, prompt_cache_retention: null, prompt_cache_options: null, verbosity: null }, APP).options).toEqual(
+      {},
+    );
+    rejects({ model: APP, messages: USER, verbosity: 'terse' }, 'bad_request', 'verbosity must be low, medium or high');
+    rejects({ model: APP, messages: USER, prompt_cache_retention: '1h' }, 'bad_request', 'prompt_cache_retention must be in_memory or 24h');
+    rejects({ model: APP, messages: USER, prompt_cache_options: 'implicit' }, 'bad_request', 'prompt_cache_options must be an object');
   });
 
   it('refuses what those parameters cannot be, naming each', () => {

@@ -7,7 +7,7 @@
  */
 import { badRequest } from '../../kernel/domain/errors';
 import type { RequestMcpServer } from './responses-tools';
-import { REASONING_EFFORTS } from './responses-options';
+import { OPTIONAL_FIELDS, REASONING_EFFORTS } from './responses-options';
 import type { ToolCall } from '../../conversations/domain/session';
 import type { JsonSchema } from '../../kernel/domain/json-schema';
 import { isRecord } from '../../kernel/domain/request-rule';
@@ -72,11 +72,24 @@ const ROLES: readonly string[] = ['user', 'assistant', 'system', 'developer', 't
 /** The text a content part array may hold: `{type: "text", text}` parts; other parts are rule 8's refusal. */
 const CONTENT_REFUSED = 'must be a string or an array of text parts (remote URLs, base64 and multipart content are not supported)';
 
+/**
+ * What a text part may carry besides its text, accepted and ignored: the OpenAI Agents SDK sends an answer
+ * back as a part holding the fields of the message it came in (`role`) or of its stream (`annotations`).
+ */
+const PART_ECHOES: Readonly<Record<string, (v: unknown) => boolean>> = {
+  role: (v) => v === 'assistant',
+  annotations: Array.isArray,
+};
+
+function partProblems(p: Record<string, unknown>): string[] {
+  return Object.keys(p).filter((k) => k !== 'type' && k !== 'text' && !PART_ECHOES[k]?.(p[k]));
+}
+
 /** A message's text: a string, or an array of text parts joined (what the AI SDK sends for a multi-part message). */
 function contentText(content: unknown, i: number): string {
   if (typeof content === 'string') return content;
   if (Array.isArray(content) && content.length > 0 && content.every((p) => isRecord(p) && p.type === 'text' && typeof p.text === 'string')) {
-    const extra = content.flatMap((p) => Object.keys(p as Record<string, unknown>).filter((k) => k !== 'type' && k !== 'text'));
+    const extra = content.flatMap((p) => partProblems(p as Record<string, unknown>));
     if (extra.length) throw badRequest(`messages[${i}].content parts have unsupported fields: ${[...new Set(extra)].join(', ')}`);
     return content.map((p) => (p as { text: string }).text).join('');
   }
@@ -150,7 +163,12 @@ const FIELDS = {
                 minItems: 1,
                 items: {
                   type: 'object',
-                  properties: { type: { const: 'text' }, text: { type: 'string' } },
+                  properties: {
+                    type: { const: 'text' },
+                    text: { type: 'string' },
+                    role: { const: 'assistant', description: 'Accepted and ignored (the OpenAI Agents SDK echoes an answer’s message fields)' },
+                    annotations: { type: 'array', items: {}, description: 'Accepted and ignored (the OpenAI Agents SDK echoes an answer’s stream fields)' },
+                  },
                   required: ['type', 'text'],
                   additionalProperties: false,
                 },
@@ -210,6 +228,12 @@ const FIELDS = {
   store: ignored({ type: 'boolean', description: 'a session is stored as its app’s settings say (Zero Data Retention)' }, (v) => {
     if (typeof v !== 'boolean') throw badRequest('store must be a boolean');
   }),
+  // What the OpenAI Agents SDK sends from its model settings (promptCacheRetention, promptCacheOptions, text.verbosity).
+  prompt_cache_retention: OPTIONAL_FIELDS.prompt_cache_retention,
+  prompt_cache_options: OPTIONAL_FIELDS.prompt_cache_options,
+  verbosity: ignored({ enum: ['low', 'medium', 'high', null], description: 'the models are not asked for a length' }, (v) => {
+    if (v !== 'low' && v !== 'medium' && v !== 'high') throw badRequest('verbosity must be low, medium or high');
+  }),
   tools: field(TOOLS_SCHEMA, (v) => parseTools(v)),
   tool_choice: field(TOOL_CHOICE_SCHEMA, (v, body) => parseToolChoice(v, parseTools(body.tools))),
   parallel_tool_calls: TURN_FIELDS.parallel_tool_calls,
@@ -257,6 +281,9 @@ export function parseChatRequest(body: Record<string, unknown>, appNameId: strin
   read('user');
   read('metadata');
   read('store');
+  read('prompt_cache_retention');
+  read('prompt_cache_options');
+  read('verbosity');
   read('logprobs');
   const tools = read('tools');
   // The tools as read once: their schemas are checked once.
