@@ -3,8 +3,8 @@
  * requests generated with a fixed seed, each carrying every field (reasoning, include, store,
  * prompt_cache_key, safety_identifier, metadata, service_tier, truncation, max_tool_calls,
  * top_logprobs, client_metadata and the rest), every tool type (function, namespace, a remote mcp
- * server, the hosted tools) and every input item type (messages of each role, a function call and
- * its output, an item reference, a reasoning item), streamed or not, against the offline model and a
+ * server, the hosted tools) and every input item type (messages of each role with text, image and file
+ * parts, a function call and its output, an item reference, a reasoning item), streamed or not, against the offline model and a
  * loopback OpenAI-compatible upstream that records what it receives. Every one is answered 200 with a
  * valid Open Responses object, and the upstream sees the reasoning effort, the functions and the mcp
  * server's tools, and none of the hosted tools.
@@ -17,11 +17,15 @@ import type { McpConnection } from '../../functions/tenancy/domain/app';
 import { chatWorld, patchSettings, type ChatWorld } from '../support/chat';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from '../support/fake-openai-server';
 import { FakeResolver } from '../support/fake-resolver';
+import { png, textPdf } from '../support/file-fixtures';
 import { startMcpTestServer, type McpTestServer } from '../support/mcp-test-server';
 import { expectOpenResponse, expectOpenResponsesEvent } from '../support/open-responses-schemas';
 import { startTestPlatform, type TestPlatform } from '../support/platform';
 
 const RESPONSES = '/api/v1/responses';
+/** A small image and a PDF inline, as clients send them (stored as files of the session). */
+const IMAGE = `data:image/png;base64,${Buffer.from(png(4, 4)).toString('base64')}`;
+const PDF = `data:application/pdf;base64,${Buffer.from(textPdf('Sunny tomorrow')).toString('base64')}`;
 /** The host the requests name for their mcp server; the test's resolver answers it with loopback. */
 const MCP_HOST = 'mcp.test';
 type Body = Record<string, unknown>;
@@ -224,7 +228,14 @@ describe('a Responses request carrying every field of the reference', () => {
         : [
             { role: 'developer', content: 'Answer briefly.' },
             { type: 'message', role: 'system', content: [{ type: 'input_text', text: 'You are helpful.' }] },
-            { role: 'user', content: [{ type: 'input_text', text: 'What is the weather?' }] },
+            {
+              role: 'user',
+              content: [
+                { type: 'input_text', text: 'What is the weather?' },
+                { type: 'input_image', image_url: IMAGE, detail: 'low' },
+                { type: 'input_file', filename: 'forecast.pdf', file_data: PDF },
+              ],
+            },
             { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Which city?', annotations: [], logprobs: [] }], status: 'completed' },
             { type: 'item_reference', id: earlier.itemId },
             { type: 'reasoning', id: 'rs_1', summary: [], encrypted_content: 'opaque' },
@@ -288,9 +299,11 @@ describe('a Responses request carrying every field of the reference', () => {
       expect(sent.length).toBeGreaterThan(0);
       expect(sent[0]!.body.reasoning_effort).toBe(c.effort);
       const offered = (sent[0]!.body.tools ?? []).map((t: { function: { name: string } }) => t.function.name).sort();
-      if (c.toolChoice === 'none') expect(offered).toEqual([]);
-      else for (const name of offered) expect(['get_weather', 'find_customer', 'lookup_order']).toContain(name);
-      if (c.toolChoice === 'auto') expect(offered).toEqual(['find_customer', 'get_weather', 'lookup_order']);
+      // The attached PDF (in the input of a response that does not continue another) brings the platform's readPDF.
+      const documents = c.previous ? [] : ['readPDF'];
+      if (c.toolChoice === 'none') expect(offered).toEqual(documents);
+      else for (const name of offered) expect(['get_weather', 'find_customer', 'lookup_order', 'readPDF']).toContain(name);
+      if (c.toolChoice === 'auto') expect(offered).toEqual(['find_customer', 'get_weather', 'lookup_order', ...documents]);
       expect(r.usage).toMatchObject({ input_tokens_details: { cached_tokens: 8 }, output_tokens_details: { reasoning_tokens: 3 } });
     }
   }, 120_000);

@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import type { SQSClient } from '@aws-sdk/client-sqs';
+import { GetQueueUrlCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { build } from 'esbuild';
@@ -203,6 +203,7 @@ export function localFunctionEnvironment(template: Template, description: string
       BUCKET_NAME: local.bucketName,
       JOBS_QUEUE_URL: local.jobsQueueUrl,
       WEBHOOKS_QUEUE_URL: local.webhooksQueueUrl,
+      RESPONSES_QUEUE_URL: local.responsesQueueUrl,
       WEBHOOK_SECRETS_KEY_ARN: UNUSED_KEY_ARN,
       OCR_TOPIC_ARN: UNUSED_OCR_TOPIC_ARN,
       OCR_ROLE_ARN: UNUSED_OCR_ROLE_ARN,
@@ -222,6 +223,7 @@ export interface LocalResources {
   readonly bucketName: string;
   readonly jobsQueueUrl: string;
   readonly webhooksQueueUrl: string;
+  readonly responsesQueueUrl: string;
   /** Region, the backends' key pair and `AWS_ENDPOINT_URL_<SERVICE>`: the SDK in a bundle then talks to the embedded backends. */
   readonly awsEnv: Readonly<Record<string, string>>;
 }
@@ -247,6 +249,8 @@ export async function localResources(p: Pick<RunningPlatform, 'deps'>): Promise<
     bucketName: objects.bucket,
     jobsQueueUrl: jobs.queueUrl,
     webhooksQueueUrl: webhooks.queueUrl,
+    // The background runs' queue sits behind a port that keeps its URL to itself: asked of the local SQS by name.
+    responsesQueueUrl: (await jobs.sqs.send(new GetQueueUrlCommand({ QueueName: 'responses' }))).QueueUrl!,
     awsEnv: {
       AWS_REGION: LOCAL_REGION,
       AWS_DEFAULT_REGION: LOCAL_REGION,
