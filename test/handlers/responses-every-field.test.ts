@@ -11,14 +11,12 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { McpToolProvider } from '../../functions/chat/adapters/mcp-tool-provider';
-import type { ToolProvider } from '../../functions/chat/app/chat-ports';
-import type { McpConnection } from '../../functions/tenancy/domain/app';
 import { chatWorld, patchSettings, type ChatWorld } from '../support/chat';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from '../support/fake-openai-server';
 import { FakeResolver } from '../support/fake-resolver';
 import { png, textPdf } from '../support/file-fixtures';
 import { startMcpTestServer, type McpTestServer } from '../support/mcp-test-server';
+import { makeCertificates, RECEIVER_HOST } from '../support/webhook-receiver';
 import { expectOpenResponse, expectOpenResponsesEvent } from '../support/open-responses-schemas';
 import { startTestPlatform, type TestPlatform } from '../support/platform';
 
@@ -26,25 +24,13 @@ const RESPONSES = '/api/v1/responses';
 /** A small image and a PDF inline, as clients send them (stored as files of the session). */
 const IMAGE = `data:image/png;base64,${Buffer.from(png(4, 4)).toString('base64')}`;
 const PDF = `data:application/pdf;base64,${Buffer.from(textPdf('Sunny tomorrow')).toString('base64')}`;
-/** The host the requests name for their mcp server; the test's resolver answers it with loopback. */
-const MCP_HOST = 'mcp.test';
-type Body = Record<string, unknown>;
-
 /**
- * The real MCP client, with the requests' `https://mcp.test:<port>/mcp` reaching the loopback test
- * server over plain HTTP (a test certificate authority would prove nothing more about the platform).
+ * The host the requests name for their mcp server: the test's resolver answers it with loopback, and no
+ * real DNS knows it, so a tool call that reaches the server proves the connection went to the checked
+ * address (the MCP client is pinned to it). The server is HTTPS with a certificate of this run's test CA.
  */
-class LoopbackMcp implements ToolProvider {
-  private readonly inner = new McpToolProvider();
-  constructor(private readonly target: () => string) {}
-  private map = (c: McpConnection): McpConnection => (c.url.startsWith(`https://${MCP_HOST}/`) ? { ...c, url: this.target() } : c);
-  listTools(connections: readonly McpConnection[], variables: Readonly<Record<string, string>>) {
-    return this.inner.listTools(connections.map(this.map), variables);
-  }
-  callTool(connection: McpConnection, variables: Readonly<Record<string, string>>, call: { name: string; input: Record<string, unknown> }) {
-    return this.inner.callTool(this.map(connection), variables, call);
-  }
-}
+const MCP_HOST = RECEIVER_HOST;
+type Body = Record<string, unknown>;
 
 const HOSTED = [
   'web_search',
@@ -134,13 +120,13 @@ describe('a Responses request carrying every field of the reference', () => {
   const resolver = new FakeResolver().set(MCP_HOST, ['127.0.0.1']).set('private.test', ['10.0.0.7']);
   beforeAll(async () => {
     upstream = await startFakeOpenAiServer();
-    mcp = await startMcpTestServer();
+    const { caPem, key, cert } = makeCertificates();
+    mcp = await startMcpTestServer({ key, cert, host: MCP_HOST });
     p = await startTestPlatform({
       visibilityDelayMs: 0,
       openAiBaseUrl: upstream.baseUrl,
       resolver,
-      webhookNetwork: { allowAddresses: ['127.0.0.1'] },
-      tools: new LoopbackMcp(() => mcp.url),
+      webhookNetwork: { allowAddresses: ['127.0.0.1'], trustedCaPem: caPem },
     });
     offline = await chatWorld(p);
     upstreamApp = await chatWorld(p);
@@ -250,7 +236,7 @@ describe('a Responses request carrying every field of the reference', () => {
       temperature: 0.5,
       top_p: 0.9,
       max_output_tokens: 512,
-      tools: [weather, namespace, mcpTool(`https://${MCP_HOST}/mcp`), ...c.hosted.map((type) => ({ type }))],
+      tools: [weather, namespace, mcpTool(mcp.url), ...c.hosted.map((type) => ({ type }))],
       tool_choice: c.toolChoice,
       parallel_tool_calls: c.parallel,
       text: { format: { type: 'text' }, verbosity: 'low' },
@@ -329,7 +315,7 @@ describe('a Responses request carrying every field of the reference', () => {
     const r = await send(upstreamApp, {
       model: upstreamApp.appNameId,
       input: 'Where are orders 1 and 2?',
-      tools: [mcpTool(`https://${MCP_HOST}/mcp`), weather],
+      tools: [mcpTool(mcp.url), weather],
       max_tool_calls: 1,
     });
     expect(r.status).toBe('completed');
@@ -346,7 +332,7 @@ describe('a Responses request carrying every field of the reference', () => {
 
     for (const [url, why] of [
       ['https://private.test/mcp', 'resolves to an address that is not public'],
-      ['http://mcp.test/mcp', 'must be an https URL without credentials or fragment (not https)'],
+      [`http://${MCP_HOST}/mcp`, 'must be an https URL without credentials or fragment (not https)'],
       ['https://nowhere.test/mcp', 'names a host that does not resolve'],
     ] as const) {
       const res = await p.call('POST', RESPONSES, { token: offline.chatKey, body: { model: offline.appNameId, input: 'x', tools: [mcpTool(url)] } });

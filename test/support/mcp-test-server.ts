@@ -3,7 +3,8 @@
  * `lookup_order` answers `Order <id>: shipped`, `failing_tool` throws. Records the HTTP headers of every
  * request it receives.
  */
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -31,10 +32,11 @@ function buildServer(toolCalls: McpTestServer['toolCalls']): McpServer {
   return server;
 }
 
-export async function startMcpTestServer(): Promise<McpTestServer> {
+/** `tls`: served over HTTPS with this key and certificate (a test CA's), its URL naming `host`. */
+export async function startMcpTestServer(tls?: { readonly key: string; readonly cert: string; readonly host: string }): Promise<McpTestServer> {
   const requests: McpTestServer['requests'] = [];
   const toolCalls: McpTestServer['toolCalls'] = [];
-  const http: Server = createServer((req, res) => {
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
     requests.push({ method: req.method ?? '', headers: { ...req.headers } });
     // Stateless mode: a fresh server and transport per request.
     const mcp = buildServer(toolCalls);
@@ -49,11 +51,12 @@ export async function startMcpTestServer(): Promise<McpTestServer> {
       .catch(() => {
         if (!res.headersSent) res.writeHead(500).end();
       });
-  });
+  };
+  const http: Server = tls ? createHttpsServer({ key: tls.key, cert: tls.cert }, handle) : createServer(handle);
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   const { port } = http.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}/mcp`,
+    url: tls ? `https://${tls.host}:${port}/mcp` : `http://127.0.0.1:${port}/mcp`,
     requests,
     toolCalls,
     close: () =>

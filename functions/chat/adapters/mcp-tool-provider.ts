@@ -7,9 +7,10 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { McpConnection } from '../../tenancy/domain/app';
 import { renderHeaders } from '../domain/header-templates';
-import type { ConnectedTool, ListedTools, ToolCallResult, ToolProvider } from '../app/chat-ports';
+import type { ConnectedTool, ListedTools, ToolCallResult, ToolConnection, ToolProvider } from '../app/chat-ports';
+import { pinnedFetch } from './pinned-fetch';
+import { rootCertificates } from 'node:tls';
 
 const CLIENT_INFO = { name: 'application-platform-api', version: '1.0.0' };
 
@@ -28,13 +29,19 @@ function reasonOf(err: unknown): string {
 }
 
 export class McpToolProvider implements ToolProvider {
+  private readonly ca?: readonly string[];
+
+  /** `trustedCaPem`: a CA trusted beside the system's for pinned connections, set only by test wiring. */
   constructor(
     private readonly timeoutMs = MCP_CALL_TIMEOUT_MS,
     private readonly listTimeoutMs = MCP_LIST_TIMEOUT_MS,
-  ) {}
+    options: { readonly trustedCaPem?: string } = {},
+  ) {
+    if (options.trustedCaPem) this.ca = [...rootCertificates, options.trustedCaPem];
+  }
 
   private async withClient<T>(
-    connection: McpConnection,
+    connection: ToolConnection,
     variables: Readonly<Record<string, string>>,
     timeoutMs: number,
     fn: (c: Client) => Promise<T>,
@@ -43,6 +50,8 @@ export class McpToolProvider implements ToolProvider {
     const signal = AbortSignal.timeout(timeoutMs);
     const transport = new StreamableHTTPClientTransport(new URL(connection.url), {
       requestInit: { headers: renderHeaders(connection.headers, variables), redirect: 'error', signal },
+      // A server a request named goes only to the addresses its SSRF check accepted.
+      ...(connection.addresses ? { fetch: pinnedFetch(connection.addresses, this.ca) } : {}),
     });
     const client = new Client(CLIENT_INFO);
     const deadline = new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true }));
@@ -54,7 +63,7 @@ export class McpToolProvider implements ToolProvider {
     }
   }
 
-  async listTools(connections: readonly McpConnection[], variables: Readonly<Record<string, string>>): Promise<ListedTools> {
+  async listTools(connections: readonly ToolConnection[], variables: Readonly<Record<string, string>>): Promise<ListedTools> {
     const seen = new Set<string>();
     const tools: ConnectedTool[] = [];
     const unavailable: { connection: string; reason: string }[] = [];
@@ -88,7 +97,7 @@ export class McpToolProvider implements ToolProvider {
   }
 
   async callTool(
-    connection: McpConnection,
+    connection: ToolConnection,
     variables: Readonly<Record<string, string>>,
     call: { name: string; input: Record<string, unknown> },
   ): Promise<ToolCallResult> {

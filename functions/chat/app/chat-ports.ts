@@ -36,11 +36,14 @@ export interface ListedTools {
   readonly unavailable: readonly { readonly connection: string; readonly reason: string }[];
 }
 
+/** A connection as a turn uses it: a server a request named carries the addresses its SSRF check accepted. */
+export type ToolConnection = McpConnection & { readonly addresses?: readonly string[] };
+
 export interface ToolProvider {
   /** Never throws for one connection's failure: that connection is `unavailable` for the turn. */
-  listTools(connections: readonly McpConnection[], variables: Readonly<Record<string, string>>): Promise<ListedTools>;
+  listTools(connections: readonly ToolConnection[], variables: Readonly<Record<string, string>>): Promise<ListedTools>;
   callTool(
-    connection: McpConnection,
+    connection: ToolConnection,
     variables: Readonly<Record<string, string>>,
     call: { readonly name: string; readonly input: Record<string, unknown> },
   ): Promise<ToolCallResult>;

@@ -15,10 +15,12 @@ const WHY: Readonly<Record<string, string>> = {
   dns_temporary: 'could not be resolved just now',
 };
 
-export async function checkRequestMcpServers(deps: { readonly network: CallbackCheckDeps }, servers: readonly RequestMcpServer[]): Promise<void> {
+/** The servers with the addresses their connections are pinned to (DNS is not asked again). */
+export async function checkRequestMcpServers(deps: { readonly network: CallbackCheckDeps }, servers: readonly RequestMcpServer[]): Promise<RequestMcpServer[]> {
   const checks = await Promise.all(servers.map((s) => checkCallbackUrl(deps.network, s.url)));
-  const failed = checks.findIndex((c) => !c.ok);
-  if (failed < 0) return;
-  const check = checks[failed]!;
-  throw badRequest(`tools: the server_url of mcp server ${servers[failed]!.label} ${check.ok ? '' : WHY[check.reason]}`);
+  return servers.map((server, i) => {
+    const check = checks[i]!;
+    if (!check.ok) throw badRequest(`tools: the server_url of mcp server ${server.label} ${WHY[check.reason]}`);
+    return { ...server, addresses: check.addresses };
+  });
 }

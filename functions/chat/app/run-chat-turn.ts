@@ -3,7 +3,6 @@
  * app's MCP tools and the built-in document tools until it answers, then records the turn (messages,
  * tool markers, one usage row per model call, the charge) touch first.
  */
-import type { McpConnection } from '../../tenancy/domain/app';
 import { AnswerLimit } from '../domain/answer-limit';
 import type { ChatRequest } from '../domain/chat-request';
 import type { RequestMcpServer } from '../domain/responses-tools';
@@ -14,7 +13,7 @@ import { DomainError } from '../../kernel/domain/errors';
 import { costPicoUsd, formatUsd, parseUsd } from '../../tenancy/domain/pricing';
 import type { ToolCall, ToolMarker } from '../../conversations/domain/session';
 import { msToMicros } from '../../kernel/domain/time';
-import type { ConnectedTool, ListedTools, ToolCallResult } from './chat-ports';
+import type { ConnectedTool, ListedTools, ToolCallResult, ToolConnection } from './chat-ports';
 import type { ChatPrincipal } from '../../tenancy/app/admit-request';
 import { isDocumentTool, readDocumentTool } from './chat-attachments';
 import { billingMonth, TURN_LEASE_MS, TURN_LEASE_RENEW_MS, type ChatTurnDeps, type PreparedTurn } from './prepare-chat-turn';
@@ -76,7 +75,7 @@ async function* runTurn(
   const { request } = input;
   // The app's connections, then the servers the request names (checked before the turn: chat/app/request-mcp-servers.ts).
   const requested = request.mcpServers ?? [];
-  const connections: McpConnection[] = [...app.settings.mcpConnections, ...requested.map(requestConnection)];
+  const connections: ToolConnection[] = [...app.settings.mcpConnections, ...requested.map(requestConnection)];
   // A tool connection that is down, too slow or failing is unavailable for this turn (a marker with
   // success: false says so in the export); the model answers with what is left.
   const listed: ListedTools = connections.length ? await deps.tools.listTools(connections, turn.variables) : { tools: [], unavailable: [] };
@@ -251,8 +250,8 @@ async function* checkedAnswer(
 }
 
 /** A server a request names, as a connection (its name apart from the app's connections'). */
-function requestConnection(server: RequestMcpServer): McpConnection {
-  return { name: `mcp:${server.label}`, url: server.url, headers: server.headers };
+function requestConnection(server: RequestMcpServer): ToolConnection {
+  return { name: `mcp:${server.label}`, url: server.url, headers: server.headers, ...(server.addresses ? { addresses: server.addresses } : {}) };
 }
 
 /** A request server's `allowed_tools` keeps only those of its tools. */
@@ -265,7 +264,7 @@ function allowedByRequest(requested: readonly RequestMcpServer[], tool: Connecte
 async function callTurnTool(
   deps: ChatTurnDeps,
   turn: PreparedTurn,
-  { tools, connections }: { readonly tools: readonly ConnectedTool[]; readonly connections: readonly McpConnection[] },
+  { tools, connections }: { readonly tools: readonly ConnectedTool[]; readonly connections: readonly ToolConnection[] },
   toolCall: ModelToolCall,
 ): Promise<ToolCallResult> {
   const connection = connections.find((c) => c.name === tools.find((t) => t.spec.name === toolCall.name)?.connection);

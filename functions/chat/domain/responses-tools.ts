@@ -32,6 +32,8 @@ export interface RequestMcpServer {
   readonly headers: Readonly<Record<string, string>>;
   /** Only these of its tools are offered; undefined for all. */
   readonly allowedTools?: readonly string[];
+  /** Once checked: the addresses its host resolved to, the only ones its connections may use. */
+  readonly addresses?: readonly string[];
 }
 
 export interface ResponsesTools {

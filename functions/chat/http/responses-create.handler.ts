@@ -22,8 +22,8 @@ import { CHAT_ROUTES } from '../chat-routes';
 export const createHandler = (deps: ResponsesFunctionDeps) =>
   httpRoute(CHAT_ROUTES.responsesCreate, deps, async (req) => {
     const { headers, body } = await readRequest(CHAT_REQUESTS.responsesCreate, req);
-    const request = await responseTurnRequest(deps, req.chat!.app.id, body.parsed);
-    await checkRequestMcpServers(deps, request.mcpServers ?? []);
+    const read = await responseTurnRequest(deps, req.chat!.app.id, body.parsed);
+    const request = read.mcpServers?.length ? { ...read, mcpServers: await checkRequestMcpServers(deps, read.mcpServers) } : read;
     const parts = filePartsOf(body.parsed.input);
     const headerSessionId = headers['X-Chat-Session-ID'];
     const complete = (r: ChatRequest) =>

@@ -6,7 +6,7 @@ import { DynamoIdempotencyStore } from '../../kernel/adapters/dynamo-idempotency
 import { DynamoSessionVariableStore } from '../../conversations/adapters/dynamo-session-variable-store';
 import { McpToolProvider } from '../adapters/mcp-tool-provider';
 import { DynamoResponseStore } from '../adapters/dynamo-response-store';
-import { buildCallbackCheck, type OutboundNetworkWiringOptions } from '../../kernel/wiring/outbound-network-wiring';
+import { buildCallbackCheck, extraTrust, type OutboundNetworkWiringOptions } from '../../kernel/wiring/outbound-network-wiring';
 import { ConfiguredModelCatalog } from '../adapters/model-catalog';
 import { ENV } from '../../kernel/env';
 import type { ChatPorts, ResponseRunQueue, ToolProvider } from '../app/chat-ports';
@@ -53,7 +53,7 @@ export function buildChatPorts(opts: ChatWiringOptions, db = createDocumentClien
       ...(env[ENV.bedrockEnabled] === 'true' ? { bedrock: new BedrockRuntimeClient({ region: opts.aws?.region }) } : {}),
       ...(openAiBaseUrl !== undefined ? { openai: { baseUrl: openAiBaseUrl, ...(openAiApiKey !== undefined ? { apiKey: openAiApiKey } : {}) } } : {}),
     }),
-    tools: opts.tools ?? new McpToolProvider(),
+    tools: opts.tools ?? new McpToolProvider(undefined, undefined, extraTrust(opts)),
     variables: new DynamoSessionVariableStore(db, table),
     billing: new DynamoBillingStore(db, table),
     responses: new DynamoResponseStore(db, table),
