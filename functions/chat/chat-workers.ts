@@ -11,7 +11,8 @@ export const CHAT_QUEUES = queueTable({
     batchSize: 1,
     timeoutSeconds: 300,
     maxReceiveCount: 3,
-    grants: ['table:read', 'table:write', 'model:invoke', 'bucket:read'],
+    // `responses:send`: a message that came before its response was stored is sent again, a little later.
+    grants: ['table:read', 'table:write', 'model:invoke', 'bucket:read', 'responses:send'],
   },
   // Textract completions (SNS -> SQS): fetch the text and store it. Locally the tesseract engine posts the same notice.
   ocr: {

@@ -61,8 +61,8 @@ describe('background responses, the worker driven by hand', () => {
 
   /** The queue's next message (there is one per background response). */
   async function nextMessage(): Promise<Message> {
-    for (let i = 0; i < 50; i++) {
-      const res = await sqs.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 1, WaitTimeSeconds: 0, AttributeNames: ['All'] }));
+    for (let i = 0; i < 10; i++) {
+      const res = await sqs.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 1, WaitTimeSeconds: 1, AttributeNames: ['All'] }));
       if (res.Messages?.length) return res.Messages[0]!;
     }
     throw new Error('no message on the responses queue');
@@ -199,5 +199,19 @@ describe('background responses, the worker driven by hand', () => {
     const failed = await get(queued.id);
     expect(failed).toMatchObject({ status: 'failed', error: { code: 'server_error' } });
     expect((await p.call('GET', `/api/v1/org/sessions/${stored.sessionId}/messages`, { token: w.orgKey })).status).toBe(404);
+  });
+
+  it('sends a message that came before its response was stored again, a little later, and drops one that never got its response', async () => {
+    const deps = p.deps as unknown as ChatFunctionDeps;
+    const early = { sessionId: randomUUID(), answerId: randomUUID(), queuedAtUs: deps.clock.nowUs() };
+    await deps.responseRuns.send(early);
+    expect(await deliver(await nextMessage())).toBe(true);
+    // Sent again with a delay: back on the queue once the delay is over.
+    const again = await nextMessage();
+    expect(JSON.parse(again.Body!)).toEqual(early);
+    const stale = { ...early, queuedAtUs: early.queuedAtUs - 61_000_000 };
+    expect(await deliver({ ...again, Body: JSON.stringify(stale) })).toBe(true);
+    const left = await sqs.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 1, WaitTimeSeconds: 3 }));
+    expect(left.Messages ?? []).toEqual([]);
   });
 });

@@ -8,7 +8,9 @@ export class SqsResponseRunQueue implements ResponseRunQueue {
     private readonly queueUrl: string,
   ) {}
 
-  async send(message: ResponseRunMessage): Promise<void> {
-    await this.sqs.send(new SendMessageCommand({ QueueUrl: this.queueUrl, MessageBody: JSON.stringify(message) }));
+  async send(message: ResponseRunMessage, delaySeconds?: number): Promise<void> {
+    await this.sqs.send(
+      new SendMessageCommand({ QueueUrl: this.queueUrl, MessageBody: JSON.stringify(message), ...(delaySeconds ? { DelaySeconds: delaySeconds } : {}) }),
+    );
   }
 }

@@ -37,8 +37,10 @@ export type BackgroundDeps = ChatTurnDeps &
 
 /** How long a worker holds a run: the function's 300 s timeout and a margin. A hold that lapsed is a worker that died. */
 export const RUN_HOLD_MS = 330_000;
-/** A message whose response is not stored yet is retried this long (its POST may still be writing it), then dropped. */
+/** A message whose response is not stored yet is sent again this long (its POST may still be writing it), then dropped. */
 const UNWRITTEN_GRACE_MS = 60_000;
+/** How much later such a message comes back: soon, rather than after the queue's visibility timeout. */
+const UNWRITTEN_RETRY_SECONDS = 2;
 
 const TERMINAL: readonly ResponseStatus[] = ['completed', 'incomplete', 'failed', 'cancelled'];
 export const isTerminal = (s: ResponseStatus) => TERMINAL.includes(s);
@@ -85,7 +87,8 @@ export async function runBackgroundResponse(deps: BackgroundDeps, message: Respo
   const now = deps.clock.nowUs();
   const stored = await deps.responses.get(message.sessionId, message.answerId);
   if (!stored) {
-    if (now - message.queuedAtUs < msToMicros(UNWRITTEN_GRACE_MS)) throw new Error('the response of this run is not stored yet');
+    // Its POST sends the message before it stores the response: sent again shortly, not failed.
+    if (now - message.queuedAtUs < msToMicros(UNWRITTEN_GRACE_MS)) await deps.responseRuns.send(message, UNWRITTEN_RETRY_SECONDS);
     return;
   }
   if (isTerminal(stored.status) || stored.job === undefined) return;

@@ -92,7 +92,8 @@ export interface ResponseStore {
 
 /** The queue of background runs (SQS; the local queue locally): one message a response. */
 export interface ResponseRunQueue {
-  send(message: ResponseRunMessage): Promise<void>;
+  /** `delaySeconds`: the message is delivered no sooner (SQS allows up to 900). */
+  send(message: ResponseRunMessage, delaySeconds?: number): Promise<void>;
 }
 
 export interface ResponseRunMessage {

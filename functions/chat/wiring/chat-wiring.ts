@@ -36,9 +36,9 @@ function responseRunQueue(opts: ChatWiringOptions): ResponseRunQueue {
   const url = opts.env[ENV.responsesQueueUrl];
   const queue = url !== undefined ? new SqsResponseRunQueue(createSqsClient(opts.aws ?? {}), url) : undefined;
   return {
-    send: (message) => {
+    send: (message, delaySeconds) => {
       if (!queue) throw new Error(`${ENV.responsesQueueUrl} is not set: this function has no responses:send grant`);
-      return queue.send(message);
+      return queue.send(message, delaySeconds);
     },
   };
 }
