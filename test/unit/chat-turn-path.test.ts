@@ -100,6 +100,9 @@ const OFF_PATH = [
   'kernel/adapters/system-clock.ts',
   // Imported for what a plain turn does not do: an Idempotency-Key, files, variables, a consumer, MCP tools, org keys, the admin and job wiring a shared wiring module also builds.
   'chat/adapters/mcp-tool-provider.ts',
+  // The MCP client's fetch pinned to a request-named server's checked addresses.
+  'chat/adapters/pinned-fetch.ts',
+  'kernel/adapters/pinned-https.ts',
   // The SSRF check of the MCP servers a Responses request names (its resolver and wiring), and the store of its responses.
   'kernel/adapters/dns-host-resolver.ts',
   'kernel/wiring/outbound-network-wiring.ts',
