@@ -3,6 +3,9 @@
  * per turn (p50/p99), the time to the first streamed byte, and how both change from a new session to a
  * session with 200 earlier messages (loaded as history on every turn). Every turn's DynamoDB calls are
  * counted, and the turn's time per call is set beside a bare GetItem and PutItem measured in the same run.
+ * Then the same streamed turns with a fixed delay added to every DynamoDB call (a round trip within one
+ * AWS region): how much later the first byte comes, as a multiple of that delay, is how many calls the
+ * turn makes one after another before the model's first token (locally each call is too quick to show).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +16,8 @@ import { startPlatform } from '../functions/local/local-platform';
 import { percentile, table, timeSamples } from './stats';
 
 const TURNS = 60;
+/** What the delayed run adds to every DynamoDB call: about one round trip to DynamoDB within a region. */
+const ROUND_TRIP_MS = 5;
 
 export async function benchChatTurns(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'platform-bench-'));
@@ -29,9 +34,11 @@ export async function benchChatTurns(): Promise<void> {
   if (!store.db || !store.table) throw new Error('the session store no longer exposes db/table: update bench/chat-turns.bench.ts');
   const { db, table: tableName } = store;
   const calls = new Map<string, number>();
+  let delayMs = 0;
   db.middlewareStack.add(
     (next, context) => async (args) => {
       calls.set(context.commandName ?? '?', (calls.get(context.commandName ?? '?') ?? 0) + 1);
+      if (delayMs) await new Promise((resolve) => setTimeout(resolve, delayMs));
       return next(args);
     },
     { step: 'initialize', name: 'benchCallCounter' },
@@ -129,6 +136,32 @@ export async function benchChatTurns(): Promise<void> {
     table(rows);
     console.log(`\nbare GetItem p50 ${bareGet.toFixed(2)} ms, bare PutItem p50 ${barePut.toFixed(2)} ms (the same document client, no platform)`);
     console.log('\nThe session with history grows by two messages per turn (from 200 to ~440 over the run).');
+
+    // The sequential path: the first streamed byte without and with a round trip added to every call.
+    const sequential: Record<string, string | number>[] = [];
+    for (const [label, session] of [
+      ['new session', undefined],
+      ['200+ earlier messages', longSession],
+    ] as const) {
+      const firstByte = async (delay: number) => {
+        delayMs = delay;
+        const out: number[] = [];
+        for (let i = 0; i < TURNS / 2; i++) out.push((await turn(true, session)).ttfb);
+        delayMs = 0;
+        return percentile(out, 50);
+      };
+      const bare = await firstByte(0);
+      const delayed = await firstByte(ROUND_TRIP_MS);
+      sequential.push({
+        session: label,
+        'first byte p50 ms': bare.toFixed(1),
+        [`first byte p50 ms, +${ROUND_TRIP_MS} ms a call`]: delayed.toFixed(1),
+        'added ms': (delayed - bare).toFixed(1),
+        '× the round trip (sequential calls before the first byte)': ((delayed - bare) / ROUND_TRIP_MS).toFixed(2),
+      });
+    }
+    table(sequential);
+    console.log(`\nEvery DynamoDB call of the platform waited ${ROUND_TRIP_MS} ms more in the second column (setTimeout, so a little more).`);
   } finally {
     await p.stop();
     rmSync(dataDir, { recursive: true, force: true });
