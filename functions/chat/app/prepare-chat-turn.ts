@@ -178,13 +178,17 @@ async function prepareWithSession(
     // The title would be message text: a Zero Data Retention app keeps none.
     session = await newSession(deps, {
       appId: app.id,
+      app,
       title: zdr ? '' : firstUser.slice(0, 80),
       source: SESSION_SOURCE,
       ...(input.fixedIds ? { id: input.fixedIds.sessionId } : {}),
     });
     created = true;
   }
-  const variables = created ? { ...request.variables } : await deps.variables.merge(session.id, request.variables);
+  // The session's variables serve only the header templates of MCP connections: a turn with none given and
+  // no connection to render them for reads none.
+  const usesVariables = app.settings.mcpConnections.length > 0 || (request.mcpServers?.length ?? 0) > 0 || Object.keys(request.variables).length > 0;
+  const variables = created || !usesVariables ? { ...request.variables } : await deps.variables.merge(session.id, request.variables);
 
   // The new user message carries its files; documents are read through tools, not inlined.
   const files: MessageFile[] = attachments.map(({ fileId, fileName, kind }) => ({ fileId, fileName, kind }));

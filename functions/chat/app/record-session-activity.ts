@@ -12,6 +12,7 @@ import type { Micros } from '../../kernel/domain/time';
 import type { UsageRow } from '../../conversations/domain/usage';
 import type { TurnLease } from '../../conversations/app/conversation-ports';
 import type { ChatDeps } from './chat-ports';
+import type { App } from '../../tenancy/domain/app';
 
 type ActivityDeps = Pick<ChatDeps, 'apps' | 'sessions' | 'consumers' | 'usage' | 'ids' | 'clock' | 'settings'>;
 
@@ -45,6 +46,8 @@ export async function newSession(
   deps: ActivityDeps,
   input: {
     appId: string;
+    /** The app as its caller already read it (a chat turn's admitted app): not read again. */
+    app?: App;
     /** Chosen before the session exists (a background response names it at once). */
     id?: string;
     consumerId?: string | null;
@@ -54,7 +57,7 @@ export async function newSession(
     queryParams?: readonly QueryParam[];
   },
 ): Promise<Session> {
-  const app = await deps.apps.get(input.appId);
+  const app = input.app?.id === input.appId ? input.app : await deps.apps.get(input.appId);
   if (!app || app.deletedAtUs !== undefined) throw notFound('App not found');
   const consumer = input.consumerId ? await deps.consumers.get(input.consumerId) : undefined;
   if (input.consumerId && (!consumer || consumer.appId !== app.id)) throw notFound('Consumer not found');
@@ -106,10 +109,21 @@ export type TurnUsage = Omit<UsageRow, 'id' | 'orgId' | 'appId' | 'sessionId' | 
  */
 export async function appendToSession(
   deps: ActivityDeps,
-  input: { sessionId: string; messages: readonly TurnMessage[]; usage?: readonly TurnUsage[]; turnId?: string },
+  input: {
+    sessionId: string;
+    messages: readonly TurnMessage[];
+    usage?: readonly TurnUsage[];
+    turnId?: string;
+    /**
+     * The session and its app as a chat turn holds them (under its lease): not read again. A session
+     * removed meanwhile still fails the first touch, whose write is conditional on it.
+     */
+    known?: { readonly session: Session; readonly app: App };
+  },
 ): Promise<{ messages: Message[]; usage: UsageRow[] }> {
-  const session = await liveSession(deps, input.sessionId);
-  const app = await deps.apps.get(session.appId);
+  const known = input.known?.session.id === input.sessionId ? input.known : undefined;
+  const session = known?.session ?? (await liveSession(deps, input.sessionId));
+  const app = known?.app ?? (await deps.apps.get(session.appId));
   const stamp = deps.clock.nowUs();
   const keep = !(app?.settings.zeroDataRetention ?? false);
   // A chat turn's messages are written under an open turn, hidden until the last touch closes it: the

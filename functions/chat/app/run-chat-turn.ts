@@ -192,6 +192,7 @@ async function* runTurn(
     );
   await appendToSession(deps, {
     sessionId: turn.session.id,
+    known: { session: turn.session, app: input.principal.app },
     turnId: turn.completionId,
     messages: [
       ...turn.newMessages,
@@ -294,6 +295,6 @@ async function charge(deps: ChatTurnDeps, principal: ChatPrincipal, usage: reado
 }
 
 async function recordUsage(deps: ChatTurnDeps, turn: PreparedTurn, principal: ChatPrincipal, usage: readonly TurnUsage[]): Promise<void> {
-  await appendToSession(deps, { sessionId: turn.session.id, messages: [], usage });
+  await appendToSession(deps, { sessionId: turn.session.id, known: { session: turn.session, app: principal.app }, messages: [], usage });
   await charge(deps, principal, usage);
 }

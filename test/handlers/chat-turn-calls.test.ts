@@ -1,0 +1,59 @@
+/**
+ * The DynamoDB calls of one plain chat turn (POST /api/v1/chat/completions, offline model, no files,
+ * variables, tools or Idempotency-Key), by kind, on a new session and on a continued one, counted on
+ * the document client every adapter of the local platform shares. The counts are exact: a call added
+ * to a turn's path fails here until it is argued for. The clock is pinned, so the key's last-use write
+ * (at most once a minute) and the rate counter's window do not move between turns, and no sequence is
+ * slow enough to be touched again. New session: the admission (org, app, rate counter), credits and
+ * spend, the reservation, then the session, two touches, two messages, a usage row with its counter, the
+ * spend and the lease. A continued session reads the session under its lease and its transcript instead.
+ */
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chat, chatWorld, type ChatWorld } from '../support/chat';
+import { TestClock } from '../support/clock';
+import { startTestPlatform, type TestPlatform } from '../support/platform';
+
+describe('the DynamoDB calls of a plain chat turn', () => {
+  let p: TestPlatform;
+  let w: ChatWorld;
+  const calls = new Map<string, number>();
+  beforeAll(async () => {
+    p = await startTestPlatform({ clock: new TestClock('2026-11-29T10:00:00.000Z', false) });
+    w = await chatWorld(p);
+    const db = (p.deps.sessions as unknown as { db?: DynamoDBDocumentClient }).db;
+    if (!db) throw new Error('the session store no longer exposes its document client: update this test');
+    db.middlewareStack.add(
+      (next, context) => async (args) => {
+        const name = (context.commandName ?? '?').replace(/Command$/, '');
+        calls.set(name, (calls.get(name) ?? 0) + 1);
+        return next(args);
+      },
+      { step: 'initialize', name: 'turnCallCounter' },
+    );
+  });
+  afterAll(async () => {
+    await p.stop();
+  });
+
+  /** The calls of one turn, by kind. */
+  async function counted(sessionId?: string): Promise<{ sessionId: string; calls: Record<string, number> }> {
+    calls.clear();
+    const res = await chat(p, w.chatKey, {
+      model: w.appNameId,
+      messages: [{ role: 'user', content: 'Count my calls' }],
+      ...(sessionId ? { chatSessionId: sessionId } : {}),
+    });
+    expect(res.status, res.text).toBe(200);
+    return { sessionId: res.body.chatSessionId, calls: Object.fromEntries([...calls.entries()].sort()) };
+  }
+
+  it('makes exactly these calls on a new session and on a continued one', async () => {
+    // A first turn warms the key's grant and records its last use, which later turns do not repeat.
+    const first = await counted();
+    const fresh = await counted();
+    expect(fresh.calls).toEqual({ GetItem: 6, PutItem: 5, UpdateItem: 7 });
+    const continued = await counted(first.sessionId);
+    expect(continued.calls).toEqual({ GetItem: 8, PutItem: 3, Query: 1, UpdateItem: 8 });
+  });
+});
