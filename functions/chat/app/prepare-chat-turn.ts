@@ -131,6 +131,11 @@ async function prepareWithSession(
 ): Promise<PreparedTurn> {
   const { principal, request } = input;
   const app = principal.app;
+  // The org's credits and the app's month spend are read beside the session's reads, not after them; still
+  // under the lease, so a turn of the same session that ran before this one has been charged.
+  const billing = Promise.all([deps.billing.credits(principal.org.id), deps.billing.monthSpend(app.id, billingMonth(deps.clock.nowUs()))]);
+  // Judged in its place below; a refusal before then must not leave it rejected unobserved.
+  billing.catch(() => undefined);
   // Read again under the lease: what the session holds now is what this turn continues. A turn a
   // crash left half-written is taken out first (its messages were never visible).
   // A reservation whose first turn failed or crashed is no session.
@@ -164,7 +169,7 @@ async function prepareWithSession(
   const model = selection ? deps.models.modelFor(selection) : undefined;
   if (!selection || !model) throw new DomainError('unavailable', `The app's model "${app.settings.model}" is not available on this platform`);
 
-  const [credits, spend] = await Promise.all([deps.billing.credits(principal.org.id), deps.billing.monthSpend(app.id, billingMonth(deps.clock.nowUs()))]);
+  const [credits, spend] = await billing;
   if (credits !== undefined && credits <= 0n) throw new DomainError('payment_required', 'Insufficient credits: add credits to the organization');
   const cap = app.settings.monthlyUsageCapUsd !== null ? parseUsd(app.settings.monthlyUsageCapUsd) : undefined;
   if (cap !== undefined && spend >= cap) throw new DomainError('payment_required', "Usage cap reached: the app's monthly usage cap is used up");
