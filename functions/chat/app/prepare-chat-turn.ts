@@ -138,8 +138,10 @@ async function prepareWithSession(
   billing.catch(() => undefined);
   // Read again under the lease: what the session holds now is what this turn continues. A turn a
   // crash left half-written is taken out first (its messages were never visible).
-  // A reservation whose first turn failed or crashed is no session.
-  const found = input.continued ? await deps.sessions.lookup(input.continued.sessionId) : undefined;
+  // A reservation whose first turn failed or crashed is no session. The session and its transcript come
+  // in one read of its partition.
+  const read = input.continued ? await deps.sessions.lookupWithMessages(input.continued.sessionId) : undefined;
+  const found = read?.found;
   const leased = found && 'session' in found ? found : undefined;
   if (input.continued && leased?.session.appId !== app.id) throw notFound('Chat session not found');
   if (leased?.openTurnId) await deps.sessions.discardOpenTurn(leased.session.id, leased.openTurnId);
@@ -148,7 +150,8 @@ async function prepareWithSession(
   const requestNew = newTurnMessages(request.messages, existing !== undefined && !zdr);
   const newMessages: TurnMessage[] = [...requestNew];
   // A Zero Data Retention session has no stored transcript: the history the client resends is the context.
-  const history: readonly TurnMessage[] = existing && !zdr ? await deps.sessions.listMessages(existing.id) : [];
+  // The open turn's messages (just taken out) were never part of it.
+  const history: readonly TurnMessage[] = existing && !zdr ? (read?.messages ?? []).filter((m) => !leased?.openTurnId || m.turnId !== leased.openTurnId) : [];
   // Every tool result answers a tool call before it (a continued session's calls are stored ones).
   const problem = toolResultProblem([...history, ...newMessages].map(toolStepOf));
   if (problem) {

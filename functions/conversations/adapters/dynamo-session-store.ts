@@ -13,7 +13,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { lastActivityOf, type Message, type Session } from '../domain/session';
 import { microsToMs } from '../../kernel/domain/time';
-import type { SessionChanges, SessionStore, TurnLease } from '../app/conversation-ports';
+import type { SessionChanges, SessionLookup, SessionStore, TurnLease } from '../app/conversation-ports';
 import { TABLE_DESIGN } from '../../kernel/adapters/table-design';
 import { queryAll, sendConditional, timeIdKey } from '../../kernel/adapters/dynamo-batch';
 import {
@@ -84,6 +84,20 @@ export class DynamoSessionStore implements SessionStore {
     if (!item || item.deletedAtUs !== undefined) return undefined;
     if (item.reserved === true) return { reservedFor: String(item.appId) };
     return { session: sessionFromItem(item), openTurnId: typeof item.openTurnId === 'string' ? item.openTurnId : null };
+  }
+
+  async lookupWithMessages(id: string): Promise<{ found: SessionLookup; messages: Message[] }> {
+    const items = await queryAll(this.db, {
+      TableName: this.table,
+      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :first AND :last',
+      ExpressionAttributeValues: { ':pk': sessionPk(id), ':first': 'MSG#', ':last': 'SESSION' },
+      ConsistentRead: true,
+    });
+    const item = items.find((i) => i.sk === 'SESSION');
+    const messages = items.filter((i) => String(i.sk).startsWith('MSG#')).map(messageFromItem);
+    if (!item || item.deletedAtUs !== undefined) return { found: undefined, messages: [] };
+    if (item.reserved === true) return { found: { reservedFor: String(item.appId) }, messages: [] };
+    return { found: { session: sessionFromItem(item), openTurnId: typeof item.openTurnId === 'string' ? item.openTurnId : null }, messages };
   }
 
   unreserve(id: string, leaseId: string): Promise<boolean> {

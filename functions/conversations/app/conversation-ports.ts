@@ -40,6 +40,9 @@ export interface SessionReader {
 }
 
 /** What a chat turn (and an import) writes: the session, its turn lease, its messages (docs/adr/0022). */
+/** What a session id names: a live session with the turn it has open (null when none), the app of a reservation, or nothing. */
+export type SessionLookup = { readonly session: Session; readonly openTurnId: string | null } | { readonly reservedFor: string } | undefined;
+
 export interface TurnSessionStore extends Pick<SessionReader, 'get' | 'listMessages'> {
   /** Writes a new session; with `lease`, the session of a first turn, replacing its reservation and keeping the lease. */
   create(session: Session, lease?: TurnLease): Promise<void>;
@@ -52,7 +55,9 @@ export interface TurnSessionStore extends Pick<SessionReader, 'get' | 'listMessa
    * In one read: the live session of this id with the turn it has open (null when none), or the app
    * of a reservation of it (held, or left by a crash). What a turn reads before and under its lease.
    */
-  lookup(id: string): Promise<{ readonly session: Session; readonly openTurnId: string | null } | { readonly reservedFor: string } | undefined>;
+  lookup(id: string): Promise<SessionLookup>;
+  /** `lookup` and every stored message (those of an open turn included), in one read of the session's partition. */
+  lookupWithMessages(id: string): Promise<{ readonly found: SessionLookup; readonly messages: readonly Message[] }>;
   /** Deletes the reservation of a first turn that failed; false (nothing done) when it is a session by now. */
   unreserve(id: string, leaseId: string): Promise<boolean>;
   /**
