@@ -54,6 +54,6 @@ describe('the DynamoDB calls of a plain chat turn', () => {
     const fresh = await counted();
     expect(fresh.calls).toEqual({ GetItem: 6, PutItem: 5, UpdateItem: 7 });
     const continued = await counted(first.sessionId);
-    expect(continued.calls).toEqual({ GetItem: 7, PutItem: 3, Query: 1, UpdateItem: 8 });
+    expect(continued.calls).toEqual({ GetItem: 6, PutItem: 3, Query: 1, UpdateItem: 8 });
   });
 });

@@ -4,6 +4,7 @@
  */
 import { type ChatRequest, newTurnMessages } from '../domain/chat-request';
 import { badRequest, BusyError, DomainError, notFound } from '../../kernel/domain/errors';
+import { isUuid } from '../../kernel/domain/ids';
 import { argumentsObject, functionToolMarkers, toolResultProblem, type ToolStep } from '../domain/client-tools';
 import { parseModelSetting, type ModelImage, type ModelMessage, type ModelToolSpec } from '../domain/model';
 import { parseUsd } from '../../tenancy/domain/pricing';
@@ -97,9 +98,10 @@ export async function prepareChatTurn(
   const app = principal.app;
   const sessionId = resolveSessionId(request.chatSessionId, input.headerSessionId);
   if (sessionId === undefined) return prepareWithSession(deps, { ...input, continued: undefined });
-  // A session still being created is waited on through its first turn's lease, like a busy one.
-  await requireChatSessionOfApp(deps, sessionId, app.id);
-  const leaseId = await acquireTurnLease(deps, sessionId);
+  // The lease is taken only on a session (or reservation) of this app; a refusal is told apart from a
+  // busy session by one read. A session still being created is waited on through its first turn's
+  // lease, like a busy one.
+  const leaseId = await acquireTurnLease(deps, sessionId, app.id);
   try {
     return await prepareWithSession(deps, { ...input, continued: { sessionId, leaseId } });
   } catch (err) {
@@ -108,13 +110,19 @@ export async function prepareChatTurn(
   }
 }
 
-/** Waits up to TURN_LEASE_WAIT_MS for the session's lease; a session still busy then is a 409 with Retry-After. */
-export async function acquireTurnLease(deps: Pick<ChatTurnDeps, 'sessions' | 'ids' | 'clock'>, sessionId: string): Promise<string> {
+/**
+ * Waits up to TURN_LEASE_WAIT_MS for the session's lease; a session still busy then is a 409 with
+ * Retry-After. With `appId`, only a session or reservation of that app is leased: the first refusal
+ * reads the session once, and one that is missing or another app's is the 404 (never a wait).
+ */
+export async function acquireTurnLease(deps: Pick<ChatTurnDeps, 'sessions' | 'ids' | 'clock'>, sessionId: string, appId?: string): Promise<string> {
+  if (appId !== undefined && !isUuid(sessionId)) throw notFound('Chat session not found');
   const leaseId = deps.ids.uuid();
   const deadline = Date.now() + TURN_LEASE_WAIT_MS;
-  for (let wait = 25; ; wait = Math.min(wait * 2, 400)) {
+  for (let wait = 25, first = true; ; wait = Math.min(wait * 2, 400), first = false) {
     const now = deps.clock.nowUs();
-    if (await deps.sessions.acquireTurnLease(sessionId, leaseId, now, now + msToMicros(TURN_LEASE_MS))) return leaseId;
+    if (await deps.sessions.acquireTurnLease(sessionId, leaseId, now, now + msToMicros(TURN_LEASE_MS), appId)) return leaseId;
+    if (first && appId !== undefined) await requireChatSessionOfApp(deps, sessionId, appId);
     if (Date.now() + wait > deadline) throw new BusyError(SESSION_BUSY_MESSAGE, 1);
     await new Promise((r) => setTimeout(r, wait + Math.floor(Math.random() * wait)));
   }

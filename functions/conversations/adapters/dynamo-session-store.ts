@@ -182,12 +182,14 @@ export class DynamoSessionStore implements SessionStore {
   }
 
   /** One conditional write on the session item; `version` is not touched, so leases never race the touch clock. */
-  acquireTurnLease(id: string, leaseId: string, nowUs: number, untilUs: number): Promise<boolean> {
+  acquireTurnLease(id: string, leaseId: string, nowUs: number, untilUs: number, appId?: string): Promise<boolean> {
     return this.conditionalUpdate({
       id,
       update: 'SET turnLeaseId = :l, turnLeaseUntilUs = :u',
-      condition: 'attribute_exists(pk) AND attribute_not_exists(deletedAtUs) AND (attribute_not_exists(turnLeaseUntilUs) OR turnLeaseUntilUs < :now)',
-      values: { ':l': leaseId, ':u': untilUs, ':now': nowUs },
+      condition:
+        'attribute_exists(pk) AND attribute_not_exists(deletedAtUs) AND (attribute_not_exists(turnLeaseUntilUs) OR turnLeaseUntilUs < :now)' +
+        (appId !== undefined ? ' AND appId = :app' : ''),
+      values: { ':l': leaseId, ':u': untilUs, ':now': nowUs, ...(appId !== undefined ? { ':app': appId } : {}) },
     });
   }
 

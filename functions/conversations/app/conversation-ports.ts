@@ -69,7 +69,8 @@ export interface TurnSessionStore extends Pick<SessionReader, 'get' | 'listMessa
    * Takes the session's turn lease (one chat turn at a time per session) until `untilUs`, if nobody
    * holds an unexpired one; false when another turn holds it or the session is gone.
    */
-  acquireTurnLease(id: string, leaseId: string, nowUs: Micros, untilUs: Micros): Promise<boolean>;
+  /** False when the lease is held, or there is no such session (or, with `appId`, none of that app). */
+  acquireTurnLease(id: string, leaseId: string, nowUs: Micros, untilUs: Micros, appId?: string): Promise<boolean>;
   /** Extends a lease this holder still holds; false when it lost it. */
   renewTurnLease(id: string, leaseId: string, untilUs: Micros): Promise<boolean>;
   /** Gives a lease back (nothing when another holder has it now). */
