@@ -6,7 +6,7 @@
  * (at most once a minute) and the rate counter's window do not move between turns, and no sequence is
  * slow enough to be touched again. New session: the admission (org, app, rate counter), credits and
  * spend, the reservation, then the session, two touches, two messages, a usage row with its counter, the
- * spend and the lease. A continued session reads the session under its lease with its transcript, in one query.
+ * spend and the lease; the two messages go in one batch write. A continued session reads the session under its lease with its transcript, in one query.
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -52,8 +52,8 @@ describe('the DynamoDB calls of a plain chat turn', () => {
     // A first turn warms the key's grant and records its last use, which later turns do not repeat.
     const first = await counted();
     const fresh = await counted();
-    expect(fresh.calls).toEqual({ GetItem: 6, PutItem: 5, UpdateItem: 7 });
+    expect(fresh.calls).toEqual({ BatchWriteItem: 1, GetItem: 6, PutItem: 3, UpdateItem: 7 });
     const continued = await counted(first.sessionId);
-    expect(continued.calls).toEqual({ GetItem: 6, PutItem: 3, Query: 1, UpdateItem: 8 });
+    expect(continued.calls).toEqual({ BatchWriteItem: 1, GetItem: 6, PutItem: 1, Query: 1, UpdateItem: 8 });
   });
 });

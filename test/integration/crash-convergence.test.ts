@@ -159,11 +159,18 @@ describe('crash between two writes of a deletion', () => {
 /** The writes of one continued chat turn after its model answered, in order, each a possible crash point. */
 const TURN_CRASH_POINTS: { name: string; command: string; match: (input: Input) => boolean }[] = [
   {
-    name: 'after opening the turn, before its user message',
-    command: 'PutItemCommand',
-    match: (i) => (i.Item as { role?: string } | undefined)?.role === 'user',
+    name: 'after opening the turn, before its messages (written in one batch)',
+    command: 'BatchWriteItemCommand',
+    match: (i) =>
+      Object.values((i.RequestItems ?? {}) as Record<string, { PutRequest?: { Item?: { role?: string } } }[]>)
+        .flat()
+        .some((r) => r.PutRequest?.Item?.role === 'user'),
   },
-  { name: 'between its user and assistant messages', command: 'PutItemCommand', match: (i) => (i.Item as { role?: string } | undefined)?.role === 'assistant' },
+  {
+    name: 'between its messages and its usage row',
+    command: 'PutItemCommand',
+    match: (i) => String((i.Item as { pk?: string } | undefined)?.pk ?? '').startsWith('USAGE#'),
+  },
   {
     name: 'at the last touch that closes the turn',
     command: 'UpdateItemCommand',

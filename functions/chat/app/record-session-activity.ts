@@ -144,9 +144,10 @@ export async function appendToSession(
       ...(m.toolCallId !== undefined ? { toolCallId: m.toolCallId } : {}),
       ...(turnId ? { turnId } : {}),
     };
-    await deps.sessions.putMessage(message);
     messages.push(message);
   }
+  // Hidden under the open turn until the last touch: written together, each as its own item.
+  if (messages.length) await deps.sessions.putMessages(messages);
   const usage: UsageRow[] = [];
   for (const u of input.usage ?? []) {
     const row: UsageRow = {

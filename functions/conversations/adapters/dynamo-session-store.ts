@@ -15,7 +15,7 @@ import { lastActivityOf, type Message, type Session } from '../domain/session';
 import { microsToMs } from '../../kernel/domain/time';
 import type { SessionChanges, SessionLookup, SessionStore, TurnLease } from '../app/conversation-ports';
 import { TABLE_DESIGN } from '../../kernel/adapters/table-design';
-import { queryAll, sendConditional, timeIdKey } from '../../kernel/adapters/dynamo-batch';
+import { batchPut, queryAll, sendConditional, timeIdKey } from '../../kernel/adapters/dynamo-batch';
 import {
   EMPTY_SESSIONS,
   externalIdKey,
@@ -203,6 +203,11 @@ export class DynamoSessionStore implements SessionStore {
 
   async putMessage(m: Message): Promise<void> {
     await this.db.send(new PutCommand({ TableName: this.table, Item: messageItem(m) }));
+  }
+
+  async putMessages(messages: readonly Message[]): Promise<void> {
+    if (messages.length === 1) return this.putMessage(messages[0]!);
+    await batchPut(this.db, this.table, messages.map(messageItem));
   }
 
   async removeMessage(sessionId: string, message: Pick<Message, 'id' | 'createdAtUs'>): Promise<void> {

@@ -77,6 +77,8 @@ export interface TurnSessionStore extends Pick<SessionReader, 'get' | 'listMessa
   releaseTurnLease(id: string, leaseId: string): Promise<void>;
   /** Writes a message, or overwrites the message with the same id and creation time (an edit). */
   putMessage(message: Message): Promise<void>;
+  /** Several messages in as few calls as DynamoDB allows (batches of 25): each an idempotent single-item write. */
+  putMessages(messages: readonly Message[]): Promise<void>;
   removeMessage(sessionId: string, message: Pick<Message, 'id' | 'createdAtUs'>): Promise<void>;
   /** Deletes the messages of a turn a crash left open, then closes it (idempotent). */
   discardOpenTurn(sessionId: string, openTurnId: string): Promise<void>;

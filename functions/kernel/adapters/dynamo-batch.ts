@@ -38,9 +38,28 @@ export async function updateIfMatched(
 }
 
 /** Deletes keys in batches of 25, retrying unprocessed items with a short backoff. */
-export async function batchDelete(db: DynamoDBDocumentClient, table: string, keys: Record<string, unknown>[]): Promise<void> {
-  for (let i = 0; i < keys.length; i += 25) {
-    let requests = keys.slice(i, i + 25).map((Key) => ({ DeleteRequest: { Key } }));
+export function batchDelete(db: DynamoDBDocumentClient, table: string, keys: Record<string, unknown>[]): Promise<void> {
+  return batchWrite(
+    db,
+    table,
+    keys.map((Key) => ({ DeleteRequest: { Key } })),
+  );
+}
+
+/** Puts items in batches of 25 (each an idempotent single-item write, not a transaction), retrying unprocessed ones. */
+export function batchPut(db: DynamoDBDocumentClient, table: string, items: readonly Record<string, unknown>[]): Promise<void> {
+  return batchWrite(
+    db,
+    table,
+    items.map((Item) => ({ PutRequest: { Item } })),
+  );
+}
+
+type WriteRequest = { DeleteRequest: { Key: Record<string, unknown> } } | { PutRequest: { Item: Record<string, unknown> } };
+
+async function batchWrite(db: DynamoDBDocumentClient, table: string, all: readonly WriteRequest[]): Promise<void> {
+  for (let i = 0; i < all.length; i += 25) {
+    let requests = all.slice(i, i + 25);
     for (let attempt = 0; requests.length > 0; attempt++) {
       if (attempt > 8) throw new Error('BatchWrite kept returning unprocessed items');
       if (attempt > 0) await new Promise((r) => setTimeout(r, 25 * 2 ** attempt));
