@@ -15,12 +15,12 @@ describe('append racing a session removal', () => {
   it('takes the turn back out when the session was hidden before the turn finished', async () => {
     const f = await p.fixture();
     const session = await startSession(p.deps, { appId: f.appId, title: 'racing' });
-    // The removal runs in full right after the first message write, i.e. between the turn's writes.
+    // The removal runs in full right after the messages are written, i.e. between the turn's writes.
     let removed = false;
     const sessions = p.deps.sessions;
     const racing = Object.assign(Object.create(Object.getPrototypeOf(sessions)) as typeof sessions, sessions, {
-      putMessage: async (m: Parameters<typeof sessions.putMessage>[0]) => {
-        await sessions.putMessage(m);
+      putMessages: async (m: Parameters<typeof sessions.putMessages>[0]) => {
+        await sessions.putMessages(m);
         if (!removed) {
           removed = true;
           await sessions.remove(session.id, p.deps.clock.nowUs());
