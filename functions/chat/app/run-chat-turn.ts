@@ -5,8 +5,9 @@
  */
 import { AnswerLimit } from '../domain/answer-limit';
 import type { ChatRequest } from '../domain/chat-request';
+import type { AnsweredTurn } from '../domain/response-object';
 import type { RequestMcpServer } from '../domain/responses-tools';
-import type { ModelMessage, ModelRequest, ModelResponse, ModelToolCall, StopReason } from '../domain/model';
+import type { ModelMessage, ModelRequest, ModelResponse, ModelToolCall } from '../domain/model';
 import { functionToolMarkers } from '../domain/client-tools';
 import { answerProblems, conformingText, repairRequest } from '../domain/structured-output';
 import { DomainError } from '../../kernel/domain/errors';
@@ -25,19 +26,8 @@ export const USAGE_SOURCE = 'api';
 
 export type TurnEvent = { readonly type: 'text'; readonly delta: string };
 
-export interface TurnResult {
-  readonly text: string;
-  /** Calls of the client's function tools, handed back to it (stopReason `tool_use`). */
-  readonly toolCalls: readonly ToolCall[];
-  readonly stopReason: StopReason;
-  /** Every input token, those read from the model's prompt cache included. */
-  readonly promptTokens: number;
-  readonly completionTokens: number;
-  /** Of promptTokens, those the model read from its prompt cache. */
-  readonly cachedTokens: number;
-  /** Of completionTokens, those the model spent reasoning, where it reports them. */
-  readonly reasoningTokens: number;
-}
+/** A turn's answer: what every wire shape presents (domain/response-object.ts defines it). */
+export type TurnResult = AnsweredTurn;
 
 /**
  * Runs the model (and the app's MCP tools) until it answers, yielding text as it is produced when

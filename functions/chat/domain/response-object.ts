@@ -19,14 +19,18 @@ export interface TurnRef {
   readonly createdUnix: number;
 }
 
-/** A turn's answer, as a response shows it (a turn's result is one). */
+/** A chat turn's answer, as every wire shape presents it. */
 export interface AnsweredTurn {
   readonly text: string;
+  /** Calls of the client's function tools, handed back to it (stopReason `tool_use`). */
   readonly toolCalls: readonly ToolCall[];
   readonly stopReason: StopReason;
+  /** Every input token, those read from the model's prompt cache included. */
   readonly promptTokens: number;
   readonly completionTokens: number;
+  /** Of promptTokens, those the model read from its prompt cache. */
   readonly cachedTokens: number;
+  /** Of completionTokens, those the model spent reasoning, where it reports them. */
   readonly reasoningTokens: number;
 }
 

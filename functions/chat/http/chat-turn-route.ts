@@ -63,7 +63,8 @@ export interface TurnHeaders {
   readonly 'Idempotency-Key'?: string;
 }
 
-const SSE_HEADERS = { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache' };
+/** The headers of a streamed answer (Server-Sent Events). */
+export const SSE_HEADERS = { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache' };
 
 export async function runTurnRoute<Answer>(
   deps: ChatFunctionDeps,

@@ -4,7 +4,7 @@
  * gets the same response and queues nothing again.
  */
 import type { ChatClaim } from './chat-turn-route';
-import { claimChatRequest, type TurnHeaders } from './chat-turn-route';
+import { claimChatRequest, SSE_HEADERS, type TurnHeaders } from './chat-turn-route';
 import { backgroundResponseStream } from './responses-presenters';
 import type { ResponseObject } from '../domain/response-object';
 import { startBackgroundResponse } from '../app/background-responses';
@@ -16,7 +16,6 @@ import type { KeyCaller } from '../../tenancy/app/admit-request';
 import type { ChatFunctionDeps } from '../wiring/chat-wiring';
 import { responseIdRef } from '../domain/response-ids';
 
-const SSE_HEADERS = { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache' };
 /** A background POST writes two items and sends a message: a key held longer than this belongs to a request that died. */
 const BACKGROUND_IN_FLIGHT_MS = 30_000;
 

@@ -6,8 +6,7 @@ import { httpRoute, lambdaStreamHandler } from '../../kernel/http/kit';
 import { readRequest } from '../../kernel/http/request-declaration';
 import { chatProductionDeps, type ChatFunctionDeps } from '../wiring/chat-wiring';
 import { CHAT_ROUTES } from '../chat-routes';
-
-const SSE_HEADERS = { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache' };
+import { SSE_HEADERS } from './chat-turn-route';
 
 /**
  * GET /api/v1/responses/{response_id}: a stored response of the key's app, as it was answered. With
