@@ -4,9 +4,12 @@
  * the document client every adapter of the local platform shares. The counts are exact: a call added
  * to a turn's path fails here until it is argued for. The clock is pinned, so the key's last-use write
  * (at most once a minute) and the rate counter's window do not move between turns, and no sequence is
- * slow enough to be touched again. New session: the admission (org, app, rate counter), credits and
- * spend, the reservation, then the session, two touches, two messages, a usage row with its counter, the
- * spend and the lease; the two messages go in one batch write. A continued session reads the session under its lease with its transcript, in one query.
+ * slow enough to be touched again; usage ids come from the counter in blocks, which the first turn takes.
+ * Both: the rate counter beside one batch read of the org, app and month spend; after the model, one
+ * batch of the messages and usage row, then one write that closes the turn and gives the lease back,
+ * beside the charge (spend, credits). A new session adds its reservation and its creation (with the turn
+ * open); a continued one takes the lease and opens the turn in one write, then reads the session with its
+ * transcript in one query.
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -52,8 +55,8 @@ describe('the DynamoDB calls of a plain chat turn', () => {
     // A first turn warms the key's grant and records its last use, which later turns do not repeat.
     const first = await counted();
     const fresh = await counted();
-    expect(fresh.calls).toEqual({ BatchWriteItem: 1, GetItem: 6, PutItem: 3, UpdateItem: 7 });
+    expect(fresh.calls).toEqual({ BatchGetItem: 1, BatchWriteItem: 1, PutItem: 2, UpdateItem: 4 });
     const continued = await counted(first.sessionId);
-    expect(continued.calls).toEqual({ BatchWriteItem: 1, GetItem: 6, PutItem: 1, Query: 1, UpdateItem: 8 });
+    expect(continued.calls).toEqual({ BatchGetItem: 1, BatchWriteItem: 1, Query: 1, UpdateItem: 5 });
   });
 });

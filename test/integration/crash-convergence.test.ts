@@ -156,10 +156,15 @@ describe('crash between two writes of a deletion', () => {
   });
 });
 
-/** The writes of one continued chat turn after its model answered, in order, each a possible crash point. */
+/** The writes of one continued chat turn, in order, each a possible crash point. */
 const TURN_CRASH_POINTS: { name: string; command: string; match: (input: Input) => boolean }[] = [
   {
-    name: 'after opening the turn, before its messages (written in one batch)',
+    name: 'at taking the lease and opening the turn, before the model runs',
+    command: 'UpdateItemCommand',
+    match: (i) => key(i).sk === 'SESSION' && /SET turnLeaseId = :l, turnLeaseUntilUs = :u, openTurnId = :turn/.test(String(i.UpdateExpression)),
+  },
+  {
+    name: 'after the model answered, at its messages and usage row (written in one batch)',
     command: 'BatchWriteItemCommand',
     match: (i) =>
       Object.values((i.RequestItems ?? {}) as Record<string, { PutRequest?: { Item?: { role?: string } } }[]>)
@@ -167,12 +172,7 @@ const TURN_CRASH_POINTS: { name: string; command: string; match: (input: Input) 
         .some((r) => r.PutRequest?.Item?.role === 'user'),
   },
   {
-    name: 'between its messages and its usage row',
-    command: 'PutItemCommand',
-    match: (i) => String((i.Item as { pk?: string } | undefined)?.pk ?? '').startsWith('USAGE#'),
-  },
-  {
-    name: 'at the last touch that closes the turn',
+    name: 'at the last touch that closes the turn and gives the lease back',
     command: 'UpdateItemCommand',
     match: (i) => key(i).sk === 'SESSION' && /REMOVE.*openTurnId/.test(String(i.UpdateExpression)) && !String(i.ConditionExpression).includes(':t'),
   },

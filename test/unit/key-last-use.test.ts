@@ -55,6 +55,7 @@ function world(touch: (id: string, atUs: number) => Promise<boolean>) {
     credentials,
     orgs: { create: unused, get: unused, update: unused, list: unused, completeListing: unused },
     apps: {} as AdmissionDeps['apps'],
+    chatAdmission: { read: unused },
     clock,
     rateCounter,
     logger,

@@ -11,7 +11,8 @@ import { DomainError, badRequest, notFound } from '../../kernel/domain/errors';
 import { msToMicros } from '../../kernel/domain/time';
 import type { Telemetry } from '../../kernel/app/kernel-ports';
 import type { ChatPrincipal } from '../../tenancy/app/admit-request';
-import type { OrgStore } from '../../tenancy/app/tenancy-ports';
+import type { ChatAdmissionReader } from '../../tenancy/app/tenancy-ports';
+import { billingMonth } from '../../tenancy/domain/pricing';
 import type { ChatRequest } from '../domain/chat-request';
 import type { ResponsesRequest } from '../domain/responses-request';
 import { responseObject, type ResponseStatus, type TurnRef } from '../domain/response-object';
@@ -33,7 +34,7 @@ type ResponseState = Parameters<typeof responseObject>[2];
 
 export type BackgroundDeps = ChatTurnDeps &
   Pick<ChatDeps, 'responses'> &
-  Telemetry & { readonly responseRuns: ResponseRunQueue; readonly orgs: Pick<OrgStore, 'get'> };
+  Telemetry & { readonly responseRuns: ResponseRunQueue; readonly chatAdmission: ChatAdmissionReader };
 
 /** How long a worker holds a run: the function's 300 s timeout and a margin. A hold that lapsed is a worker that died. */
 export const RUN_HOLD_MS = 330_000;
@@ -179,9 +180,11 @@ function resultOf(answer: Message): TurnResult {
 /** The key's org and app as they are now: a run of a deleted app or a free org fails as its turn would. */
 async function principalOf(deps: BackgroundDeps, appId: string, keyId: string): Promise<ChatPrincipal> {
   const app = await deps.apps.get(appId);
-  const org = app ? await deps.orgs.get(app.orgId) : undefined;
-  if (!app || app.deletedAtUs !== undefined || !org) throw notFound('App not found');
-  return { keyId, org, app };
+  if (!app || app.deletedAtUs !== undefined) throw notFound('App not found');
+  // Read when the run starts, not when it was queued: the turn is refused on the credits and spend of now.
+  const { org, billing } = await deps.chatAdmission.read({ orgId: app.orgId, appId, month: billingMonth(deps.clock.nowUs()) });
+  if (!org) throw notFound('App not found');
+  return { keyId, org, app, billing };
 }
 
 /** `POST /responses/{id}/cancel`: a background response that has not finished is cancelled; one that has is answered as it is. */

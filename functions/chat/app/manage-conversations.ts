@@ -99,7 +99,7 @@ export async function listConversationItems(deps: ConversationApiDeps, input: { 
 
 /** Runs `change` holding the session's turn lease, after taking out what a crashed turn left open. */
 async function underLease<T>(deps: ConversationApiDeps, sessionId: string, change: () => Promise<T>): Promise<T> {
-  const leaseId = await acquireTurnLease(deps, sessionId);
+  const { leaseId } = await acquireTurnLease(deps, sessionId);
   try {
     const found = await deps.sessions.lookup(sessionId);
     if (!found || !('session' in found)) throw notFound(NOT_FOUND);

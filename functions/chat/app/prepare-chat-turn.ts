@@ -55,7 +55,10 @@ export interface PreparedTurn {
    * it will create (a turn continuing that id before it is recorded waits on it, then gets a 409).
    */
   readonly leaseId: string;
+  /** The turn's id: its messages carry it, and the session has it open until they are all written. */
   readonly completionId: string;
+  /** The version the continued session was read at under the lease (a new one's is its creation's). */
+  readonly version: number;
   /** The id the turn's answer message is stored under (known before it is written: Responses item ids name it). */
   readonly answerId: string;
   readonly createdUnix: number;
@@ -78,11 +81,6 @@ export interface FixedIds {
   readonly answerId: string;
 }
 
-/** The billing month (`YYYY-MM`, UTC) of an instant. */
-export function billingMonth(nowUs: number): string {
-  return new Date(microsToMs(nowUs)).toISOString().slice(0, 7);
-}
-
 /**
  * Validation from the app lookup on, and everything else that must answer with a status before streaming:
  * the app (404), the session (400 on conflicting ids, 404 when unknown or another app's), files (404),
@@ -97,15 +95,17 @@ export async function prepareChatTurn(
   if (request.model !== principal.app.appNameId) throw notFound(`Model not found: ${request.model}`);
   const app = principal.app;
   const sessionId = resolveSessionId(request.chatSessionId, input.headerSessionId);
-  if (sessionId === undefined) return prepareWithSession(deps, { ...input, continued: undefined });
+  // The turn's id names its messages; a continued session has it open from the moment the lease is taken.
+  const completionId = `chatcmpl-${deps.ids.uuid().replace(/-/g, '')}`;
+  if (sessionId === undefined) return prepareWithSession(deps, { ...input, completionId, continued: undefined });
   // The lease is taken only on a session (or reservation) of this app; a refusal is told apart from a
   // busy session by one read. A session still being created is waited on through its first turn's
   // lease, like a busy one.
-  const leaseId = await acquireTurnLease(deps, sessionId, app.id);
+  const { leaseId, opened } = await acquireTurnLease(deps, sessionId, app.id, completionId);
   try {
-    return await prepareWithSession(deps, { ...input, continued: { sessionId, leaseId } });
+    return await prepareWithSession(deps, { ...input, completionId, continued: { sessionId, leaseId, opened } });
   } catch (err) {
-    await deps.sessions.releaseTurnLease(sessionId, leaseId).catch(() => undefined);
+    await deps.sessions.releaseTurnLease(sessionId, leaseId, opened ? completionId : undefined).catch(() => undefined);
     throw err;
   }
 }
@@ -115,13 +115,23 @@ export async function prepareChatTurn(
  * Retry-After. With `appId`, only a session or reservation of that app is leased: the first refusal
  * reads the session once, and one that is missing or another app's is the 404 (never a wait).
  */
-export async function acquireTurnLease(deps: Pick<ChatTurnDeps, 'sessions' | 'ids' | 'clock'>, sessionId: string, appId?: string): Promise<string> {
+export async function acquireTurnLease(
+  deps: Pick<ChatTurnDeps, 'sessions' | 'ids' | 'clock'>,
+  sessionId: string,
+  appId?: string,
+  openTurnId?: string,
+): Promise<{ leaseId: string; opened: boolean }> {
   if (appId !== undefined && !isUuid(sessionId)) throw notFound('Chat session not found');
   const leaseId = deps.ids.uuid();
   const deadline = Date.now() + TURN_LEASE_WAIT_MS;
   for (let wait = 25, first = true; ; wait = Math.min(wait * 2, 400), first = false) {
     const now = deps.clock.nowUs();
-    if (await deps.sessions.acquireTurnLease(sessionId, leaseId, now, now + msToMicros(TURN_LEASE_MS), appId)) return leaseId;
+    // The first try also opens the turn; a session busy or with a turn a crash left open is leased
+    // plainly after that, and the turn opened once what the crash left is taken out.
+    const opening = first ? openTurnId : undefined;
+    if (await deps.sessions.acquireTurnLease(sessionId, leaseId, now, now + msToMicros(TURN_LEASE_MS), appId, opening)) {
+      return { leaseId, opened: opening !== undefined };
+    }
     if (first && appId !== undefined) await requireChatSessionOfApp(deps, sessionId, appId);
     if (Date.now() + wait > deadline) throw new BusyError(SESSION_BUSY_MESSAGE, 1);
     await new Promise((r) => setTimeout(r, wait + Math.floor(Math.random() * wait)));
@@ -133,33 +143,35 @@ async function prepareWithSession(
   input: {
     principal: ChatPrincipal;
     request: ChatRequest;
-    continued: { readonly sessionId: string; readonly leaseId: string } | undefined;
+    completionId: string;
+    continued: { readonly sessionId: string; readonly leaseId: string; readonly opened: boolean } | undefined;
     fixedIds?: FixedIds;
   },
 ): Promise<PreparedTurn> {
   const { principal, request } = input;
   const app = principal.app;
-  // The org's credits and the app's month spend are read beside the session's reads, not after them; still
-  // under the lease, so a turn of the same session that ran before this one has been charged.
-  const billing = Promise.all([deps.billing.credits(principal.org.id), deps.billing.monthSpend(app.id, billingMonth(deps.clock.nowUs()))]);
-  // Judged in its place below; a refusal before then must not leave it rejected unobserved.
-  billing.catch(() => undefined);
   // Read again under the lease: what the session holds now is what this turn continues. A turn a
-  // crash left half-written is taken out first (its messages were never visible).
+  // crash left half-written is taken out first (its messages were never visible), then this one opened.
   // A reservation whose first turn failed or crashed is no session. The session and its transcript come
   // in one read of its partition.
-  const read = input.continued ? await deps.sessions.lookupWithMessages(input.continued.sessionId) : undefined;
+  const { completionId, continued } = input;
+  const read = continued ? await deps.sessions.lookupWithMessages(continued.sessionId) : undefined;
   const found = read?.found;
   const leased = found && 'session' in found ? found : undefined;
-  if (input.continued && leased?.session.appId !== app.id) throw notFound('Chat session not found');
-  if (leased?.openTurnId) await deps.sessions.discardOpenTurn(leased.session.id, leased.openTurnId);
+  if (continued && leased?.session.appId !== app.id) throw notFound('Chat session not found');
+  const crashed = leased?.openTurnId && leased.openTurnId !== completionId ? leased.openTurnId : undefined;
+  if (crashed) await deps.sessions.discardOpenTurn(leased!.session.id, crashed);
+  if (continued && !continued.opened && !(await deps.sessions.openTurn(continued.sessionId, continued.leaseId, completionId))) {
+    throw new BusyError(SESSION_BUSY_MESSAGE, 1);
+  }
   const existing = leased?.session;
   const zdr = app.settings.zeroDataRetention;
   const requestNew = newTurnMessages(request.messages, existing !== undefined && !zdr);
   const newMessages: TurnMessage[] = [...requestNew];
   // A Zero Data Retention session has no stored transcript: the history the client resends is the context.
   // The open turn's messages (just taken out) were never part of it.
-  const history: readonly TurnMessage[] = existing && !zdr ? (read?.messages ?? []).filter((m) => !leased?.openTurnId || m.turnId !== leased.openTurnId) : [];
+  const history: readonly TurnMessage[] =
+    existing && !zdr ? (read?.messages ?? []).filter((m) => m.turnId === undefined || (m.turnId !== crashed && m.turnId !== completionId)) : [];
   // Every tool result answers a tool call before it (a continued session's calls are stored ones).
   const problem = toolResultProblem([...history, ...newMessages].map(toolStepOf));
   if (problem) {
@@ -180,7 +192,8 @@ async function prepareWithSession(
   const model = selection ? deps.models.modelFor(selection) : undefined;
   if (!selection || !model) throw new DomainError('unavailable', `The app's model "${app.settings.model}" is not available on this platform`);
 
-  const [credits, spend] = await billing;
+  // The credits and spend the admission read with the org and app (ChatPrincipal.billing).
+  const { creditsPico: credits, monthSpendPico: spend } = principal.billing;
   if (credits !== undefined && credits <= 0n) throw new DomainError('payment_required', 'Insufficient credits: add credits to the organization');
   const cap = app.settings.monthlyUsageCapUsd !== null ? parseUsd(app.settings.monthlyUsageCapUsd) : undefined;
   if (cap !== undefined && spend >= cap) throw new DomainError('payment_required', "Usage cap reached: the app's monthly usage cap is used up");
@@ -222,7 +235,8 @@ async function prepareWithSession(
   return {
     session,
     created,
-    completionId: `chatcmpl-${deps.ids.uuid().replace(/-/g, '')}`,
+    completionId,
+    version: leased?.version ?? 0,
     answerId: input.fixedIds?.answerId ?? deps.ids.uuid(),
     createdUnix: Math.floor(microsToMs(deps.clock.nowUs()) / 1000),
     model,
@@ -232,7 +246,7 @@ async function prepareWithSession(
     newMessages,
     variables,
     requestVariables: request.variables,
-    leaseId: input.continued?.leaseId ?? (await reserveSession(deps, session)),
+    leaseId: continued?.leaseId ?? (await reserveSession(deps, session)),
     attachments,
     documents,
     documentTools: documentToolsFor([...documents.values()]),

@@ -79,10 +79,12 @@ export async function newSession(
 }
 
 /** Writes a session built by newSession (a chat turn writes it only once it has something to record). */
-export async function createSession(deps: ActivityDeps, session: Session, lease?: TurnLease): Promise<void> {
-  await deps.sessions.create(session, lease);
+export async function createSession(deps: ActivityDeps, session: Session, lease?: TurnLease): Promise<number> {
+  const version = await deps.sessions.create(session, lease);
   // A create that committed late would sit below a checkpoint a reader took meanwhile (docs/design.md §3).
+  // (A retouch moves the version on: a turn that knew the first one then closes with a touch.)
   await retouchIfSlow(deps, session.id, session.touchedAtUs);
+  return version;
 }
 
 /** Starts a session of an app, for an anonymous consumer, a known one (by id), or none. */
@@ -175,6 +177,80 @@ export async function appendToSession(
   }
   await retouchIfSlow(deps, session.id, stamp);
   return { messages, usage };
+}
+
+/** A chat turn's hold on its session while it records: its lease, the turn it opened, and the session as it knows it. */
+export interface HeldTurn {
+  readonly session: Session;
+  /** The version the turn knows the session at (read under its lease, or the one it created). */
+  readonly version: number;
+  readonly leaseId: string;
+  /** The turn opened on the session with the lease (or with the session's creation). */
+  readonly turnId: string;
+}
+
+/**
+ * Records a chat turn under its lease. Its turn has been open on the session since the lease was taken
+ * (or the session created): that marker is the first touch, since every message written under it stays
+ * hidden until the turn closes. So the messages and usage rows go in one batch, then one write closes
+ * the turn, moves the touch clock and `last_message_at` and gives the lease back (`released`). When the
+ * session changed meanwhile (a rename, a removal under way), a touch closes it instead and the lease
+ * stays with the caller; a session removed meanwhile gets its messages taken back out, and a 404.
+ */
+export async function recordTurn(
+  deps: ActivityDeps,
+  held: HeldTurn,
+  input: {
+    app: App;
+    messages: readonly TurnMessage[];
+    usage: readonly TurnUsage[];
+    /** Runs once the usage rows are written, beside the closing write (the turn's charge). */
+    besideClose?: () => Promise<void>;
+  },
+): Promise<{ messages: Message[]; usage: UsageRow[]; released: boolean }> {
+  const { session } = held;
+  const keep = !input.app.settings.zeroDataRetention;
+  const messages: Message[] = (keep ? input.messages : []).map((m) => ({
+    id: m.id ?? deps.ids.uuid(),
+    sessionId: session.id,
+    role: m.role,
+    content: m.content,
+    createdAtUs: deps.clock.nowUs(),
+    ...(m.tools ? { tools: m.tools } : {}),
+    ...(m.files?.length ? { files: m.files } : {}),
+    ...(m.toolCalls?.length ? { toolCalls: m.toolCalls } : {}),
+    ...(m.toolCallId !== undefined ? { toolCallId: m.toolCallId } : {}),
+    turnId: held.turnId,
+  }));
+  const rows: UsageRow[] = [];
+  for (const u of input.usage) {
+    const id = await deps.usage.nextId();
+    rows.push({ ...u, id, orgId: session.orgId, appId: session.appId, sessionId: session.id, consumerId: session.consumerId, createdAtUs: deps.clock.nowUs() });
+  }
+  await deps.sessions.putTurnItems(messages, rows);
+  // A usage row lists by its own time: one that committed late comes back above any checkpoint taken meanwhile.
+  const usage: UsageRow[] = [];
+  for (const row of rows) {
+    const now = deps.clock.nowUs();
+    usage.push(now - row.createdAtUs > (deps.settings.visibilityDelayMs * 1000) / 2 ? await deps.usage.restamp(row, now) : row);
+  }
+  const lastAt = messages.length ? messages[messages.length - 1]!.createdAtUs : undefined;
+  const stamp = deps.clock.nowUs();
+  const close = { session, version: held.version, leaseId: held.leaseId, atUs: stamp, ...(lastAt !== undefined ? { lastMessageAtUs: lastAt } : {}) };
+  const closing = async () => {
+    const released = await deps.sessions.closeTurn(session.id, close);
+    if (!released && !(await deps.sessions.touch(session.id, stamp, lastAt, { openTurnId: null }))) {
+      // The session was removed while this turn was being written: its removal may have listed the
+      // messages before these were written, so take them back out rather than leave content behind.
+      for (const m of messages) await deps.sessions.removeMessage(session.id, m);
+      throw notFound('Session not found');
+    }
+    return released;
+  };
+  const [released] = await Promise.all([closing(), input.besideClose?.()]);
+  if (lastAt !== undefined && session.consumerId) await deps.consumers.markActive(session.consumerId, lastAt);
+  await retouchIfSlow(deps, session.id, stamp);
+  return { messages, usage, released };
 }
 
 /** A historic edit of one message's content. */

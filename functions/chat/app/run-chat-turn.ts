@@ -11,14 +11,14 @@ import type { ModelMessage, ModelRequest, ModelResponse, ModelToolCall } from '.
 import { functionToolMarkers } from '../domain/client-tools';
 import { answerProblems, conformingText, repairRequest } from '../domain/structured-output';
 import { DomainError } from '../../kernel/domain/errors';
-import { costPicoUsd, formatUsd, parseUsd } from '../../tenancy/domain/pricing';
-import type { ToolCall, ToolMarker } from '../../conversations/domain/session';
+import { billingMonth, costPicoUsd, formatUsd, parseUsd } from '../../tenancy/domain/pricing';
+import type { Session, ToolCall, ToolMarker } from '../../conversations/domain/session';
 import { msToMicros } from '../../kernel/domain/time';
 import type { ConnectedTool, ListedTools, ToolCallResult, ToolConnection } from './chat-ports';
 import type { ChatPrincipal } from '../../tenancy/app/admit-request';
 import { isDocumentTool, readDocumentTool } from './chat-attachments';
-import { billingMonth, TURN_LEASE_MS, TURN_LEASE_RENEW_MS, type ChatTurnDeps, type PreparedTurn } from './prepare-chat-turn';
-import { appendToSession, createSession, type TurnUsage } from './record-session-activity';
+import { TURN_LEASE_MS, TURN_LEASE_RENEW_MS, type ChatTurnDeps, type PreparedTurn } from './prepare-chat-turn';
+import { createSession, recordTurn, type HeldTurn, type TurnMessage, type TurnUsage } from './record-session-activity';
 
 /** Model calls one turn may make: tool rounds plus the final answer. */
 export const MAX_MODEL_CALLS = 6;
@@ -44,22 +44,36 @@ export async function* runChatTurn(
     void deps.sessions.renewTurnLease(turn.session.id, leaseId, deps.clock.nowUs() + msToMicros(TURN_LEASE_MS)).catch(() => undefined);
   }, TURN_LEASE_RENEW_MS);
   renew.unref();
-  const written = { session: !turn.created };
+  const written: Written = { held: turn.created ? undefined : heldOf(turn, turn.session, turn.version), items: false, released: false };
   try {
     return yield* runTurn(deps, turn, input, written);
   } finally {
     clearInterval(renew);
-    // A first turn that failed before writing its session takes its reservation back.
-    const unreserved = !written.session && (await deps.sessions.unreserve(turn.session.id, leaseId).catch(() => false));
-    if (!unreserved) await deps.sessions.releaseTurnLease(turn.session.id, leaseId).catch(() => undefined);
+    if (!written.released) {
+      // A first turn that failed before writing its session takes its reservation back. A turn that wrote
+      // nothing closes the turn it opened; one that wrote leaves it open, for the next turn to take out.
+      const unreserved = !written.held && (await deps.sessions.unreserve(turn.session.id, leaseId).catch(() => false));
+      if (!unreserved) await deps.sessions.releaseTurnLease(turn.session.id, leaseId, written.items ? undefined : turn.completionId).catch(() => undefined);
+    }
   }
+}
+
+/** What a turn has written so far: its session (a first turn's, once created), its items, its lease given back. */
+interface Written {
+  held: HeldTurn | undefined;
+  items: boolean;
+  released: boolean;
+}
+
+function heldOf(turn: PreparedTurn, session: Session, version: number): HeldTurn {
+  return { session, version, leaseId: turn.leaseId, turnId: turn.completionId };
 }
 
 async function* runTurn(
   deps: ChatTurnDeps,
   turn: PreparedTurn,
   input: { principal: ChatPrincipal; request: ChatRequest },
-  written: { session: boolean },
+  written: Written,
 ): AsyncGenerator<TurnEvent, TurnResult> {
   const { app } = input.principal;
   const { request } = input;
@@ -164,15 +178,15 @@ async function* runTurn(
     // The model calls that completed before the failure were made and cost money: their usage rows
     // and charge are recorded even though the turn itself (its messages) is not.
     if (usage.length > 0) {
-      await persistNewSession(deps, turn, written);
-      await recordUsage(deps, turn, input.principal, usage);
+      const held = await persistNewSession(deps, turn, written);
+      await recordWithCharge(deps, held, written, { principal: input.principal, messages: [], usage });
     }
     throw err;
   }
   const final = response!;
   // The arguments as the model wrote them, when its adapter kept them (an unparsable text stays as it was).
   const toolCalls: ToolCall[] = handedBack.map((c) => ({ id: c.id, name: c.name, arguments: c.inputText ?? JSON.stringify(c.input) }));
-  await persistNewSession(deps, turn, written);
+  const held = await persistNewSession(deps, turn, written);
   // Before the messages: a crash in between leaves files referenced by the session (removed with it).
   if (turn.attachments.length)
     await deps.files.attach(
@@ -180,10 +194,8 @@ async function* runTurn(
       turn.attachments.map((a) => a.file),
       deps.clock.nowUs(),
     );
-  await appendToSession(deps, {
-    sessionId: turn.session.id,
-    known: { session: turn.session, app: input.principal.app },
-    turnId: turn.completionId,
+  await recordWithCharge(deps, held, written, {
+    principal: input.principal,
     messages: [
       ...turn.newMessages,
       {
@@ -198,7 +210,6 @@ async function* runTurn(
     ],
     usage,
   });
-  await charge(deps, input.principal, usage);
   const promptTokens = usage.reduce((s, u) => s + u.inputTokens + u.cacheReadInputTokens + u.cacheCreationInputTokens, 0);
   const completionTokens = usage.reduce((s, u) => s + u.outputTokens, 0);
   const cachedTokens = usage.reduce((s, u) => s + u.cacheReadInputTokens, 0);
@@ -270,21 +281,30 @@ async function callTurnTool(
   }
 }
 
-/** The session of a first call, written once the turn has something to record, then its variables. */
-async function persistNewSession(deps: ChatTurnDeps, turn: PreparedTurn, written: { session: boolean }): Promise<void> {
-  if (written.session) return;
-  // It replaces the turn's reservation and keeps its lease until the turn ends.
-  await createSession(deps, turn.session, { leaseId: turn.leaseId, untilUs: deps.clock.nowUs() + msToMicros(TURN_LEASE_MS) });
-  written.session = true;
+/**
+ * The session of a first call, written once the turn has something to record (touched now, its turn
+ * open, its lease kept), then its variables; a continued session is held as the turn read it.
+ */
+async function persistNewSession(deps: ChatTurnDeps, turn: PreparedTurn, written: Written): Promise<HeldTurn> {
+  if (written.held) return written.held;
+  const session = { ...turn.session, touchedAtUs: deps.clock.nowUs() };
+  const lease = { leaseId: turn.leaseId, untilUs: deps.clock.nowUs() + msToMicros(TURN_LEASE_MS), openTurnId: turn.completionId };
+  written.held = heldOf(turn, session, await createSession(deps, session, lease));
   if (Object.keys(turn.requestVariables).length) await deps.variables.merge(turn.session.id, turn.requestVariables);
+  return written.held;
 }
 
-async function charge(deps: ChatTurnDeps, principal: ChatPrincipal, usage: readonly TurnUsage[]): Promise<void> {
-  const totalPico = usage.reduce((sum, u) => sum + (parseUsd(u.costUsd) ?? 0n), 0n);
-  await deps.billing.charge(principal.org.id, principal.app.id, billingMonth(deps.clock.nowUs()), totalPico);
-}
-
-async function recordUsage(deps: ChatTurnDeps, turn: PreparedTurn, principal: ChatPrincipal, usage: readonly TurnUsage[]): Promise<void> {
-  await appendToSession(deps, { sessionId: turn.session.id, known: { session: turn.session, app: principal.app }, messages: [], usage });
-  await charge(deps, principal, usage);
+/** The turn's records, then its charge beside the write that closes the turn (a charge always has its usage rows). */
+async function recordWithCharge(
+  deps: ChatTurnDeps,
+  held: HeldTurn,
+  written: Written,
+  input: { principal: ChatPrincipal; messages: readonly TurnMessage[]; usage: readonly TurnUsage[] },
+): Promise<void> {
+  written.items = true;
+  const { org, app } = input.principal;
+  const totalPico = input.usage.reduce((sum, u) => sum + (parseUsd(u.costUsd) ?? 0n), 0n);
+  const charge = () => deps.billing.charge(org.id, app.id, billingMonth(deps.clock.nowUs()), totalPico);
+  const recorded = await recordTurn(deps, held, { app, messages: input.messages, usage: input.usage, besideClose: charge });
+  written.released = recorded.released;
 }

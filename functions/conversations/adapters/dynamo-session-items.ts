@@ -10,6 +10,9 @@ import { timeIdKey } from '../../kernel/adapters/dynamo-batch';
 
 export const sessionPk = (id: string) => `SESSION#${id}`;
 export const sessionKey = (id: string) => ({ pk: sessionPk(id), sk: 'SESSION' });
+/** The version a session item is written at; every touch moves it on by one. */
+export const SESSION_FIRST_VERSION = 1;
+
 export const EMPTY_SESSIONS = 'EMPTYSESS';
 export const appSessionsPartition = (appId: string) => `APPSESS#${appId}`;
 /** The lookup item of a session's external id; the org in the key keeps one org's ids from another's. */
@@ -50,7 +53,7 @@ export function sessionItem(s: Session): Record<string, unknown> {
     ...s,
     queryParams: [...s.queryParams],
     lastActivityUs: activity,
-    version: 1,
+    version: SESSION_FIRST_VERSION,
     gsi1pk: `ORGSESS#${s.orgId}`,
     gsi1sk: position,
     gsi2pk: appSessionsPartition(s.appId),

@@ -13,11 +13,14 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { lastActivityOf, type Message, type Session } from '../domain/session';
 import { microsToMs } from '../../kernel/domain/time';
-import type { SessionChanges, SessionLookup, SessionStore, TurnLease } from '../app/conversation-ports';
+import type { SessionChanges, SessionLookup, SessionStore, TurnClose, TurnLease } from '../app/conversation-ports';
+import type { UsageRow } from '../domain/usage';
+import { usageItem } from './dynamo-usage-store';
 import { TABLE_DESIGN } from '../../kernel/adapters/table-design';
 import { batchPut, queryAll, sendConditional, timeIdKey } from '../../kernel/adapters/dynamo-batch';
 import {
   EMPTY_SESSIONS,
+  SESSION_FIRST_VERSION,
   externalIdKey,
   externalIdPartition,
   messageFromItem,
@@ -33,13 +36,53 @@ import { listSessionsForRemovalByApp, removeSession } from './dynamo-session-rem
 const RESERVATION_TTL_MS = 24 * 60 * 60 * 1000;
 const removeClause = (names: readonly string[]) => (names.length ? ` REMOVE ${names.join(', ')}` : '');
 
+/**
+ * The update of a touch from the session as it is at `version`: the touch clock and `last_message_at`
+ * only move forward, the list positions follow the last activity, an empty session stays in the index of
+ * empty ones; with `release`, the turn lease is given back in the same write.
+ */
+function touchOf(
+  current: Session,
+  version: number,
+  input: { atUs: number; lastMessageAtUs: number | undefined; changes: SessionChanges; release?: boolean },
+): { update: string; values: Record<string, unknown> } {
+  const { changes } = input;
+  const touchedAtUs = Math.max(current.touchedAtUs, input.atUs);
+  const lastMsg = input.lastMessageAtUs === undefined ? current.lastMessageAtUs : Math.max(current.lastMessageAtUs ?? 0, input.lastMessageAtUs);
+  const activity = lastActivityOf({ startedAtUs: current.startedAtUs, lastMessageAtUs: lastMsg, touchedAtUs });
+  const position = timeIdKey(activity, current.id);
+  const removed = [
+    ...(lastMsg !== null ? ['gsi4pk', 'gsi4sk'] : []),
+    ...(changes.openTurnId === null ? ['openTurnId'] : []),
+    ...(input.release ? ['turnLeaseId', 'turnLeaseUntilUs'] : []),
+  ];
+  return {
+    update:
+      'SET touchedAtUs = :t, lastMessageAtUs = :m, lastActivityUs = :a, gsi1sk = :pos, gsi2sk = :pos, version = :next' +
+      (changes.title !== undefined ? ', title = :title' : '') +
+      (typeof changes.openTurnId === 'string' ? ', openTurnId = :turn' : '') +
+      (lastMsg !== null ? '' : ', gsi4sk = :pos') +
+      removeClause(removed),
+    values: {
+      ':t': touchedAtUs,
+      ':m': lastMsg,
+      ':a': activity,
+      ':pos': position,
+      ':v': version,
+      ':next': version + 1,
+      ...(changes.title !== undefined ? { ':title': changes.title } : {}),
+      ...(typeof changes.openTurnId === 'string' ? { ':turn': changes.openTurnId } : {}),
+    },
+  };
+}
+
 export class DynamoSessionStore implements SessionStore {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly table: string,
   ) {}
 
-  async create(s: Session, lease?: TurnLease): Promise<void> {
+  async create(s: Session, lease?: TurnLease): Promise<number> {
     // The lookup item first: one left by a create that failed points at no session, and lists skip it.
     if (s.externalId !== null) {
       const ref = externalIdKey({ ...s, externalId: s.externalId });
@@ -47,17 +90,23 @@ export class DynamoSessionStore implements SessionStore {
     }
     if (!lease) {
       await this.db.send(new PutCommand({ TableName: this.table, Item: sessionItem(s), ConditionExpression: 'attribute_not_exists(pk)' }));
-      return;
+      return SESSION_FIRST_VERSION;
     }
     // Replaces the reservation of this id (only its first turn ever knew the id), keeping the lease.
     await this.db.send(
       new PutCommand({
         TableName: this.table,
-        Item: { ...sessionItem(s), turnLeaseId: lease.leaseId, turnLeaseUntilUs: lease.untilUs },
+        Item: {
+          ...sessionItem(s),
+          turnLeaseId: lease.leaseId,
+          turnLeaseUntilUs: lease.untilUs,
+          ...(lease.openTurnId !== undefined ? { openTurnId: lease.openTurnId } : {}),
+        },
         ConditionExpression: 'attribute_not_exists(pk) OR reserved = :true',
         ExpressionAttributeValues: { ':true': true },
       }),
     );
+    return SESSION_FIRST_VERSION;
   }
 
   async reserve(id: string, appId: string, lease: TurnLease): Promise<void> {
@@ -79,11 +128,11 @@ export class DynamoSessionStore implements SessionStore {
     );
   }
 
-  async lookup(id: string): Promise<{ session: Session; openTurnId: string | null } | { reservedFor: string } | undefined> {
+  async lookup(id: string): Promise<SessionLookup> {
     const item = await this.sessionItem(id);
     if (!item || item.deletedAtUs !== undefined) return undefined;
     if (item.reserved === true) return { reservedFor: String(item.appId) };
-    return { session: sessionFromItem(item), openTurnId: typeof item.openTurnId === 'string' ? item.openTurnId : null };
+    return { session: sessionFromItem(item), openTurnId: typeof item.openTurnId === 'string' ? item.openTurnId : null, version: Number(item.version) };
   }
 
   async lookupWithMessages(id: string): Promise<{ found: SessionLookup; messages: Message[] }> {
@@ -97,7 +146,8 @@ export class DynamoSessionStore implements SessionStore {
     const messages = items.filter((i) => String(i.sk).startsWith('MSG#')).map(messageFromItem);
     if (!item || item.deletedAtUs !== undefined) return { found: undefined, messages: [] };
     if (item.reserved === true) return { found: { reservedFor: String(item.appId) }, messages: [] };
-    return { found: { session: sessionFromItem(item), openTurnId: typeof item.openTurnId === 'string' ? item.openTurnId : null }, messages };
+    const openTurnId = typeof item.openTurnId === 'string' ? item.openTurnId : null;
+    return { found: { session: sessionFromItem(item), openTurnId, version: Number(item.version) }, messages };
   }
 
   unreserve(id: string, leaseId: string): Promise<boolean> {
@@ -131,33 +181,15 @@ export class DynamoSessionStore implements SessionStore {
     for (let attempt = 0; attempt < 20; attempt++) {
       const item = await this.sessionItem(id);
       if (!item || item.deletedAtUs !== undefined) return false;
-      const current = sessionFromItem(item);
-      const touchedAtUs = Math.max(current.touchedAtUs, atUs);
-      const lastMsg = lastMessageAtUs === undefined ? current.lastMessageAtUs : Math.max(current.lastMessageAtUs ?? 0, lastMessageAtUs);
-      const activity = lastActivityOf({ startedAtUs: current.startedAtUs, lastMessageAtUs: lastMsg, touchedAtUs });
-      const position = timeIdKey(activity, id);
+      const { update, values } = touchOf(sessionFromItem(item), Number(item.version), { atUs, lastMessageAtUs, changes });
       try {
         await this.db.send(
           new UpdateCommand({
             TableName: this.table,
             Key: sessionKey(id),
-            UpdateExpression:
-              'SET touchedAtUs = :t, lastMessageAtUs = :m, lastActivityUs = :a, gsi1sk = :pos, gsi2sk = :pos, version = :next' +
-              (changes.title !== undefined ? ', title = :title' : '') +
-              (typeof changes.openTurnId === 'string' ? ', openTurnId = :turn' : '') +
-              (lastMsg !== null ? '' : ', gsi4sk = :pos') +
-              removeClause([...(lastMsg !== null ? ['gsi4pk', 'gsi4sk'] : []), ...(changes.openTurnId === null ? ['openTurnId'] : [])]),
+            UpdateExpression: update,
             ConditionExpression: 'version = :v AND attribute_not_exists(deletedAtUs)',
-            ExpressionAttributeValues: {
-              ':t': touchedAtUs,
-              ':m': lastMsg,
-              ':a': activity,
-              ':pos': position,
-              ':v': item.version,
-              ':next': Number(item.version) + 1,
-              ...(changes.title !== undefined ? { ':title': changes.title } : {}),
-              ...(typeof changes.openTurnId === 'string' ? { ':turn': changes.openTurnId } : {}),
-            },
+            ExpressionAttributeValues: values,
           }),
         );
         return true;
@@ -166,6 +198,21 @@ export class DynamoSessionStore implements SessionStore {
       }
     }
     throw new Error(`session ${id}: too much contention on touch`);
+  }
+
+  closeTurn(id: string, close: TurnClose): Promise<boolean> {
+    const { update, values } = touchOf(close.session, close.version, {
+      atUs: close.atUs,
+      lastMessageAtUs: close.lastMessageAtUs,
+      changes: { openTurnId: null },
+      release: true,
+    });
+    return this.conditionalUpdate({
+      id,
+      update,
+      condition: 'version = :v AND turnLeaseId = :l AND attribute_not_exists(deletedAtUs)',
+      values: { ...values, ':l': close.leaseId },
+    });
   }
 
   private conditionalUpdate(input: { id: string; update: string; condition: string; values: Record<string, unknown> }): Promise<boolean> {
@@ -182,14 +229,30 @@ export class DynamoSessionStore implements SessionStore {
   }
 
   /** One conditional write on the session item; `version` is not touched, so leases never race the touch clock. */
-  acquireTurnLease(id: string, leaseId: string, nowUs: number, untilUs: number, appId?: string): Promise<boolean> {
+  acquireTurnLease(id: string, leaseId: string, nowUs: number, untilUs: number, appId?: string, openTurnId?: string): Promise<boolean> {
     return this.conditionalUpdate({
       id,
-      update: 'SET turnLeaseId = :l, turnLeaseUntilUs = :u',
+      update: `SET turnLeaseId = :l, turnLeaseUntilUs = :u${openTurnId !== undefined ? ', openTurnId = :turn' : ''}`,
       condition:
         'attribute_exists(pk) AND attribute_not_exists(deletedAtUs) AND (attribute_not_exists(turnLeaseUntilUs) OR turnLeaseUntilUs < :now)' +
-        (appId !== undefined ? ' AND appId = :app' : ''),
-      values: { ':l': leaseId, ':u': untilUs, ':now': nowUs, ...(appId !== undefined ? { ':app': appId } : {}) },
+        (appId !== undefined ? ' AND appId = :app' : '') +
+        (openTurnId !== undefined ? ' AND attribute_not_exists(openTurnId) AND attribute_not_exists(reserved)' : ''),
+      values: {
+        ':l': leaseId,
+        ':u': untilUs,
+        ':now': nowUs,
+        ...(appId !== undefined ? { ':app': appId } : {}),
+        ...(openTurnId !== undefined ? { ':turn': openTurnId } : {}),
+      },
+    });
+  }
+
+  openTurn(id: string, leaseId: string, turnId: string): Promise<boolean> {
+    return this.conditionalUpdate({
+      id,
+      update: 'SET openTurnId = :turn',
+      condition: 'turnLeaseId = :l AND attribute_not_exists(openTurnId) AND attribute_not_exists(deletedAtUs)',
+      values: { ':l': leaseId, ':turn': turnId },
     });
   }
 
@@ -197,7 +260,17 @@ export class DynamoSessionStore implements SessionStore {
     return this.conditionalUpdate({ id, update: 'SET turnLeaseUntilUs = :u', condition: 'turnLeaseId = :l', values: { ':l': leaseId, ':u': untilUs } });
   }
 
-  async releaseTurnLease(id: string, leaseId: string): Promise<void> {
+  async releaseTurnLease(id: string, leaseId: string, openTurnId?: string): Promise<void> {
+    if (
+      openTurnId !== undefined &&
+      (await this.conditionalUpdate({
+        id,
+        update: 'REMOVE turnLeaseId, turnLeaseUntilUs, openTurnId',
+        condition: 'turnLeaseId = :l AND openTurnId = :t',
+        values: { ':l': leaseId, ':t': openTurnId },
+      }))
+    )
+      return;
     await this.conditionalUpdate({ id, update: 'REMOVE turnLeaseId, turnLeaseUntilUs', condition: 'turnLeaseId = :l', values: { ':l': leaseId } });
   }
 
@@ -208,6 +281,12 @@ export class DynamoSessionStore implements SessionStore {
   async putMessages(messages: readonly Message[]): Promise<void> {
     if (messages.length === 1) return this.putMessage(messages[0]!);
     await batchPut(this.db, this.table, messages.map(messageItem));
+  }
+
+  async putTurnItems(messages: readonly Message[], usage: readonly UsageRow[]): Promise<void> {
+    const items = [...messages.map(messageItem), ...usage.map(usageItem)];
+    if (items.length === 1) await this.db.send(new PutCommand({ TableName: this.table, Item: items[0]! }));
+    else if (items.length > 1) await batchPut(this.db, this.table, items);
   }
 
   async removeMessage(sessionId: string, message: Pick<Message, 'id' | 'createdAtUs'>): Promise<void> {

@@ -17,6 +17,17 @@ export interface SessionChanges {
 export interface TurnLease {
   readonly leaseId: string;
   readonly untilUs: Micros;
+  /** The turn the holder opens on the session with the lease (its messages hidden until the turn closes). */
+  readonly openTurnId?: string;
+}
+
+/** A turn closing in one write: what its holder knows of the session, the version it knows it at, its lease. */
+export interface TurnClose {
+  readonly session: Session;
+  readonly version: number;
+  readonly leaseId: string;
+  readonly atUs: Micros;
+  readonly lastMessageAtUs?: Micros;
 }
 
 /** Reading a live session and its transcript: the export, the Responses API's history, the retention checks. */
@@ -41,11 +52,17 @@ export interface SessionReader {
 
 /** What a chat turn (and an import) writes: the session, its turn lease, its messages (docs/adr/0022). */
 /** What a session id names: a live session with the turn it has open (null when none), the app of a reservation, or nothing. */
-export type SessionLookup = { readonly session: Session; readonly openTurnId: string | null } | { readonly reservedFor: string } | undefined;
+export type SessionLookup =
+  | { readonly session: Session; readonly openTurnId: string | null /** What the session item was read at (every touch moves it). */; readonly version: number }
+  | { readonly reservedFor: string }
+  | undefined;
 
 export interface TurnSessionStore extends Pick<SessionReader, 'get' | 'listMessages'> {
-  /** Writes a new session; with `lease`, the session of a first turn, replacing its reservation and keeping the lease. */
-  create(session: Session, lease?: TurnLease): Promise<void>;
+  /**
+   * Writes a new session; with `lease`, the session of a first turn, replacing its reservation and keeping
+   * the lease (and opening the lease's turn). Returns the version it wrote the session at.
+   */
+  create(session: Session, lease?: TurnLease): Promise<number>;
   /**
    * Reserves the id of the session a first turn will create, holding its turn lease: a turn continuing
    * that id waits on it like on a busy session. Not a session: no list shows it and `get` ignores it.
@@ -69,12 +86,26 @@ export interface TurnSessionStore extends Pick<SessionReader, 'get' | 'listMessa
    * Takes the session's turn lease (one chat turn at a time per session) until `untilUs`, if nobody
    * holds an unexpired one; false when another turn holds it or the session is gone.
    */
-  /** False when the lease is held, or there is no such session (or, with `appId`, none of that app). */
-  acquireTurnLease(id: string, leaseId: string, nowUs: Micros, untilUs: Micros, appId?: string): Promise<boolean>;
+  /**
+   * False when the lease is held, or there is no such session (or, with `appId`, none of that app). With
+   * `openTurnId`, the same write opens that turn, and a session with a turn open already (left by a
+   * crash, to be discarded first) is refused as well.
+   */
+  acquireTurnLease(id: string, leaseId: string, nowUs: Micros, untilUs: Micros, appId?: string, openTurnId?: string): Promise<boolean>;
+  /** Opens a turn on a session whose lease this holder has and which has no turn open; false otherwise. */
+  openTurn(id: string, leaseId: string, turnId: string): Promise<boolean>;
   /** Extends a lease this holder still holds; false when it lost it. */
   renewTurnLease(id: string, leaseId: string, untilUs: Micros): Promise<boolean>;
-  /** Gives a lease back (nothing when another holder has it now). */
-  releaseTurnLease(id: string, leaseId: string): Promise<void>;
+  /** Gives a lease back (nothing when another holder has it now); with `openTurnId`, closes that turn of the holder's, which wrote nothing. */
+  releaseTurnLease(id: string, leaseId: string, openTurnId?: string): Promise<void>;
+  /**
+   * Closes a turn in one write, if the session is still at `version` and the lease still the holder's:
+   * the touch clock to `atUs` and `last_message_at` forward (as `touch`), the open turn closed, the lease
+   * given back. False, with nothing written, when anything changed meanwhile (the caller touches instead).
+   */
+  closeTurn(id: string, close: TurnClose): Promise<boolean>;
+  /** A turn's messages and usage rows in as few batch writes as DynamoDB allows, each an idempotent single-item write. */
+  putTurnItems(messages: readonly Message[], usage: readonly UsageRow[]): Promise<void>;
   /** Writes a message, or overwrites the message with the same id and creation time (an edit). */
   putMessage(message: Message): Promise<void>;
   /** Several messages in as few calls as DynamoDB allows (batches of 25): each an idempotent single-item write. */

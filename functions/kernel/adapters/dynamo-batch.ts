@@ -1,5 +1,5 @@
 /** Batch writes, paged queries, conditional writes and key encodings shared by the DynamoDB adapters. */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { type AttributeValue, BatchGetItemCommand, ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
   BatchWriteCommand,
   type DeleteCommand,
@@ -53,6 +53,28 @@ export function batchPut(db: DynamoDBDocumentClient, table: string, items: reado
     table,
     items.map((Item) => ({ PutRequest: { Item } })),
   );
+}
+
+/**
+ * Reads up to 100 items by key in one BatchGetItem (strongly consistent), as raw attribute values (so a
+ * large number keeps its digits), retrying unprocessed keys with a short backoff. The items come back in
+ * no particular order, and a missing key has none.
+ */
+export async function batchGetRaw(
+  db: DynamoDBDocumentClient,
+  table: string,
+  keys: readonly Record<string, AttributeValue>[],
+): Promise<Record<string, AttributeValue>[]> {
+  const found: Record<string, AttributeValue>[] = [];
+  let pending = [...keys];
+  for (let attempt = 0; pending.length > 0; attempt++) {
+    if (attempt > 8) throw new Error('BatchGetItem kept returning unprocessed keys');
+    if (attempt > 0) await new Promise((r) => setTimeout(r, 25 * 2 ** attempt));
+    const res = await db.send(new BatchGetItemCommand({ RequestItems: { [table]: { Keys: pending, ConsistentRead: true } } }));
+    found.push(...(res.Responses?.[table] ?? []));
+    pending = res.UnprocessedKeys?.[table]?.Keys ?? [];
+  }
+  return found;
 }
 
 type WriteRequest = { DeleteRequest: { Key: Record<string, unknown> } } | { PutRequest: { Item: Record<string, unknown> } };

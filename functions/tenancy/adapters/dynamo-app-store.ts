@@ -13,7 +13,7 @@ const key = (id: string) => ({ pk: `APP#${id}`, sk: 'APP' });
 const nameKey = (appNameId: string) => ({ pk: `APPNAME#${appNameId}`, sk: 'APPNAME' });
 const PENDING_DELETION = 'APPDEL';
 
-function toApp(item: Record<string, unknown>): App {
+export function appFromItem(item: Record<string, unknown>): App {
   const { id, orgId, name, slug, appNameId, settings: stored, createdAtUs, updatedAtUs, deletedAtUs } = item as unknown as App;
   // An app stored before a setting existed has that setting's default.
   const settings = mergeSettings(DEFAULT_APP_SETTINGS, stored);
@@ -71,7 +71,7 @@ export class DynamoAppStore implements AppStore {
 
   async get(id: string): Promise<App | undefined> {
     const res = await this.db.send(new GetCommand({ TableName: this.table, Key: key(id), ConsistentRead: true }));
-    return res.Item ? toApp(res.Item) : undefined;
+    return res.Item ? appFromItem(res.Item) : undefined;
   }
 
   async getByNameId(appNameId: string): Promise<App | undefined> {
@@ -96,7 +96,7 @@ export class DynamoAppStore implements AppStore {
           ExclusiveStartKey: start,
         }),
       );
-      for (const item of res.Items ?? []) apps.push(toApp(item));
+      for (const item of res.Items ?? []) apps.push(appFromItem(item));
       start = res.LastEvaluatedKey;
     } while (start);
     return apps;
@@ -125,7 +125,7 @@ export class DynamoAppStore implements AppStore {
           ReturnValues: 'ALL_NEW',
         }),
       );
-      return res.Attributes ? toApp(res.Attributes) : undefined;
+      return res.Attributes ? appFromItem(res.Attributes) : undefined;
     } catch (err) {
       if (err instanceof ConditionalCheckFailedException) return undefined;
       throw err;
@@ -144,7 +144,7 @@ export class DynamoAppStore implements AppStore {
           ReturnValues: 'ALL_NEW',
         }),
       );
-      return res.Attributes ? toApp(res.Attributes) : undefined;
+      return res.Attributes ? appFromItem(res.Attributes) : undefined;
     } catch (err) {
       if (!(err instanceof ConditionalCheckFailedException)) throw err;
       return this.get(id);
@@ -161,7 +161,7 @@ export class DynamoAppStore implements AppStore {
         Limit: limit,
       }),
     );
-    return (res.Items ?? []).map(toApp);
+    return (res.Items ?? []).map(appFromItem);
   }
 
   async completeDeletion(id: string): Promise<void> {

@@ -1,10 +1,16 @@
-/** The org item and the org's money (its credits, an attribute of that item, and its apps' monthly spend). */
+/**
+ * The org item and the org's money (its credits, an attribute of that item, and its apps' monthly spend),
+ * and a chat key's admission, which reads them with the app in one round trip.
+ */
 import { GetCommand, PutCommand, QueryCommand, ScanCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Org, Plan } from '../domain/org';
 import type { Micros } from '../../kernel/domain/time';
-import type { OrgStore, BillingStore } from '../app/tenancy-ports';
+import type { OrgStore, BillingStore, ChatAdmissionReader, ChatBillingState } from '../app/tenancy-ports';
+import type { App } from '../domain/app';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { appFromItem } from './dynamo-app-store';
 import { GetItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
-import { timeIdKey } from '../../kernel/adapters/dynamo-batch';
+import { batchGetRaw, timeIdKey } from '../../kernel/adapters/dynamo-batch';
 
 const key = (id: string) => ({ pk: `ORG#${id}`, sk: 'ORG' });
 /** Every org sits in one partition of the jobs' index, by (created_at, id): the list the per-org jobs walk. */
@@ -12,7 +18,7 @@ const ALL_ORGS = 'ORGS';
 /** Where putting older orgs on the list got to (`from`), or that it is done (`complete`). */
 const LISTING_KEY = { pk: 'ORGS', sk: 'LISTING' };
 
-const toOrg = (item: Record<string, unknown>): Org => {
+export const orgFromItem = (item: Record<string, unknown>): Org => {
   const { id, name, plan, createdAtUs, updatedAtUs } = item as unknown as Org;
   return { id, name, plan, createdAtUs, updatedAtUs };
 };
@@ -35,7 +41,7 @@ export class DynamoOrgStore implements OrgStore {
 
   async get(id: string): Promise<Org | undefined> {
     const res = await this.db.send(new GetCommand({ TableName: this.table, Key: key(id), ConsistentRead: true }));
-    return res.Item ? toOrg(res.Item) : undefined;
+    return res.Item ? orgFromItem(res.Item) : undefined;
   }
 
   async update(id: string, patch: { readonly name?: string; readonly plan?: Plan }, atUs: Micros): Promise<Org | undefined> {
@@ -58,7 +64,7 @@ export class DynamoOrgStore implements OrgStore {
           ReturnValues: 'ALL_NEW',
         }),
       );
-      return res.Attributes ? toOrg(res.Attributes) : undefined;
+      return res.Attributes ? orgFromItem(res.Attributes) : undefined;
     } catch (err) {
       if ((err as Error).name === 'ConditionalCheckFailedException') return undefined;
       throw err;
@@ -77,7 +83,7 @@ export class DynamoOrgStore implements OrgStore {
     );
     const items = res.Items ?? [];
     const last = items[items.length - 1];
-    return { orgs: items.map(toOrg), ...(res.LastEvaluatedKey && last ? { next: String(last.gsi4sk) } : {}) };
+    return { orgs: items.map(orgFromItem), ...(res.LastEvaluatedKey && last ? { next: String(last.gsi4sk) } : {}) };
   }
 
   /**
@@ -126,8 +132,8 @@ export class DynamoOrgStore implements OrgStore {
  * an org without it has no prepaid account. Month-to-date spend is one counter item per app and month.
  */
 
-const orgKey = (orgId: string) => ({ pk: { S: `ORG#${orgId}` }, sk: { S: 'ORG' } });
-const spendKey = (appId: string, month: string) => ({ pk: { S: `SPEND#${appId}#${month}` }, sk: { S: 'SPEND' } });
+export const orgKey = (orgId: string) => ({ pk: { S: `ORG#${orgId}` }, sk: { S: 'ORG' } });
+export const spendKey = (appId: string, month: string) => ({ pk: { S: `SPEND#${appId}#${month}` }, sk: { S: 'SPEND' } });
 
 export class DynamoBillingStore implements BillingStore {
   constructor(
@@ -164,28 +170,65 @@ export class DynamoBillingStore implements BillingStore {
 
   async charge(orgId: string, appId: string, month: string, pico: bigint): Promise<void> {
     if (pico === 0n) return;
-    await this.db.send(
-      new UpdateItemCommand({
-        TableName: this.table,
-        Key: spendKey(appId, month),
-        UpdateExpression: 'ADD pico :n SET #type = :type',
-        ExpressionAttributeNames: { '#type': 'type' },
-        ExpressionAttributeValues: { ':n': { N: pico.toString() }, ':type': { S: 'spend' } },
-      }),
-    );
-    try {
-      await this.db.send(
+    // Two independent counters, written side by side.
+    await Promise.all([
+      this.db.send(
         new UpdateItemCommand({
           TableName: this.table,
-          Key: orgKey(orgId),
-          UpdateExpression: 'ADD creditsPico :n',
-          // Only a prepaid org has a balance to draw down.
-          ConditionExpression: 'attribute_exists(creditsPico)',
-          ExpressionAttributeValues: { ':n': { N: (-pico).toString() } },
+          Key: spendKey(appId, month),
+          UpdateExpression: 'ADD pico :n SET #type = :type',
+          ExpressionAttributeNames: { '#type': 'type' },
+          ExpressionAttributeValues: { ':n': { N: pico.toString() }, ':type': { S: 'spend' } },
         }),
-      );
-    } catch (err) {
-      if ((err as { name?: string }).name !== 'ConditionalCheckFailedException') throw err;
-    }
+      ),
+      this.db
+        .send(
+          new UpdateItemCommand({
+            TableName: this.table,
+            Key: orgKey(orgId),
+            UpdateExpression: 'ADD creditsPico :n',
+            // Only a prepaid org has a balance to draw down.
+            ConditionExpression: 'attribute_exists(creditsPico)',
+            ExpressionAttributeValues: { ':n': { N: (-pico).toString() } },
+          }),
+        )
+        .catch((err: unknown) => {
+          if ((err as { name?: string }).name !== 'ConditionalCheckFailedException') throw err;
+        }),
+    ]);
+  }
+}
+
+/**
+ * A chat key's admission in one BatchGetItem: the org item (with its credits), the app item and the app's
+ * spend counter for the month, as raw attribute values so credits and spend keep every digit.
+ */
+export class DynamoChatAdmissionReader implements ChatAdmissionReader {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  async read(input: { orgId: string; appId: string; month: string }): Promise<{ org?: Org; app?: App; billing: ChatBillingState }> {
+    const items = await batchGetRaw(this.db, this.table, [
+      orgKey(input.orgId),
+      { pk: { S: `APP#${input.appId}` }, sk: { S: 'APP' } },
+      spendKey(input.appId, input.month),
+    ]);
+    const byKind = new Map(items.map((item) => [item.sk?.S, item]));
+    const orgItem = byKind.get('ORG');
+    const appItem = byKind.get('APP');
+    // Credits are taken out before the item is unmarshalled: unmarshall refuses a number past 2^53.
+    const { creditsPico, ...org } = orgItem ?? {};
+    const credits = creditsPico?.N;
+    return {
+      ...(orgItem ? { org: orgFromItem(unmarshall(org)) } : {}),
+      ...(appItem ? { app: appFromItem(unmarshall(appItem)) } : {}),
+      billing: {
+        month: input.month,
+        creditsPico: credits === undefined ? undefined : BigInt(credits),
+        monthSpendPico: BigInt(byKind.get('SPEND')?.pico?.N ?? '0'),
+      },
+    };
   }
 }

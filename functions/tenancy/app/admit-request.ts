@@ -10,7 +10,8 @@ import { DomainError, RateLimitedError } from '../../kernel/domain/errors';
 import { grantFromContext, type KeyGrant, CREDENTIAL_KIND_OF, grantExpired, grantOf } from '../domain/key-grant';
 import { RATE_LIMITS, type RateLimitClass, retryAfterSeconds, type RateLimit } from '../../kernel/domain/rate-limits';
 import type { Admission, AdmissionRequest, Admitted } from '../../kernel/app/admission-ports';
-import type { PlatformPorts, PlatformDeps } from './tenancy-ports';
+import type { ChatAdmissionReader, ChatBillingState, PlatformPorts, PlatformDeps } from './tenancy-ports';
+import { billingMonth } from '../domain/pricing';
 import type { AuthKind, RouteDef } from '../../kernel/route-vocabulary';
 import { orgPrincipal, requireScope, type OrgPrincipal } from './authenticate-org-key';
 import type { App } from '../domain/app';
@@ -37,6 +38,8 @@ export interface KeyCaller {
 
 export type AdmissionDeps = Pick<PlatformPorts, 'credentials' | 'orgs' | 'apps' | 'clock' | 'rateCounter'> &
   Pick<Telemetry, 'logger'> & {
+    /** The key's org, app and billing state of a chat key, in one read. */
+    readonly chatAdmission: ChatAdmissionReader;
     /** Locally the admin API checks this token; on AWS it is undefined and API Gateway enforces IAM. */
     readonly adminToken?: string;
     /** The console's sessions and memberships, in the functions that serve console routes. */
@@ -199,23 +202,31 @@ export interface ChatPrincipal {
   readonly keyId: string;
   readonly org: Org;
   readonly app: App;
+  /**
+   * The org's credits and the app's spend this month, read with them: a turn is refused on these before
+   * the model runs. Turns of other sessions (or one waiting on this session's lease) charge meanwhile, so
+   * a concurrent turn can draw credits below zero by its own cost, never further.
+   */
+  readonly billing: ChatBillingState;
 }
 
 /**
- * The app and org of a valid chat key (resolved by the key authorizer). Read on every request, because
- * a cached grant outlives neither of them: a key of a deleted app and an org on the free plan are 401
- * (the spec's area B).
+ * The app and org of a valid chat key (resolved by the key authorizer), with the billing state of its
+ * turns, in one read. Read on every request, because a cached grant outlives neither of them: a key of a
+ * deleted app and an org on the free plan are 401 (the spec's area B).
  */
-export async function admitChatGrant(deps: Pick<PlatformDeps, 'orgs' | 'apps'>, grant: KeyGrant): Promise<ChatPrincipal> {
-  const [org, app] = await Promise.all([deps.orgs.get(grant.orgId), grant.appId ? deps.apps.get(grant.appId) : undefined]);
-  if (!org || !app || app.deletedAtUs !== undefined) throw new DomainError('unauthorized', INVALID_KEY_MESSAGE);
+export async function admitChatGrant(deps: Pick<AdmissionDeps, 'chatAdmission' | 'clock'>, grant: KeyGrant): Promise<ChatPrincipal> {
+  const { org, app, billing } = grant.appId
+    ? await deps.chatAdmission.read({ orgId: grant.orgId, appId: grant.appId, month: billingMonth(deps.clock.nowUs()) })
+    : { org: undefined, app: undefined, billing: undefined };
+  if (!org || !app || !billing || app.deletedAtUs !== undefined || app.orgId !== org.id) throw new DomainError('unauthorized', INVALID_KEY_MESSAGE);
   if (org.plan !== 'paid') throw new DomainError('plan_required', PAID_PLAN_MESSAGE);
-  return { keyId: grant.keyId, org, app };
+  return { keyId: grant.keyId, org, app, billing };
 }
 
 /** Resolves a chat API key (`svc_chat_…`) to its app and org in one step (callers with no gateway in front). */
 export async function authenticateChatKey(
-  deps: Pick<PlatformDeps, 'credentials' | 'orgs' | 'apps' | 'clock'>,
+  deps: Pick<PlatformDeps, 'credentials' | 'clock'> & Pick<AdmissionDeps, 'chatAdmission'>,
   input: { authorization: string | undefined },
 ): Promise<ChatPrincipal> {
   return admitChatGrant(deps, await resolveApiKey(deps, { keyClass: 'chatKey', authorization: input.authorization }));

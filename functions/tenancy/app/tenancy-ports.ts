@@ -133,6 +133,23 @@ export interface BillingStore {
   charge(orgId: string, appId: string, month: string, pico: bigint): Promise<void>;
 }
 
+/** What a chat turn's billing check needs, read with the key's org and app. */
+export interface ChatBillingState {
+  /** The billing month (`YYYY-MM`, UTC) the spend is of. */
+  readonly month: string;
+  /** The org's remaining credits; undefined when it has no credit account (unlimited). */
+  readonly creditsPico: bigint | undefined;
+  readonly monthSpendPico: bigint;
+}
+
+/**
+ * Everything admitting a chat key reads, in one round trip: the key's org (with its credits), its app,
+ * and the app's month-to-date spend. Strongly consistent, like the single reads it replaces.
+ */
+export interface ChatAdmissionReader {
+  read(input: { orgId: string; appId: string; month: string }): Promise<{ org?: Org; app?: App; billing: ChatBillingState }>;
+}
+
 /** The org's credits, for the admin API that adds them and the chat turns that spend them. */
 export interface BillingPorts {
   readonly billing: BillingStore;

@@ -62,3 +62,8 @@ export function parseUsd(value: string): bigint | undefined {
   if (!m) return undefined;
   return BigInt(m[1]!) * 1_000_000_000_000n + BigInt((m[2] ?? '').padEnd(12, '0'));
 }
+
+/** The billing month (`YYYY-MM`, UTC) of an instant: spend caps count per app and month. */
+export function billingMonth(nowUs: number): string {
+  return new Date(Math.floor(nowUs / 1000)).toISOString().slice(0, 7);
+}

@@ -9,11 +9,11 @@ import { keyAdmission, type KeyCaller } from '../app/admit-request';
 import { createDocumentClient } from '../../kernel/adapters/aws-clients';
 import { DynamoAppStore } from '../adapters/dynamo-app-store';
 import { DynamoCredentialStore } from '../adapters/dynamo-credential-store';
-import { DynamoOrgStore } from '../adapters/dynamo-org-store';
+import { DynamoOrgStore, DynamoChatAdmissionReader } from '../adapters/dynamo-org-store';
 import type { AuditTrail } from '../../kernel/app/audit-trail-ports';
 import { ENV, parseEnvVars, type EnvVars } from '../../kernel/env';
 import type { Admission } from '../../kernel/app/admission-ports';
-import type { ApiKeyRegistry, PlatformPorts } from '../app/tenancy-ports';
+import type { ApiKeyRegistry, ChatAdmissionReader, PlatformPorts } from '../app/tenancy-ports';
 import { buildKernelPorts, type KernelPorts, type KernelWiringOptions } from '../../kernel/wiring/kernel-wiring';
 
 /** What every function's wiring may be given; each area's wiring extends it with its own test and local seams. */
@@ -27,6 +27,8 @@ export interface WiringOptions extends KernelWiringOptions {
 /** What the HTTP kit, the queue kit and the job kit need of every function. */
 export type CoreDeps = PlatformPorts &
   KernelPorts & {
+    /** A chat key's org, app and billing state in one read (chat/wiring builds on it). */
+    readonly chatAdmission: ChatAdmissionReader;
     /** Locally the admin API checks this token; on AWS it is undefined and API Gateway enforces IAM. */
     readonly adminToken?: string;
     /** Who may run a route: the HTTP kit's port, answered by the keys of these stores. */
@@ -42,6 +44,7 @@ export function buildCoreDeps(opts: WiringOptions, db: DynamoDBDocumentClient = 
     orgs: new DynamoOrgStore(db, table),
     credentials: new DynamoCredentialStore(db, table),
     apps: new DynamoAppStore(db, table),
+    chatAdmission: new DynamoChatAdmissionReader(db, table),
     ...(opts.adminToken !== undefined ? { adminToken: opts.adminToken } : {}),
   };
   return { ...ports, admission: keyAdmission(ports) };
