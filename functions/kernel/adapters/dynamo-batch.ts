@@ -1,6 +1,7 @@
 /** Batch writes, paged queries, conditional writes and key encodings shared by the DynamoDB adapters. */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
+  BatchGetCommand,
   BatchWriteCommand,
   type DeleteCommand,
   PutCommand,
@@ -67,6 +68,39 @@ async function batchWrite(db: DynamoDBDocumentClient, table: string, all: readon
       requests = (res.UnprocessedItems?.[table] ?? []) as typeof requests;
     }
   }
+}
+
+/** A table key (`pk`, `sk`). */
+export interface TableKey {
+  readonly pk: string;
+  readonly sk: string;
+}
+
+const keyId = (k: TableKey) => `${k.pk}\n${k.sk}`;
+
+/**
+ * Strongly consistent reads of independent items in one BatchGetItem (per 100 keys), retrying
+ * unprocessed keys with a short backoff: `item(key)` is the stored item, undefined when there is none.
+ * Repeated keys are read once (DynamoDB refuses a batch that names a key twice).
+ */
+export async function batchGetConsistent(
+  db: DynamoDBDocumentClient,
+  table: string,
+  keys: readonly TableKey[],
+): Promise<(key: TableKey) => Record<string, unknown> | undefined> {
+  const found = new Map<string, Record<string, unknown>>();
+  const distinct = [...new Map(keys.map((k) => [keyId(k), { pk: k.pk, sk: k.sk }])).values()];
+  for (let i = 0; i < distinct.length; i += 100) {
+    let pending: Record<string, unknown>[] = distinct.slice(i, i + 100);
+    for (let attempt = 0; pending.length > 0; attempt++) {
+      if (attempt > 8) throw new Error('BatchGet kept returning unprocessed keys');
+      if (attempt > 0) await new Promise((r) => setTimeout(r, 25 * 2 ** attempt));
+      const res = await db.send(new BatchGetCommand({ RequestItems: { [table]: { Keys: pending, ConsistentRead: true } } }));
+      for (const item of res.Responses?.[table] ?? []) found.set(keyId(item as unknown as TableKey), item);
+      pending = res.UnprocessedKeys?.[table]?.Keys ?? [];
+    }
+  }
+  return (key) => found.get(keyId(key));
 }
 
 /** Every item a Query matches, following `LastEvaluatedKey` page by page. */
