@@ -16,7 +16,7 @@ import type { AcpPorts, CheckoutPorts, CheckoutSnapshot } from './acp-ports';
 import type { AcpDeps } from './acp-ports';
 import { isUuid } from '../../kernel/domain/ids';
 
-export type CheckoutDeps = Pick<AcpDeps, 'ids' | 'clock' | 'settings' | 'apps'> & AcpPorts & CheckoutPorts;
+export type CheckoutDeps = Pick<AcpDeps, 'ids' | 'clock' | 'settings'> & AcpPorts & CheckoutPorts;
 
 /** Optimistic writes retry a bounded number of times; a session this contended answers 409. */
 const MAX_ATTEMPTS = 5;
