@@ -10,7 +10,8 @@
  * products in a second batch, and so does a complete, while its claim is written. A complete holds
  * only limited products (UpdateItem each), writes the order's pointer (PutItem) before the sale, and
  * clears its write-ahead record in the sale's own write when it held nothing; with holds, they are
- * committed (UpdateItem each) and the record cleared in one more write.
+ * committed (UpdateItem each) and the record cleared in one more write. A hold refused for want of
+ * stock reads why (GetItem) and took nothing, so nothing is given back.
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -84,5 +85,15 @@ describe('the DynamoDB calls of an ACP checkout', () => {
     expect(completed.calls).toEqual({ BatchGetItem: 2, PutItem: 5, UpdateItem: 4 });
     const stock = (await p.admin('GET', `/apps/${f.appId}/products`)).body.data as { id: string; inventory: number | null }[];
     expect(stock.find((x) => x.id === mug)?.inventory).toBe(49);
+  });
+
+  it('gives back nothing when its only hold finds the stock gone: the hold, the read of why, the settle', async () => {
+    const print = (await p.admin('POST', `/apps/${f.appId}/products`, { title: 'Print', price: 5000, currency: 'usd', inventory: 1 })).body.data.id;
+    const first = await counted(base(), { line_items: [{ product_id: print, quantity: 1 }] });
+    const second = await counted(base(), { line_items: [{ product_id: print, quantity: 1 }] });
+    expect((await counted(`${base()}/${String(first.body.id)}/complete`, PAY)).body.status).toBe('completed');
+    const late = await counted(`${base()}/${String(second.body.id)}/complete`, PAY);
+    expect(late.body.status).toBe('not_ready_for_payment');
+    expect(late.calls).toEqual({ BatchGetItem: 2, GetItem: 1, PutItem: 3, UpdateItem: 3 });
   });
 });

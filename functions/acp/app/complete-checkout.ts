@@ -95,8 +95,9 @@ const PRICE_CHANGE: CheckoutMessage = {
  * - unknown (timeout, network, 5xx): nothing moves; the session stays `complete_in_progress`.
  * A failure before the charge gives the units back and releases the claim (best effort: if that fails
  * too, recovery finishes the complete later).
- * A request holds only the lines it read as limited, and gives back only those: no earlier run holds
- * units under its claim. Recovery gives back every line's, as an earlier run may have held any of them.
+ * A request holds only the lines it read as limited, and gives back only what its holds took (all of
+ * them when one failed, as that one may have landed): no earlier run holds units under its claim.
+ * Recovery gives back every line's, as an earlier run may have held any of them.
  */
 export async function finishCompletion(deps: CheckoutDeps, s: CheckoutSession, by: 'request' | 'recovery', reads?: CompletionReads): Promise<CheckoutSession> {
   const c = s.completion!;
@@ -135,6 +136,8 @@ export async function finishCompletion(deps: CheckoutDeps, s: CheckoutSession, b
       const limited = s.lines.filter((l) => isLimited(catalog.products.get(l.productId)));
       if (by === 'request') holding = limited;
       const held = await eachLine(limited, (line) => deps.inventory.hold(line.productId, holder, line.quantity));
+      // Only a hold that answered `held` took units (when one throws, every line tried is given back, below).
+      if (by === 'request') holding = limited.filter((_, i) => held[i] === 'held');
       const short = limited.find((_, i) => held[i] === 'out_of_stock');
       if (short)
         messages = [{ type: 'error', code: 'out_of_stock', param: `$.line_items[${s.lines.indexOf(short)}]`, content: `${short.title} is out of stock` }];
