@@ -20,6 +20,7 @@ import type { CallbackCheckDeps, SecretSealer, WebhookSender } from '../kernel/a
 import { buildAdminBaseDeps, type AdminBaseDeps } from '../tenancy/wiring/admin-wiring';
 import { buildCoreDeps, onFirstUse, type CoreDeps, type WiringOptions } from '../tenancy/wiring/core-wiring';
 import { buildWebhookSealing, buildWebhookSender, type OutboundWebhookWiringOptions } from '../kernel/wiring/outbound-webhook-wiring';
+import { DynamoCheckoutReader } from './adapters/dynamo-checkout-reader';
 import { DynamoCheckoutStore } from './adapters/dynamo-checkout-store';
 import { DynamoInventoryStore } from './adapters/dynamo-inventory-store';
 import { DynamoOrderEventLog } from './adapters/dynamo-order-event-log';
@@ -84,6 +85,7 @@ function buildOrderEventPorts(opts: WiringOptions, db: DynamoDBDocumentClient, t
 export function buildCheckoutPorts(opts: AcpWiringOptions, db: DynamoDBDocumentClient, table: string): CheckoutPorts {
   return {
     checkouts: new DynamoCheckoutStore(db, table),
+    checkoutReader: new DynamoCheckoutReader(db, table),
     inventory: new DynamoInventoryStore(db, table),
     idempotency: new DynamoIdempotencyStore(db, table),
     payments: buildPaymentProvider(opts),

@@ -7,14 +7,14 @@
  */
 import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { CheckoutSession } from '../domain/checkout';
-import { orderState, owedRestocks, pendingRefund } from '../domain/order';
+import { owedRestocks, pendingRefund } from '../domain/order';
 import type { PendingOrderEvent } from '../domain/order-event';
 import type { CheckoutStore, OrderPage } from '../app/acp-ports';
 import { badRequest } from '../../kernel/domain/errors';
 import { isUuid } from '../../kernel/domain/ids';
 import { sendConditional, timeIdKey } from '../../kernel/adapters/dynamo-batch';
 
-const key = (id: string) => ({ pk: `CHECKOUT#${id}`, sk: 'CHECKOUT' });
+export const checkoutKey = (id: string) => ({ pk: `CHECKOUT#${id}`, sk: 'CHECKOUT' });
 const FIELDS = [
   'id',
   'orgId',
@@ -35,7 +35,7 @@ const FIELDS = [
   'version',
 ] as const;
 
-function fromItem(item: Record<string, unknown>): CheckoutSession {
+export function checkoutFromItem(item: Record<string, unknown>): CheckoutSession {
   const out: Record<string, unknown> = {};
   for (const f of FIELDS) out[f] = item[f] ?? null;
   out.details ??= {};
@@ -71,7 +71,7 @@ const itemOf = (s: CheckoutSession) => {
   const { orderEvents, ...rest } = s;
   const owing = owingSince(s);
   return {
-    ...key(s.id),
+    ...checkoutKey(s.id),
     type: 'checkout',
     ...rest,
     lines: [...s.lines],
@@ -109,8 +109,8 @@ export class DynamoCheckoutStore implements CheckoutStore {
   }
 
   async get(id: string): Promise<CheckoutSession | undefined> {
-    const res = await this.db.send(new GetCommand({ TableName: this.table, Key: key(id), ConsistentRead: true }));
-    return res.Item ? fromItem(res.Item) : undefined;
+    const res = await this.db.send(new GetCommand({ TableName: this.table, Key: checkoutKey(id), ConsistentRead: true }));
+    return res.Item ? checkoutFromItem(res.Item) : undefined;
   }
 
   async listCompletedByApp(appId: string, limit: number, cursor?: string): Promise<OrderPage> {
@@ -125,7 +125,7 @@ export class DynamoCheckoutStore implements CheckoutStore {
         Limit: limit + 1,
       }),
     );
-    const sessions = (res.Items ?? []).map(fromItem);
+    const sessions = (res.Items ?? []).map(checkoutFromItem);
     const shown = sessions.slice(0, limit);
     return { sessions: shown, ...(sessions.length > limit ? { cursor: encodeOrderPosition(shown[shown.length - 1]!) } : {}) };
   }
@@ -141,7 +141,7 @@ export class DynamoCheckoutStore implements CheckoutStore {
       }),
     );
     // The index is eventually consistent: read each session itself before acting on it.
-    return (res.Items ?? []).map(fromItem);
+    return (res.Items ?? []).map(checkoutFromItem);
   }
 
   async getByOrderId(orderId: string): Promise<CheckoutSession | undefined> {
@@ -152,11 +152,10 @@ export class DynamoCheckoutStore implements CheckoutStore {
     return s?.order?.id === orderId ? s : undefined;
   }
 
-  async replace(next: CheckoutSession, expectedVersion: number): Promise<boolean> {
-    // The pointer first: a sale whose session write fails leaves a pointer that names no order. It is
-    // written while the order is at its first revision (the sale and the writes right after it); a
-    // later change finds it in place.
-    if (next.order && orderState(next.order).revision === 1)
+  async replace(next: CheckoutSession, expectedVersion: number, opts: { readonly newOrder?: boolean } = {}): Promise<boolean> {
+    // The pointer first: a sale whose session write fails leaves a pointer that names no order. Only
+    // the sale writes it: every later change of the order finds it in place.
+    if (opts.newOrder && next.order)
       await this.db.send(new PutCommand({ TableName: this.table, Item: { ...orderKey(next.order.id), type: 'order-pointer', sessionId: next.id } }));
     return sendConditional(
       this.db,

@@ -5,11 +5,11 @@
 import { DeleteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { OrderWebhook, OrderWebhookStore } from '../app/acp-ports';
 
-const key = (appId: string) => ({ pk: `ACPORDERWEBHOOK#${appId}`, sk: 'ACPORDERWEBHOOK' });
+export const orderWebhookKey = (appId: string) => ({ pk: `ACPORDERWEBHOOK#${appId}`, sk: 'ACPORDERWEBHOOK' });
 
 const FIELDS = ['appId', 'orgId', 'url', 'sealedSecret', 'createdAtUs', 'updatedAtUs'] as const;
 
-function fromItem(item: Record<string, unknown>): OrderWebhook {
+export function orderWebhookFromItem(item: Record<string, unknown>): OrderWebhook {
   const out: Record<string, unknown> = {};
   for (const f of FIELDS) out[f] = item[f];
   return out as unknown as OrderWebhook;
@@ -22,17 +22,17 @@ export class DynamoOrderWebhookStore implements OrderWebhookStore {
   ) {}
 
   async get(appId: string): Promise<OrderWebhook | undefined> {
-    const res = await this.db.send(new GetCommand({ TableName: this.table, Key: key(appId), ConsistentRead: true }));
-    return res.Item ? fromItem(res.Item) : undefined;
+    const res = await this.db.send(new GetCommand({ TableName: this.table, Key: orderWebhookKey(appId), ConsistentRead: true }));
+    return res.Item ? orderWebhookFromItem(res.Item) : undefined;
   }
 
   async put(webhook: OrderWebhook): Promise<void> {
-    const item: Record<string, unknown> = { ...key(webhook.appId), type: 'acp-order-webhook' };
+    const item: Record<string, unknown> = { ...orderWebhookKey(webhook.appId), type: 'acp-order-webhook' };
     for (const f of FIELDS) item[f] = webhook[f];
     await this.db.send(new PutCommand({ TableName: this.table, Item: item }));
   }
 
   async remove(appId: string): Promise<void> {
-    await this.db.send(new DeleteCommand({ TableName: this.table, Key: key(appId) }));
+    await this.db.send(new DeleteCommand({ TableName: this.table, Key: orderWebhookKey(appId) }));
   }
 }

@@ -7,7 +7,7 @@ import type { Micros } from '../../kernel/domain/time';
 import type { ProductStore } from '../app/acp-ports';
 import { queryAll, updateIfMatched, fieldsOrNull, timeIdKey } from '../../kernel/adapters/dynamo-batch';
 
-const key = (id: string) => ({ pk: `PRODUCT#${id}`, sk: 'PRODUCT' });
+export const productKey = (id: string) => ({ pk: `PRODUCT#${id}`, sk: 'PRODUCT' });
 const FIELDS = [
   'id',
   'orgId',
@@ -23,10 +23,10 @@ const FIELDS = [
   'updatedAtUs',
 ] as const;
 
-const fromItem = (item: Record<string, unknown>) => fieldsOrNull<Product>(item, FIELDS);
+export const productFromItem = (item: Record<string, unknown>) => fieldsOrNull<Product>(item, FIELDS);
 
 function itemOf(p: Product): Record<string, unknown> {
-  return { ...key(p.id), type: 'product', ...p, gsi2pk: `APPPROD#${p.appId}`, gsi2sk: timeIdKey(p.createdAtUs, p.id) };
+  return { ...productKey(p.id), type: 'product', ...p, gsi2pk: `APPPROD#${p.appId}`, gsi2sk: timeIdKey(p.createdAtUs, p.id) };
 }
 
 export class DynamoProductStore implements ProductStore {
@@ -40,8 +40,8 @@ export class DynamoProductStore implements ProductStore {
   }
 
   async get(id: string): Promise<Product | undefined> {
-    const res = await this.db.send(new GetCommand({ TableName: this.table, Key: key(id), ConsistentRead: true }));
-    return res.Item ? fromItem(res.Item) : undefined;
+    const res = await this.db.send(new GetCommand({ TableName: this.table, Key: productKey(id), ConsistentRead: true }));
+    return res.Item ? productFromItem(res.Item) : undefined;
   }
 
   async listByApp(appId: string, opts: { readonly activeOnly: boolean }): Promise<Product[]> {
@@ -52,7 +52,7 @@ export class DynamoProductStore implements ProductStore {
       ExpressionAttributeValues: { ':pk': `APPPROD#${appId}`, ...(opts.activeOnly ? { ':active': true } : {}) },
       ...(opts.activeOnly ? { FilterExpression: 'active = :active' } : {}),
     });
-    return items.map(fromItem);
+    return items.map(productFromItem);
   }
 
   async update(id: string, patch: ProductPatch, atUs: Micros): Promise<Product | undefined> {
@@ -67,12 +67,12 @@ export class DynamoProductStore implements ProductStore {
     });
     const item = await updateIfMatched(this.db, {
       TableName: this.table,
-      Key: key(id),
+      Key: productKey(id),
       UpdateExpression: `SET ${sets.join(', ')}`,
       ConditionExpression: 'attribute_exists(pk)',
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: values,
     });
-    return item && fromItem(item);
+    return item && productFromItem(item);
   }
 }

@@ -5,6 +5,7 @@ import type { Product, ProductPatch } from '../domain/product';
 import type { Micros } from '../../kernel/domain/time';
 import type { IdempotencyStore } from '../../kernel/app/kernel-ports';
 import type { PlatformDeps } from '../../tenancy/app/tenancy-ports';
+import type { App } from '../../tenancy/domain/app';
 
 /** The products of the apps' catalogs (area C). */
 export interface ProductStore {
@@ -42,8 +43,9 @@ export interface CheckoutStore {
   /**
    * Writes `next` (version = expected + 1) if the stored version is still `expectedVersion`; false
    * otherwise. One item write: an order change and its event (the session's outbox) land together.
+   * `newOrder`: `next` holds the order of a sale, whose pointer (getByOrderId) is written before it.
    */
-  replace(next: CheckoutSession, expectedVersion: number): Promise<boolean>;
+  replace(next: CheckoutSession, expectedVersion: number, opts?: { readonly newOrder?: boolean }): Promise<boolean>;
   /** The session that holds an order (its pointer is written with the sale). */
   getByOrderId(orderId: string): Promise<CheckoutSession | undefined>;
   /**
@@ -161,9 +163,36 @@ export interface OrderEventQueue {
   send(messages: readonly OrderEventMessage[], delaySeconds?: number): Promise<void>;
 }
 
+/** What one checkout request read together. */
+export interface CheckoutSnapshot {
+  /** The app (undefined: none is stored). */
+  readonly app: App | undefined;
+  /** The session asked for, null when none is stored; undefined when none was asked for. */
+  readonly session: CheckoutSession | null | undefined;
+  /** Every product asked for, by id (undefined: none is stored). */
+  readonly products: ReadonlyMap<string, Product | undefined>;
+  /** The app's order-event receiver when asked for, null when it has none; undefined when not asked for. */
+  readonly orderWebhook: OrderWebhook | null | undefined;
+}
+
+/**
+ * The independent items a checkout request decides on (its app, its session, the products of its
+ * lines, the app's order-event receiver), read together in one round trip, strongly consistent. A read
+ * that decides a conditional write stays one: the write names the version it read.
+ */
+export interface CheckoutReader {
+  read(input: {
+    readonly appId: string;
+    readonly sessionId?: string;
+    readonly productIds?: readonly string[];
+    readonly orderWebhook?: boolean;
+  }): Promise<CheckoutSnapshot>;
+}
+
 /** Every port of area C's checkout. */
 export interface CheckoutPorts {
   readonly checkouts: CheckoutStore;
+  readonly checkoutReader: CheckoutReader;
   readonly inventory: InventoryStore;
   readonly payments: PaymentProvider;
   readonly idempotency: IdempotencyStore;

@@ -2,11 +2,12 @@
  * The readiness check of a checkout session under the Agentic Commerce Protocol: every line names an
  * active product of this app, in one currency, with enough stock; then the session is
  * `ready_for_payment`, else `not_ready_for_payment` with a message per problem. Unknown products are a 400.
- * It prices the lines from the catalog and reads the app's tax rate with them: a session keeps both.
+ * It prices the lines from the catalog and takes the app's tax rate with them: a session keeps both.
+ * The catalog (the app and the lines' products) is read once per request, in one batch (readCatalog).
  */
 import { invalid, type CheckoutLine, type CheckoutMessage, type CheckoutStatus, type RequestedLine } from '../domain/checkout';
-import type { AcpPorts } from './acp-ports';
-import type { PlatformPorts } from '../../tenancy/app/tenancy-ports';
+import type { Product } from '../domain/product';
+import type { CheckoutPorts, CheckoutSnapshot } from './acp-ports';
 
 export const CHECKOUT_TERMINAL_MESSAGE = 'The checkout session can no longer change: it is';
 
@@ -19,8 +20,28 @@ export interface Readiness {
   readonly messages: CheckoutMessage[];
 }
 
-export async function readiness(
-  deps: AcpPorts & Pick<PlatformPorts, 'apps'>,
+/** What the readiness check reads: the app and the products of the lines, by id. */
+export type Catalog = Pick<CheckoutSnapshot, 'app' | 'products'>;
+
+/**
+ * The app and the products of `requested`. What `known` holds (read earlier in the same request) is
+ * not read again: the app as it was read there, absent or not; the products it lacks in one batch.
+ */
+export async function readCatalog(
+  deps: Pick<CheckoutPorts, 'checkoutReader'>,
+  input: { readonly appId: string; readonly requested: readonly RequestedLine[]; readonly known?: Catalog },
+): Promise<Catalog> {
+  const missing = input.requested.map((r) => r.productId).filter((id) => !input.known?.products.has(id));
+  if (input.known && missing.length === 0) return input.known;
+  const read = await deps.checkoutReader.read({ appId: input.appId, productIds: missing });
+  return { app: input.known ? input.known.app : read.app, products: new Map([...(input.known?.products ?? []), ...read.products]) };
+}
+
+/** Whether a product's stock is counted (a limited product): only those are held on complete. */
+export const isLimited = (product: Product | undefined): boolean => product !== undefined && product.inventory !== null;
+
+export function readiness(
+  catalog: Catalog,
   input: {
     appId: string;
     requested: readonly RequestedLine[];
@@ -29,8 +50,8 @@ export async function readiness(
     /** Off in a complete, where the stock holds themselves are the check (and may already include this complete's own). @default true */
     checkStock?: boolean;
   },
-): Promise<Readiness> {
-  const [app, products] = await Promise.all([deps.apps.get(input.appId), Promise.all(input.requested.map((r) => deps.products.get(r.productId)))]);
+): Readiness {
+  const products = input.requested.map((r) => catalog.products.get(r.productId));
   const messages: CheckoutMessage[] = [];
   const lines: CheckoutLine[] = input.requested.map((r, i) => {
     const product = products[i];
@@ -51,6 +72,6 @@ export async function readiness(
       '$.currency',
     );
   }
-  const taxRateBps = app?.settings.acp.taxRateBps ?? 0;
+  const taxRateBps = catalog.app?.settings.acp.taxRateBps ?? 0;
   return { status: messages.length ? 'not_ready_for_payment' : 'ready_for_payment', currency, lines, taxRateBps, messages };
 }

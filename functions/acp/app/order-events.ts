@@ -21,7 +21,7 @@ import {
   orderEventRetryDelay,
   pendingOrderEvent,
 } from '../domain/order-event';
-import type { CheckoutPorts, OrderEventLog } from './acp-ports';
+import type { CheckoutPorts, OrderEventLog, OrderWebhook } from './acp-ports';
 
 /** A claim older than this belongs to a worker that died mid-attempt (an attempt takes at most 10 s). */
 export const ORDER_EVENT_CLAIM_LEASE_US = 60_000_000;
@@ -36,11 +36,17 @@ type AppendDeps = Pick<CheckoutPorts, 'orderWebhooks'> & Pick<PlatformPorts, 'se
  * receiver (no receiver, no event: nothing would take it). A backlog of MAX_PENDING_ORDER_EVENTS
  * refuses the change (409) until the receiver takes events again.
  */
-export async function appendOrderEvent(deps: AppendDeps, before: CheckoutSession, next: CheckoutSession): Promise<CheckoutSession> {
+export async function appendOrderEvent(
+  deps: AppendDeps,
+  before: CheckoutSession,
+  next: CheckoutSession,
+  /** The app's receiver as the request already read it (null: none); read here when undefined. */
+  receiver?: OrderWebhook | null,
+): Promise<CheckoutSession> {
   const from = before.order ? orderState(before.order).revision : 0;
   const to = next.order ? orderState(next.order).revision : 0;
   if (!next.order || to <= from) return next;
-  if (!(await deps.orderWebhooks.get(next.appId))) return next;
+  if (!(receiver !== undefined ? receiver : await deps.orderWebhooks.get(next.appId))) return next;
   const outbox = next.orderEvents ?? [];
   if (outbox.length >= MAX_PENDING_ORDER_EVENTS) {
     throw new DomainError(

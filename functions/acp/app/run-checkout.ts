@@ -6,17 +6,17 @@
  * Completing a session is complete-checkout.ts; finishing a complete whose request is gone is
  * recover-checkout-completions.ts.
  */
-import { CHECKOUT_TERMINAL_MESSAGE, readiness } from './checkout-readiness';
+import { CHECKOUT_TERMINAL_MESSAGE, readCatalog, readiness } from './checkout-readiness';
 import { CHECKOUT_TTL_MS, TERMINAL, invalid, parseLineItems, type CheckoutSession } from '../domain/checkout';
 import { checkRequestFields } from '../domain/checkout-request';
 import { DomainError } from '../../kernel/domain/errors';
 import { isRecord } from '../../kernel/domain/request-rule';
 import { msToMicros } from '../../kernel/domain/time';
-import type { AcpPorts, CheckoutPorts } from './acp-ports';
+import type { AcpPorts, CheckoutPorts, CheckoutSnapshot } from './acp-ports';
 import type { AcpDeps } from './acp-ports';
 import { isUuid } from '../../kernel/domain/ids';
 
-export type CheckoutDeps = Pick<AcpDeps, 'ids' | 'clock' | 'settings' | 'apps'> & AcpPorts & CheckoutPorts;
+export type CheckoutDeps = Pick<AcpDeps, 'ids' | 'clock' | 'settings'> & AcpPorts & CheckoutPorts;
 
 /** Optimistic writes retry a bounded number of times; a session this contended answers 409. */
 const MAX_ATTEMPTS = 5;
@@ -39,20 +39,29 @@ export function buyerEmailOf(body: Record<string, unknown>): string | null | und
   return body.buyer.email;
 }
 
-/** The app's session, with lazy expiry applied; another app's or an unknown id is 404 (nothing leaks). */
-export async function getCheckout(deps: CheckoutDeps, input: { appId: string; id: string }): Promise<CheckoutSession> {
-  const found = isUuid(input.id) ? await deps.checkouts.get(input.id) : undefined;
+/**
+ * The app's session, with lazy expiry applied; another app's or an unknown id is 404 (nothing leaks).
+ * `readAhead` is what the request read in one batch while its key was claimed (http/acp-checkout.ts),
+ * this session among it: a use case takes what it needs from there, and a retry after a lost race
+ * reads afresh.
+ */
+export async function getCheckout(deps: CheckoutDeps, input: { appId: string; id: string; readAhead?: CheckoutSnapshot }): Promise<CheckoutSession> {
+  const readAhead = input.readAhead?.session;
+  const found = !isUuid(input.id) ? undefined : readAhead !== undefined ? (readAhead ?? undefined) : await deps.checkouts.get(input.id);
   if (!found || found.appId !== input.appId) throw new DomainError('not_found', 'Checkout session not found', 'not_found');
   // A session being completed is never expired underneath its complete.
   if (!TERMINAL.has(found.status) && found.status !== 'complete_in_progress' && deps.clock.nowUs() > found.expiresAtUs) {
     const expired: CheckoutSession = { ...found, status: 'expired', updatedAtUs: deps.clock.nowUs() };
     if (await deps.checkouts.replace(expired, found.version)) return { ...expired, version: found.version + 1 };
-    return getCheckout(deps, input);
+    return getCheckout(deps, { appId: input.appId, id: input.id });
   }
   return found;
 }
 
-export async function createCheckout(deps: CheckoutDeps, input: { appId: string; orgId: string; body: Record<string, unknown> }): Promise<CheckoutSession> {
+export async function createCheckout(
+  deps: CheckoutDeps,
+  input: { appId: string; orgId: string; body: Record<string, unknown>; readAhead?: CheckoutSnapshot },
+): Promise<CheckoutSession> {
   const details = checkRequestFields(input.body, 'create');
   const requested = parseLineItems(input.body, true)!;
   const currency = input.body.currency;
@@ -60,7 +69,8 @@ export async function createCheckout(deps: CheckoutDeps, input: { appId: string;
     throw invalid('invalid', 'currency must be an ISO 4217 code such as usd', '$.currency');
   const buyerEmail = buyerEmailOf(input.body) ?? null;
   const now = deps.clock.nowUs();
-  const ready = await readiness(deps, {
+  const catalog = await readCatalog(deps, { appId: input.appId, requested, known: input.readAhead });
+  const ready = readiness(catalog, {
     appId: input.appId,
     requested,
     currency: typeof currency === 'string' ? currency.toLowerCase() : undefined,
@@ -89,18 +99,23 @@ export async function createCheckout(deps: CheckoutDeps, input: { appId: string;
 }
 
 /** Absent fields stay, `line_items` replaces the list, `buyer: null` clears the buyer; terminal sessions are 405. */
-export async function updateCheckout(deps: CheckoutDeps, input: { appId: string; id: string; body: Record<string, unknown> }): Promise<CheckoutSession> {
+export async function updateCheckout(
+  deps: CheckoutDeps,
+  input: { appId: string; id: string; body: Record<string, unknown>; readAhead?: CheckoutSnapshot },
+): Promise<CheckoutSession> {
   const requested = parseLineItems(input.body, false);
   const buyerEmail = buyerEmailOf(input.body);
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const current = await getCheckout(deps, input);
+    const readAhead = attempt === 0 ? input.readAhead : undefined;
+    const current = await getCheckout(deps, { appId: input.appId, id: input.id, readAhead });
     if (TERMINAL.has(current.status)) throw notAllowed(`${CHECKOUT_TERMINAL_MESSAGE} ${current.status}`);
     if (current.status === 'complete_in_progress') throw completing();
     // A selected option may name the session's lines, or the items this update puts in it.
     const details = checkRequestFields(input.body, 'update', [...current.lines, ...(requested ?? [])]);
-    const ready = await readiness(deps, {
+    const lines = requested ?? current.lines.map((l) => ({ productId: l.productId, quantity: l.quantity }));
+    const ready = readiness(await readCatalog(deps, { appId: input.appId, requested: lines, known: readAhead }), {
       appId: input.appId,
-      requested: requested ?? current.lines.map((l) => ({ productId: l.productId, quantity: l.quantity })),
+      requested: lines,
       currency: current.currency,
       lineId: (productId) => current.lines.find((l) => l.productId === productId)?.lineId ?? `li_${deps.ids.secret(16)}`,
     });
@@ -119,10 +134,13 @@ export async function updateCheckout(deps: CheckoutDeps, input: { appId: string;
   throw new DomainError('conflict', 'The checkout session is being changed by another request: retry', 'conflict');
 }
 
-export async function cancelCheckout(deps: CheckoutDeps, input: { appId: string; id: string; body: Record<string, unknown> }): Promise<CheckoutSession> {
+export async function cancelCheckout(
+  deps: CheckoutDeps,
+  input: { appId: string; id: string; body: Record<string, unknown>; readAhead?: CheckoutSnapshot },
+): Promise<CheckoutSession> {
   checkRequestFields(input.body, 'cancel');
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const current = await getCheckout(deps, input);
+    const current = await getCheckout(deps, { appId: input.appId, id: input.id, readAhead: attempt === 0 ? input.readAhead : undefined });
     if (TERMINAL.has(current.status)) throw notAllowed(`${CHECKOUT_TERMINAL_MESSAGE} ${current.status}`);
     if (current.status === 'complete_in_progress') throw completing();
     const next: CheckoutSession = { ...current, status: 'canceled', messages: [], updatedAtUs: deps.clock.nowUs() };

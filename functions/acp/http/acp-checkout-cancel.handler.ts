@@ -5,9 +5,9 @@ import { lambdaHandler } from '../../kernel/http/kit';
 
 /** POST /acp/{appId}/checkout_sessions/{id}/cancel: cancel (405 once completed or canceled); the body is optional ({ intent_trace }). */
 export const createHandler = (deps: AcpCheckoutDeps) =>
-  checkoutRoute('acpCheckoutCancel', deps, async (req, { checkoutSessionId, body }) => ({
+  checkoutRoute('acpCheckoutCancel', deps, async (req, { checkoutSessionId, body, readAhead }) => ({
     status: 200,
-    session: await cancelCheckout(deps, { appId: req.grant!.appId!, id: checkoutSessionId, body }),
+    session: await cancelCheckout(deps, { appId: req.grant!.appId!, id: checkoutSessionId, body, readAhead }),
   }));
 
 export const handler = lambdaHandler(createHandler, acpCheckoutProductionDeps);

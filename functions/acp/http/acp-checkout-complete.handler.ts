@@ -6,9 +6,14 @@ import { publicBaseUrl } from '../../kernel/http/base-url';
 
 /** POST /acp/{appId}/checkout_sessions/{id}/complete: pay with payment_data; the session comes back with its order. */
 export const createHandler = (deps: AcpCheckoutDeps) =>
-  checkoutRoute('acpCheckoutComplete', deps, async (req, { checkoutSessionId, body }) => ({
-    status: 200,
-    session: await completeCheckout(deps, { appId: req.grant!.appId!, id: checkoutSessionId, body, baseUrl: publicBaseUrl(deps, req) }),
-  }));
+  checkoutRoute(
+    'acpCheckoutComplete',
+    deps,
+    async (req, { checkoutSessionId, body, readAhead }) => ({
+      status: 200,
+      session: await completeCheckout(deps, { appId: req.grant!.appId!, id: checkoutSessionId, body, baseUrl: publicBaseUrl(deps, req), readAhead }),
+    }),
+    { orderWebhook: true },
+  );
 
 export const handler = lambdaHandler(createHandler, acpCheckoutProductionDeps);

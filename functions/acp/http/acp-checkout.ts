@@ -11,8 +11,11 @@
  * - `Request-Id` is echoed.
  * The answer is the session in the official `CheckoutSession` shape, with the app's policies as its
  * `links` as they are set now.
+ * What the use case decides on is read once, in one batch while the key is claimed: the app (its
+ * policies, its tax rate), the path's session, the products the body names and, for a complete, the
+ * app's order-event receiver (acp/app/acp-ports.ts, CheckoutReader).
  */
-import { checkoutView, invalid, policyLinks, type CheckoutSession } from '../domain/checkout';
+import { checkoutView, invalid, parseLineItems, policyLinks, type CheckoutSession } from '../domain/checkout';
 import { canonicalJson } from '../../kernel/domain/digest';
 import { errorBody, STATUS_OF } from '../../kernel/domain/error-bodies';
 import { DomainError } from '../../kernel/domain/errors';
@@ -27,6 +30,8 @@ import { httpRoute, type HttpHandler, type HttpResult } from '../../kernel/http/
 import type { KeyCaller } from '../../tenancy/app/admit-request';
 import type { HttpRequest } from '../../kernel/http/kit-request';
 import { ACP_REQUESTS, type CheckoutRouteId } from '../openapi/acp-requests';
+import type { CheckoutSnapshot } from '../app/acp-ports';
+import { isUuid } from '../../kernel/domain/ids';
 
 const IN_FLIGHT_RETRY_SECONDS = 1;
 
@@ -57,12 +62,25 @@ export interface CheckoutInput {
   readonly checkoutSessionId: string;
   /** The POST's body; `{}` on GET. */
   readonly body: Record<string, unknown>;
+  /** What the request read ahead for its use case. */
+  readonly readAhead: CheckoutSnapshot;
+}
+
+/** The products a body's line items name; none when they do not parse (the use case refuses them, after the claim). */
+function productIdsOf(body: Record<string, unknown>): string[] {
+  try {
+    return parseLineItems(body, false)?.map((line) => line.productId) ?? [];
+  } catch {
+    return [];
+  }
 }
 
 export function checkoutRoute(
   routeId: CheckoutRouteId,
   deps: AcpCheckoutDeps,
   run: (req: HttpRequest<KeyCaller>, input: CheckoutInput) => Promise<{ readonly status: number; readonly session: CheckoutSession }>,
+  /** `orderWebhook`: the route may sell, so it reads the app's order-event receiver ahead too. */
+  options: { readonly orderWebhook?: boolean } = {},
 ): HttpHandler {
   const route = ACP_ROUTES[routeId];
   const declaration = ACP_REQUESTS[routeId];
@@ -73,14 +91,24 @@ export function checkoutRoute(
     const echo: Record<string, string> = requestId ? { 'Request-Id': requestId.slice(0, 200) } : {};
     const refused = versionRefusal(sent['API-Version'], echo);
     if (refused) return refused;
-    const execute = async (body: Record<string, unknown>): Promise<HttpResult> => {
+    const readAhead = (body: Record<string, unknown>): Promise<CheckoutSnapshot> => {
+      const reading = deps.checkoutReader.read({
+        appId: req.grant!.appId!,
+        ...(isUuid(checkoutSessionId) ? { sessionId: checkoutSessionId } : {}),
+        productIds: productIdsOf(body),
+        orderWebhook: options.orderWebhook ?? false,
+      });
+      reading.catch(() => undefined); // awaited by execute; this only keeps a read no answer needs (a replay's) from going unhandled
+      return reading;
+    };
+    const execute = async (body: Record<string, unknown>, reading: Promise<CheckoutSnapshot>): Promise<HttpResult> => {
       // Read first: a failure must come before the use case writes (or charges), never after.
-      const app = await deps.apps.get(req.grant!.appId!);
-      const { status, session } = await run(req, { checkoutSessionId, body });
-      return { status, body: checkoutView(session, deps.payments.handlers(), publicBaseUrl(deps, req), policyLinks(app?.settings.acp)) };
+      const snapshot = await reading;
+      const { status, session } = await run(req, { checkoutSessionId, body, readAhead: snapshot });
+      return { status, body: checkoutView(session, deps.payments.handlers(), publicBaseUrl(deps, req), policyLinks(snapshot.app?.settings.acp)) };
     };
     if (route.method !== 'POST') {
-      const result = await execute({});
+      const result = await execute({}, readAhead({}));
       return { ...result, headers: { ...echo, ...(result.headers ?? {}) } };
     }
     // An empty header names no key either.
@@ -90,6 +118,8 @@ export function checkoutRoute(
     const body = (await readBody(declaration, req)) ?? {};
     const headers = { ...echo, 'Idempotency-Key': idempotencyKey };
     const scope = `${req.grant!.keyId}:${route.id}:${checkoutSessionId}:${idempotencyKey}`;
+    // Read while the key is claimed: the reads change nothing, and a replay does not use them.
+    const reading = readAhead(body);
     const claim = await claimIdempotencyKey(deps, { scope, request: body });
     if (claim.state === 'replay') return { status: claim.status, body: claim.body, headers: { ...headers, 'Idempotent-Replayed': 'true' } };
     if (claim.state === 'conflict') return acpError(422, 'idempotency_conflict', IDEMPOTENCY_MESSAGES.conflict, {}, headers);
@@ -98,7 +128,7 @@ export function checkoutRoute(
     }
     let result: HttpResult;
     try {
-      result = await execute(body);
+      result = await execute(body, reading);
     } catch (err) {
       // A refusal is the answer to this request: a retry with the same key and body gets it again (RFC
       // 6.3). A 5xx is never kept (6.5), nor a 408, 409 or 429, which say "try again".

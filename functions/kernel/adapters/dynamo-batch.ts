@@ -10,6 +10,7 @@ import {
   UpdateCommand,
   type UpdateCommandInput,
 } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { Micros } from '../domain/time';
 
 /** Sends a conditional write; false when its condition did not hold (a lost race, not an error). */
@@ -56,9 +57,9 @@ export function batchPut(db: DynamoDBDocumentClient, table: string, items: reado
 }
 
 /**
- * Reads up to 100 items by key in one BatchGetItem (strongly consistent), as raw attribute values (so a
- * large number keeps its digits), retrying unprocessed keys with a short backoff. The items come back in
- * no particular order, and a missing key has none.
+ * Reads items by key, strongly consistent, in one BatchGetItem per 100 keys, as raw attribute values (so
+ * a large number keeps its digits), retrying unprocessed keys with a short backoff. The items come back
+ * in no particular order, and a missing key has none.
  */
 export async function batchGetRaw(
   db: DynamoDBDocumentClient,
@@ -66,13 +67,15 @@ export async function batchGetRaw(
   keys: readonly Record<string, AttributeValue>[],
 ): Promise<Record<string, AttributeValue>[]> {
   const found: Record<string, AttributeValue>[] = [];
-  let pending = [...keys];
-  for (let attempt = 0; pending.length > 0; attempt++) {
-    if (attempt > 8) throw new Error('BatchGetItem kept returning unprocessed keys');
-    if (attempt > 0) await new Promise((r) => setTimeout(r, 25 * 2 ** attempt));
-    const res = await db.send(new BatchGetItemCommand({ RequestItems: { [table]: { Keys: pending, ConsistentRead: true } } }));
-    found.push(...(res.Responses?.[table] ?? []));
-    pending = res.UnprocessedKeys?.[table]?.Keys ?? [];
+  for (let i = 0; i < keys.length; i += 100) {
+    let pending = keys.slice(i, i + 100);
+    for (let attempt = 0; pending.length > 0; attempt++) {
+      if (attempt > 8) throw new Error('BatchGetItem kept returning unprocessed keys');
+      if (attempt > 0) await new Promise((r) => setTimeout(r, 25 * 2 ** attempt));
+      const res = await db.send(new BatchGetItemCommand({ RequestItems: { [table]: { Keys: pending, ConsistentRead: true } } }));
+      found.push(...(res.Responses?.[table] ?? []));
+      pending = res.UnprocessedKeys?.[table]?.Keys ?? [];
+    }
   }
   return found;
 }
@@ -89,6 +92,34 @@ async function batchWrite(db: DynamoDBDocumentClient, table: string, all: readon
       requests = (res.UnprocessedItems?.[table] ?? []) as typeof requests;
     }
   }
+}
+
+/** A table key (`pk`, `sk`). */
+export interface TableKey {
+  readonly pk: string;
+  readonly sk: string;
+}
+
+const keyId = (k: TableKey) => `${k.pk}\n${k.sk}`;
+
+/**
+ * Strongly consistent reads of independent items in one BatchGetItem (per 100 keys), retrying
+ * unprocessed keys with a short backoff: `item(key)` is the stored item, undefined when there is none.
+ * Repeated keys are read once (DynamoDB refuses a batch that names a key twice).
+ */
+export async function batchGetConsistent(
+  db: DynamoDBDocumentClient,
+  table: string,
+  keys: readonly TableKey[],
+): Promise<(key: TableKey) => Record<string, unknown> | undefined> {
+  const distinct = [...new Map(keys.map((k) => [keyId(k), k])).values()];
+  const raw = await batchGetRaw(
+    db,
+    table,
+    distinct.map((k) => ({ pk: { S: k.pk }, sk: { S: k.sk } })),
+  );
+  const found = new Map(raw.map((r) => unmarshall(r)).map((item) => [keyId(item as unknown as TableKey), item]));
+  return (key) => found.get(keyId(key));
 }
 
 /** Every item a Query matches, following `LastEvaluatedKey` page by page. */

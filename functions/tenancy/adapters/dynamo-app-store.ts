@@ -9,7 +9,7 @@ import { DEFAULT_APP_SETTINGS, appNameIdOf, mergeSettings, type App, type AppSet
 import type { AppStore } from '../app/tenancy-ports';
 import { timeIdKey } from '../../kernel/adapters/dynamo-batch';
 
-const key = (id: string) => ({ pk: `APP#${id}`, sk: 'APP' });
+export const appKey = (id: string) => ({ pk: `APP#${id}`, sk: 'APP' });
 const nameKey = (appNameId: string) => ({ pk: `APPNAME#${appNameId}`, sk: 'APPNAME' });
 const PENDING_DELETION = 'APPDEL';
 
@@ -32,7 +32,7 @@ export class DynamoAppStore implements AppStore {
     await this.db.send(
       new PutCommand({
         TableName: this.table,
-        Item: { ...key(app.id), type: 'app', ...app, gsi1pk: `ORGAPPS#${app.orgId}`, gsi1sk: timeIdKey(app.createdAtUs, app.id) },
+        Item: { ...appKey(app.id), type: 'app', ...app, gsi1pk: `ORGAPPS#${app.orgId}`, gsi1sk: timeIdKey(app.createdAtUs, app.id) },
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
     );
@@ -70,7 +70,7 @@ export class DynamoAppStore implements AppStore {
   }
 
   async get(id: string): Promise<App | undefined> {
-    const res = await this.db.send(new GetCommand({ TableName: this.table, Key: key(id), ConsistentRead: true }));
+    const res = await this.db.send(new GetCommand({ TableName: this.table, Key: appKey(id), ConsistentRead: true }));
     return res.Item ? appFromItem(res.Item) : undefined;
   }
 
@@ -117,7 +117,7 @@ export class DynamoAppStore implements AppStore {
       const res = await this.db.send(
         new UpdateCommand({
           TableName: this.table,
-          Key: key(id),
+          Key: appKey(id),
           UpdateExpression: `SET ${sets.join(', ')}`,
           ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deletedAtUs)',
           ExpressionAttributeNames: patch.name !== undefined ? { '#name': 'name' } : undefined,
@@ -137,7 +137,7 @@ export class DynamoAppStore implements AppStore {
       const res = await this.db.send(
         new UpdateCommand({
           TableName: this.table,
-          Key: key(id),
+          Key: appKey(id),
           UpdateExpression: 'SET deletedAtUs = :at, updatedAtUs = :at, gsi4pk = :pending, gsi4sk = :pos REMOVE gsi1pk, gsi1sk',
           ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deletedAtUs)',
           ExpressionAttributeValues: { ':at': atUs, ':pending': PENDING_DELETION, ':pos': timeIdKey(atUs, id) },
@@ -168,7 +168,7 @@ export class DynamoAppStore implements AppStore {
     await this.db.send(
       new UpdateCommand({
         TableName: this.table,
-        Key: key(id),
+        Key: appKey(id),
         UpdateExpression: 'SET deletionCompleted = :true REMOVE gsi4pk, gsi4sk',
         ConditionExpression: 'attribute_exists(pk)',
         ExpressionAttributeValues: { ':true': true },

@@ -8,7 +8,7 @@ import type { Micros } from '../../kernel/domain/time';
 import type { OrgStore, BillingStore, ChatAdmissionReader, ChatBillingState } from '../app/tenancy-ports';
 import type { App } from '../domain/app';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { appFromItem } from './dynamo-app-store';
+import { appFromItem, appKey } from './dynamo-app-store';
 import { GetItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { batchGetRaw, timeIdKey } from '../../kernel/adapters/dynamo-batch';
 
@@ -212,7 +212,7 @@ export class DynamoChatAdmissionReader implements ChatAdmissionReader {
   async read(input: { orgId: string; appId: string; month: string }): Promise<{ org?: Org; app?: App; billing: ChatBillingState }> {
     const items = await batchGetRaw(this.db, this.table, [
       orgKey(input.orgId),
-      { pk: { S: `APP#${input.appId}` }, sk: { S: 'APP' } },
+      { pk: { S: appKey(input.appId).pk }, sk: { S: appKey(input.appId).sk } },
       spendKey(input.appId, input.month),
     ]);
     const byKind = new Map(items.map((item) => [item.sk?.S, item]));
