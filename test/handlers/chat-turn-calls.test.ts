@@ -59,4 +59,17 @@ describe('the DynamoDB calls of a plain chat turn', () => {
     const continued = await counted(first.sessionId);
     expect(continued.calls).toEqual({ BatchGetItem: 1, BatchWriteItem: 1, Query: 1, UpdateItem: 5 });
   });
+
+  it('a continued turn refused after it opened its turn closes it: the next turn makes the same calls', async () => {
+    const { sessionId } = await counted();
+    // A tool result answering no call is refused once the transcript is read, with the turn already open.
+    const refused = await chat(p, w.chatKey, {
+      model: w.appNameId,
+      chatSessionId: sessionId,
+      messages: [{ role: 'tool', tool_call_id: 'call_nowhere', content: '{}' }],
+    });
+    expect(refused.status, refused.text).toBe(400);
+    const next = await counted(sessionId);
+    expect(next.calls).toEqual({ BatchGetItem: 1, BatchWriteItem: 1, Query: 1, UpdateItem: 5 });
+  });
 });
