@@ -1,4 +1,4 @@
-import { cancelBackgroundResponse } from '../app/background-responses';
+import { cancelBackgroundResponse } from '../app/stored-responses';
 import { RESPONSE_REQUESTS, responsesQuery } from '../openapi/response-requests';
 import { httpRoute, lambdaHandler } from '../../kernel/http/kit';
 import { readRequest } from '../../kernel/http/request-declaration';

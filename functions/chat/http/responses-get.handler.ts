@@ -6,7 +6,7 @@ import { httpRoute, lambdaStreamHandler } from '../../kernel/http/kit';
 import { readRequest } from '../../kernel/http/request-declaration';
 import { storedResponseProductionDeps, type StoredResponseFunctionDeps } from '../wiring/stored-responses-wiring';
 import { CHAT_ROUTES } from '../chat-routes';
-import { SSE_HEADERS } from './chat-turn-route';
+import { SSE_HEADERS } from './turn-streams';
 
 /**
  * GET /api/v1/responses/{response_id}: a stored response of the key's app, as it was answered. With
