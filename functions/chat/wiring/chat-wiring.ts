@@ -74,4 +74,4 @@ export function buildChatDeps(opts: ChatWiringOptions): ChatFunctionDeps {
   };
 }
 
-export const chatProductionDeps = onFirstUse(buildChatDeps);
+export const chatProductionDeps = /* @__PURE__ */ onFirstUse(buildChatDeps);

@@ -16,4 +16,6 @@ export function buildResponseRunQueue(opts: ChatWiringOptions): ResponseRunQueue
   return url !== undefined ? new SqsResponseRunQueue(createSqsClient(opts.aws ?? {}), url) : NO_RESPONSE_RUNS;
 }
 
-export const responseRunnerProductionDeps = onFirstUse((opts): ChatFunctionDeps => ({ ...buildChatDeps(opts), responseRuns: buildResponseRunQueue(opts) }));
+export const responseRunnerProductionDeps = /* @__PURE__ */ onFirstUse(
+  (opts): ChatFunctionDeps => ({ ...buildChatDeps(opts), responseRuns: buildResponseRunQueue(opts) }),
+);

@@ -23,4 +23,4 @@ export function buildResponsesDeps(opts: ChatWiringOptions): ResponsesFunctionDe
   return { ...buildFilePorts(opts), ...buildChatDeps(opts), responseRuns: buildResponseRunQueue(opts), urls: buildUrlFetcher(opts) };
 }
 
-export const responsesProductionDeps = onFirstUse(buildResponsesDeps);
+export const responsesProductionDeps = /* @__PURE__ */ onFirstUse(buildResponsesDeps);

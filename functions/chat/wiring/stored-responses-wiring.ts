@@ -13,7 +13,7 @@ import type { ChatPorts } from '../app/chat-ports';
 
 export type StoredResponseFunctionDeps = CoreDeps & Pick<ConversationPorts, 'sessions'> & Pick<ChatPorts, 'responses'>;
 
-export const storedResponseProductionDeps = onFirstUse((opts): StoredResponseFunctionDeps => {
+export const storedResponseProductionDeps = /* @__PURE__ */ onFirstUse((opts): StoredResponseFunctionDeps => {
   const db = createDocumentClient(opts.aws ?? {});
   const table = opts.env[ENV.tableName];
   return { ...buildCoreDeps(opts, db), sessions: new DynamoSessionStore(db, table), responses: new DynamoResponseStore(db, table) };

@@ -24,4 +24,6 @@ export function apiKeyRegistryFrom(env: EnvVars, opts: WiringOptions): ApiKeyReg
   return new ApiGatewayKeyRegistry(new APIGatewayClient({ region: opts.aws?.region }), { usagePlans, authorizerStages });
 }
 
-export const adminKeysProductionDeps = onFirstUse((opts): AdminKeysDeps => ({ ...buildAdminBaseDeps(opts), apiKeys: apiKeyRegistryFrom(opts.env, opts) }));
+export const adminKeysProductionDeps = /* @__PURE__ */ onFirstUse(
+  (opts): AdminKeysDeps => ({ ...buildAdminBaseDeps(opts), apiKeys: apiKeyRegistryFrom(opts.env, opts) }),
+);

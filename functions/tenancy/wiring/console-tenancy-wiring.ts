@@ -32,4 +32,4 @@ export function buildConsoleTenancyDeps(opts: ConsoleWiringOptions): ConsoleTena
   return withConsoleCallers(opts, db, base);
 }
 
-export const consoleTenancyProductionDeps = onFirstUse(buildConsoleTenancyDeps);
+export const consoleTenancyProductionDeps = /* @__PURE__ */ onFirstUse(buildConsoleTenancyDeps);
