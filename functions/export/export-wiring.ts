@@ -10,6 +10,7 @@ import { createS3Client } from '../kernel/adapters/aws-s3-client';
 import { ENV } from '../kernel/env';
 import type { ConversationPorts } from '../conversations/app/conversation-ports';
 import { buildConversationPorts } from '../conversations/conversation-wiring';
+import { DynamoSessionStore } from '../conversations/adapters/dynamo-session-store';
 import { buildCoreDeps, onFirstUse, type CoreDeps, type WiringOptions } from '../tenancy/wiring/core-wiring';
 import { DynamoExportJobStore } from './adapters/dynamo-export-job-store';
 import { DynamoExportReader } from './adapters/dynamo-export-reader';
@@ -19,8 +20,9 @@ import { SqsExportChunkQueue } from './adapters/sqs-export-chunk-queue';
 import type { ExportChunkMessage } from './domain/export-job';
 import type { ExportJobListPorts, ExportJobPorts, ExportPorts } from './app/export-ports';
 
-export type ExportFunctionDeps = CoreDeps & ConversationPorts & ExportPorts;
-export type ExportJobFunctionDeps = ExportFunctionDeps & ExportJobPorts;
+/** The list routes read the sessions (transcripts, a session's messages) beside the export reader: no other conversation store. */
+export type ExportFunctionDeps = CoreDeps & Pick<ConversationPorts, 'sessions'> & ExportPorts;
+export type ExportJobFunctionDeps = CoreDeps & ConversationPorts & ExportPorts & ExportJobPorts;
 
 export function buildExportPorts(db: DynamoDBDocumentClient, table: string): ExportPorts {
   return { exportReader: new DynamoExportReader(db, table), keys: new DynamoKeyMaterial(db, table) };
@@ -47,7 +49,7 @@ export function buildExportJobPorts(opts: WiringOptions, db: DynamoDBDocumentCli
 export function buildExportDeps(opts: WiringOptions): ExportFunctionDeps {
   const db = createDocumentClient(opts.aws ?? {});
   const table = opts.env[ENV.tableName];
-  return { ...buildCoreDeps(opts, db), ...buildConversationPorts(db, table), ...buildExportPorts(db, table) };
+  return { ...buildCoreDeps(opts, db), sessions: new DynamoSessionStore(db, table), ...buildExportPorts(db, table) };
 }
 
 export function buildExportJobDeps(opts: WiringOptions): ExportJobFunctionDeps {

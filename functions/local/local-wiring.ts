@@ -17,6 +17,7 @@ import { withAuditTrail } from '../tenancy/wiring/audit-wiring';
 import { buildExportJobPorts, buildExportPorts } from '../export/export-wiring';
 import { buildFilePorts } from '../chat/wiring/file-wiring';
 import { buildUrlFetcher } from '../chat/wiring/responses-wiring';
+import { buildResponseRunQueue } from '../chat/wiring/response-run-wiring';
 import { buildConsolePorts } from '../console/console-wiring';
 import { withConsoleAdmission, type ConsoleWiringOptions } from '../tenancy/wiring/console-identity-wiring';
 import type { ConsoleDeps } from '../console/app/console-ports';
@@ -39,6 +40,7 @@ export function buildDeps(opts: WiringOptions): LocalDeps {
     ...buildConversationPorts(db, table),
     ...buildUsageRollupPorts(db, table),
     ...buildChatPorts(opts, db),
+    responseRuns: buildResponseRunQueue(opts),
     ...buildConversationApiPorts(db, table),
     ...buildFilePorts(opts),
     urls: buildUrlFetcher(opts),

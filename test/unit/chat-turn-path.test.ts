@@ -92,6 +92,7 @@ const OFF_PATH = [
   'tenancy/domain/pricing.ts',
   // Ports a plain turn calls that are not DynamoDB: the clock, ids and the model.
   'chat/adapters/bedrock-chat-model.ts',
+  'chat/adapters/lazy-chat-model.ts',
   'chat/adapters/model-catalog.ts',
   'chat/adapters/offline-chat-model.ts',
   'chat/adapters/offline-json-example.ts',
@@ -100,6 +101,8 @@ const OFF_PATH = [
   'kernel/adapters/system-clock.ts',
   // Imported for what a plain turn does not do: an Idempotency-Key, files, variables, a consumer, MCP tools, org keys, the admin and job wiring a shared wiring module also builds.
   'chat/adapters/mcp-tool-provider.ts',
+  // The SSE headers and the drain of a turn whose client left: a streamed answer's, not a plain one's.
+  'chat/http/turn-streams.ts',
   // The MCP client's fetch pinned to a request-named server's checked addresses.
   'chat/adapters/pinned-fetch.ts',
   'kernel/adapters/pinned-https.ts',
@@ -107,7 +110,6 @@ const OFF_PATH = [
   'kernel/adapters/dns-host-resolver.ts',
   'kernel/wiring/outbound-network-wiring.ts',
   'chat/adapters/dynamo-response-store.ts',
-  'chat/adapters/sqs-response-run-queue.ts',
   'chat/app/chat-attachments.ts',
   'conversations/adapters/dynamo-consumer-store.ts',
   'conversations/adapters/dynamo-file-store.ts',

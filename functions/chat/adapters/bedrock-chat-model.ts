@@ -4,9 +4,9 @@
  * and Converse responses and stream events back.
  */
 import {
+  BedrockRuntimeClient,
   ConverseCommand,
   ConverseStreamCommand,
-  type BedrockRuntimeClient,
   type ContentBlock,
   type ConverseCommandInput,
   type ConverseStreamOutput,
@@ -181,4 +181,9 @@ export class BedrockChatModel implements ChatModel {
     const toolCalls = [...tools.values()].map((t) => ({ id: t.id, name: t.name, input: argumentsObject(t.input), ...(t.input ? { inputText: t.input } : {}) }));
     yield { type: 'done', response: { text, toolCalls, stopReason: stopReasonOf(stop), usage: usageOf(usage) } };
   }
+}
+
+/** The Bedrock model with a client of its own: what the wiring imports on a function's first Bedrock turn. */
+export function bedrockChatModel(region: string | undefined): ChatModel {
+  return new BedrockChatModel(new BedrockRuntimeClient({ region }));
 }

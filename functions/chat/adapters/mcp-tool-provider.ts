@@ -4,9 +4,10 @@
  * redirects are not followed (a tool server cannot bounce the rendered headers elsewhere).
  * Listing asks every connection at once, each bounded by its own timeout: a connection that is down,
  * hangs or answers an error is unavailable for the turn, and the others still serve it.
+ * The SDK (with its schema library and JSON Schema validator) is imported on the first connection, so
+ * a turn of an app with no connections never evaluates it.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { renderHeaders } from '../domain/header-templates';
 import type { ConnectedTool, ListedTools, ToolCallResult, ToolConnection, ToolProvider } from '../app/chat-ports';
 import { pinnedFetch } from './pinned-fetch';
@@ -28,6 +29,19 @@ function reasonOf(err: unknown): string {
   return (e.message ?? 'failed').split('\n')[0]!.slice(0, 200);
 }
 
+let sdk: Promise<[typeof import('@modelcontextprotocol/sdk/client/index.js'), typeof import('@modelcontextprotocol/sdk/client/streamableHttp.js')]> | undefined;
+
+/** The SDK's client and transport, imported once; a failed import is tried again by the next connection. */
+function mcpSdk() {
+  sdk ??= Promise.all([import('@modelcontextprotocol/sdk/client/index.js'), import('@modelcontextprotocol/sdk/client/streamableHttp.js')]).catch(
+    (err: unknown) => {
+      sdk = undefined;
+      throw err;
+    },
+  );
+  return sdk;
+}
+
 export class McpToolProvider implements ToolProvider {
   private readonly ca?: readonly string[];
 
@@ -46,6 +60,7 @@ export class McpToolProvider implements ToolProvider {
     timeoutMs: number,
     fn: (c: Client) => Promise<T>,
   ): Promise<T> {
+    const [{ Client }, { StreamableHTTPClientTransport }] = await mcpSdk();
     // One deadline for the whole exchange (connect, initialize, the request), which also aborts the HTTP requests.
     const signal = AbortSignal.timeout(timeoutMs);
     const transport = new StreamableHTTPClientTransport(new URL(connection.url), {

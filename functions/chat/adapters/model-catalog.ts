@@ -1,7 +1,5 @@
-import type { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
 import type { ModelSelection } from '../domain/model';
 import type { ChatModel, ModelCatalog } from '../app/chat-ports';
-import { BedrockChatModel } from './bedrock-chat-model';
 import { OfflineChatModel } from './offline-chat-model';
 import { OpenAiCompatibleChatModel, type OpenAiCompatibleConfig } from './openai-compatible-chat-model';
 
@@ -11,8 +9,9 @@ export class ConfiguredModelCatalog implements ModelCatalog {
   private readonly bedrock?: ChatModel;
   private readonly openai?: ChatModel;
 
-  constructor(opts: { bedrock?: BedrockRuntimeClient; openai?: OpenAiCompatibleConfig }) {
-    if (opts.bedrock) this.bedrock = new BedrockChatModel(opts.bedrock);
+  /** `bedrock`: the Bedrock adapter, given built (the wiring gives one imported on its first turn, lazy-chat-model.ts). */
+  constructor(opts: { bedrock?: ChatModel; openai?: OpenAiCompatibleConfig }) {
+    if (opts.bedrock) this.bedrock = opts.bedrock;
     if (opts.openai) this.openai = new OpenAiCompatibleChatModel(opts.openai);
   }
 

@@ -6,9 +6,12 @@
  *
  * mammoth is CommonJS: the default import is its `module.exports` under Node's ESM loader (tsx), in
  * vitest and in an esbuild ESM bundle alike.
+ *
+ * Both libraries are imported on the first document read, not with the module: together they are most
+ * of a bundle that holds them (unpdf alone is 1.6 MB), and a Responses turn or an upload that carries
+ * no document never pays for evaluating them at a cold start.
  */
-import mammoth from 'mammoth';
-import { extractText, getDocumentProxy } from 'unpdf';
+import type { getDocumentProxy as GetDocumentProxy } from 'unpdf';
 import type { DocumentInspection, DocumentParser } from '../../conversations/app/file-ports';
 
 export const ENCRYPTED_PDF_MESSAGE = 'The PDF is password-protected: remove the password and upload it again';
@@ -26,7 +29,8 @@ export class PdfDocxDocumentParser implements DocumentParser {
    * password opens and reads normally), `corrupt` when PDF.js cannot read the document or a page.
    */
   async inspectPdf(bytes: Uint8Array): Promise<DocumentInspection> {
-    let doc: Awaited<ReturnType<typeof getDocumentProxy>>;
+    const { extractText, getDocumentProxy } = await import('unpdf');
+    let doc: Awaited<ReturnType<typeof GetDocumentProxy>>;
     try {
       // A copy: PDF.js takes ownership of (detaches) the buffer it is given. verbosity 0: no console noise.
       doc = await getDocumentProxy(new Uint8Array(bytes), { verbosity: 0 });
@@ -56,6 +60,7 @@ export class PdfDocxDocumentParser implements DocumentParser {
     if (CFB_SIGNATURE.every((b, i) => bytes[i] === b)) return { status: 'corrupt', message: CFB_DOCX_MESSAGE };
     const expanded = declaredUncompressedSize(bytes);
     if (expanded !== undefined && expanded > MAX_DOCX_EXPANDED_BYTES) return { status: 'corrupt', message: EXPANDS_TOO_FAR_MESSAGE };
+    const { default: mammoth } = await import('mammoth');
     try {
       const { value } = await mammoth.extractRawText({ buffer: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) });
       return { status: 'text', text: value.trim(), pages: 1 };

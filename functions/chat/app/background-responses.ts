@@ -7,7 +7,7 @@
  * response names) or, when nothing was recorded and the earlier worker's hold has lapsed, fails it.
  */
 import type { Message } from '../../conversations/domain/session';
-import { DomainError, badRequest, notFound } from '../../kernel/domain/errors';
+import { DomainError, notFound } from '../../kernel/domain/errors';
 import { msToMicros } from '../../kernel/domain/time';
 import type { Telemetry } from '../../kernel/app/kernel-ports';
 import type { ChatPrincipal } from '../../tenancy/app/admit-request';
@@ -20,7 +20,7 @@ import type { ChatDeps, ResponseRunMessage, ResponseRunQueue, StoredResponse } f
 import { prepareChatTurn, type ChatTurnDeps } from './prepare-chat-turn';
 import { requireChatSessionOfApp } from './record-session-activity';
 import { runChatTurn, type TurnResult } from './run-chat-turn';
-import { findStoredResponse } from './stored-responses';
+import { isTerminal } from './stored-responses';
 
 /** What a worker needs to run the response: the turn's request as the route read it. */
 export interface BackgroundJob {
@@ -42,9 +42,6 @@ export const RUN_HOLD_MS = 330_000;
 const UNWRITTEN_GRACE_MS = 60_000;
 /** How much later such a message comes back: soon, rather than after the queue's visibility timeout. */
 const UNWRITTEN_RETRY_SECONDS = 2;
-
-const TERMINAL: readonly ResponseStatus[] = ['completed', 'incomplete', 'failed', 'cancelled'];
-export const isTerminal = (s: ResponseStatus) => TERMINAL.includes(s);
 
 const unixOf = (us: number) => Math.floor(us / 1_000_000);
 
@@ -185,18 +182,4 @@ async function principalOf(deps: BackgroundDeps, appId: string, keyId: string): 
   const { org, billing } = await deps.chatAdmission.read({ orgId: app.orgId, appId, month: billingMonth(deps.clock.nowUs()) });
   if (!org) throw notFound('App not found');
   return { keyId, org, app, billing };
-}
-
-/** `POST /responses/{id}/cancel`: a background response that has not finished is cancelled; one that has is answered as it is. */
-export async function cancelBackgroundResponse(
-  deps: Pick<BackgroundDeps, 'responses' | 'sessions'>,
-  appId: string,
-  id: string,
-): Promise<Readonly<Record<string, unknown>>> {
-  const stored = await findStoredResponse(deps, appId, id);
-  if (stored.body.background !== true) throw badRequest('Only a background response can be cancelled');
-  if (isTerminal(stored.status)) return stored.body;
-  const body = { ...stored.body, status: 'cancelled' };
-  if (await deps.responses.transition(stored.sessionId, stored.answerId, ['queued', 'in_progress'], { status: 'cancelled', body, dropJob: true })) return body;
-  return (await findStoredResponse(deps, appId, id)).body;
 }

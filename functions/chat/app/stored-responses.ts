@@ -3,7 +3,8 @@
  * and answer, and only a response of the key's app, in a session that still exists, is found. Any other
  * id is the same 404, so a key learns nothing of another app's responses.
  */
-import { notFound } from '../../kernel/domain/errors';
+import { badRequest, notFound } from '../../kernel/domain/errors';
+import type { ResponseStatus } from '../domain/response-object';
 import { responseIdRef } from '../domain/response-ids';
 import type { Message } from '../../conversations/domain/session';
 import type { ChatDeps, StoredResponse } from './chat-ports';
@@ -33,4 +34,18 @@ export async function storedResponseInput(deps: Deps, appId: string, id: string)
   const stored = await findStoredResponse(deps, appId, id);
   const messages = await deps.sessions.listMessages(stored.sessionId);
   return messages.filter((m) => m.turnId === stored.turnId && m.id !== stored.answerId);
+}
+
+/** A response in one of these statuses has finished: nothing changes it any more. */
+const TERMINAL: readonly ResponseStatus[] = ['completed', 'incomplete', 'failed', 'cancelled'];
+export const isTerminal = (s: ResponseStatus) => TERMINAL.includes(s);
+
+/** `POST /responses/{id}/cancel`: a background response that has not finished is cancelled; one that has is answered as it is. */
+export async function cancelBackgroundResponse(deps: Deps, appId: string, id: string): Promise<Readonly<Record<string, unknown>>> {
+  const stored = await findStoredResponse(deps, appId, id);
+  if (stored.body.background !== true) throw badRequest('Only a background response can be cancelled');
+  if (isTerminal(stored.status)) return stored.body;
+  const body = { ...stored.body, status: 'cancelled' };
+  if (await deps.responses.transition(stored.sessionId, stored.answerId, ['queued', 'in_progress'], { status: 'cancelled', body, dropJob: true })) return body;
+  return (await findStoredResponse(deps, appId, id)).body;
 }

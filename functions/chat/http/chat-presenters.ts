@@ -4,7 +4,8 @@ import type { PreparedTurn } from '../app/prepare-chat-turn';
 import type { TurnEvent, TurnResult } from '../app/run-chat-turn';
 import type { ChatRequest } from '../domain/chat-request';
 import { finishReasonOf } from '../domain/model';
-import { drainTurn, type TurnPresenter } from './chat-turn-route';
+import type { TurnPresenter } from './chat-turn-route';
+import { drainTurn } from './turn-streams';
 import type { ToolCall } from '../../conversations/domain/session';
 
 /** OpenAI's `tool_calls` of a message, or of a stream delta (with each call's `index`). */

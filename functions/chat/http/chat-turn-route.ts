@@ -14,6 +14,7 @@ import type { HttpRequest } from '../../kernel/http/kit-request';
 import { badRequest, BusyError, DomainError } from '../../kernel/domain/errors';
 import { claimIdempotencyKey, idempotencyKeyOf, type IdempotencyDeps } from '../../kernel/http/request-declaration';
 import type { ChatFunctionDeps } from '../wiring/chat-wiring';
+import { SSE_HEADERS } from './turn-streams';
 
 /** How long a turn may run before its Idempotency-Key counts as abandoned (the function's 300 s timeout). */
 const CHAT_IN_FLIGHT_MS = 300_000;
@@ -62,9 +63,6 @@ export interface TurnHeaders {
   readonly 'X-Chat-Session-ID'?: string;
   readonly 'Idempotency-Key'?: string;
 }
-
-/** The headers of a streamed answer (Server-Sent Events). */
-export const SSE_HEADERS = { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache' };
 
 export async function runTurnRoute<Answer>(
   deps: ChatFunctionDeps,
@@ -132,13 +130,4 @@ async function* remembered(
   }
   await done(result);
   return result;
-}
-
-/** A stream that ends early because the client left: the turn still runs to its end, so it is recorded and billed. */
-export async function drainTurn(run: AsyncGenerator<TurnEvent, TurnResult>, logger: Logger): Promise<void> {
-  try {
-    while (!(await run.next()).done);
-  } catch (err) {
-    logger.error('chat turn failed after the client disconnected', err as Error);
-  }
 }

@@ -4,7 +4,8 @@
  * gets the same response and queues nothing again.
  */
 import type { ChatClaim } from './chat-turn-route';
-import { claimChatRequest, SSE_HEADERS, type TurnHeaders } from './chat-turn-route';
+import { claimChatRequest, type TurnHeaders } from './chat-turn-route';
+import { SSE_HEADERS } from './turn-streams';
 import { backgroundResponseStream } from './responses-presenters';
 import type { ResponseObject } from '../domain/response-object';
 import { startBackgroundResponse } from '../app/background-responses';

@@ -4,15 +4,15 @@ import type { ResponseObject } from '../domain/response-object';
 import { RESPONSE_REQUESTS, responsesQuery } from '../openapi/response-requests';
 import { httpRoute, lambdaStreamHandler } from '../../kernel/http/kit';
 import { readRequest } from '../../kernel/http/request-declaration';
-import { chatProductionDeps, type ChatFunctionDeps } from '../wiring/chat-wiring';
+import { storedResponseProductionDeps, type StoredResponseFunctionDeps } from '../wiring/stored-responses-wiring';
 import { CHAT_ROUTES } from '../chat-routes';
-import { SSE_HEADERS } from './chat-turn-route';
+import { SSE_HEADERS } from './turn-streams';
 
 /**
  * GET /api/v1/responses/{response_id}: a stored response of the key's app, as it was answered. With
  * `stream=true` it is sent again as the events of its stream, from after `starting_after` when given.
  */
-export const createHandler = (deps: ChatFunctionDeps) =>
+export const createHandler = (deps: StoredResponseFunctionDeps) =>
   httpRoute(CHAT_ROUTES.responsesGet, deps, async (req) => {
     const { path, query } = await readRequest(RESPONSE_REQUESTS.responsesGet, req, { queryPolicy: responsesQuery(['include[]']) });
     const stored = await findStoredResponse(deps, req.chat!.app.id, path.response_id);
@@ -27,4 +27,4 @@ export const createHandler = (deps: ChatFunctionDeps) =>
     return { status: 200, body };
   });
 
-export const handler = lambdaStreamHandler(createHandler, chatProductionDeps);
+export const handler = lambdaStreamHandler(createHandler, storedResponseProductionDeps);

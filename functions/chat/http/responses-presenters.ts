@@ -11,7 +11,8 @@ import type { TurnEvent, TurnResult } from '../app/run-chat-turn';
 import type { ResponsesRequest } from '../domain/responses-request';
 import { messageItemId } from '../domain/response-ids';
 import { outputOf, outputText, responseObject, type ResponseObject } from '../domain/response-object';
-import { drainTurn, type TurnPresenter } from './chat-turn-route';
+import type { TurnPresenter } from './chat-turn-route';
+import { drainTurn } from './turn-streams';
 
 const unixNow = (clock: Clock) => Math.floor(microsToMs(clock.nowUs()) / 1000);
 

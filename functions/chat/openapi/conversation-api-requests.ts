@@ -8,14 +8,13 @@ import { bodyTooLargeMessage, MAX_CHAT_REQUEST_BYTES } from '../../kernel/domain
 import { badRequest, DomainError } from '../../kernel/domain/errors';
 import type { JsonSchema } from '../../kernel/domain/json-schema';
 import { utf8Length } from '../../kernel/domain/utf8';
-import { param, textParam, type BodyRule } from '../../kernel/http/request-declaration';
+import { textParam, type BodyRule } from '../../kernel/http/request-declaration';
 import { MAX_ITEMS_PER_REQUEST, parseConversationItems } from '../domain/conversation-items';
 import type { ChatMessageInput } from '../domain/chat-request';
 import { onlyKeys } from '../domain/request-fields';
 import { INPUT_ITEM } from '../domain/responses-input';
 import { TURN_FIELDS } from '../domain/turn-fields';
-
-const MAX_PAGE = 100;
+import { ITEM_PAGE_QUERY } from './item-page-requests';
 
 const conversationId = textParam({ description: 'conv_…: a conversation of the key’s app (its chat session)' });
 const itemId = textParam({ description: 'msg_…, fc_…_<n> or fco_…: an item of the conversation' });
@@ -87,19 +86,7 @@ export const CONVERSATION_REQUESTS = {
   conversationDelete: { path },
   conversationItemsList: {
     path,
-    query: {
-      after: textParam({ description: 'The id of the item this page starts after' }),
-      limit: param({ type: 'integer', minimum: 1, maximum: MAX_PAGE, default: 20 }, (raw) => {
-        const n = /^\d{1,3}$/.test(raw) ? Number(raw) : Number.NaN;
-        if (!(n >= 1 && n <= MAX_PAGE)) throw badRequest(`limit must be an integer from 1 to ${MAX_PAGE}`);
-        return n;
-      }),
-      order: param({ enum: ['asc', 'desc'], default: 'desc' }, (raw) => {
-        if (raw !== 'asc' && raw !== 'desc') throw badRequest('order must be asc or desc');
-        return raw;
-      }),
-      include,
-    },
+    query: { ...ITEM_PAGE_QUERY, include },
   },
   conversationItemsCreate: {
     path,

@@ -6,10 +6,7 @@
 import { badRequest } from '../../kernel/domain/errors';
 import { param, textParam, type QueryPolicy } from '../../kernel/http/request-declaration';
 import { INCLUDABLE } from '../domain/responses-options';
-import { CONVERSATION_REQUESTS } from './conversation-api-requests';
-
-const { after, limit, order } = CONVERSATION_REQUESTS.conversationItemsList.query;
-const ITEM_PAGE = { after, limit, order };
+import { ITEM_PAGE_QUERY as ITEM_PAGE } from './item-page-requests';
 
 const RESPONSE_ID = { response_id: textParam({ description: 'A response id (`resp_…`) of the key’s app' }) };
 

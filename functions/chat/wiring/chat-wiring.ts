@@ -1,5 +1,9 @@
-/** The Chat Completions API's functions (area B): the table, the bucket, the models and the MCP tool gateway. */
-import { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
+/**
+ * The Chat Completions API's functions (area B): the table, the bucket, the models and the MCP tool
+ * gateway. Bedrock's adapter and the MCP SDK are imported on their first use (lazy-chat-model.ts,
+ * mcp-tool-provider.ts), and no SQS client is built here: only the functions that send background
+ * runs add one (response-run-wiring.ts).
+ */
 import { createDocumentClient } from '../../kernel/adapters/aws-clients';
 import { DynamoBillingStore } from '../../tenancy/adapters/dynamo-org-store';
 import { DynamoIdempotencyStore } from '../../kernel/adapters/dynamo-idempotency-store';
@@ -8,10 +12,9 @@ import { McpToolProvider } from '../adapters/mcp-tool-provider';
 import { DynamoResponseStore } from '../adapters/dynamo-response-store';
 import { buildCallbackCheck, extraTrust, type OutboundNetworkWiringOptions } from '../../kernel/wiring/outbound-network-wiring';
 import { ConfiguredModelCatalog } from '../adapters/model-catalog';
+import { LazyChatModel } from '../adapters/lazy-chat-model';
 import { ENV } from '../../kernel/env';
 import type { ChatPorts, ResponseRunQueue, ToolProvider } from '../app/chat-ports';
-import { SqsResponseRunQueue } from '../adapters/sqs-response-run-queue';
-import { createSqsClient } from '../../kernel/adapters/aws-queue-clients';
 import type { ConversationPorts } from '../../conversations/app/conversation-ports';
 import type { FilePorts } from '../../conversations/app/file-ports';
 import type { IdempotencyStore } from '../../kernel/app/kernel-ports';
@@ -31,17 +34,12 @@ export interface ChatWiringOptions extends FileWiringOptions, OutboundNetworkWir
 /** Chat turns keep their Idempotency-Key answers in the same store as area C's POSTs. */
 export type ChatFunctionDeps = CoreDeps & ConversationPorts & ChatPorts & Pick<FilePorts, 'objects'> & { readonly idempotency: IdempotencyStore };
 
-/** Only a function with the `responses:send` grant has the queue's URL; the others never send. */
-function responseRunQueue(opts: ChatWiringOptions): ResponseRunQueue {
-  const url = opts.env[ENV.responsesQueueUrl];
-  const queue = url !== undefined ? new SqsResponseRunQueue(createSqsClient(opts.aws ?? {}), url) : undefined;
-  return {
-    send: (message, delaySeconds) => {
-      if (!queue) throw new Error(`${ENV.responsesQueueUrl} is not set: this function has no responses:send grant`);
-      return queue.send(message, delaySeconds);
-    },
-  };
-}
+/** The queue of a function without the `responses:send` grant: it never sends. */
+export const NO_RESPONSE_RUNS: ResponseRunQueue = {
+  send: () => {
+    throw new Error(`${ENV.responsesQueueUrl} is not set: this function has no responses:send grant`);
+  },
+};
 
 export function buildChatPorts(opts: ChatWiringOptions, db = createDocumentClient(opts.aws ?? {})): ChatPorts {
   const env = opts.env;
@@ -50,14 +48,16 @@ export function buildChatPorts(opts: ChatWiringOptions, db = createDocumentClien
   const openAiApiKey = env[ENV.openAiApiKey];
   return {
     models: new ConfiguredModelCatalog({
-      ...(env[ENV.bedrockEnabled] === 'true' ? { bedrock: new BedrockRuntimeClient({ region: opts.aws?.region }) } : {}),
+      ...(env[ENV.bedrockEnabled] === 'true'
+        ? { bedrock: new LazyChatModel(async () => (await import('../adapters/bedrock-chat-model')).bedrockChatModel(opts.aws?.region)) }
+        : {}),
       ...(openAiBaseUrl !== undefined ? { openai: { baseUrl: openAiBaseUrl, ...(openAiApiKey !== undefined ? { apiKey: openAiApiKey } : {}) } } : {}),
     }),
     tools: opts.tools ?? new McpToolProvider(undefined, undefined, extraTrust(opts)),
     variables: new DynamoSessionVariableStore(db, table),
     billing: new DynamoBillingStore(db, table),
     responses: new DynamoResponseStore(db, table),
-    responseRuns: responseRunQueue(opts),
+    responseRuns: NO_RESPONSE_RUNS,
     network: buildCallbackCheck(opts),
   };
 }
@@ -74,4 +74,4 @@ export function buildChatDeps(opts: ChatWiringOptions): ChatFunctionDeps {
   };
 }
 
-export const chatProductionDeps = onFirstUse(buildChatDeps);
+export const chatProductionDeps = /* @__PURE__ */ onFirstUse(buildChatDeps);

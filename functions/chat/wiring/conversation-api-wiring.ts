@@ -14,7 +14,7 @@ export function buildConversationApiPorts(db: DynamoDBDocumentClient, table: str
   return { conversationMetadata: new DynamoConversationMetadataStore(db, table) };
 }
 
-export const conversationApiProductionDeps = onFirstUse((opts): ConversationFunctionDeps => {
+export const conversationApiProductionDeps = /* @__PURE__ */ onFirstUse((opts): ConversationFunctionDeps => {
   const db = createDocumentClient(opts.aws ?? {});
   const table = opts.env[ENV.tableName];
   return { ...buildCoreDeps(opts, db), ...buildConversationPorts(db, table), ...buildConversationApiPorts(db, table) };

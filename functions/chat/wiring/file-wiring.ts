@@ -27,4 +27,4 @@ export function buildFileDeps(opts: FileWiringOptions): FileFunctionDeps {
   return { ...buildCoreDeps(opts, db), ...buildConversationPorts(db, table), ...buildFilePorts(opts), idempotency: new DynamoIdempotencyStore(db, table) };
 }
 
-export const fileProductionDeps = onFirstUse(buildFileDeps);
+export const fileProductionDeps = /* @__PURE__ */ onFirstUse(buildFileDeps);

@@ -3,4 +3,4 @@ import { buildCoreDeps, onFirstUse, type CoreDeps } from '../../tenancy/wiring/c
 
 export type ModelFunctionDeps = CoreDeps;
 
-export const modelProductionDeps = onFirstUse((opts): ModelFunctionDeps => buildCoreDeps(opts));
+export const modelProductionDeps = /* @__PURE__ */ onFirstUse((opts): ModelFunctionDeps => buildCoreDeps(opts));

@@ -10,6 +10,7 @@ import { extraTrust, type OutboundNetworkWiringOptions } from '../../kernel/wiri
 import { onFirstUse } from '../../tenancy/wiring/core-wiring';
 import { buildChatDeps, type ChatFunctionDeps, type ChatWiringOptions } from './chat-wiring';
 import { buildFilePorts } from './file-wiring';
+import { buildResponseRunQueue } from './response-run-wiring';
 
 export type ResponsesFunctionDeps = ChatFunctionDeps & FilePorts & { readonly urls: UrlFetcher };
 
@@ -19,7 +20,7 @@ export function buildUrlFetcher(opts: OutboundNetworkWiringOptions): UrlFetcher 
 }
 
 export function buildResponsesDeps(opts: ChatWiringOptions): ResponsesFunctionDeps {
-  return { ...buildFilePorts(opts), ...buildChatDeps(opts), urls: buildUrlFetcher(opts) };
+  return { ...buildFilePorts(opts), ...buildChatDeps(opts), responseRuns: buildResponseRunQueue(opts), urls: buildUrlFetcher(opts) };
 }
 
-export const responsesProductionDeps = onFirstUse(buildResponsesDeps);
+export const responsesProductionDeps = /* @__PURE__ */ onFirstUse(buildResponsesDeps);

@@ -6,7 +6,8 @@
 import { runBackgroundResponse } from '../app/background-responses';
 import { lambdaQueueHandler, sqsConsumer, type QueueHandler } from '../../kernel/workers/queue-kit';
 import { parseResponseRunMessage } from './response-run-message';
-import { chatProductionDeps, type ChatFunctionDeps } from '../wiring/chat-wiring';
+import type { ChatFunctionDeps } from '../wiring/chat-wiring';
+import { responseRunnerProductionDeps } from '../wiring/response-run-wiring';
 
 export const createHandler = (deps: ChatFunctionDeps): QueueHandler =>
   sqsConsumer(deps, {
@@ -16,4 +17,4 @@ export const createHandler = (deps: ChatFunctionDeps): QueueHandler =>
     handle: (message) => runBackgroundResponse(deps, message),
   });
 
-export const handler = lambdaQueueHandler(createHandler, chatProductionDeps);
+export const handler = lambdaQueueHandler(createHandler, responseRunnerProductionDeps);

@@ -19,7 +19,7 @@ export type AdminJobRunDeps = ConversationAdminDeps &
   UsageRollupPorts & { readonly jobs: JobQueue } & AcpPorts &
   CheckoutPorts & { readonly objects: ObjectStore };
 
-export const adminJobRunProductionDeps = onFirstUse((opts): AdminJobRunDeps => {
+export const adminJobRunProductionDeps = /* @__PURE__ */ onFirstUse((opts): AdminJobRunDeps => {
   const db = createDocumentClient(opts.aws ?? {});
   const table = opts.env[ENV.tableName];
   return {

@@ -3,7 +3,7 @@ import { readRequest, strictQuery } from '../../kernel/http/request-declaration'
 import { consoleOrgOf } from '../app/admit-console-member';
 import { CONSOLE_TENANCY_REQUESTS } from '../openapi/tenancy-console-requests';
 import { TENANCY_ROUTES } from '../tenancy-routes';
-import { consoleTenancyProductionDeps, type ConsoleTenancyDeps } from '../wiring/console-tenancy-wiring';
+import { consoleKeysProductionDeps, type ConsoleTenancyDeps } from '../wiring/console-tenancy-wiring';
 import { issueConsoleKey } from './console-key-issue';
 
 /** POST /console/v1/orgs/{orgId}/apps/{appId}/acp-keys: an ACP key (`acp_…`) of the app, from its catalog publishing settings; the key is shown once. */
@@ -23,4 +23,4 @@ export const createHandler = (deps: ConsoleTenancyDeps) =>
     );
   });
 
-export const handler = lambdaHandler(createHandler, consoleTenancyProductionDeps);
+export const handler = lambdaHandler(createHandler, consoleKeysProductionDeps);

@@ -3,7 +3,7 @@ import { readRequest, strictQuery } from '../../kernel/http/request-declaration'
 import { deleteApp, getOrgApp } from '../app/manage-apps';
 import { CONSOLE_TENANCY_REQUESTS } from '../openapi/tenancy-console-requests';
 import { TENANCY_ROUTES } from '../tenancy-routes';
-import { consoleTenancyProductionDeps, type ConsoleTenancyDeps } from '../wiring/console-tenancy-wiring';
+import { consoleAppDeletionProductionDeps, type ConsoleTenancyDeps } from '../wiring/console-tenancy-wiring';
 import { consoleApp } from './console-presenters';
 
 /** DELETE /console/v1/orgs/{orgId}/apps/{appId}: the app leaves every list at once; its sessions and consumers are then deleted with tombstones. */
@@ -15,4 +15,4 @@ export const createHandler = (deps: ConsoleTenancyDeps) =>
     return { status: 204, audit: { before } };
   });
 
-export const handler = lambdaHandler(createHandler, consoleTenancyProductionDeps);
+export const handler = lambdaHandler(createHandler, consoleAppDeletionProductionDeps);

@@ -4,7 +4,7 @@ import { consoleOrgOf } from '../app/admit-console-member';
 import { revokeCredential } from '../app/issue-credential';
 import { CONSOLE_TENANCY_REQUESTS } from '../openapi/tenancy-console-requests';
 import { TENANCY_ROUTES } from '../tenancy-routes';
-import { consoleTenancyProductionDeps, type ConsoleTenancyDeps } from '../wiring/console-tenancy-wiring';
+import { consoleKeysProductionDeps, type ConsoleTenancyDeps } from '../wiring/console-tenancy-wiring';
 import { keyView } from './key-presenters';
 
 /** DELETE /console/v1/orgs/{orgId}/keys/{keyId}: revokes a key of the org at once (a leaked key stops working). */
@@ -16,4 +16,4 @@ export const createHandler = (deps: ConsoleTenancyDeps) =>
     return { status: 200, body: { data }, audit: { after: data } };
   });
 
-export const handler = lambdaHandler(createHandler, consoleTenancyProductionDeps);
+export const handler = lambdaHandler(createHandler, consoleKeysProductionDeps);

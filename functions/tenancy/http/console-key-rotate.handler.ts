@@ -4,7 +4,7 @@ import { consoleOrgOf } from '../app/admit-console-member';
 import { rotateCredential } from '../app/rotate-credential';
 import { CONSOLE_TENANCY_REQUESTS } from '../openapi/tenancy-console-requests';
 import { TENANCY_ROUTES } from '../tenancy-routes';
-import { consoleTenancyProductionDeps, type ConsoleTenancyDeps } from '../wiring/console-tenancy-wiring';
+import { consoleKeysProductionDeps, type ConsoleTenancyDeps } from '../wiring/console-tenancy-wiring';
 import { keyView, rotatedKeyView } from './key-presenters';
 
 /**
@@ -30,4 +30,4 @@ export const createHandler = (deps: ConsoleTenancyDeps) =>
     };
   });
 
-export const handler = lambdaHandler(createHandler, consoleTenancyProductionDeps);
+export const handler = lambdaHandler(createHandler, consoleKeysProductionDeps);

@@ -4,7 +4,7 @@ import type { OrgScope } from '../../kernel/domain/scopes';
 import { consoleOrgOf } from '../app/admit-console-member';
 import { CONSOLE_TENANCY_REQUESTS } from '../openapi/tenancy-console-requests';
 import { TENANCY_ROUTES } from '../tenancy-routes';
-import { consoleTenancyProductionDeps, type ConsoleTenancyDeps } from '../wiring/console-tenancy-wiring';
+import { consoleKeysProductionDeps, type ConsoleTenancyDeps } from '../wiring/console-tenancy-wiring';
 import { issueConsoleKey } from './console-key-issue';
 
 /** POST /console/v1/orgs/{orgId}/keys: an org key (`svc_org_…`) with read scopes and an optional expiry; the key is shown once. */
@@ -24,4 +24,4 @@ export const createHandler = (deps: ConsoleTenancyDeps) =>
     );
   });
 
-export const handler = lambdaHandler(createHandler, consoleTenancyProductionDeps);
+export const handler = lambdaHandler(createHandler, consoleKeysProductionDeps);

@@ -6,4 +6,4 @@ import { buildJobQueue } from '../../kernel/wiring/job-queue-wiring';
 
 export type AdminJobsDeps = AdminBaseDeps & { readonly jobs: JobQueue };
 
-export const adminJobsProductionDeps = onFirstUse((opts): AdminJobsDeps => ({ ...buildAdminBaseDeps(opts), jobs: buildJobQueue(opts) }));
+export const adminJobsProductionDeps = /* @__PURE__ */ onFirstUse((opts): AdminJobsDeps => ({ ...buildAdminBaseDeps(opts), jobs: buildJobQueue(opts) }));

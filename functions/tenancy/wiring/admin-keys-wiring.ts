@@ -9,7 +9,7 @@ import { onFirstUse, type WiringOptions } from './core-wiring';
 export type AdminKeysDeps = AdminBaseDeps & { readonly apiKeys: ApiKeyRegistry };
 
 /** Functions without the `apiKeys:manage` grant never touch the gateway's keys. */
-const NOT_GRANTED: ApiKeyRegistry = {
+export const NO_API_KEYS: ApiKeyRegistry = {
   register: () => Promise.reject(new Error('this function has no apiKeys:manage grant')),
   unregister: () => Promise.reject(new Error('this function has no apiKeys:manage grant')),
   forgetAuthorizations: () => Promise.reject(new Error('this function has no apiKeys:manage grant')),
@@ -20,8 +20,10 @@ export function apiKeyRegistryFrom(env: EnvVars, opts: WiringOptions): ApiKeyReg
   if (opts.apiKeys) return opts.apiKeys;
   const usagePlans = env[ENV.gatewayUsagePlans];
   const authorizerStages = env[ENV.gatewayAuthorizerStages];
-  if (!usagePlans || !authorizerStages) return NOT_GRANTED;
+  if (!usagePlans || !authorizerStages) return NO_API_KEYS;
   return new ApiGatewayKeyRegistry(new APIGatewayClient({ region: opts.aws?.region }), { usagePlans, authorizerStages });
 }
 
-export const adminKeysProductionDeps = onFirstUse((opts): AdminKeysDeps => ({ ...buildAdminBaseDeps(opts), apiKeys: apiKeyRegistryFrom(opts.env, opts) }));
+export const adminKeysProductionDeps = /* @__PURE__ */ onFirstUse(
+  (opts): AdminKeysDeps => ({ ...buildAdminBaseDeps(opts), apiKeys: apiKeyRegistryFrom(opts.env, opts) }),
+);

@@ -19,4 +19,4 @@ export function buildAdminBaseDeps(opts: WiringOptions, db: DynamoDBDocumentClie
   return { ...withAuditTrail(opts, db, buildCoreDeps(opts, db)), billing: new DynamoBillingStore(db, opts.env[ENV.tableName]) };
 }
 
-export const adminProductionDeps = onFirstUse((opts) => buildAdminBaseDeps(opts));
+export const adminProductionDeps = /* @__PURE__ */ onFirstUse((opts) => buildAdminBaseDeps(opts));

@@ -8,7 +8,7 @@ import { ENV } from '../../kernel/env';
 import { buildJobQueue } from '../../kernel/wiring/job-queue-wiring';
 import type { JobQueue } from '../../kernel/app/kernel-ports';
 import type { ConsoleIdentityPorts } from '../app/identity-ports';
-import { apiKeyRegistryFrom } from './admin-keys-wiring';
+import { apiKeyRegistryFrom, NO_API_KEYS } from './admin-keys-wiring';
 import { buildAdminBaseDeps, type AdminBaseDeps } from './admin-wiring';
 import { onFirstUse } from './core-wiring';
 import { buildConsoleIdentityPorts, withConsoleAdmission, type ConsoleWiringOptions } from './console-identity-wiring';
@@ -26,10 +26,21 @@ export function withConsoleCallers<D extends AdminBaseDeps>(opts: ConsoleWiringO
 
 export type ConsoleTenancyDeps = AdminBaseDeps & ConsoleCallerPorts & { readonly apiKeys: ApiKeyRegistry; readonly jobs: JobQueue };
 
-export function buildConsoleTenancyDeps(opts: ConsoleWiringOptions): ConsoleTenancyDeps {
+/** The jobs queue of a function without the `jobs:send` grant: it never starts lifecycle work. */
+const NO_JOBS: JobQueue = { send: () => Promise.reject(new Error('this function has no jobs:send grant')) };
+
+/** `granted`: the gateway's keys and the jobs queue, for the functions whose grants reach them; the others refuse. */
+export function buildConsoleTenancyDeps(
+  opts: ConsoleWiringOptions,
+  granted: { readonly apiKeys?: ApiKeyRegistry; readonly jobs?: JobQueue } = {},
+): ConsoleTenancyDeps {
   const db = createDocumentClient(opts.aws ?? {});
-  const base = { ...buildAdminBaseDeps(opts, db), apiKeys: apiKeyRegistryFrom(opts.env, opts), jobs: buildJobQueue(opts) };
+  const base = { ...buildAdminBaseDeps(opts, db), apiKeys: granted.apiKeys ?? NO_API_KEYS, jobs: granted.jobs ?? NO_JOBS };
   return withConsoleCallers(opts, db, base);
 }
 
-export const consoleTenancyProductionDeps = onFirstUse(buildConsoleTenancyDeps);
+// Three declarations, so a bundle keeps only the clients of the one its route names (ADR 0014): the
+// gateway's keys only for the key routes (`apiKeys:manage`), the jobs queue only for the app deletion.
+export const consoleTenancyProductionDeps = /* @__PURE__ */ onFirstUse((opts) => buildConsoleTenancyDeps(opts));
+export const consoleKeysProductionDeps = /* @__PURE__ */ onFirstUse((opts) => buildConsoleTenancyDeps(opts, { apiKeys: apiKeyRegistryFrom(opts.env, opts) }));
+export const consoleAppDeletionProductionDeps = /* @__PURE__ */ onFirstUse((opts) => buildConsoleTenancyDeps(opts, { jobs: buildJobQueue(opts) }));

@@ -1,0 +1,30 @@
+/**
+ * A model adapter imported on its first call. A provider's SDK client (Bedrock's, with its event-stream
+ * codec) is then evaluated only by a function that runs a turn on that provider, never at the cold
+ * start of one whose apps choose another model or whose request fails before the model is called.
+ */
+import type { ModelRequest, ModelResponse, ModelStreamEvent } from '../domain/model';
+import type { ChatModel } from '../app/chat-ports';
+
+export class LazyChatModel implements ChatModel {
+  private model: Promise<ChatModel> | undefined;
+
+  /** `load` imports the adapter's module and builds it; a failed import is tried again on the next call. */
+  constructor(private readonly load: () => Promise<ChatModel>) {}
+
+  private loaded(): Promise<ChatModel> {
+    this.model ??= this.load().catch((err: unknown) => {
+      this.model = undefined;
+      throw err;
+    });
+    return this.model;
+  }
+
+  async converse(request: ModelRequest): Promise<ModelResponse> {
+    return (await this.loaded()).converse(request);
+  }
+
+  async *stream(request: ModelRequest): AsyncIterable<ModelStreamEvent> {
+    yield* (await this.loaded()).stream(request);
+  }
+}
