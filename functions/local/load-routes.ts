@@ -17,3 +17,8 @@ export async function loadRoutes(deps: LocalDeps): Promise<CompiledRoute[]> {
     }),
   );
 }
+
+/** Imports every route's handler module without building it: the platform's first start runs this beside its backends' start. */
+export async function importRouteModules(): Promise<void> {
+  await Promise.all(ALL_ROUTES.map((route) => importEntry(route.handler)));
+}
