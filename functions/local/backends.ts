@@ -59,17 +59,22 @@ function backendsThread(): Worker {
     if (reply.error) waiting?.reject(new Error(`embedded backends: ${reply.error}`));
     else waiting?.resolve(reply);
   });
-  worker.on('error', (err) => {
+  const lost = (err: Error): boolean => {
+    if (thread !== worker) return false;
     thread = undefined;
     const hadRunning = running.size > 0;
     for (const waiting of pending.values()) waiting.reject(err);
     pending.clear();
     running.clear();
+    return hadRunning;
+  };
+  worker.on('error', (err) => {
     // Running platforms lost their tables, files and queues: fail as loudly as a crash of the process would.
-    if (hadRunning) throw err;
+    if (lost(err)) throw err;
   });
-  worker.on('exit', () => {
-    if (thread === worker) thread = undefined;
+  worker.on('exit', (code) => {
+    const err = new Error(`the embedded backends' thread exited (code ${code})`);
+    if (lost(err)) throw err;
   });
   thread = worker;
   return worker;
