@@ -18,8 +18,9 @@ const running = new Map();
 /** `dataDir` persists tables and files; tables live in memory when `persistTables` is false (tests). */
 async function start({ dataDir, persistTables, region }) {
   const stops = [];
+  // The three servers share nothing: they close side by side.
   const stop = async () => {
-    for (const s of stops.reverse()) await s();
+    await Promise.all(stops.map((s) => s()));
   };
   try {
     mkdirSync(join(dataDir, 's3'), { recursive: true });
