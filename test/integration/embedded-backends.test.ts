@@ -6,7 +6,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CreateTableCommand, DynamoDBClient, GetItemCommand, ListTablesCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, GetItemCommand, ListTablesCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { ListQueuesCommand } from '@aws-sdk/client-sqs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSqsClient } from '../../functions/kernel/adapters/aws-queue-clients';
@@ -36,6 +37,8 @@ async function createTable(db: DynamoDBClient, name: string): Promise<void> {
       BillingMode: 'PAY_PER_REQUEST',
     }),
   );
+  // dynalite turns a new table ACTIVE on a timer: a write that comes first finds no table.
+  while ((await db.send(new DescribeTableCommand({ TableName: name }))).Table?.TableStatus !== 'ACTIVE') await sleep(5);
 }
 
 afterAll(() => {
