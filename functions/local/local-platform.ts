@@ -214,8 +214,9 @@ export async function startPlatform(opts: PlatformOptions): Promise<RunningPlatf
     const runnerOptions = opts.retryVisibilitySeconds !== undefined ? { retryVisibilitySeconds: opts.retryVisibilitySeconds } : {};
     const workerDeps = devListeners?.workerDeps ?? deps;
     if (opts.queueRunners ?? true) for (const q of QUEUES) runners.push(await startQueueRunner(sqs, workerDeps, q, queueUrls[q.id]!, log, runnerOptions));
+    // The runners share nothing: they stop side by side (every test platform's stop waits for them).
     cleanups.push(async () => {
-      for (const r of runners) await r.stop();
+      await Promise.all(runners.map((r) => r.stop()));
     });
 
     await gateway.load(deps);
