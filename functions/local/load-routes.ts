@@ -17,3 +17,15 @@ export async function loadRoutes(deps: LocalDeps): Promise<CompiledRoute[]> {
     }),
   );
 }
+
+let imported: Promise<unknown> | undefined;
+
+/**
+ * Imports every route's handler module without building it, once a process: its first platform runs this
+ * beside its backends' start. Later starts skip it, as each `import()` of a loaded module still costs a
+ * round of the TypeScript loader's hooks.
+ */
+export async function importRouteModules(): Promise<void> {
+  imported ??= Promise.all(ALL_ROUTES.map((route) => importEntry(route.handler)));
+  await imported;
+}

@@ -31,7 +31,7 @@ import { DevWebhookListeners } from './dev-webhook-listeners';
 import { attachFrontDoor, frontDoorLog, frontDoorServer, requestListener } from '../server/http-server';
 import { withReference } from '../openapi/docs-site';
 import { withConsole } from './console-site';
-import { loadRoutes } from './load-routes';
+import { importRouteModules, loadRoutes } from './load-routes';
 import { LocalApiGateway } from './local-api-gateway';
 import { acquireDataDirLock } from './lock';
 import { startQueueRunner, type QueueRunner } from './queue-runner';
@@ -120,6 +120,12 @@ export async function startPlatform(opts: PlatformOptions): Promise<RunningPlatf
     for (const c of cleanups.reverse()) await c();
   };
   try {
+    // The backends' thread loads and listens while this one imports the route modules (the first start's bulk).
+    const backendsStarting = startBackends(dataDir, opts.persist ?? true);
+    backendsStarting.catch(() => {});
+    cleanups.push(async () => (await backendsStarting.catch(() => undefined))?.stop());
+    const routesImported = importRouteModules();
+    routesImported.catch(() => {});
     // Listening first: the base URL the platform names in its documents is the address it really has.
     const server: Server = frontDoorServer();
     await new Promise<void>((resolveListen, reject) => {
@@ -141,8 +147,7 @@ export async function startPlatform(opts: PlatformOptions): Promise<RunningPlatf
       : undefined;
     consoleSignInStarting?.catch(() => {});
     cleanups.push(async () => (await consoleSignInStarting?.catch(() => undefined))?.stop());
-    const backends = await startBackends(dataDir, opts.persist ?? true);
-    cleanups.push(() => backends.stop());
+    const backends = await backendsStarting;
     const aws: AwsClientOptions = { region: LOCAL_REGION, endpoints: backends.endpoints, credentials: LOCAL_CREDENTIALS };
     const tableName = 'platform';
     const bucketName = 'platform-uploads';
@@ -209,11 +214,13 @@ export async function startPlatform(opts: PlatformOptions): Promise<RunningPlatf
     const runnerOptions = opts.retryVisibilitySeconds !== undefined ? { retryVisibilitySeconds: opts.retryVisibilitySeconds } : {};
     const workerDeps = devListeners?.workerDeps ?? deps;
     if (opts.queueRunners ?? true) for (const q of QUEUES) runners.push(await startQueueRunner(sqs, workerDeps, q, queueUrls[q.id]!, log, runnerOptions));
+    // The runners share nothing: they stop side by side (every test platform's stop waits for them).
     cleanups.push(async () => {
-      for (const r of runners) await r.stop();
+      await Promise.all(runners.map((r) => r.stop()));
     });
 
     await gateway.load(deps);
+    await routesImported;
     // The API reference (/docs, /api/v1/openapi.json) and the console's files in front of the routes, as the front door's bucket is on AWS.
     const compiled = await loadRoutes(deps);
     const routes = withConsole(withReference(requestListener(compiled, gateway, log)));
