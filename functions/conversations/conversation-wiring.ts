@@ -22,7 +22,7 @@ import { DynamoTombstoneStore } from './adapters/dynamo-tombstone-store';
 import { DynamoUsageStore } from './adapters/dynamo-usage-store';
 import { S3ObjectStore } from './adapters/s3-object-store';
 import type { ConversationPorts } from './app/conversation-ports';
-import type { ObjectStore } from './app/file-ports';
+import type { StreamingObjectStore } from './app/file-ports';
 
 /** What a lifecycle function (a scheduled job, the jobs worker) reads and writes. */
 type LifecycleDeps = CoreDeps & ConversationPorts;
@@ -42,7 +42,7 @@ export function buildConversationPorts(db: DynamoDBDocumentClient, table: string
 }
 
 /** The uploads bucket as an ObjectStore. */
-export function buildObjectStore(opts: WiringOptions): ObjectStore {
+export function buildObjectStore(opts: WiringOptions): StreamingObjectStore {
   return new S3ObjectStore(createS3Client(opts.aws ?? {}), opts.env[ENV.bucketName]);
 }
 

@@ -5,7 +5,7 @@
  */
 import { UNREFERENCED_FILE_RETENTION_HOURS, textKeyOf } from '../../conversations/domain/file';
 import type { ChatDeps } from './chat-ports';
-import type { OcrCompletion } from '../../conversations/app/file-ports';
+import type { ObjectStore, OcrCompletion } from '../../conversations/app/file-ports';
 import type { Telemetry } from '../../kernel/app/kernel-ports';
 
 type OcrDeps = Pick<ChatDeps, 'files' | 'objects' | 'ocr'> & Telemetry;
@@ -38,10 +38,10 @@ export async function recordOcrCompletion(deps: OcrDeps, notice: OcrCompletion):
   return 'stored';
 }
 
-type CleanupDeps = Pick<ChatDeps, 'files' | 'objects' | 'clock'>;
+type CleanupDeps = Pick<ChatDeps, 'files' | 'clock'> & { readonly objects: ObjectStore };
 
 /** Prefix of every object of a file (its bytes and its text). */
-function filePrefix(storageKey: string): string {
+export function filePrefix(storageKey: string): string {
   return storageKey.slice(0, storageKey.lastIndexOf('/') + 1);
 }
 

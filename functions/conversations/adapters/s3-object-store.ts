@@ -4,7 +4,8 @@
  * missing object is `undefined`.
  */
 import { DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, NoSuchKey, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { StorageUnavailableError, type ObjectStore } from '../app/file-ports';
+import { StorageUnavailableError, type ObjectWriter, type StreamingObjectStore } from '../app/file-ports';
+import { S3ObjectWriter } from './s3-object-writer';
 
 function isMissing(err: unknown): boolean {
   return (
@@ -30,7 +31,7 @@ async function guarded<T>(op: () => Promise<T>): Promise<T> {
   }
 }
 
-export class S3ObjectStore implements ObjectStore {
+export class S3ObjectStore implements StreamingObjectStore {
   constructor(
     private readonly s3: S3Client,
     private readonly bucket: string,
@@ -40,6 +41,10 @@ export class S3ObjectStore implements ObjectStore {
     await guarded(() =>
       this.s3.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentType: contentType, ContentLength: body.byteLength })),
     );
+  }
+
+  writer(key: string, contentType: string): ObjectWriter {
+    return new S3ObjectWriter(this.s3, this.bucket, key, contentType, guarded);
   }
 
   async get(key: string): Promise<Buffer | undefined> {

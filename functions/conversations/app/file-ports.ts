@@ -50,6 +50,24 @@ export interface ObjectStore {
   deletePrefix(prefix: string): Promise<void>;
 }
 
+/**
+ * One object written as its bytes arrive, in a single pass: what has arrived goes out while the rest is
+ * still coming, so the whole object is never held. Nothing is stored unless `end` resolves.
+ */
+export interface ObjectWriter {
+  /** Takes the next bytes; resolves once it can take more (the caller stops reading until then). */
+  write(bytes: Buffer): Promise<void>;
+  /** Every byte was given: resolves once the object is stored. */
+  end(): Promise<void>;
+  /** Gives the object up: nothing of it stays. Never throws. */
+  abort(): Promise<void>;
+}
+
+/** Object storage that also takes an object as a stream of unknown length (the upload route). */
+export interface StreamingObjectStore extends ObjectStore {
+  writer(key: string, contentType: string): ObjectWriter;
+}
+
 /** Object storage is unreachable or refused the request: the upload answers 503 with `Retry-After`. */
 export class StorageUnavailableError extends Error {
   constructor(cause: unknown) {
@@ -114,7 +132,7 @@ export interface OcrCompletion {
 
 /** Ports of the file upload path and of the chat turns that read attachments (the file records are a ConversationPort). */
 export interface FilePorts {
-  readonly objects: ObjectStore;
+  readonly objects: StreamingObjectStore;
   readonly sniffer: ContentSniffer;
   readonly documents: DocumentParser;
   readonly ocr: OcrEngine;
