@@ -18,7 +18,12 @@ export interface FileStore {
   /** The record while pending or ready; undefined when unknown, purging or removed. */
   get(id: string): Promise<StoredFile | undefined>;
   /** The bytes are stored: the file becomes referencable, with what extraction found. */
-  markReady(id: string, extraction: Pick<StoredFile, 'extraction' | 'textKey' | 'pages' | 'ocrJobId'>): Promise<void>;
+  markReady(
+    id: string,
+    extraction: Pick<StoredFile, 'extraction' | 'textKey' | 'pages' | 'ocrJobId'>,
+    /** What only the bytes tell, for a record written before they arrived. */
+    received?: Pick<StoredFile, 'size' | 'sha256' | 'consumerId'>,
+  ): Promise<void>;
   /** Records the outcome of OCR (`ready` with its text key, or `ocr_failed`). */
   setExtraction(id: string, extraction: ExtractionState, textKey: string | null): Promise<void>;
   /**
@@ -93,6 +98,11 @@ export interface DocumentParser {
 /** The type a file's leading bytes say it is (file-type), as a MIME type; undefined when unknown. */
 export interface ContentSniffer {
   mimeOf(bytes: Uint8Array): Promise<string | undefined>;
+  /**
+   * The same answer from the file's first bytes and its size alone, or `null` when the answer would
+   * look at bytes past `start` (the caller then asks `mimeOf` with all of them).
+   */
+  mimeOfStart(start: Uint8Array, size: number): Promise<{ readonly mime: string | undefined } | null>;
 }
 
 /** Where OCR reads the PDF from. */
