@@ -3,18 +3,22 @@ import { fileTypeFromBuffer } from 'file-type';
 import type { ContentSniffer } from '../../conversations/app/file-ports';
 
 /**
- * A file's first bytes laid out at their place in a buffer of the file's full size, which records the
- * furthest byte file-type asks for. The rest is never written, so it takes no memory; file-type sees the
- * true size (some of its checks depend on it), and an answer that read only the first bytes is the one
- * the whole file gives.
+ * A file's first bytes shown to file-type as the whole file: a view of them that gives the file's full
+ * size as its length (some of file-type's checks depend on it) and records the furthest byte asked for.
+ * Nothing past the first bytes exists, so no memory of the file's size is taken; an answer that asked
+ * for none of them is the one the whole file gives.
  */
-class StartOfFile extends Uint8Array {
-  furthest = 0;
-
-  override subarray(begin?: number, end?: number) {
-    this.furthest = Math.max(this.furthest, end ?? this.length);
-    return super.subarray(begin, end);
-  }
+function startOfFile(start: Uint8Array, size: number): { readonly view: Uint8Array; furthest(): number } {
+  const view = new Uint8Array(start.buffer, start.byteOffset, start.length);
+  let furthest = 0;
+  Object.defineProperty(view, 'length', { value: size });
+  Object.defineProperty(view, 'subarray', {
+    value: (begin?: number, end?: number) => {
+      furthest = Math.max(furthest, end ?? size);
+      return Uint8Array.prototype.subarray.call(view, begin, end);
+    },
+  });
+  return { view, furthest: () => furthest };
 }
 
 export class FileTypeSniffer implements ContentSniffer {
@@ -24,9 +28,8 @@ export class FileTypeSniffer implements ContentSniffer {
 
   async mimeOfStart(start: Uint8Array, size: number): Promise<{ readonly mime: string | undefined } | null> {
     if (start.length >= size) return { mime: await this.mimeOf(start.subarray(0, size)) };
-    const file = new StartOfFile(size);
-    file.set(start);
-    const mime = (await fileTypeFromBuffer(file))?.mime;
-    return file.furthest <= start.length ? { mime } : null;
+    const file = startOfFile(start, size);
+    const mime = (await fileTypeFromBuffer(file.view))?.mime;
+    return file.furthest() <= start.length ? { mime } : null;
   }
 }
