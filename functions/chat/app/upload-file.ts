@@ -9,8 +9,6 @@ import type { ChatPrincipal } from '../../tenancy/app/admit-request';
 import { requireChatSessionOfApp } from './record-session-activity';
 import { acceptedUpload, finishUpload, inspectDocument, pendingFile, refuseMismatch, stored, type UploadDeps } from './upload-steps';
 
-export type { UploadDeps } from './upload-steps';
-
 export async function uploadFile(
   deps: UploadDeps,
   input: { readonly principal: ChatPrincipal; readonly fileName: string; readonly bytes: Buffer; readonly sessionId?: string },
