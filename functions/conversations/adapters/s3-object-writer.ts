@@ -1,9 +1,9 @@
 /**
  * An object written to S3 as its bytes arrive, when its length is not known up front (an upload read
  * from a multipart body). An object that ends within one part goes as one PutObject; a longer one as a
- * multipart upload whose parts go out while the next one arrives, one part in flight at a time, so no
- * more than two parts are held. A failed or abandoned multipart upload is aborted (the bucket's
- * lifecycle rule removes any a crash leaves behind).
+ * multipart upload whose parts go out while the next one arrives, one part in flight at a time: two
+ * part buffers, filled in turn, are all it holds. A failed or abandoned multipart upload is aborted
+ * (the bucket's lifecycle rule removes any a crash leaves behind).
  */
 import {
   AbortMultipartUploadCommand,
@@ -24,8 +24,10 @@ interface Upload {
 }
 
 export class S3ObjectWriter implements ObjectWriter {
-  private held: Buffer[] = [];
-  private heldBytes = 0;
+  /** The part being filled, and the one sent before it, kept for the part after next. */
+  private part: Buffer | undefined;
+  private filled = 0;
+  private spare: Buffer | undefined;
   private upload: Promise<Upload> | undefined;
   private inFlight: Promise<void> | undefined;
   private given = false;
@@ -40,26 +42,41 @@ export class S3ObjectWriter implements ObjectWriter {
   ) {}
 
   async write(bytes: Buffer): Promise<void> {
-    this.held.push(bytes);
-    this.heldBytes += bytes.length;
-    if (this.heldBytes < STREAMED_PART_BYTES) return;
-    // One part in flight: the next one fills meanwhile, and waits here for it.
-    await this.inFlight;
-    this.inFlight = this.sendPart(this.takeHeld());
-    // Awaited by the next write or by end; never an unhandled rejection meanwhile.
-    this.inFlight.catch(() => undefined);
+    let offset = 0;
+    while (offset < bytes.length) {
+      // Reserved, not written: only the bytes copied in take memory.
+      this.part ??= this.spare ?? Buffer.allocUnsafeSlow(STREAMED_PART_BYTES);
+      this.spare = undefined;
+      const copied = bytes.copy(this.part, this.filled, offset);
+      this.filled += copied;
+      offset += copied;
+      if (this.filled < STREAMED_PART_BYTES) continue;
+      // One part in flight: the next one fills meanwhile, and waits here for it.
+      await this.inFlight;
+      const full = this.part;
+      this.part = undefined;
+      this.filled = 0;
+      this.inFlight = this.sendPart(full).then(() => {
+        this.spare = full;
+      });
+      // Awaited by the next write or by end; never an unhandled rejection meanwhile.
+      this.inFlight.catch(() => undefined);
+    }
   }
 
   async end(): Promise<void> {
+    const last = this.part?.subarray(0, this.filled) ?? Buffer.alloc(0);
+    this.part = undefined;
     if (!this.upload) {
-      const [body, length] = this.takeHeld();
       await this.guarded(() =>
-        this.s3.send(unsigned(new PutObjectCommand({ Bucket: this.bucket, Key: this.key, Body: body, ContentLength: length, ContentType: this.contentType }))),
+        this.s3.send(
+          unsigned(new PutObjectCommand({ Bucket: this.bucket, Key: this.key, Body: last, ContentLength: last.length, ContentType: this.contentType })),
+        ),
       );
       return;
     }
     await this.inFlight;
-    if (this.heldBytes > 0) await this.sendPart(this.takeHeld());
+    if (last.length > 0) await this.sendPart(last);
     const { id, parts } = await this.upload;
     await this.guarded(() =>
       this.s3.send(new CompleteMultipartUploadCommand({ Bucket: this.bucket, Key: this.key, UploadId: id, MultipartUpload: { Parts: parts } })),
@@ -68,8 +85,8 @@ export class S3ObjectWriter implements ObjectWriter {
   }
 
   async abort(): Promise<void> {
-    this.held = [];
-    this.heldBytes = 0;
+    this.part = undefined;
+    this.spare = undefined;
     if (!this.upload || this.given) return;
     this.given = true;
     try {
@@ -85,14 +102,7 @@ export class S3ObjectWriter implements ObjectWriter {
     }
   }
 
-  private takeHeld(): [Buffer, number] {
-    const taken: [Buffer, number] = [this.held.length === 1 ? this.held[0]! : Buffer.concat(this.held, this.heldBytes), this.heldBytes];
-    this.held = [];
-    this.heldBytes = 0;
-    return taken;
-  }
-
-  private async sendPart([body, length]: [Buffer, number]): Promise<void> {
+  private async sendPart(body: Buffer): Promise<void> {
     this.upload ??= this.guarded(async () => {
       const res = await this.s3.send(new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: this.key, ContentType: this.contentType }));
       return { id: res.UploadId!, parts: [] };
@@ -101,7 +111,9 @@ export class S3ObjectWriter implements ObjectWriter {
     const PartNumber = upload.parts.length + 1;
     upload.parts.push({ ETag: '', PartNumber });
     const res = await this.guarded(() =>
-      this.s3.send(unsigned(new UploadPartCommand({ Bucket: this.bucket, Key: this.key, UploadId: upload.id, PartNumber, Body: body, ContentLength: length }))),
+      this.s3.send(
+        unsigned(new UploadPartCommand({ Bucket: this.bucket, Key: this.key, UploadId: upload.id, PartNumber, Body: body, ContentLength: body.length })),
+      ),
     );
     upload.parts[PartNumber - 1] = { ETag: res.ETag!, PartNumber };
   }
