@@ -41,9 +41,13 @@ export function buildConversationPorts(db: DynamoDBDocumentClient, table: string
   };
 }
 
-/** The uploads bucket as an ObjectStore. */
+/**
+ * The uploads bucket as an ObjectStore. A store named by its endpoint (s3rver on the local platform)
+ * takes an object of unknown length as one streamed PutObject; S3 as a multipart upload.
+ */
 export function buildObjectStore(opts: WiringOptions): StreamingObjectStore {
-  return new S3ObjectStore(createS3Client(opts.aws ?? {}), opts.env[ENV.bucketName]);
+  const endpoint = opts.aws?.endpoints?.s3;
+  return new S3ObjectStore(createS3Client(opts.aws ?? {}), opts.env[ENV.bucketName], { takesUnknownLength: endpoint !== undefined });
 }
 
 /** The core stores, the org credits and the conversation stores, over one DynamoDB client. */

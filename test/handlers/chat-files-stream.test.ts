@@ -1,8 +1,9 @@
 /**
  * POST /api/v1/chat/files stores the file in the pass that reads it, over HTTP against the local
- * platform: which object-store calls an upload makes (counted in the real S3 client), that the client
- * hashes no payload, that a type check needing more than the first bytes reads the file back, and that
- * an upload refused after its bytes went out leaves no record and no object behind.
+ * platform: which object-store calls an upload makes (counted in the real S3 client; the local store
+ * takes one streamed PutObject, the multipart upload S3 gets is test/unit/s3-object-writer.test.ts),
+ * that the client hashes no payload, that a type check needing more than the first bytes reads the
+ * file back, and that an upload refused after its bytes went out leaves no record and no object behind.
  */
 import { ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -59,12 +60,12 @@ describe('POST /api/v1/chat/files, in one pass', () => {
     expect(await p.deps.objects.get(`files/${w.appId}/${result.body.fileId}/original`)).toEqual(Buffer.from(bytes));
   });
 
-  it('stores 20 MiB as a multipart upload of 8 MiB parts, and records the size and hash of what it stored', async () => {
+  it('stores 20 MiB as one PutObject streamed as it arrives, and records the size and hash of what it stored', async () => {
     const bytes = bytesOfSize(MAX_UPLOAD_BYTES, jpeg());
     const { result, commands } = await counted(() => upload(p, w.chatKey, { name: 'big.jpg', bytes }));
     expect(result.status, result.text).toBe(201);
-    expect(commands).toEqual(['CreateMultipartUpload', 'UploadPart', 'UploadPart', 'UploadPart', 'CompleteMultipartUpload']);
-    expect(sent.filter((c) => c.command === 'UploadPart').map((c) => c.payloadHash)).toEqual(Array(3).fill('UNSIGNED-PAYLOAD'));
+    expect(commands).toEqual(['PutObject']);
+    expect(sent[0]!.payloadHash).toBe('UNSIGNED-PAYLOAD');
     const file = await p.deps.files.get(result.body.fileId);
     expect(file).toMatchObject({ status: 'ready', size: MAX_UPLOAD_BYTES, sha256: createHash('sha256').update(bytes).digest('hex') });
     expect((await p.deps.objects.get(file!.storageKey))!.equals(Buffer.from(bytes))).toBe(true);
@@ -92,11 +93,11 @@ describe('POST /api/v1/chat/files, in one pass', () => {
       expect(await leftovers()).toEqual(before);
     });
 
-    it('a file over the limit: the parts sent so far are given up', async () => {
+    it('a file over the limit: what was sent of it is removed', async () => {
       const before = await leftovers();
       const { result, commands } = await counted(() => upload(p, w.chatKey, { name: 'over.png', bytes: bytesOfSize(MAX_UPLOAD_BYTES + 1, png(2, 2)) }));
       expectChatError(result, 400, /20 MB/);
-      expect(commands).toEqual(['CreateMultipartUpload', 'UploadPart', 'UploadPart', 'AbortMultipartUpload']);
+      expect(commands).toEqual(['PutObject', 'DeleteObject']);
       expect(await leftovers()).toEqual(before);
     });
 

@@ -6,6 +6,7 @@
 import { DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, NoSuchKey, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { StorageUnavailableError, type ObjectWriter, type StreamingObjectStore } from '../app/file-ports';
 import { S3ObjectWriter } from './s3-object-writer';
+import { S3StreamedPutWriter } from './s3-streamed-put-writer';
 
 function isMissing(err: unknown): boolean {
   return (
@@ -35,6 +36,13 @@ export class S3ObjectStore implements StreamingObjectStore {
   constructor(
     private readonly s3: S3Client,
     private readonly bucket: string,
+    private readonly options: {
+      /**
+       * The store takes a PutObject of unknown length (an S3-protocol server such as s3rver does; S3
+       * refuses one): an object of unknown length is then one streamed request, not a multipart upload.
+       */
+      readonly takesUnknownLength?: boolean;
+    } = {},
   ) {}
 
   async put(key: string, body: Uint8Array, contentType: string): Promise<void> {
@@ -44,7 +52,8 @@ export class S3ObjectStore implements StreamingObjectStore {
   }
 
   writer(key: string, contentType: string): ObjectWriter {
-    return new S3ObjectWriter(this.s3, this.bucket, key, contentType, guarded);
+    const Writer = this.options.takesUnknownLength ? S3StreamedPutWriter : S3ObjectWriter;
+    return new Writer(this.s3, this.bucket, key, contentType, guarded);
   }
 
   async get(key: string): Promise<Buffer | undefined> {
