@@ -4,9 +4,8 @@
  * - upload time and throughput for 1 MiB and 20 MiB files, beside the same multipart body posted to a
  *   bare Node server (reads and discards) in the same run, and the server's peak RSS growth per upload
  *   as a multiple of the file size (sampled from /proc every 5 ms; target well under 3x);
- * - beside them, the floor the embedded object store sets: the same bytes stored by a bare PutObject,
- *   and by a bare multipart upload in the upload's part size, into an s3rver like the platform's
- *   (s3rver-floor.ts);
+ * - beside them, the floor the embedded object store sets: the same bytes stored by a bare PutObject
+ *   into an s3rver like the platform's (s3rver-floor.ts);
  * - time to refuse a 200 MiB body, chunked (cut off at the limit) and with a declared length, and how
  *   many bytes the client got to send first;
  * - PDF text extraction per page (the parser adapter beside unpdf called bare) and OCR per page (the
@@ -23,7 +22,6 @@ import { TesseractOcrEngine } from '../functions/chat/adapters/tesseract-ocr-eng
 import type { OcrCompletion, ObjectStore } from '../functions/conversations/app/file-ports';
 import { png, scannedPdf, textPdf } from '../test/support/file-fixtures';
 import { streamedUpload } from '../test/support/uploads';
-import { STREAMED_PART_BYTES } from '../functions/conversations/adapters/s3-object-writer';
 import { startBareObjectStore } from './s3rver-floor';
 import { percentile, table } from './stats';
 
@@ -112,17 +110,14 @@ export async function benchFiles(): Promise<void> {
     ] as const) {
       const file = paddedPng(size);
       const { body, contentType } = multipartBody('bench.png', file);
-      const multipart = size > STREAMED_PART_BYTES;
       for (let i = 0; i < 3; i++) {
         await post(url, demo.chatKey, body, contentType);
         await post(bareUrl, demo.chatKey, body, contentType);
         await floor.put(file);
-        if (multipart) await floor.multipart(file, STREAMED_PART_BYTES);
       }
       const times: number[] = [];
       const bareTimes: number[] = [];
       const putTimes: number[] = [];
-      const multipartTimes: number[] = [];
       const growth: number[] = [];
       for (let i = 0; i < n; i++) {
         const sampler = { pid: platform.pid!, peak: 0 };
@@ -134,7 +129,6 @@ export async function benchFiles(): Promise<void> {
         growth.push((sampler.peak - before) / size);
         bareTimes.push((await post(bareUrl, demo.chatKey, body, contentType)).ms);
         putTimes.push(await floor.put(file));
-        if (multipart) multipartTimes.push(await floor.multipart(file, STREAMED_PART_BYTES));
       }
       const p50 = percentile(times, 50);
       const bare50 = percentile(bareTimes, 50);
@@ -148,11 +142,10 @@ export async function benchFiles(): Promise<void> {
         'peak RSS growth / size (max)': Math.max(...growth).toFixed(2),
         median: percentile(growth, 50).toFixed(2),
         's3rver PutObject p50 ms': percentile(putTimes, 50).toFixed(1),
-        's3rver multipart p50 ms': multipart ? percentile(multipartTimes, 50).toFixed(1) : '-',
       });
     }
     console.log('\nUploads (server in its own process; bare = the same body to a Node server that discards it)\n');
-    console.log(`s3rver columns: the file's bytes stored bare into an s3rver in this process (multipart: parts of ${STREAMED_PART_BYTES / MiB} MiB)\n`);
+    console.log("s3rver column: the file's bytes stored bare, by one PutObject, into an s3rver in this process\n");
     table(rows);
 
     // Refusing 200 MiB.

@@ -1,9 +1,8 @@
 /**
  * The embedded object store's own cost, for the files bench: the same bytes stored by the S3 client of
  * the platform (createS3Client, the same settings) into an s3rver started as the platform starts its
- * own, both in one process and so on one event loop, as in `npm start`. A single PutObject is what a
- * bare store of the bytes costs; a multipart upload in parts of the size the upload uses is what a file
- * over one part costs (s3rver reads every part back and hashes it again when the upload completes).
+ * own, both in one process and so on one event loop, as in `npm start`, by one PutObject of a known
+ * length: what a bare store of the bytes costs.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,8 +16,6 @@ import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../functions/local/backends';
 export interface BareObjectStore {
   /** Milliseconds of one PutObject of `bytes` (a stream body, as the upload sends it: no payload hash by the client). */
   put(bytes: Buffer): Promise<number>;
-  /** Milliseconds of one multipart upload of `bytes` in parts of `partBytes`, one part at a time. */
-  multipart(bytes: Buffer, partBytes: number): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -37,19 +34,6 @@ export async function startBareObjectStore(): Promise<BareObjectStore> {
   };
   return {
     put: (bytes) => timed(() => s3.send(new PutObjectCommand({ Bucket, Key: `put-${n++}`, Body: Readable.from([bytes]), ContentLength: bytes.length }))),
-    multipart: (bytes, partBytes) =>
-      timed(async () => {
-        const Key = `multipart-${n++}`;
-        const { UploadId } = await s3.send(new CreateMultipartUploadCommand({ Bucket, Key }));
-        const Parts: { ETag: string; PartNumber: number }[] = [];
-        for (let offset = 0; offset < bytes.length; offset += partBytes) {
-          const part = bytes.subarray(offset, offset + partBytes);
-          const PartNumber = Parts.length + 1;
-          const res = await s3.send(new UploadPartCommand({ Bucket, Key, UploadId, PartNumber, Body: Readable.from([part]), ContentLength: part.length }));
-          Parts.push({ ETag: res.ETag!, PartNumber });
-        }
-        await s3.send(new CompleteMultipartUploadCommand({ Bucket, Key, UploadId, MultipartUpload: { Parts } }));
-      }),
     async stop() {
       s3.destroy();
       await server.close();
