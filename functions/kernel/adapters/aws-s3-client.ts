@@ -3,18 +3,14 @@ import { S3Client } from '@aws-sdk/client-s3';
 import type { AwsClientOptions } from './aws-clients';
 
 /**
- * The SDK's warnings and errors go to the console, but for its notice on a PutObject of unknown length,
- * which the object store sends on purpose to a server that takes one (s3rver). No `info`: the SDK then
- * skips building the copies it would log.
+ * Silent, as the SDK's default logger is: the platform logs through Powertools, and the adapters turn
+ * the SDK's errors into their own. Given explicitly so the SDK does not fall back to the console for
+ * its notice on a PutObject of unknown length, which the object store sends on purpose to a server that
+ * takes one (s3rver). No `info`: the SDK then skips building the copies it would log.
  */
-const SDK_LOGGER = {
-  debug: () => undefined,
-  warn: (...args: unknown[]) => {
-    if (typeof args[0] === 'string' && args[0].startsWith('Are you using a Stream of unknown length')) return;
-    console.warn(...args);
-  },
-  error: (...args: unknown[]) => console.error(...args),
-} as unknown as NonNullable<ConstructorParameters<typeof S3Client>[0]>['logger'];
+const SDK_LOGGER = { debug: () => undefined, warn: () => undefined, error: () => undefined } as unknown as NonNullable<
+  ConstructorParameters<typeof S3Client>[0]
+>['logger'];
 
 export function createS3Client(opts: AwsClientOptions): S3Client {
   return new S3Client({
