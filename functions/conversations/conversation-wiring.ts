@@ -22,7 +22,7 @@ import { DynamoTombstoneStore } from './adapters/dynamo-tombstone-store';
 import { DynamoUsageStore } from './adapters/dynamo-usage-store';
 import { S3ObjectStore } from './adapters/s3-object-store';
 import type { ConversationPorts } from './app/conversation-ports';
-import type { StreamingObjectStore } from './app/file-ports';
+import type { ObjectStore } from './app/file-ports';
 
 /** What a lifecycle function (a scheduled job, the jobs worker) reads and writes. */
 type LifecycleDeps = CoreDeps & ConversationPorts;
@@ -41,13 +41,9 @@ export function buildConversationPorts(db: DynamoDBDocumentClient, table: string
   };
 }
 
-/**
- * The uploads bucket as an ObjectStore. A store named by its endpoint (s3rver on the local platform)
- * takes an object of unknown length as one streamed PutObject; S3 as a multipart upload.
- */
-export function buildObjectStore(opts: WiringOptions): StreamingObjectStore {
-  const endpoint = opts.aws?.endpoints?.s3;
-  return new S3ObjectStore(createS3Client(opts.aws ?? {}), opts.env[ENV.bucketName], { takesUnknownLength: endpoint !== undefined });
+/** The uploads bucket as an ObjectStore. */
+export function buildObjectStore(opts: WiringOptions): ObjectStore {
+  return new S3ObjectStore(createS3Client(opts.aws ?? {}), opts.env[ENV.bucketName]);
 }
 
 /** The core stores, the org credits and the conversation stores, over one DynamoDB client. */

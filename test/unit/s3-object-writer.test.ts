@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { CreateBucketCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { S3ObjectStore } from '../../functions/conversations/adapters/s3-object-store';
+import { S3StreamingObjectStore } from '../../functions/conversations/adapters/s3-streaming-object-store';
 import { STREAMED_PART_BYTES } from '../../functions/conversations/adapters/s3-object-writer';
 import { createS3Client } from '../../functions/kernel/adapters/aws-s3-client';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../../functions/local/backends';
@@ -27,7 +27,7 @@ function pieces(size: number): { whole: Buffer; chunks: Buffer[] } {
   return { whole, chunks };
 }
 
-describe('S3ObjectStore.writer', () => {
+describe('S3StreamingObjectStore.writer', () => {
   let dir: string;
   let server: S3rver;
   let s3: S3Client;
@@ -54,7 +54,7 @@ describe('S3ObjectStore.writer', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  async function write(store: S3ObjectStore, key: string, chunks: Buffer[], giveUpAfter?: number): Promise<string[]> {
+  async function write(store: S3StreamingObjectStore, key: string, chunks: Buffer[], giveUpAfter?: number): Promise<string[]> {
     sent.length = 0;
     const writer = store.writer(key, 'image/png');
     for (const [i, chunk] of chunks.entries()) {
@@ -69,7 +69,7 @@ describe('S3ObjectStore.writer', () => {
   }
 
   describe('on S3: a multipart upload past one part', () => {
-    const store = () => new S3ObjectStore(s3, Bucket);
+    const store = () => new S3StreamingObjectStore(s3, Bucket, false);
 
     it('sends 20 MiB as parts of 8 MiB as they fill, unhashed, and stores the bytes as given', async () => {
       const { whole, chunks } = pieces(20 * MiB);
@@ -94,7 +94,7 @@ describe('S3ObjectStore.writer', () => {
   });
 
   describe('on a store that takes unknown lengths: one streamed PutObject', () => {
-    const store = () => new S3ObjectStore(s3, Bucket, { takesUnknownLength: true });
+    const store = () => new S3StreamingObjectStore(s3, Bucket, true);
 
     it('streams 20 MiB in one request and stores the bytes as given', async () => {
       const { whole, chunks } = pieces(20 * MiB);

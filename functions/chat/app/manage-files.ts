@@ -5,7 +5,7 @@
  */
 import { UNREFERENCED_FILE_RETENTION_HOURS, textKeyOf } from '../../conversations/domain/file';
 import type { ChatDeps } from './chat-ports';
-import type { ObjectStore, OcrCompletion } from '../../conversations/app/file-ports';
+import type { OcrCompletion } from '../../conversations/app/file-ports';
 import type { Telemetry } from '../../kernel/app/kernel-ports';
 
 type OcrDeps = Pick<ChatDeps, 'files' | 'objects' | 'ocr'> & Telemetry;
@@ -38,7 +38,7 @@ export async function recordOcrCompletion(deps: OcrDeps, notice: OcrCompletion):
   return 'stored';
 }
 
-type CleanupDeps = Pick<ChatDeps, 'files' | 'clock'> & { readonly objects: ObjectStore };
+type CleanupDeps = Pick<ChatDeps, 'files' | 'objects' | 'clock'>;
 
 /** Prefix of every object of a file (its bytes and its text). */
 export function filePrefix(storageKey: string): string {

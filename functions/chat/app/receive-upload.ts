@@ -10,7 +10,7 @@
  */
 import { sha256Digest } from '../../kernel/domain/digest';
 import { acceptedTypeOf, type StoredFile } from '../../conversations/domain/file';
-import { StorageUnavailableError, type ObjectWriter } from '../../conversations/app/file-ports';
+import { StorageUnavailableError, type ObjectWriter, type StreamingObjectStore } from '../../conversations/app/file-ports';
 import type { ChatPrincipal } from '../../tenancy/app/admit-request';
 import { filePrefix } from './manage-files';
 import { requireChatSessionOfApp } from './record-session-activity';
@@ -82,8 +82,11 @@ class ContentTap {
   }
 }
 
+/** The upload route's deps: its bucket also takes a file as it arrives. */
+export type ReceiveDeps = UploadDeps & { readonly objects: StreamingObjectStore };
+
 /** The pending record and the object being written, for an upload of an accepted type. */
-function staging(deps: UploadDeps, principal: ChatPrincipal, fileName: string, type: UploadType) {
+function staging(deps: ReceiveDeps, principal: ChatPrincipal, fileName: string, type: UploadType) {
   const file = pendingFile(deps, { principal, fileName, type, size: 0, sha256: '', consumerId: null, inspection: undefined });
   const created = later(deps.files.create(file));
   const writer: ObjectWriter = deps.objects.writer(file.storageKey, type.mimeType);
@@ -128,7 +131,7 @@ function staging(deps: UploadDeps, principal: ChatPrincipal, fileName: string, t
 }
 
 export async function receiveUpload(
-  deps: UploadDeps,
+  deps: ReceiveDeps,
   input: { readonly principal: ChatPrincipal; readonly fileName: string; readonly content: AsyncIterable<Buffer>; readonly sessionId?: string },
 ): Promise<ReceivedUpload> {
   const { principal, fileName } = input;

@@ -1,6 +1,6 @@
 import { receiveUpload } from '../app/receive-upload';
 import { uploadedFileView } from '../../conversations/domain/file';
-import { fileProductionDeps, type FileFunctionDeps } from '../wiring/file-wiring';
+import { fileProductionDeps, type FileFunctionDeps } from '../wiring/upload-wiring';
 import { claimChatRequest } from './chat-turn-route';
 import { httpRoute, lambdaHandler } from '../../kernel/http/kit';
 import { readRequest } from '../../kernel/http/request-declaration';

@@ -4,9 +4,7 @@
  * missing object is `undefined`.
  */
 import { DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, NoSuchKey, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { StorageUnavailableError, type ObjectWriter, type StreamingObjectStore } from '../app/file-ports';
-import { S3ObjectWriter } from './s3-object-writer';
-import { S3StreamedPutWriter } from './s3-streamed-put-writer';
+import { StorageUnavailableError, type ObjectStore } from '../app/file-ports';
 
 function isMissing(err: unknown): boolean {
   return (
@@ -23,7 +21,8 @@ function isUnavailable(err: unknown): boolean {
   return status >= 500 || status === 429 || (err as { name?: string })?.name === 'SlowDown';
 }
 
-async function guarded<T>(op: () => Promise<T>): Promise<T> {
+/** Runs an SDK call, a failure of the store's state (not the request's) as StorageUnavailableError. */
+export async function guarded<T>(op: () => Promise<T>): Promise<T> {
   try {
     return await op();
   } catch (err) {
@@ -32,28 +31,16 @@ async function guarded<T>(op: () => Promise<T>): Promise<T> {
   }
 }
 
-export class S3ObjectStore implements StreamingObjectStore {
+export class S3ObjectStore implements ObjectStore {
   constructor(
-    private readonly s3: S3Client,
-    private readonly bucket: string,
-    private readonly options: {
-      /**
-       * The store takes a PutObject of unknown length (an S3-protocol server such as s3rver does; S3
-       * refuses one): an object of unknown length is then one streamed request, not a multipart upload.
-       */
-      readonly takesUnknownLength?: boolean;
-    } = {},
+    protected readonly s3: S3Client,
+    protected readonly bucket: string,
   ) {}
 
   async put(key: string, body: Uint8Array, contentType: string): Promise<void> {
     await guarded(() =>
       this.s3.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentType: contentType, ContentLength: body.byteLength })),
     );
-  }
-
-  writer(key: string, contentType: string): ObjectWriter {
-    const Writer = this.options.takesUnknownLength ? S3StreamedPutWriter : S3ObjectWriter;
-    return new Writer(this.s3, this.bucket, key, contentType, guarded);
   }
 
   async get(key: string): Promise<Buffer | undefined> {

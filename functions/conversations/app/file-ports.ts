@@ -142,7 +142,7 @@ export interface OcrCompletion {
 
 /** Ports of the file upload path and of the chat turns that read attachments (the file records are a ConversationPort). */
 export interface FilePorts {
-  readonly objects: StreamingObjectStore;
+  readonly objects: ObjectStore;
   readonly sniffer: ContentSniffer;
   readonly documents: DocumentParser;
   readonly ocr: OcrEngine;
