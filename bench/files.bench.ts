@@ -4,6 +4,8 @@
  * - upload time and throughput for 1 MiB and 20 MiB files, beside the same multipart body posted to a
  *   bare Node server (reads and discards) in the same run, and the server's peak RSS growth per upload
  *   as a multiple of the file size (sampled from /proc every 5 ms; target well under 3x);
+ * - beside them, the floor the embedded object store sets: the same bytes stored by a bare PutObject
+ *   into an s3rver like the platform's (s3rver-floor.ts);
  * - time to refuse a 200 MiB body, chunked (cut off at the limit) and with a declared length, and how
  *   many bytes the client got to send first;
  * - PDF text extraction per page (the parser adapter beside unpdf called bare) and OCR per page (the
@@ -20,6 +22,7 @@ import { TesseractOcrEngine } from '../functions/chat/adapters/tesseract-ocr-eng
 import type { OcrCompletion, ObjectStore } from '../functions/conversations/app/file-ports';
 import { png, scannedPdf, textPdf } from '../test/support/file-fixtures';
 import { streamedUpload } from '../test/support/uploads';
+import { startBareObjectStore } from './s3rver-floor';
 import { percentile, table } from './stats';
 
 const MiB = 1024 * 1024;
@@ -83,6 +86,7 @@ export async function benchFiles(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'platform-bench-files-'));
   const [port, barePort] = [await freePort(), await freePort()];
   const children: ChildProcess[] = [];
+  const floor = await startBareObjectStore();
   try {
     const platform = spawn(process.execPath, ['--import', 'tsx', 'functions/local/main.ts'], {
       env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'ERROR' },
@@ -104,13 +108,16 @@ export async function benchFiles(): Promise<void> {
       ['1 MiB', MiB, 30],
       ['20 MiB', 20 * MiB, 8],
     ] as const) {
-      const { body, contentType } = multipartBody('bench.png', paddedPng(size));
+      const file = paddedPng(size);
+      const { body, contentType } = multipartBody('bench.png', file);
       for (let i = 0; i < 3; i++) {
         await post(url, demo.chatKey, body, contentType);
         await post(bareUrl, demo.chatKey, body, contentType);
+        await floor.put(file);
       }
       const times: number[] = [];
       const bareTimes: number[] = [];
+      const putTimes: number[] = [];
       const growth: number[] = [];
       for (let i = 0; i < n; i++) {
         const sampler = { pid: platform.pid!, peak: 0 };
@@ -121,6 +128,7 @@ export async function benchFiles(): Promise<void> {
         times.push(r.ms);
         growth.push((sampler.peak - before) / size);
         bareTimes.push((await post(bareUrl, demo.chatKey, body, contentType)).ms);
+        putTimes.push(await floor.put(file));
       }
       const p50 = percentile(times, 50);
       const bare50 = percentile(bareTimes, 50);
@@ -133,9 +141,11 @@ export async function benchFiles(): Promise<void> {
         ratio: (p50 / bare50).toFixed(1),
         'peak RSS growth / size (max)': Math.max(...growth).toFixed(2),
         median: percentile(growth, 50).toFixed(2),
+        's3rver PutObject p50 ms': percentile(putTimes, 50).toFixed(1),
       });
     }
     console.log('\nUploads (server in its own process; bare = the same body to a Node server that discards it)\n');
+    console.log("s3rver column: the file's bytes stored bare, by one PutObject, into an s3rver in this process\n");
     table(rows);
 
     // Refusing 200 MiB.
@@ -155,6 +165,7 @@ export async function benchFiles(): Promise<void> {
     console.log('\nRefusing a 200 MiB body (the limit is 20 MiB; the server stops reading at the limit)\n');
     table(refusals);
   } finally {
+    await floor.stop();
     for (const c of children) c.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 500));
     rmSync(dataDir, { recursive: true, force: true });

@@ -15,7 +15,7 @@ import { buildJobQueue } from '../kernel/wiring/job-queue-wiring';
 import { buildCoreDeps, onFirstUse, parseEnv, type CoreDeps } from '../tenancy/wiring/core-wiring';
 import { withAuditTrail } from '../tenancy/wiring/audit-wiring';
 import { buildExportJobPorts, buildExportPorts } from '../export/export-wiring';
-import { buildFilePorts } from '../chat/wiring/file-wiring';
+import { buildUploadPorts } from '../chat/wiring/upload-wiring';
 import { buildUrlFetcher } from '../chat/wiring/responses-wiring';
 import { buildResponseRunQueue } from '../chat/wiring/response-run-wiring';
 import { buildConsolePorts } from '../console/console-wiring';
@@ -42,7 +42,7 @@ export function buildDeps(opts: WiringOptions): LocalDeps {
     ...buildChatPorts(opts, db),
     responseRuns: buildResponseRunQueue(opts),
     ...buildConversationApiPorts(db, table),
-    ...buildFilePorts(opts),
+    ...buildUploadPorts(opts),
     urls: buildUrlFetcher(opts),
     ...buildAcpPorts(db, table),
     ...buildCheckoutPorts(opts, db, table),

@@ -11,7 +11,7 @@ import { attachFrontDoor, frontDoorLog, frontDoorServer, requestListener } from 
 import { compile } from './router';
 import { CHAT_ROUTES } from '../chat/chat-routes';
 import { parseEnv } from '../tenancy/wiring/core-wiring';
-import { buildFileDeps } from '../chat/wiring/file-wiring';
+import { buildFileDeps } from '../chat/wiring/upload-wiring';
 
 const HANDLERS = { chatFilesCreate: createHandler } as const;
 

@@ -76,6 +76,21 @@ export function png(width: number, height: number, rgb: readonly [number, number
   ]);
 }
 
+/**
+ * A PNG with a text chunk of `textBytes` bytes after its header, and `acTL` (an animated PNG's control
+ * chunk) after that when `animated`: a type check walks past the text to find the image data, or acTL.
+ */
+export function pngWithLongText(textBytes: number, animated = false): Uint8Array {
+  const plain = Buffer.from(png(2, 2));
+  const afterHeader = 8 + 25;
+  return Buffer.concat([
+    plain.subarray(0, afterHeader),
+    pngChunk('tEXt', Buffer.concat([Buffer.from('Comment\0'), Buffer.alloc(textBytes - 8, 0x61)])),
+    ...(animated ? [pngChunk('acTL', Buffer.from([0, 0, 0, 1, 0, 0, 0, 0]))] : []),
+    plain.subarray(afterHeader),
+  ]);
+}
+
 // ---------------------------------------------------------------------------------------------------
 // JPEG
 

@@ -41,7 +41,7 @@ export async function recordOcrCompletion(deps: OcrDeps, notice: OcrCompletion):
 type CleanupDeps = Pick<ChatDeps, 'files' | 'objects' | 'clock'>;
 
 /** Prefix of every object of a file (its bytes and its text). */
-function filePrefix(storageKey: string): string {
+export function filePrefix(storageKey: string): string {
   return storageKey.slice(0, storageKey.lastIndexOf('/') + 1);
 }
 

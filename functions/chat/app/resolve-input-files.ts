@@ -15,7 +15,8 @@ import { MAX_FILE_REFERENCES, type FileReference } from '../domain/turn-fields';
 import { checkCallbackUrl, type CallbackCheck } from '../../kernel/app/check-callback-url';
 import type { ChatPorts, FetchedUrl, UrlFetcher } from './chat-ports';
 import { requireChatSessionOfApp } from './record-session-activity';
-import { uploadFile, type UploadDeps } from './upload-file';
+import { uploadFile } from './upload-file';
+import type { UploadDeps } from './upload-steps';
 
 /** How long the whole fetch of one URL may take. */
 export const URL_FETCH_TIMEOUT_MS = 10_000;

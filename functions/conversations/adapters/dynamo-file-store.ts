@@ -71,22 +71,27 @@ export class DynamoFileStore implements FileStore {
     return fromItem(res.Item);
   }
 
-  async markReady(id: string, e: Pick<StoredFile, 'extraction' | 'textKey' | 'pages' | 'ocrJobId'>): Promise<void> {
+  async markReady(
+    id: string,
+    e: Pick<StoredFile, 'extraction' | 'textKey' | 'pages' | 'ocrJobId'>,
+    received?: Pick<StoredFile, 'size' | 'sha256' | 'consumerId'>,
+  ): Promise<void> {
     // OCR may finish before this write: a file created `ocr_pending` keeps whatever the OCR worker set.
     const ocr = e.extraction === 'ocr_pending';
     await this.db.send(
       new UpdateCommand({
         TableName: this.table,
         Key: key(id),
-        UpdateExpression: `SET #status = :ready, pages = :pages, ocrJobId = :ocrJobId${ocr ? '' : ', extraction = :extraction, textKey = :textKey'}`,
+        UpdateExpression: `SET #status = :ready, pages = :pages, ocrJobId = :ocrJobId${ocr ? '' : ', extraction = :extraction, textKey = :textKey'}${received ? ', #size = :size, sha256 = :sha256, consumerId = :consumerId' : ''}`,
         ConditionExpression: '#status = :pending',
-        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeNames: { '#status': 'status', ...(received ? { '#size': 'size' } : {}) },
         ExpressionAttributeValues: {
           ':ready': 'ready',
           ':pending': 'pending',
           ':pages': e.pages,
           ':ocrJobId': e.ocrJobId,
           ...(ocr ? {} : { ':extraction': e.extraction, ':textKey': e.textKey }),
+          ...(received ? { ':size': received.size, ':sha256': received.sha256, ':consumerId': received.consumerId } : {}),
         },
       }),
     );

@@ -21,7 +21,8 @@ function isUnavailable(err: unknown): boolean {
   return status >= 500 || status === 429 || (err as { name?: string })?.name === 'SlowDown';
 }
 
-async function guarded<T>(op: () => Promise<T>): Promise<T> {
+/** Runs an SDK call, a failure of the store's state (not the request's) as StorageUnavailableError. */
+export async function guarded<T>(op: () => Promise<T>): Promise<T> {
   try {
     return await op();
   } catch (err) {
@@ -32,8 +33,8 @@ async function guarded<T>(op: () => Promise<T>): Promise<T> {
 
 export class S3ObjectStore implements ObjectStore {
   constructor(
-    private readonly s3: S3Client,
-    private readonly bucket: string,
+    protected readonly s3: S3Client,
+    protected readonly bucket: string,
   ) {}
 
   async put(key: string, body: Uint8Array, contentType: string): Promise<void> {

@@ -18,7 +18,12 @@ export interface FileStore {
   /** The record while pending or ready; undefined when unknown, purging or removed. */
   get(id: string): Promise<StoredFile | undefined>;
   /** The bytes are stored: the file becomes referencable, with what extraction found. */
-  markReady(id: string, extraction: Pick<StoredFile, 'extraction' | 'textKey' | 'pages' | 'ocrJobId'>): Promise<void>;
+  markReady(
+    id: string,
+    extraction: Pick<StoredFile, 'extraction' | 'textKey' | 'pages' | 'ocrJobId'>,
+    /** What only the bytes tell, for a record written before they arrived. */
+    received?: Pick<StoredFile, 'size' | 'sha256' | 'consumerId'>,
+  ): Promise<void>;
   /** Records the outcome of OCR (`ready` with its text key, or `ocr_failed`). */
   setExtraction(id: string, extraction: ExtractionState, textKey: string | null): Promise<void>;
   /**
@@ -50,6 +55,24 @@ export interface ObjectStore {
   deletePrefix(prefix: string): Promise<void>;
 }
 
+/**
+ * One object written as its bytes arrive, in a single pass: what has arrived goes out while the rest is
+ * still coming, so the whole object is never held. Nothing is stored unless `end` resolves.
+ */
+export interface ObjectWriter {
+  /** Takes the next bytes; resolves once it can take more (the caller stops reading until then). */
+  write(bytes: Buffer): Promise<void>;
+  /** Every byte was given: resolves once the object is stored. */
+  end(): Promise<void>;
+  /** Gives the object up: nothing of it stays. Never throws. */
+  abort(): Promise<void>;
+}
+
+/** Object storage that also takes an object as a stream of unknown length (the upload route). */
+export interface StreamingObjectStore extends ObjectStore {
+  writer(key: string, contentType: string): ObjectWriter;
+}
+
 /** Object storage is unreachable or refused the request: the upload answers 503 with `Retry-After`. */
 export class StorageUnavailableError extends Error {
   constructor(cause: unknown) {
@@ -75,6 +98,11 @@ export interface DocumentParser {
 /** The type a file's leading bytes say it is (file-type), as a MIME type; undefined when unknown. */
 export interface ContentSniffer {
   mimeOf(bytes: Uint8Array): Promise<string | undefined>;
+  /**
+   * The same answer from the file's first bytes and its size alone, or `null` when the answer would
+   * look at bytes past `start` (the caller then asks `mimeOf` with all of them).
+   */
+  mimeOfStart(start: Uint8Array, size: number): Promise<{ readonly mime: string | undefined } | null>;
 }
 
 /** Where OCR reads the PDF from. */

@@ -6,6 +6,12 @@ export function sha256Hex(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
+/** SHA-256 of bytes that arrive in pieces: `hex()` once all of them went through `update`. */
+export function sha256Digest(): { update(bytes: Uint8Array): void; hex(): string } {
+  const hash = createHash('sha256');
+  return { update: (bytes) => void hash.update(bytes), hex: () => hash.digest('hex') };
+}
+
 /** JSON with object keys sorted at every level: two bodies that mean the same fingerprint the same. */
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;

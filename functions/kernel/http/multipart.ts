@@ -1,16 +1,22 @@
 /**
  * Reads the one file of an upload from a `multipart/form-data` stream with busboy, counting bytes as
- * they arrive: the body is never held beyond the file limit, and reading stops the moment the file
- * passes it. Every malformed shape is a 400 naming what is wrong (spec, area B upload table).
+ * they arrive: the file is handed on as a stream the moment its part begins, nothing of it is held
+ * here, and reading stops the moment the file passes the limit. Every malformed shape is a 400 naming
+ * what is wrong (spec, area B upload table).
  */
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import busboy from 'busboy';
 import { badRequest } from '../domain/errors';
 import type { BodyRule } from './request-declaration';
 
 export interface ReceivedFile {
   readonly fileName: string;
-  readonly bytes: Buffer;
+  /**
+   * The file's bytes as they arrive. It ends only once the whole body has been read and found well
+   * formed; a body refused after the file began (over the limit, another part, cut off, malformed)
+   * fails it with that 400.
+   */
+  readonly content: Readable;
 }
 
 export interface MultipartLimits {
@@ -23,15 +29,17 @@ export interface MultipartLimits {
 /** Field name of the one part an upload carries. */
 export const FILE_PART = 'file';
 
-/**
- * The file of the request. Rejects (400) a non-multipart body, a malformed one, a part other than
- * `file`, a second file, a missing `file` part, and a file over the limit (as soon as it passes it;
- * the caller then stops reading the connection). An empty file is returned as is (the use case's rule).
- */
 /** A part's name as an error message repeats it: busboy gives none for a part without one. */
 function shownName(name: string | undefined): string {
   return typeof name === 'string' ? name.slice(0, 100) : '';
 }
+
+/**
+ * The file of the request, once its part begins. Refuses (400) a non-multipart body, a malformed one,
+ * a part other than `file` and a missing `file` part; a second part, a file over the limit (as soon as
+ * it passes it; the caller then stops reading the connection) or a body cut off after the file began
+ * fail the file's stream instead. An empty file is handed on as is (the use case's rule).
+ */
 
 export function readSingleFile(body: Readable, contentType: string | undefined, limits: MultipartLimits): Promise<ReceivedFile> {
   if (!contentType || !/^multipart\/form-data\s*;/i.test(contentType) || !/boundary=/i.test(contentType)) {
@@ -50,7 +58,7 @@ export function readSingleFile(body: Readable, contentType: string | undefined, 
       return;
     }
     let settled = false;
-    let file: { fileName: string; chunks: Buffer[]; size: number; done: boolean } | undefined;
+    let file: { content: Readable; done: boolean } | undefined;
     const fail = (err: Error) => {
       if (settled) return;
       settled = true;
@@ -58,7 +66,9 @@ export function readSingleFile(body: Readable, contentType: string | undefined, 
       body.pause();
       parser.removeAllListeners();
       parser.on('error', () => undefined);
-      reject(err);
+      // Before the file began, the request is refused; after, its reader learns it from the stream.
+      if (file) file.content.destroy(err);
+      else reject(err);
     };
     /**
      * busboy calls its listeners while it parses inside the request stream's pipe: a throw there would
@@ -88,16 +98,22 @@ export function readSingleFile(body: Readable, contentType: string | undefined, 
           stream.resume();
           return fail(badRequest('The "file" part has no filename: send it as a file part (Content-Disposition with filename)'));
         }
-        const current = { fileName, chunks: [] as Buffer[], size: 0, done: false };
+        // The reader's pace is the request's: busboy stops taking the body while this stream is paused.
+        const content = new Readable({ read: () => void stream.resume() });
+        // A reader that stopped early must not leave an unhandled 'error' behind it.
+        content.on('error', () => undefined);
+        const current = { content, done: false };
         file = current;
+        let size = 0;
         stream.on('data', (chunk: Buffer) => {
-          current.size += chunk.length;
-          if (current.size > limits.maxFileBytes) return fail(badRequest(`The file is over the ${limits.maxFileLabel} upload limit`));
-          current.chunks.push(chunk);
+          size += chunk.length;
+          if (size > limits.maxFileBytes) return fail(badRequest(`The file is over the ${limits.maxFileLabel} upload limit`));
+          if (!content.push(chunk)) stream.pause();
         });
         stream.on('end', () => {
           current.done = true;
         });
+        resolve({ fileName, content });
       }),
     );
     parser.on(
@@ -112,7 +128,7 @@ export function readSingleFile(body: Readable, contentType: string | undefined, 
       if (!file) return fail(badRequest('Missing multipart part named "file"'));
       if (!file.done) return fail(badRequest('Malformed multipart payload: the file part is incomplete'));
       settled = true;
-      resolve({ fileName: file.fileName, bytes: Buffer.concat(file.chunks, file.size) });
+      file.content.push(null);
     });
     body.on('error', (err) => fail(badRequest(`The upload was interrupted: ${err.message}`)));
     body.on('aborted', () => fail(badRequest('The upload was interrupted')));
