@@ -1,27 +1,33 @@
 /**
- * The esbuild settings NodejsFunction passes for AppFunction (lib/constructs/app-function.ts; aws-lambda-nodejs
- * bundling.js): bundle, platform node, format esm, target node22, main fields module,main, minify, the
- * createRequire banner, no externals (bundleAwsSDK: true). Shared by the bundle bench and the job-bundle test,
- * so both measure what a deployment builds. No source map: sizes are the .mjs alone.
+ * The esbuild settings AppFunction bundles with (lib/constructs/lambda-bundle-code.ts): bundle, platform
+ * node, format esm, target node22, main fields module,main, minify, the createRequire banner in every
+ * file, no externals, code splitting into `index.mjs` and `chunks/`. Shared by the bundle bench and the
+ * bundle tests, so they measure what a deployment builds. No source map: sizes are the .mjs files alone.
  */
-import type { BuildOptions } from 'esbuild';
+import type { BuildOptions, Metafile } from 'esbuild';
+import { lambdaBuildOptions } from '../lib/constructs/lambda-bundle-code';
 
-/** lib/constructs/app-function.ts, ESM_REQUIRE_SHIM. */
-const BANNER = "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);";
+export function lambdaEsbuildOptions(root: string, entry: string, outdir: string): BuildOptions & { metafile: true } {
+  return { ...lambdaBuildOptions(root, entry, outdir), sourcemap: false };
+}
 
-export function lambdaEsbuildOptions(root: string, entry: string): BuildOptions & { metafile: true } {
-  return {
-    absWorkingDir: root,
-    entryPoints: [entry],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node22',
-    mainFields: ['module', 'main'],
-    minify: true,
-    sourcemap: false,
-    banner: { js: BANNER },
-    metafile: true,
-    logLevel: 'error',
-  };
+/**
+ * The output files a cold start loads (paths as the metafile names them): the entry's and, transitively,
+ * those it imports statically. A chunk reached only through `import()` is loaded by the request that needs it.
+ */
+export function coldStartOutputs(metafile: Metafile): string[] {
+  const outputs = metafile.outputs;
+  // Every chunk an `import()` starts has an `entryPoint` too; only the entry is index.mjs (chunk names carry a hash).
+  const entry = Object.keys(outputs).find((k) => k === 'index.mjs' || k.endsWith('/index.mjs'));
+  if (entry === undefined) throw new Error('the metafile names no index.mjs');
+  const seen = new Set([entry]);
+  const queue = [entry];
+  while (queue.length) {
+    for (const im of outputs[queue.shift()!]!.imports) {
+      if (im.kind !== 'import-statement' || im.external || seen.has(im.path)) continue;
+      seen.add(im.path);
+      queue.push(im.path);
+    }
+  }
+  return [...seen];
 }

@@ -8,12 +8,12 @@ import { fileURLToPath } from 'node:url';
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { LogLevel, NodejsFunction, OutputFormat, SourceMapMode } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { Grant } from '../../functions/kernel/route-vocabulary';
 import type { FunctionContext } from './function-context';
 import { GrantPolicy, baseEnvironment } from './grants';
+import { BUNDLE_HANDLER, lambdaBundleCode } from './lambda-bundle-code';
 
 export { SERVICE_NAME } from './grants';
 
@@ -21,9 +21,6 @@ const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** nodejs22.x by project decision; changing the runtime of every function is this one line. */
 export const FUNCTION_RUNTIME = lambda.Runtime.NODEJS_22_X;
-
-/** CommonJS dependencies call `require`, which an ESM bundle lacks unless it is recreated. */
-const ESM_REQUIRE_SHIM = "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);";
 
 /**
  * A function's description: `<layer>/<name>` of its entry (`http/org-apps-list`, `workers/webhooks-worker`),
@@ -53,7 +50,7 @@ export interface AppFunctionProps {
 }
 
 export class AppFunction extends Construct {
-  public readonly function: NodejsFunction;
+  public readonly function: lambda.Function;
   public readonly role: iam.Role;
   public readonly logGroup: logs.LogGroup;
   private grants!: GrantPolicy;
@@ -78,9 +75,9 @@ export class AppFunction extends Construct {
 
     const environment = baseEnvironment(props.context);
 
-    this.function = new NodejsFunction(this, 'Function', {
-      entry,
-      handler: 'handler',
+    this.function = new lambda.Function(this, 'Function', {
+      code: lambdaBundleCode(REPO_ROOT, entry),
+      handler: BUNDLE_HANDLER,
       description: functionDescription(props.handler),
       runtime: FUNCTION_RUNTIME,
       architecture: lambda.Architecture.ARM_64,
@@ -94,22 +91,6 @@ export class AppFunction extends Construct {
       systemLogLevelV2: lambda.SystemLogLevel.WARN,
       tracing: lambda.Tracing.ACTIVE,
       environment: { ...environment, NODE_OPTIONS: '--enable-source-maps' },
-      projectRoot: REPO_ROOT,
-      depsLockFilePath: path.join(REPO_ROOT, 'package-lock.json'),
-      bundling: {
-        format: OutputFormat.ESM,
-        mainFields: ['module', 'main'],
-        banner: ESM_REQUIRE_SHIM,
-        target: 'node22',
-        minify: true,
-        sourceMap: true,
-        sourceMapMode: SourceMapMode.DEFAULT,
-        sourcesContent: false,
-        // The SDK version the tests ran against (pinned in package-lock.json), not whichever one the
-        // runtime happens to ship.
-        bundleAwsSDK: true,
-        logLevel: LogLevel.ERROR,
-      },
     });
 
     this.grants = new GrantPolicy(this.role, props.context, (name, value) => this.function.addEnvironment(name, value));

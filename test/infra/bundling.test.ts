@@ -1,7 +1,8 @@
 /**
- * REAL BUNDLING: the one infra test that runs esbuild (a few seconds). It bundles the first route's
- * function exactly as a deploy would and loads the result in a plain Node process, which catches an
- * ESM bundle that cannot `require` its CommonJS dependencies or a handler that is not exported.
+ * REAL BUNDLING: the one infra test that runs esbuild (a few seconds). It bundles the chat completions
+ * function (whose lazily imported adapters are chunks of their own) exactly as a deploy would and loads
+ * the result in a plain Node process, which catches an ESM bundle or chunk that cannot `require` its
+ * CommonJS dependencies, a chunk missing from the asset, or a handler that is not exported.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -12,13 +13,13 @@ import { Stack } from 'aws-cdk-lib';
 import { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { Queue } from 'aws-cdk-lib/aws-sqs';
-import { ROUTES } from '../../functions/routes';
+import { CHAT_ROUTES } from '../../functions/chat/chat-routes';
 import { AppFunction } from '../../lib/constructs/app-function';
 import { stageConfig } from '../../lib/stage-config';
 import { buildUploadServiceBundle } from '../support/upload-service-bundle';
 import { newTestApp, TEST_ENV } from './platform-fixture';
 
-const route = ROUTES[0]!;
+const route = CHAT_ROUTES.chatCompletionsCreate;
 
 describe(`real bundle of ${route.handler}`, () => {
   it('is an ESM bundle with the require shim, a source map and an exported handler', () => {
@@ -47,15 +48,25 @@ describe(`real bundle of ${route.handler}`, () => {
       .filter((dir) => existsSync(path.join(dir, 'index.mjs')));
     expect(assets).toHaveLength(1);
     const bundle = path.join(assets[0]!, 'index.mjs');
-    const code = readFileSync(bundle, 'utf8');
-    expect(code.startsWith("import { createRequire as __cr } from 'node:module';")).toBe(true);
-    expect(code).toMatch(/\/\/# sourceMappingURL=index\.mjs\.map\s*$/);
-    expect(existsSync(`${bundle}.map`)).toBe(true);
+    // index.mjs and every chunk a dynamic import loads: each one may `require` a CommonJS dependency.
+    const files = readdirSync(assets[0]!, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.mjs'));
+    expect(files).toContain('index.mjs');
+    expect(files.filter((f) => f.startsWith('chunks/')).length).toBeGreaterThan(0);
+    for (const file of files) {
+      const code = readFileSync(path.join(assets[0]!, file), 'utf8');
+      expect(code.startsWith("import { createRequire as __cr } from 'node:module';"), file).toBe(true);
+      expect(code, file).toMatch(new RegExp(`//# sourceMappingURL=${path.basename(file).replace(/[.-]/g, '\\$&')}\\.map\\s*$`));
+      expect(existsSync(path.join(assets[0]!, `${file}.map`)), file).toBe(true);
+    }
 
     // Importing a handler module has no side effects (docs/design.md §2: production deps are built on first use), so it loads without any env.
     const probe = `const m = await import(${JSON.stringify(pathToFileURL(bundle).href)}); console.log(typeof m.handler);`;
     const out = execFileSync(process.execPath, ['--input-type=module', '-e', probe], { encoding: 'utf8', env: {} });
     expect(out.trim()).toBe('function');
+    // What a request's `import()` loads later: every chunk evaluates from the asset as it stands.
+    const chunks = files.filter((f) => f.startsWith('chunks/')).map((f) => pathToFileURL(path.join(assets[0]!, f)).href);
+    const loadAll = `for (const c of ${JSON.stringify(chunks)}) await import(c); console.log('loaded');`;
+    expect(execFileSync(process.execPath, ['--input-type=module', '-e', loadAll], { encoding: 'utf8', env: {} }).trim()).toBe('loaded');
   });
 });
 

@@ -39,7 +39,7 @@ const EXPECTED: Record<string, readonly Heavy[]> = {
 };
 
 async function heavyClientsOf(entry: string): Promise<Heavy[]> {
-  const result = await build({ ...lambdaEsbuildOptions(ROOT, entry), outfile: 'index.mjs', write: false });
+  const result = await build({ ...lambdaEsbuildOptions(ROOT, entry, 'out'), write: false });
   // Inputs that contribute no bytes (tree-shaken away) do not count as carried.
   const inputs = Object.values(result.metafile.outputs).flatMap((o) =>
     Object.entries(o.inputs)

@@ -4,12 +4,13 @@
  * use. Bundled with esbuild as AppFunction bundles them (bench/lambda-esbuild.ts, nothing written).
  * `carried`: the package or module has bytes in the bundle. `eager`: it is reached from the entry by
  * static imports alone, so it is evaluated at the cold start; behind an `import()` it is carried but not
- * evaluated until a request needs it.
+ * evaluated until a request needs it. `loaded`: it has bytes in index.mjs or a chunk index.mjs imports
+ * statically, so a cold start reads and compiles it; code splitting keeps that to the eager ones.
  */
 import { resolve } from 'node:path';
 import { build, type Metafile } from 'esbuild';
 import { describe, expect, it } from 'vitest';
-import { lambdaEsbuildOptions } from '../../bench/lambda-esbuild';
+import { coldStartOutputs, lambdaEsbuildOptions } from '../../bench/lambda-esbuild';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -64,8 +65,8 @@ function eagerInputs(metafile: Metafile): Set<string> {
   return seen;
 }
 
-async function heavyOf(entry: string): Promise<Expected> {
-  const { metafile } = await build({ ...lambdaEsbuildOptions(ROOT, entry), outfile: 'index.mjs', write: false });
+async function heavyOf(entry: string): Promise<Expected & { loaded: readonly Heavy[] }> {
+  const { metafile } = await build({ ...lambdaEsbuildOptions(ROOT, entry, 'out'), write: false });
   // Inputs that contribute no bytes (tree-shaken away) do not count as carried.
   const carried = Object.values(metafile.outputs).flatMap((o) =>
     Object.entries(o.inputs)
@@ -73,15 +74,22 @@ async function heavyOf(entry: string): Promise<Expected> {
       .map(([k]) => k),
   );
   const eager = [...eagerInputs(metafile)].filter((i) => carried.includes(i));
+  const loaded = coldStartOutputs(metafile).flatMap((o) =>
+    Object.entries(metafile.outputs[o]!.inputs)
+      .filter(([, v]) => v.bytesInOutput > 0)
+      .map(([k]) => k),
+  );
   const names = (Object.keys(HEAVY) as Heavy[]).sort();
   return {
     carried: names.filter((h) => carried.some((i) => HEAVY[h].test(i))),
     eager: names.filter((h) => eager.some((i) => HEAVY[h].test(i))),
+    loaded: names.filter((h) => loaded.some((i) => HEAVY[h].test(i))),
   };
 }
 
 describe('route function bundles', () => {
   it.each(Object.entries(EXPECTED))('%s carries exactly the clients its route uses, and evaluates the lazy ones on first use', async (entry, expected) => {
-    expect(await heavyOf(entry)).toEqual({ carried: [...expected.carried].sort(), eager: [...expected.eager].sort() });
+    const eager = [...expected.eager].sort();
+    expect(await heavyOf(entry)).toEqual({ carried: [...expected.carried].sort(), eager, loaded: eager });
   });
 });

@@ -1,7 +1,7 @@
 /**
  * Runs a function's deployment bundle the way Lambda runs it, for the tests that must hold for what
  * is deployed rather than for the TypeScript sources: the entry is built with AppFunction's esbuild
- * settings (bench/lambda-esbuild.ts) into `index.mjs`, and each invocation imports it in a fresh child
+ * settings (bench/lambda-esbuild.ts) into `index.mjs` and its `chunks/`, and each invocation imports it in a fresh child
  * Node process whose environment is only what the test gives it (the function's variables from the
  * synthesized template, the Lambda runtime's own, and the SDK endpoints of the local backends), so
  * module-level state, cold-start checks and configuration come from the bundle and nothing else.
@@ -68,17 +68,17 @@ writeFileSync(outFile, JSON.stringify(outcome));
 process.exit(0);
 `;
 
-/** A built bundle: `path` is its index.mjs; `remove` deletes its directory. */
+/** A built bundle: `path` is its index.mjs, with the chunks it loads beside it; `remove` deletes its directory. */
 export interface LambdaBundle {
   readonly path: string;
   remove(): void;
 }
 
-/** Builds `entry` (repository-relative) exactly as a deployment does and writes it as index.mjs in a fresh temporary directory. */
+/** Builds `entry` (repository-relative) exactly as a deployment does: index.mjs and chunks/ in a fresh temporary directory. */
 export async function buildLambdaBundle(entry: string): Promise<LambdaBundle> {
   const dir = mkdtempSync(join(tmpdir(), 'lambda-bundle-'));
   const path = join(dir, 'index.mjs');
-  await build({ ...lambdaEsbuildOptions(ROOT, entry), outfile: path, write: true });
+  await build({ ...lambdaEsbuildOptions(ROOT, entry, dir), write: true });
   writeFileSync(join(dir, 'runner.mjs'), RUNNER);
   return { path, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
