@@ -9,7 +9,6 @@
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient } from '../kernel/adapters/aws-clients';
-import { createS3Client } from '../kernel/adapters/aws-s3-client';
 import { ENV } from '../kernel/env';
 import type { JobQueue } from '../kernel/app/kernel-ports';
 import { buildAdminBaseDeps, type AdminBaseDeps } from '../tenancy/wiring/admin-wiring';
@@ -20,7 +19,7 @@ import { DynamoFileStore } from './adapters/dynamo-file-store';
 import { DynamoSessionStore } from './adapters/dynamo-session-store';
 import { DynamoTombstoneStore } from './adapters/dynamo-tombstone-store';
 import { DynamoUsageStore } from './adapters/dynamo-usage-store';
-import { S3ObjectStore } from './adapters/s3-object-store';
+import { LazyObjectStore } from './adapters/lazy-object-store';
 import type { ConversationPorts } from './app/conversation-ports';
 import type { ObjectStore } from './app/file-ports';
 
@@ -41,9 +40,13 @@ export function buildConversationPorts(db: DynamoDBDocumentClient, table: string
   };
 }
 
-/** The uploads bucket as an ObjectStore. */
+/** The uploads bucket as an ObjectStore, its S3 client imported on the first request that touches a file. */
 export function buildObjectStore(opts: WiringOptions): ObjectStore {
-  return new S3ObjectStore(createS3Client(opts.aws ?? {}), opts.env[ENV.bucketName]);
+  const bucket = opts.env[ENV.bucketName];
+  return new LazyObjectStore(async () => {
+    const [{ S3ObjectStore }, { createS3Client }] = await Promise.all([import('./adapters/s3-object-store'), import('../kernel/adapters/aws-s3-client')]);
+    return new S3ObjectStore(createS3Client(opts.aws ?? {}), bucket);
+  });
 }
 
 /** The core stores, the org credits and the conversation stores, over one DynamoDB client. */

@@ -33,10 +33,10 @@ interface Expected {
 }
 
 const EXPECTED: Record<string, Expected> = {
-  // A turn reads its files from the bucket; Bedrock and MCP wait for a turn that uses them. No background runs: no SQS.
-  'functions/chat/http/chat-completions-create.handler.ts': { carried: ['bedrock', 'mcp', 's3'], eager: ['s3'] },
-  // Background responses are queued; input files are parsed when a request has one.
-  'functions/chat/http/responses-create.handler.ts': { carried: ['bedrock', 'mammoth', 'mcp', 's3', 'sqs', 'unpdf'], eager: ['s3', 'sqs'] },
+  // A turn with files reads them from the bucket; the bucket, Bedrock and MCP wait for a turn that uses them. No background runs: no SQS.
+  'functions/chat/http/chat-completions-create.handler.ts': { carried: ['bedrock', 'mcp', 's3'], eager: [] },
+  // Background responses are queued; input files are parsed (and stored) when a request has one.
+  'functions/chat/http/responses-create.handler.ts': { carried: ['bedrock', 'mammoth', 'mcp', 's3', 'sqs', 'unpdf'], eager: ['sqs'] },
   // The stored-response routes read the table only.
   'functions/chat/http/responses-get.handler.ts': { carried: [], eager: [] },
   'functions/chat/http/responses-delete.handler.ts': { carried: [], eager: [] },

@@ -116,6 +116,8 @@ const OFF_PATH = [
   'conversations/adapters/dynamo-session-removal.ts',
   'conversations/adapters/dynamo-session-variable-store.ts',
   'conversations/adapters/dynamo-tombstone-store.ts',
+  'conversations/adapters/lazy-object-store.ts',
+  'kernel/adapters/load-once.ts',
   'conversations/adapters/s3-object-store.ts',
   'conversations/app/file-ports.ts',
   'kernel/adapters/aws-queue-clients.ts',

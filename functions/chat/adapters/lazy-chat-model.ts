@@ -5,19 +5,14 @@
  */
 import type { ModelRequest, ModelResponse, ModelStreamEvent } from '../domain/model';
 import type { ChatModel } from '../app/chat-ports';
+import { loadOnce } from '../../kernel/adapters/load-once';
 
 export class LazyChatModel implements ChatModel {
-  private model: Promise<ChatModel> | undefined;
+  private readonly loaded: () => Promise<ChatModel>;
 
-  /** `load` imports the adapter's module and builds it; a failed import is tried again on the next call. */
-  constructor(private readonly load: () => Promise<ChatModel>) {}
-
-  private loaded(): Promise<ChatModel> {
-    this.model ??= this.load().catch((err: unknown) => {
-      this.model = undefined;
-      throw err;
-    });
-    return this.model;
+  /** `load` imports the adapter's module and builds it (once; a failed import is tried again on the next call). */
+  constructor(load: () => Promise<ChatModel>) {
+    this.loaded = loadOnce(load);
   }
 
   async converse(request: ModelRequest): Promise<ModelResponse> {
