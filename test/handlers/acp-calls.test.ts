@@ -13,10 +13,10 @@
  * committed (UpdateItem each) and the record cleared in one more write. A hold refused for want of
  * stock reads why (GetItem) and took nothing, so nothing is given back.
  */
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acpCall } from '../support/acp-client';
 import { TestClock } from '../support/clock';
+import { countCalls, tableOf } from '../support/store';
 import { startTestPlatform, type Fixture, type TestPlatform } from '../support/platform';
 
 const PAY = { payment_data: { handler_id: 'platform_test_card', instrument: { type: 'card', credential: { type: 'spt', token: 'spt_test_ok' } } } };
@@ -27,7 +27,7 @@ describe('the DynamoDB calls of an ACP checkout', () => {
   let key: string;
   let ebook: string;
   let mug: string;
-  const calls = new Map<string, number>();
+  let calls: ReturnType<typeof countCalls>;
   const base = () => `/acp/${f.appId}/checkout_sessions`;
 
   beforeAll(async () => {
@@ -36,16 +36,7 @@ describe('the DynamoDB calls of an ACP checkout', () => {
     key = (await p.admin('POST', `/apps/${f.appId}/acp-keys`, {})).body.data.key;
     ebook = (await p.admin('POST', `/apps/${f.appId}/products`, { title: 'E-book', price: 999, currency: 'usd' })).body.data.id;
     mug = (await p.admin('POST', `/apps/${f.appId}/products`, { title: 'Mug', price: 1800, currency: 'usd', inventory: 50 })).body.data.id;
-    const db = (p.deps.sessions as unknown as { db?: DynamoDBDocumentClient }).db;
-    if (!db) throw new Error('the session store no longer exposes its document client: update this test');
-    db.middlewareStack.add(
-      (next, context) => async (args) => {
-        const name = (context.commandName ?? '?').replace(/Command$/, '');
-        calls.set(name, (calls.get(name) ?? 0) + 1);
-        return next(args);
-      },
-      { step: 'initialize', name: 'acpCallCounter' },
-    );
+    calls = countCalls(tableOf(p));
     // A first request records the key's last use, which later ones do not repeat.
     expect((await acpCall(p, 'GET', `${base()}/${'0'.repeat(8)}-0000-4000-8000-${'0'.repeat(12)}`, { token: key })).status).toBe(404);
   });
@@ -56,7 +47,7 @@ describe('the DynamoDB calls of an ACP checkout', () => {
     calls.clear();
     const res = await acpCall(p, 'POST', path, { token: key, body });
     expect(res.status, res.text).toBeLessThan(300);
-    return { calls: Object.fromEntries([...calls.entries()].sort()), body: res.body };
+    return { calls: calls.counts(), body: res.body };
   }
 
   it('makes exactly these calls for a session of an unlimited product: create, update, complete', async () => {

@@ -11,29 +11,20 @@
  * open); a continued one takes the lease and opens the turn in one write, then reads the session with its
  * transcript in one query.
  */
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chat, chatWorld, type ChatWorld } from '../support/chat';
 import { TestClock } from '../support/clock';
+import { countCalls, tableOf } from '../support/store';
 import { startTestPlatform, type TestPlatform } from '../support/platform';
 
 describe('the DynamoDB calls of a plain chat turn', () => {
   let p: TestPlatform;
   let w: ChatWorld;
-  const calls = new Map<string, number>();
+  let calls: ReturnType<typeof countCalls>;
   beforeAll(async () => {
     p = await startTestPlatform({ clock: new TestClock('2026-11-29T10:00:00.000Z', false) });
     w = await chatWorld(p);
-    const db = (p.deps.sessions as unknown as { db?: DynamoDBDocumentClient }).db;
-    if (!db) throw new Error('the session store no longer exposes its document client: update this test');
-    db.middlewareStack.add(
-      (next, context) => async (args) => {
-        const name = (context.commandName ?? '?').replace(/Command$/, '');
-        calls.set(name, (calls.get(name) ?? 0) + 1);
-        return next(args);
-      },
-      { step: 'initialize', name: 'turnCallCounter' },
-    );
+    calls = countCalls(tableOf(p));
   });
   afterAll(async () => {
     await p.stop();
@@ -48,7 +39,7 @@ describe('the DynamoDB calls of a plain chat turn', () => {
       ...(sessionId ? { chatSessionId: sessionId } : {}),
     });
     expect(res.status, res.text).toBe(200);
-    return { sessionId: res.body.chatSessionId, calls: Object.fromEntries([...calls.entries()].sort()) };
+    return { sessionId: res.body.chatSessionId, calls: calls.counts() };
   }
 
   it('makes exactly these calls on a new session and on a continued one', async () => {

@@ -134,3 +134,20 @@ export function injectFault(
     },
   };
 }
+
+/**
+ * Counts the DynamoDB calls of the platform by kind (`GetItem`, `BatchWriteItem`, …) on the document
+ * client every adapter shares, from now on: `counts()` reads them sorted by name, `clear()` starts over.
+ */
+export function countCalls(t: PlatformTable): { counts(): Record<string, number>; clear(): void } {
+  const calls = new Map<string, number>();
+  t.db.middlewareStack.add(
+    (next, context) => async (args) => {
+      const name = (context.commandName ?? '?').replace(/Command$/, '');
+      calls.set(name, (calls.get(name) ?? 0) + 1);
+      return next(args);
+    },
+    { step: 'initialize', name: `test-call-counter-${Math.random().toString(36).slice(2)}` },
+  );
+  return { counts: () => Object.fromEntries([...calls.entries()].sort()), clear: () => calls.clear() };
+}

@@ -105,6 +105,22 @@ export type TurnMessage = Pick<Message, 'role' | 'content' | 'tools' | 'files' |
 
 export type TurnUsage = Omit<UsageRow, 'id' | 'orgId' | 'appId' | 'sessionId' | 'consumerId' | 'createdAtUs'>;
 
+/** A turn's message as the session stores it, stamped now (under `turnId`, the turn it is hidden in until it closes). */
+function messageOf(deps: ActivityDeps, sessionId: string, m: TurnMessage, turnId: string | undefined): Message {
+  return {
+    id: m.id ?? deps.ids.uuid(),
+    sessionId,
+    role: m.role,
+    content: m.content,
+    createdAtUs: deps.clock.nowUs(),
+    ...(m.tools ? { tools: m.tools } : {}),
+    ...(m.files?.length ? { files: m.files } : {}),
+    ...(m.toolCalls?.length ? { toolCalls: m.toolCalls } : {}),
+    ...(m.toolCallId !== undefined ? { toolCallId: m.toolCallId } : {}),
+    ...(turnId ? { turnId } : {}),
+  };
+}
+
 /**
  * Appends messages (skipped for Zero Data Retention apps) and usage rows to a session: touch, then the
  * messages and usage rows, then `last_message_at`, then a second touch if the sequence was slow.
@@ -132,22 +148,7 @@ export async function appendToSession(
   // export shows the turn whole or not at all, also after a crash between two of its writes.
   const turnId = input.turnId && keep && input.messages.length ? input.turnId : undefined;
   if (!(await deps.sessions.touch(session.id, stamp, undefined, turnId ? { openTurnId: turnId } : {}))) throw notFound('Session not found');
-  const messages: Message[] = [];
-  for (const m of keep ? input.messages : []) {
-    const message: Message = {
-      id: m.id ?? deps.ids.uuid(),
-      sessionId: session.id,
-      role: m.role,
-      content: m.content,
-      createdAtUs: deps.clock.nowUs(),
-      ...(m.tools ? { tools: m.tools } : {}),
-      ...(m.files?.length ? { files: m.files } : {}),
-      ...(m.toolCalls?.length ? { toolCalls: m.toolCalls } : {}),
-      ...(m.toolCallId !== undefined ? { toolCallId: m.toolCallId } : {}),
-      ...(turnId ? { turnId } : {}),
-    };
-    messages.push(message);
-  }
+  const messages = (keep ? input.messages : []).map((m) => messageOf(deps, session.id, m, turnId));
   // Hidden under the open turn until the last touch: written together, each as its own item.
   if (messages.length) await deps.sessions.putMessages(messages);
   const usage: UsageRow[] = [];
@@ -210,18 +211,7 @@ export async function recordTurn(
 ): Promise<{ messages: Message[]; usage: UsageRow[]; released: boolean }> {
   const { session } = held;
   const keep = !input.app.settings.zeroDataRetention;
-  const messages: Message[] = (keep ? input.messages : []).map((m) => ({
-    id: m.id ?? deps.ids.uuid(),
-    sessionId: session.id,
-    role: m.role,
-    content: m.content,
-    createdAtUs: deps.clock.nowUs(),
-    ...(m.tools ? { tools: m.tools } : {}),
-    ...(m.files?.length ? { files: m.files } : {}),
-    ...(m.toolCalls?.length ? { toolCalls: m.toolCalls } : {}),
-    ...(m.toolCallId !== undefined ? { toolCallId: m.toolCallId } : {}),
-    turnId: held.turnId,
-  }));
+  const messages = (keep ? input.messages : []).map((m) => messageOf(deps, session.id, m, held.turnId));
   const rows: UsageRow[] = [];
   for (const u of input.usage) {
     const id = await deps.usage.nextId();
