@@ -19,9 +19,7 @@ import { DynamoFileStore } from './adapters/dynamo-file-store';
 import { DynamoSessionStore } from './adapters/dynamo-session-store';
 import { DynamoTombstoneStore } from './adapters/dynamo-tombstone-store';
 import { DynamoUsageStore } from './adapters/dynamo-usage-store';
-import { LazyObjectStore } from './adapters/lazy-object-store';
 import type { ConversationPorts } from './app/conversation-ports';
-import type { ObjectStore } from './app/file-ports';
 
 /** What a lifecycle function (a scheduled job, the jobs worker) reads and writes. */
 type LifecycleDeps = CoreDeps & ConversationPorts;
@@ -38,15 +36,6 @@ export function buildConversationPorts(db: DynamoDBDocumentClient, table: string
     tombstones: new DynamoTombstoneStore(db, table),
     files: new DynamoFileStore(db, table),
   };
-}
-
-/** The uploads bucket as an ObjectStore, its S3 client imported on the first request that touches a file. */
-export function buildObjectStore(opts: WiringOptions): ObjectStore {
-  const bucket = opts.env[ENV.bucketName];
-  return new LazyObjectStore(async () => {
-    const [{ S3ObjectStore }, { createS3Client }] = await Promise.all([import('./adapters/s3-object-store'), import('../kernel/adapters/aws-s3-client')]);
-    return new S3ObjectStore(createS3Client(opts.aws ?? {}), bucket);
-  });
 }
 
 /** The core stores, the org credits and the conversation stores, over one DynamoDB client. */

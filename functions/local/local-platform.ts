@@ -22,7 +22,7 @@ import type { PaymentProvider } from '../acp/app/acp-ports';
 import type { ToolProvider } from '../chat/app/chat-ports';
 import type { Clock, IdGenerator } from '../kernel/app/kernel-ports';
 import type { HostResolver, WebhookNetworkPolicy } from '../kernel/app/outbound-webhook-ports';
-import { buildObjectStore } from '../conversations/conversation-wiring';
+import { buildObjectStore } from '../conversations/object-store-wiring';
 import { buildDeps, type LocalDeps } from './local-wiring';
 import { QUEUES, SCHEDULES, rateIntervalMs } from '../workers';
 import { startBackends, LOCAL_CREDENTIALS, LOCAL_REGION } from './backends';

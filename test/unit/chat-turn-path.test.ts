@@ -117,6 +117,7 @@ const OFF_PATH = [
   'conversations/adapters/dynamo-session-variable-store.ts',
   'conversations/adapters/dynamo-tombstone-store.ts',
   'conversations/adapters/lazy-object-store.ts',
+  'conversations/object-store-wiring.ts',
   'kernel/adapters/load-once.ts',
   'conversations/adapters/s3-object-store.ts',
   'conversations/app/file-ports.ts',

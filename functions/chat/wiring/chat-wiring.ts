@@ -18,7 +18,8 @@ import type { ChatPorts, ResponseRunQueue, ToolProvider } from '../app/chat-port
 import type { ConversationPorts } from '../../conversations/app/conversation-ports';
 import type { FilePorts } from '../../conversations/app/file-ports';
 import type { IdempotencyStore } from '../../kernel/app/kernel-ports';
-import { buildConversationPorts, buildObjectStore } from '../../conversations/conversation-wiring';
+import { buildConversationPorts } from '../../conversations/conversation-wiring';
+import { buildObjectStore } from '../../conversations/object-store-wiring';
 import { buildCoreDeps, onFirstUse, type CoreDeps } from '../../tenancy/wiring/core-wiring';
 import type { FileWiringOptions } from './ocr-wiring';
 

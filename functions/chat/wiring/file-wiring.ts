@@ -6,7 +6,7 @@
 import { FileTypeSniffer } from '../adapters/file-type-sniffer';
 import { PdfDocxDocumentParser } from '../adapters/pdf-docx-document-parser';
 import type { FilePorts, OcrEngine } from '../../conversations/app/file-ports';
-import { buildObjectStore } from '../../conversations/conversation-wiring';
+import { buildObjectStore } from '../../conversations/object-store-wiring';
 import { buildOcrEngine, type FileWiringOptions } from './ocr-wiring';
 
 export function buildFilePorts(opts: FileWiringOptions, ocr: OcrEngine = buildOcrEngine(opts)): FilePorts {

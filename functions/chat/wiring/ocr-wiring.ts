@@ -11,7 +11,8 @@ import { DynamoFileStore } from '../../conversations/adapters/dynamo-file-store'
 import { TextractOcrEngine } from '../adapters/textract-ocr-engine';
 import { ENV } from '../../kernel/env';
 import type { FilePorts, FileStore, ObjectStore, OcrEngine } from '../../conversations/app/file-ports';
-import { buildObjectStore, conversationProductionDepsWith } from '../../conversations/conversation-wiring';
+import { conversationProductionDepsWith } from '../../conversations/conversation-wiring';
+import { buildObjectStore } from '../../conversations/object-store-wiring';
 import type { ConversationPorts } from '../../conversations/app/conversation-ports';
 import { buildCoreDeps, onFirstUse, type CoreDeps, type WiringOptions } from '../../tenancy/wiring/core-wiring';
 
