@@ -12,7 +12,7 @@ import { MAX_UPLOAD_BYTES } from '../../functions/conversations/domain/file';
 import { chatWorld, expectChatError, type ChatWorld } from '../support/chat';
 import { bytesOfSize, corruptDocx, jpeg, png, pngWithLongText } from '../support/file-fixtures';
 import { startTestPlatform, type TestPlatform } from '../support/platform';
-import { MiB, upload } from '../support/uploads';
+import { MiB, recordS3Calls, type SentS3Call, upload } from '../support/uploads';
 
 const KiB = 1024;
 
@@ -21,21 +21,14 @@ describe('POST /api/v1/chat/files, in one pass', () => {
   let w: ChatWorld;
   let s3: S3Client;
   let bucket: string;
-  const sent: { command: string; payloadHash: string | undefined }[] = [];
+  let sent: SentS3Call[] = [];
 
   beforeAll(async () => {
     p = await startTestPlatform();
     w = await chatWorld(p);
     ({ s3, bucket } = p.deps.objects as unknown as { s3: S3Client; bucket: string });
     // After signing: the request as it leaves, with the payload hash the signature covers.
-    s3.middlewareStack.add(
-      (next, context) => async (args) => {
-        const headers = (args.request as { headers: Record<string, string> }).headers;
-        sent.push({ command: String(context.commandName).replace(/Command$/, ''), payloadHash: headers['x-amz-content-sha256'] });
-        return next(args);
-      },
-      { step: 'deserialize', name: 'test-s3-calls' },
-    );
+    sent = recordS3Calls(s3);
   });
   afterAll(() => p.stop());
 

@@ -4,6 +4,7 @@
  * server read before it answered.
  */
 import { request } from 'node:http';
+import type { S3Client } from '@aws-sdk/client-s3';
 import type { TestPlatform, TestResponse } from './platform';
 
 export const FILES = '/api/v1/chat/files';
@@ -165,4 +166,24 @@ export function streamedUpload(
     { Authorization: `Bearer ${token}`, 'Content-Type': `multipart/form-data; boundary=${boundary}` },
     { totalBytes: head.length + opts.fileBytes + tail.length, declareLength: opts.declareLength, next },
   );
+}
+
+/** An S3 request as it leaves the client (after signing): its command and the payload hash the signature covers. */
+export interface SentS3Call {
+  readonly command: string;
+  readonly payloadHash: string | undefined;
+}
+
+/** Records every request `s3` sends from now on, in order, into the returned list. */
+export function recordS3Calls(s3: S3Client): SentS3Call[] {
+  const sent: SentS3Call[] = [];
+  s3.middlewareStack.add(
+    (next, context) => async (args) => {
+      const headers = (args.request as { headers: Record<string, string> }).headers;
+      sent.push({ command: String(context.commandName).replace(/Command$/, ''), payloadHash: headers['x-amz-content-sha256'] });
+      return next(args);
+    },
+    { step: 'deserialize', name: `test-s3-calls-${Math.random().toString(36).slice(2)}` },
+  );
+  return sent;
 }

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { CreateBucketCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordS3Calls, type SentS3Call } from '../support/uploads';
 import { S3StreamingObjectStore } from '../../functions/conversations/adapters/s3-streaming-object-store';
 import { STREAMED_PART_BYTES } from '../../functions/conversations/adapters/s3-object-writer';
 import { createS3Client } from '../../functions/kernel/adapters/aws-s3-client';
@@ -31,7 +32,7 @@ describe('S3StreamingObjectStore.writer', () => {
   let dir: string;
   let server: S3rver;
   let s3: S3Client;
-  const sent: { command: string; payloadHash: string | undefined }[] = [];
+  let sent: SentS3Call[] = [];
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'writer-test-'));
@@ -39,14 +40,7 @@ describe('S3StreamingObjectStore.writer', () => {
     const { port } = await server.run();
     s3 = createS3Client({ region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS, endpoints: { s3: `http://127.0.0.1:${port}` } });
     await s3.send(new CreateBucketCommand({ Bucket }));
-    s3.middlewareStack.add(
-      (next, context) => async (args) => {
-        const headers = (args.request as { headers: Record<string, string> }).headers;
-        sent.push({ command: String(context.commandName).replace(/Command$/, ''), payloadHash: headers['x-amz-content-sha256'] });
-        return next(args);
-      },
-      { step: 'deserialize', name: 'test-s3-calls' },
-    );
+    sent = recordS3Calls(s3);
   });
   afterAll(async () => {
     s3.destroy();

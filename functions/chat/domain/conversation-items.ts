@@ -7,7 +7,8 @@
 import { badRequest } from '../../kernel/domain/errors';
 import type { Message } from '../../conversations/domain/session';
 import type { ChatMessageInput } from './chat-request';
-import { functionCallItemId, functionCallOutputItemId, messageItemId } from './response-ids';
+import { functionCallOutputItemId, messageItemId } from './response-ids';
+import { assistantItems } from './response-object';
 import { joinToolCalls, parseItemList } from './responses-input';
 
 /** OpenAI's bound on the items one request may create or add. */
@@ -42,32 +43,7 @@ export function itemsOfMessage(m: Pick<Message, 'id' | 'sessionId' | 'role' | 'c
     return [{ type: 'function_call_output', id: functionCallOutputItemId(ref), status: 'completed', call_id: m.toolCallId ?? '', output: m.content }];
   if (m.role !== 'assistant')
     return [{ type: 'message', id: messageItemId(ref), status: 'completed', role: m.role, content: [{ type: 'input_text', text: m.content }] }];
-  const calls = m.toolCalls ?? [];
-  const text: ConversationItem[] =
-    m.content || calls.length === 0
-      ? [
-          {
-            type: 'message',
-            id: messageItemId(ref),
-            status: 'completed',
-            role: 'assistant',
-            content: [{ type: 'output_text', text: m.content, annotations: [], logprobs: [] }],
-          },
-        ]
-      : [];
-  return [
-    ...text,
-    ...calls.map(
-      (c, i): ConversationItem => ({
-        type: 'function_call',
-        id: functionCallItemId(ref, i),
-        status: 'completed',
-        call_id: c.id,
-        name: c.name,
-        arguments: c.arguments,
-      }),
-    ),
-  ];
+  return assistantItems(ref, m.content, m.toolCalls ?? []);
 }
 
 export const itemsOf = (messages: readonly Message[]): ConversationItem[] => messages.flatMap(itemsOfMessage);

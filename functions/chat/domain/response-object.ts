@@ -65,20 +65,32 @@ function incompleteReason(stop: StopReason): string | undefined {
 
 /** The answer's output items: its text (when there is any, or no call), then each function call. */
 export function outputOf(turn: TurnRef, result: AnsweredTurn): OutputItem[] {
-  const ref = { sessionId: turn.session.id, messageId: turn.answerId };
-  const message: OutputItem[] =
-    result.text || result.toolCalls.length === 0
-      ? [{ type: 'message', id: messageItemId(ref), status: 'completed', role: 'assistant', content: [outputText(result.text)] }]
-      : [];
-  const calls: OutputItem[] = result.toolCalls.map((c, i) => ({
-    type: 'function_call',
-    id: functionCallItemId(ref, i),
-    status: 'completed',
-    call_id: c.id,
-    name: c.name,
-    arguments: c.arguments,
-  }));
-  return [...message, ...calls];
+  return assistantItems({ sessionId: turn.session.id, messageId: turn.answerId }, result.text, result.toolCalls);
+}
+
+/** The item kinds an assistant message becomes, in a response's output and in a conversation's items. */
+type AssistantItem = Extract<OutputItem, { type: 'message' } | { type: 'function_call' }> & { readonly status: 'completed' };
+
+/**
+ * A stored assistant message as items: its text (when there is any, or no call), then each function call,
+ * with the ids derived from the message (response-ids.ts).
+ */
+export function assistantItems(ref: { sessionId: string; messageId: string }, text: string, calls: readonly ToolCall[]): AssistantItem[] {
+  const message: AssistantItem[] =
+    text || calls.length === 0 ? [{ type: 'message', id: messageItemId(ref), status: 'completed', role: 'assistant', content: [outputText(text)] }] : [];
+  return [
+    ...message,
+    ...calls.map(
+      (c, i): AssistantItem => ({
+        type: 'function_call',
+        id: functionCallItemId(ref, i),
+        status: 'completed',
+        call_id: c.id,
+        name: c.name,
+        arguments: c.arguments,
+      }),
+    ),
+  ];
 }
 
 /** A function tool as the response echoes it: every field present, `strict` false unless asked (as OpenAI does). */
