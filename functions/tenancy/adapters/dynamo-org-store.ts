@@ -163,11 +163,6 @@ export class DynamoBillingStore implements BillingStore {
     return BigInt(res.Attributes?.creditsPico?.N ?? '0');
   }
 
-  async monthSpend(appId: string, month: string): Promise<bigint> {
-    const res = await this.db.send(new GetItemCommand({ TableName: this.table, Key: spendKey(appId, month), ConsistentRead: true }));
-    return BigInt(res.Item?.pico?.N ?? '0');
-  }
-
   async charge(orgId: string, appId: string, month: string, pico: bigint): Promise<void> {
     if (pico === 0n) return;
     // Two independent counters, written side by side.

@@ -128,7 +128,6 @@ export interface BillingStore {
   /** Remaining credits of the org; undefined when the org has no credit account (unlimited). */
   credits(orgId: string): Promise<bigint | undefined>;
   addCredits(orgId: string, pico: bigint): Promise<bigint>;
-  monthSpend(appId: string, month: string): Promise<bigint>;
   /** Records a charge: the org's credits go down, the app's month-to-date spend goes up. */
   charge(orgId: string, appId: string, month: string, pico: bigint): Promise<void>;
 }
